@@ -1,0 +1,266 @@
+//! A game: the current position plus the history that repetition rules need.
+
+use crate::errors::{FenError, MoveError};
+use crate::moves::Move;
+use crate::notation::split_comment;
+use crate::piece::Color;
+use crate::position::Position;
+use crate::variant::{Notation, Outcome, Reason, RepetitionRule, Variant};
+use crate::view::{BoardView, MoveView};
+
+/// One position reached in the game, as the repetition rules see it.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct HistoryEntry {
+    pub key: u64,
+    /// Whether the side to move was in check there.
+    pub checked: bool,
+}
+
+/// A move as played, in every written form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    pub mv: Move,
+    pub coordinate: String,
+    pub display: String,
+    pub game_courier: String,
+    /// The text after `//` in the input, trimmed, if any.
+    pub comment: Option<String>,
+}
+
+#[derive(Clone)]
+pub struct Game {
+    variant: &'static dyn Variant,
+    position: Position,
+    history: Vec<HistoryEntry>,
+    /// Legal moves with history rules applied.
+    legal: Vec<Move>,
+    /// Moves that only the repetition rule forbids.
+    forbidden_by_repetition: Vec<Move>,
+    outcome: Option<Outcome>,
+}
+
+impl Game {
+    /// A new game from the variant's start position or a custom FEN.
+    pub fn new(variant: &'static dyn Variant, fen: Option<&str>) -> Result<Game, FenError> {
+        let position = match fen.map(str::trim).filter(|f| !f.is_empty()) {
+            Some(f) => variant.parse_fen(f)?,
+            None => variant.parse_fen(variant.start_fen())?,
+        };
+        let history = vec![HistoryEntry { key: variant.repetition_key(&position), checked: variant.in_check(&position) }];
+        Ok(Game::assemble(variant, position, history))
+    }
+
+    /// Resume a stored game from its current FEN and [`Game::history_string`].
+    pub fn restore(variant: &'static dyn Variant, fen: &str, history: &str) -> Result<Game, FenError> {
+        let position = variant.parse_fen(fen)?;
+        let mut entries = Vec::new();
+        for item in history.split(',').filter(|s| !s.is_empty()) {
+            let (hex, checked) = match item.strip_suffix('+') {
+                Some(h) => (h, true),
+                None => (item, false),
+            };
+            let key = u64::from_str_radix(hex, 16).map_err(|_| FenError::Syntax(format!("bad history entry “{item}”")))?;
+            entries.push(HistoryEntry { key, checked });
+        }
+        let key = variant.repetition_key(&position);
+        match entries.last() {
+            Some(last) if last.key == key => {}
+            _ => entries.push(HistoryEntry { key, checked: variant.in_check(&position) }),
+        }
+        Ok(Game::assemble(variant, position, entries))
+    }
+
+    /// Replay a record of move texts from a start FEN; on failure, the
+    /// 0-based index of the move that failed and why.
+    pub fn replay<S: AsRef<str>>(variant: &'static dyn Variant, fen: Option<&str>, moves: &[S]) -> Result<Game, ReplayError> {
+        let mut game = Game::new(variant, fen).map_err(ReplayError::Fen)?;
+        for (i, text) in moves.iter().enumerate() {
+            game.play_text(text.as_ref()).map_err(|e| ReplayError::Move(i, e))?;
+        }
+        Ok(game)
+    }
+
+    fn assemble(variant: &'static dyn Variant, position: Position, history: Vec<HistoryEntry>) -> Game {
+        let mut game = Game { variant, position, history, legal: Vec::new(), forbidden_by_repetition: Vec::new(), outcome: None };
+        game.refresh();
+        game
+    }
+
+    /// Recompute legal moves and outcome for the current position.
+    fn refresh(&mut self) {
+        let v = self.variant;
+        let all = v.legal_moves(&self.position);
+        let (legal, forbidden): (Vec<Move>, Vec<Move>) = match v.repetition_rule() {
+            RepetitionRule::ThirdIllegalUnlessChecked | RepetitionRule::AnyRepeatIllegal => {
+                all.into_iter().partition(|m| !self.repeats_illegally(m))
+            }
+            _ => (all, Vec::new()),
+        };
+        self.legal = legal;
+        self.forbidden_by_repetition = forbidden;
+        let current = self.history.last().expect("history holds the current position").key;
+        let repeated = self.history.iter().filter(|h| h.key == current).count();
+        self.outcome = if v.repetition_rule() == RepetitionRule::ThreefoldDraw && repeated >= 3 {
+            Some(Outcome::draw(Reason::Repetition))
+        } else {
+            v.outcome(&self.position, &self.legal)
+        };
+        if self.outcome.is_some() {
+            self.legal.clear();
+        }
+    }
+
+    fn repeats_illegally(&self, mv: &Move) -> bool {
+        let v = self.variant;
+        let next = v.play(&self.position, mv);
+        let key = v.repetition_key(&next);
+        match v.repetition_rule() {
+            RepetitionRule::AnyRepeatIllegal => self.history.iter().any(|h| h.key == key),
+            RepetitionRule::ThirdIllegalUnlessChecked => {
+                let occurrences: Vec<usize> = self.history.iter().enumerate().filter(|(_, h)| h.key == key).map(|(i, _)| i).collect();
+                if occurrences.len() < 2 {
+                    return false;
+                }
+                // The mover may repeat only if every opponent move since the
+                // first occurrence gave check: every later position with the
+                // mover to move (odd distance from the first) was a check.
+                let first = occurrences[0];
+                let all_checked = (first + 1..self.history.len()).step_by(2).all(|j| self.history[j].checked);
+                !all_checked
+            }
+            _ => false,
+        }
+    }
+
+    pub fn variant(&self) -> &'static dyn Variant {
+        self.variant
+    }
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+    pub fn fen(&self) -> String {
+        self.variant.fen(&self.position)
+    }
+    pub fn side_to_move(&self) -> Color {
+        self.position.side
+    }
+    /// Plies played since the start position.
+    pub fn ply(&self) -> usize {
+        self.history.len() - 1
+    }
+    pub fn legal_moves(&self) -> &[Move] {
+        &self.legal
+    }
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+    pub fn in_check(&self) -> bool {
+        self.variant.in_check(&self.position)
+    }
+    pub fn history(&self) -> &[HistoryEntry] {
+        &self.history
+    }
+    /// The history in the compact form [`Game::restore`] reads.
+    pub fn history_string(&self) -> String {
+        let mut s = String::with_capacity(self.history.len() * 18);
+        for (i, h) in self.history.iter().enumerate() {
+            if i > 0 {
+                s.push(',');
+            }
+            s.push_str(&format!("{:016x}", h.key));
+            if h.checked {
+                s.push('+');
+            }
+        }
+        s
+    }
+
+    /// Read a move text (any accepted notation, optional `// comment`).
+    pub fn parse_move(&self, text: &str) -> Result<(Move, Option<String>), MoveError> {
+        let (body, comment) = split_comment(text);
+        let body = body.trim();
+        if self.outcome.is_some() {
+            return Err(MoveError::GameOver);
+        }
+        if body.is_empty() {
+            return Err(MoveError::Empty);
+        }
+        if body.chars().count() > 200 {
+            return Err(MoveError::Syntax { input: body.chars().take(40).collect::<String>() + "…", reason: "the text is far too long for a move".into() });
+        }
+        let comment = comment.map(|c| c.trim().to_string()).filter(|c| !c.is_empty());
+        if self.forbidden_by_repetition.is_empty() {
+            return self.variant.parse_move(&self.position, &self.legal, body).map(|m| (m, comment));
+        }
+        let mut every = self.legal.clone();
+        every.extend_from_slice(&self.forbidden_by_repetition);
+        let mv = self.variant.parse_move(&self.position, &every, body)?;
+        if self.forbidden_by_repetition.contains(&mv) {
+            let reason = match self.variant.repetition_rule() {
+                RepetitionRule::AnyRepeatIllegal => "it would recreate a position that has already occurred in this game.",
+                _ => "it would make the same position occur for the third time, which is only allowed to a player who has been checked on every move since.",
+            };
+            return Err(MoveError::Illegal { input: body.to_string(), reason: reason.into(), alternatives: Vec::new() });
+        }
+        Ok((mv, comment))
+    }
+
+    /// Play a legal move. Panics if `mv` is not legal here (use
+    /// [`Game::parse_move`] or pick from [`Game::legal_moves`]).
+    pub fn play(&mut self, mv: &Move) -> Played {
+        assert!(self.legal.contains(mv), "Game::play called with an illegal move");
+        let v = self.variant;
+        let played = Played {
+            mv: *mv,
+            coordinate: v.format_move(&self.position, mv, Notation::Coordinate),
+            display: v.format_move(&self.position, mv, Notation::Display),
+            game_courier: v.format_move(&self.position, mv, Notation::GameCourier),
+            comment: None,
+        };
+        self.position = v.play(&self.position, mv);
+        self.history.push(HistoryEntry { key: v.repetition_key(&self.position), checked: v.in_check(&self.position) });
+        self.refresh();
+        played
+    }
+
+    /// Parse and play a move text.
+    pub fn play_text(&mut self, text: &str) -> Result<Played, MoveError> {
+        let (mv, comment) = self.parse_move(text)?;
+        let mut played = self.play(&mv);
+        played.comment = comment;
+        Ok(played)
+    }
+
+    /// Format a legal move of the current position.
+    pub fn format(&self, mv: &Move, notation: Notation) -> String {
+        self.variant.format_move(&self.position, mv, notation)
+    }
+
+    /// The legal moves with their written forms and squares, for a move list
+    /// or click-to-move.
+    pub fn move_views(&self) -> Vec<MoveView> {
+        self.legal.iter().map(|m| MoveView::new(self.variant, &self.position, m)).collect()
+    }
+
+    pub fn board_view(&self) -> BoardView {
+        BoardView::new(self.variant, &self.position)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplayError {
+    Fen(FenError),
+    /// The 0-based index of the failing move, and why.
+    Move(usize, MoveError),
+}
+
+impl std::fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReplayError::Fen(e) => write!(f, "{e}"),
+            ReplayError::Move(i, e) => write!(f, "ply {}: {e}", i + 1),
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {}

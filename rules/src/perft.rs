@@ -1,0 +1,30 @@
+//! Perft: count the leaf nodes of the legal move tree.
+
+use crate::position::Position;
+use crate::variant::{Notation, Variant};
+
+/// Number of leaf positions `depth` plies below `pos`.
+pub fn perft(variant: &dyn Variant, pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = variant.legal_moves(pos);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves.iter().map(|m| perft(variant, &variant.play(pos, m), depth - 1)).sum()
+}
+
+/// Per-move counts in coordinate notation, sorted by move text.
+pub fn divide(variant: &dyn Variant, pos: &Position, depth: u32) -> Vec<(String, u64)> {
+    let mut out: Vec<(String, u64)> = variant
+        .legal_moves(pos)
+        .iter()
+        .map(|m| {
+            let n = if depth <= 1 { 1 } else { perft(variant, &variant.play(pos, m), depth - 1) };
+            (variant.format_move(pos, m, Notation::Coordinate), n)
+        })
+        .collect();
+    out.sort();
+    out
+}

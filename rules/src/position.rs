@@ -1,0 +1,192 @@
+//! The position: what stands where, what is in hand, and the counters every
+//! variant may need. One type serves all variants; fields a variant does not
+//! use stay at their defaults.
+
+use crate::geometry::{Geometry, Square, SquareSet, SLOTS};
+use crate::piece::{Color, Kind, Piece};
+
+/// Maximum number of piece kinds a variant may define (hands are indexed by kind).
+pub const MAX_KINDS: usize = 24;
+
+#[derive(Clone, PartialEq, Eq)]
+pub struct Position {
+    pub width: u8,
+    pub height: u8,
+    board: [Option<Piece>; SLOTS],
+    /// Squares that are not part of play: the board's own holes plus craters.
+    holes: SquareSet,
+    /// Pieces in hand by colour (0 White, 1 Black) and kind: drops, captured
+    /// pieces available for a swap, tokens waiting to be placed.
+    pub hands: [[u8; MAX_KINDS]; 2],
+    pub side: Color,
+    /// Castling rights as variant-defined bits (chess: 1 K, 2 Q, 4 k, 8 q).
+    pub castling: u8,
+    pub ep: Option<Square>,
+    /// Plies since the last event that resets the variant's move-count rule.
+    pub halfmove: u16,
+    pub fullmove: u16,
+    /// Small per-side counters (Fleap's nukes).
+    pub counters: [u8; 2],
+    /// Royal piece squares, kept up to date by variants that have one royal each.
+    pub royal: [Option<Square>; 2],
+}
+
+impl Position {
+    /// An empty position on the given board, White to move.
+    pub fn empty(geometry: &Geometry) -> Position {
+        Position {
+            width: geometry.width,
+            height: geometry.height,
+            board: [None; SLOTS],
+            holes: geometry.holes,
+            hands: [[0; MAX_KINDS]; 2],
+            side: Color::White,
+            castling: 0,
+            ep: None,
+            halfmove: 0,
+            fullmove: 1,
+            counters: [0; 2],
+            royal: [None; 2],
+        }
+    }
+
+    #[inline]
+    pub fn get(&self, sq: Square) -> Option<Piece> {
+        self.board[sq.index()]
+    }
+    #[inline]
+    pub fn set(&mut self, sq: Square, piece: Option<Piece>) {
+        self.board[sq.index()] = piece;
+    }
+    #[inline]
+    pub fn take(&mut self, sq: Square) -> Option<Piece> {
+        self.board[sq.index()].take()
+    }
+    #[inline]
+    pub fn is_empty_square(&self, sq: Square) -> bool {
+        self.board[sq.index()].is_none() && !self.holes.contains(sq)
+    }
+    #[inline]
+    pub fn is_hole(&self, sq: Square) -> bool {
+        self.holes.contains(sq)
+    }
+    pub fn holes(&self) -> &SquareSet {
+        &self.holes
+    }
+    /// Turn a square into a hole (a crater); whatever stood there is removed.
+    pub fn make_hole(&mut self, sq: Square) {
+        self.board[sq.index()] = None;
+        self.holes.insert(sq);
+    }
+    /// The playable square `(dx, dy)` from `sq`, or `None` off the board or in a hole.
+    #[inline]
+    pub fn step(&self, sq: Square, dx: i8, dy: i8) -> Option<Square> {
+        sq.offset(dx, dy, self.width, self.height).filter(|s| !self.holes.contains(*s))
+    }
+    /// The square `(dx, dy)` from `sq` if it lies inside the rectangle (it may be a hole).
+    #[inline]
+    pub fn offset(&self, sq: Square, dx: i8, dy: i8) -> Option<Square> {
+        sq.offset(dx, dy, self.width, self.height)
+    }
+    /// Every square of the rectangle that is not a hole.
+    pub fn squares(&self) -> impl Iterator<Item = Square> + '_ {
+        let (w, h) = (self.width, self.height);
+        (0..h)
+            .flat_map(move |r| (0..w).map(move |f| Square::new(f, r)))
+            .filter(move |s| !self.holes.contains(*s))
+    }
+    /// Occupied squares with their pieces.
+    pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        self.squares().filter_map(move |s| self.get(s).map(|p| (s, p)))
+    }
+    pub fn hand(&self, color: Color, kind: Kind) -> u8 {
+        if color == Color::Neutral {
+            return 0;
+        }
+        self.hands[color.index()][kind as usize]
+    }
+    pub fn add_to_hand(&mut self, color: Color, kind: Kind) {
+        let slot = &mut self.hands[color.index()][kind as usize];
+        *slot = slot.saturating_add(1);
+    }
+    pub fn remove_from_hand(&mut self, color: Color, kind: Kind) {
+        let slot = &mut self.hands[color.index()][kind as usize];
+        *slot = slot.saturating_sub(1);
+    }
+    pub fn hand_is_empty(&self, color: Color) -> bool {
+        self.hands[color.index()].iter().all(|&n| n == 0)
+    }
+    /// The rank index (0-based) counted from `color`'s own side.
+    #[inline]
+    pub fn relative_rank(&self, sq: Square, color: Color) -> u8 {
+        if color == Color::Black {
+            self.height - 1 - sq.rank()
+        } else {
+            sq.rank()
+        }
+    }
+
+    /// A 64-bit hash of board, holes, hands, side to move and rights:
+    /// everything that makes two positions the same for repetition rules.
+    pub fn hash(&self) -> u64 {
+        let mut h: u64 = 0x9E37_79B9_7F4A_7C15 ^ (self.side as u64);
+        for sq in self.squares() {
+            if let Some(p) = self.get(sq) {
+                let code = (p.kind as u64) | (p.color as u64) << 8 | (p.promoted as u64) << 10 | (p.state as u64) << 11;
+                h ^= mix(code << 8 | sq.index() as u64);
+            }
+        }
+        for sq in self.holes.iter() {
+            h ^= mix(0x1_0000_0000 | sq.index() as u64);
+        }
+        for c in 0..2 {
+            for (k, &n) in self.hands[c].iter().enumerate() {
+                if n > 0 {
+                    h ^= mix(0x2_0000_0000 | (c as u64) << 16 | (k as u64) << 8 | n as u64);
+                }
+            }
+        }
+        h ^= mix(0x3_0000_0000 | self.castling as u64);
+        if let Some(ep) = self.ep {
+            h ^= mix(0x4_0000_0000 | ep.index() as u64);
+        }
+        h ^= mix(0x5_0000_0000 | (self.counters[0] as u64) << 8 | self.counters[1] as u64);
+        h
+    }
+}
+
+/// splitmix64 finaliser: a good enough independent hash per feature.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for r in (0..self.height).rev() {
+            for file in 0..self.width {
+                let sq = Square::new(file, r);
+                let c = if self.is_hole(sq) {
+                    '*'
+                } else {
+                    match self.get(sq) {
+                        None => '.',
+                        Some(p) => {
+                            let c = (b'a' + p.kind) as char;
+                            if p.color == Color::White {
+                                c.to_ascii_uppercase()
+                            } else {
+                                c
+                            }
+                        }
+                    }
+                };
+                write!(f, "{c}")?;
+            }
+            writeln!(f)?;
+        }
+        write!(f, "side {:?} hands {:?}", self.side, &self.hands)
+    }
+}

@@ -1,0 +1,187 @@
+//! The one trait the server sees, and the outcome types.
+
+use crate::errors::{FenError, MoveError};
+use crate::geometry::{Geometry, Square};
+use crate::moves::Move;
+use crate::piece::{Color, Piece};
+use crate::position::Position;
+use std::fmt;
+
+/// Which written form of a move.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]
+pub enum Notation {
+    /// The coordinate form used by `perft --divide` and stored in records
+    /// (UCI-like, as Fairy-Stockfish writes it where it knows the variant).
+    Coordinate,
+    /// The form shown to people: SAN for chess-like variants, the variant's
+    /// own published notation otherwise.
+    Display,
+    /// Game Courier's form (`N g1-f3`, `P*e5`, parts joined by `; `).
+    GameCourier,
+}
+
+impl Notation {
+    pub const ALL: [Notation; 3] = [Notation::Coordinate, Notation::Display, Notation::GameCourier];
+}
+
+/// How a variant treats repeated positions.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum RepetitionRule {
+    /// Repetition has no effect.
+    Ignored,
+    /// The third occurrence of a position ends the game as a draw.
+    ThreefoldDraw,
+    /// A move making a position occur a third time is illegal, unless every
+    /// opponent move since its first occurrence gave check (the checked side
+    /// may repeat, the checker may not) — Leaperhouse.
+    ThirdIllegalUnlessChecked,
+    /// A move recreating any earlier position is illegal — Maohopper.
+    AnyRepeatIllegal,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]
+pub enum Reason {
+    Checkmate,
+    /// No legal move and not in check (a draw or a loss, by variant).
+    Stalemate,
+    Repetition,
+    /// The variant's move-count rule (FIDE's 50 moves, Lionized's 50 turns).
+    MoveCountRule,
+    /// Leaperhouse: the king reached the far rank.
+    Campmate,
+    /// Maohopper: the flag was captured.
+    FlagCaptured,
+    /// Leap Chess: a side was left with a bare king.
+    BareKing,
+    /// Fleap: a king was captured or destroyed.
+    KingCaptured,
+    /// Only kings (or too little) remain.
+    InsufficientMaterial,
+}
+
+impl Reason {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Reason::Checkmate => "checkmate",
+            Reason::Stalemate => "stalemate",
+            Reason::Repetition => "repetition",
+            Reason::MoveCountRule => "move-count rule",
+            Reason::Campmate => "campmate",
+            Reason::FlagCaptured => "flag captured",
+            Reason::BareKing => "bare king",
+            Reason::KingCaptured => "king captured",
+            Reason::InsufficientMaterial => "insufficient material",
+        }
+    }
+    /// A stable machine name (`checkmate`, `move-count-rule`...).
+    pub fn code(self) -> &'static str {
+        match self {
+            Reason::Checkmate => "checkmate",
+            Reason::Stalemate => "stalemate",
+            Reason::Repetition => "repetition",
+            Reason::MoveCountRule => "move-count-rule",
+            Reason::Campmate => "campmate",
+            Reason::FlagCaptured => "flag-captured",
+            Reason::BareKing => "bare-king",
+            Reason::KingCaptured => "king-captured",
+            Reason::InsufficientMaterial => "insufficient-material",
+        }
+    }
+}
+
+/// How a game ended by the rules.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]
+pub struct Outcome {
+    /// `None` for a draw.
+    pub winner: Option<Color>,
+    pub reason: Reason,
+}
+
+impl Outcome {
+    pub fn win(winner: Color, reason: Reason) -> Outcome {
+        Outcome { winner: Some(winner), reason }
+    }
+    pub fn draw(reason: Reason) -> Outcome {
+        Outcome { winner: None, reason }
+    }
+    /// "1-0", "0-1" or "1/2-1/2".
+    pub fn result_code(&self) -> &'static str {
+        match self.winner {
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            _ => "1/2-1/2",
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.winner {
+            Some(c) => write!(f, "{} wins by {}", c, self.reason.describe()),
+            None => write!(f, "draw by {}", self.reason.describe()),
+        }
+    }
+}
+
+/// How a piece is written and named.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PieceLabel {
+    /// As in the FEN (`N`, `n`, `+P`).
+    pub letter: String,
+    /// A human name (`Knight`, `Guard`).
+    pub name: String,
+    /// Pointing direction in degrees clockwise from "up the board" (Spears).
+    pub direction: Option<i16>,
+}
+
+/// A chess variant: everything the server may ask of the rules.
+pub trait Variant: Send + Sync + 'static {
+    fn id(&self) -> &'static str;
+    fn name(&self) -> &'static str;
+    fn geometry(&self) -> &Geometry;
+    /// Names of the sides (`Red`/`Black` in Leap Chess).
+    fn side_name(&self, color: Color) -> &'static str {
+        color.name()
+    }
+    fn start_fen(&self) -> &'static str;
+    /// The rules as shown on the variant's page (plain text, paragraphs
+    /// separated by blank lines). Reconstructed parts say so.
+    fn rules_text(&self) -> &'static str;
+    fn piece_label(&self, piece: Piece) -> PieceLabel;
+
+    fn parse_fen(&self, fen: &str) -> Result<Position, FenError>;
+    fn fen(&self, pos: &Position) -> String;
+
+    /// Legal moves, not counting history-dependent rules (repetition),
+    /// which [`crate::Game`] applies. Empty when the game is over.
+    fn legal_moves(&self, pos: &Position) -> Vec<Move>;
+    /// The position after `mv`, which must be one of `legal_moves(pos)`.
+    fn play(&self, pos: &Position, mv: &Move) -> Position;
+    /// The game's end as judged from the position and its legal moves
+    /// (already filtered by repetition rules).
+    fn outcome(&self, pos: &Position, legal: &[Move]) -> Option<Outcome>;
+    /// Whether the side to move is in check (false for variants without check).
+    fn in_check(&self, _pos: &Position) -> bool {
+        false
+    }
+    fn repetition_rule(&self) -> RepetitionRule {
+        RepetitionRule::Ignored
+    }
+    /// What makes two positions "the same" for the repetition rule.
+    fn repetition_key(&self, pos: &Position) -> u64 {
+        pos.hash()
+    }
+
+    fn format_move(&self, pos: &Position, mv: &Move, notation: Notation) -> String;
+    /// Read a move in any accepted notation (comment already removed).
+    /// `legal` is the legal move list of `pos`.
+    fn parse_move(&self, pos: &Position, legal: &[Move], text: &str) -> Result<Move, MoveError>;
+    /// Squares to highlight for a move: where it came from and where it went.
+    fn move_squares(&self, mv: &Move) -> (Option<Square>, Square) {
+        (mv.origin(), mv.to)
+    }
+    /// Squares with a special role, with a short label (Maohopper's trap).
+    fn marked_squares(&self) -> Vec<(Square, &'static str)> {
+        Vec::new()
+    }
+}

@@ -1,0 +1,99 @@
+//! Plain data for drawing a position and listing moves, so the server never
+//! needs to know a variant's internals.
+
+use crate::geometry::Square;
+use crate::moves::Move;
+use crate::piece::Color;
+use crate::position::{Position, MAX_KINDS};
+use crate::variant::{Notation, PieceLabel, Variant};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cell {
+    Hole,
+    Empty,
+    Piece { color: Color, label: PieceLabel },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HandItem {
+    pub color: Color,
+    pub label: PieceLabel,
+    pub count: u8,
+}
+
+#[derive(Clone, Debug)]
+pub struct BoardView {
+    pub width: u8,
+    pub height: u8,
+    /// Row-major from rank 1 (index `rank * width + file`).
+    pub cells: Vec<Cell>,
+    pub hands: Vec<HandItem>,
+    pub side_to_move: Color,
+    pub side_names: [&'static str; 2],
+    /// Squares with a special role and their label.
+    pub marks: Vec<(Square, &'static str)>,
+}
+
+impl BoardView {
+    pub fn new(variant: &dyn Variant, pos: &Position) -> BoardView {
+        let mut cells = Vec::with_capacity(pos.width as usize * pos.height as usize);
+        for r in 0..pos.height {
+            for f in 0..pos.width {
+                let sq = Square::new(f, r);
+                cells.push(if pos.is_hole(sq) {
+                    Cell::Hole
+                } else {
+                    match pos.get(sq) {
+                        None => Cell::Empty,
+                        Some(p) => Cell::Piece { color: p.color, label: variant.piece_label(p) },
+                    }
+                });
+            }
+        }
+        let mut hands = Vec::new();
+        for color in [Color::White, Color::Black] {
+            for kind in 0..MAX_KINDS {
+                let count = pos.hand(color, kind as u8);
+                if count > 0 {
+                    let label = variant.piece_label(crate::piece::Piece::new(kind as u8, color));
+                    hands.push(HandItem { color, label, count });
+                }
+            }
+        }
+        BoardView {
+            width: pos.width,
+            height: pos.height,
+            cells,
+            hands,
+            side_to_move: pos.side,
+            side_names: [variant.side_name(Color::White), variant.side_name(Color::Black)],
+            marks: variant.marked_squares(),
+        }
+    }
+    pub fn cell(&self, file: u8, rank: u8) -> &Cell {
+        &self.cells[rank as usize * self.width as usize + file as usize]
+    }
+}
+
+/// A legal move as the page shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveView {
+    pub coordinate: String,
+    pub display: String,
+    pub game_courier: String,
+    pub from: Option<Square>,
+    pub to: Square,
+}
+
+impl MoveView {
+    pub fn new(variant: &dyn Variant, pos: &Position, mv: &Move) -> MoveView {
+        let (from, to) = variant.move_squares(mv);
+        MoveView {
+            coordinate: variant.format_move(pos, mv, Notation::Coordinate),
+            display: variant.format_move(pos, mv, Notation::Display),
+            game_courier: variant.format_move(pos, mv, Notation::GameCourier),
+            from,
+            to,
+        }
+    }
+}
