@@ -33,9 +33,16 @@ pub enum MoveError {
     /// The text reads as a move but the rules do not allow it. `reason` says
     /// why in plain words; `alternatives` lists the legal moves of the piece
     /// named (or all legal moves when no piece was named and there are few).
-    Illegal { input: String, reason: String, alternatives: Vec<String> },
+    Illegal {
+        input: String,
+        reason: String,
+        alternatives: Vec<String>,
+    },
     /// The text fits several legal moves.
-    Ambiguous { input: String, candidates: Vec<String> },
+    Ambiguous {
+        input: String,
+        candidates: Vec<String>,
+    },
     /// The game is over; no move can be played.
     GameOver,
 }
@@ -44,8 +51,14 @@ impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MoveError::Empty => f.write_str("no move was entered"),
-            MoveError::Syntax { input, reason } => write!(f, "cannot read “{input}” as a move: {reason}"),
-            MoveError::Illegal { input, reason, alternatives } => {
+            MoveError::Syntax { input, reason } => {
+                write!(f, "cannot read “{input}” as a move: {reason}")
+            }
+            MoveError::Illegal {
+                input,
+                reason,
+                alternatives,
+            } => {
                 write!(f, "“{input}” is not legal: {reason}")?;
                 if !alternatives.is_empty() {
                     write!(f, " Legal: {}.", alternatives.join(", "))?;
@@ -53,7 +66,11 @@ impl fmt::Display for MoveError {
                 Ok(())
             }
             MoveError::Ambiguous { input, candidates } => {
-                write!(f, "“{input}” fits several moves: {}; say which", candidates.join(", "))
+                write!(
+                    f,
+                    "“{input}” fits several moves: {}; say which",
+                    candidates.join(", ")
+                )
             }
             MoveError::GameOver => f.write_str("the game is over"),
         }

@@ -46,12 +46,19 @@ impl Game {
             Some(f) => variant.parse_fen(f)?,
             None => variant.parse_fen(variant.start_fen())?,
         };
-        let history = vec![HistoryEntry { key: variant.repetition_key(&position), checked: variant.in_check(&position) }];
+        let history = vec![HistoryEntry {
+            key: variant.repetition_key(&position),
+            checked: variant.in_check(&position),
+        }];
         Ok(Game::assemble(variant, position, history))
     }
 
     /// Resume a stored game from its current FEN and [`Game::history_string`].
-    pub fn restore(variant: &'static dyn Variant, fen: &str, history: &str) -> Result<Game, FenError> {
+    pub fn restore(
+        variant: &'static dyn Variant,
+        fen: &str,
+        history: &str,
+    ) -> Result<Game, FenError> {
         let position = variant.parse_fen(fen)?;
         let mut entries = Vec::new();
         for item in history.split(',').filter(|s| !s.is_empty()) {
@@ -59,29 +66,49 @@ impl Game {
                 Some(h) => (h, true),
                 None => (item, false),
             };
-            let key = u64::from_str_radix(hex, 16).map_err(|_| FenError::Syntax(format!("bad history entry “{item}”")))?;
+            let key = u64::from_str_radix(hex, 16)
+                .map_err(|_| FenError::Syntax(format!("bad history entry “{item}”")))?;
             entries.push(HistoryEntry { key, checked });
         }
         let key = variant.repetition_key(&position);
         match entries.last() {
             Some(last) if last.key == key => {}
-            _ => entries.push(HistoryEntry { key, checked: variant.in_check(&position) }),
+            _ => entries.push(HistoryEntry {
+                key,
+                checked: variant.in_check(&position),
+            }),
         }
         Ok(Game::assemble(variant, position, entries))
     }
 
     /// Replay a record of move texts from a start FEN; on failure, the
     /// 0-based index of the move that failed and why.
-    pub fn replay<S: AsRef<str>>(variant: &'static dyn Variant, fen: Option<&str>, moves: &[S]) -> Result<Game, ReplayError> {
+    pub fn replay<S: AsRef<str>>(
+        variant: &'static dyn Variant,
+        fen: Option<&str>,
+        moves: &[S],
+    ) -> Result<Game, ReplayError> {
         let mut game = Game::new(variant, fen).map_err(ReplayError::Fen)?;
         for (i, text) in moves.iter().enumerate() {
-            game.play_text(text.as_ref()).map_err(|e| ReplayError::Move(i, e))?;
+            game.play_text(text.as_ref())
+                .map_err(|e| ReplayError::Move(i, e))?;
         }
         Ok(game)
     }
 
-    fn assemble(variant: &'static dyn Variant, position: Position, history: Vec<HistoryEntry>) -> Game {
-        let mut game = Game { variant, position, history, legal: Vec::new(), forbidden_by_repetition: Vec::new(), outcome: None };
+    fn assemble(
+        variant: &'static dyn Variant,
+        position: Position,
+        history: Vec<HistoryEntry>,
+    ) -> Game {
+        let mut game = Game {
+            variant,
+            position,
+            history,
+            legal: Vec::new(),
+            forbidden_by_repetition: Vec::new(),
+            outcome: None,
+        };
         game.refresh();
         game
     }
@@ -98,7 +125,11 @@ impl Game {
         };
         self.legal = legal;
         self.forbidden_by_repetition = forbidden;
-        let current = self.history.last().expect("history holds the current position").key;
+        let current = self
+            .history
+            .last()
+            .expect("history holds the current position")
+            .key;
         let repeated = self.history.iter().filter(|h| h.key == current).count();
         self.outcome = if v.repetition_rule() == RepetitionRule::ThreefoldDraw && repeated >= 3 {
             Some(Outcome::draw(Reason::Repetition))
@@ -117,7 +148,13 @@ impl Game {
         match v.repetition_rule() {
             RepetitionRule::AnyRepeatIllegal => self.history.iter().any(|h| h.key == key),
             RepetitionRule::ThirdIllegalUnlessChecked => {
-                let occurrences: Vec<usize> = self.history.iter().enumerate().filter(|(_, h)| h.key == key).map(|(i, _)| i).collect();
+                let occurrences: Vec<usize> = self
+                    .history
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, h)| h.key == key)
+                    .map(|(i, _)| i)
+                    .collect();
                 if occurrences.len() < 2 {
                     return false;
                 }
@@ -125,7 +162,9 @@ impl Game {
                 // first occurrence gave check: every later position with the
                 // mover to move (odd distance from the first) was a check.
                 let first = occurrences[0];
-                let all_checked = (first + 1..self.history.len()).step_by(2).all(|j| self.history[j].checked);
+                let all_checked = (first + 1..self.history.len())
+                    .step_by(2)
+                    .all(|j| self.history[j].checked);
                 !all_checked
             }
             _ => false,
@@ -186,11 +225,19 @@ impl Game {
             return Err(MoveError::Empty);
         }
         if body.chars().count() > 200 {
-            return Err(MoveError::Syntax { input: body.chars().take(40).collect::<String>() + "…", reason: "the text is far too long for a move".into() });
+            return Err(MoveError::Syntax {
+                input: body.chars().take(40).collect::<String>() + "…",
+                reason: "the text is far too long for a move".into(),
+            });
         }
-        let comment = comment.map(|c| c.trim().to_string()).filter(|c| !c.is_empty());
+        let comment = comment
+            .map(|c| c.trim().to_string())
+            .filter(|c| !c.is_empty());
         if self.forbidden_by_repetition.is_empty() {
-            return self.variant.parse_move(&self.position, &self.legal, body).map(|m| (m, comment));
+            return self
+                .variant
+                .parse_move(&self.position, &self.legal, body)
+                .map(|m| (m, comment));
         }
         let mut every = self.legal.clone();
         every.extend_from_slice(&self.forbidden_by_repetition);
@@ -200,7 +247,11 @@ impl Game {
                 RepetitionRule::AnyRepeatIllegal => "it would recreate a position that has already occurred in this game.",
                 _ => "it would make the same position occur for the third time, which is only allowed to a player who has been checked on every move since.",
             };
-            return Err(MoveError::Illegal { input: body.to_string(), reason: reason.into(), alternatives: Vec::new() });
+            return Err(MoveError::Illegal {
+                input: body.to_string(),
+                reason: reason.into(),
+                alternatives: Vec::new(),
+            });
         }
         Ok((mv, comment))
     }
@@ -208,7 +259,10 @@ impl Game {
     /// Play a legal move. Panics if `mv` is not legal here (use
     /// [`Game::parse_move`] or pick from [`Game::legal_moves`]).
     pub fn play(&mut self, mv: &Move) -> Played {
-        assert!(self.legal.contains(mv), "Game::play called with an illegal move");
+        assert!(
+            self.legal.contains(mv),
+            "Game::play called with an illegal move"
+        );
         let v = self.variant;
         let played = Played {
             mv: *mv,
@@ -218,7 +272,10 @@ impl Game {
             comment: None,
         };
         self.position = v.play(&self.position, mv);
-        self.history.push(HistoryEntry { key: v.repetition_key(&self.position), checked: v.in_check(&self.position) });
+        self.history.push(HistoryEntry {
+            key: v.repetition_key(&self.position),
+            checked: v.in_check(&self.position),
+        });
         self.refresh();
         played
     }
@@ -239,7 +296,10 @@ impl Game {
     /// The legal moves with their written forms and squares, for a move list
     /// or click-to-move.
     pub fn move_views(&self) -> Vec<MoveView> {
-        self.legal.iter().map(|m| MoveView::new(self.variant, &self.position, m)).collect()
+        self.legal
+            .iter()
+            .map(|m| MoveView::new(self.variant, &self.position, m))
+            .collect()
     }
 
     pub fn board_view(&self) -> BoardView {

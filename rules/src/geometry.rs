@@ -55,7 +55,11 @@ impl Square {
         }
         let file = f as u8 - b'a';
         let digits = chars.as_str();
-        if digits.is_empty() || digits.len() > 2 || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.starts_with('0') {
+        if digits.is_empty()
+            || digits.len() > 2
+            || !digits.bytes().all(|b| b.is_ascii_digit())
+            || digits.starts_with('0')
+        {
             return None;
         }
         let rank: u8 = digits.parse().ok()?;
@@ -103,7 +107,9 @@ impl SquareSet {
         self.0.iter().map(|w| w.count_ones() as usize).sum()
     }
     pub fn iter(&self) -> impl Iterator<Item = Square> + '_ {
-        (0..SLOTS).filter(|&i| self.0[i >> 6] >> (i & 63) & 1 == 1).map(|i| Square(i as u8))
+        (0..SLOTS)
+            .filter(|&i| self.0[i >> 6] >> (i & 63) & 1 == 1)
+            .map(|i| Square(i as u8))
     }
 }
 
@@ -128,7 +134,11 @@ pub struct Geometry {
 impl Geometry {
     pub fn rect(width: u8, height: u8) -> Geometry {
         assert!(width >= 1 && height >= 1 && width <= MAX_EDGE && height <= MAX_EDGE);
-        Geometry { width, height, holes: SquareSet::EMPTY }
+        Geometry {
+            width,
+            height,
+            holes: SquareSet::EMPTY,
+        }
     }
     /// A rectangle with the named squares removed.
     pub fn with_holes(width: u8, height: u8, holes: &[&str]) -> Geometry {
@@ -177,7 +187,9 @@ mod tests {
 
     #[test]
     fn bad_names_rejected() {
-        for s in ["", "a", "a0", "a01", "A1", "a17", "q1", "1a", "a1x", "é1", "a١"] {
+        for s in [
+            "", "a", "a0", "a01", "A1", "a17", "q1", "1a", "a1x", "é1", "a١",
+        ] {
             assert_eq!(Square::parse(s), None, "{s}");
         }
     }

@@ -5,8 +5,10 @@
 //! [`Game`]; everything else is the machinery variants are built from.
 
 pub mod errors;
+pub mod fen;
 pub mod game;
 pub mod geometry;
+pub mod movement;
 pub mod moves;
 pub mod notation;
 pub mod perft;

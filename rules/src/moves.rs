@@ -55,7 +55,9 @@ impl Path {
         self.len == 0
     }
     pub fn iter(&self) -> impl Iterator<Item = Square> + '_ {
-        self.squares[..self.len as usize].iter().map(|s| s.expect("pushed"))
+        self.squares[..self.len as usize]
+            .iter()
+            .map(|s| s.expect("pushed"))
     }
 }
 
@@ -73,13 +75,32 @@ pub struct Move {
 
 impl Move {
     pub fn normal(from: Square, to: Square) -> Move {
-        Move { kind: MoveKind::Normal, from, to, piece: None, extra: [NO_SQUARE; 2], tag: 0, path: Path::default() }
+        Move {
+            kind: MoveKind::Normal,
+            from,
+            to,
+            piece: None,
+            extra: [NO_SQUARE; 2],
+            tag: 0,
+            path: Path::default(),
+        }
     }
     pub fn promotion(from: Square, to: Square, piece: Piece) -> Move {
-        Move { piece: Some(piece), ..Move::normal(from, to) }
+        Move {
+            piece: Some(piece),
+            ..Move::normal(from, to)
+        }
     }
     pub fn drop(piece: Piece, to: Square) -> Move {
-        Move { kind: MoveKind::Drop, from: NO_SQUARE, to, piece: Some(piece), extra: [NO_SQUARE; 2], tag: 0, path: Path::default() }
+        Move {
+            kind: MoveKind::Drop,
+            from: NO_SQUARE,
+            to,
+            piece: Some(piece),
+            extra: [NO_SQUARE; 2],
+            tag: 0,
+            path: Path::default(),
+        }
     }
     pub fn with_kind(mut self, kind: MoveKind) -> Move {
         self.kind = kind;

@@ -12,7 +12,10 @@ pub fn perft(variant: &dyn Variant, pos: &Position, depth: u32) -> u64 {
     if depth == 1 {
         return moves.len() as u64;
     }
-    moves.iter().map(|m| perft(variant, &variant.play(pos, m), depth - 1)).sum()
+    moves
+        .iter()
+        .map(|m| perft(variant, &variant.play(pos, m), depth - 1))
+        .sum()
 }
 
 /// Per-move counts in coordinate notation, sorted by move text.
@@ -21,7 +24,11 @@ pub fn divide(variant: &dyn Variant, pos: &Position, depth: u32) -> Vec<(String,
         .legal_moves(pos)
         .iter()
         .map(|m| {
-            let n = if depth <= 1 { 1 } else { perft(variant, &variant.play(pos, m), depth - 1) };
+            let n = if depth <= 1 {
+                1
+            } else {
+                perft(variant, &variant.play(pos, m), depth - 1)
+            };
             (variant.format_move(pos, m, Notation::Coordinate), n)
         })
         .collect();

@@ -66,10 +66,20 @@ pub struct Piece {
 impl Piece {
     #[inline]
     pub const fn new(kind: Kind, color: Color) -> Piece {
-        Piece { kind, color, promoted: false, state: 0 }
+        Piece {
+            kind,
+            color,
+            promoted: false,
+            state: 0,
+        }
     }
     #[inline]
     pub const fn promoted(kind: Kind, color: Color) -> Piece {
-        Piece { kind, color, promoted: true, state: 0 }
+        Piece {
+            kind,
+            color,
+            promoted: true,
+            state: 0,
+        }
     }
 }

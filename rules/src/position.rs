@@ -81,7 +81,8 @@ impl Position {
     /// The playable square `(dx, dy)` from `sq`, or `None` off the board or in a hole.
     #[inline]
     pub fn step(&self, sq: Square, dx: i8, dy: i8) -> Option<Square> {
-        sq.offset(dx, dy, self.width, self.height).filter(|s| !self.holes.contains(*s))
+        sq.offset(dx, dy, self.width, self.height)
+            .filter(|s| !self.holes.contains(*s))
     }
     /// The square `(dx, dy)` from `sq` if it lies inside the rectangle (it may be a hole).
     #[inline]
@@ -97,7 +98,8 @@ impl Position {
     }
     /// Occupied squares with their pieces.
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
-        self.squares().filter_map(move |s| self.get(s).map(|p| (s, p)))
+        self.squares()
+            .filter_map(move |s| self.get(s).map(|p| (s, p)))
     }
     pub fn hand(&self, color: Color, kind: Kind) -> u8 {
         if color == Color::Neutral {
@@ -132,7 +134,10 @@ impl Position {
         let mut h: u64 = 0x9E37_79B9_7F4A_7C15 ^ (self.side as u64);
         for sq in self.squares() {
             if let Some(p) = self.get(sq) {
-                let code = (p.kind as u64) | (p.color as u64) << 8 | (p.promoted as u64) << 10 | (p.state as u64) << 11;
+                let code = (p.kind as u64)
+                    | (p.color as u64) << 8
+                    | (p.promoted as u64) << 10
+                    | (p.state as u64) << 11;
                 h ^= mix(code << 8 | sq.index() as u64);
             }
         }

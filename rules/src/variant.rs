@@ -21,7 +21,11 @@ pub enum Notation {
 }
 
 impl Notation {
-    pub const ALL: [Notation; 3] = [Notation::Coordinate, Notation::Display, Notation::GameCourier];
+    pub const ALL: [Notation; 3] = [
+        Notation::Coordinate,
+        Notation::Display,
+        Notation::GameCourier,
+    ];
 }
 
 /// How a variant treats repeated positions.
@@ -99,10 +103,16 @@ pub struct Outcome {
 
 impl Outcome {
     pub fn win(winner: Color, reason: Reason) -> Outcome {
-        Outcome { winner: Some(winner), reason }
+        Outcome {
+            winner: Some(winner),
+            reason,
+        }
     }
     pub fn draw(reason: Reason) -> Outcome {
-        Outcome { winner: None, reason }
+        Outcome {
+            winner: None,
+            reason,
+        }
     }
     /// "1-0", "0-1" or "1/2-1/2".
     pub fn result_code(&self) -> &'static str {

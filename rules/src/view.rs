@@ -45,7 +45,10 @@ impl BoardView {
                 } else {
                     match pos.get(sq) {
                         None => Cell::Empty,
-                        Some(p) => Cell::Piece { color: p.color, label: variant.piece_label(p) },
+                        Some(p) => Cell::Piece {
+                            color: p.color,
+                            label: variant.piece_label(p),
+                        },
                     }
                 });
             }
@@ -56,7 +59,11 @@ impl BoardView {
                 let count = pos.hand(color, kind as u8);
                 if count > 0 {
                     let label = variant.piece_label(crate::piece::Piece::new(kind as u8, color));
-                    hands.push(HandItem { color, label, count });
+                    hands.push(HandItem {
+                        color,
+                        label,
+                        count,
+                    });
                 }
             }
         }
@@ -66,7 +73,10 @@ impl BoardView {
             cells,
             hands,
             side_to_move: pos.side,
-            side_names: [variant.side_name(Color::White), variant.side_name(Color::Black)],
+            side_names: [
+                variant.side_name(Color::White),
+                variant.side_name(Color::Black),
+            ],
             marks: variant.marked_squares(),
         }
     }

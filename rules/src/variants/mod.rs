@@ -1,7 +1,15 @@
 //! One module per variant, and the registry.
 
+pub mod chess;
+pub mod chesslike;
+
 use crate::variant::Variant;
+use std::sync::OnceLock;
 
 pub fn registry() -> &'static [&'static dyn Variant] {
-    &[]
+    static REGISTRY: OnceLock<Vec<&'static dyn Variant>> = OnceLock::new();
+    REGISTRY.get_or_init(|| {
+        let chess: &'static dyn Variant = Box::leak(Box::new(chess::Chess::new()));
+        vec![chess]
+    })
 }
