@@ -390,10 +390,14 @@ fn explain_illegal(
     cands: &[Candidate],
     explain: &dyn Explain,
 ) -> MoveError {
-    let illegal = |reason: String, alternatives: Vec<String>| MoveError::Illegal {
-        input: input.to_string(),
-        reason,
-        alternatives,
+    let illegal = |reason: String, mut alternatives: Vec<String>| {
+        alternatives.sort();
+        alternatives.dedup();
+        MoveError::Illegal {
+            input: input.to_string(),
+            reason,
+            alternatives,
+        }
     };
     if p.castle.is_some() {
         let side = if p.castle == Some(true) {

@@ -1,0 +1,204 @@
+//! Properties every registered variant must have: notation round-trips,
+//! FEN round-trips, and no panic on hostile input.
+
+use missive_rules::{variants, Game, Notation, Position, Variant};
+use proptest::prelude::*;
+
+/// Positions two plies deep from the start (and the start itself).
+fn tree(v: &dyn Variant, pos: &Position, depth: u32, out: &mut Vec<Position>) {
+    out.push(pos.clone());
+    if depth == 0 {
+        return;
+    }
+    for m in v.legal_moves(pos) {
+        tree(v, &v.play(pos, &m), depth - 1, out);
+    }
+}
+
+fn extra_fens(id: &str) -> &'static [&'static str] {
+    match id {
+        "chess" => &[
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        ],
+        _ => &[],
+    }
+}
+
+#[test]
+fn every_legal_move_round_trips_in_every_notation() {
+    for &v in variants() {
+        let mut roots = vec![v.parse_fen(v.start_fen()).unwrap()];
+        roots.extend(extra_fens(v.id()).iter().map(|f| v.parse_fen(f).unwrap()));
+        let mut positions = Vec::new();
+        for (i, root) in roots.iter().enumerate() {
+            tree(v, root, if i == 0 { 2 } else { 1 }, &mut positions);
+        }
+        let mut checked = 0;
+        for pos in &positions {
+            let legal = v.legal_moves(pos);
+            for m in &legal {
+                for n in Notation::ALL {
+                    let text = v.format_move(pos, m, n);
+                    let back = v.parse_move(pos, &legal, &text);
+                    assert_eq!(
+                        back.as_ref(),
+                        Ok(m),
+                        "{}: {:?} “{text}” in {}",
+                        v.id(),
+                        n,
+                        v.fen(pos)
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 0, "{}: no moves checked", v.id());
+    }
+}
+
+#[test]
+fn fen_round_trips_through_the_tree() {
+    for &v in variants() {
+        let start = v.parse_fen(v.start_fen()).unwrap();
+        let mut positions = Vec::new();
+        tree(v, &start, 2, &mut positions);
+        for pos in positions {
+            let fen = v.fen(&pos);
+            let again = v
+                .parse_fen(&fen)
+                .unwrap_or_else(|e| panic!("{}: {fen}: {e}", v.id()));
+            assert_eq!(v.fen(&again), fen, "{}", v.id());
+            assert_eq!(
+                v.legal_moves(&again).len(),
+                v.legal_moves(&pos).len(),
+                "{}: {fen}",
+                v.id()
+            );
+        }
+    }
+}
+
+#[test]
+fn start_fen_is_written_back_unchanged() {
+    for &v in variants() {
+        let pos = v.parse_fen(v.start_fen()).unwrap();
+        assert_eq!(v.fen(&pos), v.start_fen(), "{}", v.id());
+    }
+}
+
+#[test]
+fn hostile_move_texts_are_rejected_cleanly() {
+    let long = "e2e4".repeat(10_000);
+    let texts = [
+        "",
+        " ",
+        "\0",
+        "//",
+        "e2-",
+        "-e4",
+        ";;;",
+        "**",
+        "P*",
+        "e2e4e6",
+        "O-O-O-O",
+        "💥",
+        "é2é4",
+        "a99a98",
+        "Z9-z9",
+        "K e1-e1",
+        "e4 e5",
+        &long,
+        "P e2-e4; ; Q*e8",
+        "\u{202e}e2e4",
+    ];
+    for &v in variants() {
+        let g = Game::new(v, None).unwrap();
+        for t in texts {
+            if let Ok((m, _)) = g.parse_move(t) {
+                assert!(g.legal_moves().contains(&m));
+            }
+        }
+    }
+}
+
+#[test]
+fn hostile_fens_are_rejected_cleanly() {
+    let long = "8/".repeat(5000);
+    let texts = [
+        "",
+        "/",
+        "//////////",
+        "99999999999999999999",
+        "8/8/8/8/8/8/8/8",
+        "[",
+        "]",
+        "k[",
+        "K[]]",
+        "*",
+        "+",
+        "++P",
+        &long,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra extra",
+        "10/10/10/10/10/10/10/10/10/10[]",
+        "k/K w 65535 65536",
+    ];
+    for &v in variants() {
+        for t in texts {
+            let _ = v.parse_fen(t);
+            let _ = Game::new(v, Some(t));
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, .. ProptestConfig::default() })]
+
+    #[test]
+    fn random_move_texts_never_panic(s in ".{0,40}", t in "[a-zA-Z0-9@*;/=+ -]{0,16}") {
+        for &v in variants() {
+            let g = Game::new(v, None).unwrap();
+            for text in [&s, &t] {
+                if let Ok((m, _)) = g.parse_move(text) {
+                    prop_assert!(g.legal_moves().contains(&m));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn random_fens_never_panic(s in ".{0,80}", t in "[pnbrqkPNBRQK1-9/*+\\[\\] wb-]{0,90}") {
+        for &v in variants() {
+            let _ = v.parse_fen(&s);
+            if let Ok(pos) = v.parse_fen(&t) {
+                // A position we accept can be played from without panicking.
+                for m in v.legal_moves(&pos).iter().take(8) {
+                    let next = v.play(&pos, m);
+                    let _ = v.legal_moves(&next);
+                    let _ = v.fen(&next);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn random_games_keep_fen_and_moves_consistent(seed in 0u64..1_000_000) {
+        for &v in variants() {
+            let mut g = Game::new(v, None).unwrap();
+            let mut x = seed;
+            for _ in 0..40 {
+                let legal = g.legal_moves().to_vec();
+                if legal.is_empty() { break; }
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let m = legal[(x >> 33) as usize % legal.len()];
+                let text = g.format(&m, Notation::Display);
+                let played = g.play_text(&text).map_err(|e| TestCaseError::fail(format!("{}: {text}: {e}", v.id())))?;
+                prop_assert_eq!(played.mv, m);
+                let again = v.parse_fen(&g.fen()).map_err(|e| TestCaseError::fail(format!("{}: {e}", v.id())))?;
+                prop_assert_eq!(v.fen(&again), g.fen());
+            }
+        }
+    }
+}
