@@ -256,6 +256,11 @@ pub struct PieceSet {
     oriented: [Vec<Vec<Atom>>; 2],
     /// Capturing atoms per colour, merged over kinds: atom and kind bitmask.
     attackers: [Vec<(Atom, u32)>; 2],
+    /// Per colour: the step vectors of its capturing riders (lines along
+    /// which a piece can be pinned), and whether any capture depends on
+    /// other squares in a way a move could open (lame leapers, hoppers).
+    ride_vectors: [Vec<(i8, i8)>; 2],
+    indirect: [bool; 2],
 }
 
 impl PieceSet {
@@ -267,10 +272,14 @@ impl PieceSet {
             .map(|a| a.iter().map(|x| x.flipped()).collect())
             .collect();
         let attackers = [merge_attackers(&white), merge_attackers(&black)];
+        let ride_vectors = [ride_vectors(&attackers[0]), ride_vectors(&attackers[1])];
+        let indirect = [indirect(&attackers[0]), indirect(&attackers[1])];
         PieceSet {
             defs,
             oriented: [white, black],
             attackers,
+            ride_vectors,
+            indirect,
         }
     }
     pub fn def(&self, kind: Kind) -> &PieceDef {
@@ -299,6 +308,25 @@ impl PieceSet {
         for atom in self.atoms(piece.color, piece.kind) {
             atom_targets(pos, from, piece.color, atom, &mut f);
         }
+    }
+
+    /// Whether moving a piece of the other side away from `from` might
+    /// expose `target` to a piece of `by`: true when `from` lies on one of
+    /// `by`'s rider lines towards `target`, or when `by` has lame leapers or
+    /// hoppers (whose attacks other squares can open or close).
+    pub fn may_uncover(&self, by: Color, target: Square, from: Square) -> bool {
+        if self.indirect[by.index()] {
+            return true;
+        }
+        let fx = from.file() as i16 - target.file() as i16;
+        let fy = from.rank() as i16 - target.rank() as i16;
+        self.ride_vectors[by.index()].iter().any(|&(ax, ay)| {
+            // The rider moves by (ax, ay) towards the target, so `from`
+            // must be `target - j * (ax, ay)` for some j >= 1.
+            let (ax, ay) = (-(ax as i16), -(ay as i16));
+            let j = if ax != 0 { fx / ax } else { fy / ay };
+            j >= 1 && fx == j * ax && fy == j * ay
+        })
     }
 
     /// Whether any piece of `by` attacks `sq` with the table's atoms.
@@ -391,6 +419,20 @@ impl PieceSet {
         }
         false
     }
+}
+
+fn ride_vectors(attackers: &[(Atom, u32)]) -> Vec<(i8, i8)> {
+    attackers
+        .iter()
+        .filter(|(a, _)| matches!(a.kind, AtomKind::Ride { .. }))
+        .map(|(a, _)| (a.dx, a.dy))
+        .collect()
+}
+
+fn indirect(attackers: &[(Atom, u32)]) -> bool {
+    attackers
+        .iter()
+        .any(|(a, _)| !matches!(a.kind, AtomKind::Ride { .. } | AtomKind::Leap))
 }
 
 fn merge_attackers(per_kind: &[Vec<Atom>]) -> Vec<(Atom, u32)> {

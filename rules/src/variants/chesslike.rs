@@ -317,7 +317,18 @@ impl ChessLike {
     fn safe_moves(&self, pos: &Position) -> Vec<Move> {
         let mut pseudo = Vec::with_capacity(64);
         self.pseudo_moves(pos, &mut pseudo);
-        pseudo.retain(|m| self.keeps_king_safe(pos, m));
+        let us = pos.side;
+        let them = us.opponent();
+        let king = pos.royal[us.index()].expect("one King per side");
+        let checked = self.attacked(pos, king, them);
+        pseudo.retain(|m| {
+            // Most moves cannot expose the King: only test the risky ones.
+            let risky = checked
+                || m.from == king
+                || m.kind != MoveKind::Normal
+                || self.pieces.may_uncover(them, king, m.from);
+            !risky || self.keeps_king_safe(pos, m)
+        });
         pseudo
     }
 
