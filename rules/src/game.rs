@@ -324,3 +324,14 @@ impl std::fmt::Display for ReplayError {
 }
 
 impl std::error::Error for ReplayError {}
+
+impl std::fmt::Debug for Game {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Game")
+            .field("variant", &self.variant.id())
+            .field("fen", &self.fen())
+            .field("ply", &self.ply())
+            .field("outcome", &self.outcome)
+            .finish()
+    }
+}

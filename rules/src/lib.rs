@@ -14,6 +14,7 @@ pub mod notation;
 pub mod perft;
 pub mod piece;
 pub mod position;
+pub mod record;
 pub mod variant;
 pub mod variants;
 pub mod view;

@@ -202,3 +202,138 @@ proptest! {
         }
     }
 }
+
+mod records {
+    use missive_rules::record::{
+        check, parse_any, parse_gc_log, parse_pgn, write_gc_log, write_pgn, Export, RecordMove,
+    };
+    use missive_rules::{variant, variants, Game, Notation};
+
+    /// A pseudo-random game of up to `plies` plies, with a comment on every
+    /// third move; returns the game and its moves in coordinate form.
+    fn random_game(
+        v: &'static dyn missive_rules::Variant,
+        seed: u64,
+        plies: usize,
+    ) -> (Game, Vec<RecordMove>) {
+        let mut g = Game::new(v, None).unwrap();
+        let mut x = seed;
+        let mut moves = Vec::new();
+        for i in 0..plies {
+            let legal = g.legal_moves().to_vec();
+            if legal.is_empty() {
+                break;
+            }
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let m = legal[(x >> 33) as usize % legal.len()];
+            let text = g.format(&m, Notation::Coordinate);
+            g.play(&m);
+            moves.push(RecordMove {
+                text,
+                comment: (i % 3 == 0).then(|| format!("note {i} <b>&")),
+                time: Some(format!("2026-11-23T10:{:02}:00Z", i % 60)),
+            });
+        }
+        (g, moves)
+    }
+
+    #[test]
+    fn pgn_and_log_round_trip_for_every_variant() {
+        for &v in variants() {
+            for seed in 1..=6u64 {
+                let (game, moves) = random_game(v, seed, 80);
+                let result = game
+                    .outcome()
+                    .map(|o| o.result_code().to_string())
+                    .unwrap_or("*".into());
+                let export = Export {
+                    variant: v,
+                    start_fen: None,
+                    tags: vec![
+                        ("White".into(), "alice".into()),
+                        ("Black".into(), "bob \"the\" builder".into()),
+                    ],
+                    moves: moves.clone(),
+                    result: result.clone(),
+                };
+                let pgn = write_pgn(&export);
+                let rec = parse_pgn(&pgn)
+                    .unwrap_or_else(|e| panic!("{}: {e}\n{pgn}", v.id()))
+                    .remove(0);
+                assert_eq!(rec.variant_id(), v.id());
+                assert_eq!(rec.tag("Black"), Some("bob \"the\" builder"));
+                let back =
+                    check(&rec, variant).unwrap_or_else(|e| panic!("{}: {e}\n{pgn}", v.id()));
+                assert_eq!(back.fen(), game.fen(), "{}", v.id());
+                assert_eq!(back.ply(), moves.len());
+                for (a, b) in rec.moves.iter().zip(&moves) {
+                    assert_eq!(a.comment, b.comment);
+                    assert_eq!(a.time, b.time);
+                }
+                assert_eq!(rec.result.as_deref(), Some(result.as_str()));
+
+                let log = write_gc_log(&export);
+                let rec = parse_gc_log(&log).unwrap();
+                let back =
+                    check(&rec, variant).unwrap_or_else(|e| panic!("{}: {e}\n{log}", v.id()));
+                assert_eq!(back.fen(), game.fen(), "{}", v.id());
+                assert_eq!(parse_any(&log).unwrap(), rec);
+            }
+        }
+    }
+
+    #[test]
+    fn custom_start_and_black_first_numbering() {
+        let v = variant("chess").unwrap();
+        let fen = "4k3/8/8/8/8/8/4p3/4K3 b - - 0 30";
+        let export = Export {
+            variant: v,
+            start_fen: Some(fen),
+            tags: vec![],
+            moves: vec![
+                RecordMove {
+                    text: "Kd7".into(),
+                    ..Default::default()
+                },
+                RecordMove {
+                    text: "Kxe2".into(),
+                    ..Default::default()
+                },
+            ],
+            result: "1/2-1/2".into(),
+        };
+        let pgn = write_pgn(&export);
+        assert!(
+            pgn.contains("[SetUp \"1\"]") && pgn.contains(&format!("[FEN \"{fen}\"]")),
+            "{pgn}"
+        );
+        assert!(pgn.contains("30... Kd7 31. Kxe2 1/2-1/2"), "{pgn}");
+        let rec = parse_pgn(&pgn).unwrap().remove(0);
+        let g = check(&rec, variant).unwrap();
+        assert_eq!(
+            g.outcome().unwrap().reason,
+            missive_rules::Reason::InsufficientMaterial
+        );
+    }
+
+    #[test]
+    fn check_reports_the_first_illegal_move_and_result_mismatch() {
+        let rec = parse_pgn("1. e4 e5 2. Ke3 *").unwrap().remove(0);
+        let err = check(&rec, variant).unwrap_err();
+        assert!(err.to_string().starts_with("ply 3:"), "{err}");
+        let rec = parse_pgn("1. f3 e5 2. g4 Qh4# 1-0").unwrap().remove(0);
+        assert!(matches!(
+            check(&rec, variant),
+            Err(missive_rules::record::RecordError::ResultMismatch { .. })
+        ));
+        let rec = parse_pgn("[Variant \"nonesuch\"]\n1. e4 *")
+            .unwrap()
+            .remove(0);
+        assert!(check(&rec, variant)
+            .unwrap_err()
+            .to_string()
+            .contains("unknown variant"));
+    }
+}
