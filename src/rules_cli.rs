@@ -50,3 +50,50 @@ pub fn list_variants() -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+#[derive(clap::Subcommand)]
+pub enum RecordCommand {
+    /// Check a PGN file or Game Courier log move by move; report the first
+    /// illegal move with its ply and reason. Exit status 1 if any game fails.
+    Check {
+        /// The record file (`-` for standard input).
+        file: String,
+    },
+}
+
+pub fn record(cmd: RecordCommand) -> anyhow::Result<std::process::ExitCode> {
+    use missive_rules::record::{check, parse_any, parse_pgn};
+    let RecordCommand::Check { file } = cmd;
+    let text = if file == "-" {
+        std::io::read_to_string(std::io::stdin())?
+    } else {
+        std::fs::read_to_string(&file).with_context(|| format!("cannot read {file}"))?
+    };
+    let records = if text.trim_start().starts_with('[') {
+        parse_pgn(&text)
+    } else {
+        parse_any(&text).map(|r| vec![r])
+    };
+    let records = match records {
+        Ok(r) => r,
+        Err(e) => {
+            println!("{file}: {e}");
+            return Ok(std::process::ExitCode::FAILURE);
+        }
+    };
+    let mut failed = false;
+    for (i, rec) in records.iter().enumerate() {
+        let label = if records.len() > 1 { format!("{file} game {}", i + 1) } else { file.clone() };
+        match check(rec, missive_rules::variant) {
+            Ok(game) => {
+                let end = game.outcome().map(|o| format!("{} ({o})", o.result_code())).unwrap_or_else(|| "game not finished".into());
+                println!("{label}: ok, {} {} plies, {end}", rec.variant_id(), game.ply());
+            }
+            Err(e) => {
+                failed = true;
+                println!("{label}: {e}");
+            }
+        }
+    }
+    Ok(if failed { std::process::ExitCode::FAILURE } else { std::process::ExitCode::SUCCESS })
+}
