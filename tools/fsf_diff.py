@@ -25,7 +25,20 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # inventor's own definitions from the seed pages.
 CONFIGS = {
     "leaperhouse": os.path.join(HERE, "fsf", "leaperhouse.ini"),
+    "leap-chess": os.path.join(HERE, "fsf", "leap-chess.ini"),
+    "leap-chess-optional": os.path.join(HERE, "fsf", "leap-chess.ini"),
+    "leap-chess-64": os.path.join(HERE, "fsf", "leap-chess.ini"),
 }
+
+# Fairy-Stockfish does not know Leap Chess's bare-king rule: games stop there.
+BARE_KING_RULE = {"leap-chess", "leap-chess-optional", "leap-chess-64"}
+
+
+def bare_king(fen):
+    board = fen.split()[0].split("[")[0]
+    white = [c for c in board if c.isalpha() and c.isupper()]
+    black = [c for c in board if c.isalpha() and c.islower()]
+    return white == ["K"] or black == ["k"]
 
 
 def ours(binary, variant, fen):
@@ -56,6 +69,8 @@ def main():
     for game in range(args.games):
         fen = sf.start_fen(args.variant)
         for _ in range(args.plies):
+            if args.variant in BARE_KING_RULE and bare_king(fen):
+                break
             a, b = ours(args.binary, args.variant, fen), theirs(args.variant, fen)
             positions += 1
             if a != b:
