@@ -16,8 +16,7 @@ fn v() -> &'static dyn Variant {
 }
 
 fn pos(fen: &str) -> Position {
-    v().parse_fen(fen)
-        .unwrap_or_else(|e| panic!("{fen}: {e}"))
+    v().parse_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
 /// Legal moves in coordinate form, sorted.
@@ -459,7 +458,9 @@ fn no_castling_and_no_fifty_move_rule() {
     assert_eq!(moves_from(START, "e1"), vec!["e1d2", "e1e2", "e1f2"]);
     let g = game("9k/10/10/10/10/10/10/10/10/K9[] w - - 250 300");
     assert_eq!(g.outcome(), None);
-    assert!(v().parse_fen("9k/10/10/10/10/10/10/10/10/K9[] w KQkq - 0 1").is_err());
+    assert!(v()
+        .parse_fen("9k/10/10/10/10/10/10/10/10/K9[] w KQkq - 0 1")
+        .is_err());
 }
 
 // ---------------------------------------------------------------- repetition
@@ -577,7 +578,15 @@ fn coordinate_display_and_game_courier_forms() {
         v().format_move(&p, &m, Notation::GameCourier),
         "P e7-e8; +P*e8"
     );
-    for text in ["e8+", "e8", "e7e8", "P e7-e8", "P e7-e8; +P*e8", "P e7-e8;+P*e8", "e7-e8"] {
+    for text in [
+        "e8+",
+        "e8",
+        "e7e8",
+        "P e7-e8",
+        "P e7-e8; +P*e8",
+        "P e7-e8;+P*e8",
+        "e7-e8",
+    ] {
         assert_eq!(find(&p, text), m, "{text}");
     }
 
@@ -671,8 +680,29 @@ fn bad_fens_are_errors() {
 fn bad_move_texts_are_errors() {
     let g = game(START);
     for text in [
-        "", "   ", "e3", "e3e5", "K e1-e3", "Q@e5", "P@e5", "z9z9", "e11e12", "k1k2", "+", "@",
-        "*", ";", "--", "P e3-e4; Q*e4", "N@", "@e5", "é4", "∑∑∑", "e3e4e5", "+P", "+Pe4",
+        "",
+        "   ",
+        "e3",
+        "e3e5",
+        "K e1-e3",
+        "Q@e5",
+        "P@e5",
+        "z9z9",
+        "e11e12",
+        "k1k2",
+        "+",
+        "@",
+        "*",
+        ";",
+        "--",
+        "P e3-e4; Q*e4",
+        "N@",
+        "@e5",
+        "é4",
+        "∑∑∑",
+        "e3e4e5",
+        "+P",
+        "+Pe4",
         "G e3-e4",
     ] {
         assert!(g.parse_move(text).is_err(), "{text:?} parsed");

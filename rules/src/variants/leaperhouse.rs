@@ -146,7 +146,8 @@ impl Leaperhouse {
     /// by the drop restrictions (Pawns: not on the last rank, not on a
     /// file with an own unpromoted Pawn). Check is handled by the caller.
     fn drop_allowed(pos: &Position, kind: Kind, to: Square, color: Color, pawn_files: u16) -> bool {
-        kind != PAWN || (pos.relative_rank(to, color) != FAR_RANK && pawn_files >> to.file() & 1 == 0)
+        kind != PAWN
+            || (pos.relative_rank(to, color) != FAR_RANK && pawn_files >> to.file() & 1 == 0)
     }
 
     /// All legal moves (repetition aside), appended to `out`.
@@ -385,11 +386,7 @@ impl Leaperhouse {
 
     fn candidate(&self, pos: &Position, m: &Move) -> Candidate {
         let (from, letter, drop) = match m.kind {
-            MoveKind::Drop => (
-                None,
-                self.letter(m.piece.expect("drop piece").kind),
-                true,
-            ),
+            MoveKind::Drop => (None, self.letter(m.piece.expect("drop piece").kind), true),
             _ => (
                 Some(m.from),
                 self.letter(pos.get(m.from).expect("a piece on the origin").kind),
@@ -475,7 +472,9 @@ impl Leaperhouse {
             return Some(format!("you have no {name} in hand."));
         }
         if pos.get(to).is_some() {
-            return Some(format!("{to} is not empty; pieces are dropped on empty squares."));
+            return Some(format!(
+                "{to} is not empty; pieces are dropped on empty squares."
+            ));
         }
         if kind == PAWN && pos.relative_rank(to, us) == FAR_RANK {
             return Some("a Pawn may not be dropped on your last rank.".into());
@@ -589,14 +588,13 @@ impl Explain for LeaperExplain<'_> {
         let to = to?;
         let piece = pos.get(from).filter(|p| p.color == pos.side)?;
         let mut reaches = false;
-        v.pieces.targets(pos, from, piece, |t, _| reaches |= t == to);
+        v.pieces
+            .targets(pos, from, piece, |t, _| reaches |= t == to);
         if !reaches {
             return None;
         }
         if piece.kind == KING {
-            return Some(format!(
-                "the King may not move to {to}, which is attacked."
-            ));
+            return Some(format!("the King may not move to {to}, which is attacked."));
         }
         (n > 0).then(check_text)
     }
