@@ -438,6 +438,10 @@ fn campmate_only_onto_an_unattacked_square() {
     assert!(!has(fen, "e9e10"));
     assert!(has(fen, "e9d10"));
     assert!(has(fen, "e9f10"));
+    match game(fen).parse_move("K e9-e10") {
+        Err(MoveError::Illegal { reason, .. }) => assert!(reason.contains("attacked"), "{reason}"),
+        other => panic!("{other:?}"),
+    }
 }
 
 /// Perft convention: a position where the King of the side that just

@@ -384,7 +384,9 @@ impl Leaperhouse {
         s
     }
 
-    fn candidate(&self, pos: &Position, m: &Move) -> Candidate {
+    /// What the reader and the short form need of a move; its written
+    /// forms only when `with_forms` (the short form alone does not need them).
+    fn candidate(&self, pos: &Position, m: &Move, with_forms: bool) -> Candidate {
         let (from, letter, drop) = match m.kind {
             MoveKind::Drop => (None, self.letter(m.piece.expect("drop piece").kind), true),
             _ => (
@@ -393,10 +395,12 @@ impl Leaperhouse {
                 false,
             ),
         };
-        let coordinate = self.coordinate(m);
-        let gc = self.game_courier(pos, m);
-        let mut forms = vec![coordinate, gc];
-        if m.piece.is_some() && !drop {
+        let mut forms = Vec::new();
+        if with_forms {
+            forms.push(self.coordinate(m));
+            forms.push(self.game_courier(pos, m));
+        }
+        if with_forms && m.piece.is_some() && !drop {
             // Game Courier promotes automatically: the bare move is enough.
             let piece = pos.get(m.from).expect("a piece on the origin");
             forms.push(format!("{} {}-{}", self.gc_label(piece), m.from, m.to));
@@ -416,23 +420,44 @@ impl Leaperhouse {
     }
 
     fn candidates(&self, pos: &Position, legal: &[Move]) -> Vec<Candidate> {
-        let mut cands: Vec<Candidate> = legal.iter().map(|m| self.candidate(pos, m)).collect();
-        for i in 0..cands.len() {
-            let s = short_form(&cands, i);
-            cands[i].forms.push(s.clone());
-            cands[i].display = s;
+        let bare: Vec<Candidate> = legal
+            .iter()
+            .map(|m| self.candidate(pos, m, false))
+            .collect();
+        // Only moves to the same square can need disambiguation: write the
+        // short forms group by group, which keeps this linear in practice.
+        let mut order: Vec<usize> = (0..bare.len()).collect();
+        order.sort_by_key(|&i| bare[i].to);
+        let mut shorts = vec![String::new(); bare.len()];
+        for run in order.chunk_by(|&a, &b| bare[a].to == bare[b].to) {
+            let group: Vec<Candidate> = run.iter().map(|&i| bare[i].clone()).collect();
+            for (j, &i) in run.iter().enumerate() {
+                shorts[i] = short_form(&group, j);
+            }
         }
-        cands
+        legal
+            .iter()
+            .zip(shorts)
+            .map(|(m, s)| {
+                let mut c = self.candidate(pos, m, true);
+                c.forms.push(s.clone());
+                c.display = s;
+                c
+            })
+            .collect()
     }
 
     fn display(&self, pos: &Position, m: &Move) -> String {
-        let legal = {
-            let mut v = Vec::new();
-            self.generate(pos, &mut v);
-            v
-        };
-        let mut s = match legal.iter().position(|x| x == m) {
-            Some(i) => short_form(&self.candidates(pos, &legal), i),
+        // Only moves to the same square can need disambiguation.
+        let mut legal = Vec::new();
+        self.generate(pos, &mut legal);
+        let rivals: Vec<Candidate> = legal
+            .iter()
+            .filter(|x| x.to == m.to)
+            .map(|x| self.candidate(pos, x, false))
+            .collect();
+        let mut s = match legal.iter().filter(|x| x.to == m.to).position(|x| x == m) {
+            Some(i) => short_form(&rivals, i),
             None => self.coordinate(m),
         };
         let next = self.do_play(pos, m);
