@@ -743,3 +743,42 @@ mod fuzz {
         }
     }
 }
+
+// ---------------------------------------------------------------- server views
+
+/// The rules page states the rulings' decisions.
+#[test]
+fn rules_text_states_the_rulings() {
+    let text = v().rules_text();
+    for needle in [
+        "ranks 8 to 10",
+        "stalemate loses",
+        "third time",
+        "Guard",
+        "campmate",
+        "no 50-move rule",
+        "copying slip",
+        "Pawn drop too",
+    ] {
+        assert!(text.contains(needle), "rules text lacks “{needle}”");
+    }
+}
+
+#[test]
+fn board_view_shows_guard_and_hands() {
+    let g = game("9k/10/10/10/10/4+P5/10/10/10/K9[PPn] w - - 0 1");
+    let view = g.board_view();
+    match view.cell(4, 4) {
+        missive_rules::Cell::Piece { label, .. } => {
+            assert_eq!(label.letter, "+P");
+            assert_eq!(label.name, "Guard");
+        }
+        other => panic!("{other:?}"),
+    }
+    let hands: Vec<(String, u8)> = view
+        .hands
+        .iter()
+        .map(|h| (h.label.letter.clone(), h.count))
+        .collect();
+    assert_eq!(hands, vec![("P".to_string(), 2), ("n".to_string(), 1)]);
+}

@@ -51,7 +51,7 @@ pub const START: &str = "unceakecnu/10/pppppppppp/10/10/10/10/PPPPPPPPPP/10/UNCE
 
 const RULES: &str = "Leaperhouse is a drop variant by Daphne Snowmoon on a 10x10 board. Apart from the Kings and the Pawns, every piece is a leaper: it jumps straight to its target square, whatever stands between.
 
-Start position: White's Bull, Knight, Camel, Elephant, King, Ram, Elephant, Camel, Knight, Bull stand on a1 to j1 and ten Pawns on rank 3; Black mirrors this on ranks 10 and 8 (FEN unceakecnu/10/pppppppppp/10/10/10/10/PPPPPPPPPP/10/UNCEKAECNU[] w - - 0 1). White moves first.
+Start position: White's Bull, Knight, Camel, Elephant, King, Ram, Elephant, Camel, Knight, Bull stand on a1 to j1 and ten Pawns on rank 3; Black's army faces them turned half around (the board rotated), so Black's Ram is on e10 and King on f10, with Black's Pawns on rank 8 (FEN unceakecnu/10/pppppppppp/10/10/10/10/PPPPPPPPPP/10/UNCEKAECNU[] w - - 0 1). White moves first.
 
 Pieces. King (K): one square in any direction. Pawn (P): one square straight forward, and it captures the same way (a shogi pawn; no double step, no en passant). Guard (+P, a promoted Pawn): one square in any direction, like a King, but it is not royal. Knight (N): the usual (1,2) leap. Bull (U): leaps two squares orthogonally or two squares diagonally, that is (2,0) or (2,2). Camel (C): the (3,1) leap. Elephant (E): the (3,2) leap (a zebra). Ram (A): leaps three squares orthogonally or three squares diagonally, that is (3,0) or (3,3).
 
