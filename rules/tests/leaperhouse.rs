@@ -241,6 +241,24 @@ fn guard_is_not_royal() {
     assert!(has(fen, "e5d4"));
 }
 
+/// "Your piece cannot move to a square where a friendly piece exists";
+/// "there is no passing a turn".
+#[test]
+fn no_move_onto_a_friendly_piece_and_no_pass() {
+    // Knight b1: a3 and c3 hold White Pawns, only d2 is free.
+    assert_eq!(moves_from(START, "b1"), vec!["b1d2"]);
+    let p = pos(START);
+    assert!(v().legal_moves(&p).iter().all(|m| m.from != m.to));
+}
+
+/// "A promoted piece maintains its promoted state until it is captured."
+#[test]
+fn guard_stays_a_guard_outside_the_camp() {
+    let mut g = game("9k/10/10/4+P5/10/10/10/10/10/K9[] w - - 0 1");
+    play_all(&mut g, &["e7e6", "j10j9", "e6e5"]);
+    assert!(g.fen().contains("4+P5"), "{}", g.fen());
+}
+
 // ---------------------------------------------------------------- captures and hands
 
 /// "Captured pieces go to the captor's hand unpromoted": a captured Guard
