@@ -25,8 +25,9 @@ fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => {
-            eprintln!("missive: the server is not built yet");
-            Ok(())
+            missive::init_tracing();
+            let config = missive::Config::from_env();
+            actix_web::rt::System::new().block_on(missive::serve(config))
         }
         Command::Perft(args) => rules_cli::perft(args),
         Command::Variants => rules_cli::list_variants(),

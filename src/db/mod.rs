@@ -1,0 +1,146 @@
+//! Database access: one connection type over SQLite and PostgreSQL, chosen by
+//! the URL's scheme, a pool, and the embedded migrations of each backend.
+
+pub mod models;
+pub mod schema;
+
+use diesel::connection::SimpleConnection;
+use diesel::prelude::*;
+use diesel::r2d2::{self, ManageConnection};
+use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
+use std::time::Duration;
+
+/// A connection to either backend. Everything in `services/` takes this.
+#[derive(diesel::MultiConnection)]
+pub enum DbConn {
+    Postgresql(diesel::PgConnection),
+    Sqlite(diesel::SqliteConnection),
+}
+
+pub type Pool = r2d2::Pool<Manager>;
+pub type PooledConn = r2d2::PooledConnection<Manager>;
+
+pub const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/sqlite");
+pub const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/postgres");
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// Which backend a `DATABASE_URL` names, and the URL as that backend wants it.
+/// `postgres://` and `postgresql://` are PostgreSQL; `sqlite://path`,
+/// `sqlite:path` or a plain file path are SQLite.
+pub fn parse_url(url: &str) -> (Backend, String) {
+    let url = url.trim();
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        (Backend::Postgres, url.to_string())
+    } else if let Some(rest) = url.strip_prefix("sqlite://") {
+        (Backend::Sqlite, rest.to_string())
+    } else if let Some(rest) = url.strip_prefix("sqlite:") {
+        (Backend::Sqlite, rest.to_string())
+    } else {
+        (Backend::Sqlite, url.to_string())
+    }
+}
+
+/// Opens connections of the backend the URL names (never falls back to the
+/// other backend, unlike `DbConn::establish`).
+#[derive(Clone, Debug)]
+pub struct Manager {
+    backend: Backend,
+    url: String,
+}
+
+impl Manager {
+    pub fn new(database_url: &str) -> Manager {
+        let (backend, url) = parse_url(database_url);
+        Manager { backend, url }
+    }
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+    pub fn open(&self) -> Result<DbConn, ConnectionError> {
+        match self.backend {
+            Backend::Postgres => Ok(DbConn::Postgresql(diesel::PgConnection::establish(
+                &self.url,
+            )?)),
+            Backend::Sqlite => {
+                let mut conn = diesel::SqliteConnection::establish(&self.url)?;
+                conn.batch_execute(
+                    "PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL; \
+                     PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
+                )
+                .map_err(|e| ConnectionError::BadConnection(e.to_string()))?;
+                Ok(DbConn::Sqlite(conn))
+            }
+        }
+    }
+}
+
+impl ManageConnection for Manager {
+    type Connection = DbConn;
+    type Error = ConnectionError;
+
+    fn connect(&self) -> Result<DbConn, ConnectionError> {
+        self.open()
+    }
+    fn is_valid(&self, conn: &mut DbConn) -> Result<(), ConnectionError> {
+        conn.batch_execute("SELECT 1")
+            .map_err(|e| ConnectionError::BadConnection(e.to_string()))
+    }
+    fn has_broken(&self, _conn: &mut DbConn) -> bool {
+        false
+    }
+}
+
+/// Open a pool and bring the schema up to date.
+pub fn connect(database_url: &str, max_size: u32) -> anyhow::Result<Pool> {
+    let manager = Manager::new(database_url);
+    let mut first = manager
+        .open()
+        .map_err(|e| anyhow::anyhow!("cannot open the database: {e}"))?;
+    migrate(&mut first)?;
+    drop(first);
+    let pool = r2d2::Pool::builder()
+        .max_size(max_size)
+        .connection_timeout(Duration::from_secs(15))
+        .build(manager)?;
+    Ok(pool)
+}
+
+/// Apply the pending embedded migrations of the connection's backend.
+pub fn migrate(conn: &mut DbConn) -> anyhow::Result<()> {
+    let applied = match conn {
+        DbConn::Sqlite(c) => c.run_pending_migrations(SQLITE_MIGRATIONS),
+        DbConn::Postgresql(c) => c.run_pending_migrations(POSTGRES_MIGRATIONS),
+    }
+    .map_err(|e| anyhow::anyhow!("migrations failed: {e}"))?;
+    for m in applied {
+        tracing::info!("applied migration {m}");
+    }
+    Ok(())
+}
+
+/// The id of the row this connection inserted last (no RETURNING needed).
+pub fn last_insert_id(conn: &mut DbConn) -> QueryResult<i32> {
+    use diesel::dsl::sql;
+    use diesel::sql_types::BigInt;
+    let id: i64 = match conn {
+        DbConn::Sqlite(c) => diesel::select(sql::<BigInt>("last_insert_rowid()")).get_result(c)?,
+        DbConn::Postgresql(c) => diesel::select(sql::<BigInt>("lastval()")).get_result(c)?,
+    };
+    i32::try_from(id).map_err(|_| diesel::result::Error::NotFound)
+}
+
+/// Whether a query failed on a unique key.
+pub fn is_unique_violation(e: &diesel::result::Error) -> bool {
+    matches!(
+        e,
+        diesel::result::Error::DatabaseError(
+            diesel::result::DatabaseErrorKind::UniqueViolation,
+            _
+        )
+    )
+}

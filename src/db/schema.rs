@@ -1,0 +1,83 @@
+//! The one schema both backends share (see `migrations/`).
+
+diesel::table! {
+    settings (key) {
+        key -> Text,
+        value -> Text,
+    }
+}
+
+diesel::table! {
+    users (id) {
+        id -> Integer,
+        username -> Text,
+        username_key -> Text,
+        email -> Text,
+        password_hash -> Text,
+        confirm_moves -> Bool,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    sessions (id) {
+        id -> Integer,
+        token_hash -> Text,
+        user_id -> Integer,
+        created_at -> Timestamp,
+        expires_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    login_attempts (id) {
+        id -> Integer,
+        username_key -> Text,
+        ip -> Text,
+        success -> Bool,
+        attempted_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    games (id) {
+        id -> Integer,
+        variant -> Text,
+        status -> Text,
+        challenger_id -> Integer,
+        opponent_id -> Nullable<Integer>,
+        white_id -> Nullable<Integer>,
+        black_id -> Nullable<Integer>,
+        challenger_color -> Text,
+        start_fen -> Text,
+        fen -> Text,
+        history -> Text,
+        ply -> Integer,
+        turn -> Text,
+        result -> Nullable<Text>,
+        reason -> Nullable<Text>,
+        draw_offer -> Nullable<Text>,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+        ended_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    moves (id) {
+        id -> Integer,
+        game_id -> Integer,
+        ply -> Integer,
+        display -> Text,
+        coordinate -> Text,
+        from_square -> Nullable<Text>,
+        to_square -> Text,
+        fen_after -> Text,
+        played_by -> Integer,
+        played_at -> Timestamp,
+    }
+}
+
+diesel::joinable!(sessions -> users (user_id));
+diesel::joinable!(moves -> games (game_id));
+diesel::allow_tables_to_appear_in_same_query!(settings, users, sessions, login_attempts, games, moves);

@@ -1,0 +1,100 @@
+//! Missive: a play-by-correspondence server for chess variants.
+//!
+//! `routes` (thin HTTP handlers) call `services` (plain functions over a
+//! database connection and a `now`), which ask `missive_rules` for legality.
+
+pub mod board_svg;
+pub mod config;
+pub mod db;
+pub mod error;
+pub mod routes;
+pub mod services;
+pub mod web;
+
+use actix_web::dev::{Server, Service};
+use actix_web::{web as aweb, App, HttpServer};
+use std::net::TcpListener;
+use std::sync::Arc;
+use std::time::Instant;
+
+pub use config::Config;
+
+/// Open the database (creating and migrating it) and load the secret.
+pub fn build_state(config: &Config) -> anyhow::Result<Arc<web::AppState>> {
+    let pool = db::connect(&config.database_url, config.pool_size)?;
+    let mut conn = pool.get()?;
+    let secret = web::load_secret(&mut conn, config.secret.as_deref())?;
+    drop(conn);
+    Ok(Arc::new(web::AppState {
+        pool,
+        config: config.clone(),
+        secret,
+    }))
+}
+
+/// The HTTP server on an already bound listener (tests bind 127.0.0.1:0).
+pub fn server(config: &Config, listener: TcpListener) -> anyhow::Result<Server> {
+    let state = build_state(config)?;
+    let data = aweb::Data::new(state);
+    let mut http = HttpServer::new(move || {
+        App::new()
+            .app_data(data.clone())
+            .configure(routes::configure)
+            .wrap_fn(|req, srv| {
+                let method = req.method().clone();
+                let path = req.path().to_string();
+                let started = Instant::now();
+                let fut = srv.call(req);
+                async move {
+                    let mut res = fut.await?;
+                    let req = res.request().clone();
+                    if let Some(state) = req.app_data::<web::State>() {
+                        let config = state.config.clone();
+                        web::add_csrf_cookie(&req, res.response_mut(), &config);
+                    }
+                    tracing::info!(
+                        "{method} {path} {} {:.1}ms",
+                        res.status().as_u16(),
+                        started.elapsed().as_secs_f64() * 1000.0
+                    );
+                    Ok(res)
+                }
+            })
+    });
+    if config.workers > 0 {
+        http = http.workers(config.workers);
+    }
+    Ok(http.listen(listener)?.run())
+}
+
+/// Run the server until it is stopped.
+pub async fn serve(config: Config) -> anyhow::Result<()> {
+    let listener = TcpListener::bind(&config.bind)
+        .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.bind))?;
+    tracing::info!(
+        "Missive listening on {} ({}), database {}",
+        config.bind,
+        config.base_url,
+        redact(&config.database_url)
+    );
+    server(&config, listener)?.await?;
+    Ok(())
+}
+
+/// A database URL without its password, for logs.
+pub fn redact(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(mut u) if u.password().is_some() => {
+            let _ = u.set_password(Some("***"));
+            u.to_string()
+        }
+        _ => url.to_string(),
+    }
+}
+
+/// Log to stderr, `RUST_LOG` style filtering (default `info`).
+pub fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).try_init();
+}

@@ -1,0 +1,521 @@
+use crate::board_svg::{self, SvgOptions};
+use crate::db::models::{GameRow, MoveRow, User};
+use crate::error::AppError;
+use crate::services::games::{self as svc, Challenge, MoveOutcome, ACTIVE, PENDING};
+use crate::web::{db, html, now, parse_id, see_other, Ctx, Page};
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use askama::Template;
+use missive_rules::{Color, Game};
+use serde::Deserialize;
+use std::collections::HashMap;
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct NewGameForm {
+    csrf_token: String,
+    variant: String,
+    opponent: String,
+    color: String,
+    fen: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct NewGameQuery {
+    variant: String,
+    opponent: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct CsrfForm {
+    csrf_token: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct MoveForm {
+    csrf_token: String,
+    #[serde(rename = "move")]
+    text: String,
+    confirm: String,
+    ply: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct DrawForm {
+    csrf_token: String,
+    action: String,
+}
+
+#[derive(Template)]
+#[template(path = "new_game.html")]
+struct NewGamePage {
+    page: Page,
+    error: Option<String>,
+    variants: Vec<(String, String)>,
+    variant: String,
+    opponent: String,
+    color: String,
+    fen: String,
+}
+
+fn variant_list() -> Vec<(String, String)> {
+    missive_rules::variants()
+        .iter()
+        .map(|v| (v.id().to_string(), v.name().to_string()))
+        .collect()
+}
+
+pub async fn new_form(ctx: Ctx, query: web::Query<NewGameQuery>) -> Result<HttpResponse, AppError> {
+    ctx.require_user()?;
+    let q = query.into_inner();
+    let variant = if q.variant.is_empty() {
+        missive_rules::variants()
+            .first()
+            .map(|v| v.id().to_string())
+            .unwrap_or_default()
+    } else {
+        crate::web::clip(&q.variant, 40)
+    };
+    let page = NewGamePage {
+        page: ctx.page(),
+        error: None,
+        variants: variant_list(),
+        variant,
+        opponent: crate::web::clip(&q.opponent, 40),
+        color: "random".into(),
+        fen: String::new(),
+    };
+    Ok(html(StatusCode::OK, page.render()?))
+}
+
+pub async fn create(ctx: Ctx, form: web::Form<NewGameForm>) -> Result<HttpResponse, AppError> {
+    ctx.check_csrf(&form.csrf_token)?;
+    let user = ctx.require_user()?.clone();
+    let f = form.into_inner();
+    let challenge = Challenge {
+        variant: f.variant.clone(),
+        opponent: f.opponent.clone(),
+        color: f.color.clone(),
+        fen: f.fen.clone(),
+    };
+    let result = db(&ctx.state, move |conn| {
+        svc::create_game(conn, &user, &challenge, now())
+    })
+    .await;
+    match result {
+        Ok(id) => Ok(see_other(&format!("/games/{id}"))),
+        Err(AppError::Invalid(msg)) => {
+            let page = NewGamePage {
+                page: ctx.page(),
+                error: Some(msg),
+                variants: variant_list(),
+                variant: crate::web::clip(&f.variant, 40),
+                opponent: crate::web::clip(&f.opponent, 40),
+                color: crate::web::clip(&f.color, 10),
+                fen: crate::web::clip(&f.fen, svc::FEN_MAX),
+            };
+            Ok(html(StatusCode::UNPROCESSABLE_ENTITY, page.render()?))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+pub struct MoveLine {
+    number: usize,
+    first: String,
+    second: String,
+}
+
+pub struct LegalMove {
+    display: String,
+    coordinate: String,
+    from: String,
+    to: String,
+}
+
+pub struct Preview {
+    svg: String,
+    display: String,
+    coordinate: String,
+}
+
+#[derive(Template)]
+#[template(path = "game.html")]
+struct GamePage {
+    page: Page,
+    id: i32,
+    variant_id: String,
+    variant_name: String,
+    side_names: (String, String),
+    white: String,
+    black: String,
+    status_line: String,
+    result: Option<String>,
+    error: Option<String>,
+    preview: Option<Preview>,
+    svg: String,
+    rows: Vec<MoveLine>,
+    can_move: bool,
+    ply: i32,
+    move_text: String,
+    example: String,
+    legal: Vec<LegalMove>,
+    can_answer_challenge: bool,
+    can_decline: bool,
+    decline_label: String,
+    playing: bool,
+    draw_offer_from_opponent: bool,
+    draw_offered_by_me: bool,
+    fen: String,
+}
+
+/// Everything a game page needs from the database.
+struct Loaded {
+    row: GameRow,
+    moves: Vec<MoveRow>,
+    names: HashMap<i32, String>,
+}
+
+async fn load_game(ctx: &Ctx, id: i32) -> Result<Loaded, AppError> {
+    db(&ctx.state, move |conn| {
+        let row = svc::load(conn, id)?;
+        let moves = svc::moves_of(conn, id)?;
+        let ids: Vec<i32> = [
+            Some(row.challenger_id),
+            row.opponent_id,
+            row.white_id,
+            row.black_id,
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        let names = svc::user_names(conn, &ids)?;
+        Ok(Loaded { row, moves, names })
+    })
+    .await
+}
+
+struct PageExtras {
+    error: Option<String>,
+    move_text: String,
+    preview: Option<(missive_rules::Played, Game)>,
+}
+
+fn render_game(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<String, AppError> {
+    let row = &data.row;
+    let variant = svc::variant_of(row)?;
+    let game = svc::restore(row)?;
+    let viewer: Option<&User> = ctx.user.as_ref();
+    let my_side = viewer.and_then(|u| svc::side_of(row, u.id));
+    let sides = [
+        variant.side_name(Color::White).to_string(),
+        variant.side_name(Color::Black).to_string(),
+    ];
+    let side_name = |c: Color| match c {
+        Color::Black => sides[1].clone(),
+        _ => sides[0].clone(),
+    };
+    let name = |id: Option<i32>| {
+        id.and_then(|i| data.names.get(&i).cloned())
+            .unwrap_or_else(|| "(open seat)".into())
+    };
+    let flipped = my_side == Some(Color::Black);
+    let last = data.moves.last();
+    let svg = board_svg::render(
+        &game.board_view(),
+        &SvgOptions {
+            flipped,
+            last_move: last.map(|m| (m.from_square.as_deref(), m.to_square.as_str())),
+        },
+    );
+    // Move list with move numbers, starting with the side to move at the start.
+    let start_side = Game::new(variant, Some(&row.start_fen))
+        .map(|g| g.side_to_move())
+        .unwrap_or(Color::White);
+    let mut rows: Vec<MoveLine> = Vec::new();
+    let mut mover = start_side;
+    for m in &data.moves {
+        if mover == Color::White || rows.is_empty() {
+            if mover == Color::White {
+                rows.push(MoveLine {
+                    number: rows.len() + 1,
+                    first: m.display.clone(),
+                    second: String::new(),
+                });
+            } else {
+                rows.push(MoveLine {
+                    number: 1,
+                    first: "…".into(),
+                    second: m.display.clone(),
+                });
+            }
+        } else if let Some(r) = rows.last_mut() {
+            r.second = m.display.clone();
+        }
+        mover = mover.opponent();
+    }
+    let to_move = game.side_to_move();
+    let can_move = row.status == ACTIVE && my_side == Some(to_move) && game.outcome().is_none();
+    let status_line = match row.status.as_str() {
+        PENDING => match row.opponent_id {
+            Some(o) => format!("Challenge: waiting for {} to accept.", name(Some(o))),
+            None => "Open seek: anyone may accept.".to_string(),
+        },
+        ACTIVE => {
+            let mut s = if can_move {
+                format!("Your turn ({}).", side_name(to_move))
+            } else {
+                format!("{} to move.", side_name(to_move))
+            };
+            if game.in_check() {
+                s.push_str(" Check!");
+            }
+            s
+        }
+        svc::DECLINED => "The challenge was declined.".into(),
+        svc::WITHDRAWN => "The challenge was withdrawn.".into(),
+        _ => "The game is over.".into(),
+    };
+    let result = svc::describe_result(row, [&sides[0], &sides[1]]).map(|r| {
+        format!("{} ({r})", row.result.clone().unwrap_or_default())
+    });
+    let legal = if can_move {
+        game.move_views()
+            .into_iter()
+            .map(|m| LegalMove {
+                display: m.display,
+                coordinate: m.coordinate,
+                from: m.from.map(|s| s.name()).unwrap_or_default(),
+                to: m.to.name(),
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let example = legal
+        .first()
+        .map(|m: &LegalMove| m.display.clone())
+        .unwrap_or_default();
+    let preview = extras.preview.map(|(played, after)| {
+        let (from, to) = variant.move_squares(&played.mv);
+        let from = from.map(|s| s.name());
+        let to = to.name();
+        Preview {
+            svg: board_svg::render(
+                &after.board_view(),
+                &SvgOptions {
+                    flipped,
+                    last_move: Some((from.as_deref(), to.as_str())),
+                },
+            ),
+            display: played.display,
+            coordinate: played.coordinate,
+        }
+    });
+    let uid = viewer.map(|u| u.id);
+    let pending = row.status == PENDING;
+    let can_answer_challenge = pending
+        && uid.is_some()
+        && uid != Some(row.challenger_id)
+        && (row.opponent_id.is_none() || row.opponent_id == uid);
+    let can_decline =
+        pending && uid.is_some() && (row.opponent_id == uid || uid == Some(row.challenger_id));
+    let decline_label = if uid == Some(row.challenger_id) {
+        "Withdraw challenge"
+    } else {
+        "Decline challenge"
+    };
+    let playing = row.status == ACTIVE && my_side.is_some();
+    let mine = my_side.map(svc::color_code);
+    let theirs = my_side.map(|c| svc::color_code(c.opponent()));
+    let page = GamePage {
+        page: ctx.page(),
+        id: row.id,
+        variant_id: variant.id().to_string(),
+        variant_name: variant.name().to_string(),
+        side_names: (sides[0].clone(), sides[1].clone()),
+        white: name(row.white_id),
+        black: name(row.black_id),
+        status_line,
+        result,
+        error: extras.error,
+        preview,
+        svg,
+        rows,
+        can_move,
+        ply: row.ply,
+        move_text: extras.move_text,
+        example,
+        legal,
+        can_answer_challenge,
+        can_decline,
+        decline_label: decline_label.into(),
+        playing,
+        draw_offer_from_opponent: playing && row.draw_offer.as_deref() == theirs,
+        draw_offered_by_me: playing && row.draw_offer.as_deref() == mine,
+        fen: row.fen.clone(),
+    };
+    Ok(page.render()?)
+}
+
+pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, AppError> {
+    let id = parse_id(&path)?;
+    let data = load_game(&ctx, id).await?;
+    let body = render_game(
+        &ctx,
+        &data,
+        PageExtras {
+            error: None,
+            move_text: String::new(),
+            preview: None,
+        },
+    )?;
+    Ok(html(StatusCode::OK, body))
+}
+
+pub async fn json(path: web::Path<String>, ctx: Ctx) -> Result<HttpResponse, AppError> {
+    let id = parse_id(&path)?;
+    let data = load_game(&ctx, id).await?;
+    let row = &data.row;
+    let variant = svc::variant_of(row)?;
+    let side = |c: &str| match c {
+        "black" => variant.side_name(Color::Black),
+        _ => variant.side_name(Color::White),
+    };
+    let name = |id: Option<i32>| id.and_then(|i| data.names.get(&i).cloned());
+    let moves: Vec<serde_json::Value> = data
+        .moves
+        .iter()
+        .map(|m| {
+            serde_json::json!({
+                "ply": m.ply,
+                "notation": m.display,
+                "coordinate": m.coordinate,
+                "from": m.from_square,
+                "to": m.to_square,
+                "fen_after": m.fen_after,
+                "played_at": m.played_at.and_utc().to_rfc3339(),
+            })
+        })
+        .collect();
+    let body = serde_json::json!({
+        "id": row.id,
+        "variant": row.variant,
+        "variant_name": variant.name(),
+        "status": row.status,
+        "result": row.result,
+        "reason": row.reason,
+        "side_to_move": if row.status == ACTIVE { Some(row.turn.clone()) } else { None },
+        "side_to_move_name": if row.status == ACTIVE { Some(side(&row.turn)) } else { None },
+        "fen": row.fen,
+        "start_fen": row.start_fen,
+        "ply": row.ply,
+        "white": name(row.white_id),
+        "black": name(row.black_id),
+        "draw_offer": row.draw_offer,
+        "created_at": row.created_at.and_utc().to_rfc3339(),
+        "ended_at": row.ended_at.map(|t| t.and_utc().to_rfc3339()),
+        "moves": moves,
+    });
+    Ok(HttpResponse::Ok()
+        .content_type("application/json")
+        .body(body.to_string()))
+}
+
+pub async fn accept(
+    ctx: Ctx,
+    path: web::Path<String>,
+    form: web::Form<CsrfForm>,
+) -> Result<HttpResponse, AppError> {
+    ctx.check_csrf(&form.csrf_token)?;
+    let id = parse_id(&path)?;
+    let user = ctx.require_user()?.clone();
+    db(&ctx.state, move |conn| svc::accept(conn, id, &user, now())).await?;
+    Ok(see_other(&format!("/games/{id}")))
+}
+
+pub async fn decline(
+    ctx: Ctx,
+    path: web::Path<String>,
+    form: web::Form<CsrfForm>,
+) -> Result<HttpResponse, AppError> {
+    ctx.check_csrf(&form.csrf_token)?;
+    let id = parse_id(&path)?;
+    let user = ctx.require_user()?.clone();
+    db(&ctx.state, move |conn| svc::decline(conn, id, &user, now())).await?;
+    Ok(see_other("/"))
+}
+
+pub async fn make_move(
+    ctx: Ctx,
+    path: web::Path<String>,
+    form: web::Form<MoveForm>,
+) -> Result<HttpResponse, AppError> {
+    ctx.check_csrf(&form.csrf_token)?;
+    let id = parse_id(&path)?;
+    let user = ctx.require_user()?.clone();
+    let f = form.into_inner();
+    let expected_ply = match f.ply.trim() {
+        "" => None,
+        p => Some(p.parse::<i32>().map_err(|_| {
+            AppError::BadRequest("The form's position number is not a number.".into())
+        })?),
+    };
+    let commit = f.confirm == "1" || !user.confirm_moves;
+    let text = f.text.clone();
+    let result = db(&ctx.state, move |conn| {
+        svc::submit_move(conn, id, &user, &text, expected_ply, commit, now())
+    })
+    .await;
+    let (status, extras) = match result {
+        Ok(MoveOutcome::Committed { .. }) => return Ok(see_other(&format!("/games/{id}"))),
+        Ok(MoveOutcome::Preview { played, after }) => (
+            StatusCode::OK,
+            PageExtras {
+                error: None,
+                move_text: String::new(),
+                preview: Some((played, after)),
+            },
+        ),
+        Err(AppError::Invalid(msg)) => (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            PageExtras {
+                error: Some(msg),
+                move_text: crate::web::clip(&f.text, 200),
+                preview: None,
+            },
+        ),
+        Err(e) => return Err(e),
+    };
+    let data = load_game(&ctx, id).await?;
+    Ok(html(status, render_game(&ctx, &data, extras)?))
+}
+
+pub async fn resign(
+    ctx: Ctx,
+    path: web::Path<String>,
+    form: web::Form<CsrfForm>,
+) -> Result<HttpResponse, AppError> {
+    ctx.check_csrf(&form.csrf_token)?;
+    let id = parse_id(&path)?;
+    let user = ctx.require_user()?.clone();
+    db(&ctx.state, move |conn| svc::resign(conn, id, &user, now())).await?;
+    Ok(see_other(&format!("/games/{id}")))
+}
+
+pub async fn draw(
+    ctx: Ctx,
+    path: web::Path<String>,
+    form: web::Form<DrawForm>,
+) -> Result<HttpResponse, AppError> {
+    ctx.check_csrf(&form.csrf_token)?;
+    let id = parse_id(&path)?;
+    let user = ctx.require_user()?.clone();
+    let action = form.action.clone();
+    db(&ctx.state, move |conn| svc::draw(conn, id, &user, &action, now())).await?;
+    Ok(see_other(&format!("/games/{id}")))
+}

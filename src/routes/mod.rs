@@ -1,0 +1,46 @@
+//! HTTP handlers, one module per area. Each reads the request, calls a
+//! service, and picks a template.
+
+pub mod accounts;
+pub mod games;
+pub mod pages;
+
+use crate::error::AppError;
+use actix_web::web;
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.app_data(
+        web::FormConfig::default()
+            .limit(64 * 1024)
+            .error_handler(|err, _req| {
+                AppError::BadRequest(format!(
+                    "The form could not be read ({}).",
+                    crate::web::clip(&err.to_string(), 80)
+                ))
+                .into()
+            }),
+    )
+    .app_data(web::QueryConfig::default().error_handler(|_err, _req| {
+        AppError::BadRequest("The address has a query string that cannot be read.".into()).into()
+    }))
+    .route("/", web::get().to(pages::home))
+    .route("/signup", web::get().to(accounts::signup_form))
+    .route("/signup", web::post().to(accounts::signup))
+    .route("/login", web::get().to(accounts::login_form))
+    .route("/login", web::post().to(accounts::login))
+    .route("/logout", web::post().to(accounts::logout))
+    .route("/settings", web::post().to(accounts::settings))
+    .route("/variants", web::get().to(pages::variants))
+    .route("/variants/{id}", web::get().to(pages::variant))
+    .route("/static/{file}", web::get().to(pages::static_file))
+    .route("/games/new", web::get().to(games::new_form))
+    .route("/games/new", web::post().to(games::create))
+    .route("/games/{id}.json", web::get().to(games::json))
+    .route("/games/{id}", web::get().to(games::show))
+    .route("/games/{id}/accept", web::post().to(games::accept))
+    .route("/games/{id}/decline", web::post().to(games::decline))
+    .route("/games/{id}/move", web::post().to(games::make_move))
+    .route("/games/{id}/resign", web::post().to(games::resign))
+    .route("/games/{id}/draw", web::post().to(games::draw))
+    .default_service(web::to(pages::not_found));
+}

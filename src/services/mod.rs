@@ -1,0 +1,4 @@
+//! Domain logic: plain functions taking a connection and a `now`.
+
+pub mod accounts;
+pub mod games;

@@ -1,0 +1,266 @@
+//! Request plumbing shared by the routes: application state, the session and
+//! CSRF cookies, the request context extractor, and running database work off
+//! the async threads.
+
+use crate::config::Config;
+use crate::db::models::User;
+use crate::db::{DbConn, Pool};
+use crate::error::AppError;
+use crate::services::accounts;
+use actix_web::cookie::{Cookie, SameSite};
+use actix_web::dev::Payload;
+use actix_web::{web, FromRequest, HttpMessage, HttpRequest, HttpResponse};
+use chrono::NaiveDateTime;
+use hmac::{Hmac, Mac};
+use sha2::Sha256;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+pub const SESSION_COOKIE: &str = "missive_session";
+pub const CSRF_COOKIE: &str = "missive_csrf";
+/// How long a login lasts.
+pub const SESSION_DAYS: i64 = 30;
+
+pub struct AppState {
+    pub pool: Pool,
+    pub config: Config,
+    pub secret: Vec<u8>,
+}
+
+pub type State = web::Data<Arc<AppState>>;
+
+/// The current time as stored (UTC, microsecond precision on both backends).
+pub fn now() -> NaiveDateTime {
+    let t = chrono::Utc::now().naive_utc();
+    let micros = t.and_utc().timestamp_micros();
+    chrono::DateTime::from_timestamp_micros(micros)
+        .map(|d| d.naive_utc())
+        .unwrap_or(t)
+}
+
+/// Run database work on the blocking pool with a pooled connection.
+pub async fn db<F, T>(state: &AppState, f: F) -> Result<T, AppError>
+where
+    F: FnOnce(&mut DbConn) -> Result<T, AppError> + Send + 'static,
+    T: Send + 'static,
+{
+    let pool = state.pool.clone();
+    web::block(move || {
+        let mut conn = pool
+            .get()
+            .map_err(|e| AppError::internal(format!("database pool: {e}")))?;
+        f(&mut conn)
+    })
+    .await
+    .map_err(|e| AppError::internal(format!("blocking task: {e}")))?
+}
+
+fn hmac_hex(secret: &[u8], data: &str) -> String {
+    let mut mac = Hmac::<Sha256>::new_from_slice(secret).expect("HMAC takes any key length");
+    mac.update(data.as_bytes());
+    hex::encode(mac.finalize().into_bytes())
+}
+
+pub fn random_token() -> String {
+    use rand::RngCore;
+    let mut bytes = [0u8; 32];
+    rand::thread_rng().fill_bytes(&mut bytes);
+    hex::encode(bytes)
+}
+
+/// What every page template needs: who is logged in and the form token.
+#[derive(Clone, Debug, Default)]
+pub struct Page {
+    pub user: Option<String>,
+    pub csrf: String,
+}
+
+impl Page {
+    pub fn anonymous() -> Page {
+        Page::default()
+    }
+}
+
+/// A fresh CSRF cookie value to set on the response.
+#[derive(Clone)]
+struct NewCsrfCookie(String);
+
+/// The request context: the logged-in user (if any), the CSRF token for
+/// forms, and the client's address.
+pub struct Ctx {
+    pub user: Option<User>,
+    pub csrf_token: String,
+    pub ip: String,
+    pub state: Arc<AppState>,
+}
+
+impl Ctx {
+    pub fn page(&self) -> Page {
+        Page {
+            user: self.user.as_ref().map(|u| u.username.clone()),
+            csrf: self.csrf_token.clone(),
+        }
+    }
+
+    /// The logged-in user, or a "please log in" error.
+    pub fn require_user(&self) -> Result<&User, AppError> {
+        self.user
+            .as_ref()
+            .ok_or_else(|| AppError::LoginRequired("You need to log in to do that.".into()))
+    }
+
+    /// Check a form's `csrf_token` (403 when missing or wrong).
+    pub fn check_csrf(&self, token: &str) -> Result<(), AppError> {
+        use subtle_eq as eq;
+        if !token.is_empty() && eq(token.as_bytes(), self.csrf_token.as_bytes()) {
+            Ok(())
+        } else {
+            Err(AppError::Csrf)
+        }
+    }
+}
+
+/// Constant-time comparison.
+fn subtle_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+impl FromRequest for Ctx {
+    type Error = AppError;
+    type Future = Pin<Box<dyn Future<Output = Result<Ctx, AppError>>>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move {
+            let state = req
+                .app_data::<State>()
+                .ok_or_else(|| AppError::internal("application state missing"))?
+                .get_ref()
+                .clone();
+            // The CSRF token is an HMAC of a per-browser random cookie.
+            let existing = req.extensions().get::<NewCsrfCookie>().map(|c| c.0.clone());
+            let seed = match existing.or_else(|| {
+                req.cookie(CSRF_COOKIE)
+                    .map(|c| c.value().to_string())
+                    .filter(|v| v.len() == 64 && v.bytes().all(|b| b.is_ascii_hexdigit()))
+            }) {
+                Some(v) => v,
+                None => {
+                    let v = random_token();
+                    req.extensions_mut().insert(NewCsrfCookie(v.clone()));
+                    v
+                }
+            };
+            let csrf_token = hmac_hex(&state.secret, &format!("csrf:{seed}"));
+            let ip = req
+                .peer_addr()
+                .map(|a| a.ip().to_string())
+                .unwrap_or_else(|| "unknown".into());
+            let user = match req.cookie(SESSION_COOKIE) {
+                Some(c) if c.value().len() == 64 => {
+                    let token = c.value().to_string();
+                    db(&state, move |conn| {
+                        accounts::session_user(conn, &token, now()).map_err(AppError::from)
+                    })
+                    .await?
+                }
+                _ => None,
+            };
+            Ok(Ctx {
+                user,
+                csrf_token,
+                ip,
+                state,
+            })
+        })
+    }
+}
+
+fn base_cookie<'a>(config: &Config, name: &'a str, value: String) -> Cookie<'a> {
+    Cookie::build(name, value)
+        .path("/")
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .secure(config.secure_cookies())
+        .finish()
+}
+
+pub fn session_cookie(config: &Config, token: String) -> Cookie<'static> {
+    let mut c = base_cookie(config, SESSION_COOKIE, token);
+    c.set_max_age(actix_web::cookie::time::Duration::days(SESSION_DAYS));
+    c
+}
+
+pub fn removal_cookie(config: &Config) -> Cookie<'static> {
+    let mut c = base_cookie(config, SESSION_COOKIE, String::new());
+    c.make_removal();
+    c
+}
+
+/// Middleware body: set the CSRF cookie when this request created one.
+pub fn add_csrf_cookie(req: &HttpRequest, res: &mut HttpResponse, config: &Config) {
+    if let Some(NewCsrfCookie(v)) = req.extensions().get::<NewCsrfCookie>().cloned() {
+        let mut c = base_cookie(config, CSRF_COOKIE, v);
+        c.set_max_age(actix_web::cookie::time::Duration::days(365));
+        let _ = res.add_cookie(&c);
+    }
+}
+
+/// A 303 redirect after a successful form post.
+pub fn see_other(location: &str) -> HttpResponse {
+    HttpResponse::SeeOther()
+        .insert_header((actix_web::http::header::LOCATION, location))
+        .finish()
+}
+
+/// A rendered template with a status code.
+pub fn html(status: actix_web::http::StatusCode, body: String) -> HttpResponse {
+    HttpResponse::build(status)
+        .content_type("text/html; charset=utf-8")
+        .body(body)
+}
+
+/// Parse an id from the path: anything but a positive number is "not found".
+pub fn parse_id(raw: &str) -> Result<i32, AppError> {
+    raw.parse::<i32>()
+        .ok()
+        .filter(|id| *id > 0)
+        .ok_or_else(|| AppError::NotFound(format!("There is no game “{}”.", clip(raw, 40))))
+}
+
+/// At most `n` characters of a user-supplied string, for messages.
+pub fn clip(s: &str, n: usize) -> String {
+    if s.chars().count() > n {
+        s.chars().take(n).collect::<String>() + "…"
+    } else {
+        s.to_string()
+    }
+}
+
+/// The secret for signing: from the config, else from the settings table,
+/// else generated and stored there.
+pub fn load_secret(conn: &mut DbConn, configured: Option<&str>) -> anyhow::Result<Vec<u8>> {
+    use crate::db::schema::settings::dsl::*;
+    use diesel::prelude::*;
+    if let Some(s) = configured {
+        return Ok(s.as_bytes().to_vec());
+    }
+    let read = |conn: &mut DbConn| -> QueryResult<Option<String>> {
+        settings
+            .filter(key.eq("secret"))
+            .select(value)
+            .first::<String>(conn)
+            .optional()
+    };
+    if let Some(s) = read(conn)? {
+        return Ok(s.into_bytes());
+    }
+    let fresh = random_token();
+    // Another process may win the race; then read what it stored.
+    let _ = diesel::insert_into(settings)
+        .values((key.eq("secret"), value.eq(&fresh)))
+        .execute(conn);
+    let stored = read(conn)?.ok_or_else(|| anyhow::anyhow!("cannot store the secret"))?;
+    Ok(stored.into_bytes())
+}

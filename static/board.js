@@ -1,0 +1,43 @@
+// Click-to-move: click a piece, then a target square; the move field is
+// filled with the matching legal move. The page works without this script.
+(function () {
+  var input = document.getElementById("move-input");
+  var list = document.getElementById("legal-moves");
+  var board = document.getElementById("board");
+  if (!input || !list || !board) return;
+  var moves = Array.prototype.map.call(list.querySelectorAll("li"), function (li) {
+    return { from: li.dataset.from, to: li.dataset.to, text: li.dataset.move, li: li };
+  });
+  var selected = null;
+  function clear() {
+    board.querySelectorAll("g.sq.selected, g.sq.target").forEach(function (g) {
+      g.classList.remove("selected", "target");
+    });
+  }
+  function square(name) { return board.querySelector('g.sq[data-sq="' + name + '"]'); }
+  board.addEventListener("click", function (ev) {
+    var g = ev.target.closest("g.sq");
+    if (!g) return;
+    var sq = g.dataset.sq;
+    if (selected) {
+      var found = moves.filter(function (m) { return m.from === selected && m.to === sq; });
+      if (found.length > 0) {
+        input.value = found[0].text;
+        input.focus();
+        clear();
+        selected = null;
+        return;
+      }
+    }
+    clear();
+    var from = moves.filter(function (m) { return m.from === sq; });
+    if (from.length === 0) { selected = null; return; }
+    selected = sq;
+    g.classList.add("selected");
+    from.forEach(function (m) { var t = square(m.to); if (t) t.classList.add("target"); });
+  });
+  list.addEventListener("click", function (ev) {
+    var li = ev.target.closest("li");
+    if (li) { input.value = li.dataset.move; input.focus(); }
+  });
+})();

@@ -1,0 +1,299 @@
+//! A `TestApp`: the real server on 127.0.0.1:0 over a fresh SQLite file or a
+//! fresh PostgreSQL database, and a cookie-keeping HTTP client per user.
+
+#![allow(dead_code)]
+
+use diesel::prelude::*;
+use reqwest::blocking::{Client, Response};
+use reqwest::StatusCode;
+use std::net::TcpListener;
+use std::sync::mpsc;
+use std::thread;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// Run a test body on SQLite, and on PostgreSQL when configured.
+#[macro_export]
+macro_rules! both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(#[test] fn $name() { super::$name($crate::common::Backend::Sqlite); })*
+        }
+        mod postgres {
+            $(#[test] fn $name() {
+                if $crate::common::postgres_url().is_none() {
+                    eprintln!("MISSIVE_TEST_POSTGRES_URL is not set: PostgreSQL run skipped");
+                    return;
+                }
+                super::$name($crate::common::Backend::Postgres);
+            })*
+        }
+    };
+}
+
+pub fn postgres_url() -> Option<String> {
+    std::env::var("MISSIVE_TEST_POSTGRES_URL")
+        .ok()
+        .filter(|s| !s.trim().is_empty())
+}
+
+pub struct TestApp {
+    pub base: String,
+    pub backend: Backend,
+    pub database_url: String,
+    handle: actix_web::dev::ServerHandle,
+    thread: Option<thread::JoinHandle<()>>,
+    _dir: tempfile::TempDir,
+    pg_drop: Option<(String, String)>,
+}
+
+fn random_suffix() -> String {
+    use rand::Rng;
+    let mut rng = rand::thread_rng();
+    (0..12)
+        .map(|_| (b'a' + rng.gen_range(0..26)) as char)
+        .collect()
+}
+
+impl TestApp {
+    pub fn start(backend: Backend) -> TestApp {
+        Self::start_with(backend, |_| {})
+    }
+
+    pub fn start_with(backend: Backend, tweak: impl FnOnce(&mut missive::Config)) -> TestApp {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let (database_url, pg_drop) = match backend {
+            Backend::Sqlite => (
+                dir.path().join("test.db").to_string_lossy().into_owned(),
+                None,
+            ),
+            Backend::Postgres => {
+                let admin = postgres_url().expect("MISSIVE_TEST_POSTGRES_URL");
+                let name = format!("missive_test_{}", random_suffix());
+                let mut conn = diesel::PgConnection::establish(&admin).expect("connect to PostgreSQL");
+                diesel::sql_query(format!("CREATE DATABASE {name}"))
+                    .execute(&mut conn)
+                    .expect("create test database");
+                let mut url = url::Url::parse(&admin).expect("PostgreSQL URL");
+                url.set_path(&format!("/{name}"));
+                (url.to_string(), Some((admin, name)))
+            }
+        };
+        let mut config = missive::Config {
+            database_url: database_url.clone(),
+            bind: "127.0.0.1:0".into(),
+            workers: 2,
+            pool_size: 8,
+            ..missive::Config::default()
+        };
+        tweak(&mut config);
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let addr = listener.local_addr().unwrap();
+        config.base_url = format!("http://{addr}");
+        let (tx, rx) = mpsc::channel();
+        let thread = thread::spawn(move || {
+            actix_web::rt::System::new().block_on(async move {
+                match missive::server(&config, listener) {
+                    Ok(server) => {
+                        tx.send(Ok(server.handle())).unwrap();
+                        let _ = server.await;
+                    }
+                    Err(e) => tx.send(Err(e.to_string())).unwrap(),
+                }
+            })
+        });
+        let handle = rx.recv().unwrap().expect("server starts");
+        TestApp {
+            base: format!("http://{addr}"),
+            backend,
+            database_url,
+            handle,
+            thread: Some(thread),
+            _dir: dir,
+            pg_drop,
+        }
+    }
+
+    pub fn client(&self) -> TestClient {
+        TestClient {
+            base: self.base.clone(),
+            http: Client::builder()
+                .cookie_store(true)
+                .redirect(reqwest::redirect::Policy::none())
+                .timeout(std::time::Duration::from_secs(60))
+                .build()
+                .unwrap(),
+        }
+    }
+
+    /// A client signed up (and logged in) as `name`.
+    pub fn user(&self, name: &str) -> TestClient {
+        let c = self.client();
+        let r = c.signup(name, &format!("{name}@example.org"), "correct horse battery");
+        assert_eq!(r.status(), StatusCode::SEE_OTHER, "signup of {name}");
+        c
+    }
+
+    /// A direct database connection, to check what was stored.
+    pub fn db(&self) -> missive::db::DbConn {
+        missive::db::Manager::new(&self.database_url).open().unwrap()
+    }
+
+    pub fn count(&self, sql: &str) -> i64 {
+        #[derive(QueryableByName)]
+        struct N {
+            #[diesel(sql_type = diesel::sql_types::BigInt)]
+            n: i64,
+        }
+        let mut conn = self.db();
+        diesel::sql_query(sql)
+            .get_result::<N>(&mut conn)
+            .expect("count query")
+            .n
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        let handle = self.handle.clone();
+        let _ = actix_web::rt::System::new().block_on(handle.stop(true));
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+        if let Some((admin, name)) = self.pg_drop.take() {
+            if let Ok(mut conn) = diesel::PgConnection::establish(&admin) {
+                let _ = diesel::sql_query(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+                    .execute(&mut conn);
+            }
+        }
+    }
+}
+
+#[derive(Clone)]
+pub struct TestClient {
+    pub base: String,
+    pub http: Client,
+}
+
+pub struct Page {
+    pub status: StatusCode,
+    pub body: String,
+    pub location: Option<String>,
+}
+
+impl Page {
+    fn from(r: Response) -> Page {
+        let status = r.status();
+        let location = r
+            .headers()
+            .get("location")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
+        Page {
+            status,
+            body: r.text().unwrap_or_default(),
+            location,
+        }
+    }
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+    pub fn has(&self, s: &str) -> bool {
+        self.body.contains(s)
+    }
+}
+
+/// The first `csrf_token` value in a page.
+pub fn csrf_from(body: &str) -> Option<String> {
+    let i = body.find("name=\"csrf_token\" value=\"")?;
+    let rest = &body[i + "name=\"csrf_token\" value=\"".len()..];
+    Some(rest[..rest.find('"')?].to_string())
+}
+
+impl TestClient {
+    pub fn get(&self, path: &str) -> Page {
+        Page::from(self.http.get(format!("{}{path}", self.base)).send().unwrap())
+    }
+
+    /// The CSRF token from a page this client can see.
+    pub fn csrf(&self) -> String {
+        let p = self.get("/signup");
+        csrf_from(&p.body)
+            .or_else(|| csrf_from(&self.get("/").body))
+            .expect("a csrf token")
+    }
+
+    /// Post a form with this client's CSRF token added.
+    pub fn post(&self, path: &str, fields: &[(&str, &str)]) -> Page {
+        let token = self.csrf();
+        let mut all: Vec<(&str, &str)> = vec![("csrf_token", &token)];
+        all.extend_from_slice(fields);
+        self.post_raw(path, &all)
+    }
+
+    /// Post exactly these fields.
+    pub fn post_raw(&self, path: &str, fields: &[(&str, &str)]) -> Page {
+        Page::from(
+            self.http
+                .post(format!("{}{path}", self.base))
+                .form(fields)
+                .send()
+                .unwrap(),
+        )
+    }
+
+    /// Post a raw body as a form.
+    pub fn post_bytes(&self, path: &str, body: Vec<u8>) -> Page {
+        Page::from(
+            self.http
+                .post(format!("{}{path}", self.base))
+                .header("content-type", "application/x-www-form-urlencoded")
+                .body(body)
+                .send()
+                .unwrap(),
+        )
+    }
+
+    pub fn signup(&self, username: &str, email: &str, password: &str) -> Page {
+        self.post(
+            "/signup",
+            &[("username", username), ("email", email), ("password", password)],
+        )
+    }
+
+    pub fn login(&self, username: &str, password: &str) -> Page {
+        self.post("/login", &[("username", username), ("password", password)])
+    }
+
+    /// Create a game; returns its id.
+    pub fn challenge(&self, opponent: &str, color: &str) -> i32 {
+        let p = self.post(
+            "/games/new",
+            &[("variant", "chess"), ("opponent", opponent), ("color", color), ("fen", "")],
+        );
+        assert_eq!(p.status, StatusCode::SEE_OTHER, "create game: {}", p.body);
+        p.location
+            .unwrap()
+            .trim_start_matches("/games/")
+            .parse()
+            .unwrap()
+    }
+
+    /// Play a move without the confirmation step.
+    pub fn play(&self, game: i32, text: &str) -> Page {
+        self.post(
+            &format!("/games/{game}/move"),
+            &[("move", text), ("confirm", "1")],
+        )
+    }
+
+    pub fn json(&self, game: i32) -> serde_json::Value {
+        let p = self.get(&format!("/games/{game}.json"));
+        assert_eq!(p.status, StatusCode::OK);
+        serde_json::from_str(&p.body).unwrap()
+    }
+}

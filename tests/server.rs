@@ -1,0 +1,491 @@
+//! End-to-end tests over HTTP against the real app, on SQLite and (when
+//! `MISSIVE_TEST_POSTGRES_URL` is set) PostgreSQL.
+
+mod common;
+
+use common::{Backend, TestApp};
+use reqwest::StatusCode;
+use std::sync::{Arc, Barrier};
+
+both_backends!(
+    fools_mate_end_to_end,
+    illegal_move_is_422_and_not_stored,
+    csrf_is_required,
+    only_the_player_to_move_may_move,
+    unknown_and_garbage_ids,
+    hostile_inputs_never_500,
+    concurrent_moves_store_exactly_one,
+    login_rate_limited_per_account,
+    login_rate_limited_per_ip,
+    json_shape,
+    signup_validation,
+    open_seek_and_decline,
+    resign_and_draws,
+    confirmation_step,
+    login_logout_and_secret_persists,
+);
+
+fn fools_mate_end_to_end(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let id = alice.challenge("bob", "black");
+    // Bob sees the challenge on his dashboard and accepts.
+    let dash = bob.get("/");
+    assert!(dash.has("Challenges for you"), "{}", dash.body);
+    let p = bob.post(&format!("/games/{id}/accept"), &[]);
+    assert_eq!(p.status, StatusCode::SEE_OTHER);
+    // Bob is White: it is his turn; the dashboard says so.
+    assert!(bob.get("/").body.contains(&format!("/games/{id}")));
+    let page = bob.get(&format!("/games/{id}"));
+    assert!(page.has("Your turn"), "{}", page.body);
+    assert!(page.has("<svg"));
+    assert!(page.has("data-move=\"e4\""));
+    for (who, mv) in [(&bob, "f3"), (&alice, "e7e5"), (&bob, "g4"), (&alice, "Qh4#")] {
+        let p = who.play(id, mv);
+        assert_eq!(p.status, StatusCode::SEE_OTHER, "{mv}: {}", p.body);
+    }
+    let page = alice.get(&format!("/games/{id}"));
+    assert!(page.has("0-1"), "{}", page.body);
+    assert!(page.has("checkmate"));
+    assert!(page.has("Qh4#"));
+    let j = bob.json(id);
+    assert_eq!(j["status"], "finished");
+    assert_eq!(j["result"], "0-1");
+    assert_eq!(j["reason"], "checkmate");
+    assert_eq!(j["moves"].as_array().unwrap().len(), 4);
+    assert_eq!(app.count("SELECT COUNT(*) AS n FROM moves"), 4);
+    // No more moves after the end.
+    let p = bob.play(id, "e4");
+    assert_eq!(p.status, StatusCode::FORBIDDEN);
+    assert_eq!(app.count("SELECT COUNT(*) AS n FROM moves"), 4);
+    // The dashboard lists it as finished.
+    assert!(alice.get("/").has("wins by checkmate"));
+}
+
+fn illegal_move_is_422_and_not_stored(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let id = alice.challenge("bob", "white");
+    bob.post(&format!("/games/{id}/accept"), &[]);
+    for bad in ["e5", "Ke2", "xyz", "", "e2e5"] {
+        let p = alice.play(id, bad);
+        assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY, "{bad}");
+        assert!(p.has("move-error"), "{bad}: {}", p.body);
+    }
+    let p = alice.play(id, "Ke2");
+    assert!(p.has("not legal"), "{}", p.body);
+    assert_eq!(app.count("SELECT COUNT(*) AS n FROM moves"), 0);
+    assert_eq!(alice.json(id)["ply"], 0);
+}
+
+fn csrf_is_required(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let id = alice.challenge("bob", "white");
+    // Missing and wrong tokens.
+    let p = bob.post_raw(&format!("/games/{id}/accept"), &[]);
+    assert_eq!(p.status, StatusCode::FORBIDDEN);
+    let p = bob.post_raw(&format!("/games/{id}/accept"), &[("csrf_token", "0123")]);
+    assert_eq!(p.status, StatusCode::FORBIDDEN);
+    // Another browser's token does not work either.
+    let other = alice.csrf();
+    let p = bob.post_raw(&format!("/games/{id}/accept"), &[("csrf_token", &other)]);
+    assert_eq!(p.status, StatusCode::FORBIDDEN);
+    assert_eq!(bob.json(id)["status"], "pending");
+    let anon = app.client();
+    let p = anon.post_raw(
+        "/signup",
+        &[("username", "carol"), ("email", "c@example.org"), ("password", "long enough pass")],
+    );
+    assert_eq!(p.status, StatusCode::FORBIDDEN);
+    let p = anon.post_raw("/login", &[("username", "alice"), ("password", "x")]);
+    assert_eq!(p.status, StatusCode::FORBIDDEN);
+    let p = alice.post_raw(&format!("/games/{id}/move"), &[("move", "e4"), ("confirm", "1")]);
+    assert_eq!(p.status, StatusCode::FORBIDDEN);
+    let p = alice.post_raw("/logout", &[]);
+    assert_eq!(p.status, StatusCode::FORBIDDEN);
+}
+
+fn only_the_player_to_move_may_move(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let eve = app.user("eve");
+    let id = alice.challenge("bob", "white");
+    // Before acceptance nobody moves.
+    let p = alice.play(id, "e4");
+    assert_eq!(p.status, StatusCode::FORBIDDEN);
+    assert!(p.has("not been accepted"));
+    // Eve cannot accept a challenge addressed to Bob.
+    assert_eq!(eve.post(&format!("/games/{id}/accept"), &[]).status, StatusCode::FORBIDDEN);
+    bob.post(&format!("/games/{id}/accept"), &[]);
+    let p = bob.play(id, "e5");
+    assert_eq!(p.status, StatusCode::FORBIDDEN);
+    assert!(p.has("not your turn"), "{}", p.body);
+    let p = eve.play(id, "e4");
+    assert_eq!(p.status, StatusCode::FORBIDDEN);
+    assert!(p.has("not playing in this game"));
+    assert_eq!(eve.post(&format!("/games/{id}/resign"), &[]).status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        eve.post(&format!("/games/{id}/draw"), &[("action", "offer")]).status,
+        StatusCode::FORBIDDEN
+    );
+    let anon = app.client();
+    let p = anon.post(&format!("/games/{id}/move"), &[("move", "e4"), ("confirm", "1")]);
+    assert_eq!(p.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(app.count("SELECT COUNT(*) AS n FROM moves"), 0);
+    assert_eq!(alice.play(id, "e4").status, StatusCode::SEE_OTHER);
+}
+
+fn unknown_and_garbage_ids(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    for path in [
+        "/games/999",
+        "/games/999.json",
+        "/games/abc",
+        "/games/-1",
+        "/games/0",
+        "/games/99999999999999999999",
+        "/games/1e3",
+        "/games/%00",
+        "/games/%ff%fe.json",
+        "/variants/nope",
+        "/nowhere",
+        "/static/../Cargo.toml",
+    ] {
+        let p = alice.get(path);
+        assert_eq!(p.status, StatusCode::NOT_FOUND, "{path}");
+    }
+    for path in ["/games/999/move", "/games/abc/accept", "/games/x/resign", "/games/7/draw"] {
+        let p = alice.post(path, &[("move", "e4"), ("action", "offer")]);
+        assert_eq!(p.status, StatusCode::NOT_FOUND, "{path}");
+    }
+}
+
+fn hostile_inputs_never_500(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let id = alice.challenge("bob", "white");
+    bob.post(&format!("/games/{id}/accept"), &[]);
+    let huge = "e".repeat(100_000);
+    let long = "Q".repeat(5_000);
+    let token = alice.csrf();
+    let cases: Vec<Vec<u8>> = vec![
+        format!("csrf_token={token}&move={huge}&confirm=1").into_bytes(),
+        format!("csrf_token={token}&move={long}&confirm=1").into_bytes(),
+        [format!("csrf_token={token}&confirm=1&move=").as_bytes(), &[0xff, 0xfe, 0x80, b'e', b'4']].concat(),
+        format!("csrf_token={token}&move=%ff%fe%00&confirm=1").into_bytes(),
+        format!("csrf_token={token}&move=e4&confirm=1&ply=notanumber").into_bytes(),
+        format!("csrf_token={token}&move=e4&move=d4").into_bytes(),
+        b"%%%%&&&===".to_vec(),
+        vec![0xff; 300],
+    ];
+    for body in cases {
+        let p = alice.post_bytes(&format!("/games/{id}/move"), body);
+        assert!(p.status.as_u16() < 500, "status {}", p.status);
+        assert!(p.status != StatusCode::SEE_OTHER);
+    }
+    // Hostile game creation fields.
+    for (variant, opponent, color, fen) in [
+        ("chess", "bob", "purple", ""),
+        ("nosuch", "bob", "white", ""),
+        ("chess", "nobody", "white", ""),
+        ("chess", "alice", "white", ""),
+        ("chess", "bob", "white", "not a fen"),
+        ("chess", "bob", "white", "8/8/8/8/8/8/8/8 w - - 0 1"),
+        ("chess", "bob", "white", &"x".repeat(3000)),
+        ("chess", &"b".repeat(10_000), "white", ""),
+    ] {
+        let p = alice.post(
+            "/games/new",
+            &[("variant", variant), ("opponent", opponent), ("color", color), ("fen", fen)],
+        );
+        assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY, "{variant} {color} {fen}");
+    }
+    let p = alice.post("/games/{id}/draw", &[("action", "dance")]);
+    assert!(p.status.as_u16() < 500);
+    let p = alice.post(&format!("/games/{id}/draw"), &[("action", "dance")]);
+    assert_eq!(p.status, StatusCode::BAD_REQUEST);
+    let p = alice.post_bytes("/login", vec![0xff; 100]);
+    assert_eq!(p.status, StatusCode::FORBIDDEN);
+    let p = alice.get("/games/new?variant=%ff%00&opponent=%zz");
+    assert!(p.status.as_u16() < 500);
+    assert_eq!(app.count("SELECT COUNT(*) AS n FROM moves"), 0);
+    // A custom FEN that is valid works.
+    let p = alice.post(
+        "/games/new",
+        &[
+            ("variant", "chess"),
+            ("opponent", "bob"),
+            ("color", "white"),
+            ("fen", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"),
+        ],
+    );
+    assert_eq!(p.status, StatusCode::SEE_OTHER, "{}", p.body);
+}
+
+fn concurrent_moves_store_exactly_one(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let id = alice.challenge("bob", "white");
+    bob.post(&format!("/games/{id}/accept"), &[]);
+    let token = alice.csrf();
+    let n = 8;
+    for round in 0..2 {
+        // Round 0: the same move; round 1 (Black's turn): different moves.
+        let (client, ply, moves): (_, &str, Vec<&str>) = if round == 0 {
+            (alice.clone(), "0", vec!["e4"; n])
+        } else {
+            (bob.clone(), "1", vec!["e5", "d5", "c5", "Nf6", "Nc6", "a6", "h6", "g6"])
+        };
+        let token = if round == 0 { token.clone() } else { bob.csrf() };
+        let barrier = Arc::new(Barrier::new(n));
+        let handles: Vec<_> = moves
+            .into_iter()
+            .map(|mv| {
+                let c = client.clone();
+                let b = barrier.clone();
+                let token = token.clone();
+                let mv = mv.to_string();
+                let ply = ply.to_string();
+                std::thread::spawn(move || {
+                    b.wait();
+                    c.post_raw(
+                        &format!("/games/{id}/move"),
+                        &[("csrf_token", &token), ("move", &mv), ("confirm", "1"), ("ply", &ply)],
+                    )
+                    .status
+                })
+            })
+            .collect();
+        let statuses: Vec<StatusCode> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+        let ok = statuses.iter().filter(|s| **s == StatusCode::SEE_OTHER).count();
+        let conflict = statuses.iter().filter(|s| **s == StatusCode::CONFLICT).count();
+        assert_eq!(ok, 1, "round {round}: {statuses:?}");
+        assert_eq!(conflict, n - 1, "round {round}: {statuses:?}");
+        assert_eq!(
+            app.count("SELECT COUNT(*) AS n FROM moves"),
+            round + 1,
+            "round {round}"
+        );
+    }
+    let j = alice.json(id);
+    assert_eq!(j["ply"], 2);
+    // A stale form gets the clear message.
+    let p = alice.post(
+        &format!("/games/{id}/move"),
+        &[("move", "d4"), ("confirm", "1"), ("ply", "0")],
+    );
+    assert_eq!(p.status, StatusCode::CONFLICT);
+    assert!(p.has("position has changed"), "{}", p.body);
+}
+
+fn login_rate_limited_per_account(backend: Backend) {
+    let app = TestApp::start(backend);
+    let _alice = app.user("alice");
+    let c = app.client();
+    for _ in 0..5 {
+        let p = c.login("alice", "wrong password!");
+        assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(p.has("Wrong username or password"));
+    }
+    // Even the right password is refused now.
+    let p = c.login("alice", "correct horse battery");
+    assert_eq!(p.status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(p.has("Too many failed logins"));
+    // Case does not dodge the limit.
+    assert_eq!(c.login("ALICE", "correct horse battery").status, StatusCode::TOO_MANY_REQUESTS);
+    let _bob = app.user("bob");
+    let p = c.login("bob", "correct horse battery");
+    assert_eq!(p.status, StatusCode::SEE_OTHER);
+}
+
+fn login_rate_limited_per_ip(backend: Backend) {
+    let app = TestApp::start_with(backend, |c| c.login_limit_ip = 4);
+    let _alice = app.user("alice");
+    let c = app.client();
+    for name in ["u1", "u2", "u3", "u4"] {
+        assert_eq!(c.login(name, "whatever pass").status, StatusCode::UNPROCESSABLE_ENTITY);
+    }
+    let p = c.login("alice", "correct horse battery");
+    assert_eq!(p.status, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(
+        app.count("SELECT COUNT(*) AS n FROM login_attempts WHERE success = false"),
+        4
+    );
+}
+
+fn json_shape(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let id = alice.challenge("bob", "white");
+    let j = alice.json(id);
+    assert_eq!(j["status"], "pending");
+    bob.post(&format!("/games/{id}/accept"), &[]);
+    alice.play(id, "Nf3");
+    bob.play(id, "d7d5");
+    let j = app.client().json(id);
+    assert_eq!(j["id"], id);
+    assert_eq!(j["variant"], "chess");
+    assert_eq!(j["status"], "active");
+    assert!(j["result"].is_null());
+    assert!(j["reason"].is_null());
+    assert_eq!(j["side_to_move"], "white");
+    assert_eq!(j["white"], "alice");
+    assert_eq!(j["black"], "bob");
+    assert_eq!(
+        j["fen"],
+        "rnbqkbnr/ppp1pppp/8/3p4/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 0 2"
+    );
+    let moves = j["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 2);
+    assert_eq!(moves[0]["ply"], 1);
+    assert_eq!(moves[0]["notation"], "Nf3");
+    assert_eq!(moves[0]["coordinate"], "g1f3");
+    assert_eq!(moves[1]["ply"], 2);
+    assert_eq!(moves[1]["notation"], "d5");
+    assert!(moves[1]["played_at"].as_str().unwrap().contains('T'));
+    // The game page shows the numbered move list.
+    let page = alice.get(&format!("/games/{id}"));
+    assert!(page.has("<td class=\"num\">1.</td><td>Nf3</td><td>d5</td>"), "{}", page.body);
+}
+
+fn signup_validation(backend: Backend) {
+    let app = TestApp::start(backend);
+    let _a = app.user("alice");
+    let c = app.client();
+    let cases = [
+        ("Alice", "a@example.org", "correct horse battery", "already taken"),
+        ("al", "a@example.org", "correct horse battery", "3 to 20"),
+        ("9lives", "a@example.org", "correct horse battery", "starts with a letter"),
+        ("bad name", "a@example.org", "correct horse battery", "only letters"),
+        ("carol", "not-an-email", "correct horse battery", "email address"),
+        ("carol", "c@example.org", "short", "too weak"),
+        ("carol", "c@example.org", "password1", "too weak"),
+        ("carol", "c@example.org", "carol-is-great", "contains your username"),
+    ];
+    for (u, e, pw, msg) in cases {
+        let p = c.signup(u, e, pw);
+        assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY, "{u}");
+        assert!(p.has(msg), "{u}: expected “{msg}” in {}", p.body);
+    }
+    assert_eq!(app.count("SELECT COUNT(*) AS n FROM users"), 1);
+    // Argon2id hashes only.
+    assert_eq!(
+        app.count("SELECT COUNT(*) AS n FROM users WHERE password_hash LIKE '$argon2id$%'"),
+        1
+    );
+}
+
+fn open_seek_and_decline(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let carol = app.user("carol");
+    let seek = alice.challenge("", "random");
+    assert!(carol.get("/").has("Open seeks"));
+    assert_eq!(alice.post(&format!("/games/{seek}/accept"), &[]).status, StatusCode::FORBIDDEN);
+    assert_eq!(carol.post(&format!("/games/{seek}/accept"), &[]).status, StatusCode::SEE_OTHER);
+    assert_eq!(bob.post(&format!("/games/{seek}/accept"), &[]).status, StatusCode::CONFLICT);
+    let j = alice.json(seek);
+    assert_eq!(j["status"], "active");
+    let players = [j["white"].as_str().unwrap(), j["black"].as_str().unwrap()];
+    assert!(players.contains(&"alice") && players.contains(&"carol"));
+    // Decline a named challenge.
+    let id = alice.challenge("bob", "white");
+    assert_eq!(carol.post(&format!("/games/{id}/decline"), &[]).status, StatusCode::FORBIDDEN);
+    assert_eq!(bob.post(&format!("/games/{id}/decline"), &[]).status, StatusCode::SEE_OTHER);
+    assert_eq!(alice.json(id)["status"], "declined");
+    assert_eq!(bob.post(&format!("/games/{id}/accept"), &[]).status, StatusCode::CONFLICT);
+}
+
+fn resign_and_draws(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let id = alice.challenge("bob", "white");
+    bob.post(&format!("/games/{id}/accept"), &[]);
+    let draw = |c: &common::TestClient, action: &str| c.post(&format!("/games/{id}/draw"), &[("action", action)]).status;
+    assert_eq!(draw(&bob, "accept"), StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(draw(&alice, "offer"), StatusCode::SEE_OTHER);
+    assert!(bob.get(&format!("/games/{id}")).has("offers a draw"));
+    assert_eq!(draw(&bob, "decline"), StatusCode::SEE_OTHER);
+    assert!(alice.json(id)["draw_offer"].is_null());
+    assert_eq!(draw(&alice, "offer"), StatusCode::SEE_OTHER);
+    assert_eq!(draw(&bob, "accept"), StatusCode::SEE_OTHER);
+    let j = alice.json(id);
+    assert_eq!(j["result"], "1/2-1/2");
+    assert_eq!(j["reason"], "agreement");
+    let id = alice.challenge("bob", "white");
+    bob.post(&format!("/games/{id}/accept"), &[]);
+    assert_eq!(bob.post(&format!("/games/{id}/resign"), &[]).status, StatusCode::SEE_OTHER);
+    let j = alice.json(id);
+    assert_eq!(j["result"], "1-0");
+    assert_eq!(j["reason"], "resignation");
+    assert_eq!(bob.post(&format!("/games/{id}/resign"), &[]).status, StatusCode::FORBIDDEN);
+    assert!(alice.get(&format!("/games/{id}")).has("White wins by resignation"));
+}
+
+fn confirmation_step(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let id = alice.challenge("bob", "white");
+    bob.post(&format!("/games/{id}/accept"), &[]);
+    let p = alice.post(&format!("/games/{id}/move"), &[("move", "e2-e4"), ("ply", "0")]);
+    assert_eq!(p.status, StatusCode::OK);
+    assert!(p.has("Confirm e4"), "{}", p.body);
+    assert!(p.has("id=\"preview\""));
+    assert_eq!(app.count("SELECT COUNT(*) AS n FROM moves"), 0);
+    let p = alice.post(
+        &format!("/games/{id}/move"),
+        &[("move", "e2e4"), ("ply", "0"), ("confirm", "1")],
+    );
+    assert_eq!(p.status, StatusCode::SEE_OTHER);
+    // Bob turns the confirmation off: his move is stored at once.
+    assert_eq!(bob.post("/settings", &[]).status, StatusCode::SEE_OTHER);
+    let p = bob.post(&format!("/games/{id}/move"), &[("move", "c5")]);
+    assert_eq!(p.status, StatusCode::SEE_OTHER);
+    assert_eq!(app.count("SELECT COUNT(*) AS n FROM moves"), 2);
+    // Black sees the board from Black's side: rank 1 at the bottom is flipped.
+    let page = bob.get(&format!("/games/{id}"));
+    let a8 = page.body.find("data-sq=\"a8\"").unwrap();
+    let a1 = page.body.find("data-sq=\"a1\"").unwrap();
+    assert!(a1 < a8, "Black's view draws rank 1 first (top)");
+    let page = alice.get(&format!("/games/{id}"));
+    assert!(page.body.find("data-sq=\"a8\"").unwrap() < page.body.find("data-sq=\"a1\"").unwrap());
+    assert!(page.has("class=\"last\""));
+}
+
+fn login_logout_and_secret_persists(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    assert!(alice.get("/").has("Your games"));
+    assert_eq!(alice.post("/logout", &[]).status, StatusCode::SEE_OTHER);
+    assert!(alice.get("/").has("Sign up"));
+    let p = alice.login("Alice", "correct horse battery");
+    assert_eq!(p.status, StatusCode::SEE_OTHER);
+    assert!(alice.get("/").has("Your games"));
+    // The generated secret is stored once.
+    assert_eq!(
+        app.count("SELECT COUNT(*) AS n FROM settings WHERE key = 'secret'"),
+        1
+    );
+    // Cookie flags.
+    let r = app
+        .client()
+        .http
+        .get(format!("{}/login", app.base))
+        .send()
+        .unwrap();
+    let cookie = r.headers().get("set-cookie").unwrap().to_str().unwrap().to_string();
+    assert!(cookie.contains("HttpOnly"), "{cookie}");
+    assert!(cookie.contains("SameSite=Lax"), "{cookie}");
+}
