@@ -50,8 +50,18 @@ fn side_name(view: &BoardView, c: Color) -> &'static str {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 /// Draw one piece centred at (cx, cy), `size` across.
-fn piece(out: &mut String, view: &BoardView, color: Color, label: &PieceLabel, cx: f32, cy: f32, size: f32, flipped: bool) {
+fn piece(
+    out: &mut String,
+    view: &BoardView,
+    color: Color,
+    label: &PieceLabel,
+    cx: f32,
+    cy: f32,
+    size: f32,
+    flipped: bool,
+) {
     let (fill, stroke, text_fill) = match color {
         Color::White => ("#ffffff", "#222222", "#111111"),
         Color::Black => ("#222222", "#000000", "#ffffff"),
@@ -72,7 +82,11 @@ fn piece(out: &mut String, view: &BoardView, color: Color, label: &PieceLabel, c
         }
         None => {
             let letter: String = label.letter.to_uppercase();
-            let font = if letter.chars().count() > 1 { size * 0.36 } else { size * 0.5 };
+            let font = if letter.chars().count() > 1 {
+                size * 0.36
+            } else {
+                size * 0.5
+            };
             let _ = write!(
                 out,
                 "<circle cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"{:.1}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"1.5\"/>\
@@ -85,7 +99,11 @@ fn piece(out: &mut String, view: &BoardView, color: Color, label: &PieceLabel, c
         }
     }
     if let Some(dir) = label.direction {
-        let angle = if flipped { dir as i32 + 180 } else { dir as i32 };
+        let angle = if flipped {
+            dir as i32 + 180
+        } else {
+            dir as i32
+        };
         let _ = write!(
             out,
             "<path d=\"M {cx:.1} {:.1} l {:.1} {:.1} l {:.1} 0 z\" fill=\"#c00\" \
@@ -157,7 +175,16 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
             if let Cell::Piece { color, label } = cell {
                 let cx = (x + SQ / 2) as f32;
                 let cy = (y + SQ / 2) as f32;
-                piece(&mut out, view, *color, label, cx, cy, SQ as f32, opts.flipped);
+                piece(
+                    &mut out,
+                    view,
+                    *color,
+                    label,
+                    cx,
+                    cy,
+                    SQ as f32,
+                    opts.flipped,
+                );
             }
             out.push_str("</g>");
         }
@@ -211,7 +238,16 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
                 } else {
                     (h * SQ) as f32 - item / 2.0 - line * (item + 4.0)
                 };
-                piece(&mut out, view, hi.color, &hi.label, cx, cy, item, opts.flipped);
+                piece(
+                    &mut out,
+                    view,
+                    hi.color,
+                    &hi.label,
+                    cx,
+                    cy,
+                    item,
+                    opts.flipped,
+                );
                 if hi.count > 1 {
                     let _ = write!(
                         out,

@@ -31,7 +31,9 @@ fn var(name: &str) -> Option<String> {
 }
 
 fn num<T: std::str::FromStr>(name: &str, default: T) -> T {
-    var(name).and_then(|v| v.trim().parse().ok()).unwrap_or(default)
+    var(name)
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(default)
 }
 
 impl Default for Config {

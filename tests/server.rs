@@ -41,7 +41,12 @@ fn fools_mate_end_to_end(backend: Backend) {
     assert!(page.has("Your turn"), "{}", page.body);
     assert!(page.has("<svg"));
     assert!(page.has("data-move=\"e4\""));
-    for (who, mv) in [(&bob, "f3"), (&alice, "e7e5"), (&bob, "g4"), (&alice, "Qh4#")] {
+    for (who, mv) in [
+        (&bob, "f3"),
+        (&alice, "e7e5"),
+        (&bob, "g4"),
+        (&alice, "Qh4#"),
+    ] {
         let p = who.play(id, mv);
         assert_eq!(p.status, StatusCode::SEE_OTHER, "{mv}: {}", p.body);
     }
@@ -98,12 +103,19 @@ fn csrf_is_required(backend: Backend) {
     let anon = app.client();
     let p = anon.post_raw(
         "/signup",
-        &[("username", "carol"), ("email", "c@example.org"), ("password", "long enough pass")],
+        &[
+            ("username", "carol"),
+            ("email", "c@example.org"),
+            ("password", "long enough pass"),
+        ],
     );
     assert_eq!(p.status, StatusCode::FORBIDDEN);
     let p = anon.post_raw("/login", &[("username", "alice"), ("password", "x")]);
     assert_eq!(p.status, StatusCode::FORBIDDEN);
-    let p = alice.post_raw(&format!("/games/{id}/move"), &[("move", "e4"), ("confirm", "1")]);
+    let p = alice.post_raw(
+        &format!("/games/{id}/move"),
+        &[("move", "e4"), ("confirm", "1")],
+    );
     assert_eq!(p.status, StatusCode::FORBIDDEN);
     let p = alice.post_raw("/logout", &[]);
     assert_eq!(p.status, StatusCode::FORBIDDEN);
@@ -120,7 +132,10 @@ fn only_the_player_to_move_may_move(backend: Backend) {
     assert_eq!(p.status, StatusCode::FORBIDDEN);
     assert!(p.has("not been accepted"));
     // Eve cannot accept a challenge addressed to Bob.
-    assert_eq!(eve.post(&format!("/games/{id}/accept"), &[]).status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        eve.post(&format!("/games/{id}/accept"), &[]).status,
+        StatusCode::FORBIDDEN
+    );
     bob.post(&format!("/games/{id}/accept"), &[]);
     let p = bob.play(id, "e5");
     assert_eq!(p.status, StatusCode::FORBIDDEN);
@@ -128,13 +143,20 @@ fn only_the_player_to_move_may_move(backend: Backend) {
     let p = eve.play(id, "e4");
     assert_eq!(p.status, StatusCode::FORBIDDEN);
     assert!(p.has("not playing in this game"));
-    assert_eq!(eve.post(&format!("/games/{id}/resign"), &[]).status, StatusCode::FORBIDDEN);
     assert_eq!(
-        eve.post(&format!("/games/{id}/draw"), &[("action", "offer")]).status,
+        eve.post(&format!("/games/{id}/resign"), &[]).status,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        eve.post(&format!("/games/{id}/draw"), &[("action", "offer")])
+            .status,
         StatusCode::FORBIDDEN
     );
     let anon = app.client();
-    let p = anon.post(&format!("/games/{id}/move"), &[("move", "e4"), ("confirm", "1")]);
+    let p = anon.post(
+        &format!("/games/{id}/move"),
+        &[("move", "e4"), ("confirm", "1")],
+    );
     assert_eq!(p.status, StatusCode::UNAUTHORIZED);
     assert_eq!(app.count("SELECT COUNT(*) AS n FROM moves"), 0);
     assert_eq!(alice.play(id, "e4").status, StatusCode::SEE_OTHER);
@@ -160,7 +182,12 @@ fn unknown_and_garbage_ids(backend: Backend) {
         let p = alice.get(path);
         assert_eq!(p.status, StatusCode::NOT_FOUND, "{path}");
     }
-    for path in ["/games/999/move", "/games/abc/accept", "/games/x/resign", "/games/7/draw"] {
+    for path in [
+        "/games/999/move",
+        "/games/abc/accept",
+        "/games/x/resign",
+        "/games/7/draw",
+    ] {
         let p = alice.post(path, &[("move", "e4"), ("action", "offer")]);
         assert_eq!(p.status, StatusCode::NOT_FOUND, "{path}");
     }
@@ -178,7 +205,11 @@ fn hostile_inputs_never_500(backend: Backend) {
     let cases: Vec<Vec<u8>> = vec![
         format!("csrf_token={token}&move={huge}&confirm=1").into_bytes(),
         format!("csrf_token={token}&move={long}&confirm=1").into_bytes(),
-        [format!("csrf_token={token}&confirm=1&move=").as_bytes(), &[0xff, 0xfe, 0x80, b'e', b'4']].concat(),
+        [
+            format!("csrf_token={token}&confirm=1&move=").as_bytes(),
+            &[0xff, 0xfe, 0x80, b'e', b'4'],
+        ]
+        .concat(),
         format!("csrf_token={token}&move=%ff%fe%00&confirm=1").into_bytes(),
         format!("csrf_token={token}&move=e4&confirm=1&ply=notanumber").into_bytes(),
         format!("csrf_token={token}&move=e4&move=d4").into_bytes(),
@@ -203,9 +234,18 @@ fn hostile_inputs_never_500(backend: Backend) {
     ] {
         let p = alice.post(
             "/games/new",
-            &[("variant", variant), ("opponent", opponent), ("color", color), ("fen", fen)],
+            &[
+                ("variant", variant),
+                ("opponent", opponent),
+                ("color", color),
+                ("fen", fen),
+            ],
         );
-        assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY, "{variant} {color} {fen}");
+        assert_eq!(
+            p.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{variant} {color} {fen}"
+        );
     }
     let p = alice.post("/games/{id}/draw", &[("action", "dance")]);
     assert!(p.status.as_u16() < 500);
@@ -242,9 +282,17 @@ fn concurrent_moves_store_exactly_one(backend: Backend) {
         let (client, ply, moves): (_, &str, Vec<&str>) = if round == 0 {
             (alice.clone(), "0", vec!["e4"; n])
         } else {
-            (bob.clone(), "1", vec!["e5", "d5", "c5", "Nf6", "Nc6", "a6", "h6", "g6"])
+            (
+                bob.clone(),
+                "1",
+                vec!["e5", "d5", "c5", "Nf6", "Nc6", "a6", "h6", "g6"],
+            )
         };
-        let token = if round == 0 { token.clone() } else { bob.csrf() };
+        let token = if round == 0 {
+            token.clone()
+        } else {
+            bob.csrf()
+        };
         let barrier = Arc::new(Barrier::new(n));
         let handles: Vec<_> = moves
             .into_iter()
@@ -258,15 +306,26 @@ fn concurrent_moves_store_exactly_one(backend: Backend) {
                     b.wait();
                     c.post_raw(
                         &format!("/games/{id}/move"),
-                        &[("csrf_token", &token), ("move", &mv), ("confirm", "1"), ("ply", &ply)],
+                        &[
+                            ("csrf_token", &token),
+                            ("move", &mv),
+                            ("confirm", "1"),
+                            ("ply", &ply),
+                        ],
                     )
                     .status
                 })
             })
             .collect();
         let statuses: Vec<StatusCode> = handles.into_iter().map(|h| h.join().unwrap()).collect();
-        let ok = statuses.iter().filter(|s| **s == StatusCode::SEE_OTHER).count();
-        let conflict = statuses.iter().filter(|s| **s == StatusCode::CONFLICT).count();
+        let ok = statuses
+            .iter()
+            .filter(|s| **s == StatusCode::SEE_OTHER)
+            .count();
+        let conflict = statuses
+            .iter()
+            .filter(|s| **s == StatusCode::CONFLICT)
+            .count();
         assert_eq!(ok, 1, "round {round}: {statuses:?}");
         assert_eq!(conflict, n - 1, "round {round}: {statuses:?}");
         assert_eq!(
@@ -300,7 +359,10 @@ fn login_rate_limited_per_account(backend: Backend) {
     assert_eq!(p.status, StatusCode::TOO_MANY_REQUESTS);
     assert!(p.has("Too many failed logins"));
     // Case does not dodge the limit.
-    assert_eq!(c.login("ALICE", "correct horse battery").status, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(
+        c.login("ALICE", "correct horse battery").status,
+        StatusCode::TOO_MANY_REQUESTS
+    );
     let _bob = app.user("bob");
     let p = c.login("bob", "correct horse battery");
     assert_eq!(p.status, StatusCode::SEE_OTHER);
@@ -311,7 +373,10 @@ fn login_rate_limited_per_ip(backend: Backend) {
     let _alice = app.user("alice");
     let c = app.client();
     for name in ["u1", "u2", "u3", "u4"] {
-        assert_eq!(c.login(name, "whatever pass").status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(
+            c.login(name, "whatever pass").status,
+            StatusCode::UNPROCESSABLE_ENTITY
+        );
     }
     let p = c.login("alice", "correct horse battery");
     assert_eq!(p.status, StatusCode::TOO_MANY_REQUESTS);
@@ -354,7 +419,11 @@ fn json_shape(backend: Backend) {
     assert!(moves[1]["played_at"].as_str().unwrap().contains('T'));
     // The game page shows the numbered move list.
     let page = alice.get(&format!("/games/{id}"));
-    assert!(page.has("<td class=\"num\">1.</td><td>Nf3</td><td>d5</td>"), "{}", page.body);
+    assert!(
+        page.has("<td class=\"num\">1.</td><td>Nf3</td><td>d5</td>"),
+        "{}",
+        page.body
+    );
 }
 
 fn signup_validation(backend: Backend) {
@@ -362,14 +431,39 @@ fn signup_validation(backend: Backend) {
     let _a = app.user("alice");
     let c = app.client();
     let cases = [
-        ("Alice", "a@example.org", "correct horse battery", "already taken"),
+        (
+            "Alice",
+            "a@example.org",
+            "correct horse battery",
+            "already taken",
+        ),
         ("al", "a@example.org", "correct horse battery", "3 to 20"),
-        ("9lives", "a@example.org", "correct horse battery", "starts with a letter"),
-        ("bad name", "a@example.org", "correct horse battery", "only letters"),
-        ("carol", "not-an-email", "correct horse battery", "email address"),
+        (
+            "9lives",
+            "a@example.org",
+            "correct horse battery",
+            "starts with a letter",
+        ),
+        (
+            "bad name",
+            "a@example.org",
+            "correct horse battery",
+            "only letters",
+        ),
+        (
+            "carol",
+            "not-an-email",
+            "correct horse battery",
+            "email address",
+        ),
         ("carol", "c@example.org", "short", "too weak"),
         ("carol", "c@example.org", "password1", "too weak"),
-        ("carol", "c@example.org", "carol-is-great", "contains your username"),
+        (
+            "carol",
+            "c@example.org",
+            "carol-is-great",
+            "contains your username",
+        ),
     ];
     for (u, e, pw, msg) in cases {
         let p = c.signup(u, e, pw);
@@ -391,19 +485,37 @@ fn open_seek_and_decline(backend: Backend) {
     let carol = app.user("carol");
     let seek = alice.challenge("", "random");
     assert!(carol.get("/").has("Open seeks"));
-    assert_eq!(alice.post(&format!("/games/{seek}/accept"), &[]).status, StatusCode::FORBIDDEN);
-    assert_eq!(carol.post(&format!("/games/{seek}/accept"), &[]).status, StatusCode::SEE_OTHER);
-    assert_eq!(bob.post(&format!("/games/{seek}/accept"), &[]).status, StatusCode::CONFLICT);
+    assert_eq!(
+        alice.post(&format!("/games/{seek}/accept"), &[]).status,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        carol.post(&format!("/games/{seek}/accept"), &[]).status,
+        StatusCode::SEE_OTHER
+    );
+    assert_eq!(
+        bob.post(&format!("/games/{seek}/accept"), &[]).status,
+        StatusCode::CONFLICT
+    );
     let j = alice.json(seek);
     assert_eq!(j["status"], "active");
     let players = [j["white"].as_str().unwrap(), j["black"].as_str().unwrap()];
     assert!(players.contains(&"alice") && players.contains(&"carol"));
     // Decline a named challenge.
     let id = alice.challenge("bob", "white");
-    assert_eq!(carol.post(&format!("/games/{id}/decline"), &[]).status, StatusCode::FORBIDDEN);
-    assert_eq!(bob.post(&format!("/games/{id}/decline"), &[]).status, StatusCode::SEE_OTHER);
+    assert_eq!(
+        carol.post(&format!("/games/{id}/decline"), &[]).status,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        bob.post(&format!("/games/{id}/decline"), &[]).status,
+        StatusCode::SEE_OTHER
+    );
     assert_eq!(alice.json(id)["status"], "declined");
-    assert_eq!(bob.post(&format!("/games/{id}/accept"), &[]).status, StatusCode::CONFLICT);
+    assert_eq!(
+        bob.post(&format!("/games/{id}/accept"), &[]).status,
+        StatusCode::CONFLICT
+    );
 }
 
 fn resign_and_draws(backend: Backend) {
@@ -412,7 +524,10 @@ fn resign_and_draws(backend: Backend) {
     let bob = app.user("bob");
     let id = alice.challenge("bob", "white");
     bob.post(&format!("/games/{id}/accept"), &[]);
-    let draw = |c: &common::TestClient, action: &str| c.post(&format!("/games/{id}/draw"), &[("action", action)]).status;
+    let draw = |c: &common::TestClient, action: &str| {
+        c.post(&format!("/games/{id}/draw"), &[("action", action)])
+            .status
+    };
     assert_eq!(draw(&bob, "accept"), StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(draw(&alice, "offer"), StatusCode::SEE_OTHER);
     assert!(bob.get(&format!("/games/{id}")).has("offers a draw"));
@@ -425,12 +540,20 @@ fn resign_and_draws(backend: Backend) {
     assert_eq!(j["reason"], "agreement");
     let id = alice.challenge("bob", "white");
     bob.post(&format!("/games/{id}/accept"), &[]);
-    assert_eq!(bob.post(&format!("/games/{id}/resign"), &[]).status, StatusCode::SEE_OTHER);
+    assert_eq!(
+        bob.post(&format!("/games/{id}/resign"), &[]).status,
+        StatusCode::SEE_OTHER
+    );
     let j = alice.json(id);
     assert_eq!(j["result"], "1-0");
     assert_eq!(j["reason"], "resignation");
-    assert_eq!(bob.post(&format!("/games/{id}/resign"), &[]).status, StatusCode::FORBIDDEN);
-    assert!(alice.get(&format!("/games/{id}")).has("White wins by resignation"));
+    assert_eq!(
+        bob.post(&format!("/games/{id}/resign"), &[]).status,
+        StatusCode::FORBIDDEN
+    );
+    assert!(alice
+        .get(&format!("/games/{id}"))
+        .has("White wins by resignation"));
 }
 
 fn confirmation_step(backend: Backend) {
@@ -439,7 +562,10 @@ fn confirmation_step(backend: Backend) {
     let bob = app.user("bob");
     let id = alice.challenge("bob", "white");
     bob.post(&format!("/games/{id}/accept"), &[]);
-    let p = alice.post(&format!("/games/{id}/move"), &[("move", "e2-e4"), ("ply", "0")]);
+    let p = alice.post(
+        &format!("/games/{id}/move"),
+        &[("move", "e2-e4"), ("ply", "0")],
+    );
     assert_eq!(p.status, StatusCode::OK);
     assert!(p.has("Confirm e4"), "{}", p.body);
     assert!(p.has("id=\"preview\""));
@@ -485,7 +611,13 @@ fn login_logout_and_secret_persists(backend: Backend) {
         .get(format!("{}/login", app.base))
         .send()
         .unwrap();
-    let cookie = r.headers().get("set-cookie").unwrap().to_str().unwrap().to_string();
+    let cookie = r
+        .headers()
+        .get("set-cookie")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_string();
     assert!(cookie.contains("HttpOnly"), "{cookie}");
     assert!(cookie.contains("SameSite=Lax"), "{cookie}");
 }

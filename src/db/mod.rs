@@ -138,9 +138,6 @@ pub fn last_insert_id(conn: &mut DbConn) -> QueryResult<i32> {
 pub fn is_unique_violation(e: &diesel::result::Error) -> bool {
     matches!(
         e,
-        diesel::result::Error::DatabaseError(
-            diesel::result::DatabaseErrorKind::UniqueViolation,
-            _
-        )
+        diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::UniqueViolation, _)
     )
 }

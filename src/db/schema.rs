@@ -80,4 +80,11 @@ diesel::table! {
 
 diesel::joinable!(sessions -> users (user_id));
 diesel::joinable!(moves -> games (game_id));
-diesel::allow_tables_to_appear_in_same_query!(settings, users, sessions, login_attempts, games, moves);
+diesel::allow_tables_to_appear_in_same_query!(
+    settings,
+    users,
+    sessions,
+    login_attempts,
+    games,
+    moves
+);

@@ -202,7 +202,7 @@ async fn load_game(ctx: &Ctx, id: i32) -> Result<Loaded, AppError> {
 struct PageExtras {
     error: Option<String>,
     move_text: String,
-    preview: Option<(missive_rules::Played, Game)>,
+    preview: Option<(missive_rules::Played, Box<Game>)>,
 }
 
 fn render_game(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<String, AppError> {
@@ -280,9 +280,8 @@ fn render_game(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<String, A
         svc::WITHDRAWN => "The challenge was withdrawn.".into(),
         _ => "The game is over.".into(),
     };
-    let result = svc::describe_result(row, [&sides[0], &sides[1]]).map(|r| {
-        format!("{} ({r})", row.result.clone().unwrap_or_default())
-    });
+    let result = svc::describe_result(row, [&sides[0], &sides[1]])
+        .map(|r| format!("{} ({r})", row.result.clone().unwrap_or_default()));
     let legal = if can_move {
         game.move_views()
             .into_iter()
@@ -516,6 +515,9 @@ pub async fn draw(
     let id = parse_id(&path)?;
     let user = ctx.require_user()?.clone();
     let action = form.action.clone();
-    db(&ctx.state, move |conn| svc::draw(conn, id, &user, &action, now())).await?;
+    db(&ctx.state, move |conn| {
+        svc::draw(conn, id, &user, &action, now())
+    })
+    .await?;
     Ok(see_other(&format!("/games/{id}")))
 }

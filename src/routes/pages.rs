@@ -122,7 +122,7 @@ pub async fn home(ctx: Ctx) -> Result<HttpResponse, AppError> {
             _ => finished.push((g.ended_at.unwrap_or(g.updated_at), g, line)),
         }
     }
-    finished.sort_by(|a, b| b.0.cmp(&a.0));
+    finished.sort_by_key(|f| std::cmp::Reverse(f.0));
     for (ended, g, line) in finished.into_iter().take(100) {
         let v = missive_rules::variant(&g.variant);
         let sides = v
@@ -179,7 +179,10 @@ struct VariantPage {
 pub async fn variant(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
     let v = missive_rules::variant(&id).ok_or_else(|| {
-        AppError::NotFound(format!("There is no variant “{}”.", crate::web::clip(&id, 40)))
+        AppError::NotFound(format!(
+            "There is no variant “{}”.",
+            crate::web::clip(&id, 40)
+        ))
     })?;
     let geometry = v.geometry();
     let paragraphs = v
@@ -202,7 +205,10 @@ pub async fn variant(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, 
 
 pub async fn static_file(path: web::Path<String>) -> Result<HttpResponse, AppError> {
     let (body, kind) = match path.as_str() {
-        "style.css" => (include_str!("../../static/style.css"), "text/css; charset=utf-8"),
+        "style.css" => (
+            include_str!("../../static/style.css"),
+            "text/css; charset=utf-8",
+        ),
         "board.js" => (
             include_str!("../../static/board.js"),
             "text/javascript; charset=utf-8",
@@ -216,6 +222,7 @@ pub async fn static_file(path: web::Path<String>) -> Result<HttpResponse, AppErr
 }
 
 pub async fn not_found() -> Result<HttpResponse, AppError> {
-    Err(AppError::NotFound("There is no page at this address.".into()))
+    Err(AppError::NotFound(
+        "There is no page at this address.".into(),
+    ))
 }
-

@@ -4,7 +4,9 @@ use crate::db::models::{NewUser, User};
 use crate::db::schema::{login_attempts, sessions, users};
 use crate::db::{is_unique_violation, DbConn};
 use crate::error::AppError;
-use argon2::password_hash::{rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::password_hash::{
+    rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString,
+};
 use argon2::Argon2;
 use chrono::{Duration, NaiveDateTime};
 use diesel::prelude::*;
@@ -22,12 +24,15 @@ pub fn username_key(name: &str) -> String {
 
 pub fn validate_username(name: &str) -> Result<(), String> {
     let n = name.chars().count();
-    if n < USERNAME_MIN || n > USERNAME_MAX {
+    if !(USERNAME_MIN..=USERNAME_MAX).contains(&n) {
         return Err(format!(
             "A username has {USERNAME_MIN} to {USERNAME_MAX} characters."
         ));
     }
-    if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
         return Err("A username may use only letters a–z, digits, “_” and “-”.".into());
     }
     if !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
@@ -58,9 +63,27 @@ pub fn validate_email(email: &str) -> Result<(), String> {
 }
 
 const COMMON_PASSWORDS: &[&str] = &[
-    "password", "password1", "12345678", "123456789", "1234567890", "qwertyuiop", "qwerty123",
-    "iloveyou", "letmein1", "abcdefgh", "abc12345", "11111111", "00000000", "football",
-    "baseball", "sunshine", "princess", "passw0rd", "welcome1", "chess123", "chesschess",
+    "password",
+    "password1",
+    "12345678",
+    "123456789",
+    "1234567890",
+    "qwertyuiop",
+    "qwerty123",
+    "iloveyou",
+    "letmein1",
+    "abcdefgh",
+    "abc12345",
+    "11111111",
+    "00000000",
+    "football",
+    "baseball",
+    "sunshine",
+    "princess",
+    "passw0rd",
+    "welcome1",
+    "chess123",
+    "chesschess",
     "checkmate",
 ];
 
@@ -218,9 +241,7 @@ pub fn login(
         .execute(conn)?;
     match user {
         Some(u) if ok => Ok(u),
-        _ => Err(AppError::Invalid(
-            "Wrong username or password.".into(),
-        )),
+        _ => Err(AppError::Invalid("Wrong username or password.".into())),
     }
 }
 
@@ -229,7 +250,11 @@ fn token_hash(token: &str) -> String {
 }
 
 /// Start a session; returns the token for the cookie (only its hash is stored).
-pub fn create_session(conn: &mut DbConn, user_id: i32, now: NaiveDateTime) -> Result<String, AppError> {
+pub fn create_session(
+    conn: &mut DbConn,
+    user_id: i32,
+    now: NaiveDateTime,
+) -> Result<String, AppError> {
     let token = crate::web::random_token();
     diesel::insert_into(sessions::table)
         .values((
@@ -242,7 +267,11 @@ pub fn create_session(conn: &mut DbConn, user_id: i32, now: NaiveDateTime) -> Re
     Ok(token)
 }
 
-pub fn session_user(conn: &mut DbConn, token: &str, now: NaiveDateTime) -> QueryResult<Option<User>> {
+pub fn session_user(
+    conn: &mut DbConn,
+    token: &str,
+    now: NaiveDateTime,
+) -> QueryResult<Option<User>> {
     sessions::table
         .inner_join(users::table)
         .filter(sessions::token_hash.eq(token_hash(token)))
@@ -253,7 +282,8 @@ pub fn session_user(conn: &mut DbConn, token: &str, now: NaiveDateTime) -> Query
 }
 
 pub fn end_session(conn: &mut DbConn, token: &str) -> QueryResult<()> {
-    diesel::delete(sessions::table.filter(sessions::token_hash.eq(token_hash(token)))).execute(conn)?;
+    diesel::delete(sessions::table.filter(sessions::token_hash.eq(token_hash(token))))
+        .execute(conn)?;
     Ok(())
 }
 

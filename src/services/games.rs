@@ -51,7 +51,10 @@ pub struct Challenge {
 
 pub fn variant_of(row: &GameRow) -> Result<&'static dyn Variant, AppError> {
     missive_rules::variant(&row.variant).ok_or_else(|| {
-        AppError::internal(format!("game {} has unknown variant {}", row.id, row.variant))
+        AppError::internal(format!(
+            "game {} has unknown variant {}",
+            row.id, row.variant
+        ))
     })
 }
 
@@ -143,7 +146,9 @@ pub fn create_game(
         updated_at: now,
     };
     conn.transaction::<_, AppError, _>(|conn| {
-        diesel::insert_into(games::table).values(&new).execute(conn)?;
+        diesel::insert_into(games::table)
+            .values(&new)
+            .execute(conn)?;
         Ok(last_insert_id(conn)?)
     })
 }
@@ -231,7 +236,12 @@ pub fn accept(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Re
 }
 
 /// The opponent declines, or the challenger withdraws.
-pub fn decline(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Result<(), AppError> {
+pub fn decline(
+    conn: &mut DbConn,
+    id: i32,
+    user: &User,
+    now: NaiveDateTime,
+) -> Result<(), AppError> {
     let row = load(conn, id)?;
     if row.status != PENDING {
         return Err(AppError::Conflict(
@@ -260,7 +270,9 @@ pub fn decline(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> R
     ))
     .execute(conn)?;
     if n == 0 {
-        return Err(AppError::Conflict("This challenge is no longer open.".into()));
+        return Err(AppError::Conflict(
+            "This challenge is no longer open.".into(),
+        ));
     }
     Ok(())
 }
@@ -268,8 +280,13 @@ pub fn decline(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> R
 /// What a move submission did.
 pub enum MoveOutcome {
     /// Not stored: the position it would give, for the confirmation step.
-    Preview { played: Played, after: Game },
-    Committed { played: Played },
+    Preview {
+        played: Played,
+        after: Box<Game>,
+    },
+    Committed {
+        played: Played,
+    },
 }
 
 /// Check that `user` may move in `row` now.
@@ -321,7 +338,7 @@ pub fn submit_move(
     if !commit {
         return Ok(MoveOutcome::Preview {
             played,
-            after: game,
+            after: Box::new(game),
         });
     }
     let variant = game.variant();
@@ -398,9 +415,8 @@ fn capitalise(s: &str) -> String {
 }
 
 fn check_participant(row: &GameRow, user: &User, what: &str) -> Result<Color, AppError> {
-    let side = side_of(row, user.id).ok_or_else(|| {
-        AppError::Forbidden(format!("Only the two players can {what}."))
-    })?;
+    let side = side_of(row, user.id)
+        .ok_or_else(|| AppError::Forbidden(format!("Only the two players can {what}.")))?;
     if row.status != ACTIVE {
         return Err(AppError::Forbidden(format!(
             "You cannot {what}: the game is not in progress."

@@ -74,7 +74,8 @@ impl TestApp {
             Backend::Postgres => {
                 let admin = postgres_url().expect("MISSIVE_TEST_POSTGRES_URL");
                 let name = format!("missive_test_{}", random_suffix());
-                let mut conn = diesel::PgConnection::establish(&admin).expect("connect to PostgreSQL");
+                let mut conn =
+                    diesel::PgConnection::establish(&admin).expect("connect to PostgreSQL");
                 diesel::sql_query(format!("CREATE DATABASE {name}"))
                     .execute(&mut conn)
                     .expect("create test database");
@@ -133,14 +134,20 @@ impl TestApp {
     /// A client signed up (and logged in) as `name`.
     pub fn user(&self, name: &str) -> TestClient {
         let c = self.client();
-        let r = c.signup(name, &format!("{name}@example.org"), "correct horse battery");
+        let r = c.signup(
+            name,
+            &format!("{name}@example.org"),
+            "correct horse battery",
+        );
         assert_eq!(r.status(), StatusCode::SEE_OTHER, "signup of {name}");
         c
     }
 
     /// A direct database connection, to check what was stored.
     pub fn db(&self) -> missive::db::DbConn {
-        missive::db::Manager::new(&self.database_url).open().unwrap()
+        missive::db::Manager::new(&self.database_url)
+            .open()
+            .unwrap()
     }
 
     pub fn count(&self, sql: &str) -> i64 {
@@ -160,7 +167,7 @@ impl TestApp {
 impl Drop for TestApp {
     fn drop(&mut self) {
         let handle = self.handle.clone();
-        let _ = actix_web::rt::System::new().block_on(handle.stop(true));
+        actix_web::rt::System::new().block_on(handle.stop(true));
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
@@ -216,7 +223,12 @@ pub fn csrf_from(body: &str) -> Option<String> {
 
 impl TestClient {
     pub fn get(&self, path: &str) -> Page {
-        Page::from(self.http.get(format!("{}{path}", self.base)).send().unwrap())
+        Page::from(
+            self.http
+                .get(format!("{}{path}", self.base))
+                .send()
+                .unwrap(),
+        )
     }
 
     /// The CSRF token from a page this client can see.
@@ -261,7 +273,11 @@ impl TestClient {
     pub fn signup(&self, username: &str, email: &str, password: &str) -> Page {
         self.post(
             "/signup",
-            &[("username", username), ("email", email), ("password", password)],
+            &[
+                ("username", username),
+                ("email", email),
+                ("password", password),
+            ],
         )
     }
 
@@ -273,7 +289,12 @@ impl TestClient {
     pub fn challenge(&self, opponent: &str, color: &str) -> i32 {
         let p = self.post(
             "/games/new",
-            &[("variant", "chess"), ("opponent", opponent), ("color", color), ("fen", "")],
+            &[
+                ("variant", "chess"),
+                ("opponent", opponent),
+                ("color", color),
+                ("fen", ""),
+            ],
         );
         assert_eq!(p.status, StatusCode::SEE_OTHER, "create game: {}", p.body);
         p.location
