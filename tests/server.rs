@@ -23,6 +23,9 @@ both_backends!(
     resign_and_draws,
     confirmation_step,
     login_logout_and_secret_persists,
+    dashboard_order,
+    every_variant_plays,
+    race_without_ply_field,
 );
 
 fn fools_mate_end_to_end(backend: Backend) {
@@ -620,4 +623,137 @@ fn login_logout_and_secret_persists(backend: Backend) {
         .to_string();
     assert!(cookie.contains("HttpOnly"), "{cookie}");
     assert!(cookie.contains("SameSite=Lax"), "{cookie}");
+}
+
+fn race_without_ply_field(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let id = alice.challenge("bob", "white");
+    bob.post(&format!("/games/{id}/accept"), &[]);
+    let token = alice.csrf();
+    let n = 8;
+    let barrier = Arc::new(Barrier::new(n));
+    let handles: Vec<_> = ["e4", "d4", "c4", "Nf3", "Nc3", "a3", "h3", "g3"]
+        .into_iter()
+        .map(|mv| {
+            let c = alice.clone();
+            let b = barrier.clone();
+            let token = token.clone();
+            std::thread::spawn(move || {
+                b.wait();
+                c.post_raw(
+                    &format!("/games/{id}/move"),
+                    &[("csrf_token", &token), ("move", mv), ("confirm", "1")],
+                )
+                .status
+            })
+        })
+        .collect();
+    let statuses: Vec<StatusCode> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+    let ok = statuses
+        .iter()
+        .filter(|s| **s == StatusCode::SEE_OTHER)
+        .count();
+    assert_eq!(ok, 1, "{statuses:?}");
+    // The others were refused: the position changed under them, or (if they
+    // read the game after the move) it was no longer their turn.
+    assert!(statuses.iter().all(|s| [
+        StatusCode::SEE_OTHER,
+        StatusCode::CONFLICT,
+        StatusCode::FORBIDDEN
+    ]
+    .contains(s)));
+    assert_eq!(app.count("SELECT COUNT(*) AS n FROM moves"), 1);
+    assert_eq!(alice.json(id)["ply"], 1);
+}
+
+fn dashboard_order(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let carol = app.user("carol");
+    // Two games where Alice is to move: the one with Carol waits longer.
+    let g1 = alice.challenge("carol", "white");
+    carol.post(&format!("/games/{g1}/accept"), &[]);
+    let g2 = alice.challenge("bob", "white");
+    bob.post(&format!("/games/{g2}/accept"), &[]);
+    // One where Bob is to move.
+    let g3 = bob.challenge("alice", "white");
+    alice.post(&format!("/games/{g3}/accept"), &[]);
+    // Two finished games: g5 ended last.
+    let g4 = alice.challenge("bob", "white");
+    bob.post(&format!("/games/{g4}/accept"), &[]);
+    let g5 = alice.challenge("bob", "white");
+    bob.post(&format!("/games/{g5}/accept"), &[]);
+    alice.post(&format!("/games/{g4}/resign"), &[]);
+    alice.post(&format!("/games/{g5}/resign"), &[]);
+    let body = alice.get("/").body;
+    let pos = |id: i32| {
+        body.find(&format!("href=\"/games/{id}\""))
+            .unwrap_or_else(|| panic!("game {id} on the dashboard"))
+    };
+    let your_turn = body.find("Your turn").unwrap();
+    let waiting = body.find("Waiting for your opponent").unwrap();
+    let finished = body.find("<h2>Finished").unwrap();
+    assert!(your_turn < pos(g1) && pos(g1) < pos(g2) && pos(g2) < waiting);
+    assert!(waiting < pos(g3) && pos(g3) < finished);
+    assert!(finished < pos(g5) && pos(g5) < pos(g4));
+}
+
+fn every_variant_plays(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    assert!(!missive_rules::variants().is_empty());
+    for v in missive_rules::variants() {
+        let rules = alice.get(&format!("/variants/{}", v.id()));
+        assert_eq!(rules.status, StatusCode::OK, "{}", v.id());
+        let p = alice.post(
+            "/games/new",
+            &[
+                ("variant", v.id()),
+                ("opponent", "bob"),
+                ("color", "white"),
+                ("fen", ""),
+            ],
+        );
+        assert_eq!(p.status, StatusCode::SEE_OTHER, "{}: {}", v.id(), p.body);
+        let id: i32 = p
+            .location
+            .unwrap()
+            .trim_start_matches("/games/")
+            .parse()
+            .unwrap();
+        bob.post(&format!("/games/{id}/accept"), &[]);
+        let j = alice.json(id);
+        let mover = if j["side_to_move"] == "white" {
+            &alice
+        } else {
+            &bob
+        };
+        let page = mover.get(&format!("/games/{id}"));
+        assert_eq!(page.status, StatusCode::OK);
+        assert!(page.has("<svg"), "{}", v.id());
+        let i = page.body.find("data-move=\"").expect("a legal move listed") + "data-move=\"".len();
+        let mv = &page.body[i..i + page.body[i..].find('"').unwrap()];
+        let mv = mv
+            .replace("&#43;", "+")
+            .replace("&#35;", "#")
+            .replace("&amp;", "&")
+            .replace("&quot;", "\"")
+            .replace("&#39;", "'")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">");
+        let p = mover.play(id, &mv);
+        assert_eq!(
+            p.status,
+            StatusCode::SEE_OTHER,
+            "{}: {mv}: {}",
+            v.id(),
+            p.body
+        );
+        assert_eq!(alice.json(id)["ply"], 1, "{}", v.id());
+        assert_eq!(alice.get(&format!("/games/{id}")).status, StatusCode::OK);
+    }
 }

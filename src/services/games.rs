@@ -325,13 +325,28 @@ pub fn submit_move(
     if expected_ply.is_some_and(|p| p != row.ply) {
         return Err(AppError::position_changed());
     }
-    let side = check_mover(&row, user)?;
+    move_from(conn, &row, user, text, commit, now)
+}
+
+/// [`submit_move`] on a game row already loaded. If the row is stale (another
+/// move was stored since it was read), nothing is stored and the answer is
+/// "the position has changed".
+pub fn move_from(
+    conn: &mut DbConn,
+    row: &GameRow,
+    user: &User,
+    text: &str,
+    commit: bool,
+    now: NaiveDateTime,
+) -> Result<MoveOutcome, AppError> {
+    let id = row.id;
+    let side = check_mover(row, user)?;
     if text.len() > MOVE_TEXT_MAX {
         return Err(AppError::Invalid(
             "That text is far too long to be a move.".into(),
         ));
     }
-    let mut game = restore(&row)?;
+    let mut game = restore(row)?;
     let played = game
         .play_text(text)
         .map_err(|e| AppError::Invalid(capitalise(&e.to_string())))?;

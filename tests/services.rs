@@ -1,0 +1,176 @@
+//! Service functions called directly, with a controlled clock, on both backends.
+
+mod common;
+
+use chrono::{Duration, NaiveDate, NaiveDateTime};
+use common::{Backend, TestApp};
+use diesel::prelude::*;
+use missive::error::AppError;
+use missive::services::{accounts, games};
+
+both_backends!(
+    stale_row_cannot_store_a_move,
+    unique_game_ply_key,
+    rate_limit_window_expires,
+    sessions_expire,
+);
+
+fn t0() -> NaiveDateTime {
+    NaiveDate::from_ymd_opt(2026, 1, 2)
+        .unwrap()
+        .and_hms_opt(3, 4, 5)
+        .unwrap()
+}
+
+fn two_players(
+    conn: &mut missive::db::DbConn,
+) -> (missive::db::models::User, missive::db::models::User) {
+    let a = accounts::signup(
+        conn,
+        "alice",
+        "a@example.org",
+        "correct horse battery",
+        t0(),
+    )
+    .unwrap();
+    let b = accounts::signup(conn, "bob", "b@example.org", "correct horse battery", t0()).unwrap();
+    (a, b)
+}
+
+fn started_game(
+    conn: &mut missive::db::DbConn,
+) -> (i32, missive::db::models::User, missive::db::models::User) {
+    let (a, b) = two_players(conn);
+    let challenge = games::Challenge {
+        variant: "chess".into(),
+        opponent: "bob".into(),
+        color: "white".into(),
+        fen: String::new(),
+    };
+    let id = games::create_game(conn, &a, &challenge, t0()).unwrap();
+    games::accept(conn, id, &b, t0()).unwrap();
+    (id, a, b)
+}
+
+fn stale_row_cannot_store_a_move(backend: Backend) {
+    let app = TestApp::start(backend);
+    let mut conn = app.db();
+    let (id, alice, _bob) = started_game(&mut conn);
+    // Two requests read the game at ply 0...
+    let first = games::load(&mut conn, id).unwrap();
+    let second = first.clone();
+    // ...the first stores its move, the second must not.
+    let r = games::move_from(&mut conn, &first, &alice, "e4", true, t0()).unwrap();
+    assert!(matches!(r, games::MoveOutcome::Committed { .. }));
+    let r = games::move_from(&mut conn, &second, &alice, "d4", true, t0());
+    assert!(matches!(r, Err(AppError::Conflict(_))), "{:?}", r.err());
+    let moves = games::moves_of(&mut conn, id).unwrap();
+    assert_eq!(moves.len(), 1);
+    assert_eq!(moves[0].display, "e4");
+    assert_eq!(moves[0].coordinate, "e2e4");
+    assert_eq!(moves[0].from_square.as_deref(), Some("e2"));
+    assert_eq!(moves[0].to_square, "e4");
+    assert_eq!(moves[0].played_at, t0());
+    let row = games::load(&mut conn, id).unwrap();
+    assert_eq!(row.ply, 1);
+    assert_eq!(row.turn, "black");
+    assert_eq!(row.fen, moves[0].fen_after);
+    // A preview stores nothing.
+    let r = games::move_from(&mut conn, &row, &_bob, "e5", false, t0()).unwrap();
+    assert!(matches!(r, games::MoveOutcome::Preview { .. }));
+    assert_eq!(games::moves_of(&mut conn, id).unwrap().len(), 1);
+}
+
+fn unique_game_ply_key(backend: Backend) {
+    use missive::db::schema::moves;
+    let app = TestApp::start(backend);
+    let mut conn = app.db();
+    let (id, alice, _) = started_game(&mut conn);
+    games::submit_move(&mut conn, id, &alice, "e4", Some(0), true, t0()).unwrap();
+    let dup = diesel::insert_into(moves::table)
+        .values((
+            moves::game_id.eq(id),
+            moves::ply.eq(1),
+            moves::display.eq("d4"),
+            moves::coordinate.eq("d2d4"),
+            moves::to_square.eq("d4"),
+            moves::fen_after.eq("x"),
+            moves::played_by.eq(alice.id),
+            moves::played_at.eq(t0()),
+        ))
+        .execute(&mut conn);
+    assert!(missive::db::is_unique_violation(&dup.unwrap_err()));
+}
+
+fn rate_limit_window_expires(backend: Backend) {
+    let app = TestApp::start(backend);
+    let mut conn = app.db();
+    two_players(&mut conn);
+    let limits = accounts::LoginLimits {
+        per_account: 3,
+        per_ip: 100,
+        window_secs: 600,
+    };
+    for i in 0..3 {
+        let r = accounts::login(
+            &mut conn,
+            "alice",
+            "nope nope",
+            "10.0.0.1",
+            limits,
+            t0() + Duration::seconds(i),
+        );
+        assert!(matches!(r, Err(AppError::Invalid(_))));
+    }
+    let r = accounts::login(
+        &mut conn,
+        "alice",
+        "correct horse battery",
+        "10.0.0.2",
+        limits,
+        t0() + Duration::seconds(5),
+    );
+    assert!(matches!(r, Err(AppError::RateLimited(_))));
+    // Another account from the same address is not affected.
+    assert!(accounts::login(
+        &mut conn,
+        "bob",
+        "correct horse battery",
+        "10.0.0.1",
+        limits,
+        t0() + Duration::seconds(6)
+    )
+    .is_ok());
+    // After the window, the right password works again.
+    let later = t0() + Duration::seconds(700);
+    assert!(accounts::login(
+        &mut conn,
+        "alice",
+        "correct horse battery",
+        "10.0.0.1",
+        limits,
+        later
+    )
+    .is_ok());
+}
+
+fn sessions_expire(backend: Backend) {
+    let app = TestApp::start(backend);
+    let mut conn = app.db();
+    let (a, _) = two_players(&mut conn);
+    let token = accounts::create_session(&mut conn, a.id, t0()).unwrap();
+    let u = accounts::session_user(&mut conn, &token, t0() + Duration::days(1)).unwrap();
+    assert_eq!(u.unwrap().id, a.id);
+    assert!(
+        accounts::session_user(&mut conn, &token, t0() + Duration::days(31))
+            .unwrap()
+            .is_none()
+    );
+    accounts::end_session(&mut conn, &token).unwrap();
+    assert!(accounts::session_user(&mut conn, &token, t0())
+        .unwrap()
+        .is_none());
+    assert!(accounts::session_user(&mut conn, "deadbeef", t0())
+        .unwrap()
+        .is_none());
+}
