@@ -264,3 +264,103 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
     out.push_str("</svg>");
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use missive_rules::HandItem;
+
+    fn label(letter: &str, name: &str) -> PieceLabel {
+        PieceLabel {
+            letter: letter.into(),
+            name: name.into(),
+            direction: None,
+        }
+    }
+
+    /// A 3x2 board with a hole at b1, a white King on a1, a black Guard on
+    /// c2, and pieces in hand.
+    fn view() -> BoardView {
+        let mut cells = vec![Cell::Empty; 6];
+        cells[0] = Cell::Piece {
+            color: Color::White,
+            label: label("K", "King"),
+        };
+        cells[1] = Cell::Hole;
+        cells[5] = Cell::Piece {
+            color: Color::Black,
+            label: label("g", "Guard"),
+        };
+        BoardView {
+            width: 3,
+            height: 2,
+            cells,
+            hands: vec![
+                HandItem {
+                    color: Color::White,
+                    label: label("P", "Pawn"),
+                    count: 2,
+                },
+                HandItem {
+                    color: Color::Black,
+                    label: label("+x", "Xiphos"),
+                    count: 1,
+                },
+            ],
+            side_to_move: Color::White,
+            side_names: ["Red", "Black"],
+            marks: vec![(Square::new(2, 0), "trap")],
+        }
+    }
+
+    #[test]
+    fn draws_squares_holes_hands_and_marks() {
+        let svg = render(
+            &view(),
+            &SvgOptions {
+                flipped: false,
+                last_move: Some((Some("a2"), "c1")),
+            },
+        );
+        assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
+        for sq in ["a1", "c1", "a2", "b2", "c2"] {
+            assert!(svg.contains(&format!("data-sq=\"{sq}\"")), "{sq}");
+        }
+        assert!(!svg.contains("data-sq=\"b1\""), "the hole is not drawn");
+        assert_eq!(svg.matches("class=\"last\"").count(), 2);
+        assert!(svg.contains("<title>Red King</title>"));
+        assert!(svg.contains("<title>Black Guard</title>"));
+        assert!(
+            svg.contains(">G</text>"),
+            "unknown pieces show their letter"
+        );
+        assert!(svg.contains("class=\"hand\" data-side=\"white\""));
+        assert!(svg.contains("class=\"hand\" data-side=\"black\""));
+        assert!(svg.contains("×2"));
+        assert!(svg.contains(">trap</text>"));
+        // White at the bottom: rank 2 is drawn first.
+        assert!(svg.find("data-sq=\"a2\"").unwrap() < svg.find("data-sq=\"a1\"").unwrap());
+        // The view box grows for the hands.
+        assert!(svg.contains(&format!("width=\"{}\"", MARGIN + 3 * SQ + 2 * SQ + 10 + 4)));
+    }
+
+    #[test]
+    fn flipped_puts_black_at_the_bottom() {
+        let svg = render(
+            &view(),
+            &SvgOptions {
+                flipped: true,
+                last_move: None,
+            },
+        );
+        assert!(svg.find("data-sq=\"a1\"").unwrap() < svg.find("data-sq=\"a2\"").unwrap());
+        // Files run from c to a.
+        assert!(svg.find("data-sq=\"c1\"").unwrap() < svg.find("data-sq=\"a1\"").unwrap());
+        assert!(!svg.contains("class=\"last\""));
+    }
+
+    #[test]
+    fn escapes_text() {
+        assert_eq!(escape("<a&\"'>"), "&lt;a&amp;&quot;&#39;&gt;");
+    }
+}

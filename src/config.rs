@@ -24,6 +24,9 @@ pub struct Config {
     pub workers: usize,
     /// Database connections in the pool.
     pub pool_size: u32,
+    /// Take the client address from `Forwarded`/`X-Forwarded-For` (only
+    /// behind a reverse proxy that sets them), for per-IP login limits.
+    pub trust_proxy: bool,
 }
 
 fn var(name: &str) -> Option<String> {
@@ -48,6 +51,7 @@ impl Default for Config {
             login_window_secs: 15 * 60,
             workers: 0,
             pool_size: 10,
+            trust_proxy: false,
         }
     }
 }
@@ -55,7 +59,8 @@ impl Default for Config {
 impl Config {
     /// Read `DATABASE_URL`, `MISSIVE_BIND`, `MISSIVE_BASE_URL`, `MISSIVE_SECRET`,
     /// `MISSIVE_LOGIN_LIMIT_ACCOUNT`, `MISSIVE_LOGIN_LIMIT_IP`,
-    /// `MISSIVE_LOGIN_WINDOW_SECS`, `MISSIVE_WORKERS`, `MISSIVE_POOL_SIZE`.
+    /// `MISSIVE_LOGIN_WINDOW_SECS`, `MISSIVE_WORKERS`, `MISSIVE_POOL_SIZE`,
+    /// `MISSIVE_TRUST_PROXY`.
     pub fn from_env() -> Config {
         let d = Config::default();
         let bind = var("MISSIVE_BIND").unwrap_or(d.bind);
@@ -70,6 +75,10 @@ impl Config {
             login_window_secs: num("MISSIVE_LOGIN_WINDOW_SECS", d.login_window_secs),
             workers: num("MISSIVE_WORKERS", d.workers),
             pool_size: num("MISSIVE_POOL_SIZE", d.pool_size).max(1),
+            trust_proxy: matches!(
+                var("MISSIVE_TRUST_PROXY").as_deref().map(str::trim),
+                Some("1" | "true" | "yes")
+            ),
         }
     }
 

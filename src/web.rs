@@ -153,10 +153,14 @@ impl FromRequest for Ctx {
                 }
             };
             let csrf_token = hmac_hex(&state.secret, &format!("csrf:{seed}"));
-            let ip = req
-                .peer_addr()
-                .map(|a| a.ip().to_string())
-                .unwrap_or_else(|| "unknown".into());
+            let ip = if state.config.trust_proxy {
+                req.connection_info()
+                    .realip_remote_addr()
+                    .map(|s| clip(s, 64))
+            } else {
+                req.peer_addr().map(|a| a.ip().to_string())
+            }
+            .unwrap_or_else(|| "unknown".into());
             let user = match req.cookie(SESSION_COOKIE) {
                 Some(c) if c.value().len() == 64 => {
                     let token = c.value().to_string();

@@ -26,6 +26,7 @@ both_backends!(
     dashboard_order,
     every_variant_plays,
     race_without_ply_field,
+    sessions_survive_restart,
 );
 
 fn fools_mate_end_to_end(backend: Backend) {
@@ -756,4 +757,30 @@ fn every_variant_plays(backend: Backend) {
         assert_eq!(alice.json(id)["ply"], 1, "{}", v.id());
         assert_eq!(alice.get(&format!("/games/{id}")).status, StatusCode::OK);
     }
+}
+
+fn sessions_survive_restart(backend: Backend) {
+    let mut app = TestApp::start(backend);
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let id = alice.challenge("bob", "white");
+    let token = alice.csrf();
+    app.restart();
+    // The clients keep their cookies; the server has a new port.
+    let mut alice = alice;
+    alice.base = app.base.clone();
+    let mut bob = bob;
+    bob.base = app.base.clone();
+    assert!(alice.get("/").has("Your games"));
+    // The stored secret still validates the old form token.
+    assert_eq!(
+        bob.post(&format!("/games/{id}/accept"), &[]).status,
+        StatusCode::SEE_OTHER
+    );
+    let p = alice.post_raw(
+        &format!("/games/{id}/move"),
+        &[("csrf_token", &token), ("move", "e4"), ("confirm", "1")],
+    );
+    assert_eq!(p.status, StatusCode::SEE_OTHER);
+    assert_eq!(app.count("SELECT COUNT(*) AS n FROM settings"), 1);
 }

@@ -45,6 +45,7 @@ pub struct TestApp {
     pub base: String,
     pub backend: Backend,
     pub database_url: String,
+    pub config: missive::Config,
     handle: actix_web::dev::ServerHandle,
     thread: Option<thread::JoinHandle<()>>,
     _dir: tempfile::TempDir,
@@ -57,6 +58,29 @@ fn random_suffix() -> String {
     (0..12)
         .map(|_| (b'a' + rng.gen_range(0..26)) as char)
         .collect()
+}
+
+/// Start the server on a free port of 127.0.0.1.
+fn launch(
+    mut config: missive::Config,
+) -> (String, actix_web::dev::ServerHandle, thread::JoinHandle<()>) {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let addr = listener.local_addr().unwrap();
+    config.base_url = format!("http://{addr}");
+    let (tx, rx) = mpsc::channel();
+    let thread = thread::spawn(move || {
+        actix_web::rt::System::new().block_on(async move {
+            match missive::server(&config, listener) {
+                Ok(server) => {
+                    tx.send(Ok(server.handle())).unwrap();
+                    let _ = server.await;
+                }
+                Err(e) => tx.send(Err(e.to_string())).unwrap(),
+            }
+        })
+    });
+    let handle = rx.recv().unwrap().expect("server starts");
+    (format!("http://{addr}"), handle, thread)
 }
 
 impl TestApp {
@@ -92,31 +116,34 @@ impl TestApp {
             ..missive::Config::default()
         };
         tweak(&mut config);
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-        let addr = listener.local_addr().unwrap();
-        config.base_url = format!("http://{addr}");
-        let (tx, rx) = mpsc::channel();
-        let thread = thread::spawn(move || {
-            actix_web::rt::System::new().block_on(async move {
-                match missive::server(&config, listener) {
-                    Ok(server) => {
-                        tx.send(Ok(server.handle())).unwrap();
-                        let _ = server.await;
-                    }
-                    Err(e) => tx.send(Err(e.to_string())).unwrap(),
-                }
-            })
-        });
-        let handle = rx.recv().unwrap().expect("server starts");
+        let (base, handle, thread) = launch(config.clone());
         TestApp {
-            base: format!("http://{addr}"),
+            base,
             backend,
             database_url,
+            config,
             handle,
             thread: Some(thread),
             _dir: dir,
             pg_drop,
         }
+    }
+
+    fn stop(&mut self) {
+        let handle = self.handle.clone();
+        actix_web::rt::System::new().block_on(handle.stop(true));
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+
+    /// Stop the server and start a new one on the same database (and a new port).
+    pub fn restart(&mut self) {
+        self.stop();
+        let (base, handle, thread) = launch(self.config.clone());
+        self.base = base;
+        self.handle = handle;
+        self.thread = Some(thread);
     }
 
     pub fn client(&self) -> TestClient {
@@ -166,11 +193,7 @@ impl TestApp {
 
 impl Drop for TestApp {
     fn drop(&mut self) {
-        let handle = self.handle.clone();
-        actix_web::rt::System::new().block_on(handle.stop(true));
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
+        self.stop();
         if let Some((admin, name)) = self.pg_drop.take() {
             if let Ok(mut conn) = diesel::PgConnection::establish(&admin) {
                 let _ = diesel::sql_query(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
