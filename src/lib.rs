@@ -12,7 +12,7 @@ pub mod services;
 pub mod web;
 
 use actix_web::dev::{Server, Service};
-use actix_web::{web as aweb, App, HttpServer};
+use actix_web::{middleware, web as aweb, App, HttpServer};
 use std::net::TcpListener;
 use std::sync::Arc;
 use std::time::Instant;
@@ -24,6 +24,10 @@ pub fn build_state(config: &Config) -> anyhow::Result<Arc<web::AppState>> {
     let pool = db::connect(&config.database_url, config.pool_size)?;
     let mut conn = pool.get()?;
     let secret = web::load_secret(&mut conn, config.secret.as_deref())?;
+    let (sessions, attempts) = services::accounts::prune(&mut conn, web::now())?;
+    if sessions + attempts > 0 {
+        tracing::info!("pruned {sessions} expired sessions and {attempts} old login attempts");
+    }
     drop(conn);
     Ok(Arc::new(web::AppState {
         pool,
@@ -40,6 +44,13 @@ pub fn server(config: &Config, listener: TcpListener) -> anyhow::Result<Server> 
         App::new()
             .app_data(data.clone())
             .configure(routes::configure)
+            .wrap(middleware::Compress::default())
+            .wrap(
+                middleware::DefaultHeaders::new()
+                    .add(("X-Content-Type-Options", "nosniff"))
+                    .add(("X-Frame-Options", "DENY"))
+                    .add(("Referrer-Policy", "same-origin")),
+            )
             .wrap_fn(|req, srv| {
                 let method = req.method().clone();
                 let path = req.path().to_string();

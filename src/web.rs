@@ -203,7 +203,7 @@ pub fn removal_cookie(config: &Config) -> Cookie<'static> {
 }
 
 /// Middleware body: set the CSRF cookie when this request created one.
-pub fn add_csrf_cookie(req: &HttpRequest, res: &mut HttpResponse, config: &Config) {
+pub fn add_csrf_cookie<B>(req: &HttpRequest, res: &mut HttpResponse<B>, config: &Config) {
     if let Some(NewCsrfCookie(v)) = req.extensions().get::<NewCsrfCookie>().cloned() {
         let mut c = base_cookie(config, CSRF_COOKIE, v);
         c.set_max_age(actix_web::cookie::time::Duration::days(365));

@@ -293,3 +293,15 @@ pub fn set_confirm_moves(conn: &mut DbConn, user_id: i32, on: bool) -> QueryResu
         .execute(conn)?;
     Ok(())
 }
+
+/// Delete expired sessions and login attempts older than a day (run at
+/// start-up; the rate limit only looks at the recent window).
+pub fn prune(conn: &mut DbConn, now: NaiveDateTime) -> QueryResult<(usize, usize)> {
+    let sessions =
+        diesel::delete(sessions::table.filter(sessions::expires_at.le(now))).execute(conn)?;
+    let attempts = diesel::delete(
+        login_attempts::table.filter(login_attempts::attempted_at.lt(now - Duration::days(1))),
+    )
+    .execute(conn)?;
+    Ok((sessions, attempts))
+}
