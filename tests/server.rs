@@ -27,6 +27,7 @@ both_backends!(
     every_variant_plays,
     race_without_ply_field,
     sessions_survive_restart,
+    custom_fen_black_first,
 );
 
 fn fools_mate_end_to_end(backend: Backend) {
@@ -783,4 +784,41 @@ fn sessions_survive_restart(backend: Backend) {
     );
     assert_eq!(p.status, StatusCode::SEE_OTHER);
     assert_eq!(app.count("SELECT COUNT(*) AS n FROM settings"), 1);
+}
+
+fn custom_fen_black_first(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let p = alice.post(
+        "/games/new",
+        &[
+            ("variant", "chess"),
+            ("opponent", "bob"),
+            ("color", "black"),
+            ("fen", "  4k3/8/8/8/8/8/4P3/4K3 b - - 0 1 "),
+        ],
+    );
+    assert_eq!(p.status, StatusCode::SEE_OTHER, "{}", p.body);
+    let id: i32 = p
+        .location
+        .unwrap()
+        .trim_start_matches("/games/")
+        .parse()
+        .unwrap();
+    bob.post(&format!("/games/{id}/accept"), &[]);
+    let j = alice.json(id);
+    assert_eq!(j["side_to_move"], "black");
+    assert_eq!(j["start_fen"], "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1");
+    assert_eq!(bob.play(id, "e4").status, StatusCode::FORBIDDEN);
+    assert_eq!(alice.play(id, "Kd7").status, StatusCode::SEE_OTHER);
+    assert_eq!(bob.play(id, "e4").status, StatusCode::SEE_OTHER);
+    assert_eq!(alice.play(id, "Kc6").status, StatusCode::SEE_OTHER);
+    let page = bob.get(&format!("/games/{id}"));
+    assert!(
+        page.has("<td class=\"num\">1.</td><td>…</td><td>Kd7</td>"),
+        "{}",
+        page.body
+    );
+    assert!(page.has("<td class=\"num\">2.</td><td>e4</td><td>Kc6</td>"));
 }

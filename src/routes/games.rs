@@ -232,31 +232,42 @@ fn render_game(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<String, A
             last_move: last.map(|m| (m.from_square.as_deref(), m.to_square.as_str())),
         },
     );
-    // Move list with move numbers, starting with the side to move at the start.
-    let start_side = Game::new(variant, Some(&row.start_fen))
-        .map(|g| g.side_to_move())
-        .unwrap_or(Color::White);
+    // Move list with move numbers. Who moved comes from the move row, so a
+    // variant with several moves in a turn lists them together.
     let mut rows: Vec<MoveLine> = Vec::new();
-    let mut mover = start_side;
+    let mut previous: Option<Color> = None;
     for m in &data.moves {
-        if mover == Color::White || rows.is_empty() {
-            if mover == Color::White {
-                rows.push(MoveLine {
-                    number: rows.len() + 1,
-                    first: m.display.clone(),
-                    second: String::new(),
-                });
-            } else {
-                rows.push(MoveLine {
-                    number: 1,
-                    first: "…".into(),
-                    second: m.display.clone(),
-                });
+        let mover = if Some(m.played_by) == row.black_id {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let same_turn = previous == Some(mover);
+        match (mover, rows.last_mut()) {
+            (_, Some(r)) if same_turn => {
+                let cell = if mover == Color::White {
+                    &mut r.first
+                } else {
+                    &mut r.second
+                };
+                cell.push_str(", ");
+                cell.push_str(&m.display);
             }
-        } else if let Some(r) = rows.last_mut() {
-            r.second = m.display.clone();
+            (Color::Black, Some(r)) if previous == Some(Color::White) => {
+                r.second = m.display.clone();
+            }
+            (Color::Black, _) => rows.push(MoveLine {
+                number: rows.len() + 1,
+                first: "…".into(),
+                second: m.display.clone(),
+            }),
+            _ => rows.push(MoveLine {
+                number: rows.len() + 1,
+                first: m.display.clone(),
+                second: String::new(),
+            }),
         }
-        mover = mover.opponent();
+        previous = Some(mover);
     }
     let to_move = game.side_to_move();
     let can_move = row.status == ACTIVE && my_side == Some(to_move) && game.outcome().is_none();
