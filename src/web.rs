@@ -112,8 +112,7 @@ impl Ctx {
 
     /// Check a form's `csrf_token` (403 when missing or wrong).
     pub fn check_csrf(&self, token: &str) -> Result<(), AppError> {
-        use subtle_eq as eq;
-        if !token.is_empty() && eq(token.as_bytes(), self.csrf_token.as_bytes()) {
+        if !token.is_empty() && subtle_eq(token.as_bytes(), self.csrf_token.as_bytes()) {
             Ok(())
         } else {
             Err(AppError::Csrf)

@@ -28,6 +28,7 @@ both_backends!(
     race_without_ply_field,
     sessions_survive_restart,
     custom_fen_black_first,
+    rate_limit_is_stored_in_the_database,
 );
 
 fn fools_mate_end_to_end(backend: Backend) {
@@ -821,4 +822,29 @@ fn custom_fen_black_first(backend: Backend) {
         page.body
     );
     assert!(page.has("<td class=\"num\">2.</td><td>e4</td><td>Kc6</td>"));
+}
+
+fn rate_limit_is_stored_in_the_database(backend: Backend) {
+    let mut app = TestApp::start(backend);
+    let _alice = app.user("alice");
+    let mut c = app.client();
+    for _ in 0..3 {
+        assert_eq!(
+            c.login("alice", "wrong password!").status,
+            StatusCode::UNPROCESSABLE_ENTITY
+        );
+    }
+    // Another process (here: the server restarted) counts the same failures.
+    app.restart();
+    c.base = app.base.clone();
+    for _ in 0..2 {
+        assert_eq!(
+            c.login("alice", "wrong password!").status,
+            StatusCode::UNPROCESSABLE_ENTITY
+        );
+    }
+    assert_eq!(
+        c.login("alice", "correct horse battery").status,
+        StatusCode::TOO_MANY_REQUESTS
+    );
 }
