@@ -1,5 +1,6 @@
 //! Every setting, from the environment, with defaults that make `cargo run` work.
 
+use std::collections::HashMap;
 use std::env;
 
 #[derive(Clone, Debug)]
@@ -29,14 +30,78 @@ pub struct Config {
     pub trust_proxy: bool,
 }
 
-fn var(name: &str) -> Option<String> {
-    env::var(name).ok().filter(|v| !v.trim().is_empty())
+/// Read when present in the working directory and `MISSIVE_CONFIG` is unset.
+pub const DEFAULT_CONFIG_FILE: &str = "missive.toml";
+
+/// Where settings come from: the environment first, then the optional file
+/// named by `MISSIVE_CONFIG` (default `missive.toml`): flat `name = value`
+/// lines, `#` comments, names as the environment variables or without their
+/// `MISSIVE_` prefix in any case (`bind = "0.0.0.0:8080"`).
+struct Source {
+    file: HashMap<String, String>,
 }
 
-fn num<T: std::str::FromStr>(name: &str, default: T) -> T {
-    var(name)
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(default)
+impl Source {
+    fn load() -> anyhow::Result<Source> {
+        let path = env::var("MISSIVE_CONFIG")
+            .ok()
+            .filter(|p| !p.trim().is_empty())
+            .or_else(|| {
+                std::path::Path::new(DEFAULT_CONFIG_FILE)
+                    .is_file()
+                    .then(|| DEFAULT_CONFIG_FILE.to_string())
+            });
+        let file = match path {
+            Some(path) => {
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| anyhow::anyhow!("cannot read the config file {path}: {e}"))?;
+                parse_file(&text)?
+            }
+            None => HashMap::new(),
+        };
+        Ok(Source { file })
+    }
+
+    fn var(&self, name: &str) -> Option<String> {
+        env::var(name)
+            .ok()
+            .or_else(|| self.file.get(name).cloned())
+            .filter(|v| !v.trim().is_empty())
+    }
+
+    fn num<T: std::str::FromStr>(&self, name: &str, default: T) -> T {
+        self.var(name)
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(default)
+    }
+}
+
+/// Read `NAME=value` lines; blank lines and `#` comments are skipped, and
+/// values may be quoted.
+pub fn parse_file(text: &str) -> anyhow::Result<HashMap<String, String>> {
+    let mut out = HashMap::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') || line.starts_with('[') {
+            continue;
+        }
+        let (k, v) = line
+            .split_once('=')
+            .ok_or_else(|| anyhow::anyhow!("config line {}: expected NAME=value", i + 1))?;
+        let v = v.trim();
+        let v = v
+            .strip_prefix('"')
+            .and_then(|v| v.strip_suffix('"'))
+            .unwrap_or(v);
+        let key = k.trim().to_ascii_uppercase();
+        let key = if key == "DATABASE_URL" || key.starts_with("MISSIVE_") {
+            key
+        } else {
+            format!("MISSIVE_{key}")
+        };
+        out.insert(key, v.to_string());
+    }
+    Ok(out)
 }
 
 impl Default for Config {
@@ -60,29 +125,48 @@ impl Config {
     /// Read `DATABASE_URL`, `MISSIVE_BIND`, `MISSIVE_BASE_URL`, `MISSIVE_SECRET`,
     /// `MISSIVE_LOGIN_LIMIT_ACCOUNT`, `MISSIVE_LOGIN_LIMIT_IP`,
     /// `MISSIVE_LOGIN_WINDOW_SECS`, `MISSIVE_WORKERS`, `MISSIVE_POOL_SIZE`,
-    /// `MISSIVE_TRUST_PROXY`.
-    pub fn from_env() -> Config {
+    /// `MISSIVE_TRUST_PROXY` from the environment, or from the file named by
+    /// `MISSIVE_CONFIG`.
+    pub fn from_env() -> anyhow::Result<Config> {
+        let src = Source::load()?;
         let d = Config::default();
-        let bind = var("MISSIVE_BIND").unwrap_or(d.bind);
-        let base_url = var("MISSIVE_BASE_URL").unwrap_or_else(|| format!("http://{bind}"));
-        Config {
-            database_url: var("DATABASE_URL").unwrap_or(d.database_url),
+        let bind = src.var("MISSIVE_BIND").unwrap_or(d.bind);
+        let base_url = src
+            .var("MISSIVE_BASE_URL")
+            .unwrap_or_else(|| format!("http://{bind}"));
+        Ok(Config {
+            database_url: src.var("DATABASE_URL").unwrap_or(d.database_url),
             bind,
             base_url: base_url.trim_end_matches('/').to_string(),
-            secret: var("MISSIVE_SECRET"),
-            login_limit_account: num("MISSIVE_LOGIN_LIMIT_ACCOUNT", d.login_limit_account),
-            login_limit_ip: num("MISSIVE_LOGIN_LIMIT_IP", d.login_limit_ip),
-            login_window_secs: num("MISSIVE_LOGIN_WINDOW_SECS", d.login_window_secs),
-            workers: num("MISSIVE_WORKERS", d.workers),
-            pool_size: num("MISSIVE_POOL_SIZE", d.pool_size).max(1),
+            secret: src.var("MISSIVE_SECRET"),
+            login_limit_account: src.num("MISSIVE_LOGIN_LIMIT_ACCOUNT", d.login_limit_account),
+            login_limit_ip: src.num("MISSIVE_LOGIN_LIMIT_IP", d.login_limit_ip),
+            login_window_secs: src.num("MISSIVE_LOGIN_WINDOW_SECS", d.login_window_secs),
+            workers: src.num("MISSIVE_WORKERS", d.workers),
+            pool_size: src.num("MISSIVE_POOL_SIZE", d.pool_size).max(1),
             trust_proxy: matches!(
-                var("MISSIVE_TRUST_PROXY").as_deref().map(str::trim),
+                src.var("MISSIVE_TRUST_PROXY").as_deref().map(str::trim),
                 Some("1" | "true" | "yes")
             ),
-        }
+        })
     }
 
     pub fn secure_cookies(&self) -> bool {
         self.base_url.starts_with("https://")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn config_file_lines() {
+        let m =
+            parse_file("# comment\n\nDATABASE_URL = postgres://u@h/db\nMISSIVE_SECRET=\"a=b\"\n")
+                .unwrap();
+        assert_eq!(m["DATABASE_URL"], "postgres://u@h/db");
+        assert_eq!(m["MISSIVE_SECRET"], "a=b");
+        assert!(parse_file("no equals sign").is_err());
     }
 }

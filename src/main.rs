@@ -34,7 +34,7 @@ fn main() -> anyhow::Result<ExitCode> {
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => {
             missive::init_tracing();
-            let config = missive::Config::from_env();
+            let config = missive::Config::from_env()?;
             actix_web::rt::System::new().block_on(missive::serve(config))?;
         }
         Command::Perft(args) => rules_cli::perft(args)?,
