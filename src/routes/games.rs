@@ -205,7 +205,15 @@ struct PageExtras {
     preview: Option<(missive_rules::Played, Box<Game>)>,
 }
 
+/// Render the game page; a panic in the rules engine becomes an error page.
 fn render_game(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<String, AppError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        render_game_inner(ctx, data, extras)
+    }))
+    .map_err(|_| AppError::internal(format!("panic while drawing game {}", data.row.id)))?
+}
+
+fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<String, AppError> {
     let row = &data.row;
     let variant = svc::variant_of(row)?;
     let game = svc::restore(row)?;
