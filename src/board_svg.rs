@@ -238,6 +238,11 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
                 } else {
                     (h * SQ) as f32 - item / 2.0 - line * (item + 4.0)
                 };
+                let _ = write!(
+                    out,
+                    "<g class=\"in-hand\" data-hand=\"{}\">",
+                    escape(&hi.label.letter)
+                );
                 piece(
                     &mut out,
                     view,
@@ -248,6 +253,7 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
                     item,
                     opts.flipped,
                 );
+                out.push_str("</g>");
                 if hi.count > 1 {
                     let _ = write!(
                         out,
@@ -337,6 +343,7 @@ mod tests {
         assert!(svg.contains("class=\"hand\" data-side=\"white\""));
         assert!(svg.contains("class=\"hand\" data-side=\"black\""));
         assert!(svg.contains("×2"));
+        assert!(svg.contains("data-hand=\"P\""));
         assert!(svg.contains(">trap</text>"));
         // White at the bottom: rank 2 is drawn first.
         assert!(svg.find("data-sq=\"a2\"").unwrap() < svg.find("data-sq=\"a1\"").unwrap());
