@@ -29,6 +29,8 @@ both_backends!(
     sessions_survive_restart,
     custom_fen_black_first,
     rate_limit_is_stored_in_the_database,
+    concurrent_accepts_of_a_seek,
+    moving_declines_a_draw_offer,
 );
 
 fn fools_mate_end_to_end(backend: Backend) {
@@ -847,4 +849,59 @@ fn rate_limit_is_stored_in_the_database(backend: Backend) {
         c.login("alice", "correct horse battery").status,
         StatusCode::TOO_MANY_REQUESTS
     );
+}
+
+fn concurrent_accepts_of_a_seek(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    let seek = alice.challenge("", "white");
+    let players: Vec<_> = (0..6).map(|i| app.user(&format!("player{i}"))).collect();
+    let tokens: Vec<String> = players.iter().map(|p| p.csrf()).collect();
+    let barrier = Arc::new(Barrier::new(players.len()));
+    let handles: Vec<_> = players
+        .into_iter()
+        .zip(tokens)
+        .map(|(c, token)| {
+            let b = barrier.clone();
+            std::thread::spawn(move || {
+                b.wait();
+                c.post_raw(&format!("/games/{seek}/accept"), &[("csrf_token", &token)])
+                    .status
+            })
+        })
+        .collect();
+    let statuses: Vec<StatusCode> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+    assert_eq!(
+        statuses
+            .iter()
+            .filter(|s| **s == StatusCode::SEE_OTHER)
+            .count(),
+        1,
+        "{statuses:?}"
+    );
+    assert!(statuses
+        .iter()
+        .all(|s| *s == StatusCode::SEE_OTHER || *s == StatusCode::CONFLICT));
+    let j = alice.json(seek);
+    assert_eq!(j["status"], "active");
+    assert_eq!(j["white"], "alice");
+    assert!(j["black"].as_str().unwrap().starts_with("player"));
+}
+
+fn moving_declines_a_draw_offer(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let id = alice.challenge("bob", "white");
+    bob.post(&format!("/games/{id}/accept"), &[]);
+    let offer = alice.post(&format!("/games/{id}/draw"), &[("action", "offer")]);
+    assert_eq!(offer.status, StatusCode::SEE_OTHER);
+    // The offer stands through the offerer's own move...
+    assert_eq!(alice.play(id, "e4").status, StatusCode::SEE_OTHER);
+    assert_eq!(alice.json(id)["draw_offer"], "white");
+    // ...and the opponent's move declines it.
+    assert_eq!(bob.play(id, "e5").status, StatusCode::SEE_OTHER);
+    assert!(alice.json(id)["draw_offer"].is_null());
+    let p = bob.post(&format!("/games/{id}/draw"), &[("action", "accept")]);
+    assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY);
 }
