@@ -458,7 +458,9 @@ fn castling_queen_side_king_to_c1_knight_to_d1() {
     );
     let king_move = find(LEAP, &p, "d1c1");
     assert_eq!(king_move.kind, MoveKind::Normal);
-    assert_eq!(find(LEAP, &p, "K d1-c1"), king_move);
+    for text in ["K d1-c1", "Kc1", "Kd1c1"] {
+        assert_eq!(find(LEAP, &p, text), king_move, "{text}");
+    }
     assert_eq!(
         var.fen(&var.play(&p, &king_move)),
         "*n1kn*/6/6/6/6/6/6/*NK1N* b kq - 1 1"

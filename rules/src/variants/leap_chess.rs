@@ -59,7 +59,7 @@ Castling is done with the Knights, under the chess conditions: neither the King 
 
 Captures are compulsory: a player who can capture (en passant included) must capture, choosing freely among the captures. Only legal captures count: a player in check who can capture out of check must do so; otherwise any move out of check will do. Castling is not a capture.
 
-End of the game. Checkmate wins. A player who has no legal move without being in check is stalemated and loses. A player left with a bare King (nothing but the King) loses at once; if a capture leaves both sides with bare Kings, the player who captured wins. (The bare-King rule is not on the original page; this server adopts it.) The game is drawn automatically on the third occurrence of the same position (same player to move, same castling and en passant possibilities) and after 50 moves by each side without a capture or a Pawn move.
+End of the game. Checkmate wins. A player who is not in check and has no legal move is stalemated and loses. A player left with a bare King (nothing but the King) loses at once; if a capture leaves both sides with bare Kings, the player who captured wins. (The bare-King rule is not on the original page; this server adopts it.) The game is drawn automatically on the third occurrence of the same position (same player to move, same castling and en passant possibilities) and after 50 moves by each side without a capture or a Pawn move.
 
 Notation. In the position string (FEN) the Sail is written Q, the Dabbabah R and the Alfil B (the letters of the chess pieces they stand in for), lower case for Black, and a missing corner *: the start is *nqkn*/rpbbpr/pppppp/6/6/PPPPPP/RPBBPR/*NQKN* w KQkq - 0 1. Moves are shown in SAN with letters that name the pieces themselves: S Sail, D Dabbabah, A Alfil, N Knight, K King (Axe4, Dd4, b8=S, O-O, O-O-O). They may be entered in SAN with either set of letters (Axe4 or Bxe4), in coordinates as Fairy-Stockfish writes them (c2e4, b7b8q; king-side castling d1e1; queen-side castling d1b1, written as the King taking its own Knight because d1c1 is an ordinary King move), or in Game Courier form with the FEN letters (B c2-e4, P b7-b8; Q*b8; castling K d1-e1 and K d1-c1; N b1-d1).";
 
@@ -538,9 +538,16 @@ impl LeapChess {
             }
             _ => {}
         }
+        // A castling is matched by its coordinate destination: Leap Chess's
+        // queen-side castling is "King to b1", so that `Kd1c1` stays the
+        // ordinary King move.
+        let to = match m.kind {
+            MoveKind::Castle => self.base.castlings[m.tag as usize].coordinate_to,
+            _ => m.to,
+        };
         Candidate {
             from: Some(m.from),
-            to: m.to,
+            to,
             letter: SAN_LETTERS[kind as usize],
             pawn: kind == PAWN,
             capture: self.is_capture(pos, m),
