@@ -782,6 +782,22 @@ fn multi_chain_must_continue_and_player_picks() {
     let p = pos(MULTI, fen);
     let reason = illegal_reason(MULTI, &p, "a4a6");
     assert!(reason.contains("go on capturing"), "{reason}");
+    // A chain written in part, or one the position does not have.
+    match v(MULTI).parse_move(&p, &v(MULTI).legal_moves(&p), "a4xa6xc6") {
+        Err(MoveError::Illegal {
+            reason,
+            alternatives,
+            ..
+        }) => {
+            assert!(reason.contains("go on capturing"), "{reason}");
+            assert_eq!(alternatives, vec!["a4xa6xc6xc8", "a4xa6xc6xe6"]);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        v(MULTI).parse_move(&p, &v(MULTI).legal_moves(&p), "a4xa6xa8"),
+        Err(MoveError::Illegal { .. })
+    ));
     let m = find(MULTI, &p, "a4xa6xc6xe6");
     assert_eq!(m.kind, MoveKind::Chain);
     let after = v(MULTI).play(&p, &m);
@@ -848,6 +864,7 @@ fn multi_chain_notation() {
         "c3xe5xc7",
         "c3e5c7",
         "B c3-e5; B e5-c7",
+        "A c3-e5; A e5-c7",
         "Ac3xe5xc7",
         "c3-e5-c7",
     ] {

@@ -535,6 +535,19 @@ impl LeapChess {
                 }
                 forms.push(shown.replace('x', "-"));
                 forms.push(shown);
+                // Game Courier legs with the SAN letter (`A c3-e5; A e5-c7`).
+                let gc = self.game_courier(pos, m);
+                let fen_letter = self.base.pieces.def(kind).letter;
+                let mut san = SAN_LETTERS[kind as usize];
+                if pos.side == Color::Black {
+                    san = san.to_ascii_lowercase();
+                }
+                let fen_letter = if pos.side == Color::Black {
+                    fen_letter.to_ascii_lowercase()
+                } else {
+                    fen_letter
+                };
+                forms.push(gc.replace(&format!("{fen_letter} "), &format!("{san} ")));
             }
             _ => {}
         }
@@ -848,8 +861,81 @@ impl Variant for LeapChess {
             pos,
             legal,
         };
-        notation::read_move_with_aliases(text, &cands, &explain, &ALIASES).map(|i| legal[i])
+        match notation::read_move_with_aliases(text, &cands, &explain, &ALIASES) {
+            Ok(i) => Ok(legal[i]),
+            Err(MoveError::Syntax { input, reason }) => Err(self
+                .explain_chain(legal, text)
+                .unwrap_or(MoveError::Syntax { input, reason })),
+            Err(e) => Err(e),
+        }
     }
+}
+
+impl LeapChess {
+    /// Explain a text that lists three or more squares (`c3xe5`, `c3e5c7e9`)
+    /// but is no legal chain: too short, or no chain of the position.
+    fn explain_chain(&self, legal: &[Move], text: &str) -> Option<MoveError> {
+        if !self.multi {
+            return None;
+        }
+        let squares = squares_in(text)?;
+        if squares.len() < 3 {
+            return None;
+        }
+        let legs = |m: &Move| -> Vec<Square> {
+            let mut v = vec![m.from];
+            v.extend(m.path.iter());
+            v.push(m.to);
+            v
+        };
+        let chains: Vec<&Move> = legal.iter().filter(|m| m.kind == MoveKind::Chain).collect();
+        let longer: Vec<String> = chains
+            .iter()
+            .filter(|m| legs(m).starts_with(&squares))
+            .map(|m| self.chain_display(m))
+            .collect();
+        let from_same: Vec<String> = chains
+            .iter()
+            .filter(|m| m.from == squares[0])
+            .map(|m| self.chain_display(m))
+            .collect();
+        let reason = if longer.is_empty() {
+            "no capture chain of this position goes that way.".to_string()
+        } else {
+            "the capturing piece must go on capturing as long as it can.".to_string()
+        };
+        Some(MoveError::Illegal {
+            input: text.to_string(),
+            reason,
+            alternatives: if longer.is_empty() { from_same } else { longer },
+        })
+    }
+}
+
+/// The squares named in a chain text (`c3xe5xc7`, `Ac3-e5-c7`, `c3e5c7`):
+/// an optional piece letter, then squares with optional `x`/`-` between.
+fn squares_in(text: &str) -> Option<Vec<Square>> {
+    let t = text.trim();
+    let t = t
+        .strip_prefix(|c: char| c.is_ascii_uppercase())
+        .unwrap_or(t);
+    let mut out = Vec::new();
+    let mut chars = t.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == 'x' || c == '-' {
+            continue;
+        }
+        if !c.is_ascii_lowercase() {
+            return None;
+        }
+        let mut name = c.to_string();
+        while let Some(d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+            name.push(*d);
+            chars.next();
+        }
+        out.push(Square::parse(&name)?);
+    }
+    Some(out)
 }
 
 #[cfg(test)]
