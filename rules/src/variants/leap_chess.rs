@@ -12,6 +12,13 @@
 //! - `leap-chess-optional`: captures not compulsory;
 //! - `leap-chess-64`: the chess array on 8x8 with the leapers.
 //!
+//! Chain readings (the page is silent; stated in the rules text): "while it
+//! can" means while the piece has a capture by its movement, and only the
+//! end of the turn is tested for check, so a capture all of whose chains end
+//! in check may not be made; a chain never takes the King; a Pawn capturing
+//! onto the last rank promotes and ends the chain; en passant may start a
+//! chain or be taken within one while the en passant square is live.
+//!
 //! Letters: the FEN keeps the rulings' `Q`/`R`/`B` for Sail, Dabbabah and
 //! Alfil (Fairy-Stockfish compatible); SAN shows `S`/`D`/`A`, which name the
 //! pieces themselves, and the move reader accepts both sets.
