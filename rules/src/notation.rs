@@ -334,6 +334,19 @@ pub fn read_move(
     cands: &[Candidate],
     explain: &dyn Explain,
 ) -> Result<usize, MoveError> {
+    read_move_with_aliases(text, cands, explain, &[])
+}
+
+/// [`read_move`] for variants whose pieces are written with more than one
+/// letter (Leap Chess: the FEN's `B` and SAN's `A` both name the Alfil).
+/// Each `(alias, letter)` pair makes a piece or promotion letter `alias` in
+/// the text read as the candidates' `letter`.
+pub fn read_move_with_aliases(
+    text: &str,
+    cands: &[Candidate],
+    explain: &dyn Explain,
+    aliases: &[(char, char)],
+) -> Result<usize, MoveError> {
     let t = text.trim();
     if t.is_empty() {
         return Err(MoveError::Empty);
@@ -345,12 +358,15 @@ pub fn read_move(
     if exact.len() == 1 {
         return Ok(exact[0]);
     }
-    let Some(pattern) = read_pattern(t) else {
+    let Some(mut pattern) = read_pattern(t) else {
         return Err(MoveError::Syntax {
             input: t.to_string(),
             reason: "expected a move such as “e2e4”, “Nf3”, “N g1-f3” or “P*e5”.".into(),
         });
     };
+    let alias = |c: char| aliases.iter().find(|(a, _)| *a == c).map_or(c, |&(_, l)| l);
+    pattern.letter = pattern.letter.map(alias);
+    pattern.promotion = pattern.promotion.map(alias);
     for sq in [pattern.from, pattern.to].into_iter().flatten() {
         if !explain.on_board(sq) {
             return Err(MoveError::Illegal {

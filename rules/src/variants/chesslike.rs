@@ -220,7 +220,8 @@ impl ChessLike {
         }
     }
 
-    fn bare(&self, pos: &Position, color: Color) -> bool {
+    /// Whether `color` has nothing left but its King.
+    pub fn bare(&self, pos: &Position, color: Color) -> bool {
         pos.pieces()
             .all(|(_, p)| p.color != color || p.kind == self.king)
     }
@@ -297,7 +298,7 @@ impl ChessLike {
     }
 
     /// Whether a pseudo-legal move keeps the mover's King safe.
-    fn keeps_king_safe(&self, pos: &Position, m: &Move) -> bool {
+    pub fn keeps_king_safe(&self, pos: &Position, m: &Move) -> bool {
         if m.kind == MoveKind::Castle {
             let rule = &self.castlings[m.tag as usize];
             if rule

@@ -2,17 +2,23 @@
 
 pub mod chess;
 pub mod chesslike;
+pub mod leap_chess;
 pub mod leaperhouse;
 
 use crate::variant::Variant;
 use std::sync::OnceLock;
 
+/// Every variant, FIDE chess first, then the seed variants in issue order.
 pub fn registry() -> &'static [&'static dyn Variant] {
     static REGISTRY: OnceLock<Vec<&'static dyn Variant>> = OnceLock::new();
     REGISTRY.get_or_init(|| {
-        let chess: &'static dyn Variant = Box::leak(Box::new(chess::Chess::new()));
-        let leaperhouse: &'static dyn Variant =
-            Box::leak(Box::new(leaperhouse::Leaperhouse::new()));
-        vec![chess, leaperhouse]
+        vec![
+            Box::leak(Box::new(chess::Chess::new())),
+            Box::leak(Box::new(leaperhouse::Leaperhouse::new())),
+            Box::leak(Box::new(leap_chess::LeapChess::standard())),
+            Box::leak(Box::new(leap_chess::LeapChess::multi())),
+            Box::leak(Box::new(leap_chess::LeapChess::optional())),
+            Box::leak(Box::new(leap_chess::LeapChess::sixty_four())),
+        ]
     })
 }
