@@ -647,6 +647,14 @@ fn fifty_turns_without_capture_draw() {
     game.play_text("a1a2").unwrap();
     assert_eq!(game.outcome(), None);
     assert_eq!(game.position().halfmove, 0);
+    // A checkmate on that turn stands (this server's reading: the game is
+    // over by checkmate before the count is looked at).
+    let mut game = g("7k/7p/8/8/7M/8/8/K5L1 w - - 99 80");
+    game.play_text("h4f6").unwrap();
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome::win(Color::White, Reason::Checkmate))
+    );
     // 98 + 1 is not yet a draw.
     let mut game = g("7k/8/8/8/8/8/P7/K5L1 w - - 98 80");
     game.play_text("a2a3").unwrap();

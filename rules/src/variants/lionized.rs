@@ -102,7 +102,7 @@ A piece that is not Lionized uses its own power. A Lionized piece cannot move at
 
 A Pawn reaching the last rank does not promote: it either stays a Pawn or switches places with a friendly Regular piece that was captured earlier, which appears on that square while the Pawn leaves play. Captured Regular pieces are therefore kept for their owner; the position string lists them between [ and ], White's in upper case and Black's in lower case.
 
-Check and checkmate are as in chess; a King is in check when an enemy turn could capture it on either leg (a Lionized piece without a Lionized partner gives no check). Checkmate wins; stalemate is a draw. The game is drawn when each player's last 50 turns contained no capture (100 turns in a row without any capture; pawn moves do not matter). Repeating positions has no effect, and there is no dead-position rule.
+Check and checkmate are as in chess; a King is in check when an enemy turn could capture it on either leg (a Lionized piece without a Lionized partner gives no check). Checkmate wins; stalemate is a draw. The game is drawn when each player's last 50 turns contained no capture (100 turns in a row without any capture; pawn moves do not matter). A checkmate given on the turn that completes those 100 turns still wins: the game ends by checkmate first. Repeating positions has no effect, and there is no dead-position rule.
 
 Notation (the rule page's footnote 15, used in records): the square the piece started on, then the square of any piece it captured but did not end on, then the square it ended on, then the letter of the piece a Pawn switched places with. Examples: e5a4, e5e7f6 (captures on e7, ends on f6), b6c7b6 (captures on c7 and returns), c5d5d6 (en passant), a2b1C (a Pawn reaches b1 and switches places with a captured Cold Horse; a2b1 keeps the Pawn). Two ways of playing that give the same string are the same move. Game Courier forms are accepted and shown too: L a2-a5, F b6-c7; F c7-b6 (the legs joined by ;), P a7-a8; C*a8.";
 
@@ -358,7 +358,6 @@ fn has_route(
 /// Whether a piece of `by` could capture on `sq` (on either leg) if it were
 /// `by`'s turn.
 pub fn attacked(pos: &Position, sq: Square, by: Color) -> bool {
-    let target = bit(sq);
     let f = by.forward();
     for dx in [-1, 1] {
         if let Some(s) = pos.step(sq, dx, -f) {
@@ -375,35 +374,67 @@ pub fn attacked(pos: &Position, sq: Square, by: Color) -> bool {
         }
     }
     let lion = Lionized::of(pos, by);
-    let partnered = lion.len() >= 2;
-    for s in all_squares() {
-        let Some(p) = pos.get(s) else { continue };
-        if p.color != by || !is_regular(p.kind) {
-            continue;
-        }
-        if lion.contains(s) {
-            if !partnered {
-                continue;
-            }
-            if reach(pos, p.kind, by, s, NO_SQUARE) & target != 0 {
+    if plain_attack(pos, sq, by, lion.mask) {
+        return true;
+    }
+    // Lionized pieces attack only with a partner; then by any of their turns.
+    lion.len() >= 2
+        && squares(lion.mask).any(|s| {
+            let p = pos.get(s).expect("a Lionized piece");
+            lion_attacks(pos, s, p, lion.borrowed(p.kind), bit(sq))
+        })
+}
+
+/// Whether a Regular piece of `by` that is not Lionized (not in `lionized`)
+/// reaches `sq` by its own power: looked up backwards from `sq`.
+fn plain_attack(pos: &Position, sq: Square, by: Color, lionized: u64) -> bool {
+    let is =
+        |s: Square, kind: Kind| pos.get(s) == Some(Piece::new(kind, by)) && lionized & bit(s) == 0;
+    for (dx, dy) in DIAGONALS {
+        if let Some(s) = pos.step(sq, dx, dy) {
+            if is(s, FERZ) {
                 return true;
             }
-            for k in kinds(lion.borrowed(p.kind)) {
-                let mids = reach(pos, k, by, s, NO_SQUARE);
-                if mids & target != 0 {
-                    return true;
-                }
-                for m in squares(mids) {
-                    if reach(pos, p.kind, by, m, s) & target != 0 {
+            if pos.get(s).is_none() {
+                if let Some(m) = pos.step(sq, 2 * dx, 2 * dy) {
+                    if is(m, MAMMOTH) {
                         return true;
                     }
                 }
             }
-        } else if reach(pos, p.kind, by, s, NO_SQUARE) & target != 0 {
-            return true;
         }
     }
+    for (kind, legs) in [(HOT_HORSE, &HOT_LEGS), (COLD_HORSE, &COLD_LEGS)] {
+        for &((vx, vy), (dx, dy)) in legs {
+            // A Horse on sq - d reaches sq when sq - d + v is empty.
+            if let Some(s) = pos.step(sq, -dx, -dy) {
+                if is(s, kind) && pos.step(s, vx, vy).is_some_and(|v| pos.get(v).is_none()) {
+                    return true;
+                }
+            }
+        }
+    }
+    // A Lance looks forward: search backwards down the file.
+    let mut cur = sq;
+    while let Some(s) = pos.step(cur, 0, -by.forward()) {
+        if pos.get(s).is_some() {
+            return is(s, LANCE);
+        }
+        cur = s;
+    }
     false
+}
+
+/// Whether the Lionized piece `p` on `s` (partners offering `borrowed`) can
+/// capture on `target` on either leg of some turn.
+fn lion_attacks(pos: &Position, s: Square, p: Piece, borrowed: u8, target: u64) -> bool {
+    if reach(pos, p.kind, p.color, s, NO_SQUARE) & target != 0 {
+        return true;
+    }
+    kinds(borrowed).any(|k| {
+        let mids = reach(pos, k, p.color, s, NO_SQUARE);
+        mids & target != 0 || squares(mids).any(|m| reach(pos, p.kind, p.color, m, s) & target != 0)
+    })
 }
 
 pub struct LionizedChess {
