@@ -839,6 +839,7 @@ fn garbage_input_gives_errors_not_panics() {
         "7k/8/8/8/8/8/8/K5LL w - - 0 1",
         "lcmzkfhl/pppppppp/8/8/8/8/PPPPPPPP/LHMZKFCL[] w - - -1 1",
         "lcmzkfhl/pppppppp/8/8/8/8/PPPPPPPP/LHMZKFCL[] w - - 0 1 extra",
+        "7k/8/8/8/8/8/8/K6* w - - 0 1",
         "ééé/ü",
         "\u{0}\u{1}",
         &"8/".repeat(300),

@@ -129,6 +129,14 @@ fn squares(mut mask: u64) -> impl Iterator<Item = Square> {
     })
 }
 
+/// The square `(dx, dy)` from `sq` on the 8x8 board (0x88 test on the
+/// stride-16 index; this variant's boards have no holes).
+#[inline(always)]
+fn step(sq: Square, dx: i8, dy: i8) -> Option<Square> {
+    let n = sq.index() as i16 + dy as i16 * 16 + dx as i16;
+    (n >= 0 && n & 0x88 == 0).then(|| Square::from_index(n as u8))
+}
+
 /// Every 8x8 square, a1 first.
 #[inline]
 fn all_squares() -> impl Iterator<Item = Square> {
@@ -147,7 +155,7 @@ fn reach(pos: &Position, kind: Kind, color: Color, from: Square, vacated: Square
         LANCE => {
             let dy = color.forward();
             let mut cur = from;
-            while let Some(t) = pos.step(cur, 0, dy) {
+            while let Some(t) = step(cur, 0, dy) {
                 out |= bit(t);
                 if occupied(t) {
                     break;
@@ -162,9 +170,9 @@ fn reach(pos: &Position, kind: Kind, color: Color, from: Square, vacated: Square
                 &COLD_LEGS
             };
             for &((vx, vy), (dx, dy)) in legs {
-                if let Some(v) = pos.step(from, vx, vy) {
+                if let Some(v) = step(from, vx, vy) {
                     if !occupied(v) {
-                        if let Some(t) = pos.step(from, dx, dy) {
+                        if let Some(t) = step(from, dx, dy) {
                             out |= bit(t);
                         }
                     }
@@ -173,9 +181,9 @@ fn reach(pos: &Position, kind: Kind, color: Color, from: Square, vacated: Square
         }
         MAMMOTH => {
             for (dx, dy) in DIAGONALS {
-                if let Some(v) = pos.step(from, dx, dy) {
+                if let Some(v) = step(from, dx, dy) {
                     if !occupied(v) {
-                        if let Some(t) = pos.step(from, 2 * dx, 2 * dy) {
+                        if let Some(t) = step(from, 2 * dx, 2 * dy) {
                             out |= bit(t);
                         }
                     }
@@ -184,7 +192,7 @@ fn reach(pos: &Position, kind: Kind, color: Color, from: Square, vacated: Square
         }
         FERZ => {
             for (dx, dy) in DIAGONALS {
-                if let Some(t) = pos.step(from, dx, dy) {
+                if let Some(t) = step(from, dx, dy) {
                     out |= bit(t);
                 }
             }
@@ -227,35 +235,45 @@ impl Lionized {
     /// line with a friendly Lionizer, or on the file of a friendly Pawn that
     /// stands on its last rank.
     pub fn of(pos: &Position, color: Color) -> Lionized {
+        Lionized::with_lionizers(pos, color, &lionizers(pos, color))
+    }
+
+    /// The same, given where `color`'s Lionizers may stand (squares no
+    /// longer holding one are skipped), to spare a board scan.
+    fn with_lionizers(pos: &Position, color: Color, lionizers: &[Square]) -> Lionized {
         let mut l = Lionized::default();
-        let last = pos.height - 1;
-        let mark = |l: &mut Lionized, t: Square, q: Piece| {
+        let mut mark = |t: Square, q: Piece| {
             if q.color == color && is_regular(q.kind) && l.mask & bit(t) == 0 {
                 l.mask |= bit(t);
                 l.counts[q.kind as usize] += 1;
             }
         };
-        for sq in all_squares() {
-            let Some(p) = pos.get(sq) else { continue };
-            if p.color != color {
+        for &sq in lionizers {
+            if pos.get(sq) != Some(Piece::new(LIONIZER, color)) {
                 continue;
             }
-            if p.kind == LIONIZER {
-                for (dx, dy) in KING_STEPS {
-                    let mut cur = sq;
-                    while let Some(t) = pos.step(cur, dx, dy) {
-                        if let Some(q) = pos.get(t) {
-                            mark(&mut l, t, q);
-                            break;
-                        }
-                        cur = t;
-                    }
-                }
-            } else if p.kind == PAWN && pos.relative_rank(sq, color) == last {
-                for r in 0..pos.height {
-                    let t = Square::new(sq.file(), r);
+            for (dx, dy) in KING_STEPS {
+                let mut cur = sq;
+                while let Some(t) = step(cur, dx, dy) {
                     if let Some(q) = pos.get(t) {
-                        mark(&mut l, t, q);
+                        mark(t, q);
+                        break;
+                    }
+                    cur = t;
+                }
+            }
+        }
+        let last = if color == Color::Black {
+            0
+        } else {
+            pos.height - 1
+        };
+        for file in 0..pos.width {
+            if pos.get(Square::new(file, last)) == Some(Piece::new(PAWN, color)) {
+                for r in 0..pos.height {
+                    let t = Square::new(file, r);
+                    if let Some(q) = pos.get(t) {
+                        mark(t, q);
                     }
                 }
             }
@@ -287,6 +305,14 @@ impl Lionized {
         }
         out
     }
+}
+
+/// Squares of `color`'s Lionizers (normally one; custom positions may have
+/// more or none).
+fn lionizers(pos: &Position, color: Color) -> Vec<Square> {
+    all_squares()
+        .filter(|&s| pos.get(s) == Some(Piece::new(LIONIZER, color)))
+        .collect()
 }
 
 /// Kinds set in a bit-per-kind mask.
@@ -358,22 +384,27 @@ fn has_route(
 /// Whether a piece of `by` could capture on `sq` (on either leg) if it were
 /// `by`'s turn.
 pub fn attacked(pos: &Position, sq: Square, by: Color) -> bool {
+    attacked_with(pos, sq, by, &lionizers(pos, by))
+}
+
+/// [`attacked`], given the squares where `by`'s Lionizers may stand.
+fn attacked_with(pos: &Position, sq: Square, by: Color, lionizers: &[Square]) -> bool {
     let f = by.forward();
     for dx in [-1, 1] {
-        if let Some(s) = pos.step(sq, dx, -f) {
+        if let Some(s) = step(sq, dx, -f) {
             if pos.get(s) == Some(Piece::new(PAWN, by)) {
                 return true;
             }
         }
     }
     for (dx, dy) in KING_STEPS {
-        if let Some(s) = pos.step(sq, dx, dy) {
+        if let Some(s) = step(sq, dx, dy) {
             if pos.get(s) == Some(Piece::new(KING, by)) {
                 return true;
             }
         }
     }
-    let lion = Lionized::of(pos, by);
+    let lion = Lionized::with_lionizers(pos, by, lionizers);
     if plain_attack(pos, sq, by, lion.mask) {
         return true;
     }
@@ -391,12 +422,12 @@ fn plain_attack(pos: &Position, sq: Square, by: Color, lionized: u64) -> bool {
     let is =
         |s: Square, kind: Kind| pos.get(s) == Some(Piece::new(kind, by)) && lionized & bit(s) == 0;
     for (dx, dy) in DIAGONALS {
-        if let Some(s) = pos.step(sq, dx, dy) {
+        if let Some(s) = step(sq, dx, dy) {
             if is(s, FERZ) {
                 return true;
             }
             if pos.get(s).is_none() {
-                if let Some(m) = pos.step(sq, 2 * dx, 2 * dy) {
+                if let Some(m) = step(sq, 2 * dx, 2 * dy) {
                     if is(m, MAMMOTH) {
                         return true;
                     }
@@ -407,8 +438,8 @@ fn plain_attack(pos: &Position, sq: Square, by: Color, lionized: u64) -> bool {
     for (kind, legs) in [(HOT_HORSE, &HOT_LEGS), (COLD_HORSE, &COLD_LEGS)] {
         for &((vx, vy), (dx, dy)) in legs {
             // A Horse on sq - d reaches sq when sq - d + v is empty.
-            if let Some(s) = pos.step(sq, -dx, -dy) {
-                if is(s, kind) && pos.step(s, vx, vy).is_some_and(|v| pos.get(v).is_none()) {
+            if let Some(s) = step(sq, -dx, -dy) {
+                if is(s, kind) && step(s, vx, vy).is_some_and(|v| pos.get(v).is_none()) {
                     return true;
                 }
             }
@@ -416,7 +447,7 @@ fn plain_attack(pos: &Position, sq: Square, by: Color, lionized: u64) -> bool {
     }
     // A Lance looks forward: search backwards down the file.
     let mut cur = sq;
-    while let Some(s) = pos.step(cur, 0, -by.forward()) {
+    while let Some(s) = step(cur, 0, -by.forward()) {
         if pos.get(s).is_some() {
             return is(s, LANCE);
         }
@@ -495,7 +526,7 @@ impl LionizedChess {
             PAWN => self.pawn_moves(pos, from, us, out),
             KING => {
                 for (dx, dy) in KING_STEPS {
-                    if let Some(t) = pos.step(from, dx, dy) {
+                    if let Some(t) = step(from, dx, dy) {
                         if own & bit(t) == 0 {
                             out.push(Move::normal(from, t));
                         }
@@ -548,11 +579,11 @@ impl LionizedChess {
                 }
             }
         };
-        if let Some(a) = pos.step(from, 0, f) {
+        if let Some(a) = step(from, 0, f) {
             if pos.get(a).is_none() {
                 push(a, out);
                 if pos.relative_rank(from, us) == 1 {
-                    if let Some(b) = pos.step(a, 0, f) {
+                    if let Some(b) = step(a, 0, f) {
                         if pos.get(b).is_none() {
                             out.push(Move::normal(from, b));
                         }
@@ -561,7 +592,7 @@ impl LionizedChess {
             }
         }
         for dx in [-1, 1] {
-            if let Some(t) = pos.step(from, dx, f) {
+            if let Some(t) = step(from, dx, f) {
                 match pos.get(t) {
                     Some(p) if p.color == us.opponent() => push(t, out),
                     None if pos.ep == Some(t) => {
@@ -578,18 +609,50 @@ impl LionizedChess {
         }
     }
 
-    fn keeps_king_safe(&self, pos: &Position, m: &Move) -> bool {
-        let next = self.play(pos, m);
-        match next.royal[pos.side.index()] {
-            Some(k) => !attacked(&next, k, pos.side.opponent()),
-            None => true,
+    /// Whether the mover's King is safe after `m`, tested on `scratch` (a
+    /// copy of the position, restored before returning: only the board
+    /// matters to attacks). `their_lionizers` are the opponent's Lionizer
+    /// squares before the move (a move can only remove one, by capture).
+    fn keeps_king_safe(
+        &self,
+        scratch: &mut Position,
+        m: &Move,
+        their_lionizers: &[Square],
+    ) -> bool {
+        let us = scratch.side;
+        let mid = match m.kind {
+            MoveKind::EnPassant | MoveKind::TwoLeg => Some(m.extra[0]),
+            _ => None,
+        };
+        let saved = [
+            (m.from, scratch.get(m.from)),
+            (m.to, scratch.get(m.to)),
+            (mid.unwrap_or(m.from), scratch.get(mid.unwrap_or(m.from))),
+        ];
+        let moving = scratch.take(m.from).expect("a piece on the origin");
+        if let Some(x) = mid {
+            scratch.set(x, None);
         }
+        scratch.set(m.to, Some(m.piece.unwrap_or(moving)));
+        let king = if moving.kind == KING {
+            Some(m.to)
+        } else {
+            scratch.royal[us.index()]
+        };
+        let safe = king.is_none_or(|k| !attacked_with(scratch, k, us.opponent(), their_lionizers));
+        // Every saved value is the square's original content: any order restores.
+        for (sq, piece) in saved {
+            scratch.set(sq, piece);
+        }
+        safe
     }
 
     pub fn legal_moves(&self, pos: &Position) -> Vec<Move> {
         let mut moves = Vec::with_capacity(96);
         self.pseudo_moves(pos, &mut moves);
-        moves.retain(|m| self.keeps_king_safe(pos, m));
+        let theirs = lionizers(pos, pos.side.opponent());
+        let mut scratch = pos.clone();
+        moves.retain(|m| self.keeps_king_safe(&mut scratch, m, &theirs));
         moves
     }
 
@@ -671,6 +734,11 @@ impl LionizedChess {
         if let Some(h) = hand {
             fen::parse_hand(&mut pos, h, |c| Self::kind_of(c).filter(|&k| is_regular(k)))?;
         }
+        if !pos.holes().is_empty() {
+            return Err(FenError::Invalid(
+                "this variant's board has no holes (“*”)".into(),
+            ));
+        }
         pos.side = fen::parse_side(rest.first())?;
         match rest.get(1).copied() {
             None | Some("-") => {}
@@ -714,7 +782,7 @@ impl LionizedChess {
         if let Some(ep) = pos.ep {
             // The square a pawn just skipped: beyond it stands the pawn that moved.
             let mover = pos.side.opponent();
-            let pawn_sq = pos.step(ep, 0, mover.forward());
+            let pawn_sq = step(ep, 0, mover.forward());
             let ok = pos.get(ep).is_none()
                 && pos.relative_rank(ep, mover) == 2
                 && matches!(pawn_sq.and_then(|s| pos.get(s)), Some(p) if p == Piece::new(PAWN, mover));
