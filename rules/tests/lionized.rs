@@ -721,6 +721,10 @@ fn illegal_strings_explain_why() {
     // A plain piece cannot capture and go on.
     let why = illegal_reason("7k/8/3p4/4F3/8/8/8/K7 w - - 0 1", "e5d6c7");
     assert!(why.contains("not Lionized"), "{why}");
+    let why = illegal_reason(START, "b1c3");
+    assert!(why.contains("blocked"), "{why}");
+    let why = illegal_reason("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "e1g1");
+    assert!(why.contains("no castling"), "{why}");
     // Label and piece disagree.
     let why = illegal_reason(fen, "L e5-e6");
     assert!(why.contains("Ferz"), "{why}");

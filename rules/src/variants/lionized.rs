@@ -1065,6 +1065,9 @@ impl LionizedChess {
                 return format!("only a Lionized piece with a Lionized partner moves in two legs; the {name} on {from} is not Lionized.");
             }
         }
+        if piece.kind == KING && from.rank() == to.rank() && from.file().abs_diff(to.file()) == 2 {
+            return "there is no castling in Lionized Chess.".into();
+        }
         if piece.kind == LIONIZER && pos.get(to).is_some() {
             return "the Lionizer moves only to an empty square; it never captures.".into();
         }
@@ -1096,6 +1099,12 @@ impl LionizedChess {
             } else {
                 "it would leave your King in check.".into()
             };
+        }
+        if mid.is_none() && is_regular(piece.kind) && !is_lion {
+            let open = Position::empty(&self.geometry);
+            if reach(&open, piece.kind, us, from, NO_SQUARE) & bit(to) != 0 {
+                return format!("the {name} on {from} is blocked: a square it must pass on the way to {to} is occupied.");
+            }
         }
         match mid {
             Some(x) => format!("the {name} on {from} cannot capture on {x} and go on to {to}."),
