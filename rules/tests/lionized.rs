@@ -158,6 +158,26 @@ fn perft_start_depth_3_4() {
     assert_eq!(count(START, 4), 5_247_843);
 }
 
+/// A middlegame with Lionized pieces on both sides, pools, and a Pawn about
+/// to reach the last rank. White's Z d4 Lionizes F e5, H b4 and L d1;
+/// Black's Z d6 Lionizes f f6 and m d8. Black is in check: the Ferz e5 takes
+/// e8 by the Lance leg e5-e7 or by the Hot Horse leg e5-(e6)-f7 followed by
+/// a Ferz step. By hand, Black has 2 moves: the Lionizer to e6 (blocking the
+/// Lance leg and the Horse's step through e6) and f6xe5. The King has no
+/// square (d7, e7 and f8 are reached the same ways), and blocking on e7
+/// leaves the Horse route. Deeper counts reproduced by the independent
+/// generator.
+#[test]
+fn perft_lionized_middlegame() {
+    let fen = "l2mk1h1/ppP2ppp/3z1f2/4F3/1H1Z4/8/PP3PPP/3L2K1[Cl] b - - 0 1";
+    assert_eq!(moves(fen), names(&["d6e6", "f6e5"]));
+    assert_eq!(count(fen, 2), 188);
+    assert_eq!(count(fen, 3), 7_677);
+    let fen = "l2mk1h1/ppP2ppp/3zpf2/4F3/1H1Z4/8/PP3PPP/3L2K1[Cl] w - - 0 1";
+    assert_eq!(count(fen, 1), 111);
+    assert_eq!(count(fen, 2), 5_432);
+}
+
 // ---------------------------------------------------------------- powers
 
 /// "The Regular Power of the Lance is to Move or Capture as a Rook but only
