@@ -948,3 +948,52 @@ fn rules_page_mentions_every_rule() {
         assert!(text.contains(needle), "{needle}");
     }
 }
+
+mod never_panics {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// Any text as a position string gives a position or a typed error.
+        #[test]
+        fn parse_fen_never_panics(text in "\\PC{0,80}") {
+            let _ = v().parse_fen(&text);
+        }
+
+        /// FEN-like noise made of the variant's own characters.
+        #[test]
+        fn parse_fen_noise_never_panics(text in "[lhcmfzkpLHCMFZKP1-9/\\[\\] wb\\-a-h0-9*]{0,90}") {
+            if let Ok(p) = v().parse_fen(&text) {
+                let again = v().fen(&p);
+                prop_assert!(v().parse_fen(&again).is_ok(), "{again}");
+            }
+        }
+
+        /// Any text as a move gives a move or a typed error.
+        #[test]
+        fn parse_move_never_panics(text in "\\PC{0,40}", fen_pick in 0usize..3) {
+            let fens = [
+                START,
+                "3m3k/2l5/1F6/Z7/1F6/8/8/7K w - - 0 1",
+                "1m5k/P7/8/8/8/8/8/K7[LCl] w - - 0 1",
+            ];
+            let p = pos(fens[fen_pick]);
+            let legal = v().legal_moves(&p);
+            if let Ok(m) = v().parse_move(&p, &legal, &text) {
+                prop_assert!(legal.contains(&m));
+            }
+        }
+
+        /// Move-like noise: squares, letters, hyphens and semicolons.
+        #[test]
+        fn parse_move_noise_never_panics(text in "[a-i1-9LHCMFZKPlhcmfzkp \\-;*]{0,24}") {
+            let p = pos("3m3k/2l5/1F6/Z7/1F6/8/8/7K w - - 0 1");
+            let legal = v().legal_moves(&p);
+            if let Ok(m) = v().parse_move(&p, &legal, &text) {
+                prop_assert!(legal.contains(&m));
+            }
+        }
+    }
+}
