@@ -911,65 +911,13 @@ impl LionizedChess {
             reason,
             alternatives,
         };
-        for sq in [Some(req.from), req.via, Some(req.to)]
-            .into_iter()
-            .flatten()
-        {
-            if !self.geometry.contains(sq) {
-                return Err(illegal(
-                    format!("{sq} is not a square of this board."),
-                    vec![],
-                ));
-            }
-        }
-        let piece = match pos.get(req.from) {
-            None => {
-                return Err(illegal(
-                    format!("there is no piece on {}.", req.from),
-                    vec![],
-                ))
-            }
-            Some(p) if p.color != pos.side => {
-                return Err(illegal(
-                    format!(
-                        "the {} on {} is not yours to move.",
-                        NAMES[p.kind as usize], req.from
-                    ),
-                    vec![],
-                ))
-            }
-            Some(p) => p,
-        };
-        let name = NAMES[piece.kind as usize];
+        let piece = self.mover(pos, req).map_err(|r| illegal(r, vec![]))?;
         let own: Vec<String> = legal
             .iter()
             .filter(|m| m.from == req.from)
             .map(Self::footnote)
             .collect();
-        if let Some(l) = req.label {
-            if Self::kind_of(l) != Some(piece.kind) {
-                let other = Self::kind_of(l)
-                    .map(|k| NAMES[k as usize])
-                    .unwrap_or("piece of this variant");
-                return Err(illegal(
-                    format!("the piece on {} is a {name}, not a {other}.", req.from),
-                    own,
-                ));
-            }
-        }
-        // The swap letter, if any.
-        let swap = match req.swap {
-            None => None,
-            Some(c) => match Self::kind_of(c) {
-                Some(k) if is_regular(k) => Some(k),
-                _ => {
-                    return Err(illegal(
-                        format!("a Pawn may only switch places with a captured Regular piece (L, H, C, M or F), not “{c}”."),
-                        own,
-                    ))
-                }
-            },
-        };
+        let swap = Self::check_letters(req, piece).map_err(|r| illegal(r, own.clone()))?;
         // A two-leg reading whose middle square holds no enemy is the plain
         // move to the end square, provided the route exists.
         let enemy_on =
@@ -978,51 +926,75 @@ impl LionizedChess {
             (Some(v), true) if !enemy_on(v) => (None, Some(v)),
             (v, _) => (v, None),
         };
-        let found: Vec<&Move> = legal
-            .iter()
-            .filter(|m| {
-                m.from == req.from
-                    && m.to == req.to
-                    && m.piece.map(|p| p.kind) == swap
-                    && match mid {
-                        None => m.kind == MoveKind::Normal,
-                        Some(x) => m.kind != MoveKind::Normal && m.extra[0] == x,
-                    }
-            })
-            .collect();
-        // `c5d6` for en passant is accepted too.
-        let found = if found.is_empty() && mid.is_none() && route.is_none() && swap.is_none() {
-            legal
+        let mut found = matching(legal, req.from, req.to, mid, swap);
+        if found.is_empty() && mid.is_none() && route.is_none() && swap.is_none() {
+            // `c5d6` for en passant is accepted too.
+            found = legal
                 .iter()
                 .filter(|m| m.from == req.from && m.to == req.to && m.kind == MoveKind::EnPassant)
-                .collect()
-        } else {
-            found
-        };
-        if let [m] = found.as_slice() {
-            if let Some(v) = route {
-                let lion = Lionized::of(pos, pos.side);
-                let ok = lion.contains(req.from)
-                    && lion.len() >= 2
-                    && has_route(pos, req.from, piece, lion.borrowed(piece.kind), v, req.to);
-                if !ok {
-                    return Err(illegal(
-                        format!(
-                            "the {name} on {} cannot reach {} by way of {v}; write the move as {}.",
-                            req.from,
-                            req.to,
-                            Self::footnote(m)
-                        ),
-                        own,
-                    ));
-                }
-            }
-            return Ok(**m);
+                .collect();
         }
-        Err(illegal(
-            self.why_not(pos, legal, req, piece, mid, swap),
-            own,
-        ))
+        let [m] = found.as_slice() else {
+            return Err(illegal(
+                self.why_not(pos, legal, req, piece, mid, swap),
+                own,
+            ));
+        };
+        if let Some(v) = route {
+            if !route_exists(pos, piece, req.from, v, req.to) {
+                let reason = format!(
+                    "the {} on {} cannot reach {} by way of {v}; write the move as {}.",
+                    NAMES[piece.kind as usize],
+                    req.from,
+                    req.to,
+                    Self::footnote(m)
+                );
+                return Err(illegal(reason, own));
+            }
+        }
+        Ok(**m)
+    }
+
+    /// The mover's piece named by a reading, or why there is none.
+    fn mover(&self, pos: &Position, req: &Request) -> Result<Piece, String> {
+        for sq in [Some(req.from), req.via, Some(req.to)]
+            .into_iter()
+            .flatten()
+        {
+            if !self.geometry.contains(sq) {
+                return Err(format!("{sq} is not a square of this board."));
+            }
+        }
+        match pos.get(req.from) {
+            None => Err(format!("there is no piece on {}.", req.from)),
+            Some(p) if p.color != pos.side => Err(format!(
+                "the {} on {} is not yours to move.",
+                NAMES[p.kind as usize], req.from
+            )),
+            Some(p) => Ok(p),
+        }
+    }
+
+    /// Check the piece label and read the swap letter of a reading.
+    fn check_letters(req: &Request, piece: Piece) -> Result<Option<Kind>, String> {
+        if let Some(l) = req.label {
+            if Self::kind_of(l) != Some(piece.kind) {
+                let other = Self::kind_of(l)
+                    .map(|k| NAMES[k as usize])
+                    .unwrap_or("piece of this variant");
+                return Err(format!(
+                    "the piece on {} is a {}, not a {other}.",
+                    req.from, NAMES[piece.kind as usize]
+                ));
+            }
+        }
+        match req.swap {
+            None => Ok(None),
+            Some(c) => match Self::kind_of(c) {
+                Some(k) if is_regular(k) => Ok(Some(k)),
+                _ => Err(format!("a Pawn may only switch places with a captured Regular piece (L, H, C, M or F), not “{c}”.")),
+            },
+        }
     }
 
     /// Why the mover's piece cannot make the move read (the reading is well
@@ -1084,16 +1056,9 @@ impl LionizedChess {
         }
         let mut pseudo = Vec::new();
         self.pseudo_moves(pos, &mut pseudo);
-        let same = |m: &&Move| {
-            m.from == from
-                && m.to == to
-                && m.piece.map(|p| p.kind) == swap
-                && match mid {
-                    None => m.kind == MoveKind::Normal,
-                    Some(x) => m.kind != MoveKind::Normal && m.extra[0] == x,
-                }
-        };
-        if pseudo.iter().any(|m| same(&m)) && !legal.iter().any(|m| same(&m)) {
+        if !matching(&pseudo, from, to, mid, swap).is_empty()
+            && matching(legal, from, to, mid, swap).is_empty()
+        {
             return if self.in_check(pos) {
                 "your King is in check and this move does not get it out of check.".into()
             } else {
@@ -1117,6 +1082,38 @@ impl Default for LionizedChess {
     fn default() -> Self {
         LionizedChess::new()
     }
+}
+
+/// The legal moves from `from` to `to` that capture on `mid` on the way (or
+/// capture at most on `to`) and swap for `swap`.
+fn matching(
+    legal: &[Move],
+    from: Square,
+    to: Square,
+    mid: Option<Square>,
+    swap: Option<Kind>,
+) -> Vec<&Move> {
+    legal
+        .iter()
+        .filter(|m| {
+            m.from == from
+                && m.to == to
+                && m.piece.map(|p| p.kind) == swap
+                && match mid {
+                    None => m.kind == MoveKind::Normal,
+                    Some(x) => m.kind != MoveKind::Normal && m.extra[0] == x,
+                }
+        })
+        .collect()
+}
+
+/// Whether the piece on `from` is a Lionized piece with a partner whose
+/// power brings it to `via`, from where its own power reaches `to`.
+fn route_exists(pos: &Position, piece: Piece, from: Square, via: Square, to: Square) -> bool {
+    let lion = Lionized::of(pos, piece.color);
+    lion.contains(from)
+        && lion.len() >= 2
+        && has_route(pos, from, piece, lion.borrowed(piece.kind), via, to)
 }
 
 /// A move as read from text, before it is matched with the legal moves.
