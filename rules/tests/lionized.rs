@@ -173,9 +173,11 @@ fn perft_lionized_middlegame() {
     assert_eq!(moves(fen), names(&["d6e6", "f6e5"]));
     assert_eq!(count(fen, 2), 188);
     assert_eq!(count(fen, 3), 7_677);
+    assert_eq!(count(fen, 4), 530_337);
     let fen = "l2mk1h1/ppP2ppp/3zpf2/4F3/1H1Z4/8/PP3PPP/3L2K1[Cl] w - - 0 1";
     assert_eq!(count(fen, 1), 111);
     assert_eq!(count(fen, 2), 5_432);
+    assert_eq!(count(fen, 3), 460_079);
 }
 
 // ---------------------------------------------------------------- powers
