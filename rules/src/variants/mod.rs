@@ -4,6 +4,7 @@ pub mod chess;
 pub mod chesslike;
 pub mod leap_chess;
 pub mod leaperhouse;
+pub mod lionized;
 
 use crate::variant::Variant;
 use std::sync::OnceLock;
@@ -19,6 +20,7 @@ pub fn registry() -> &'static [&'static dyn Variant] {
             Box::leak(Box::new(leap_chess::LeapChess::multi())),
             Box::leak(Box::new(leap_chess::LeapChess::optional())),
             Box::leak(Box::new(leap_chess::LeapChess::sixty_four())),
+            Box::leak(Box::new(lionized::LionizedChess::new())),
         ]
     })
 }
