@@ -124,7 +124,9 @@ pub fn mirror_hops(
             if pos.get(piece).is_none() {
                 continue;
             }
-            if !nonstop && !(line_clear(pos, center, vx, vy) && line_clear(pos, center, -vx, -vy)) {
+            let clear =
+                nonstop || (line_clear(pos, center, vx, vy) && line_clear(pos, center, -vx, -vy));
+            if !clear {
                 continue;
             }
             f((vx, vy), piece, mirror);
