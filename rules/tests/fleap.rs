@@ -632,6 +632,10 @@ fn pawn_promotes_compulsorily_on_the_opponent_pawn_row_to_every_type() {
         assert!(pc.promoted);
         assert_eq!(v().piece_label(pc).letter, format!("+{l}"));
     }
+    // Game Courier forms of a promotion.
+    for text in ["P c5-c6; +A*c6", "P c5-c6; A*c6", "c5-c6; A*c6", "c5c6=A"] {
+        assert!(after(&f, text).get(sq("c6")).unwrap().promoted, "{text}");
+    }
     // Black promotes on rank 2.
     let f = fen(&[("e3", "p")], &[], "", "b", "0/0");
     assert_eq!(moves(&f).len(), 9);
@@ -1439,4 +1443,41 @@ fn movement_matches_an_independent_reference() {
         }
     }
     assert!(checked > 1000, "{checked}");
+}
+
+/// Several waiting tokens: every one that can be placed is placed; alike
+/// tokens count once per set of squares; when the home squares run out
+/// the rest go to the first two rows, and any left over keep waiting.
+#[test]
+fn several_waiting_tokens_are_all_placed_when_possible() {
+    let base = ["b7", "c7", "d7", "e7", "f7", "a6", "b6", "c6", "g6"];
+    let mut pieces: Vec<(&str, &str)> = base.iter().map(|s| (*s, "n")).collect();
+    pieces.push(("d3", "N"));
+    // d6 e6 f6 free: two Pawns go to two of them, three ways.
+    let f = fen(&pieces, &[], "pp", "b", "1/1");
+    let prefixes: BTreeSet<String> = moves(&f)
+        .iter()
+        .map(|m| m.rsplitn(2, ',').nth(1).unwrap().to_string())
+        .collect();
+    assert_eq!(
+        prefixes.into_iter().collect::<Vec<_>>(),
+        strs(&["P@d6,P@e6", "P@d6,P@f6", "P@e6,P@f6"])
+    );
+    // Three Pawns, three free squares: one way.
+    let f = fen(&pieces, &[], "ppp", "b", "1/1");
+    let p = after(&f, &moves(&f)[0]);
+    assert!(p.hand_is_empty(Color::Black));
+    // Four Pawns: the pawn row fills, the fourth waits (rank 7 is full).
+    let f = fen(&pieces, &[], "pppp", "b", "1/1");
+    let p = after(&f, &moves(&f)[0]);
+    assert_eq!(p.hand(Color::Black, 5), 1);
+    // A Pawn and a Rook: the Pawn first (three squares), then the Rook to
+    // the first two rows (its homes b7 and f7 are taken): two squares left.
+    let f = fen(&pieces, &[], "pr", "b", "1/1");
+    let prefixes: BTreeSet<String> = moves(&f)
+        .iter()
+        .map(|m| m.rsplitn(2, ',').nth(1).unwrap().to_string())
+        .collect();
+    assert_eq!(prefixes.len(), 3 * 2);
+    assert!(prefixes.contains("P@d6,R@e6"));
 }

@@ -952,12 +952,14 @@ impl Fleap {
             return Ok(legal[exact[0]]);
         }
         // Leading placements `P>b2,` then the move itself.
-        let mut parts: Vec<&str> = norm.split(',').collect();
+        // Spaces are kept in the move part for the Game Courier reader.
+        let mut parts: Vec<&str> = t.split(',').map(str::trim).collect();
         let mut given: Vec<(char, Square)> = Vec::new();
         while parts.len() > 1 {
             let Some((l, s)) = parts[0].split_once('>') else {
                 break;
             };
+            let (l, s) = (l.trim(), s.trim());
             let mut lc = l.chars();
             let (Some(c), None, Some(square)) = (lc.next(), lc.next(), Square::parse(s)) else {
                 return Err(MoveError::Syntax {
@@ -969,7 +971,7 @@ impl Fleap {
             parts.remove(0);
         }
         let core = parts.join(",");
-        if let Some(r) = self.parse_nuke(pos, legal, &written, t, &core, &given) {
+        if let Some(r) = self.parse_nuke(pos, legal, &written, t, &squash(&core), &given) {
             return r;
         }
         self.parse_board_move(pos, legal, &written, t, &core, &given)
