@@ -1457,7 +1457,7 @@ fn several_waiting_tokens_are_all_placed_when_possible() {
     let f = fen(&pieces, &[], "pp", "b", "1/1");
     let prefixes: BTreeSet<String> = moves(&f)
         .iter()
-        .map(|m| m.rsplitn(2, ',').nth(1).unwrap().to_string())
+        .map(|m| m.rsplit_once(',').unwrap().0.to_string())
         .collect();
     assert_eq!(
         prefixes.into_iter().collect::<Vec<_>>(),
@@ -1476,7 +1476,7 @@ fn several_waiting_tokens_are_all_placed_when_possible() {
     let f = fen(&pieces, &[], "pr", "b", "1/1");
     let prefixes: BTreeSet<String> = moves(&f)
         .iter()
-        .map(|m| m.rsplitn(2, ',').nth(1).unwrap().to_string())
+        .map(|m| m.rsplit_once(',').unwrap().0.to_string())
         .collect();
     assert_eq!(prefixes.len(), 3 * 2);
     assert!(prefixes.contains("P@d6,R@e6"));
