@@ -28,6 +28,26 @@
 //! and `path` lists the squares where the mover's waiting tokens are placed
 //! before the move, in kind order (Pawn, Knight, Bishop, Rook, King).
 //!
+//! # FEN
+//! `*tsfat*/eeeeeee/7/*5*/7/EEEEEEE/*TSFAT*[] w 1/1 0 1`: letters `E S A T F`
+//! (face up) and `P N B R K` (backs), upper case White; `+` before a letter
+//! marks a promoted piece (`+A`); `*` a missing square or a crater; waiting
+//! tokens in `[...]` (backs only); then side to move, Nukes held as
+//! `White/Black`, halfmove clock, move number, and `1-0` / `0-1` once a
+//! King has been taken.
+//!
+//! # Notation
+//! - Coordinate (canonical, records and `perft --divide`): `b1b4`,
+//!   promotion `c5c6a`, rifle `e1xc3`, Nuke `e1xxc4`, return placement
+//!   after the move `e3c3>b2`, waiting placements before it `R@f1,b1b4`.
+//! - Display (the page's algebraic): SAN (`Tb4`, `Axc3` for a rifle,
+//!   `c6=A`); with placements, the page's `P>b2,e3xc3` (placements, then
+//!   the move in long form); Nukes `Bxxc4,xc3,b4,c4,d5` (destroyed squares
+//!   in board order; any order is read; a wrong list is refused).
+//! - Game Courier: `T b1-b4`, `P c5-c6; +A*c6`, placements as drops
+//!   (`R*f1; T b1-b4`, `T e3-c3; p*b6`), rifle `A e1-c3; A c3-e1`, Nuke
+//!   `A e1-c4; A c4-e1; *c4`.
+//!
 //! # Perft conventions
 //! Every distinct placement choice is a distinct move; an EquiRepeater or
 //! Fore'n'aft destination reachable in several ways is one move; a rifle
