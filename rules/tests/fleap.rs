@@ -1481,3 +1481,23 @@ fn several_waiting_tokens_are_all_placed_when_possible() {
     assert_eq!(prefixes.len(), 3 * 2);
     assert!(prefixes.contains("P@d6,R@e6"));
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+    /// Random text, from any characters or from the notation's own, is a
+    /// typed error or a legal move, never a panic.
+    #[test]
+    fn random_move_text_never_panics(text in "(\\PC{0,40}|[ABEPRTSNFKa-g1-8>,x@*;\\- ]{0,24})") {
+        let f = fen(&[("c3", "E"), ("c4", "N"), ("c5", "t"), ("e6", "a"), ("e5", "S"), ("d3", "A"), ("d4", "E")], &[], "", "w", "1/1");
+        let p = pos(&f);
+        let legal = v().legal_moves(&p);
+        if let Ok(m) = v().parse_move(&p, &legal, &text) {
+            proptest::prop_assert!(legal.contains(&m));
+        }
+    }
+
+    #[test]
+    fn random_fen_never_panics(text in "(\\PC{0,60}|[*tsfatepnbrkTSFAEPNBRK+0-9/\\[\\] w-]{0,60})") {
+        let _ = v().parse_fen(&text);
+    }
+}

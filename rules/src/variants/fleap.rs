@@ -833,6 +833,22 @@ impl Fleap {
             let placed = placed_of(m, &mut placed_cache);
             cands.push(self.candidate(&placed, m));
         }
+        // SAN among the moves made after the same placements.
+        let mut sans = vec![String::new(); legal.len()];
+        let mut done = vec![false; legal.len()];
+        for i in 0..legal.len() {
+            if done[i] || Fleap::is_nuke(&legal[i]) {
+                continue;
+            }
+            let group: Vec<usize> = (i..legal.len())
+                .filter(|&j| !Fleap::is_nuke(&legal[j]) && legal[j].path == legal[i].path)
+                .collect();
+            let peers: Vec<Candidate> = group.iter().map(|&j| cands[j].clone()).collect();
+            for (k, &j) in group.iter().enumerate() {
+                sans[j] = notation::san(&peers, k);
+                done[j] = true;
+            }
+        }
         legal
             .iter()
             .enumerate()
@@ -860,22 +876,7 @@ impl Fleap {
                     core.push(Fleap::nuke_form("A", &m.from.name(), m.to, &victims));
                     Fleap::nuke_form("B", &d, m.to, &victims)
                 } else {
-                    // SAN among moves with the same placements.
-                    let same: Vec<Candidate> = legal
-                        .iter()
-                        .zip(cands.iter())
-                        .filter(|(o, _)| o.path == m.path && !Fleap::is_nuke(o))
-                        .map(|(_, c)| c.clone())
-                        .collect();
-                    let me = same
-                        .iter()
-                        .position(|c| {
-                            c.from == cands[i].from
-                                && c.to == cands[i].to
-                                && c.promotion == cands[i].promotion
-                        })
-                        .expect("the move is among its peers");
-                    notation::san(&same, me)
+                    std::mem::take(&mut sans[i])
                 };
                 core.push(short.clone());
                 let prefix: String = own
