@@ -3,6 +3,8 @@
 //! side that owns the piece. Pieces are data: a list of [`Atom`]s, which
 //! can be written in a Betza-style description (`"mfWcfF"`, `"nN"`, `"AD"`).
 
+pub mod equihop;
+
 use crate::geometry::Square;
 use crate::piece::{Color, Kind, Piece};
 use crate::position::Position;

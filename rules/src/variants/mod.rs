@@ -2,6 +2,7 @@
 
 pub mod chess;
 pub mod chesslike;
+pub mod fleap;
 pub mod leap_chess;
 pub mod leaperhouse;
 pub mod lionized;
@@ -21,6 +22,7 @@ pub fn registry() -> &'static [&'static dyn Variant] {
             Box::leak(Box::new(leap_chess::LeapChess::optional())),
             Box::leak(Box::new(leap_chess::LeapChess::sixty_four())),
             Box::leak(Box::new(lionized::LionizedChess::new())),
+            Box::leak(Box::new(fleap::Fleap::new())),
         ]
     })
 }
