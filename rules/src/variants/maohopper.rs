@@ -669,8 +669,7 @@ impl Maohopper {
         if let Some(p) = m.piece {
             s.push(LETTERS[p.kind as usize].to_ascii_lowercase());
         } else if piece.kind == SPEAR && m.tag != piece.state && m.to != TRAP {
-            s.push(DIR_MARKS[m.tag as usize % 3]);
-        } else if m.kind == MoveKind::Special {
+            // A new direction, after a step or in place (`e3e3>`).
             s.push(DIR_MARKS[m.tag as usize % 3]);
         }
         s
@@ -686,7 +685,12 @@ impl Maohopper {
             let l = Maohopper::letter_case(us, LETTERS[piece.kind as usize]);
             return format!("{l} {}-{}", m.from, m.to);
         }
-        let mut s = format!("{} {}-{}", Maohopper::gc_spear(us, piece.state), m.from, m.to);
+        let mut s = format!(
+            "{} {}-{}",
+            Maohopper::gc_spear(us, piece.state),
+            m.from,
+            m.to
+        );
         if let Some(p) = m.piece {
             let l = Maohopper::letter_case(us, LETTERS[p.kind as usize]);
             s.push_str(&format!("; {l}*{}", m.to));
@@ -750,7 +754,9 @@ impl Maohopper {
             to: m.to,
             letter: LETTERS[piece.kind as usize],
             pawn: false,
-            capture: pos.get(m.to).is_some_and(|p| p.color == piece.color.opponent())
+            capture: pos
+                .get(m.to)
+                .is_some_and(|p| p.color == piece.color.opponent())
                 && m.kind == MoveKind::Normal,
             // A turn in place is a Game Courier drop of the new label.
             drop: m.kind == MoveKind::Special,
@@ -772,14 +778,22 @@ impl Maohopper {
                 reason: "the text is far too long for a move".into(),
             });
         }
-        let cands: Vec<Candidate> = legal.iter().map(|m| self.candidate(pos, m)).collect();
+        // Every exact form names the origin square, so only moves whose
+        // origin appears in the text need their forms written out.
         let key = squeeze(text);
-        let hits: Vec<usize> = (0..cands.len())
-            .filter(|&i| cands[i].forms.iter().any(|f| squeeze(f) == key))
+        let hits: Vec<usize> = (0..legal.len())
+            .filter(|&i| key.contains(&legal[i].from.name()))
+            .filter(|&i| {
+                self.candidate(pos, &legal[i])
+                    .forms
+                    .iter()
+                    .any(|f| squeeze(f) == key)
+            })
             .collect();
         if hits.len() == 1 {
             return Ok(legal[hits[0]]);
         }
+        let cands: Vec<Candidate> = legal.iter().map(|m| self.candidate(pos, m)).collect();
         if has_spear_label(text) {
             return Err(self.spear_label_error(pos, text, &cands));
         }
@@ -941,7 +955,10 @@ impl Explain for MaoExplain<'_> {
                 if mover.is_some_and(|p| p.kind == MASON) {
                     Some("the Stones cannot be pushed there: the square beyond the last Stone must exist and be empty.".into())
                 } else {
-                    Some("Stones cannot be captured, and only a Mason moves them (by pushing).".into())
+                    Some(
+                        "Stones cannot be captured, and only a Mason moves them (by pushing)."
+                            .into(),
+                    )
                 }
             }
             (_, Some(t)) if t.color == pos.side => {
@@ -1058,7 +1075,11 @@ mod tests {
     fn squares_found_in_text() {
         assert_eq!(
             squares_in(" e3-e4;  *e4"),
-            vec![Square::parse("e3").unwrap(), Square::parse("e4").unwrap(), Square::parse("e4").unwrap()]
+            vec![
+                Square::parse("e3").unwrap(),
+                Square::parse("e4").unwrap(),
+                Square::parse("e4").unwrap()
+            ]
         );
         assert!(squares_in("xyz e").is_empty());
     }
