@@ -1043,3 +1043,76 @@ fn perft_start_position_black_to_move_feels_the_asymmetric_trap() {
     let pos = v().parse_fen(&START.replace(" w 1", " b 1")).unwrap();
     assert_eq!(perft(v(), &pos, 1), 71);
 }
+
+/// A small deterministic generator for the fuzz tests below.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        self.0 >> 33
+    }
+    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.next() as usize % items.len()]
+    }
+}
+
+#[test]
+fn mutated_fens_and_moves_never_panic() {
+    let alphabet: Vec<char> = "FMBRNESAWOfmbrnesawo123456789/<>^*[] wb-xK0é"
+        .chars()
+        .collect();
+    let mut rng = Lcg(7);
+    let mut accepted = 0;
+    for _ in 0..3000 {
+        let mut chars: Vec<char> = START.chars().collect();
+        for _ in 0..1 + rng.next() % 3 {
+            let i = rng.next() as usize % chars.len();
+            match rng.next() % 3 {
+                0 => chars[i] = rng.pick(&alphabet),
+                1 => chars.insert(i, rng.pick(&alphabet)),
+                _ => {
+                    chars.remove(i);
+                }
+            }
+        }
+        let fen: String = chars.into_iter().collect();
+        let Ok(pos) = v().parse_fen(&fen) else {
+            continue;
+        };
+        accepted += 1;
+        // An accepted position writes back to a FEN that reads the same.
+        let again = v().parse_fen(&v().fen(&pos)).unwrap();
+        assert_eq!(v().fen(&again), v().fen(&pos));
+        let legal = v().legal_moves(&pos);
+        for m in legal.iter().take(5) {
+            let next = v().play(&pos, m);
+            let _ = v().legal_moves(&next);
+        }
+        let _ = v().outcome(&pos, &legal);
+        for text in ["e3e4", "SM! e3-e4", "SM4!*e3", "M b2-c4", "zz", "a1a1"] {
+            let _ = v().parse_move(&pos, &legal, text);
+        }
+    }
+    assert!(
+        accepted > 100,
+        "only {accepted} mutated positions were valid"
+    );
+
+    let pos = v().parse_fen(START).unwrap();
+    let legal = v().legal_moves(&pos);
+    let pieces: Vec<&str> = vec![
+        "SM!", "sm4!", "SM7!", "*", "-", ";", " ", "e3", "e4", "a9", "i1", "j1", "M", "x", "=",
+        ">", "<", "^", "//", "q", "10", "é",
+    ];
+    for _ in 0..3000 {
+        let n = 1 + rng.next() % 6;
+        let text: String = (0..n).map(|_| rng.pick(&pieces)).collect();
+        if let Ok(m) = v().parse_move(&pos, &legal, &text) {
+            assert!(legal.contains(&m));
+        }
+    }
+}
