@@ -879,9 +879,8 @@ fn squeeze(s: &str) -> String {
 }
 
 fn has_spear_label(text: &str) -> bool {
-    text.to_ascii_lowercase().contains("sm!")
-        || text.to_ascii_lowercase().contains("sm4!")
-        || text.to_ascii_lowercase().contains("sm7!")
+    let t = text.to_ascii_lowercase();
+    ["sm!", "sm4!", "sm7!"].iter().any(|l| t.contains(l))
 }
 
 fn strip_spear_labels(text: &str) -> String {
