@@ -5,11 +5,7 @@ mod rules_cli;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(
-    name = "missive",
-    version,
-    about = "Play-by-correspondence server for chess variants"
-)]
+#[command(name = "missive", version, about = "Play-by-correspondence server for chess variants")]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

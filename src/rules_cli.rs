@@ -22,12 +22,9 @@ pub struct PerftArgs {
 }
 
 pub fn perft(args: PerftArgs) -> anyhow::Result<()> {
-    let variant = missive_rules::variant(&args.variant)
-        .ok_or_else(|| anyhow!("unknown variant “{}”; see `missive variants`", args.variant))?;
+    let variant = missive_rules::variant(&args.variant).ok_or_else(|| anyhow!("unknown variant “{}”; see `missive variants`", args.variant))?;
     let fen = args.fen.as_deref().unwrap_or(variant.start_fen());
-    let pos = variant
-        .parse_fen(fen)
-        .with_context(|| format!("cannot use the FEN “{fen}”"))?;
+    let pos = variant.parse_fen(fen).with_context(|| format!("cannot use the FEN “{fen}”"))?;
     let start = Instant::now();
     let total = if args.divide {
         let rows = perft::divide(variant, &pos, args.depth);
@@ -41,14 +38,7 @@ pub fn perft(args: PerftArgs) -> anyhow::Result<()> {
     let secs = start.elapsed().as_secs_f64();
     println!("{total}");
     if args.bench {
-        eprintln!(
-            "{} depth {}: {} nodes in {:.3} s = {:.0} nodes/s",
-            variant.id(),
-            args.depth,
-            total,
-            secs,
-            total as f64 / secs.max(1e-9)
-        );
+        eprintln!("{} depth {}: {} nodes in {:.3} s = {:.0} nodes/s", variant.id(), args.depth, total, secs, total as f64 / secs.max(1e-9));
     }
     Ok(())
 }
