@@ -6,6 +6,7 @@ pub mod fleap;
 pub mod leap_chess;
 pub mod leaperhouse;
 pub mod lionized;
+pub mod maohopper;
 
 use crate::variant::Variant;
 use std::sync::OnceLock;
@@ -23,6 +24,7 @@ pub fn registry() -> &'static [&'static dyn Variant] {
             Box::leak(Box::new(leap_chess::LeapChess::sixty_four())),
             Box::leak(Box::new(lionized::LionizedChess::new())),
             Box::leak(Box::new(fleap::Fleap::new())),
+            Box::leak(Box::new(maohopper::Maohopper::new())),
         ]
     })
 }
