@@ -22,9 +22,12 @@ pub struct PerftArgs {
 }
 
 pub fn perft(args: PerftArgs) -> anyhow::Result<()> {
-    let variant = missive_rules::variant(&args.variant).ok_or_else(|| anyhow!("unknown variant “{}”; see `missive variants`", args.variant))?;
+    let variant = missive_rules::variant(&args.variant)
+        .ok_or_else(|| anyhow!("unknown variant “{}”; see `missive variants`", args.variant))?;
     let fen = args.fen.as_deref().unwrap_or(variant.start_fen());
-    let pos = variant.parse_fen(fen).with_context(|| format!("cannot use the FEN “{fen}”"))?;
+    let pos = variant
+        .parse_fen(fen)
+        .with_context(|| format!("cannot use the FEN “{fen}”"))?;
     let start = Instant::now();
     let total = if args.divide {
         let rows = perft::divide(variant, &pos, args.depth);
@@ -38,7 +41,14 @@ pub fn perft(args: PerftArgs) -> anyhow::Result<()> {
     let secs = start.elapsed().as_secs_f64();
     println!("{total}");
     if args.bench {
-        eprintln!("{} depth {}: {} nodes in {:.3} s = {:.0} nodes/s", variant.id(), args.depth, total, secs, total as f64 / secs.max(1e-9));
+        eprintln!(
+            "{} depth {}: {} nodes in {:.3} s = {:.0} nodes/s",
+            variant.id(),
+            args.depth,
+            total,
+            secs,
+            total as f64 / secs.max(1e-9)
+        );
     }
     Ok(())
 }
@@ -83,11 +93,22 @@ pub fn record(cmd: RecordCommand) -> anyhow::Result<std::process::ExitCode> {
     };
     let mut failed = false;
     for (i, rec) in records.iter().enumerate() {
-        let label = if records.len() > 1 { format!("{file} game {}", i + 1) } else { file.clone() };
+        let label = if records.len() > 1 {
+            format!("{file} game {}", i + 1)
+        } else {
+            file.clone()
+        };
         match check(rec, missive_rules::variant) {
             Ok(game) => {
-                let end = game.outcome().map(|o| format!("{} ({o})", o.result_code())).unwrap_or_else(|| "game not finished".into());
-                println!("{label}: ok, {} {} plies, {end}", rec.variant_id(), game.ply());
+                let end = game
+                    .outcome()
+                    .map(|o| format!("{} ({o})", o.result_code()))
+                    .unwrap_or_else(|| "game not finished".into());
+                println!(
+                    "{label}: ok, {} {} plies, {end}",
+                    rec.variant_id(),
+                    game.ply()
+                );
             }
             Err(e) => {
                 failed = true;
@@ -95,5 +116,9 @@ pub fn record(cmd: RecordCommand) -> anyhow::Result<std::process::ExitCode> {
             }
         }
     }
-    Ok(if failed { std::process::ExitCode::FAILURE } else { std::process::ExitCode::SUCCESS })
+    Ok(if failed {
+        std::process::ExitCode::FAILURE
+    } else {
+        std::process::ExitCode::SUCCESS
+    })
 }
