@@ -24,6 +24,8 @@ enum Command {
     Perft(rules_cli::PerftArgs),
     /// List the variants: id, name, board size.
     Variants,
+    /// Play moves from a position; print the FEN, the outcome and the legal moves.
+    Position(rules_cli::PositionArgs),
     /// Game records (PGN, Game Courier logs).
     #[command(subcommand)]
     Record(rules_cli::RecordCommand),
@@ -39,6 +41,7 @@ fn main() -> anyhow::Result<ExitCode> {
         }
         Command::Perft(args) => rules_cli::perft(args)?,
         Command::Variants => rules_cli::list_variants()?,
+        Command::Position(args) => rules_cli::position(args)?,
         Command::Record(cmd) => return rules_cli::record(cmd),
     }
     Ok(ExitCode::SUCCESS)

@@ -4,6 +4,19 @@ use anyhow::{anyhow, Context};
 use missive_rules::perft;
 use std::time::Instant;
 
+/// Print a line; a closed pipe (`missive perft ... | head`) ends the output quietly.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write;
+        if let Err(e) = writeln!(std::io::stdout().lock(), $($arg)*) {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                std::process::exit(0);
+            }
+            return Err(e.into());
+        }
+    }};
+}
+
 #[derive(clap::Args)]
 pub struct PerftArgs {
     /// Variant id (see `missive variants`).
@@ -32,14 +45,14 @@ pub fn perft(args: PerftArgs) -> anyhow::Result<()> {
     let total = if args.divide {
         let rows = perft::divide(variant, &pos, args.depth);
         for (mv, n) in &rows {
-            println!("{mv} {n}");
+            say!("{mv} {n}");
         }
         rows.iter().map(|(_, n)| n).sum()
     } else {
         perft::perft(variant, &pos, args.depth)
     };
     let secs = start.elapsed().as_secs_f64();
-    println!("{total}");
+    say!("{total}");
     if args.bench {
         eprintln!(
             "{} depth {}: {} nodes in {:.3} s = {:.0} nodes/s",
@@ -56,7 +69,7 @@ pub fn perft(args: PerftArgs) -> anyhow::Result<()> {
 pub fn list_variants() -> anyhow::Result<()> {
     for v in missive_rules::variants() {
         let g = v.geometry();
-        println!("{}\t{}\t{}x{}", v.id(), v.name(), g.width, g.height);
+        say!("{}\t{}\t{}x{}", v.id(), v.name(), g.width, g.height);
     }
     Ok(())
 }
@@ -87,7 +100,7 @@ pub fn record(cmd: RecordCommand) -> anyhow::Result<std::process::ExitCode> {
     let records = match records {
         Ok(r) => r,
         Err(e) => {
-            println!("{file}: {e}");
+            say!("{file}: {e}");
             return Ok(std::process::ExitCode::FAILURE);
         }
     };
@@ -104,7 +117,7 @@ pub fn record(cmd: RecordCommand) -> anyhow::Result<std::process::ExitCode> {
                     .outcome()
                     .map(|o| format!("{} ({o})", o.result_code()))
                     .unwrap_or_else(|| "game not finished".into());
-                println!(
+                say!(
                     "{label}: ok, {} {} plies, {end}",
                     rec.variant_id(),
                     game.ply()
@@ -112,7 +125,7 @@ pub fn record(cmd: RecordCommand) -> anyhow::Result<std::process::ExitCode> {
             }
             Err(e) => {
                 failed = true;
-                println!("{label}: {e}");
+                say!("{label}: {e}");
             }
         }
     }
@@ -121,4 +134,32 @@ pub fn record(cmd: RecordCommand) -> anyhow::Result<std::process::ExitCode> {
     } else {
         std::process::ExitCode::SUCCESS
     })
+}
+
+#[derive(clap::Args)]
+pub struct PositionArgs {
+    /// Variant id (see `missive variants`).
+    pub variant: String,
+    /// Moves to play, in any notation the variant accepts.
+    pub moves: Vec<String>,
+    /// Start from this position instead of the variant's start.
+    #[arg(long)]
+    pub fen: Option<String>,
+}
+
+/// Print the position after the moves: FEN, outcome, legal moves (display
+/// form, then coordinates).
+pub fn position(args: PositionArgs) -> anyhow::Result<()> {
+    let variant = missive_rules::variant(&args.variant)
+        .ok_or_else(|| anyhow!("unknown variant “{}”; see `missive variants`", args.variant))?;
+    let game = missive_rules::Game::replay(variant, args.fen.as_deref(), &args.moves)?;
+    say!("fen {}", game.fen());
+    match game.outcome() {
+        Some(o) => say!("outcome {} {o}", o.result_code()),
+        None => say!("to-move {}", variant.side_name(game.side_to_move())),
+    }
+    for m in game.move_views() {
+        say!("move {} {}", m.display, m.coordinate);
+    }
+    Ok(())
 }

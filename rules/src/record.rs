@@ -393,13 +393,35 @@ fn truncate(s: &str) -> String {
 /// Read a record in either format (PGN when it has tags or no `1. X a1-b2`
 /// shaped lines; the first game of a PGN file).
 pub fn parse_any(text: &str) -> Result<Record, RecordError> {
+    // A log has one numbered ply per line, in Game Courier form (`P e2-e4`,
+    // `P*e5`, parts joined by `;`); PGN movetext puts several moves on a line.
+    let one_ply = |l: &str| {
+        let rest = strip_move_number(crate::notation::split_comment(l).0).unwrap_or("");
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let is_square_pair = |w: &str| {
+            w.split_once('-').is_some_and(|(a, b)| {
+                crate::geometry::Square::parse(a).is_some()
+                    && crate::geometry::Square::parse(b).is_some()
+            })
+        };
+        words.len() <= 1 || rest.contains(';') || (words.len() == 2 && is_square_pair(words[1]))
+    };
     let looks_gc = text
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty())
-        .all(|l| l.starts_with("//") || is_result(l) || strip_move_number(l).is_some());
+        .all(|l| {
+            l.starts_with("//") || is_result(l) || (strip_move_number(l).is_some() && one_ply(l))
+        });
     if looks_gc && !text.trim_start().starts_with('[') {
-        parse_gc_log(text)
+        let rec = parse_gc_log(text)?;
+        if rec.moves.is_empty() && rec.tags.is_empty() && rec.result.is_none() {
+            return Err(RecordError::Syntax {
+                line: 1,
+                message: "no game found".into(),
+            });
+        }
+        Ok(rec)
     } else {
         Ok(parse_pgn(text)?.remove(0))
     }
@@ -624,6 +646,18 @@ mod tests {
         ] {
             assert!(parse_pgn(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn parse_any_tells_logs_from_pgn() {
+        let pgn = parse_any("1. f3 e5\n2. g4 Qh4#\n0-1\n").unwrap();
+        assert_eq!(pgn.moves.len(), 4);
+        let pgn = parse_any("1. e4 e5 2. Nf3 *").unwrap();
+        assert_eq!(pgn.moves.len(), 3);
+        let log = parse_any("1. P e2-e4\n1... p e7-e5; // x\n2. N*e5\n").unwrap();
+        assert_eq!(log.moves[0].text, "P e2-e4");
+        assert_eq!(log.moves.len(), 3);
+        assert!(parse_any("").is_err());
     }
 
     #[test]
