@@ -77,6 +77,23 @@ impl Reason {
             Reason::InsufficientMaterial => "insufficient material",
         }
     }
+    pub const ALL: [Reason; 9] = [
+        Reason::Checkmate,
+        Reason::Stalemate,
+        Reason::Repetition,
+        Reason::MoveCountRule,
+        Reason::Campmate,
+        Reason::FlagCaptured,
+        Reason::BareKing,
+        Reason::KingCaptured,
+        Reason::InsufficientMaterial,
+    ];
+
+    /// The reason with this [`Reason::code`].
+    pub fn from_code(code: &str) -> Option<Reason> {
+        Reason::ALL.into_iter().find(|r| r.code() == code)
+    }
+
     /// A stable machine name (`checkmate`, `move-count-rule`...).
     pub fn code(self) -> &'static str {
         match self {
@@ -121,6 +138,19 @@ impl Outcome {
             Some(Color::Black) => "0-1",
             _ => "1/2-1/2",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Reason;
+
+    #[test]
+    fn reason_codes_round_trip() {
+        for r in Reason::ALL {
+            assert_eq!(Reason::from_code(r.code()), Some(r));
+        }
+        assert_eq!(Reason::from_code("nonsense"), None);
     }
 }
 
