@@ -81,7 +81,7 @@ fn piece(
             );
         }
         None => {
-            let letter: String = label.letter.to_uppercase();
+            let letter: String = label.symbol_or_letter();
             let font = if letter.chars().count() > 1 {
                 size * 0.36
             } else {
@@ -278,6 +278,7 @@ mod tests {
 
     fn label(letter: &str, name: &str) -> PieceLabel {
         PieceLabel {
+            symbol: String::new(),
             letter: letter.into(),
             name: name.into(),
             direction: None,

@@ -172,6 +172,22 @@ pub struct PieceLabel {
     pub name: String,
     /// Pointing direction in degrees clockwise from "up the board" (Spears).
     pub direction: Option<i16>,
+    /// What a board drawing writes on the piece when it has no standard
+    /// glyph: the letter of the variant's display notation (Leap Chess's
+    /// Sail is `S` though its FEN letter is `q`). Empty from a variant
+    /// means "the FEN letter, upper case"; [`crate::BoardView`] fills it in.
+    pub symbol: String,
+}
+
+impl PieceLabel {
+    /// The symbol to draw, falling back to the FEN letter.
+    pub fn symbol_or_letter(&self) -> String {
+        if self.symbol.is_empty() {
+            self.letter.to_uppercase()
+        } else {
+            self.symbol.clone()
+        }
+    }
 }
 
 /// A chess variant: everything the server may ask of the rules.

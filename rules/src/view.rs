@@ -47,7 +47,7 @@ impl BoardView {
                         None => Cell::Empty,
                         Some(p) => Cell::Piece {
                             color: p.color,
-                            label: variant.piece_label(p),
+                            label: filled(variant.piece_label(p)),
                         },
                     }
                 });
@@ -58,7 +58,8 @@ impl BoardView {
             for kind in 0..MAX_KINDS {
                 let count = pos.hand(color, kind as u8);
                 if count > 0 {
-                    let label = variant.piece_label(crate::piece::Piece::new(kind as u8, color));
+                    let label =
+                        filled(variant.piece_label(crate::piece::Piece::new(kind as u8, color)));
                     hands.push(HandItem {
                         color,
                         label,
@@ -83,6 +84,11 @@ impl BoardView {
     pub fn cell(&self, file: u8, rank: u8) -> &Cell {
         &self.cells[rank as usize * self.width as usize + file as usize]
     }
+}
+
+fn filled(mut label: PieceLabel) -> PieceLabel {
+    label.symbol = label.symbol_or_letter();
+    label
 }
 
 /// A legal move as the page shows it.

@@ -337,3 +337,29 @@ mod records {
             .contains("unknown variant"));
     }
 }
+
+#[test]
+fn board_views_name_every_piece_with_a_symbol() {
+    for &v in variants() {
+        let view = Game::new(v, None).unwrap().board_view();
+        for cell in &view.cells {
+            if let missive_rules::Cell::Piece { label, .. } = cell {
+                assert!(
+                    !label.symbol.is_empty() && !label.name.is_empty() && !label.letter.is_empty(),
+                    "{}",
+                    v.id()
+                );
+            }
+        }
+    }
+    // Leap Chess draws the letters its notation uses, not its FEN letters.
+    let v = missive_rules::variant("leap-chess").unwrap();
+    let view = Game::new(v, None).unwrap().board_view();
+    let symbol = |file: u8, rank: u8| match view.cell(file, rank) {
+        missive_rules::Cell::Piece { label, .. } => (label.letter.clone(), label.symbol.clone()),
+        _ => panic!("empty"),
+    };
+    assert_eq!(symbol(2, 0), ("Q".into(), "S".into()));
+    assert_eq!(symbol(0, 1), ("R".into(), "D".into()));
+    assert_eq!(symbol(2, 1), ("B".into(), "A".into()));
+}

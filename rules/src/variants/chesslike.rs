@@ -80,6 +80,7 @@ impl ChessLike {
             d.letter
         };
         PieceLabel {
+            symbol: String::new(),
             letter: letter.to_string(),
             name: d.name.to_string(),
             direction: None,

@@ -654,6 +654,7 @@ impl Fleap {
             NAMES[p.kind as usize].to_string()
         };
         PieceLabel {
+            symbol: String::new(),
             letter: Fleap::token(p),
             name,
             direction: None,

@@ -778,7 +778,10 @@ impl Variant for LeapChess {
         self.base.rules_text
     }
     fn piece_label(&self, piece: Piece) -> PieceLabel {
-        self.base.piece_label(piece)
+        let mut label = self.base.piece_label(piece);
+        // Boards show the letters the display notation uses (S, D, A).
+        label.symbol = SAN_LETTERS[piece.kind as usize].to_string();
+        label
     }
 
     fn parse_fen(&self, text: &str) -> Result<Position, FenError> {

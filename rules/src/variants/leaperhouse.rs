@@ -653,6 +653,7 @@ impl Variant for Leaperhouse {
             letter
         };
         PieceLabel {
+            symbol: String::new(),
             letter,
             name: self.name(piece.kind).to_string(),
             direction: None,

@@ -1300,6 +1300,7 @@ impl Variant for LionizedChess {
     fn piece_label(&self, piece: Piece) -> PieceLabel {
         let k = (piece.kind as usize).min(LETTERS.len() - 1);
         PieceLabel {
+            symbol: String::new(),
             letter: Self::cased(LETTERS[k], piece.color).to_string(),
             name: NAMES[k].to_string(),
             direction: None,

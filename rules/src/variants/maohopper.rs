@@ -996,6 +996,7 @@ impl Variant for Maohopper {
             (base + turn).rem_euclid(360)
         });
         PieceLabel {
+            symbol: String::new(),
             letter: Maohopper::token(piece),
             name: NAMES.get(piece.kind as usize).unwrap_or(&"?").to_string(),
             direction,
