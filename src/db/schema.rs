@@ -78,6 +78,24 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    email_outbox (id) {
+        id -> Integer,
+        kind -> Text,
+        user_id -> Integer,
+        game_id -> Nullable<Integer>,
+        ply -> Nullable<Integer>,
+        payload -> Text,
+        created_at -> Timestamp,
+        attempts -> Integer,
+        next_attempt_at -> Timestamp,
+        lease_owner -> Nullable<Text>,
+        lease_until -> Nullable<Timestamp>,
+        sent_at -> Nullable<Timestamp>,
+        last_error -> Nullable<Text>,
+    }
+}
+
 diesel::joinable!(sessions -> users (user_id));
 diesel::joinable!(moves -> games (game_id));
 diesel::allow_tables_to_appear_in_same_query!(
@@ -86,5 +104,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     sessions,
     login_attempts,
     games,
-    moves
+    moves,
+    email_outbox
 );

@@ -4,6 +4,7 @@
 pub mod accounts;
 pub mod games;
 pub mod pages;
+pub mod play_link;
 
 use crate::error::AppError;
 use actix_web::web;
@@ -40,6 +41,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/games/{id}/accept", web::post().to(games::accept))
     .route("/games/{id}/decline", web::post().to(games::decline))
     .route("/games/{id}/move", web::post().to(games::make_move))
+    .route("/games/{id}/play", web::get().to(play_link::show))
+    .route("/games/{id}/play", web::post().to(play_link::play))
     .route("/games/{id}/resign", web::post().to(games::resign))
     .route("/games/{id}/draw", web::post().to(games::draw))
     .default_service(web::to(pages::not_found));

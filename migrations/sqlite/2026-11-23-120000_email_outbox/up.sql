@@ -1,0 +1,19 @@
+-- Mails waiting to be sent (or sent), written in the same transaction as the
+-- event that causes them; rendered and sent by the mail worker.
+CREATE TABLE email_outbox (
+    id INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL,
+    kind TEXT NOT NULL,
+    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    game_id INTEGER REFERENCES games(id) ON DELETE CASCADE,
+    ply INTEGER,
+    payload TEXT NOT NULL,
+    created_at TIMESTAMP NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at TIMESTAMP NOT NULL,
+    lease_owner TEXT,
+    lease_until TIMESTAMP,
+    sent_at TIMESTAMP,
+    last_error TEXT
+);
+CREATE INDEX email_outbox_due ON email_outbox(sent_at, next_attempt_at);
+CREATE INDEX email_outbox_user ON email_outbox(user_id);
