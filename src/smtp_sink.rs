@@ -103,6 +103,7 @@ fn strip_path(arg: &str) -> String {
 
 fn session(stream: TcpStream, mails: &Mutex<Vec<Received>>) -> std::io::Result<()> {
     stream.set_nonblocking(false)?;
+    stream.set_nodelay(true)?;
     stream.set_read_timeout(Some(Duration::from_secs(30)))?;
     let mut out = stream.try_clone()?;
     let mut reader = BufReader::new(stream);

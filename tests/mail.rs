@@ -21,6 +21,7 @@ both_backends!(
     two_workers_send_each_mail_once,
     every_event_queues_its_mail,
     file_transport_writes_eml_files,
+    mail_policy_and_one_click_unsubscribe,
 );
 
 fn secret(app: &TestApp) -> Vec<u8> {
@@ -476,4 +477,70 @@ fn file_transport_writes_eml_files(backend: Backend) {
     assert_eq!(files.len(), 2);
     let any = std::fs::read_to_string(&files[0]).unwrap();
     assert!(any.contains("From: Missive <missive@localhost>"), "{any}");
+}
+
+fn mail_policy_and_one_click_unsubscribe(backend: Backend) {
+    let app = TestApp::start(backend);
+    let (alice, bob, id) = started_game(&app);
+    let key = secret(&app);
+    let turns_for = |user: i32| {
+        app.count(&format!(
+            "SELECT COUNT(*) AS n FROM email_outbox WHERE kind = 'your_turn' AND user_id = {user}"
+        ))
+    };
+    // Every mail carries the unsubscribe link.
+    let (transport, list) = Transport::memory();
+    let s = sender(&app, transport, "mem");
+    drain(&app, &s, missive::web::now());
+    let sig = missive::services::links::unsubscribe_sig(&key, 2);
+    let anon = app.client();
+    // The link's page changes nothing by itself.
+    let p = anon.get(&format!("/unsubscribe?u=2&sig={sig}"));
+    assert_eq!(p.status, StatusCode::OK);
+    assert!(p.has("Stop all mail"));
+    assert!(bob.get("/settings/mail").has("value=\"every\" checked"));
+    // Tampered links are refused.
+    for q in [format!("u=1&sig={sig}"), "u=2&sig=00".into(), "u=x".into()] {
+        assert_eq!(
+            anon.post_raw(&format!("/unsubscribe?{q}"), &[]).status,
+            StatusCode::FORBIDDEN,
+            "{q}"
+        );
+    }
+    // One click (RFC 8058 POST from the mail client).
+    let p = anon.post_raw(
+        &format!("/unsubscribe?u=2&sig={sig}"),
+        &[("List-Unsubscribe", "One-Click")],
+    );
+    assert_eq!(p.status, StatusCode::OK, "{}", p.body);
+    assert!(p.has("no more mail"));
+    assert_eq!(alice.play(id, "e4").status, StatusCode::SEE_OTHER);
+    assert_eq!(turns_for(2), 0);
+    // Back to every turn on the settings page.
+    let p = bob.post("/settings/mail", &[("policy", "every")]);
+    assert_eq!(p.status, StatusCode::SEE_OTHER);
+    assert_eq!(bob.play(id, "e5").status, StatusCode::SEE_OTHER);
+    assert_eq!(alice.play(id, "Nf3").status, StatusCode::SEE_OTHER);
+    assert_eq!(turns_for(2), 1);
+    // Digest: no per-turn mail.
+    assert_eq!(
+        bob.post("/settings/mail", &[("policy", "digest")]).status,
+        StatusCode::SEE_OTHER
+    );
+    assert!(bob.get("/settings/mail").has("value=\"digest\" checked"));
+    assert_eq!(bob.play(id, "Nc6").status, StatusCode::SEE_OTHER);
+    assert_eq!(alice.play(id, "Bc4").status, StatusCode::SEE_OTHER);
+    assert_eq!(turns_for(2), 1);
+    // Bad values, no login, no CSRF.
+    assert_eq!(
+        bob.post("/settings/mail", &[("policy", "hourly")]).status,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    assert_eq!(anon.get("/settings/mail").status, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        bob.post_raw("/settings/mail", &[("policy", "none")]).status,
+        StatusCode::FORBIDDEN
+    );
+    assert!(bob.get("/settings/mail").has("value=\"digest\" checked"));
+    drop(list);
 }

@@ -96,6 +96,14 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    mail_prefs (user_id) {
+        user_id -> Integer,
+        policy -> Text,
+        updated_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(sessions -> users (user_id));
 diesel::joinable!(moves -> games (game_id));
 diesel::allow_tables_to_appear_in_same_query!(
@@ -105,5 +113,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     login_attempts,
     games,
     moves,
-    email_outbox
+    email_outbox,
+    mail_prefs
 );

@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod games;
+pub mod mail_settings;
 pub mod pages;
 pub mod play_link;
 
@@ -31,6 +32,13 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/login", web::post().to(accounts::login))
     .route("/logout", web::post().to(accounts::logout))
     .route("/settings", web::post().to(accounts::settings))
+    .route("/settings/mail", web::get().to(mail_settings::show))
+    .route("/settings/mail", web::post().to(mail_settings::save))
+    .route(
+        "/unsubscribe",
+        web::get().to(mail_settings::unsubscribe_form),
+    )
+    .route("/unsubscribe", web::post().to(mail_settings::unsubscribe))
     .route("/variants", web::get().to(pages::variants))
     .route("/variants/{id}", web::get().to(pages::variant))
     .route("/static/{file}", web::get().to(pages::static_file))

@@ -66,7 +66,51 @@ pub struct OutboxRow {
     pub last_error: Option<String>,
 }
 
-/// Queue a mail. Call it inside the transaction of the event.
+/// Mail policies (the settings page's `policy` field).
+pub const POLICY_EVERY: &str = "every";
+pub const POLICY_DIGEST: &str = "digest";
+pub const POLICY_NONE: &str = "none";
+
+/// A user's mail policy (`every` unless they chose otherwise).
+pub fn policy_of(conn: &mut DbConn, user_id: i32) -> QueryResult<String> {
+    use crate::db::schema::mail_prefs;
+    Ok(mail_prefs::table
+        .find(user_id)
+        .select(mail_prefs::policy)
+        .first::<String>(conn)
+        .optional()?
+        .unwrap_or_else(|| POLICY_EVERY.to_string()))
+}
+
+/// Set a user's mail policy; `Err` text for an unknown policy.
+pub fn set_policy(
+    conn: &mut DbConn,
+    user_id: i32,
+    policy: &str,
+    now: NaiveDateTime,
+) -> Result<(), AppError> {
+    use crate::db::schema::mail_prefs;
+    if ![POLICY_EVERY, POLICY_DIGEST, POLICY_NONE].contains(&policy) {
+        return Err(AppError::Invalid(
+            "Choose every, digest or none.".to_string(),
+        ));
+    }
+    conn.transaction::<_, AppError, _>(|conn| {
+        diesel::delete(mail_prefs::table.find(user_id)).execute(conn)?;
+        diesel::insert_into(mail_prefs::table)
+            .values((
+                mail_prefs::user_id.eq(user_id),
+                mail_prefs::policy.eq(policy),
+                mail_prefs::updated_at.eq(now),
+            ))
+            .execute(conn)?;
+        Ok(())
+    })
+}
+
+/// Queue a mail, unless the user's policy refuses it ("none": nothing;
+/// "digest": no "your turn" mails). Call it inside the transaction of the
+/// event.
 pub fn enqueue(
     conn: &mut DbConn,
     kind: &str,
@@ -76,6 +120,11 @@ pub fn enqueue(
     payload: &Payload,
     now: NaiveDateTime,
 ) -> QueryResult<()> {
+    match policy_of(conn, user_id)?.as_str() {
+        POLICY_NONE => return Ok(()),
+        POLICY_DIGEST if kind == YOUR_TURN => return Ok(()),
+        _ => {}
+    }
     let payload = serde_json::to_string(payload).unwrap_or_else(|_| "{}".into());
     diesel::insert_into(email_outbox::table)
         .values((
@@ -457,7 +506,7 @@ pub fn render(
         moves_text: String::new(),
         result_text: String::new(),
         unsubscribe_url: unsubscribe_url.clone(),
-        settings_url: format!("{}/settings", ctx.base_url),
+        settings_url: format!("{}/settings/mail", ctx.base_url),
     };
     let with_position = |conn: &mut DbConn, data: &mut MailData| -> Result<(), AppError> {
         let g = gsvc::restore(&game)?;

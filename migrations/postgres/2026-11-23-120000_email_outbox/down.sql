@@ -1,1 +1,2 @@
+DROP TABLE mail_prefs;
 DROP TABLE email_outbox;

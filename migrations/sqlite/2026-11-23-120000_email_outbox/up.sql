@@ -17,3 +17,11 @@ CREATE TABLE email_outbox (
 );
 CREATE INDEX email_outbox_due ON email_outbox(sent_at, next_attempt_at);
 CREATE INDEX email_outbox_user ON email_outbox(user_id);
+
+-- Per-user mail policy: 'every' (a mail on every turn, the default when no
+-- row exists), 'digest' (no per-turn mail), 'none' (no mail at all).
+CREATE TABLE mail_prefs (
+    user_id INTEGER PRIMARY KEY NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    policy TEXT NOT NULL,
+    updated_at TIMESTAMP NOT NULL
+);
