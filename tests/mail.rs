@@ -22,7 +22,30 @@ both_backends!(
     every_event_queues_its_mail,
     file_transport_writes_eml_files,
     mail_policy_and_one_click_unsubscribe,
+    only_verified_addresses_get_mail,
 );
+
+fn user_id(app: &TestApp, name: &str) -> i32 {
+    app.count(&format!(
+        "SELECT CAST(id AS BIGINT) AS n FROM users WHERE username = '{name}'"
+    )) as i32
+}
+
+/// A user signed up, whose address is verified by the link of the
+/// verification mail (that mail then removed, so tests count the others).
+fn vuser(app: &TestApp, name: &str) -> common::TestClient {
+    use diesel::RunQueryDsl;
+    let c = app.user(name);
+    let id = user_id(app, name);
+    let sig =
+        missive::services::links::verify_sig(&secret(app), id, &format!("{name}@example.org"));
+    let p = c.get(&format!("/verify-email?u={id}&sig={sig}"));
+    assert_eq!(p.status, StatusCode::OK, "{}", p.body);
+    diesel::sql_query("DELETE FROM email_outbox WHERE kind = 'verify_email'")
+        .execute(&mut app.db())
+        .unwrap();
+    c
+}
 
 fn secret(app: &TestApp) -> Vec<u8> {
     let mut conn = app.db();
@@ -75,8 +98,8 @@ fn first_play_link(body: &str) -> String {
 
 /// Alice (White) against Bob, accepted; mails so far drained.
 fn started_game(app: &TestApp) -> (common::TestClient, common::TestClient, i32) {
-    let alice = app.user("alice");
-    let bob = app.user("bob");
+    let alice = vuser(app, "alice");
+    let bob = vuser(app, "bob");
     let id = alice.challenge("bob", "white");
     assert_eq!(
         bob.post(&format!("/games/{id}/accept"), &[]).status,
@@ -380,8 +403,8 @@ fn every_event_queues_its_mail(backend: Backend) {
             .map(|r| (r.kind, r.user_id))
             .collect()
     };
-    let alice = app.user("alice");
-    let bob = app.user("bob");
+    let alice = vuser(&app, "alice");
+    let bob = vuser(&app, "bob");
     // An open seek mails nobody; a challenge mails the player challenged.
     alice.post(
         "/games/new",
@@ -543,4 +566,51 @@ fn mail_policy_and_one_click_unsubscribe(backend: Backend) {
     );
     assert!(bob.get("/settings/mail").has("value=\"digest\" checked"));
     drop(list);
+}
+
+fn only_verified_addresses_get_mail(backend: Backend) {
+    let app = TestApp::start(backend);
+    let (transport, list) = Transport::memory();
+    let s = sender(&app, transport, "mem");
+    let alice = vuser(&app, "alice");
+    let carol = app.user("carol");
+    // Sign-up queued the verification mail, and nothing else reaches Carol.
+    let id = alice.challenge("carol", "white");
+    assert_eq!(
+        app.count("SELECT COUNT(*) AS n FROM email_outbox"),
+        1,
+        "only the verification mail"
+    );
+    assert_eq!(drain(&app, &s, missive::web::now()).sent, 1);
+    let m = list.lock().unwrap()[0].clone();
+    assert_eq!(m.to, vec!["carol@example.org".to_string()]);
+    let text = smtp::readable(&m.raw);
+    let i = text.find("/verify-email?").unwrap();
+    let link: String = text[i..]
+        .chars()
+        .take_while(|c| !c.is_whitespace() && *c != '"')
+        .collect();
+    // A tampered link does nothing.
+    let bad = format!("{}0", &link[..link.len() - 1]);
+    assert_eq!(carol.get(&bad).status, StatusCode::FORBIDDEN);
+    assert_eq!(carol.get("/verify-email?u=x").status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        carol.post(&format!("/games/{id}/accept"), &[]).status,
+        StatusCode::SEE_OTHER
+    );
+    assert_eq!(alice.play(id, "e4").status, StatusCode::SEE_OTHER);
+    let for_carol = |app: &TestApp| {
+        app.count(&format!(
+            "SELECT COUNT(*) AS n FROM email_outbox WHERE user_id = {}",
+            user_id(app, "carol")
+        ))
+    };
+    assert_eq!(for_carol(&app), 1);
+    // The real link verifies; then her turns are mailed.
+    let p = carol.get(&link);
+    assert_eq!(p.status, StatusCode::OK, "{}", p.body);
+    assert!(p.has("Address confirmed"));
+    assert_eq!(carol.play(id, "e5").status, StatusCode::SEE_OTHER);
+    assert_eq!(alice.play(id, "Nf3").status, StatusCode::SEE_OTHER);
+    assert_eq!(for_carol(&app), 2);
 }

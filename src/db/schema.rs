@@ -104,6 +104,14 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    verified_emails (user_id) {
+        user_id -> Integer,
+        email -> Text,
+        verified_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(sessions -> users (user_id));
 diesel::joinable!(moves -> games (game_id));
 diesel::allow_tables_to_appear_in_same_query!(
@@ -114,5 +122,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     games,
     moves,
     email_outbox,
-    mail_prefs
+    mail_prefs,
+    verified_emails
 );

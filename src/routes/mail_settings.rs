@@ -128,3 +128,39 @@ pub async fn unsubscribe(
     };
     Ok(html(StatusCode::OK, page.render()?))
 }
+
+#[derive(Template)]
+#[template(path = "verified.html")]
+struct VerifiedPage {
+    page: Page,
+    ok: bool,
+}
+
+/// The link of the verification mail.
+pub async fn verify_email(
+    ctx: Ctx,
+    q: web::Query<UnsubscribeQuery>,
+) -> Result<HttpResponse, AppError> {
+    let user: Option<i32> = q.u.trim().parse().ok();
+    let sig = q.sig.trim().to_string();
+    let secret = ctx.state.secret.clone();
+    let ok = match user {
+        Some(u) => {
+            db(&ctx.state, move |conn| {
+                mail::verify_email(conn, &secret, u, &sig, now())
+            })
+            .await?
+        }
+        None => false,
+    };
+    let page = VerifiedPage {
+        page: ctx.page(),
+        ok,
+    };
+    let status = if ok {
+        StatusCode::OK
+    } else {
+        StatusCode::FORBIDDEN
+    };
+    Ok(html(status, page.render()?))
+}

@@ -39,6 +39,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         web::get().to(mail_settings::unsubscribe_form),
     )
     .route("/unsubscribe", web::post().to(mail_settings::unsubscribe))
+    .route("/verify-email", web::get().to(mail_settings::verify_email))
     .route("/variants", web::get().to(pages::variants))
     .route("/variants/{id}", web::get().to(pages::variant))
     .route("/static/{file}", web::get().to(pages::static_file))

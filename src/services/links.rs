@@ -86,6 +86,23 @@ pub fn unsubscribe_url(base_url: &str, secret: &[u8], user: i32) -> String {
     )
 }
 
+/// The email verification link: signed over the user and the address, so
+/// it stops working when the address changes.
+pub fn verify_sig(secret: &[u8], user: i32, email: &str) -> String {
+    sign(secret, &format!("verify:{user}:{email}"))
+}
+
+pub fn verify_ok(secret: &[u8], user: i32, email: &str, sig: &str) -> bool {
+    verify(secret, &format!("verify:{user}:{email}"), sig)
+}
+
+pub fn verify_url(base_url: &str, secret: &[u8], user: i32, email: &str) -> String {
+    format!(
+        "{base_url}/verify-email?u={user}&sig={}",
+        verify_sig(secret, user, email)
+    )
+}
+
 /// Why a play link cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LinkProblem {

@@ -32,6 +32,7 @@ pub const CHALLENGE_ACCEPTED: &str = "challenge_accepted";
 pub const YOUR_TURN: &str = "your_turn";
 pub const GAME_OVER: &str = "game_over";
 pub const DRAW_OFFER: &str = "draw_offer";
+pub const VERIFY_EMAIL: &str = "verify_email";
 
 /// How long a worker holds a claimed row before another may take it.
 pub const LEASE_SECS: i64 = 120;
@@ -108,6 +109,47 @@ pub fn set_policy(
     })
 }
 
+/// Whether the user's current address has been verified.
+pub fn is_verified(conn: &mut DbConn, user_id: i32) -> QueryResult<bool> {
+    use crate::db::schema::verified_emails;
+    let row: Option<(String, String)> = verified_emails::table
+        .inner_join(users::table.on(users::id.eq(verified_emails::user_id)))
+        .filter(verified_emails::user_id.eq(user_id))
+        .select((verified_emails::email, users::email))
+        .first(conn)
+        .optional()?;
+    Ok(row.is_some_and(|(v, current)| v == current))
+}
+
+/// Mark the user's current address verified, if `sig` signs it.
+pub fn verify_email(
+    conn: &mut DbConn,
+    secret: &[u8],
+    user_id: i32,
+    sig: &str,
+    now: NaiveDateTime,
+) -> Result<bool, AppError> {
+    use crate::db::schema::verified_emails;
+    let Some(user) = user_by_id(conn, user_id)? else {
+        return Ok(false);
+    };
+    if !links::verify_ok(secret, user.id, &user.email, sig) {
+        return Ok(false);
+    }
+    conn.transaction::<_, AppError, _>(|conn| {
+        diesel::delete(verified_emails::table.find(user.id)).execute(conn)?;
+        diesel::insert_into(verified_emails::table)
+            .values((
+                verified_emails::user_id.eq(user.id),
+                verified_emails::email.eq(&user.email),
+                verified_emails::verified_at.eq(now),
+            ))
+            .execute(conn)?;
+        Ok(())
+    })?;
+    Ok(true)
+}
+
 /// Queue a mail, unless the user's policy refuses it ("none": nothing;
 /// "digest": no "your turn" mails). Call it inside the transaction of the
 /// event.
@@ -120,6 +162,9 @@ pub fn enqueue(
     payload: &Payload,
     now: NaiveDateTime,
 ) -> QueryResult<()> {
+    if kind != VERIFY_EMAIL && !is_verified(conn, user_id)? {
+        return Ok(());
+    }
     match policy_of(conn, user_id)?.as_str() {
         POLICY_NONE => return Ok(()),
         POLICY_DIGEST if kind == YOUR_TURN => return Ok(()),
@@ -352,6 +397,23 @@ macro_rules! mail_templates {
     };
 }
 
+pub struct VerifyData {
+    pub username: String,
+    pub verify_url: String,
+}
+
+#[derive(Template)]
+#[template(path = "email/verify_email.txt")]
+struct VerifyTxt<'a> {
+    m: &'a VerifyData,
+}
+
+#[derive(Template)]
+#[template(path = "email/verify_email.html")]
+struct VerifyHtml<'a> {
+    m: &'a VerifyData,
+}
+
 mail_templates!(
     ChallengeReceivedTxt => "email/challenge_received.txt",
     ChallengeReceivedHtml => "email/challenge_received.html",
@@ -471,6 +533,19 @@ pub fn render(
         return Ok(None);
     };
     let payload: Payload = serde_json::from_str(&row.payload).unwrap_or_default();
+    if row.kind == VERIFY_EMAIL {
+        let data = VerifyData {
+            username: user.username.clone(),
+            verify_url: links::verify_url(&ctx.base_url, &ctx.secret, user.id, &user.email),
+        };
+        return Ok(Some(Rendered {
+            subject: "Confirm your email address for Missive".into(),
+            text: VerifyTxt { m: &data }.render()?,
+            html: VerifyHtml { m: &data }.render()?,
+            to: user.email,
+            unsubscribe_url: links::unsubscribe_url(&ctx.base_url, &ctx.secret, user.id),
+        }));
+    }
     let game = match row.game_id {
         Some(id) => Some(gsvc::load(conn, id)?),
         None => None,

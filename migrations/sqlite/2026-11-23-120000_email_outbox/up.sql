@@ -25,3 +25,11 @@ CREATE TABLE mail_prefs (
     policy TEXT NOT NULL,
     updated_at TIMESTAMP NOT NULL
 );
+
+-- Addresses proven by the signed link of the verification mail. A user's
+-- address is verified when a row holds their current address.
+CREATE TABLE verified_emails (
+    user_id INTEGER PRIMARY KEY NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    email TEXT NOT NULL,
+    verified_at TIMESTAMP NOT NULL
+);
