@@ -28,6 +28,23 @@ pub struct Config {
     /// Take the client address from `Forwarded`/`X-Forwarded-For` (only
     /// behind a reverse proxy that sets them), for per-IP login limits.
     pub trust_proxy: bool,
+    /// `MISSIVE_SMTP_URL`: `smtp://user:pass@host:587` (STARTTLS),
+    /// `smtps://user:pass@host:465` (implicit TLS), `smtp://127.0.0.1:2525`
+    /// (plain, loopback relays only unless `?tls=none`). When unset, mails
+    /// are written as `.eml` files under `mail_dir`.
+    pub smtp_url: Option<String>,
+    /// `MISSIVE_MAIL_FROM`: the From address of every mail.
+    pub mail_from: String,
+    /// `MISSIVE_MAIL_REPLY_TO`: the Reply-To address (default: the From address).
+    pub mail_reply_to: Option<String>,
+    /// `MISSIVE_MAIL_DIR`: where the file transport writes (default `outbox-mail`).
+    pub mail_dir: String,
+    /// `MISSIVE_MAIL_WORKER`: run the mail sender in this process (default on).
+    pub mail_worker: bool,
+    /// `MISSIVE_MAIL_POLL_MS`: how often the idle mail worker looks for work.
+    pub mail_poll_ms: u64,
+    /// `MISSIVE_PLAY_LINK_HOURS`: how long a "your turn" link stays valid.
+    pub play_link_hours: i64,
 }
 
 /// Read when present in the working directory and `MISSIVE_CONFIG` is unset.
@@ -117,6 +134,13 @@ impl Default for Config {
             workers: 0,
             pool_size: 10,
             trust_proxy: false,
+            smtp_url: None,
+            mail_from: "Missive <missive@localhost>".into(),
+            mail_reply_to: None,
+            mail_dir: "outbox-mail".into(),
+            mail_worker: true,
+            mail_poll_ms: 2000,
+            play_link_hours: 24 * 14,
         }
     }
 }
@@ -148,6 +172,16 @@ impl Config {
                 src.var("MISSIVE_TRUST_PROXY").as_deref().map(str::trim),
                 Some("1" | "true" | "yes")
             ),
+            smtp_url: src.var("MISSIVE_SMTP_URL"),
+            mail_from: src.var("MISSIVE_MAIL_FROM").unwrap_or(d.mail_from),
+            mail_reply_to: src.var("MISSIVE_MAIL_REPLY_TO"),
+            mail_dir: src.var("MISSIVE_MAIL_DIR").unwrap_or(d.mail_dir),
+            mail_worker: !matches!(
+                src.var("MISSIVE_MAIL_WORKER").as_deref().map(str::trim),
+                Some("0" | "false" | "no" | "off")
+            ),
+            mail_poll_ms: src.num("MISSIVE_MAIL_POLL_MS", d.mail_poll_ms).max(10),
+            play_link_hours: src.num("MISSIVE_PLAY_LINK_HOURS", d.play_link_hours).max(1),
         })
     }
 

@@ -7,8 +7,11 @@ pub mod board_svg;
 pub mod config;
 pub mod db;
 pub mod error;
+pub mod jobs;
+pub mod mail_bench;
 pub mod routes;
 pub mod services;
+pub mod smtp_sink;
 pub mod web;
 
 use actix_web::dev::{Server, Service};
@@ -39,6 +42,15 @@ pub fn build_state(config: &Config) -> anyhow::Result<Arc<web::AppState>> {
 /// The HTTP server on an already bound listener (tests bind 127.0.0.1:0).
 pub fn server(config: &Config, listener: TcpListener) -> anyhow::Result<Server> {
     let state = build_state(config)?;
+    server_on(state, config, listener)
+}
+
+/// The HTTP server over an already built state.
+pub fn server_on(
+    state: Arc<web::AppState>,
+    config: &Config,
+    listener: TcpListener,
+) -> anyhow::Result<Server> {
     let data = aweb::Data::new(state);
     let mut http = HttpServer::new(move || {
         App::new()
@@ -88,7 +100,28 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         config.base_url,
         redact(&config.database_url)
     );
-    server(&config, listener)?.await?;
+    let state = build_state(&config)?;
+    let worker = if config.mail_worker {
+        let transport = services::mail::Transport::from_config(&config)?;
+        tracing::info!("{}", transport.describe(&config));
+        let sender = services::mail::Sender {
+            transport,
+            ctx: services::mail::MailCtx::new(&config, &state.secret)?,
+            owner: jobs::worker_name(),
+        };
+        Some(jobs::spawn_mail_worker(
+            state.pool.clone(),
+            sender,
+            std::time::Duration::from_millis(config.mail_poll_ms),
+        ))
+    } else {
+        tracing::info!("MISSIVE_MAIL_WORKER is off: this process sends no mail");
+        None
+    };
+    server_on(state, &config, listener)?.await?;
+    if let Some(w) = worker {
+        w.stop();
+    }
     Ok(())
 }
 

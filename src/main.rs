@@ -29,6 +29,19 @@ enum Command {
     /// Game records (PGN, Game Courier logs).
     #[command(subcommand)]
     Record(rules_cli::RecordCommand),
+    /// Benchmark: queue mails and drain the outbox into a local SMTP sink;
+    /// prints mails/second.
+    MailBench {
+        /// Mails to queue.
+        #[arg(long, default_value_t = 2000)]
+        count: usize,
+        /// Workers draining at once.
+        #[arg(long, default_value_t = 1)]
+        workers: usize,
+        /// A database to use (default: a scratch SQLite file).
+        #[arg(long)]
+        database_url: Option<String>,
+    },
 }
 
 fn main() -> anyhow::Result<ExitCode> {
@@ -43,6 +56,20 @@ fn main() -> anyhow::Result<ExitCode> {
         Command::Variants => rules_cli::list_variants()?,
         Command::Position(args) => rules_cli::position(args)?,
         Command::Record(cmd) => return rules_cli::record(cmd),
+        Command::MailBench {
+            count,
+            workers,
+            database_url,
+        } => {
+            let r = missive::mail_bench::run(database_url.as_deref(), count.max(1), workers)?;
+            println!(
+                "{} mails in {:.2} s: {:.0} mails/s ({} worker(s), SMTP sink on 127.0.0.1)",
+                r.mails,
+                r.seconds,
+                r.mails as f64 / r.seconds.max(1e-9),
+                workers.max(1)
+            );
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -78,6 +78,40 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    email_outbox (id) {
+        id -> Integer,
+        kind -> Text,
+        user_id -> Integer,
+        game_id -> Nullable<Integer>,
+        ply -> Nullable<Integer>,
+        payload -> Text,
+        created_at -> Timestamp,
+        attempts -> Integer,
+        next_attempt_at -> Timestamp,
+        lease_owner -> Nullable<Text>,
+        lease_until -> Nullable<Timestamp>,
+        sent_at -> Nullable<Timestamp>,
+        last_error -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    mail_prefs (user_id) {
+        user_id -> Integer,
+        policy -> Text,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    verified_emails (user_id) {
+        user_id -> Integer,
+        email -> Text,
+        verified_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(sessions -> users (user_id));
 diesel::joinable!(moves -> games (game_id));
 diesel::allow_tables_to_appear_in_same_query!(
@@ -86,5 +120,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     sessions,
     login_attempts,
     games,
-    moves
+    moves,
+    email_outbox,
+    mail_prefs,
+    verified_emails
 );

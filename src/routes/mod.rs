@@ -3,7 +3,9 @@
 
 pub mod accounts;
 pub mod games;
+pub mod mail_settings;
 pub mod pages;
+pub mod play_link;
 
 use crate::error::AppError;
 use actix_web::web;
@@ -30,6 +32,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/login", web::post().to(accounts::login))
     .route("/logout", web::post().to(accounts::logout))
     .route("/settings", web::post().to(accounts::settings))
+    .route("/settings/mail", web::get().to(mail_settings::show))
+    .route("/settings/mail", web::post().to(mail_settings::save))
+    .route(
+        "/unsubscribe",
+        web::get().to(mail_settings::unsubscribe_form),
+    )
+    .route("/unsubscribe", web::post().to(mail_settings::unsubscribe))
+    .route("/verify-email", web::get().to(mail_settings::verify_email))
     .route("/variants", web::get().to(pages::variants))
     .route("/variants/{id}", web::get().to(pages::variant))
     .route("/static/{file}", web::get().to(pages::static_file))
@@ -40,6 +50,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/games/{id}/accept", web::post().to(games::accept))
     .route("/games/{id}/decline", web::post().to(games::decline))
     .route("/games/{id}/move", web::post().to(games::make_move))
+    .route("/games/{id}/play", web::get().to(play_link::show))
+    .route("/games/{id}/play", web::post().to(play_link::play))
     .route("/games/{id}/resign", web::post().to(games::resign))
     .route("/games/{id}/draw", web::post().to(games::draw))
     .default_service(web::to(pages::not_found));

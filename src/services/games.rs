@@ -5,6 +5,7 @@ use crate::db::models::{GameRow, MoveRow, NewGame, NewMove, User};
 use crate::db::schema::{games, moves, users};
 use crate::db::{is_unique_violation, last_insert_id, DbConn};
 use crate::error::AppError;
+use crate::services::mail;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use missive_rules::{Color, Game, Played, Variant};
@@ -149,7 +150,22 @@ pub fn create_game(
         diesel::insert_into(games::table)
             .values(&new)
             .execute(conn)?;
-        Ok(last_insert_id(conn)?)
+        let id = last_insert_id(conn)?;
+        if let Some(o) = &opponent {
+            mail::enqueue(
+                conn,
+                mail::CHALLENGE_RECEIVED,
+                o.id,
+                Some(id),
+                Some(0),
+                &mail::Payload {
+                    from_user: Some(creator.id),
+                    ..Default::default()
+                },
+                now,
+            )?;
+        }
+        Ok(id)
     })
 }
 
@@ -214,25 +230,28 @@ pub fn accept(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Re
     } else {
         (Some(user.id), Some(row.challenger_id))
     };
-    let n = diesel::update(
-        games::table
-            .filter(games::id.eq(id))
-            .filter(games::status.eq(PENDING)),
-    )
-    .set((
-        games::status.eq(ACTIVE),
-        games::opponent_id.eq(Some(user.id)),
-        games::white_id.eq(white_id),
-        games::black_id.eq(black_id),
-        games::updated_at.eq(now),
-    ))
-    .execute(conn)?;
-    if n == 0 {
-        return Err(AppError::Conflict(
-            "Someone else answered this challenge first.".into(),
-        ));
-    }
-    Ok(())
+    conn.transaction::<_, AppError, _>(|conn| {
+        let n = diesel::update(
+            games::table
+                .filter(games::id.eq(id))
+                .filter(games::status.eq(PENDING)),
+        )
+        .set((
+            games::status.eq(ACTIVE),
+            games::opponent_id.eq(Some(user.id)),
+            games::white_id.eq(white_id),
+            games::black_id.eq(black_id),
+            games::updated_at.eq(now),
+        ))
+        .execute(conn)?;
+        if n == 0 {
+            return Err(AppError::Conflict(
+                "Someone else answered this challenge first.".into(),
+            ));
+        }
+        mail::on_accept(conn, &row, user.id, white_id, black_id, now)?;
+        Ok(())
+    })
 }
 
 /// The opponent declines, or the challenger withdraws.
@@ -413,10 +432,12 @@ pub fn move_from(
             played_at: now,
         };
         match diesel::insert_into(moves::table).values(&mv).execute(conn) {
-            Ok(_) => Ok(()),
-            Err(e) if is_unique_violation(&e) => Err(AppError::position_changed()),
-            Err(e) => Err(e.into()),
+            Ok(_) => {}
+            Err(e) if is_unique_violation(&e) => return Err(AppError::position_changed()),
+            Err(e) => return Err(e.into()),
         }
+        mail::on_move(conn, row, user.id, new_ply, outcome.is_some(), &played, now)?;
+        Ok(())
     })?;
     Ok(MoveOutcome::Committed { played })
 }
@@ -459,18 +480,21 @@ fn finish(
         games::updated_at.eq(now),
         games::ended_at.eq(Some(now)),
     );
-    let n = match extra_guard_offer {
-        Some(offer) => diesel::update(target.filter(games::draw_offer.eq(offer.to_string())))
-            .set(changes)
-            .execute(conn)?,
-        None => diesel::update(target).set(changes).execute(conn)?,
-    };
-    if n == 0 {
-        return Err(AppError::Conflict(
-            "The game changed in the meantime; look at it again.".into(),
-        ));
-    }
-    Ok(())
+    conn.transaction::<_, AppError, _>(|conn| {
+        let n = match extra_guard_offer {
+            Some(offer) => diesel::update(target.filter(games::draw_offer.eq(offer.to_string())))
+                .set(changes)
+                .execute(conn)?,
+            None => diesel::update(target).set(changes).execute(conn)?,
+        };
+        if n == 0 {
+            return Err(AppError::Conflict(
+                "The game changed in the meantime; look at it again.".into(),
+            ));
+        }
+        mail::on_game_over(conn, row, None, now)?;
+        Ok(())
+    })
 }
 
 pub fn resign(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Result<(), AppError> {
@@ -500,20 +524,36 @@ pub fn draw(
             if offer == Some(mine) {
                 return Err(AppError::Invalid("You have already offered a draw.".into()));
             }
-            let n = diesel::update(
-                games::table
-                    .filter(games::id.eq(id))
-                    .filter(games::status.eq(ACTIVE))
-                    .filter(games::draw_offer.is_null()),
-            )
-            .set(games::draw_offer.eq(Some(mine)))
-            .execute(conn)?;
-            if n == 0 {
-                return Err(AppError::Conflict(
-                    "The game changed in the meantime; look at it again.".into(),
-                ));
-            }
-            Ok(())
+            conn.transaction::<_, AppError, _>(|conn| {
+                let n = diesel::update(
+                    games::table
+                        .filter(games::id.eq(id))
+                        .filter(games::status.eq(ACTIVE))
+                        .filter(games::draw_offer.is_null()),
+                )
+                .set(games::draw_offer.eq(Some(mine)))
+                .execute(conn)?;
+                if n == 0 {
+                    return Err(AppError::Conflict(
+                        "The game changed in the meantime; look at it again.".into(),
+                    ));
+                }
+                if let Some(to) = player_of(&row, side.opponent()) {
+                    mail::enqueue(
+                        conn,
+                        mail::DRAW_OFFER,
+                        to,
+                        Some(id),
+                        Some(row.ply),
+                        &mail::Payload {
+                            from_user: Some(user.id),
+                            ..Default::default()
+                        },
+                        now,
+                    )?;
+                }
+                Ok(())
+            })
         }
         "accept" => {
             if offer != Some(theirs) {

@@ -2,3 +2,5 @@
 
 pub mod accounts;
 pub mod games;
+pub mod links;
+pub mod mail;

@@ -1,0 +1,91 @@
+//! Background loops. Each is safe to run in several processes at once.
+
+use crate::db::Pool;
+use crate::services::mail::{self, Sender};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// A running mail worker; dropping the handle does not stop it, `stop` does.
+pub struct MailWorker {
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl MailWorker {
+    /// Ask the worker to stop after its current pass and wait for it.
+    pub fn stop(mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// A name for leases, unique per process and worker.
+pub fn worker_name() -> String {
+    format!(
+        "{}-{}-{}",
+        hostname_or_local(),
+        std::process::id(),
+        &crate::web::random_token()[..8]
+    )
+}
+
+fn hostname_or_local() -> String {
+    std::env::var("HOSTNAME")
+        .ok()
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "local".into())
+}
+
+/// Start the mail sender: drain the outbox, then wait `poll` when there was
+/// nothing to do (immediately again when a full batch went out).
+pub fn spawn_mail_worker(pool: Pool, sender: Sender, poll: Duration) -> MailWorker {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let thread = std::thread::Builder::new()
+        .name("mail-worker".into())
+        .spawn(move || {
+            while !flag.load(Ordering::SeqCst) {
+                let busy = match pool.get() {
+                    Ok(mut conn) => match mail::drain_once(&mut conn, &sender, crate::web::now()) {
+                        Ok(r) => {
+                            if r.sent + r.failed + r.skipped > 0 {
+                                tracing::info!(
+                                    "mail: {} sent, {} failed, {} skipped",
+                                    r.sent,
+                                    r.failed,
+                                    r.skipped
+                                );
+                            }
+                            r.sent + r.failed + r.skipped >= mail::BATCH as usize
+                        }
+                        Err(e) => {
+                            tracing::warn!("mail worker: {e}");
+                            false
+                        }
+                    },
+                    Err(e) => {
+                        tracing::warn!("mail worker: no database connection: {e}");
+                        false
+                    }
+                };
+                if !busy {
+                    // Sleep in short steps so `stop` is quick.
+                    let mut left = poll;
+                    while !left.is_zero() && !flag.load(Ordering::SeqCst) {
+                        let step = left.min(Duration::from_millis(100));
+                        std::thread::sleep(step);
+                        left -= step;
+                    }
+                }
+            }
+        })
+        .expect("spawn the mail worker");
+    MailWorker {
+        stop,
+        thread: Some(thread),
+    }
+}

@@ -1,0 +1,117 @@
+//! `missive mail-bench`: how fast the outbox drains into an SMTP server on
+//! loopback (the in-process sink), over a scratch SQLite database or the
+//! PostgreSQL database named by `--database-url`.
+
+use crate::services::games::{self, Challenge};
+use crate::services::{accounts, mail};
+use crate::smtp_sink::SmtpSink;
+use std::time::Instant;
+
+pub struct BenchResult {
+    pub mails: usize,
+    pub seconds: f64,
+}
+
+/// Queue `count` mails, then drain them with `workers` workers (threads,
+/// each its own connection and lease name) into a local SMTP sink.
+pub fn run(
+    database_url: Option<&str>,
+    count: usize,
+    workers: usize,
+) -> anyhow::Result<BenchResult> {
+    let scratch =
+        std::env::temp_dir().join(format!("missive-mail-bench-{}.db", std::process::id()));
+    let url = match database_url {
+        Some(u) => u.to_string(),
+        None => scratch.to_string_lossy().into_owned(),
+    };
+    let pool = crate::db::connect(&url, (workers as u32 + 1).max(2))?;
+    let mut conn = pool.get()?;
+    let now = crate::web::now();
+    let tag = &crate::web::random_token()[..6];
+    let a = accounts::signup(
+        &mut conn,
+        &format!("bench_a{tag}"),
+        "a@example.org",
+        "bench password 1",
+        now,
+    )
+    .map_err(|e| anyhow::anyhow!("{e}"))?;
+    accounts::signup(
+        &mut conn,
+        &format!("bench_b{tag}"),
+        "b@example.org",
+        "bench password 2",
+        now,
+    )
+    .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let challenge = Challenge {
+        variant: "chess".into(),
+        opponent: format!("bench_b{tag}"),
+        color: "white".into(),
+        fen: String::new(),
+    };
+    let game =
+        games::create_game(&mut conn, &a, &challenge, now).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let b = accounts::find_by_name(&mut conn, &format!("bench_b{tag}"))?.expect("user b");
+    for _ in 1..count {
+        mail::enqueue(
+            &mut conn,
+            mail::CHALLENGE_RECEIVED,
+            b.id,
+            Some(game),
+            Some(0),
+            &mail::Payload::default(),
+            now,
+        )?;
+    }
+    let secret = crate::web::load_secret(&mut conn, None)?;
+    drop(conn);
+    let sink = SmtpSink::start();
+    let config = crate::Config::default();
+    let started = Instant::now();
+    let handles: Vec<_> = (0..workers.max(1))
+        .map(|i| {
+            let sender = mail::Sender {
+                transport: mail::Transport::Smtp(mail::smtp_transport(&sink.url())?),
+                ctx: mail::MailCtx::new(&config, &secret)?,
+                owner: format!("bench-{i}"),
+            };
+            let pool = pool.clone();
+            Ok(std::thread::spawn(move || -> anyhow::Result<usize> {
+                let mut conn = pool.get()?;
+                let mut sent = 0;
+                loop {
+                    let r = mail::drain_once(&mut conn, &sender, now)
+                        .map_err(|e| anyhow::anyhow!("{e}"))?;
+                    sent += r.sent;
+                    if r.sent + r.failed + r.skipped == 0 {
+                        return Ok(sent);
+                    }
+                }
+            }))
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let mut sent = 0;
+    for h in handles {
+        sent += h
+            .join()
+            .map_err(|_| anyhow::anyhow!("a worker panicked"))??;
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    anyhow::ensure!(
+        sink.count() == sent,
+        "the sink got {} mails, the workers sent {sent}",
+        sink.count()
+    );
+    drop(pool);
+    if database_url.is_none() {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", scratch.display()));
+        }
+    }
+    Ok(BenchResult {
+        mails: sent,
+        seconds,
+    })
+}

@@ -1,0 +1,166 @@
+//! The mail settings page and the one-click unsubscribe link.
+
+use crate::error::AppError;
+use crate::services::{links, mail};
+use crate::web::{db, html, now, see_other, Ctx, Page};
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use askama::Template;
+use serde::Deserialize;
+
+#[derive(Template)]
+#[template(path = "mail_settings.html")]
+struct SettingsPage {
+    page: Page,
+    policy: String,
+    saved: bool,
+}
+
+#[derive(Template)]
+#[template(path = "unsubscribe.html")]
+struct UnsubscribePage {
+    page: Page,
+    done: bool,
+    u: String,
+    sig: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct PolicyForm {
+    csrf_token: String,
+    policy: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct SavedQuery {
+    saved: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct UnsubscribeQuery {
+    u: String,
+    sig: String,
+}
+
+pub async fn show(ctx: Ctx, q: web::Query<SavedQuery>) -> Result<HttpResponse, AppError> {
+    let user = ctx.require_user()?.clone();
+    let policy = db(&ctx.state, move |conn| Ok(mail::policy_of(conn, user.id)?)).await?;
+    let page = SettingsPage {
+        page: ctx.page(),
+        policy,
+        saved: !q.saved.is_empty(),
+    };
+    Ok(html(StatusCode::OK, page.render()?))
+}
+
+pub async fn save(ctx: Ctx, form: web::Form<PolicyForm>) -> Result<HttpResponse, AppError> {
+    ctx.check_csrf(&form.csrf_token)?;
+    let user = ctx.require_user()?.clone();
+    let policy = form.policy.trim().to_string();
+    db(&ctx.state, move |conn| {
+        mail::set_policy(conn, user.id, &policy, now())
+    })
+    .await?;
+    Ok(see_other("/settings/mail?saved=1"))
+}
+
+fn checked_user(ctx: &Ctx, u: &str, sig: &str) -> Result<i32, AppError> {
+    let bad = || {
+        AppError::Forbidden(
+            "This unsubscribe link is not valid. Log in and choose your mail settings instead."
+                .into(),
+        )
+    };
+    let user: i32 = u.trim().parse().map_err(|_| bad())?;
+    if links::unsubscribe_ok(&ctx.state.secret, user, sig.trim()) {
+        Ok(user)
+    } else {
+        Err(bad())
+    }
+}
+
+/// The link in the mail: a page with one button (a GET changes nothing, so
+/// link checkers cannot unsubscribe anyone).
+pub async fn unsubscribe_form(
+    ctx: Ctx,
+    q: web::Query<UnsubscribeQuery>,
+) -> Result<HttpResponse, AppError> {
+    checked_user(&ctx, &q.u, &q.sig)?;
+    let page = UnsubscribePage {
+        page: ctx.page(),
+        done: false,
+        u: q.u.clone(),
+        sig: q.sig.clone(),
+    };
+    Ok(html(StatusCode::OK, page.render()?))
+}
+
+/// The button, or a mail client's one-click POST (RFC 8058: `u` and `sig`
+/// in the address, `List-Unsubscribe=One-Click` in the body). The signature
+/// is the authority, so no CSRF token is needed; it can only turn mail off.
+pub async fn unsubscribe(
+    ctx: Ctx,
+    q: web::Query<UnsubscribeQuery>,
+    body: web::Bytes,
+) -> Result<HttpResponse, AppError> {
+    let mut u = q.u.clone();
+    let mut sig = q.sig.clone();
+    for (k, v) in url::form_urlencoded::parse(&body) {
+        match k.as_ref() {
+            "u" if u.is_empty() => u = v.into_owned(),
+            "sig" if sig.is_empty() => sig = v.into_owned(),
+            _ => {}
+        }
+    }
+    let user = checked_user(&ctx, &u, &sig)?;
+    db(&ctx.state, move |conn| {
+        mail::set_policy(conn, user, mail::POLICY_NONE, now())
+    })
+    .await?;
+    let page = UnsubscribePage {
+        page: ctx.page(),
+        done: true,
+        u,
+        sig,
+    };
+    Ok(html(StatusCode::OK, page.render()?))
+}
+
+#[derive(Template)]
+#[template(path = "verified.html")]
+struct VerifiedPage {
+    page: Page,
+    ok: bool,
+}
+
+/// The link of the verification mail.
+pub async fn verify_email(
+    ctx: Ctx,
+    q: web::Query<UnsubscribeQuery>,
+) -> Result<HttpResponse, AppError> {
+    let user: Option<i32> = q.u.trim().parse().ok();
+    let sig = q.sig.trim().to_string();
+    let secret = ctx.state.secret.clone();
+    let ok = match user {
+        Some(u) => {
+            db(&ctx.state, move |conn| {
+                mail::verify_email(conn, &secret, u, &sig, now())
+            })
+            .await?
+        }
+        None => false,
+    };
+    let page = VerifiedPage {
+        page: ctx.page(),
+        ok,
+    };
+    let status = if ok {
+        StatusCode::OK
+    } else {
+        StatusCode::FORBIDDEN
+    };
+    Ok(html(status, page.render()?))
+}

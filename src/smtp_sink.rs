@@ -1,0 +1,164 @@
+//! A small SMTP sink for tests and the mail benchmark: speaks enough SMTP
+//! for lettre (EHLO, MAIL, RCPT, DATA, RSET, NOOP, QUIT) on 127.0.0.1 and
+//! keeps every message in memory. Not a mail server.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::Duration;
+
+#[derive(Clone, Debug)]
+pub struct Received {
+    pub from: String,
+    pub to: Vec<String>,
+    pub data: String,
+}
+
+pub struct SmtpSink {
+    pub addr: SocketAddr,
+    mails: Arc<Mutex<Vec<Received>>>,
+    stop: Arc<AtomicBool>,
+    thread: Option<thread::JoinHandle<()>>,
+}
+
+/// A port on 127.0.0.1 where nothing listens (for "SMTP is down").
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+impl SmtpSink {
+    pub fn start() -> SmtpSink {
+        Self::start_on(0)
+    }
+
+    pub fn start_on(port: u16) -> SmtpSink {
+        let listener = TcpListener::bind(("127.0.0.1", port)).expect("bind the SMTP sink");
+        listener.set_nonblocking(true).unwrap();
+        let addr = listener.local_addr().unwrap();
+        let mails = Arc::new(Mutex::new(Vec::new()));
+        let stop = Arc::new(AtomicBool::new(false));
+        let (m, s) = (mails.clone(), stop.clone());
+        let thread = thread::spawn(move || {
+            while !s.load(Ordering::SeqCst) {
+                match listener.accept() {
+                    Ok((stream, _)) => {
+                        let m = m.clone();
+                        thread::spawn(move || {
+                            let _ = session(stream, &m);
+                        });
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                        thread::sleep(Duration::from_millis(5));
+                    }
+                    Err(_) => break,
+                }
+            }
+        });
+        SmtpSink {
+            addr,
+            mails,
+            stop,
+            thread: Some(thread),
+        }
+    }
+
+    pub fn url(&self) -> String {
+        format!("smtp://{}", self.addr)
+    }
+
+    pub fn mails(&self) -> Vec<Received> {
+        self.mails.lock().unwrap().clone()
+    }
+
+    pub fn count(&self) -> usize {
+        self.mails.lock().unwrap().len()
+    }
+
+    pub fn clear(&self) {
+        self.mails.lock().unwrap().clear();
+    }
+}
+
+impl Drop for SmtpSink {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn strip_path(arg: &str) -> String {
+    let a = arg.trim();
+    let a = a.split_once(':').map(|(_, r)| r).unwrap_or(a).trim();
+    let a = a.split_whitespace().next().unwrap_or("");
+    a.trim_start_matches('<').trim_end_matches('>').to_string()
+}
+
+fn session(stream: TcpStream, mails: &Mutex<Vec<Received>>) -> std::io::Result<()> {
+    stream.set_nonblocking(false)?;
+    stream.set_nodelay(true)?;
+    stream.set_read_timeout(Some(Duration::from_secs(30)))?;
+    let mut out = stream.try_clone()?;
+    let mut reader = BufReader::new(stream);
+    out.write_all(b"220 sink ESMTP ready\r\n")?;
+    let mut from = String::new();
+    let mut to = Vec::new();
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if reader.read_line(&mut line)? == 0 {
+            return Ok(());
+        }
+        let cmd = line.trim_end().to_string();
+        let upper = cmd.to_ascii_uppercase();
+        if upper.starts_with("EHLO") {
+            out.write_all(b"250-sink\r\n250-8BITMIME\r\n250 SMTPUTF8\r\n")?;
+        } else if upper.starts_with("HELO") {
+            out.write_all(b"250 sink\r\n")?;
+        } else if upper.starts_with("MAIL FROM") {
+            from = strip_path(&cmd);
+            to.clear();
+            out.write_all(b"250 OK\r\n")?;
+        } else if upper.starts_with("RCPT TO") {
+            to.push(strip_path(&cmd));
+            out.write_all(b"250 OK\r\n")?;
+        } else if upper == "DATA" {
+            out.write_all(b"354 go ahead\r\n")?;
+            let mut data = String::new();
+            loop {
+                line.clear();
+                if reader.read_line(&mut line)? == 0 {
+                    return Ok(());
+                }
+                if line == ".\r\n" || line == ".\n" {
+                    break;
+                }
+                let l = line.strip_prefix('.').unwrap_or(&line);
+                data.push_str(l);
+            }
+            mails.lock().unwrap().push(Received {
+                from: from.clone(),
+                to: std::mem::take(&mut to),
+                data,
+            });
+            out.write_all(b"250 OK queued\r\n")?;
+        } else if upper == "RSET" {
+            to.clear();
+            out.write_all(b"250 OK\r\n")?;
+        } else if upper == "NOOP" {
+            out.write_all(b"250 OK\r\n")?;
+        } else if upper == "QUIT" {
+            out.write_all(b"221 bye\r\n")?;
+            return Ok(());
+        } else {
+            out.write_all(b"502 not implemented\r\n")?;
+        }
+    }
+}

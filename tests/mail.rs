@@ -1,0 +1,616 @@
+//! Mail: the outbox, the SMTP transport against a real SMTP server on
+//! loopback (a sink started in the test), and play-by-link. On SQLite, and
+//! on PostgreSQL when `MISSIVE_TEST_POSTGRES_URL` is set.
+
+mod common;
+#[path = "common/smtp.rs"]
+mod smtp;
+
+use chrono::Duration;
+use common::{csrf_from, Backend, TestApp};
+use missive::services::links::PlayLink;
+use missive::services::mail::{self, MailCtx, Sender, Transport};
+use reqwest::StatusCode;
+use smtp::SmtpSink;
+use std::sync::{Arc, Barrier};
+
+both_backends!(
+    a_move_mails_the_opponent_once_with_a_working_link,
+    link_is_refused_when_tampered_expired_or_foreign,
+    smtp_down_keeps_mail_queued_and_sends_it_once,
+    two_workers_send_each_mail_once,
+    every_event_queues_its_mail,
+    file_transport_writes_eml_files,
+    mail_policy_and_one_click_unsubscribe,
+    only_verified_addresses_get_mail,
+);
+
+fn user_id(app: &TestApp, name: &str) -> i32 {
+    app.count(&format!(
+        "SELECT CAST(id AS BIGINT) AS n FROM users WHERE username = '{name}'"
+    )) as i32
+}
+
+/// A user signed up, whose address is verified by the link of the
+/// verification mail (that mail then removed, so tests count the others).
+fn vuser(app: &TestApp, name: &str) -> common::TestClient {
+    use diesel::RunQueryDsl;
+    let c = app.user(name);
+    let id = user_id(app, name);
+    let sig =
+        missive::services::links::verify_sig(&secret(app), id, &format!("{name}@example.org"));
+    let p = c.get(&format!("/verify-email?u={id}&sig={sig}"));
+    assert_eq!(p.status, StatusCode::OK, "{}", p.body);
+    diesel::sql_query("DELETE FROM email_outbox WHERE kind = 'verify_email'")
+        .execute(&mut app.db())
+        .unwrap();
+    c
+}
+
+fn secret(app: &TestApp) -> Vec<u8> {
+    let mut conn = app.db();
+    missive::web::load_secret(&mut conn, None).unwrap()
+}
+
+fn sender(app: &TestApp, transport: Transport, owner: &str) -> Sender {
+    let mut config = app.config.clone();
+    config.base_url = app.base.clone();
+    Sender {
+        transport,
+        ctx: MailCtx::new(&config, &secret(app)).unwrap(),
+        owner: owner.into(),
+    }
+}
+
+fn smtp_sender(app: &TestApp, url: &str, owner: &str) -> Sender {
+    sender(
+        app,
+        Transport::Smtp(mail::smtp_transport(url).unwrap()),
+        owner,
+    )
+}
+
+fn drain(app: &TestApp, s: &Sender, now: chrono::NaiveDateTime) -> mail::DrainReport {
+    let mut conn = app.db();
+    mail::drain_once(&mut conn, s, now).unwrap()
+}
+
+/// The path and query of the play link in a mail.
+fn play_link(body: &str) -> String {
+    let i = body.find("/games/").expect("a link");
+    let start = body[..i].rfind("http").expect("an absolute link");
+    let url: String = body[start..]
+        .chars()
+        .take_while(|c| !c.is_whitespace() && *c != '"' && *c != '<')
+        .collect();
+    let url = url.replace("&amp;", "&");
+    let path_start = url.find("/games/").unwrap();
+    let link = url[path_start..].to_string();
+    assert!(link.contains("/play?"), "{link}");
+    link
+}
+
+fn first_play_link(body: &str) -> String {
+    let i = body.find("/play?u=").expect("a play link in the mail");
+    let start = body[..i].rfind("http").unwrap();
+    play_link(&body[start..])
+}
+
+/// Alice (White) against Bob, accepted; mails so far drained.
+fn started_game(app: &TestApp) -> (common::TestClient, common::TestClient, i32) {
+    let alice = vuser(app, "alice");
+    let bob = vuser(app, "bob");
+    let id = alice.challenge("bob", "white");
+    assert_eq!(
+        bob.post(&format!("/games/{id}/accept"), &[]).status,
+        StatusCode::SEE_OTHER
+    );
+    (alice, bob, id)
+}
+
+fn a_move_mails_the_opponent_once_with_a_working_link(backend: Backend) {
+    let app = TestApp::start(backend);
+    let sink = SmtpSink::start();
+    let s = smtp_sender(&app, &sink.url(), "w1");
+    let (alice, _bob, id) = started_game(&app);
+    // "Accepted" and "your turn" to Alice; the challenge mail to Bob is
+    // closed unsent (he has answered it already).
+    let r = drain(&app, &s, missive::web::now());
+    assert_eq!((r.sent, r.skipped), (2, 1), "{r:?}");
+    sink.clear();
+    let p = alice.play(id, "e4 // your move, Bob");
+    assert_eq!(p.status, StatusCode::SEE_OTHER, "{}", p.body);
+    let r = drain(&app, &s, missive::web::now());
+    assert_eq!(r.sent, 1);
+    assert_eq!(drain(&app, &s, missive::web::now()).sent, 0);
+    let mails = sink.mails();
+    assert_eq!(mails.len(), 1);
+    let m = &mails[0];
+    assert_eq!(m.to, vec!["bob@example.org".to_string()]);
+    let body = smtp::readable(&m.data);
+    assert!(body.contains("Subject: Your move against alice"), "{body}");
+    assert!(body.contains("e4"));
+    assert!(body.contains("your move, Bob"), "{body}");
+    assert!(body.contains("Reply-To:"), "{body}");
+    assert!(body.contains("List-Unsubscribe: <http"), "{body}");
+    assert!(body.contains("text/html"));
+    // The diagram, from Black's side (Bob plays Black): rank 1 on top.
+    assert!(body.contains("1  R N B K Q B N R"), "{body}");
+    assert!(body.contains("Moves: 1. e4"), "{body}");
+    let link = first_play_link(&body);
+
+    // Following the link, without logging in.
+    let anon = app.client();
+    let page = anon.get(&link);
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    assert!(page.has("Your move, bob"), "{}", page.body);
+    let token = csrf_from(&page.body).unwrap();
+    let query: Vec<(String, String)> = url::Url::parse(&format!("http://x{link}"))
+        .unwrap()
+        .query_pairs()
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect();
+    let field = |k: &str| {
+        query
+            .iter()
+            .find(|(n, _)| n == k)
+            .map(|(_, v)| v.clone())
+            .unwrap()
+    };
+    let (u, ply, exp, sig) = (field("u"), field("ply"), field("exp"), field("sig"));
+    let post = |mv: &str| {
+        anon.post_raw(
+            &format!("/games/{id}/play"),
+            &[
+                ("csrf_token", token.as_str()),
+                ("u", &u),
+                ("ply", &ply),
+                ("exp", &exp),
+                ("sig", &sig),
+                ("move", mv),
+            ],
+        )
+    };
+    // An illegal move keeps the link usable.
+    let p = post("e4");
+    assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", p.body);
+    let p = post("e5");
+    assert_eq!(p.status, StatusCode::SEE_OTHER, "{}", p.body);
+    let j = alice.json(id);
+    assert_eq!(j["ply"], 2);
+    assert_eq!(j["moves"][1]["notation"], "e5", "{j}");
+    // Reused: refused, nothing stored.
+    let p = post("Nf6");
+    assert_eq!(p.status, StatusCode::GONE);
+    assert!(p.has("has been used"), "{}", p.body);
+    assert!(p.has("/login"));
+    let p = anon.get(&link);
+    assert_eq!(p.status, StatusCode::GONE);
+    assert_eq!(app.count("SELECT COUNT(*) AS n FROM moves"), 2);
+    // The link did not log Bob in.
+    assert_eq!(
+        anon.post(&format!("/games/{id}/resign"), &[]).status,
+        StatusCode::UNAUTHORIZED
+    );
+    // Bob's move mailed Alice (once).
+    sink.clear();
+    assert_eq!(drain(&app, &s, missive::web::now()).sent, 1);
+    assert_eq!(sink.mails()[0].to, vec!["alice@example.org".to_string()]);
+}
+
+fn link_is_refused_when_tampered_expired_or_foreign(backend: Backend) {
+    let app = TestApp::start(backend);
+    let (alice, _bob, id) = started_game(&app);
+    let key = secret(&app);
+    let now = missive::web::now();
+    let alice_id = 1; // the first user signed up
+    let good = PlayLink {
+        game: id,
+        user: alice_id,
+        ply: 0,
+        expires: (now + Duration::hours(1)).and_utc().timestamp(),
+    };
+    let anon = app.client();
+    assert_eq!(
+        anon.get(&format!("/games/{id}/play?{}", good.query(&key)))
+            .status,
+        StatusCode::OK
+    );
+    // Tampered: another ply, another user, another game, a cut signature.
+    let sig = good.sign(&key);
+    for q in [
+        format!("u={alice_id}&ply=1&exp={}&sig={sig}", good.expires),
+        format!("u=2&ply=0&exp={}&sig={sig}", good.expires),
+        format!("u={alice_id}&ply=0&exp={}&sig={sig}", good.expires + 999),
+        format!("u={alice_id}&ply=0&exp={}&sig={}", good.expires, &sig[..20]),
+        format!("u={alice_id}&ply=0&exp={}&sig=", good.expires),
+        "u=x&ply=&exp=&sig=".to_string(),
+        String::new(),
+    ] {
+        let p = anon.get(&format!("/games/{id}/play?{q}"));
+        assert_eq!(p.status, StatusCode::FORBIDDEN, "{q}");
+        assert!(p.has("not valid"), "{}", p.body);
+    }
+    // Signed with another key.
+    let p = anon.get(&format!("/games/{id}/play?{}", good.query(b"not the key")));
+    assert_eq!(p.status, StatusCode::FORBIDDEN);
+    // Expired.
+    let old = PlayLink {
+        expires: (now - Duration::seconds(1)).and_utc().timestamp(),
+        ..good.clone()
+    };
+    let p = anon.get(&format!("/games/{id}/play?{}", old.query(&key)));
+    assert_eq!(p.status, StatusCode::GONE);
+    assert!(p.has("expired"));
+    // A well-signed link for the player not to move is "used", not a door.
+    let bob_link = PlayLink {
+        user: 2,
+        ..good.clone()
+    };
+    let p = anon.get(&format!("/games/{id}/play?{}", bob_link.query(&key)));
+    assert_eq!(p.status, StatusCode::GONE);
+    // Posting with a tampered link stores nothing.
+    let token = csrf_from(&anon.get("/signup").body).unwrap();
+    let exp = good.expires.to_string();
+    let p = anon.post_raw(
+        &format!("/games/{id}/play"),
+        &[
+            ("csrf_token", token.as_str()),
+            ("u", "1"),
+            ("ply", "0"),
+            ("exp", &exp),
+            ("sig", "00"),
+            ("move", "e4"),
+        ],
+    );
+    assert_eq!(p.status, StatusCode::FORBIDDEN);
+    // Without the CSRF token.
+    let p = anon.post_raw(
+        &format!("/games/{id}/play"),
+        &[
+            ("u", "1"),
+            ("ply", "0"),
+            ("exp", &exp),
+            ("sig", &sig),
+            ("move", "e4"),
+        ],
+    );
+    assert_eq!(p.status, StatusCode::FORBIDDEN);
+    assert_eq!(alice.json(id)["ply"], 0);
+}
+
+fn smtp_down_keeps_mail_queued_and_sends_it_once(backend: Backend) {
+    let mut app = TestApp::start(backend);
+    let port = smtp::free_port();
+    let url = format!("smtp://127.0.0.1:{port}");
+    let (alice, _bob, id) = started_game(&app);
+    let t0 = missive::web::now();
+    let s = smtp_sender(&app, &url, "w1");
+    // Nobody listens: everything fails, is kept, with the error recorded.
+    let r = drain(&app, &s, t0);
+    assert_eq!((r.sent, r.failed, r.skipped), (0, 2, 1), "{r:?}");
+    let rows = mail::all(&mut app.db()).unwrap();
+    let rows: Vec<_> = rows.iter().filter(|r| r.sent_at.is_none()).collect();
+    assert_eq!(rows.len(), 2);
+    assert!(rows
+        .iter()
+        .all(|r| r.attempts == 1 && r.last_error.is_some() && r.lease_owner.is_none()));
+    // Not due again before the delay.
+    assert_eq!(drain(&app, &s, t0 + Duration::seconds(5)).failed, 0);
+    let r = drain(&app, &s, t0 + Duration::seconds(31));
+    assert_eq!(r.failed, 2);
+    let rows = mail::all(&mut app.db()).unwrap();
+    assert!(rows
+        .iter()
+        .filter(|r| r.sent_at.is_none())
+        .all(|r| r.attempts == 2));
+    // A move while SMTP is down is accepted at once and queued.
+    assert_eq!(alice.play(id, "e4").status, StatusCode::SEE_OTHER);
+    assert_eq!(app.count("SELECT COUNT(*) AS n FROM email_outbox"), 4);
+    // A restart in between loses nothing.
+    app.restart();
+    let sink = SmtpSink::start_on(port);
+    let s2 = smtp_sender(&app, &url, "w2");
+    let later = t0 + Duration::seconds(200);
+    let r = drain(&app, &s2, later);
+    // "Accepted" to Alice and "your turn" to Bob; Alice's "your turn" is
+    // stale now (she has moved).
+    assert_eq!((r.sent, r.skipped, r.failed), (2, 1, 0), "{r:?}");
+    assert_eq!(sink.count(), 2);
+    // Another restart and more passes send nothing again.
+    app.restart();
+    let s3 = smtp_sender(&app, &url, "w3");
+    for k in 0..3 {
+        assert_eq!(
+            drain(&app, &s3, later + Duration::hours(k)),
+            mail::DrainReport::default()
+        );
+    }
+    assert_eq!(sink.count(), 2);
+    let to: Vec<String> = sink.mails().iter().map(|m| m.to[0].clone()).collect();
+    assert_eq!(
+        to.iter()
+            .filter(|t| t.as_str() == "bob@example.org")
+            .count(),
+        1,
+        "{to:?}"
+    );
+    let rows = mail::all(&mut app.db()).unwrap();
+    assert!(rows.iter().all(|r| r.sent_at.is_some()));
+}
+
+fn two_workers_send_each_mail_once(backend: Backend) {
+    let app = TestApp::start(backend);
+    let (_alice, _bob, id) = started_game(&app);
+    let now = missive::web::now();
+    {
+        let mut conn = app.db();
+        for _ in 0..60 {
+            mail::enqueue(
+                &mut conn,
+                mail::CHALLENGE_ACCEPTED,
+                1,
+                Some(id),
+                Some(0),
+                &mail::Payload::default(),
+                now,
+            )
+            .unwrap();
+        }
+    }
+    let total = app.count("SELECT COUNT(*) AS n FROM email_outbox") as usize;
+    let sink = SmtpSink::start();
+    let barrier = Arc::new(Barrier::new(2));
+    let handles: Vec<_> = ["a", "b"]
+        .into_iter()
+        .map(|name| {
+            let s = smtp_sender(&app, &sink.url(), name);
+            let url = app.database_url.clone();
+            let barrier = barrier.clone();
+            std::thread::spawn(move || {
+                let mut conn = missive::db::Manager::new(&url).open().unwrap();
+                barrier.wait();
+                let mut sent = 0;
+                loop {
+                    let r = mail::drain_once(&mut conn, &s, now).unwrap();
+                    sent += r.sent;
+                    if r.sent + r.failed + r.skipped == 0 {
+                        break;
+                    }
+                }
+                sent
+            })
+        })
+        .collect();
+    let sent: Vec<usize> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+    // All but the challenge mail (answered already, closed unsent).
+    assert_eq!(sent.iter().sum::<usize>(), total - 1, "{sent:?}");
+    assert_eq!(sink.count(), total - 1);
+    assert_eq!(
+        app.count("SELECT COUNT(*) AS n FROM email_outbox WHERE sent_at IS NULL"),
+        0
+    );
+}
+
+fn every_event_queues_its_mail(backend: Backend) {
+    let app = TestApp::start(backend);
+    let (transport, list) = Transport::memory();
+    let s = sender(&app, transport, "mem");
+    let kinds = |app: &TestApp| -> Vec<(String, i32)> {
+        mail::all(&mut app.db())
+            .unwrap()
+            .into_iter()
+            .map(|r| (r.kind, r.user_id))
+            .collect()
+    };
+    let alice = vuser(&app, "alice");
+    let bob = vuser(&app, "bob");
+    // An open seek mails nobody; a challenge mails the player challenged.
+    alice.post(
+        "/games/new",
+        &[("variant", "chess"), ("opponent", ""), ("color", "white")],
+    );
+    assert!(kinds(&app).is_empty());
+    let id = alice.challenge("bob", "black");
+    assert_eq!(kinds(&app), vec![("challenge_received".into(), 2)]);
+    assert_eq!(drain(&app, &s, missive::web::now()).sent, 1);
+    {
+        let sent = list.lock().unwrap();
+        assert_eq!(sent[0].to, vec!["bob@example.org".to_string()]);
+        assert!(
+            sent[0].raw.contains("alice challenges you to "),
+            "{}",
+            sent[0].raw
+        );
+    }
+    list.lock().unwrap().clear();
+    // Bob accepts and is White: he moves first, so only Alice hears.
+    bob.post(&format!("/games/{id}/accept"), &[]);
+    assert_eq!(kinds(&app).len(), 2);
+    assert_eq!(kinds(&app)[1], ("challenge_accepted".into(), 1));
+    // An illegal move queues nothing.
+    assert_eq!(bob.play(id, "e5").status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(kinds(&app).len(), 2);
+    bob.play(id, "f3 // <b>bold</b>");
+    assert_eq!(kinds(&app)[2], ("your_turn".into(), 1));
+    bob.post(&format!("/games/{id}/draw"), &[("action", "offer")]);
+    assert_eq!(kinds(&app)[3], ("draw_offer".into(), 1));
+    alice.play(id, "e5");
+    bob.play(id, "g4");
+    alice.play(id, "Qh4#");
+    let k = kinds(&app);
+    assert_eq!(k.len(), 8, "{k:?}");
+    let mut over = vec![k[6].clone(), k[7].clone()];
+    over.sort();
+    assert_eq!(
+        over,
+        vec![("game_over".into(), 1), ("game_over".into(), 2)],
+        "{k:?}"
+    );
+    let r = drain(&app, &s, missive::web::now());
+    // The "your turn" and draw mails are stale by now (the game is over).
+    assert_eq!(r.sent + r.skipped, 7, "{r:?}");
+    let sent = list.lock().unwrap().clone();
+    let over: Vec<_> = sent.iter().filter(|m| m.raw.contains("is over")).collect();
+    assert_eq!(over.len(), 2);
+    let text = smtp::readable(&over[0].raw);
+    assert!(text.contains("0-1"), "{text}");
+    assert!(text.contains("checkmate"), "{text}");
+    assert!(text.contains("Qh4#"));
+    // Resigning mails both players.
+    let id2 = alice.challenge("bob", "white");
+    bob.post(&format!("/games/{id2}/accept"), &[]);
+    let before = kinds(&app).len();
+    bob.post(&format!("/games/{id2}/resign"), &[]);
+    let k = kinds(&app);
+    let mut over = k[before..].to_vec();
+    over.sort();
+    assert_eq!(over, vec![("game_over".into(), 1), ("game_over".into(), 2)]);
+    // HTML escapes the comment.
+    let id3 = alice.challenge("bob", "white");
+    bob.post(&format!("/games/{id3}/accept"), &[]);
+    alice.play(id3, "e4 // <script>x</script>");
+    list.lock().unwrap().clear();
+    drain(&app, &s, missive::web::now());
+    let sent = list.lock().unwrap().clone();
+    let turn = sent
+        .iter()
+        .find(|m| m.raw.contains("Your move against alice"))
+        .expect("your turn mail");
+    let text = smtp::readable(&turn.raw);
+    let html = &text[text.find("text/html").unwrap()..];
+    assert!(!html.contains("<script>"), "{html}");
+    assert!(html.contains("&#60;script&#62;"), "{html}");
+    assert!(text.contains("says: <script>x</script>"), "{text}");
+}
+
+fn file_transport_writes_eml_files(backend: Backend) {
+    let app = TestApp::start(backend);
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("outbox-mail");
+    let transport = Transport::file(out.to_str().unwrap()).unwrap();
+    let s = sender(&app, transport, "file");
+    let (_alice, _bob, _id) = started_game(&app);
+    assert_eq!(drain(&app, &s, missive::web::now()).sent, 2);
+    let files: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "eml"))
+        .collect();
+    assert_eq!(files.len(), 2);
+    let any = std::fs::read_to_string(&files[0]).unwrap();
+    assert!(any.contains("From: Missive <missive@localhost>"), "{any}");
+}
+
+fn mail_policy_and_one_click_unsubscribe(backend: Backend) {
+    let app = TestApp::start(backend);
+    let (alice, bob, id) = started_game(&app);
+    let key = secret(&app);
+    let turns_for = |user: i32| {
+        app.count(&format!(
+            "SELECT COUNT(*) AS n FROM email_outbox WHERE kind = 'your_turn' AND user_id = {user}"
+        ))
+    };
+    // Every mail carries the unsubscribe link.
+    let (transport, list) = Transport::memory();
+    let s = sender(&app, transport, "mem");
+    drain(&app, &s, missive::web::now());
+    let sig = missive::services::links::unsubscribe_sig(&key, 2);
+    let anon = app.client();
+    // The link's page changes nothing by itself.
+    let p = anon.get(&format!("/unsubscribe?u=2&sig={sig}"));
+    assert_eq!(p.status, StatusCode::OK);
+    assert!(p.has("Stop all mail"));
+    assert!(bob.get("/settings/mail").has("value=\"every\" checked"));
+    // Tampered links are refused.
+    for q in [format!("u=1&sig={sig}"), "u=2&sig=00".into(), "u=x".into()] {
+        assert_eq!(
+            anon.post_raw(&format!("/unsubscribe?{q}"), &[]).status,
+            StatusCode::FORBIDDEN,
+            "{q}"
+        );
+    }
+    // One click (RFC 8058 POST from the mail client).
+    let p = anon.post_raw(
+        &format!("/unsubscribe?u=2&sig={sig}"),
+        &[("List-Unsubscribe", "One-Click")],
+    );
+    assert_eq!(p.status, StatusCode::OK, "{}", p.body);
+    assert!(p.has("no more mail"));
+    assert_eq!(alice.play(id, "e4").status, StatusCode::SEE_OTHER);
+    assert_eq!(turns_for(2), 0);
+    // Back to every turn on the settings page.
+    let p = bob.post("/settings/mail", &[("policy", "every")]);
+    assert_eq!(p.status, StatusCode::SEE_OTHER);
+    assert_eq!(bob.play(id, "e5").status, StatusCode::SEE_OTHER);
+    assert_eq!(alice.play(id, "Nf3").status, StatusCode::SEE_OTHER);
+    assert_eq!(turns_for(2), 1);
+    // Digest: no per-turn mail.
+    assert_eq!(
+        bob.post("/settings/mail", &[("policy", "digest")]).status,
+        StatusCode::SEE_OTHER
+    );
+    assert!(bob.get("/settings/mail").has("value=\"digest\" checked"));
+    assert_eq!(bob.play(id, "Nc6").status, StatusCode::SEE_OTHER);
+    assert_eq!(alice.play(id, "Bc4").status, StatusCode::SEE_OTHER);
+    assert_eq!(turns_for(2), 1);
+    // Bad values, no login, no CSRF.
+    assert_eq!(
+        bob.post("/settings/mail", &[("policy", "hourly")]).status,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    assert_eq!(anon.get("/settings/mail").status, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        bob.post_raw("/settings/mail", &[("policy", "none")]).status,
+        StatusCode::FORBIDDEN
+    );
+    assert!(bob.get("/settings/mail").has("value=\"digest\" checked"));
+    drop(list);
+}
+
+fn only_verified_addresses_get_mail(backend: Backend) {
+    let app = TestApp::start(backend);
+    let (transport, list) = Transport::memory();
+    let s = sender(&app, transport, "mem");
+    let alice = vuser(&app, "alice");
+    let carol = app.user("carol");
+    // Sign-up queued the verification mail, and nothing else reaches Carol.
+    let id = alice.challenge("carol", "white");
+    assert_eq!(
+        app.count("SELECT COUNT(*) AS n FROM email_outbox"),
+        1,
+        "only the verification mail"
+    );
+    assert_eq!(drain(&app, &s, missive::web::now()).sent, 1);
+    let m = list.lock().unwrap()[0].clone();
+    assert_eq!(m.to, vec!["carol@example.org".to_string()]);
+    let text = smtp::readable(&m.raw);
+    let i = text.find("/verify-email?").unwrap();
+    let link: String = text[i..]
+        .chars()
+        .take_while(|c| !c.is_whitespace() && *c != '"')
+        .collect();
+    // A tampered link does nothing.
+    let bad = format!("{}0", &link[..link.len() - 1]);
+    assert_eq!(carol.get(&bad).status, StatusCode::FORBIDDEN);
+    assert_eq!(carol.get("/verify-email?u=x").status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        carol.post(&format!("/games/{id}/accept"), &[]).status,
+        StatusCode::SEE_OTHER
+    );
+    assert_eq!(alice.play(id, "e4").status, StatusCode::SEE_OTHER);
+    let for_carol = |app: &TestApp| {
+        app.count(&format!(
+            "SELECT COUNT(*) AS n FROM email_outbox WHERE user_id = {}",
+            user_id(app, "carol")
+        ))
+    };
+    assert_eq!(for_carol(&app), 1);
+    // The real link verifies; then her turns are mailed.
+    let p = carol.get(&link);
+    assert_eq!(p.status, StatusCode::OK, "{}", p.body);
+    assert!(p.has("Address confirmed"));
+    assert_eq!(carol.play(id, "e5").status, StatusCode::SEE_OTHER);
+    assert_eq!(alice.play(id, "Nf3").status, StatusCode::SEE_OTHER);
+    assert_eq!(for_carol(&app), 2);
+}
