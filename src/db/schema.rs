@@ -75,6 +75,17 @@ diesel::table! {
         fen_after -> Text,
         played_by -> Integer,
         played_at -> Timestamp,
+        comment -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    game_notes (id) {
+        id -> Integer,
+        game_id -> Integer,
+        user_id -> Integer,
+        body -> Text,
+        updated_at -> Timestamp,
     }
 }
 
@@ -86,5 +97,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     sessions,
     login_attempts,
     games,
-    moves
+    moves,
+    game_notes
 );
