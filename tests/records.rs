@@ -14,6 +14,7 @@ both_backends!(
     bad_ply_values_never_500,
     record_check_form_reports_first_illegal_ply,
     archive_profile_and_bulk_export,
+    atom_feed_of_game_events,
 );
 
 fn unescape(s: &str) -> String {
@@ -540,5 +541,44 @@ fn archive_profile_and_bulk_export(backend: Backend) {
             .unwrap()
             .len(),
         1
+    );
+}
+
+fn atom_feed_of_game_events(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let g1 = start(&alice, &bob, "chess");
+    fools_mate(&alice, &bob, g1);
+    let g2 = start(&alice, &bob, "chess");
+    alice.play(g2, "e4");
+    let anon = app.client();
+    let resp = anon
+        .http
+        .get(format!("{}/users/bob/feed.atom", anon.base))
+        .send()
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    assert!(resp.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("application/atom+xml"));
+    let bob_feed = resp.text().unwrap();
+    assert!(bob_feed.starts_with("<?xml"));
+    assert!(
+        bob_feed.contains(&format!("Your turn in game {g2}")),
+        "{bob_feed}"
+    );
+    assert!(
+        bob_feed.contains(&format!("Game {g1} is over: 0-1")),
+        "{bob_feed}"
+    );
+    assert_eq!(bob_feed.matches("<entry>").count(), 2);
+    let alice_feed = anon.get("/users/alice/feed.atom").body;
+    assert!(!alice_feed.contains("Your turn"), "{alice_feed}");
+    assert!(alice_feed.contains(&format!("Game {g1} is over")));
+    assert_eq!(
+        anon.get("/users/nobody/feed.atom").status,
+        StatusCode::NOT_FOUND
     );
 }

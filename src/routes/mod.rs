@@ -42,6 +42,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/games", web::get().to(records::archive))
     .route("/games/{id}/notes", web::post().to(records::save_note))
     .route("/users/{name}/games.pgn", web::get().to(records::user_pgn))
+    .route("/users/{name}/feed.atom", web::get().to(records::feed))
     .route("/users/{name}", web::get().to(records::profile))
     .route("/records/check", web::get().to(records::check_form))
     .route("/records/check", web::post().to(records::check))

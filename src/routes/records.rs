@@ -326,3 +326,99 @@ pub async fn profile(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, 
     };
     Ok(html(StatusCode::OK, page.render()?))
 }
+
+pub struct FeedEntry {
+    id: String,
+    title: String,
+    link: String,
+    updated: String,
+    summary: String,
+}
+
+#[derive(Template)]
+#[template(path = "feed.xml")]
+struct FeedPage {
+    name: String,
+    name_q: String,
+    site: String,
+    updated: String,
+    entries: Vec<FeedEntry>,
+}
+
+/// Atom feed of a player's game events: "your turn" in games in progress,
+/// "game over" for finished ones (newest 50 games by last change).
+pub async fn feed(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, AppError> {
+    let wanted = clip(&path.into_inner(), 60);
+    let w = wanted.clone();
+    let found = db(&ctx.state, move |conn| {
+        let Some(user) = crate::services::accounts::find_by_name(conn, &w)? else {
+            return Ok(None);
+        };
+        let filter = ArchiveFilter {
+            player: user.username.clone(),
+            page: 1,
+            ..Default::default()
+        };
+        let (rows, _, names) = svc::archive(conn, &filter)?;
+        Ok(Some((user, rows, names)))
+    })
+    .await?;
+    let (user, rows, names) =
+        found.ok_or_else(|| AppError::NotFound(format!("There is no player named “{wanted}”.")))?;
+    let site = site(&ctx);
+    let rfc = |t: chrono::NaiveDateTime| t.and_utc().format("%Y-%m-%dT%H:%M:%SZ").to_string();
+    let name = |id: Option<i32>| {
+        id.and_then(|i| names.get(&i).cloned())
+            .unwrap_or_else(|| "?".into())
+    };
+    let mut entries = Vec::new();
+    for r in &rows {
+        let players = format!(
+            "{} vs {} ({})",
+            name(r.white_id),
+            name(r.black_id),
+            r.variant
+        );
+        if r.status == gsvc::FINISHED {
+            let when = r.ended_at.unwrap_or(r.updated_at);
+            entries.push(FeedEntry {
+                id: format!("{site}/games/{}#over", r.id),
+                title: format!(
+                    "Game {} is over: {}",
+                    r.id,
+                    r.result.clone().unwrap_or_default()
+                ),
+                link: format!("{site}/games/{}", r.id),
+                updated: rfc(when),
+                summary: format!(
+                    "{players}: {} by {}",
+                    r.result.clone().unwrap_or_default(),
+                    r.reason.clone().unwrap_or_default().replace('-', " ")
+                ),
+            });
+        } else if gsvc::player_to_move(r) == Some(user.id) {
+            entries.push(FeedEntry {
+                id: format!("{site}/games/{}#ply-{}", r.id, r.ply),
+                title: format!("Your turn in game {}", r.id),
+                link: format!("{site}/games/{}", r.id),
+                updated: rfc(r.updated_at),
+                summary: format!("{players}: your move after {} plies", r.ply),
+            });
+        }
+    }
+    let updated = entries
+        .iter()
+        .map(|e| e.updated.clone())
+        .max()
+        .unwrap_or_else(|| rfc(user.created_at));
+    let page = FeedPage {
+        name_q: urlencode(&user.username),
+        name: user.username,
+        site,
+        updated,
+        entries,
+    };
+    Ok(HttpResponse::Ok()
+        .content_type("application/atom+xml; charset=utf-8")
+        .body(page.render()?))
+}
