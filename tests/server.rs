@@ -428,7 +428,10 @@ fn json_shape(backend: Backend) {
     // The game page shows the numbered move list.
     let page = alice.get(&format!("/games/{id}"));
     assert!(
-        page.has("<td class=\"num\">1.</td><td>Nf3</td><td>d5</td>"),
+        // Moves are replay links (issue 11).
+        page.has(&format!(
+            "<td class=\"num\">1.</td><td><a href=\"/games/{id}?ply=1\" data-ply=\"1\">Nf3</a></td><td><a href=\"/games/{id}?ply=2\" data-ply=\"2\" class=\"current\" aria-current=\"step\">d5</a></td>"
+        )),
         "{}",
         page.body
     );
@@ -819,11 +822,14 @@ fn custom_fen_black_first(backend: Backend) {
     assert_eq!(alice.play(id, "Kc6").status, StatusCode::SEE_OTHER);
     let page = bob.get(&format!("/games/{id}"));
     assert!(
-        page.has("<td class=\"num\">1.</td><td>…</td><td>Kd7</td>"),
+        // Moves are replay links (issue 11).
+        page.has(&format!(
+            "<td class=\"num\">1.</td><td>…</td><td><a href=\"/games/{id}?ply=1\" data-ply=\"1\">Kd7</a></td>"
+        )),
         "{}",
         page.body
     );
-    assert!(page.has("<td class=\"num\">2.</td><td>e4</td><td>Kc6</td>"));
+    assert!(page.has(&format!("<td class=\"num\">2.</td><td><a href=\"/games/{id}?ply=2\" data-ply=\"2\">e4</a></td><td><a href=\"/games/{id}?ply=3\" data-ply=\"3\" class=\"current\" aria-current=\"step\">Kc6</a></td>")));
 }
 
 fn rate_limit_is_stored_in_the_database(backend: Backend) {

@@ -83,6 +83,8 @@ pub struct MoveRow {
     pub fen_after: String,
     pub played_by: i32,
     pub played_at: NaiveDateTime,
+    /// The `//` text entered with the move.
+    pub comment: Option<String>,
 }
 
 #[derive(Insertable)]
@@ -97,4 +99,6 @@ pub struct NewMove<'a> {
     pub fen_after: &'a str,
     pub played_by: i32,
     pub played_at: NaiveDateTime,
+    /// The `//` text entered with the move.
+    pub comment: Option<String>,
 }

@@ -75,6 +75,17 @@ diesel::table! {
         fen_after -> Text,
         played_by -> Integer,
         played_at -> Timestamp,
+        comment -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    game_notes (id) {
+        id -> Integer,
+        game_id -> Integer,
+        user_id -> Integer,
+        body -> Text,
+        updated_at -> Timestamp,
     }
 }
 
@@ -123,5 +134,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     moves,
     email_outbox,
     mail_prefs,
-    verified_emails
+    verified_emails,
+    game_notes
 );

@@ -124,10 +124,28 @@ pub async fn create(ctx: Ctx, form: web::Form<NewGameForm>) -> Result<HttpRespon
     }
 }
 
+/// One move of the move list: a link to the position after it.
+pub struct MoveCell {
+    ply: i32,
+    display: String,
+    comment: Option<String>,
+    current: bool,
+}
+
 pub struct MoveLine {
     number: usize,
-    first: String,
-    second: String,
+    /// Black moved first in this line (custom start): show "…" for White.
+    ellipsis: bool,
+    first: Vec<MoveCell>,
+    second: Vec<MoveCell>,
+}
+
+/// Where the replay links lead (`?ply=N`).
+pub struct Replay {
+    shown: i32,
+    total: i32,
+    prev: i32,
+    next: i32,
 }
 
 pub struct LegalMove {
@@ -171,6 +189,10 @@ struct GamePage {
     draw_offer_from_opponent: bool,
     draw_offered_by_me: bool,
     fen: String,
+    replay: Replay,
+    /// The viewer's private note, when logged in.
+    note: Option<String>,
+    logged_in: bool,
 }
 
 /// Everything a game page needs from the database.
@@ -178,9 +200,12 @@ struct Loaded {
     row: GameRow,
     moves: Vec<MoveRow>,
     names: HashMap<i32, String>,
+    /// The viewer's private note on this game.
+    note: Option<String>,
 }
 
 async fn load_game(ctx: &Ctx, id: i32) -> Result<Loaded, AppError> {
+    let viewer = ctx.user.as_ref().map(|u| u.id);
     db(&ctx.state, move |conn| {
         let row = svc::load(conn, id)?;
         let moves = svc::moves_of(conn, id)?;
@@ -194,7 +219,16 @@ async fn load_game(ctx: &Ctx, id: i32) -> Result<Loaded, AppError> {
         .flatten()
         .collect();
         let names = svc::user_names(conn, &ids)?;
-        Ok(Loaded { row, moves, names })
+        let note = match viewer {
+            Some(uid) => crate::services::records::note_of(conn, id, uid)?,
+            None => None,
+        };
+        Ok(Loaded {
+            row,
+            moves,
+            names,
+            note,
+        })
     })
     .await
 }
@@ -203,6 +237,8 @@ struct PageExtras {
     error: Option<String>,
     move_text: String,
     preview: Option<(missive_rules::Played, Box<Game>)>,
+    /// `?ply=N`: show the position after N plies (clamped to the game).
+    view_ply: Option<i64>,
 }
 
 /// Render the game page; a panic in the rules engine becomes an error page.
@@ -232,9 +268,32 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
             .unwrap_or_else(|| "(open seat)".into())
     };
     let flipped = my_side == Some(Color::Black);
-    let last = data.moves.last();
+    // Replay: the position after `shown` plies comes from the stored FEN of
+    // that ply (the start FEN for ply 0), never from replaying the moves.
+    let total = data.moves.len() as i32;
+    let shown = extras
+        .view_ply
+        .map(|p| p.clamp(0, i64::from(total)) as i32)
+        .unwrap_or(total);
+    let replaying = shown < total;
+    let shown_fen = match shown {
+        0 => row.start_fen.clone(),
+        n => data.moves[(n - 1) as usize].fen_after.clone(),
+    };
+    let last = match shown {
+        0 => None,
+        n => data.moves.get((n - 1) as usize),
+    };
+    let view = if replaying {
+        let pos = variant.parse_fen(&shown_fen).map_err(|e| {
+            AppError::internal(format!("game {} ply {shown} has a bad FEN: {e}", row.id))
+        })?;
+        missive_rules::BoardView::new(variant, &pos)
+    } else {
+        game.board_view()
+    };
     let svg = board_svg::render(
-        &game.board_view(),
+        &view,
         &SvgOptions {
             flipped,
             last_move: last.map(|m| (m.from_square.as_deref(), m.to_square.as_str())),
@@ -250,35 +309,36 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
         } else {
             Color::White
         };
+        let cell = MoveCell {
+            ply: m.ply,
+            display: m.display.clone(),
+            comment: m.comment.clone(),
+            current: m.ply == shown,
+        };
         let same_turn = previous == Some(mover);
         match (mover, rows.last_mut()) {
-            (_, Some(r)) if same_turn => {
-                let cell = if mover == Color::White {
-                    &mut r.first
-                } else {
-                    &mut r.second
-                };
-                cell.push_str(", ");
-                cell.push_str(&m.display);
-            }
-            (Color::Black, Some(r)) if previous == Some(Color::White) => {
-                r.second = m.display.clone();
+            (Color::White, Some(r)) if same_turn => r.first.push(cell),
+            (Color::Black, Some(r)) if same_turn || previous == Some(Color::White) => {
+                r.second.push(cell)
             }
             (Color::Black, _) => rows.push(MoveLine {
                 number: rows.len() + 1,
-                first: "…".into(),
-                second: m.display.clone(),
+                ellipsis: true,
+                first: Vec::new(),
+                second: vec![cell],
             }),
             _ => rows.push(MoveLine {
                 number: rows.len() + 1,
-                first: m.display.clone(),
-                second: String::new(),
+                ellipsis: false,
+                first: vec![cell],
+                second: Vec::new(),
             }),
         }
         previous = Some(mover);
     }
     let to_move = game.side_to_move();
-    let can_move = row.status == ACTIVE && my_side == Some(to_move) && game.outcome().is_none();
+    let can_move =
+        row.status == ACTIVE && my_side == Some(to_move) && game.outcome().is_none() && !replaying;
     let status_line = match row.status.as_str() {
         PENDING => match row.opponent_id {
             Some(o) => format!("Challenge: waiting for {} to accept.", name(Some(o))),
@@ -375,13 +435,53 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
         playing,
         draw_offer_from_opponent: playing && row.draw_offer.as_deref() == theirs,
         draw_offered_by_me: playing && row.draw_offer.as_deref() == mine,
-        fen: row.fen.clone(),
+        fen: shown_fen,
+        replay: Replay {
+            shown,
+            total,
+            prev: (shown - 1).max(0),
+            next: (shown + 1).min(total),
+        },
+        note: data.note.clone(),
+        logged_in: viewer.is_some(),
     };
     Ok(page.render()?)
 }
 
-pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, AppError> {
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct ShowQuery {
+    ply: String,
+}
+
+/// Read `?ply=`: a number, clamped later to the game (negative is the start,
+/// too large is the last ply); anything else is a 400, never a 500.
+fn parse_ply(raw: &str) -> Result<Option<i64>, AppError> {
+    let raw = raw.trim();
+    if raw.is_empty() {
+        return Ok(None);
+    }
+    let (negative, digits) = match raw.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, raw.strip_prefix('+').unwrap_or(raw)),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(AppError::BadRequest(format!(
+            "The ply “{}” is not a number.",
+            crate::web::clip(raw, 20)
+        )));
+    }
+    let n = digits.parse::<i64>().unwrap_or(i64::MAX);
+    Ok(Some(if negative { 0 } else { n }))
+}
+
+pub async fn show(
+    ctx: Ctx,
+    path: web::Path<String>,
+    query: web::Query<ShowQuery>,
+) -> Result<HttpResponse, AppError> {
     let id = parse_id(&path)?;
+    let view_ply = parse_ply(&query.ply)?;
     let data = load_game(&ctx, id).await?;
     let body = render_game(
         &ctx,
@@ -390,6 +490,7 @@ pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, App
             error: None,
             move_text: String::new(),
             preview: None,
+            view_ply,
         },
     )?;
     Ok(html(StatusCode::OK, body))
@@ -416,6 +517,7 @@ pub async fn json(path: web::Path<String>, ctx: Ctx) -> Result<HttpResponse, App
                 "from": m.from_square,
                 "to": m.to_square,
                 "fen_after": m.fen_after,
+                "comment": m.comment,
                 "played_at": m.played_at.and_utc().to_rfc3339(),
             })
         })
@@ -497,6 +599,7 @@ pub async fn make_move(
                 error: None,
                 move_text: String::new(),
                 preview: Some((played, after)),
+                view_ply: None,
             },
         ),
         Err(AppError::Invalid(msg)) => (
@@ -505,6 +608,7 @@ pub async fn make_move(
                 error: Some(msg),
                 move_text: crate::web::clip(&f.text, 200),
                 preview: None,
+                view_ply: None,
             },
         ),
         Err(e) => return Err(e),

@@ -6,6 +6,7 @@ pub mod games;
 pub mod mail_settings;
 pub mod pages;
 pub mod play_link;
+pub mod records;
 
 use crate::error::AppError;
 use actix_web::web;
@@ -46,6 +47,15 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/games/new", web::get().to(games::new_form))
     .route("/games/new", web::post().to(games::create))
     .route("/games/{id}.json", web::get().to(games::json))
+    .route("/games/{id}.pgn", web::get().to(records::pgn))
+    .route("/games/{id}.txt", web::get().to(records::log))
+    .route("/games", web::get().to(records::archive))
+    .route("/games/{id}/notes", web::post().to(records::save_note))
+    .route("/users/{name}/games.pgn", web::get().to(records::user_pgn))
+    .route("/users/{name}/feed.atom", web::get().to(records::feed))
+    .route("/users/{name}", web::get().to(records::profile))
+    .route("/records/check", web::get().to(records::check_form))
+    .route("/records/check", web::post().to(records::check))
     .route("/games/{id}", web::get().to(games::show))
     .route("/games/{id}/accept", web::post().to(games::accept))
     .route("/games/{id}/decline", web::post().to(games::decline))

@@ -213,6 +213,10 @@ pub async fn static_file(path: web::Path<String>) -> Result<HttpResponse, AppErr
             include_str!("../../static/board.js"),
             "text/javascript; charset=utf-8",
         ),
+        "replay.js" => (
+            include_str!("../../static/replay.js"),
+            "text/javascript; charset=utf-8",
+        ),
         _ => return Err(AppError::NotFound("No such file.".into())),
     };
     Ok(HttpResponse::Ok()

@@ -21,6 +21,8 @@ pub const WITHDRAWN: &str = "withdrawn";
 pub const FEN_MAX: usize = 2000;
 /// Longest move text accepted before asking the rules crate.
 pub const MOVE_TEXT_MAX: usize = 500;
+/// Longest `//` comment kept with a move (the move text limit bounds it too).
+pub const COMMENT_MAX: usize = 400;
 
 pub fn color_code(c: Color) -> &'static str {
     match c {
@@ -430,6 +432,12 @@ pub fn move_from(
             fen_after: &fen,
             played_by: user.id,
             played_at: now,
+            comment: played
+                .comment
+                .as_deref()
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .map(|c| crate::web::clip(c, COMMENT_MAX)),
         };
         match diesel::insert_into(moves::table).values(&mv).execute(conn) {
             Ok(_) => {}

@@ -4,3 +4,4 @@ pub mod accounts;
 pub mod games;
 pub mod links;
 pub mod mail;
+pub mod records;

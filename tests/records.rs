@@ -1,0 +1,584 @@
+//! Issue 11: replay, export, import checking, comments, private notes,
+//! archive and profiles, over HTTP on both backends.
+
+mod common;
+
+use common::{Backend, TestApp, TestClient};
+use missive_rules::record;
+use reqwest::StatusCode;
+
+both_backends!(
+    replay_pages_show_stored_positions,
+    export_import_round_trip_every_variant,
+    comments_escaped_and_notes_private,
+    bad_ply_values_never_500,
+    record_check_form_reports_first_illegal_ply,
+    archive_profile_and_bulk_export,
+    atom_feed_of_game_events,
+);
+
+fn unescape(s: &str) -> String {
+    s.replace("&#x2f;", "/")
+        .replace("&#60;", "<")
+        .replace("&#62;", ">")
+        .replace("&#34;", "\"")
+        .replace("&#38;", "&")
+        .replace("&#47;", "/")
+        .replace("&#43;", "+")
+        .replace("&#35;", "#")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&#x27;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
+/// The FEN shown under the board of a game page.
+fn page_fen(body: &str) -> String {
+    let i = body.find("<code id=\"fen\">").expect("fen on page") + "<code id=\"fen\">".len();
+    unescape(&body[i..i + body[i..].find("</code>").unwrap()])
+}
+
+/// A started game of `variant` between alice (White) and bob.
+fn start(alice: &TestClient, bob: &TestClient, variant: &str) -> i32 {
+    start_vs(alice, bob, "bob", variant)
+}
+
+fn start_vs(alice: &TestClient, bob: &TestClient, opponent: &str, variant: &str) -> i32 {
+    let p = alice.post(
+        "/games/new",
+        &[
+            ("variant", variant),
+            ("opponent", opponent),
+            ("color", "white"),
+            ("fen", ""),
+        ],
+    );
+    assert_eq!(p.status, StatusCode::SEE_OTHER, "{variant}: {}", p.body);
+    let id: i32 = p
+        .location
+        .unwrap()
+        .trim_start_matches("/games/")
+        .parse()
+        .unwrap();
+    assert_eq!(
+        bob.post(&format!("/games/{id}/accept"), &[]).status,
+        StatusCode::SEE_OTHER
+    );
+    id
+}
+
+fn fools_mate(alice: &TestClient, bob: &TestClient, id: i32) {
+    for (who, mv) in [
+        (alice, "f3 // a <b>bold</b> & \"quoted\" start"),
+        (bob, "e5"),
+        (alice, "g4"),
+        (bob, "Qh4#"),
+    ] {
+        let p = who.play(id, mv);
+        assert_eq!(p.status, StatusCode::SEE_OTHER, "{mv}: {}", p.body);
+    }
+}
+
+fn replay_pages_show_stored_positions(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let id = start(&alice, &bob, "chess");
+    fools_mate(&alice, &bob, id);
+    let j = alice.json(id);
+    let moves = j["moves"].as_array().unwrap();
+    let anon = app.client();
+    // Ply 0 is the start FEN; ply N the FEN stored with move N; the rules
+    // crate agrees with both.
+    let chess = missive_rules::variant("chess").unwrap();
+    let texts = ["f3", "e5", "g4", "Qh4#"];
+    for ply in [0usize, 2, 4] {
+        let p = anon.get(&format!("/games/{id}?ply={ply}"));
+        assert_eq!(p.status, StatusCode::OK, "{}", p.body);
+        let stored = if ply == 0 {
+            j["start_fen"].as_str().unwrap().to_string()
+        } else {
+            moves[ply - 1]["fen_after"].as_str().unwrap().to_string()
+        };
+        assert_eq!(page_fen(&p.body), stored, "ply {ply}");
+        let rules = missive_rules::Game::replay(chess, None, &texts[..ply]).unwrap();
+        assert_eq!(rules.fen(), stored, "ply {ply}");
+        assert!(p.has(&format!("Ply {ply} of 4")), "{}", p.body);
+        assert!(p.has("id=\"replay-prev\" rel=\"prev\""));
+        assert!(p.has(&format!(
+            "href=\"/games/{id}?ply={}\"",
+            ply.saturating_sub(1)
+        )));
+        assert!(p.has(&format!("href=\"/games/{id}?ply={}\"", (ply + 1).min(4))));
+        // Earlier positions say so and link back.
+        assert_eq!(p.has("id=\"replaying\""), ply < 4);
+    }
+    // The move list links every ply; the current one is marked.
+    let p = anon.get(&format!("/games/{id}?ply=2"));
+    for n in 1..=4 {
+        assert!(p.has(&format!("href=\"/games/{id}?ply={n}\" data-ply=\"{n}\"")));
+    }
+    assert!(p.has("data-ply=\"2\" class=\"current\""));
+    // Without ?ply the page is the current position.
+    assert_eq!(page_fen(&anon.get(&format!("/games/{id}")).body), j["fen"]);
+    // While replaying an active game the player gets no move form.
+    let id2 = start(&alice, &bob, "chess");
+    alice.play(id2, "e4");
+    assert!(bob.get(&format!("/games/{id2}")).has("id=\"move-form\""));
+    assert!(!bob
+        .get(&format!("/games/{id2}?ply=0"))
+        .has("id=\"move-form\""));
+    assert_eq!(
+        anon.get("/static/replay.js").status,
+        StatusCode::OK,
+        "keyboard script served"
+    );
+}
+
+/// Play up to `n` plies with the first legal move (alice and bob in turn),
+/// then resign if the game is not over.
+fn play_some(alice: &TestClient, bob: &TestClient, id: i32, variant: &str, n: usize) {
+    let v = missive_rules::variant(variant).unwrap();
+    for i in 0..n {
+        let j = alice.json(id);
+        if j["status"] != "active" {
+            return;
+        }
+        let moves: Vec<String> = j["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["coordinate"].as_str().unwrap().to_string())
+            .collect();
+        let start = j["start_fen"].as_str().unwrap();
+        let game = missive_rules::Game::replay(v, Some(start), &moves).unwrap();
+        let views = game.move_views();
+        let pick = &views[(i * 7) % views.len()];
+        let who = if j["side_to_move"] == "white" {
+            alice
+        } else {
+            bob
+        };
+        let text = format!("{} // note {i} <i>x</i>", pick.coordinate);
+        let p = who.play(id, &text);
+        assert_eq!(
+            p.status,
+            StatusCode::SEE_OTHER,
+            "{variant} {text}: {}",
+            p.body
+        );
+    }
+    if alice.json(id)["status"] == "active" {
+        assert_eq!(
+            bob.post(&format!("/games/{id}/resign"), &[]).status,
+            StatusCode::SEE_OTHER
+        );
+    }
+}
+
+fn export_import_round_trip_every_variant(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let anon = app.client();
+    for v in missive_rules::variants() {
+        let id = start(&alice, &bob, v.id());
+        play_some(&alice, &bob, id, v.id(), 8);
+        let j = alice.json(id);
+        let stored: Vec<String> = j["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["coordinate"].as_str().unwrap().to_string())
+            .collect();
+        assert!(!stored.is_empty(), "{}", v.id());
+        // PGN
+        let resp = anon
+            .http
+            .get(format!("{}/games/{id}.pgn", anon.base))
+            .send()
+            .unwrap();
+        assert_eq!(resp.status(), StatusCode::OK);
+        assert!(resp.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("application/x-chess-pgn"));
+        let pgn = resp.text().unwrap();
+        for tag in [
+            "[Event ",
+            "[Site ",
+            "[Date ",
+            "[Round ",
+            "[White \"alice\"]",
+            "[Black \"bob\"]",
+            "[Termination ",
+            "[TimeControl \"-\"]",
+            "{[%ts ",
+        ] {
+            assert!(pgn.contains(tag), "{}: {tag} in {pgn}", v.id());
+        }
+        assert_eq!(pgn.contains("[Variant "), v.id() != "chess", "{pgn}");
+        assert!(!pgn.contains("[SetUp "), "standard start: {pgn}");
+        let rec = record::parse_pgn(&pgn).unwrap().remove(0);
+        assert_eq!(rec.tag("Result"), j["result"].as_str(), "{}", v.id());
+        assert_eq!(rec.result.as_deref(), j["result"].as_str());
+        assert_eq!(rec.moves[0].comment.as_deref(), Some("note 0 <i>x</i>"));
+        let game = record::check(&rec, missive_rules::variant)
+            .unwrap_or_else(|e| panic!("{}: {e}\n{pgn}", v.id()));
+        assert_eq!(game.fen(), j["fen"].as_str().unwrap(), "{}", v.id());
+        check_same_moves(v.id(), &rec, &stored);
+        // Game Courier log
+        let resp = anon
+            .http
+            .get(format!("{}/games/{id}.txt", anon.base))
+            .send()
+            .unwrap();
+        assert!(resp.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/plain"));
+        let log = resp.text().unwrap();
+        let rec = record::parse_gc_log(&log).unwrap_or_else(|e| panic!("{e}\n{log}"));
+        let game = record::check(&rec, missive_rules::variant)
+            .unwrap_or_else(|e| panic!("{}: {e}\n{log}", v.id()));
+        assert_eq!(game.fen(), j["fen"].as_str().unwrap(), "{}", v.id());
+        assert_eq!(rec.result.as_deref(), j["result"].as_str());
+        check_same_moves(v.id(), &rec, &stored);
+        // The upload form agrees.
+        let p = alice.post("/records/check", &[("record", &pgn)]);
+        assert_eq!(p.status, StatusCode::OK, "{}", p.body);
+        assert!(p.has("<strong>Valid</strong>"));
+    }
+    // A custom start (Black to move) carries SetUp and FEN.
+    let fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1";
+    let p = alice.post(
+        "/games/new",
+        &[
+            ("variant", "chess"),
+            ("opponent", "bob"),
+            ("color", "white"),
+            ("fen", fen),
+        ],
+    );
+    let id: i32 = p
+        .location
+        .unwrap()
+        .trim_start_matches("/games/")
+        .parse()
+        .unwrap();
+    bob.post(&format!("/games/{id}/accept"), &[]);
+    assert_eq!(bob.play(id, "Kd7").status, StatusCode::SEE_OTHER);
+    assert_eq!(alice.play(id, "e4").status, StatusCode::SEE_OTHER);
+    let pgn = anon.get(&format!("/games/{id}.pgn")).body;
+    assert!(
+        pgn.contains("[SetUp \"1\"]") && pgn.contains(&format!("[FEN \"{fen}\"]")),
+        "{pgn}"
+    );
+    let rec = record::parse_pgn(&pgn).unwrap().remove(0);
+    let game = record::check(&rec, missive_rules::variant).unwrap();
+    assert_eq!(game.fen(), alice.json(id)["fen"].as_str().unwrap());
+}
+
+fn check_same_moves(variant: &str, rec: &record::Record, stored: &[String]) {
+    let v = missive_rules::variant(variant).unwrap();
+    let mut g = missive_rules::Game::new(v, rec.start_fen()).unwrap();
+    let mut coords = Vec::new();
+    for m in &rec.moves {
+        coords.push(g.play_text(&m.text).unwrap().coordinate);
+    }
+    assert_eq!(coords, stored, "{variant}");
+}
+
+fn comments_escaped_and_notes_private(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let carol = app.user("carol");
+    let id = start(&alice, &bob, "chess");
+    fools_mate(&alice, &bob, id);
+    // The comment is stored and shown beside the move, escaped.
+    let page = carol.get(&format!("/games/{id}"));
+    assert!(!page.has("<b>bold</b>"), "{}", page.body);
+    assert!(page.has("&#60;b&#62;bold&#60;/b&#62;"), "{}", page.body);
+    assert!(page.has("class=\"comment\""));
+    assert_eq!(
+        alice.json(id)["moves"][0]["comment"],
+        "a <b>bold</b> & \"quoted\" start"
+    );
+    assert_eq!(
+        alice.json(id)["moves"][1]["comment"],
+        serde_json::Value::Null
+    );
+    // Private notes: only their author sees them.
+    let secret = "Plan: <script>alert(1)</script> SECRET-ALICE";
+    let p = alice.post(&format!("/games/{id}/notes"), &[("note", secret)]);
+    assert_eq!(p.status, StatusCode::SEE_OTHER, "{}", p.body);
+    let mine = alice.get(&format!("/games/{id}"));
+    assert!(mine.has("SECRET-ALICE"));
+    assert!(!mine.has("<script>alert(1)</script>"));
+    assert!(mine.has("&#60;script&#62;alert(1)&#60;/script&#62;"));
+    for (who, page) in [
+        ("bob", bob.get(&format!("/games/{id}"))),
+        ("carol", carol.get(&format!("/games/{id}"))),
+        ("anonymous", app.client().get(&format!("/games/{id}"))),
+        ("bob replay", bob.get(&format!("/games/{id}?ply=1"))),
+        ("json", bob.get(&format!("/games/{id}.json"))),
+        ("pgn", bob.get(&format!("/games/{id}.pgn"))),
+        ("log", bob.get(&format!("/games/{id}.txt"))),
+        ("bulk", bob.get("/users/alice/games.pgn")),
+    ] {
+        assert_eq!(page.status, StatusCode::OK, "{who}");
+        assert!(!page.has("SECRET-ALICE"), "{who} sees alice's note");
+    }
+    // Bob's own note is separate; updating and clearing work.
+    bob.post(&format!("/games/{id}/notes"), &[("note", "SECRET-BOB")]);
+    assert!(bob.get(&format!("/games/{id}")).has("SECRET-BOB"));
+    assert!(!alice.get(&format!("/games/{id}")).has("SECRET-BOB"));
+    alice.post(
+        &format!("/games/{id}/notes"),
+        &[("note", "second thoughts")],
+    );
+    let mine = alice.get(&format!("/games/{id}"));
+    assert!(mine.has("second thoughts") && !mine.has("SECRET-ALICE"));
+    assert_eq!(app.count("SELECT COUNT(*) AS n FROM game_notes"), 2);
+    alice.post(&format!("/games/{id}/notes"), &[("note", "")]);
+    assert_eq!(app.count("SELECT COUNT(*) AS n FROM game_notes"), 1);
+    // Error paths: no login, no CSRF, unknown game, too long.
+    let anon = app.client();
+    assert_ne!(
+        anon.post(&format!("/games/{id}/notes"), &[("note", "x")])
+            .status,
+        StatusCode::SEE_OTHER
+    );
+    assert_eq!(
+        alice
+            .post_raw(&format!("/games/{id}/notes"), &[("note", "x")])
+            .status,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        alice.post("/games/999/notes", &[("note", "x")]).status,
+        StatusCode::NOT_FOUND
+    );
+    let long = "x".repeat(10_001);
+    assert_eq!(
+        alice
+            .post(&format!("/games/{id}/notes"), &[("note", &long)])
+            .status,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    assert_eq!(app.count("SELECT COUNT(*) AS n FROM game_notes"), 1);
+}
+
+fn bad_ply_values_never_500(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let id = start(&alice, &bob, "chess");
+    alice.play(id, "e4");
+    let anon = app.client();
+    let start_fen = alice.json(id)["start_fen"].as_str().unwrap().to_string();
+    let current = alice.json(id)["fen"].as_str().unwrap().to_string();
+    for (q, want) in [
+        ("-1", Some(&start_fen)),
+        ("-99999999999999999999999", Some(&start_fen)),
+        ("99999999999999999999999", Some(&current)),
+        ("2147483648", Some(&current)),
+        ("1", Some(&current)),
+        ("", Some(&current)),
+    ] {
+        let p = anon.get(&format!("/games/{id}?ply={q}"));
+        assert_eq!(p.status, StatusCode::OK, "ply={q}");
+        assert_eq!(&page_fen(&p.body), want.unwrap(), "ply={q}");
+    }
+    for q in ["abc", "1.5", "%00", "--1", "1e3", "-"] {
+        let p = anon.get(&format!("/games/{id}?ply={q}"));
+        assert_eq!(p.status, StatusCode::BAD_REQUEST, "ply={q}");
+    }
+    // A game with no moves yet, and unknown games.
+    let id2 = start(&alice, &bob, "chess");
+    assert_eq!(
+        anon.get(&format!("/games/{id2}?ply=5")).status,
+        StatusCode::OK
+    );
+    for path in [
+        "/games/999?ply=1",
+        "/games/999.pgn",
+        "/games/abc.txt",
+        "/games/0.pgn",
+        "/users/nobody",
+        "/users/nobody/games.pgn",
+    ] {
+        assert_eq!(anon.get(path).status, StatusCode::NOT_FOUND, "{path}");
+    }
+}
+
+fn record_check_form_reports_first_illegal_ply(backend: Backend) {
+    let app = TestApp::start(backend);
+    let anon = app.client();
+    let form = anon.get("/records/check");
+    assert_eq!(form.status, StatusCode::OK);
+    assert!(form.has("name=\"record\""));
+    let p = anon.post("/records/check", &[("record", "1. e4 e5 2. Ke3 Nc6 *")]);
+    assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(p.has("data-ply=\"3\""), "{}", p.body);
+    assert!(p.has("Ply 3"), "{}", p.body);
+    let p = anon.post(
+        "/records/check",
+        &[(
+            "record",
+            "// Variant: chess\n1. P e2-e4\n1... p e7-e5\n2. K e1-e3\n*\n",
+        )],
+    );
+    assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(p.has("data-ply=\"3\""), "{}", p.body);
+    let p = anon.post("/records/check", &[("record", "1. f3 e5 2. g4 Qh4# 1-0")]);
+    assert_eq!(
+        p.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "result mismatch"
+    );
+    let p = anon.post(
+        "/records/check",
+        &[("record", "[Variant \"nonsense\"]\n\n1. e4 *")],
+    );
+    assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let p = anon.post("/records/check", &[("record", "<script>{{[[")]);
+    assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(!p.has("<script>{{"));
+    let p = anon.post("/records/check", &[("record", "1. f3 e5 2. g4 Qh4# 0-1")]);
+    assert_eq!(p.status, StatusCode::OK);
+    assert!(p.has("<strong>Valid</strong>"));
+    assert_eq!(
+        anon.post_raw("/records/check", &[("record", "1. e4")])
+            .status,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        app.count("SELECT COUNT(*) AS n FROM games"),
+        0,
+        "nothing stored"
+    );
+}
+
+fn archive_profile_and_bulk_export(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let carol = app.user("carol");
+    let g1 = start(&alice, &bob, "chess");
+    fools_mate(&alice, &bob, g1);
+    let g2 = start(&alice, &bob, "leaperhouse");
+    let g3 = start_vs(&alice, &carol, "carol", "chess");
+    carol.post(&format!("/games/{g3}/resign"), &[]);
+    let _pending = alice.challenge("carol", "white");
+    let anon = app.client();
+    let ids = |body: &str| -> Vec<i32> {
+        body.match_indices("<td><a href=\"/games/")
+            .map(|(i, _)| {
+                let rest = &body[i + "<td><a href=\"/games/".len()..];
+                rest[..rest.find('"').unwrap()].parse().unwrap()
+            })
+            .collect()
+    };
+    let all = anon.get("/games");
+    assert_eq!(all.status, StatusCode::OK);
+    let mut got = ids(&all.body);
+    got.sort();
+    assert_eq!(got, vec![g1, g2, g3], "challenges are not listed");
+    assert_eq!(ids(&anon.get("/games?player=carol").body), vec![g3]);
+    assert_eq!(ids(&anon.get("/games?variant=leaperhouse").body), vec![g2]);
+    assert_eq!(ids(&anon.get("/games?status=active").body), vec![g2]);
+    assert_eq!(ids(&anon.get("/games?result=0-1").body), vec![g1]);
+    assert_eq!(
+        ids(&anon.get("/games?result=1-0&player=alice").body),
+        vec![g3]
+    );
+    let mut ended = ids(&anon.get("/games?sort=ended").body);
+    ended.sort();
+    assert_eq!(ended, vec![g1, g3]);
+    assert!(ids(&anon.get("/games?from=2000-01-01&to=2000-01-02").body).is_empty());
+    assert_eq!(
+        ids(&anon.get("/games?from=2000-01-01&player=bob").body).len(),
+        2
+    );
+    for bad in [
+        "/games?status=zzz",
+        "/games?from=yesterday",
+        "/games?page=x",
+        "/games?sort=<b>",
+        "/games?result=2-0",
+    ] {
+        assert_eq!(anon.get(bad).status, StatusCode::BAD_REQUEST, "{bad}");
+    }
+    assert_eq!(anon.get("/games?page=999999999999").status, StatusCode::OK);
+    assert_eq!(anon.get("/games?player=%3Cb%3E").status, StatusCode::OK);
+    // Profile: results by variant.
+    let p = anon.get("/users/alice");
+    assert_eq!(p.status, StatusCode::OK);
+    assert!(
+        p.has("<tr><td>chess</td><td>1</td><td>1</td><td>0</td><td>0</td></tr>"),
+        "{}",
+        p.body
+    );
+    assert!(
+        p.has("<tr><td>leaperhouse</td><td>0</td><td>0</td><td>0</td><td>1</td></tr>"),
+        "{}",
+        p.body
+    );
+    // Bulk export: every started game of alice, each one checkable.
+    let bulk = anon.get("/users/alice/games.pgn");
+    assert_eq!(bulk.status, StatusCode::OK);
+    let recs = record::parse_pgn(&bulk.body).unwrap();
+    assert_eq!(recs.len(), 3);
+    for rec in &recs {
+        record::check(rec, missive_rules::variant).unwrap();
+    }
+    assert_eq!(
+        record::parse_pgn(&anon.get("/users/carol/games.pgn").body)
+            .unwrap()
+            .len(),
+        1
+    );
+}
+
+fn atom_feed_of_game_events(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let g1 = start(&alice, &bob, "chess");
+    fools_mate(&alice, &bob, g1);
+    let g2 = start(&alice, &bob, "chess");
+    alice.play(g2, "e4");
+    let anon = app.client();
+    let resp = anon
+        .http
+        .get(format!("{}/users/bob/feed.atom", anon.base))
+        .send()
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    assert!(resp.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("application/atom+xml"));
+    let bob_feed = resp.text().unwrap();
+    assert!(bob_feed.starts_with("<?xml"));
+    assert!(
+        bob_feed.contains(&format!("Your turn in game {g2}")),
+        "{bob_feed}"
+    );
+    assert!(
+        bob_feed.contains(&format!("Game {g1} is over: 0-1")),
+        "{bob_feed}"
+    );
+    assert_eq!(bob_feed.matches("<entry>").count(), 2);
+    let alice_feed = anon.get("/users/alice/feed.atom").body;
+    assert!(!alice_feed.contains("Your turn"), "{alice_feed}");
+    assert!(alice_feed.contains(&format!("Game {g1} is over")));
+    assert_eq!(
+        anon.get("/users/nobody/feed.atom").status,
+        StatusCode::NOT_FOUND
+    );
+}

@@ -1,0 +1,87 @@
+//! Page time of a 1,000-ply game against a 10-ply game (issue 11). Run:
+//! `cargo test --release --test records_bench -- --ignored --nocapture`
+//! (prints milliseconds per page; the test asserts nothing about timing).
+
+mod common;
+
+use common::{Backend, TestApp};
+use diesel::prelude::*;
+use missive::db::models::NewMove;
+use missive::db::schema::{games, moves};
+use reqwest::StatusCode;
+use std::time::Instant;
+
+/// A game of `plies` knight shuffles, stored directly (the rules would call
+/// the repetition a draw; the pages only read stored data).
+fn stored_game(app: &TestApp, alice: &common::TestClient, plies: usize) -> i32 {
+    let id = alice.challenge("bob", "white");
+    let chess = missive_rules::variant("chess").unwrap();
+    let cycle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    let mut conn = app.db();
+    let (white, black): (Option<i32>, Option<i32>) = (Some(1), Some(2));
+    let mut fen = String::new();
+    for ply in 1..=plies {
+        let texts: Vec<&str> = (0..((ply - 1) % 4 + 1)).map(|i| cycle[i]).collect();
+        let g = missive_rules::Game::replay(chess, None, &texts).unwrap();
+        fen = g.fen();
+        let mv = cycle[(ply - 1) % 4];
+        let now = chrono::Utc::now().naive_utc();
+        diesel::insert_into(moves::table)
+            .values(&NewMove {
+                game_id: id,
+                ply: ply as i32,
+                display: mv,
+                coordinate: mv,
+                from_square: Some(&mv[..2]),
+                to_square: &mv[2..],
+                fen_after: &fen,
+                played_by: if ply % 2 == 1 { 1 } else { 2 },
+                played_at: now,
+                comment: Some(format!("ply {ply}")),
+            })
+            .execute(&mut conn)
+            .unwrap();
+    }
+    diesel::update(games::table.find(id))
+        .set((
+            games::status.eq("active"),
+            games::white_id.eq(white),
+            games::black_id.eq(black),
+            games::opponent_id.eq(black),
+            games::ply.eq(plies as i32),
+            games::fen.eq(&fen),
+            games::history.eq(""),
+        ))
+        .execute(&mut conn)
+        .unwrap();
+    id
+}
+
+fn time_page(c: &common::TestClient, path: &str) -> f64 {
+    let runs = 30;
+    assert_eq!(c.get(path).status, StatusCode::OK, "{path}");
+    let t = Instant::now();
+    for _ in 0..runs {
+        assert_eq!(c.get(path).status, StatusCode::OK);
+    }
+    t.elapsed().as_secs_f64() * 1000.0 / runs as f64
+}
+
+#[test]
+#[ignore]
+fn page_time_1000_vs_10_plies() {
+    let app = TestApp::start(Backend::Sqlite);
+    let alice = app.user("alice");
+    let _bob = app.user("bob");
+    let small = stored_game(&app, &alice, 10);
+    let big = stored_game(&app, &alice, 1000);
+    for (label, suffix) in [
+        ("game page (current)", ""),
+        ("game page at ply 5", "?ply=5"),
+        ("PGN export", ".pgn"),
+    ] {
+        let s = time_page(&alice, &format!("/games/{small}{suffix}"));
+        let b = time_page(&alice, &format!("/games/{big}{suffix}"));
+        println!("{label}: 10 plies {s:.2} ms, 1000 plies {b:.2} ms");
+    }
+}
