@@ -664,3 +664,60 @@ fn has_perfect_matching(n: usize, adj: &[Vec<bool>]) -> bool {
     }
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::has_perfect_matching;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    fn brute_force(left: u32, adj: &[Vec<bool>]) -> bool {
+        if left == 0 {
+            return true;
+        }
+        let top = left.trailing_zeros() as usize;
+        (top + 1..adj.len()).any(|o| {
+            left & (1 << o) != 0 && adj[top][o] && brute_force(left & !(1 << top) & !(1 << o), adj)
+        })
+    }
+
+    #[test]
+    fn blossom_agrees_with_brute_force_on_random_graphs() {
+        let mut rng = StdRng::seed_from_u64(7);
+        let mut found = [0, 0];
+        for _ in 0..3000 {
+            let n = rng.gen_range(0..=12);
+            let density = rng.gen_range(0.1..0.6);
+            let mut adj = vec![vec![false; n]; n];
+            for a in 0..n {
+                for b in a + 1..n {
+                    let e = rng.gen_bool(density);
+                    adj[a][b] = e;
+                    adj[b][a] = e;
+                }
+            }
+            let expected = n % 2 == 0 && brute_force((1u32 << n) - 1, &adj);
+            assert_eq!(has_perfect_matching(n, &adj), expected, "{adj:?}");
+            found[usize::from(expected)] += 1;
+        }
+        // Both answers occur often enough for the comparison to mean something.
+        assert!(found[0] > 300 && found[1] > 300, "{found:?}");
+    }
+
+    #[test]
+    fn blossom_handles_an_odd_cycle() {
+        // A pentagon 0-1-2-3-4 with 5 hanging on 0. The greedy start takes 0-1 and 2-3 and strands
+        // 4 and 5; the only augmenting path, 4-3=2-1=0-5, runs round the odd cycle. Without the
+        // edge 0-5 no perfect matching exists.
+        let edges = [(0, 1), (1, 2), (2, 3), (3, 4), (4, 0), (0, 5)];
+        let mut adj = vec![vec![false; 6]; 6];
+        for (a, b) in edges {
+            adj[a][b] = true;
+            adj[b][a] = true;
+        }
+        assert!(has_perfect_matching(6, &adj));
+        adj[0][5] = false;
+        adj[5][0] = false;
+        assert!(!has_perfect_matching(6, &adj));
+    }
+}
