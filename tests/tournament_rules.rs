@@ -21,7 +21,7 @@ fn check_round_robin(
     rounds: &[Vec<Pairing>],
     cycles: usize,
 ) -> HashMap<(usize, usize), usize> {
-    let per_cycle = if n % 2 == 0 { n - 1 } else { n };
+    let per_cycle = if n.is_multiple_of(2) { n - 1 } else { n };
     assert_eq!(rounds.len(), per_cycle * cycles, "n={n}: number of rounds");
     let mut games = HashMap::new();
     let mut byes = vec![0usize; n];
@@ -254,7 +254,7 @@ impl Sim {
                     "second bye for {p}"
                 );
             }
-            None => assert!(active.len() % 2 == 0, "an odd field needs a bye"),
+            None => assert!(active.len().is_multiple_of(2), "an odd field needs a bye"),
         }
         assert_eq!(seen, active, "every active player is paired");
         Ok(round)
@@ -358,7 +358,7 @@ fn pairable(
     let active: Vec<&SwissEntrant> = players.iter().filter(|p| !p.withdrawn).collect();
     let allowed = |a: &SwissEntrant, b: &SwissEntrant| fits(a, b, colours);
     let none = |_: &SwissEntrant, _: &SwissEntrant| 0;
-    if active.len() % 2 == 0 {
+    if active.len().is_multiple_of(2) {
         return best_matching(&active, &allowed, &none).is_some();
     }
     (0..active.len()).any(|b| {

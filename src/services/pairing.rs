@@ -184,7 +184,7 @@ pub fn swiss_round(entrants: &[SwissEntrant]) -> Result<SwissRound, PairingError
         .collect();
 
     // Bye candidates, lowest-ranked first: those without a bye, then (last resort) the others.
-    let bye_candidates: Vec<Option<usize>> = if n % 2 == 0 {
+    let bye_candidates: Vec<Option<usize>> = if n.is_multiple_of(2) {
         vec![None]
     } else {
         let fresh = (0..n).rev().filter(|&i| !field[i].had_bye);
@@ -194,7 +194,7 @@ pub fn swiss_round(entrants: &[SwissEntrant]) -> Result<SwissRound, PairingError
     let fresh_count = field.iter().filter(|p| !p.had_bye).count();
     // A second bye is worse than a colour violation, so the relaxed search with fresh candidates
     // comes before any second bye.
-    let (fresh, again) = bye_candidates.split_at(if n % 2 == 0 { 1 } else { fresh_count });
+    let (fresh, again) = bye_candidates.split_at(if n.is_multiple_of(2) { 1 } else { fresh_count });
     for candidates in [fresh, again] {
         for strict in [true, false] {
             for &bye in candidates {
@@ -337,7 +337,7 @@ fn assign_colours<'a>(a: &'a Player, b: &'a Player, board: usize) -> (&'a Player
         return give(a_white_ok);
     }
     match (a.prefers, b.prefers) {
-        (None, None) => give(board % 2 == 0),
+        (None, None) => give(board.is_multiple_of(2)),
         (Some(x), None) => give(x == Color::White),
         (None, Some(y)) => give(y == Color::Black),
         (Some(x), Some(y)) if x != y => give(x == Color::White),
@@ -689,12 +689,13 @@ mod tests {
             let n = rng.gen_range(0..=12);
             let density = rng.gen_range(0.1..0.6);
             let mut adj = vec![vec![false; n]; n];
-            for a in 0..n {
-                for b in a + 1..n {
-                    let e = rng.gen_bool(density);
-                    adj[a][b] = e;
-                    adj[b][a] = e;
-                }
+            let pairs: Vec<(usize, usize)> = (0..n)
+                .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+                .collect();
+            for (a, b) in pairs {
+                let e = rng.gen_bool(density);
+                adj[a][b] = e;
+                adj[b][a] = e;
             }
             let expected = n % 2 == 0 && brute_force((1u32 << n) - 1, &adj);
             assert_eq!(has_perfect_matching(n, &adj), expected, "{adj:?}");
