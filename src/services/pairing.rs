@@ -197,8 +197,9 @@ pub fn swiss_round(entrants: &[SwissEntrant]) -> Result<SwissRound, PairingError
     let (fresh, again) = bye_candidates.split_at(if n.is_multiple_of(2) { 1 } else { fresh_count });
     for candidates in [fresh, again] {
         for strict in [true, false] {
+            // The dead ends it remembers are whole states (the bye included), valid for every bye.
+            let mut search = Search::new(&field, &met, strict);
             for &bye in candidates {
-                let mut search = Search::new(&field, &met, strict);
                 let mut state = vec![WAIT; n];
                 if let Some(b) = bye {
                     state[b] = USED;
