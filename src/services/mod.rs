@@ -4,4 +4,6 @@ pub mod accounts;
 pub mod games;
 pub mod links;
 pub mod mail;
+pub mod pairing;
 pub mod records;
+pub mod standings;
