@@ -97,7 +97,7 @@ impl TimeControl {
     pub fn after_move(&self, bank: i64, used: i64, moves_done: u32) -> i64 {
         let mut b = bank - used.max(0) + self.increment_secs;
         if let Some(s) = self.schedule {
-            if s.moves > 0 && moves_done > 0 && moves_done % s.moves == 0 {
+            if s.moves > 0 && moves_done > 0 && moves_done.is_multiple_of(s.moves) {
                 b += s.secs;
             }
         }
