@@ -557,6 +557,9 @@ fn preset_over_http_shows_clocks_in_json(backend: Backend) {
     let j = alice.json(id);
     assert!(j["clock"].is_null());
     assert!(j["time_control"].is_null());
+    assert!(alice
+        .get(&format!("/games/{id}.pgn"))
+        .has("[TimeControl \"-\"]"));
     // The default is 3 days per move.
     let id = alice.challenge("bob", "black");
     assert_eq!(alice.json(id)["time_control"], "3d/move");
@@ -695,4 +698,46 @@ fn granted_leave_raises_the_allowance(backend: Backend) {
     .unwrap();
     assert_eq!(clocks::days_booked(&mut conn, alice.id, 2027).unwrap(), 30);
     assert!(clocks::grant_leave(&mut conn, alice.id, 2026, 0, director.id, "", t0()).is_err());
+}
+
+/// `cargo test --release --test clocks -- --ignored --nocapture`: how long a
+/// sweep takes over many active games, when none and when some are due.
+#[test]
+#[ignore]
+fn sweep_bench() {
+    let app = TestApp::start(Backend::Sqlite);
+    let mut conn = app.db();
+    let alice = player(&mut conn, "alice");
+    let bob = player(&mut conn, "bob");
+    let n: usize = 2000;
+    conn.transaction::<_, AppError, _>(|conn| {
+        for i in 0..n {
+            // One game in 20 runs on one day per move, the rest on 14.
+            let control = if i % 20 == 0 { "1d/move" } else { "14d/move" };
+            games::create_active_game(
+                conn,
+                "chess",
+                alice.id,
+                bob.id,
+                Some(&tc(control)),
+                None,
+                t0(),
+            )?;
+        }
+        Ok(())
+    })
+    .unwrap();
+    let time = |conn: &mut DbConn, now: NaiveDateTime| {
+        let started = std::time::Instant::now();
+        let s = clocks::sweep_report(conn, now).unwrap();
+        (started.elapsed().as_secs_f64() * 1000.0, s)
+    };
+    let (idle, s) = time(&mut conn, t0() + Duration::hours(1));
+    assert_eq!(s, clocks::Swept::default());
+    let (busy, s) = time(&mut conn, t0() + Duration::days(1));
+    assert_eq!(s.forfeits, n / 20);
+    println!(
+        "sweep over {n} active games: {idle:.2} ms with nothing due, {busy:.1} ms ending {} games on time",
+        s.forfeits
+    );
 }
