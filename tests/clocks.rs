@@ -275,6 +275,16 @@ fn leave_stops_the_clock_and_moves_the_deadline(backend: Backend) {
         .collect();
     assert_eq!(told.len(), 2);
     assert!(told.contains(&bob.id) && told.contains(&carol.id));
+    let ctx = mail::MailCtx::new(&app.config, b"a secret for tests").unwrap();
+    let leave_mail = &mails(&mut conn, mail::LEAVE_BOOKED)[0];
+    let r = mail::render(&mut conn, &ctx, leave_mail, t0())
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        r.subject,
+        "alice will be on leave from 2026-03-03 to 2026-03-04"
+    );
+    assert!(r.html.contains("<strong>alice</strong> has booked leave"));
     // Past the leave-less deadline, the sweeper leaves the game alone.
     let past_old = t0() + Duration::days(4);
     assert_eq!(

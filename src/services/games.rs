@@ -333,6 +333,8 @@ pub fn end_game(
         return Ok(false);
     }
     mail::on_game_over(conn, row, last_move, now)?;
+    // Whatever else must follow a game's end (tournament standings,
+    // forfeit rules) belongs here, in the same transaction.
     Ok(true)
 }
 
