@@ -118,8 +118,20 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         tracing::info!("MISSIVE_MAIL_WORKER is off: this process sends no mail");
         None
     };
+    let clock_worker = if config.clock_worker {
+        Some(jobs::spawn_clock_worker(
+            state.pool.clone(),
+            std::time::Duration::from_secs(config.clock_poll_secs),
+        ))
+    } else {
+        tracing::info!("MISSIVE_CLOCK_WORKER is off: this process ends no game on time");
+        None
+    };
     server_on(state, &config, listener)?.await?;
     if let Some(w) = worker {
+        w.stop();
+    }
+    if let Some(w) = clock_worker {
         w.stop();
     }
     Ok(())

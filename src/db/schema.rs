@@ -60,6 +60,14 @@ diesel::table! {
         created_at -> Timestamp,
         updated_at -> Timestamp,
         ended_at -> Nullable<Timestamp>,
+        time_control -> Nullable<Text>,
+        white_clock_secs -> Nullable<BigInt>,
+        black_clock_secs -> Nullable<BigInt>,
+        turn_started_at -> Nullable<Timestamp>,
+        clock_deadline -> Nullable<Timestamp>,
+        clock_remind_at -> Nullable<Timestamp>,
+        reminded_ply -> Nullable<Integer>,
+        leave_cap_days -> Nullable<Integer>,
     }
 }
 
@@ -76,6 +84,29 @@ diesel::table! {
         played_by -> Integer,
         played_at -> Timestamp,
         comment -> Nullable<Text>,
+        time_used_secs -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    leave_bookings (id) {
+        id -> Integer,
+        user_id -> Integer,
+        start_date -> Date,
+        end_date -> Date,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    leave_grants (id) {
+        id -> Integer,
+        user_id -> Integer,
+        year -> Integer,
+        days -> Integer,
+        granted_by -> Nullable<Integer>,
+        reason -> Text,
+        created_at -> Timestamp,
     }
 }
 
@@ -135,5 +166,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     email_outbox,
     mail_prefs,
     verified_emails,
-    game_notes
+    game_notes,
+    leave_bookings,
+    leave_grants
 );
