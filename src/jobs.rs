@@ -89,3 +89,56 @@ pub fn spawn_mail_worker(pool: Pool, sender: Sender, poll: Duration) -> MailWork
         thread: Some(thread),
     }
 }
+
+/// A running background loop; `stop` ends it after its current pass.
+pub struct Loop {
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Loop {
+    pub fn stop(mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// Start the tournament sweeper: every `poll`, start the tournaments whose
+/// entry window has closed and pair Swiss rounds that are due
+/// (`services::tournaments::sweep`; each start and round is claimed with a
+/// conditional UPDATE, so several processes may run it).
+pub fn spawn_tournament_worker(pool: Pool, poll: Duration) -> Loop {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let thread = std::thread::Builder::new()
+        .name("tournaments".into())
+        .spawn(move || {
+            while !flag.load(Ordering::SeqCst) {
+                match pool.get() {
+                    Ok(mut conn) => {
+                        match crate::services::tournaments::sweep(&mut conn, crate::web::now()) {
+                            Ok(started) if !started.is_empty() => {
+                                tracing::info!("tournaments started: {started:?}")
+                            }
+                            Ok(_) => {}
+                            Err(e) => tracing::warn!("tournament sweeper: {e}"),
+                        }
+                    }
+                    Err(e) => tracing::warn!("tournament sweeper: no database connection: {e}"),
+                }
+                let mut left = poll;
+                while !left.is_zero() && !flag.load(Ordering::SeqCst) {
+                    let step = left.min(Duration::from_millis(100));
+                    std::thread::sleep(step);
+                    left -= step;
+                }
+            }
+        })
+        .expect("spawn the tournament sweeper");
+    Loop {
+        stop,
+        thread: Some(thread),
+    }
+}

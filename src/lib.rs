@@ -118,10 +118,13 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         tracing::info!("MISSIVE_MAIL_WORKER is off: this process sends no mail");
         None
     };
+    let tournaments =
+        jobs::spawn_tournament_worker(state.pool.clone(), std::time::Duration::from_secs(30));
     server_on(state, &config, listener)?.await?;
     if let Some(w) = worker {
         w.stop();
     }
+    tournaments.stop();
     Ok(())
 }
 

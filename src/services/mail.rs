@@ -33,6 +33,8 @@ pub const YOUR_TURN: &str = "your_turn";
 pub const GAME_OVER: &str = "game_over";
 pub const DRAW_OFFER: &str = "draw_offer";
 pub const VERIFY_EMAIL: &str = "verify_email";
+/// A tournament started or paired a round: the reader's games.
+pub const TOURNAMENT_ROUND: &str = "tournament_round";
 
 /// How long a worker holds a claimed row before another may take it.
 pub const LEASE_SECS: i64 = 120;
@@ -47,6 +49,9 @@ pub struct Payload {
     pub from_user: Option<i32>,
     pub display: Option<String>,
     pub comment: Option<String>,
+    /// Tournament mails: which tournament, and which round (none: all).
+    pub tournament_id: Option<i32>,
+    pub round: Option<i32>,
 }
 
 #[derive(Queryable, Selectable, Clone, Debug)]
@@ -397,6 +402,41 @@ macro_rules! mail_templates {
     };
 }
 
+impl MailData {
+    fn empty() -> MailData {
+        MailData {
+            username: String::new(),
+            opponent: String::new(),
+            game_id: 0,
+            variant_name: String::new(),
+            game_url: String::new(),
+            play_url: String::new(),
+            play_link_hours: 0,
+            last_move: String::new(),
+            comment: String::new(),
+            diagram: String::new(),
+            moves_text: String::new(),
+            result_text: String::new(),
+            unsubscribe_url: String::new(),
+            settings_url: String::new(),
+        }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "email/tournament_round.txt")]
+struct TournamentRoundTxt<'a> {
+    m: &'a MailData,
+    t: &'a crate::services::tournaments::RoundMail,
+}
+
+#[derive(Template)]
+#[template(path = "email/tournament_round.html")]
+struct TournamentRoundHtml<'a> {
+    m: &'a MailData,
+    t: &'a crate::services::tournaments::RoundMail,
+}
+
 pub struct VerifyData {
     pub username: String,
     pub verify_url: String,
@@ -544,6 +584,34 @@ pub fn render(
             html: VerifyHtml { m: &data }.render()?,
             to: user.email,
             unsubscribe_url: links::unsubscribe_url(&ctx.base_url, &ctx.secret, user.id),
+        }));
+    }
+    if row.kind == TOURNAMENT_ROUND {
+        let Some(tid) = payload.tournament_id else {
+            return Ok(None);
+        };
+        let Some(data) = crate::services::tournaments::round_mail(
+            conn,
+            &ctx.base_url,
+            tid,
+            payload.round,
+            user.id,
+        )?
+        else {
+            return Ok(None);
+        };
+        let footer = MailData {
+            username: user.username.clone(),
+            unsubscribe_url: links::unsubscribe_url(&ctx.base_url, &ctx.secret, user.id),
+            settings_url: format!("{}/settings/mail", ctx.base_url),
+            ..MailData::empty()
+        };
+        return Ok(Some(Rendered {
+            subject: format!("{}: your games ({})", data.tournament, data.round),
+            text: TournamentRoundTxt { m: &footer, t: &data }.render()?,
+            html: TournamentRoundHtml { m: &footer, t: &data }.render()?,
+            to: user.email,
+            unsubscribe_url: footer.unsubscribe_url.clone(),
         }));
     }
     let game = match row.game_id {

@@ -5,3 +5,4 @@ pub mod games;
 pub mod links;
 pub mod mail;
 pub mod records;
+pub mod tournaments;
