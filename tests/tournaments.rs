@@ -103,12 +103,20 @@ fn finish(conn: &mut DbConn, g: &GameRow, result: &str, by: &HashMap<i32, User>,
     }
 }
 
-/// A loss on time, ended through the games service's one ending function.
-fn time_forfeit(conn: &mut DbConn, game_id: i32, loser: i32, now: NaiveDateTime) {
+/// A loss on time, as the clock sweeper finds it: the loser is to move (the
+/// opponent moves first at `start` if needed) and their 3 days have run out
+/// at `now`; the clocks service ends the game through the games service.
+fn time_forfeit(conn: &mut DbConn, game_id: i32, loser: i32, start: NaiveDateTime, now: NaiveDateTime) {
+    let mut row = games::load(conn, game_id).unwrap();
+    if games::player_to_move(&row) != Some(loser) {
+        let mover = accounts::find_by_id(conn, games::player_to_move(&row).unwrap()).unwrap().unwrap();
+        games::submit_move(conn, game_id, &mover, "e4", None, true, start).unwrap();
+        row = games::load(conn, game_id).unwrap();
+    }
+    assert!(!missive::services::clocks::forfeit_if_flagged(conn, &row, start + Duration::days(2)).unwrap());
+    assert!(missive::services::clocks::forfeit_if_flagged(conn, &row, now).unwrap());
     let row = games::load(conn, game_id).unwrap();
-    let result = if row.white_id == Some(loser) { "0-1" } else { "1-0" };
-    conn.transaction::<_, AppError, _>(|conn| games::end_game(conn, &row, result, "time-forfeit", now))
-        .unwrap();
+    assert_eq!(row.reason.as_deref(), Some("time-forfeit"));
 }
 
 fn line<'a>(s: &'a [StandingLine], name: &str) -> &'a StandingLine {
@@ -334,9 +342,9 @@ fn forfeits_withdraw_and_cancel_below_half(backend: Backend) {
         .unwrap();
     let ann_white = ab.white_id == Some(us[0].id);
     finish(conn, ab, if ann_white { "1-0" } else { "0-1" }, &who, start + Duration::hours(1));
-    time_forfeit(conn, fays[0].id, fay, start + Duration::days(4));
+    time_forfeit(conn, fays[0].id, fay, start, start + Duration::days(4));
     assert!(tsvc::view(conn, tid).unwrap().players.iter().all(|(p, _)| p.withdrawn_at.is_none()));
-    time_forfeit(conn, fays[1].id, fay, start + Duration::days(5));
+    time_forfeit(conn, fays[1].id, fay, start, start + Duration::days(5));
     let v = tsvc::view(conn, tid).unwrap();
     let (e, _) = v.players.iter().find(|(p, _)| p.user_id == fay).unwrap();
     assert!(e.withdrawn_at.is_some());
@@ -387,8 +395,8 @@ fn forfeits_withdraw_and_stand_from_half(backend: Backend) {
         .collect();
     assert_eq!(fays.len(), 4);
     finish(conn, &fays[0], "1/2-1/2", &who, start + Duration::hours(1));
-    time_forfeit(conn, fays[1].id, fay, start + Duration::days(3));
-    time_forfeit(conn, fays[2].id, fay, start + Duration::days(4));
+    time_forfeit(conn, fays[1].id, fay, start, start + Duration::days(4));
+    time_forfeit(conn, fays[2].id, fay, start, start + Duration::days(5));
     let v = tsvc::view(conn, tid).unwrap();
     let (e, _) = v.players.iter().find(|(p, _)| p.user_id == fay).unwrap();
     assert!(e.withdrawn_at.is_some());

@@ -460,7 +460,11 @@ pub fn start(conn: &mut DbConn, tid: i32, now: NaiveDateTime) -> Result<bool, Ap
                 diesel::update(tournaments::table.find(tid))
                     .set(tournaments::rounds.eq(rounds))
                     .execute(conn)?;
-                pair_swiss_round(conn, &t, 1, now)?;
+                if !pair_swiss_round(conn, &t, 1, now)? {
+                    return Err(AppError::internal(format!(
+                        "tournament {tid}: the first round cannot be paired"
+                    )));
+                }
             }
             format => {
                 let table = if format == DOUBLE_ROUND_ROBIN {
@@ -600,13 +604,14 @@ fn counts(g: &GameRow) -> bool {
 }
 
 /// Pair Swiss round `round` over the players still in, create its games and
-/// mail each player. The caller has claimed the round.
+/// mail each player. The caller has claimed the round. `false` when no
+/// pairing without a repeat exists (withdrawals can leave too few players).
 fn pair_swiss_round(
     conn: &mut DbConn,
     t: &TournamentRow,
     round: i32,
     now: NaiveDateTime,
-) -> Result<(), AppError> {
+) -> Result<bool, AppError> {
     let players = entrants(conn, t.id)?;
     let all_games = games_of(conn, t.id)?;
     let byes = byes_of(conn, t.id)?;
@@ -659,12 +664,16 @@ fn pair_swiss_round(
             withdrawn: p.withdrawn_at.is_some(),
         });
     }
-    let paired = pairing::swiss_round(&field).map_err(|e| {
-        AppError::Conflict(format!(
-            "Round {round} of “{}” cannot be paired: {e}.",
-            t.name
-        ))
-    })?;
+    let paired = match pairing::swiss_round(&field) {
+        Ok(p) => p,
+        Err(pairing::PairingError::NoPairing) => return Ok(false),
+        Err(e) => {
+            return Err(AppError::internal(format!(
+                "tournament {} round {round}: {e}",
+                t.id
+            )))
+        }
+    };
     for &(white, black) in &paired.games {
         new_game(conn, t, white, black, round, now)?;
     }
@@ -674,7 +683,7 @@ fn pair_swiss_round(
     for p in field.iter().filter(|p| !p.withdrawn) {
         mail_round(conn, t.id, Some(round), p.id, now)?;
     }
-    Ok(())
+    Ok(true)
 }
 
 /// After a game ended: pair the next Swiss round when the current one is
@@ -710,8 +719,16 @@ pub fn advance(conn: &mut DbConn, tid: i32, now: NaiveDateTime) -> Result<(), Ap
                 )
                 .set(tournaments::current_round.eq(next))
                 .execute(conn)?;
-                if n == 1 {
-                    pair_swiss_round(conn, &t, next, now)?;
+                if n == 1 && !pair_swiss_round(conn, &t, next, now)? {
+                    // Nobody left who has not met: the tournament ends here.
+                    diesel::update(tournaments::table.find(tid))
+                        .set((
+                            tournaments::status.eq(FINISHED),
+                            tournaments::current_round.eq(t.current_round),
+                            tournaments::rounds.eq(t.current_round),
+                            tournaments::finished_at.eq(Some(now)),
+                        ))
+                        .execute(conn)?;
                 }
                 Ok(())
             });
@@ -889,8 +906,10 @@ pub fn withdraw(
         for g in mine.iter().filter(|g| g.status == gsvc::ACTIVE) {
             let result = if g.white_id == Some(user) { "0-1" } else { "1-0" };
             let row = gsvc::load(conn, g.id)?;
-            if row.status == gsvc::ACTIVE {
-                gsvc::end_game(conn, &row, result, WITHDRAWAL, now)?;
+            if row.status == gsvc::ACTIVE && !gsvc::end_game(conn, &row, result, WITHDRAWAL, None, now)? {
+                return Err(AppError::Conflict(
+                    "A game of that player changed meanwhile; try again.".into(),
+                ));
             }
         }
         Ok(())
@@ -1102,7 +1121,13 @@ pub fn adjudicate(
         ))
         .execute(conn)?;
         match g.status.as_str() {
-            gsvc::ACTIVE => gsvc::end_game(conn, &g, result, ADJUDICATION, now)?,
+            gsvc::ACTIVE => {
+                if !gsvc::end_game(conn, &g, result, ADJUDICATION, None, now)? {
+                    return Err(AppError::Conflict(
+                        "The game changed meanwhile (a move was played): look at it again.".into(),
+                    ));
+                }
+            }
             gsvc::FINISHED => {
                 diesel::update(games::table.find(g.id))
                     .set((
@@ -1389,13 +1414,55 @@ impl ClockWatch {
 }
 
 /// Running games of these tournaments whose deadline falls within 48 hours,
-/// and their players who are on leave now.
+/// and their players on leave today.
 fn clock_watch(
-    _conn: &mut DbConn,
-    _tids: &[i32],
-    _now: NaiveDateTime,
+    conn: &mut DbConn,
+    tids: &[i32],
+    now: NaiveDateTime,
 ) -> Result<ClockWatch, AppError> {
-    Ok(ClockWatch::default())
+    use crate::db::schema::leave_bookings;
+    let soon = now + Duration::hours(48);
+    // `clock_deadline` ignores leave (leave only moves a deadline later): a
+    // cheap filter, then the clocks service gives the true deadline.
+    let candidates: Vec<GameRow> = games::table
+        .filter(games::tournament_id.eq_any(tids))
+        .filter(games::status.eq(gsvc::ACTIVE))
+        .filter(games::clock_deadline.le(soon))
+        .order(games::clock_deadline.asc())
+        .limit(200)
+        .select(GameRow::as_select())
+        .load(conn)?;
+    let mut w = ClockWatch::default();
+    for g in candidates {
+        if let Some(m) = crate::services::clocks::mover_clock(conn, &g)? {
+            if m.deadline <= soon {
+                if let (Some(tid), Some(white), Some(black)) = (g.tournament_id, g.white_id, g.black_id) {
+                    w.nearing.push((g.id, tid, white, black, m.deadline));
+                }
+            }
+        }
+    }
+    let today = now.date();
+    let players: Vec<(i32, i32)> = tournament_players::table
+        .inner_join(tournaments::table)
+        .filter(tournaments::id.eq_any(tids))
+        .filter(tournaments::status.eq_any([ENTRY, RUNNING]))
+        .filter(tournament_players::withdrawn_at.is_null())
+        .select((tournament_players::user_id, tournament_players::tournament_id))
+        .load(conn)?;
+    let ids: Vec<i32> = players.iter().map(|p| p.0).collect();
+    let away: Vec<(i32, NaiveDate)> = leave_bookings::table
+        .filter(leave_bookings::user_id.eq_any(&ids))
+        .filter(leave_bookings::start_date.le(today))
+        .filter(leave_bookings::end_date.ge(today))
+        .select((leave_bookings::user_id, leave_bookings::end_date))
+        .load(conn)?;
+    for (u, until) in away {
+        for (_, tid) in players.iter().filter(|p| p.0 == u) {
+            w.on_leave.push((u, *tid, format!("on leave until {until} (included)")));
+        }
+    }
+    Ok(w)
 }
 
 pub struct Dashboard {
@@ -1533,7 +1600,7 @@ pub fn grant_leave(
     }
     let days = int_field(days, "number of days", 0, (1, 365))?;
     let year = chrono::Datelike::year(&now.date());
-    crate::services::leave::grant_leave(conn, u.id, year, days, director.id, reason.trim(), now)?;
+    crate::services::clocks::grant_leave(conn, u.id, year, days, director.id, reason.trim(), now)?;
     Ok(())
 }
 
