@@ -61,7 +61,8 @@ fn execute(cmd: UserCommand) -> anyhow::Result<String> {
             password: given,
         } => {
             let pw = password(given)?;
-            let u = accounts::create_verified(&mut conn, &name, &email, &pw, now).map_err(public)?;
+            let u =
+                accounts::create_verified(&mut conn, &name, &email, &pw, now).map_err(public)?;
             Ok(format!(
                 "created user {} <{}> (id {}, address verified)",
                 u.username, u.email, u.id

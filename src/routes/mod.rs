@@ -66,8 +66,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     )
     .route("/tournaments/{id}", web::get().to(tournaments::show))
     .route("/tournaments/{id}/join", web::post().to(tournaments::join))
-    .route("/tournaments/{id}/leave", web::post().to(tournaments::leave))
-    .route("/tournaments/{id}/start", web::post().to(tournaments::start))
+    .route(
+        "/tournaments/{id}/leave",
+        web::post().to(tournaments::leave),
+    )
+    .route(
+        "/tournaments/{id}/start",
+        web::post().to(tournaments::start),
+    )
     .route(
         "/tournaments/{id}/withdraw",
         web::post().to(tournaments::withdraw),

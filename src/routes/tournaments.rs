@@ -208,7 +208,6 @@ pub struct GameCell {
     black: String,
     result: String,
     note: String,
-    running: bool,
     mine: bool,
 }
 
@@ -335,7 +334,6 @@ pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, App
                 black: name(g.black_id),
                 result: g.result.clone().unwrap_or_else(|| "*".into()),
                 note,
-                running: g.status == gsvc::ACTIVE,
                 mine: viewer_id.is_some() && (g.white_id == viewer_id || g.black_id == viewer_id),
             });
         }
@@ -361,7 +359,7 @@ pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, App
         rounds: if t.rounds > 0 {
             t.rounds.to_string()
         } else {
-            "set at the start".into()
+            String::new()
         },
         time_control: time_control_label(t.time_control.as_deref()),
         entry: format!("{} to {}", when(t.entry_opens), when(t.entry_closes)),

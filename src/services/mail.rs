@@ -608,8 +608,16 @@ pub fn render(
         };
         return Ok(Some(Rendered {
             subject: format!("{}: your games ({})", data.tournament, data.round),
-            text: TournamentRoundTxt { m: &footer, t: &data }.render()?,
-            html: TournamentRoundHtml { m: &footer, t: &data }.render()?,
+            text: TournamentRoundTxt {
+                m: &footer,
+                t: &data,
+            }
+            .render()?,
+            html: TournamentRoundHtml {
+                m: &footer,
+                t: &data,
+            }
+            .render()?,
             to: user.email,
             unsubscribe_url: footer.unsubscribe_url.clone(),
         }));
@@ -1014,6 +1022,7 @@ pub fn on_move(
         from_user: Some(mover),
         display: Some(played.display.clone()),
         comment: played.comment.clone().filter(|c| !c.trim().is_empty()),
+        ..Default::default()
     };
     if ended {
         return on_game_over(conn, row, Some(&payload), now);

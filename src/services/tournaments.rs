@@ -237,7 +237,12 @@ pub fn create(
         DEFAULT_MAX_PLAYERS,
         (2, PLAYERS_MAX),
     )?;
-    let leave_days = int_field(&form.leave_days, "leave allowance", DEFAULT_LEAVE_DAYS, (0, 365))?;
+    let leave_days = int_field(
+        &form.leave_days,
+        "leave allowance",
+        DEFAULT_LEAVE_DAYS,
+        (0, 365),
+    )?;
     let forfeit_limit = int_field(
         &form.forfeit_limit,
         "forfeit limit",
@@ -299,7 +304,10 @@ pub fn list(conn: &mut DbConn) -> Result<Vec<TournamentRow>, AppError> {
 pub fn entrants(conn: &mut DbConn, tid: i32) -> Result<Vec<EntrantRow>, AppError> {
     let mut rows: Vec<EntrantRow> = tournament_players::table
         .filter(tournament_players::tournament_id.eq(tid))
-        .order((tournament_players::joined_at.asc(), tournament_players::id.asc()))
+        .order((
+            tournament_players::joined_at.asc(),
+            tournament_players::id.asc(),
+        ))
         .select(EntrantRow::as_select())
         .load(conn)?;
     rows.sort_by_key(|e| (e.seed.unwrap_or(i32::MAX), e.replaced_by.is_some()));
@@ -385,7 +393,9 @@ pub fn leave(conn: &mut DbConn, tid: i32, user: &User) -> Result<(), AppError> {
         .set(tournaments::entrants.eq(tournaments::entrants - 1))
         .execute(conn)?;
         if n == 0 {
-            return Err(AppError::Conflict("The tournament has just started.".into()));
+            return Err(AppError::Conflict(
+                "The tournament has just started.".into(),
+            ));
         }
         Ok(())
     })
@@ -404,7 +414,9 @@ pub fn start_by_director(
     let t = load(conn, tid)?;
     require_director_of(Some(director), &t)?;
     if t.status != ENTRY {
-        return Err(AppError::Conflict("This tournament has already started.".into()));
+        return Err(AppError::Conflict(
+            "This tournament has already started.".into(),
+        ));
     }
     if t.entrants < 2 {
         return Err(AppError::Invalid(
@@ -412,7 +424,9 @@ pub fn start_by_director(
         ));
     }
     if !start(conn, tid, now)? {
-        return Err(AppError::Conflict("This tournament has already started.".into()));
+        return Err(AppError::Conflict(
+            "This tournament has already started.".into(),
+        ));
     }
     Ok(())
 }
@@ -458,7 +472,10 @@ pub fn start(conn: &mut DbConn, tid: i32, now: NaiveDateTime) -> Result<bool, Ap
                 // More rounds than opponents cannot be paired without repeats.
                 let rounds = t.rounds.min(ids.len() as i32 - 1).max(1);
                 diesel::update(tournaments::table.find(tid))
-                    .set(tournaments::rounds.eq(rounds))
+                    .set((
+                        tournaments::rounds.eq(rounds),
+                        tournaments::current_round.eq(1),
+                    ))
                     .execute(conn)?;
                 if !pair_swiss_round(conn, &t, 1, now)? {
                     return Err(AppError::internal(format!(
@@ -624,13 +641,19 @@ fn pair_swiss_round(
     for p in players.iter().filter(|p| p.replaced_by.is_none()) {
         let mine: Vec<&GameRow> = all_games
             .iter()
-            .filter(|g| counts(g) && (g.white_id == Some(p.user_id) || g.black_id == Some(p.user_id)))
+            .filter(|g| {
+                counts(g) && (g.white_id == Some(p.user_id) || g.black_id == Some(p.user_id))
+            })
             .collect();
         let points2: i32 = mine
             .iter()
             .filter(|g| g.status == gsvc::FINISHED)
             .filter(|g| {
-                let other = if g.white_id == Some(p.user_id) { g.black_id } else { g.white_id };
+                let other = if g.white_id == Some(p.user_id) {
+                    g.black_id
+                } else {
+                    g.white_id
+                };
                 !other.is_some_and(|o| cancelled.contains(&o))
             })
             .map(|g| points2_for(g, p.user_id))
@@ -796,7 +819,10 @@ pub fn on_game_end(conn: &mut DbConn, game_id: i32, now: NaiveDateTime) -> Resul
                     conn,
                     &t,
                     loser,
-                    &format!("lost {forfeits} games on time (the limit is {})", t.forfeit_limit),
+                    &format!(
+                        "lost {forfeits} games on time (the limit is {})",
+                        t.forfeit_limit
+                    ),
                     now,
                 )?;
             }
@@ -866,7 +892,9 @@ pub fn withdraw(
         .filter(|e| e.replaced_by.is_none())
         .ok_or_else(|| AppError::Invalid("That player is not in this tournament.".into()))?;
     if e.withdrawn_at.is_some() {
-        return Err(AppError::Conflict("That player is already withdrawn.".into()));
+        return Err(AppError::Conflict(
+            "That player is already withdrawn.".into(),
+        ));
     }
     let field = tournament_players::table
         .filter(tournament_players::tournament_id.eq(t.id))
@@ -901,12 +929,20 @@ pub fn withdraw(
         ))
         .execute(conn)?;
         if n == 0 {
-            return Err(AppError::Conflict("That player is already withdrawn.".into()));
+            return Err(AppError::Conflict(
+                "That player is already withdrawn.".into(),
+            ));
         }
         for g in mine.iter().filter(|g| g.status == gsvc::ACTIVE) {
-            let result = if g.white_id == Some(user) { "0-1" } else { "1-0" };
+            let result = if g.white_id == Some(user) {
+                "0-1"
+            } else {
+                "1-0"
+            };
             let row = gsvc::load(conn, g.id)?;
-            if row.status == gsvc::ACTIVE && !gsvc::end_game(conn, &row, result, WITHDRAWAL, None, now)? {
+            if row.status == gsvc::ACTIVE
+                && !gsvc::end_game(conn, &row, result, WITHDRAWAL, None, now)?
+            {
                 return Err(AppError::Conflict(
                     "A game of that player changed meanwhile; try again.".into(),
                 ));
@@ -942,7 +978,10 @@ pub fn director_withdraw(
 
 fn named_player(conn: &mut DbConn, name: &str) -> Result<User, AppError> {
     crate::services::accounts::find_by_name(conn, name.trim())?.ok_or_else(|| {
-        AppError::Invalid(format!("There is no player named “{}”.", clip(name.trim(), 40)))
+        AppError::Invalid(format!(
+            "There is no player named “{}”.",
+            clip(name.trim(), 40)
+        ))
     })
 }
 
@@ -1004,7 +1043,9 @@ pub fn replace(
         ))
         .execute(conn)?;
         if n == 0 {
-            return Err(AppError::Conflict("That player has just been replaced.".into()));
+            return Err(AppError::Conflict(
+                "That player has just been replaced.".into(),
+            ));
         }
         diesel::insert_into(tournament_players::table)
             .values((
@@ -1024,7 +1065,11 @@ pub fn replace(
             } else {
                 (g.white_id, Some(new.id))
             };
-            let opponent = if g.white_id == Some(old.id) { g.black_id } else { g.white_id };
+            let opponent = if g.white_id == Some(old.id) {
+                g.black_id
+            } else {
+                g.white_id
+            };
             diesel::update(games::table.find(g.id))
                 .set(games::reason.eq(Some(REPLACED)))
                 .execute(conn)?;
@@ -1093,7 +1138,9 @@ pub fn adjudicate(
     let result = parse_result(result)?;
     let reason = reason.trim();
     if reason.is_empty() {
-        return Err(AppError::Invalid("Give the reason for the adjudication.".into()));
+        return Err(AppError::Invalid(
+            "Give the reason for the adjudication.".into(),
+        ));
     }
     if reason.chars().count() > NOTE_MAX {
         return Err(AppError::Invalid(format!(
@@ -1276,11 +1323,18 @@ pub fn view(conn: &mut DbConn, tid: i32) -> Result<TournamentView, AppError> {
         .inner_join(games::table.on(games::id.eq(adjudications::game_id)))
         .filter(games::tournament_id.eq(tid))
         .order(adjudications::id.asc())
-        .select((adjudications::game_id, adjudications::result, adjudications::reason))
+        .select((
+            adjudications::game_id,
+            adjudications::result,
+            adjudications::reason,
+        ))
         .load(conn)?;
     Ok(TournamentView {
         director: name(t.director_id),
-        players: players.iter().map(|p| (p.clone(), name(p.user_id))).collect(),
+        players: players
+            .iter()
+            .map(|p| (p.clone(), name(p.user_id)))
+            .collect(),
         games: all,
         byes,
         names,
@@ -1315,7 +1369,10 @@ pub fn compute_standings(
         .filter(|u| !cancelled.contains(u))
         .collect();
     let mut results = Vec::new();
-    for g in all.iter().filter(|g| counts(g) && g.status == gsvc::FINISHED) {
+    for g in all
+        .iter()
+        .filter(|g| counts(g) && g.status == gsvc::FINISHED)
+    {
         let (Some(white), Some(black)) = (g.white_id, g.black_id) else {
             continue;
         };
@@ -1436,7 +1493,9 @@ fn clock_watch(
     for g in candidates {
         if let Some(m) = crate::services::clocks::mover_clock(conn, &g)? {
             if m.deadline <= soon {
-                if let (Some(tid), Some(white), Some(black)) = (g.tournament_id, g.white_id, g.black_id) {
+                if let (Some(tid), Some(white), Some(black)) =
+                    (g.tournament_id, g.white_id, g.black_id)
+                {
                     w.nearing.push((g.id, tid, white, black, m.deadline));
                 }
             }
@@ -1448,7 +1507,10 @@ fn clock_watch(
         .filter(tournaments::id.eq_any(tids))
         .filter(tournaments::status.eq_any([ENTRY, RUNNING]))
         .filter(tournament_players::withdrawn_at.is_null())
-        .select((tournament_players::user_id, tournament_players::tournament_id))
+        .select((
+            tournament_players::user_id,
+            tournament_players::tournament_id,
+        ))
         .load(conn)?;
     let ids: Vec<i32> = players.iter().map(|p| p.0).collect();
     let away: Vec<(i32, NaiveDate)> = leave_bookings::table
@@ -1459,7 +1521,8 @@ fn clock_watch(
         .load(conn)?;
     for (u, until) in away {
         for (_, tid) in players.iter().filter(|p| p.0 == u) {
-            w.on_leave.push((u, *tid, format!("on leave until {until} (included)")));
+            w.on_leave
+                .push((u, *tid, format!("on leave until {until} (included)")));
         }
     }
     Ok(w)
@@ -1556,7 +1619,12 @@ pub fn dashboard(
                 } else {
                     g.white_id
                 };
-                (g.id, tn(g.tournament_id), name(loser), g.ended_at.unwrap_or(now))
+                (
+                    g.id,
+                    tn(g.tournament_id),
+                    name(loser),
+                    g.ended_at.unwrap_or(now),
+                )
             })
             .collect(),
         withdrawals: withdrawn
@@ -1606,12 +1674,16 @@ pub fn grant_leave(
 
 /// Directors by name, for the CLI.
 pub fn set_director(conn: &mut DbConn, name: &str, on: bool) -> Result<User, AppError> {
-    let u = crate::services::accounts::find_by_name(conn, name)?
-        .ok_or_else(|| AppError::NotFound(format!("There is no user named “{}”.", clip(name, 40))))?;
+    let u = crate::services::accounts::find_by_name(conn, name)?.ok_or_else(|| {
+        AppError::NotFound(format!("There is no user named “{}”.", clip(name, 40)))
+    })?;
     diesel::update(users::table.find(u.id))
         .set(users::is_director.eq(on))
         .execute(conn)?;
-    Ok(User { is_director: on, ..u })
+    Ok(User {
+        is_director: on,
+        ..u
+    })
 }
 
 // ---------------------------------------------------------------------------
@@ -1650,10 +1722,16 @@ pub fn round_mail(
         .select(GameRow::as_select())
         .load(conn)?;
     let rows: Vec<GameRow> = rows.into_iter().filter(counts).collect();
-    let ids: Vec<i32> = rows.iter().flat_map(|g| [g.white_id, g.black_id]).flatten().collect();
+    let ids: Vec<i32> = rows
+        .iter()
+        .flat_map(|g| [g.white_id, g.black_id])
+        .flatten()
+        .collect();
     let names = gsvc::user_names(conn, &ids)?;
     let bye = match round {
-        Some(r) => byes_of(conn, tid)?.iter().any(|(br, u)| *br == r && *u == user_id),
+        Some(r) => byes_of(conn, tid)?
+            .iter()
+            .any(|(br, u)| *br == r && *u == user_id),
         None => false,
     };
     if rows.is_empty() && !bye {
@@ -1702,7 +1780,11 @@ pub fn export_pgn(conn: &mut DbConn, tid: i32, site: &str) -> Result<String, App
     for m in all_moves {
         by_game.entry(m.game_id).or_default().push(m);
     }
-    let ids: Vec<i32> = rows.iter().flat_map(|g| [g.white_id, g.black_id]).flatten().collect();
+    let ids: Vec<i32> = rows
+        .iter()
+        .flat_map(|g| [g.white_id, g.black_id])
+        .flatten()
+        .collect();
     let names = gsvc::user_names(conn, &ids)?;
     let mut out = String::new();
     for g in rows.iter().filter(|g| counts(g)) {
@@ -1727,7 +1809,10 @@ fn tag_event(pgn: &str, event: &str, round: Option<i32>) -> String {
             if l.starts_with("[Event ") {
                 format!("[Event \"{}\"]", quote(event))
             } else if l.starts_with("[Round ") {
-                format!("[Round \"{}\"]", round.map(|r| r.to_string()).unwrap_or("-".into()))
+                format!(
+                    "[Round \"{}\"]",
+                    round.map(|r| r.to_string()).unwrap_or("-".into())
+                )
             } else {
                 l.to_string()
             }
