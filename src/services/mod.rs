@@ -4,5 +4,7 @@ pub mod accounts;
 pub mod games;
 pub mod links;
 pub mod mail;
+pub mod pairing;
 pub mod records;
+pub mod standings;
 pub mod tournaments;

@@ -1,0 +1,517 @@
+//! Tournament pairings (issue 10): Berger round robins and Swiss rounds. Pure functions over plain
+//! data; storing the rounds and creating the games is the caller's job.
+//!
+//! # Round robin
+//!
+//! [`round_robin`] reproduces the FIDE Berger tables (Handbook C.05, annex 1) with players numbered
+//! from 0 instead of 1: the table for an even `N` pairs the fixed player `N` with the others on board
+//! 1, and every other seat moves on by `N/2` (modulo `N - 1`) from one round to the next. An odd field
+//! uses the table of the next even size; whoever meets the phantom player has a bye.
+//!
+//! # Swiss
+//!
+//! [`swiss_round`] pairs one round in the spirit of the Dutch system, as a depth-first search that
+//! backtracks, so it only fails when no pairing without a repeat exists at all:
+//!
+//! 1. Withdrawn players are left out. When the rest are odd in number, the bye goes to the
+//!    lowest-ranked player (rank = points, then seed) who has not had one and whose removal leaves a
+//!    pairable field; only if nobody fits may a player get a second bye.
+//! 2. The highest-ranked unpaired player takes the opponent the Dutch system would give them: in a
+//!    score group of `m` players, the one `m/2` places below (top half against bottom half), then
+//!    the rest of the bottom half, then the top half upwards; next, players of the lower groups in
+//!    rank order (the player floats down). Within one score, an opponent whose colour preference
+//!    does not clash is tried first. The player left over in an odd group is thus the lowest one,
+//!    and meets the top of the next group.
+//! 3. Nobody meets the same opponent twice. A first search also refuses any pairing that would give
+//!    a player a colour difference above 2 or the same colour three times in a row; only when no
+//!    such pairing exists is the search repeated without those two limits.
+//! 4. Colours: a player who has had fewer whites prefers white (and the other way round); with
+//!    equal counts they prefer the colour they did not have last. When both players want the same
+//!    colour, the stronger preference wins (larger colour difference, then two in a row), then the
+//!    player whose history differs most recently gets the alternate colour, then the higher-ranked
+//!    player gets their wish. Two newcomers: the higher-ranked player has white on odd boards.
+
+use missive_rules::Color;
+use std::collections::{HashMap, HashSet};
+
+/// One board of a round robin, players numbered 0..n in seed order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pairing {
+    Game { white: usize, black: usize },
+    Bye(usize),
+}
+
+/// Berger tables for players 0..n in seed order; for odd n one player has a bye each round.
+/// n-1 rounds for even n, n rounds for odd n; every pair meets exactly once; colours as balanced as
+/// Berger gives.
+pub fn round_robin(n: usize) -> Vec<Vec<Pairing>> {
+    if n == 0 {
+        return Vec::new();
+    }
+    // `big` is the fixed player of the table; for odd fields it is the phantom that gives the bye.
+    let size = n + n % 2;
+    let big = size - 1;
+    let step = size / 2;
+    (0..big)
+        .map(|round| {
+            let seat = |start: usize| (start + round * step) % big;
+            let mut boards = Vec::with_capacity(step);
+            let other = seat(0);
+            boards.push(if big == n {
+                Pairing::Bye(other)
+            } else if round % 2 == 0 {
+                Pairing::Game {
+                    white: other,
+                    black: big,
+                }
+            } else {
+                Pairing::Game {
+                    white: big,
+                    black: other,
+                }
+            });
+            for board in 1..step {
+                boards.push(Pairing::Game {
+                    white: seat(board),
+                    black: seat(big - board),
+                });
+            }
+            boards
+        })
+        .collect()
+}
+
+/// Two cycles, the second with colours reversed.
+pub fn double_round_robin(n: usize) -> Vec<Vec<Pairing>> {
+    let first = round_robin(n);
+    let second: Vec<Vec<Pairing>> = first
+        .iter()
+        .map(|round| {
+            round
+                .iter()
+                .map(|p| match *p {
+                    Pairing::Game { white, black } => Pairing::Game {
+                        white: black,
+                        black: white,
+                    },
+                    bye => bye,
+                })
+                .collect()
+        })
+        .collect();
+    first.into_iter().chain(second).collect()
+}
+
+/// A player as the Swiss pairing sees them before a round.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SwissEntrant {
+    pub id: i32,
+    /// 0 = top seed.
+    pub seed: usize,
+    /// Points times two (a draw is 1, a win or a bye 2).
+    pub points2: i32,
+    /// Everyone this player has already been paired against (byes not included).
+    pub opponents: Vec<i32>,
+    /// Colour per game played, in order. `Neutral` entries are ignored.
+    pub colors: Vec<Color>,
+    pub had_bye: bool,
+    pub withdrawn: bool,
+}
+
+/// One Swiss round: the boards in order (board 1 first) and the bye, if any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SwissRound {
+    /// (white, black)
+    pub games: Vec<(i32, i32)>,
+    pub bye: Option<i32>,
+}
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum PairingError {
+    #[error("player {0} is listed twice")]
+    DuplicatePlayer(i32),
+    #[error("no pairing without a repeat exists for this round")]
+    NoPairing,
+}
+
+/// One Swiss round: score groups (highest first), top half vs bottom half within a group, floaters
+/// moved down when a group is odd or cannot be paired, NO repeat pairings (backtrack; error only
+/// when impossible), colour balancing (give each player the colour they have had less; avoid three
+/// of the same in a row and a colour difference above 2 when possible), withdrawn players not
+/// paired, a bye (when the number is odd) to the lowest-ranked player who has not had one.
+pub fn swiss_round(entrants: &[SwissEntrant]) -> Result<SwissRound, PairingError> {
+    let mut seen = HashSet::new();
+    for e in entrants {
+        if !seen.insert(e.id) {
+            return Err(PairingError::DuplicatePlayer(e.id));
+        }
+    }
+    let mut field: Vec<Player> = entrants
+        .iter()
+        .filter(|e| !e.withdrawn)
+        .map(Player::new)
+        .collect();
+    field.sort_by(|a, b| {
+        b.points2
+            .cmp(&a.points2)
+            .then(a.seed.cmp(&b.seed))
+            .then(a.id.cmp(&b.id))
+    });
+    let index: HashMap<i32, usize> = field.iter().enumerate().map(|(i, p)| (p.id, i)).collect();
+    let n = field.len();
+    let met: Vec<Vec<bool>> = field
+        .iter()
+        .map(|p| {
+            let mut row = vec![false; n];
+            for o in &p.opponents {
+                if let Some(&j) = index.get(o) {
+                    row[j] = true;
+                }
+            }
+            row
+        })
+        .collect();
+    // Meetings are symmetric even if only one side's list records one.
+    let met: Vec<Vec<bool>> = (0..n)
+        .map(|i| (0..n).map(|j| met[i][j] || met[j][i]).collect())
+        .collect();
+
+    // Bye candidates, lowest-ranked first: those without a bye, then (last resort) the others.
+    let bye_candidates: Vec<Option<usize>> = if n % 2 == 0 {
+        vec![None]
+    } else {
+        let fresh = (0..n).rev().filter(|&i| !field[i].had_bye);
+        let again = (0..n).rev().filter(|&i| field[i].had_bye);
+        fresh.chain(again).map(Some).collect()
+    };
+    let fresh_count = field.iter().filter(|p| !p.had_bye).count();
+    // A second bye is worse than a colour violation, so the relaxed search with fresh candidates
+    // comes before any second bye.
+    let (fresh, again) = bye_candidates.split_at(if n % 2 == 0 { 1 } else { fresh_count });
+    for candidates in [fresh, again] {
+        for strict in [true, false] {
+            for &bye in candidates {
+                let mut search = Search::new(&field, &met, strict);
+                let mut state = vec![WAIT; n];
+                if let Some(b) = bye {
+                    state[b] = USED;
+                }
+                if let Some(pairs) = search.solve(&mut state, None) {
+                    let games = pairs
+                        .into_iter()
+                        .enumerate()
+                        .map(|(board, (a, b))| {
+                            let (w, bl) = assign_colours(&field[a], &field[b], board);
+                            (w.id, bl.id)
+                        })
+                        .collect();
+                    return Ok(SwissRound {
+                        games,
+                        bye: bye.map(|b| field[b].id),
+                    });
+                }
+            }
+        }
+    }
+    Err(PairingError::NoPairing)
+}
+
+/// How much a player wants a colour; the order matters (stronger is greater).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Strength {
+    NoPreference,
+    /// Equal counts: alternate from the last game.
+    Mild,
+    /// One more of the other colour.
+    Strong,
+    /// Colour difference of 2 or more, or the same colour twice in a row.
+    Absolute,
+}
+
+#[derive(Debug)]
+struct Player {
+    id: i32,
+    seed: usize,
+    points2: i32,
+    opponents: Vec<i32>,
+    had_bye: bool,
+    /// Only white and black, in order.
+    colors: Vec<Color>,
+    /// Whites minus blacks.
+    diff: i32,
+    prefers: Option<Color>,
+    strength: Strength,
+}
+
+impl Player {
+    fn new(e: &SwissEntrant) -> Player {
+        let colors: Vec<Color> = e
+            .colors
+            .iter()
+            .copied()
+            .filter(|c| *c != Color::Neutral)
+            .collect();
+        let diff = colors
+            .iter()
+            .map(|c| if *c == Color::White { 1 } else { -1 })
+            .sum::<i32>();
+        let last = colors.last().copied();
+        let twice = colors.len() >= 2 && colors[colors.len() - 1] == colors[colors.len() - 2];
+        let (prefers, strength) = if diff != 0 {
+            let want = if diff > 0 { Color::Black } else { Color::White };
+            let strength = if diff.abs() >= 2 || twice {
+                Strength::Absolute
+            } else {
+                Strength::Strong
+            };
+            (Some(want), strength)
+        } else if let Some(last) = last {
+            let s = if twice {
+                Strength::Absolute
+            } else {
+                Strength::Mild
+            };
+            (Some(last.opponent()), s)
+        } else {
+            (None, Strength::NoPreference)
+        };
+        Player {
+            id: e.id,
+            seed: e.seed,
+            points2: e.points2,
+            opponents: e.opponents.clone(),
+            had_bye: e.had_bye,
+            colors,
+            diff,
+            prefers,
+            strength,
+        }
+    }
+
+    /// Whether taking `c` keeps the colour difference within 2 and avoids three in a row.
+    fn may_take(&self, c: Color) -> bool {
+        let d = self.diff + if c == Color::White { 1 } else { -1 };
+        let n = self.colors.len();
+        let three = n >= 2 && self.colors[n - 1] == c && self.colors[n - 2] == c;
+        d.abs() <= 2 && !three
+    }
+}
+
+/// Whether `a` and `b` can be given colours that respect both players' limits.
+fn colours_possible(a: &Player, b: &Player) -> bool {
+    (a.may_take(Color::White) && b.may_take(Color::Black))
+        || (a.may_take(Color::Black) && b.may_take(Color::White))
+}
+
+/// 0 when the two preferences fit together, 1 when they clash mildly, 2 when they clash hard.
+fn clash(a: &Player, b: &Player) -> u8 {
+    match (a.prefers, b.prefers) {
+        (Some(x), Some(y)) if x == y => {
+            if a.strength.min(b.strength) >= Strength::Strong {
+                2
+            } else {
+                1
+            }
+        }
+        _ => 0,
+    }
+}
+
+/// (white, black) for a pair where `a` is ranked above `b`, on the 0-based `board`.
+fn assign_colours<'a>(a: &'a Player, b: &'a Player, board: usize) -> (&'a Player, &'a Player) {
+    let give = |white_is_a: bool| if white_is_a { (a, b) } else { (b, a) };
+    // The hard limits first, when only one way respects them.
+    let a_white_ok = a.may_take(Color::White) && b.may_take(Color::Black);
+    let b_white_ok = b.may_take(Color::White) && a.may_take(Color::Black);
+    if a_white_ok != b_white_ok {
+        return give(a_white_ok);
+    }
+    match (a.prefers, b.prefers) {
+        (None, None) => give(board % 2 == 0),
+        (Some(x), None) => give(x == Color::White),
+        (None, Some(y)) => give(y == Color::Black),
+        (Some(x), Some(y)) if x != y => give(x == Color::White),
+        (Some(x), Some(_)) => {
+            // Both want x: the stronger claim gets it.
+            let a_wins = match a
+                .diff
+                .abs()
+                .cmp(&b.diff.abs())
+                .then(a.strength.cmp(&b.strength))
+            {
+                std::cmp::Ordering::Greater => true,
+                std::cmp::Ordering::Less => false,
+                std::cmp::Ordering::Equal => match latest_difference(a, b) {
+                    // The player who had x most recently where they differed should not have it again.
+                    Some((ca, _)) => ca != x,
+                    None => true,
+                },
+            };
+            give(if a_wins {
+                x == Color::White
+            } else {
+                x != Color::White
+            })
+        }
+    }
+}
+
+/// The colours of `a` and `b` in the latest round (counted back from the end) where they differed.
+fn latest_difference(a: &Player, b: &Player) -> Option<(Color, Color)> {
+    a.colors
+        .iter()
+        .rev()
+        .zip(b.colors.iter().rev())
+        .find(|(x, y)| x != y)
+        .map(|(x, y)| (*x, *y))
+}
+
+/// A player's place in the search.
+const USED: u8 = 0;
+/// In the bracket being paired, not yet paired nor floated.
+const OPEN: u8 = 1;
+/// Waiting for a later bracket: a lower score, or floated down.
+const WAIT: u8 = 2;
+
+/// Pairs score brackets from the top: each bracket (its residents plus the players floated into
+/// it) is given as many pairs as still allow the rest of the field to be paired, trying pairings in
+/// the Dutch order; whoever is left floats into the next bracket.
+struct Search<'a> {
+    field: &'a [Player],
+    met: &'a [Vec<bool>],
+    strict: bool,
+    /// States already known to lead nowhere: (players, floats still to choose, bracket score).
+    failed_fill: HashSet<(Vec<u8>, usize, i32)>,
+    failed_solve: HashSet<(Vec<u8>, Option<i32>)>,
+}
+
+impl<'a> Search<'a> {
+    fn new(field: &'a [Player], met: &'a [Vec<bool>], strict: bool) -> Self {
+        Search {
+            field,
+            met,
+            strict,
+            failed_fill: HashSet::new(),
+            failed_solve: HashSet::new(),
+        }
+    }
+
+    fn compatible(&self, a: usize, b: usize) -> bool {
+        !self.met[a][b] && (!self.strict || colours_possible(&self.field[a], &self.field[b]))
+    }
+
+    /// Pairs every waiting player, starting with the bracket below `above` (the previous bracket's
+    /// score; `None` for the top). `state` is restored on return.
+    fn solve(&mut self, state: &mut [u8], above: Option<i32>) -> Option<Vec<(usize, usize)>> {
+        let free: Vec<usize> = (0..state.len()).filter(|&i| state[i] == WAIT).collect();
+        if free.is_empty() {
+            return Some(Vec::new());
+        }
+        // Only players floated down are left, with nobody below them.
+        let score = free
+            .iter()
+            .map(|&i| self.field[i].points2)
+            .filter(|&s| above.is_none_or(|a| s < a))
+            .max()?;
+        if self.failed_solve.contains(&(state.to_vec(), above)) {
+            return None;
+        }
+        let bracket: Vec<usize> = free
+            .iter()
+            .copied()
+            .filter(|&i| self.field[i].points2 >= score)
+            .collect();
+        let m = bracket.len();
+        // The last bracket must be paired completely; others as fully as the rest allows.
+        let fewest_pairs = if m == free.len() { m / 2 } else { 0 };
+        for &i in &bracket {
+            state[i] = OPEN;
+        }
+        let mut found = None;
+        for pairs in (fewest_pairs..=m / 2).rev() {
+            found = self.fill(state, m - 2 * pairs, score);
+            if found.is_some() {
+                break;
+            }
+        }
+        for &i in &bracket {
+            state[i] = WAIT;
+        }
+        if found.is_none() {
+            self.failed_solve.insert((state.to_vec(), above));
+        }
+        found
+    }
+
+    /// Pairs the open players of the bracket at `score`, floating exactly `floats` of them, then
+    /// the rest of the field.
+    fn fill(&mut self, state: &mut [u8], floats: usize, score: i32) -> Option<Vec<(usize, usize)>> {
+        let Some(top) = state.iter().position(|s| *s == OPEN) else {
+            return self.solve(state, Some(score));
+        };
+        let key = (state.to_vec(), floats, score);
+        if self.failed_fill.contains(&key) {
+            return None;
+        }
+        state[top] = USED;
+        for other in self.candidates(top, state) {
+            if !self.compatible(top, other) {
+                continue;
+            }
+            state[other] = USED;
+            let rest = self.fill(state, floats, score);
+            state[other] = OPEN;
+            if let Some(mut rest) = rest {
+                state[top] = OPEN;
+                rest.insert(0, (top, other));
+                return Some(rest);
+            }
+        }
+        // Pairing the higher players first leaves the lowest ones to float.
+        if floats > 0 {
+            state[top] = WAIT;
+            let rest = self.fill(state, floats - 1, score);
+            state[top] = OPEN;
+            if rest.is_some() {
+                return rest;
+            }
+        }
+        state[top] = OPEN;
+        self.failed_fill.insert(key);
+        None
+    }
+
+    /// Open opponents for `top` (already marked used) in the order the Dutch system prefers them.
+    fn candidates(&self, top: usize, state: &[u8]) -> Vec<usize> {
+        let field = self.field;
+        let score = field[top].points2;
+        let open = |i: &usize| state[*i] == OPEN;
+        let group: Vec<usize> = (0..field.len())
+            .filter(open)
+            .filter(|&i| field[i].points2 == score)
+            .collect();
+        // In the group with `top` first (positions 0..m), the bottom half starts at m/2: its players
+        // in order, then the top half upwards. `group` lacks `top`, hence the `- 1`.
+        let m = group.len() + 1;
+        let half = m / 2;
+        let mut order: Vec<usize> = (half.max(1)..m)
+            .chain((1..half).rev())
+            .map(|k| group[k - 1])
+            .collect();
+        order.sort_by_key(|&i| clash(&field[top], &field[i]));
+        // A player floated into this bracket meets its residents from the top, colours permitting.
+        let mut lower: Vec<usize> = (0..field.len())
+            .filter(open)
+            .filter(|&i| field[i].points2 < score)
+            .collect();
+        lower.sort_by_key(|&i| {
+            (
+                std::cmp::Reverse(field[i].points2),
+                clash(&field[top], &field[i]),
+                i,
+            )
+        });
+        order.extend(lower);
+        order
+    }
+}
