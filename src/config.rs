@@ -45,6 +45,13 @@ pub struct Config {
     pub mail_poll_ms: u64,
     /// `MISSIVE_PLAY_LINK_HOURS`: how long a "your turn" link stays valid.
     pub play_link_hours: i64,
+    /// `MISSIVE_CLOCK_WORKER`: run the clock sweeper (forfeits on time,
+    /// reminders) in this process (default on).
+    pub clock_worker: bool,
+    /// `MISSIVE_CLOCK_POLL_SECS`: seconds between sweeps (default 60).
+    pub clock_poll_secs: u64,
+    /// `MISSIVE_LEAVE_DAYS`: leave days per player per calendar year (default 30).
+    pub leave_days: i32,
 }
 
 /// Read when present in the working directory and `MISSIVE_CONFIG` is unset.
@@ -141,6 +148,9 @@ impl Default for Config {
             mail_worker: true,
             mail_poll_ms: 2000,
             play_link_hours: 24 * 14,
+            clock_worker: true,
+            clock_poll_secs: 60,
+            leave_days: crate::services::clocks::DEFAULT_LEAVE_DAYS,
         }
     }
 }
@@ -182,6 +192,12 @@ impl Config {
             ),
             mail_poll_ms: src.num("MISSIVE_MAIL_POLL_MS", d.mail_poll_ms).max(10),
             play_link_hours: src.num("MISSIVE_PLAY_LINK_HOURS", d.play_link_hours).max(1),
+            clock_worker: !matches!(
+                src.var("MISSIVE_CLOCK_WORKER").as_deref().map(str::trim),
+                Some("0" | "false" | "no" | "off")
+            ),
+            clock_poll_secs: src.num("MISSIVE_CLOCK_POLL_SECS", d.clock_poll_secs).max(1),
+            leave_days: src.num("MISSIVE_LEAVE_DAYS", d.leave_days).clamp(0, 366),
         })
     }
 

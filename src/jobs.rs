@@ -1,13 +1,14 @@
 //! Background loops. Each is safe to run in several processes at once.
 
 use crate::db::Pool;
+use crate::services::clocks;
 use crate::services::mail::{self, Sender};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-/// A running mail worker; dropping the handle does not stop it, `stop` does.
+/// A running background loop; dropping the handle does not stop it, `stop` does.
 pub struct MailWorker {
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
@@ -90,18 +91,43 @@ pub fn spawn_mail_worker(pool: Pool, sender: Sender, poll: Duration) -> MailWork
     }
 }
 
-/// A running background loop; `stop` ends it after its current pass.
-pub struct Loop {
-    stop: Arc<AtomicBool>,
-    thread: Option<JoinHandle<()>>,
-}
+/// A running clock sweeper (the same kind of handle as the mail worker).
+pub type ClockWorker = MailWorker;
 
-impl Loop {
-    pub fn stop(mut self) {
-        self.stop.store(true, Ordering::SeqCst);
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
+/// Start the clock sweeper: every `poll`, end the games whose player to move
+/// has run out of time and queue due reminders. Several processes may run it
+/// on one database: each forfeit and reminder is one conditional UPDATE.
+pub fn spawn_clock_worker(pool: Pool, poll: Duration) -> ClockWorker {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let thread = std::thread::Builder::new()
+        .name("clock-worker".into())
+        .spawn(move || {
+            while !flag.load(Ordering::SeqCst) {
+                match pool.get() {
+                    Ok(mut conn) => match clocks::sweep_report(&mut conn, crate::web::now()) {
+                        Ok(s) if s.forfeits + s.reminders > 0 => tracing::info!(
+                            "clocks: {} games lost on time, {} reminders",
+                            s.forfeits,
+                            s.reminders
+                        ),
+                        Ok(_) => {}
+                        Err(e) => tracing::warn!("clock worker: {e}"),
+                    },
+                    Err(e) => tracing::warn!("clock worker: no database connection: {e}"),
+                }
+                let mut left = poll;
+                while !left.is_zero() && !flag.load(Ordering::SeqCst) {
+                    let step = left.min(Duration::from_millis(100));
+                    std::thread::sleep(step);
+                    left -= step;
+                }
+            }
+        })
+        .expect("spawn the clock worker");
+    MailWorker {
+        stop,
+        thread: Some(thread),
     }
 }
 
@@ -109,7 +135,7 @@ impl Loop {
 /// entry window has closed and pair Swiss rounds that are due
 /// (`services::tournaments::sweep`; each start and round is claimed with a
 /// conditional UPDATE, so several processes may run it).
-pub fn spawn_tournament_worker(pool: Pool, poll: Duration) -> Loop {
+pub fn spawn_tournament_worker(pool: Pool, poll: Duration) -> MailWorker {
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
     let thread = std::thread::Builder::new()
@@ -137,7 +163,7 @@ pub fn spawn_tournament_worker(pool: Pool, poll: Duration) -> Loop {
             }
         })
         .expect("spawn the tournament sweeper");
-    Loop {
+    MailWorker {
         stop,
         thread: Some(thread),
     }

@@ -120,11 +120,23 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     };
     let tournaments =
         jobs::spawn_tournament_worker(state.pool.clone(), std::time::Duration::from_secs(30));
+    let clock_worker = if config.clock_worker {
+        Some(jobs::spawn_clock_worker(
+            state.pool.clone(),
+            std::time::Duration::from_secs(config.clock_poll_secs),
+        ))
+    } else {
+        tracing::info!("MISSIVE_CLOCK_WORKER is off: this process ends no game on time");
+        None
+    };
     server_on(state, &config, listener)?.await?;
     if let Some(w) = worker {
         w.stop();
     }
     tournaments.stop();
+    if let Some(w) = clock_worker {
+        w.stop();
+    }
     Ok(())
 }
 

@@ -50,6 +50,7 @@ pub fn run(
         opponent: format!("bench_b{tag}"),
         color: "white".into(),
         fen: String::new(),
+        time_control: String::new(),
     };
     let game =
         games::create_game(&mut conn, &a, &challenge, now).map_err(|e| anyhow::anyhow!("{e}"))?;

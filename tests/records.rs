@@ -214,7 +214,8 @@ fn export_import_round_trip_every_variant(backend: Backend) {
             "[White \"alice\"]",
             "[Black \"bob\"]",
             "[Termination ",
-            "[TimeControl \"-\"]",
+            // The new-game form's default clock (issue 10).
+            "[TimeControl \"3d/move\"]",
             "{[%ts ",
         ] {
             assert!(pgn.contains(tag), "{}: {tag} in {pgn}", v.id());

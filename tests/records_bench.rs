@@ -38,6 +38,7 @@ fn stored_game(app: &TestApp, alice: &common::TestClient, plies: usize) -> i32 {
                 played_by: if ply % 2 == 1 { 1 } else { 2 },
                 played_at: now,
                 comment: Some(format!("ply {ply}")),
+                time_used_secs: None,
             })
             .execute(&mut conn)
             .unwrap();

@@ -46,6 +46,7 @@ fn started_game(
         opponent: "bob".into(),
         color: "white".into(),
         fen: String::new(),
+        time_control: String::new(),
     };
     let id = games::create_game(conn, &a, &challenge, t0()).unwrap();
     games::accept(conn, id, &b, t0()).unwrap();

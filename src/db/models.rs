@@ -51,6 +51,21 @@ pub struct GameRow {
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
     pub ended_at: Option<NaiveDateTime>,
+    /// Canonical text of the time control; `None`: no clock.
+    pub time_control: Option<String>,
+    /// White's bank: when White's turn began if White is to move, else now.
+    pub white_clock_secs: Option<i64>,
+    pub black_clock_secs: Option<i64>,
+    /// When the current turn began (the clock of the side to move runs from here).
+    pub turn_started_at: Option<NaiveDateTime>,
+    /// When the mover's time runs out, leave ignored (leave only delays it).
+    pub clock_deadline: Option<NaiveDateTime>,
+    /// When the mover's reminder is due, leave ignored.
+    pub clock_remind_at: Option<NaiveDateTime>,
+    /// The ply at which the last reminder was queued.
+    pub reminded_ply: Option<i32>,
+    /// Only the first N leave days of each year stop this game's clocks.
+    pub leave_cap_days: Option<i32>,
     pub tournament_id: Option<i32>,
     pub round: Option<i32>,
 }
@@ -72,6 +87,8 @@ pub struct NewGame<'a> {
     pub turn: &'a str,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+    pub time_control: Option<String>,
+    pub leave_cap_days: Option<i32>,
 }
 
 #[derive(Queryable, Selectable, Clone, Debug)]
@@ -89,6 +106,8 @@ pub struct MoveRow {
     pub played_at: NaiveDateTime,
     /// The `//` text entered with the move.
     pub comment: Option<String>,
+    /// Seconds of the mover's running clock this move took (leave excluded).
+    pub time_used_secs: Option<i64>,
 }
 
 #[derive(Insertable)]
@@ -105,6 +124,19 @@ pub struct NewMove<'a> {
     pub played_at: NaiveDateTime,
     /// The `//` text entered with the move.
     pub comment: Option<String>,
+    pub time_used_secs: Option<i64>,
+}
+
+#[derive(Queryable, Selectable, Clone, Debug, PartialEq, Eq)]
+#[diesel(table_name = leave_bookings)]
+pub struct LeaveBooking {
+    pub id: i32,
+    pub user_id: i32,
+    /// First day of leave (UTC), included.
+    pub start_date: chrono::NaiveDate,
+    /// Last day of leave (UTC), included.
+    pub end_date: chrono::NaiveDate,
+    pub created_at: NaiveDateTime,
 }
 
 #[derive(Queryable, Selectable, Clone, Debug)]

@@ -61,6 +61,14 @@ diesel::table! {
         created_at -> Timestamp,
         updated_at -> Timestamp,
         ended_at -> Nullable<Timestamp>,
+        time_control -> Nullable<Text>,
+        white_clock_secs -> Nullable<BigInt>,
+        black_clock_secs -> Nullable<BigInt>,
+        turn_started_at -> Nullable<Timestamp>,
+        clock_deadline -> Nullable<Timestamp>,
+        clock_remind_at -> Nullable<Timestamp>,
+        reminded_ply -> Nullable<Integer>,
+        leave_cap_days -> Nullable<Integer>,
         tournament_id -> Nullable<Integer>,
         round -> Nullable<Integer>,
     }
@@ -79,6 +87,29 @@ diesel::table! {
         played_by -> Integer,
         played_at -> Timestamp,
         comment -> Nullable<Text>,
+        time_used_secs -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    leave_bookings (id) {
+        id -> Integer,
+        user_id -> Integer,
+        start_date -> Date,
+        end_date -> Date,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    leave_grants (id) {
+        id -> Integer,
+        user_id -> Integer,
+        year -> Integer,
+        days -> Integer,
+        granted_by -> Nullable<Integer>,
+        reason -> Text,
+        created_at -> Timestamp,
     }
 }
 
@@ -214,5 +245,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     tournament_players,
     tournament_byes,
     adjudication_requests,
-    adjudications
+    adjudications,
+    leave_bookings,
+    leave_grants
 );

@@ -1,6 +1,8 @@
 use crate::board_svg::{self, SvgOptions};
 use crate::db::models::{GameRow, MoveRow, User};
 use crate::error::AppError;
+use crate::services::clock;
+use crate::services::clocks::{self, GameClock};
 use crate::services::games::{self as svc, Challenge, MoveOutcome, ACTIVE, PENDING};
 use crate::web::{db, html, now, parse_id, see_other, Ctx, Page};
 use actix_web::http::StatusCode;
@@ -18,6 +20,7 @@ pub struct NewGameForm {
     opponent: String,
     color: String,
     fen: String,
+    time_control: String,
 }
 
 #[derive(Deserialize, Default)]
@@ -60,6 +63,15 @@ struct NewGamePage {
     opponent: String,
     color: String,
     fen: String,
+    /// (form value, label) of each preset.
+    presets: &'static [(&'static str, &'static str)],
+    time_control: String,
+    /// The text sent back when it is not a preset.
+    custom_time_control: Option<String>,
+}
+
+fn custom_control(text: &str) -> Option<String> {
+    (!clock::presets().iter().any(|(v, _)| *v == text)).then(|| text.to_string())
 }
 
 fn variant_list() -> Vec<(String, String)> {
@@ -88,6 +100,9 @@ pub async fn new_form(ctx: Ctx, query: web::Query<NewGameQuery>) -> Result<HttpR
         opponent: crate::web::clip(&q.opponent, 40),
         color: "random".into(),
         fen: String::new(),
+        presets: clock::presets(),
+        time_control: clock::DEFAULT_PRESET.into(),
+        custom_time_control: None,
     };
     Ok(html(StatusCode::OK, page.render()?))
 }
@@ -96,11 +111,18 @@ pub async fn create(ctx: Ctx, form: web::Form<NewGameForm>) -> Result<HttpRespon
     ctx.check_csrf(&form.csrf_token)?;
     let user = ctx.require_user()?.clone();
     let f = form.into_inner();
+    // A form without the field gets the default, as the select shows it.
+    let time_control = if f.time_control.trim().is_empty() {
+        clock::DEFAULT_PRESET.to_string()
+    } else {
+        f.time_control.clone()
+    };
     let challenge = Challenge {
         variant: f.variant.clone(),
         opponent: f.opponent.clone(),
         color: f.color.clone(),
         fen: f.fen.clone(),
+        time_control: time_control.clone(),
     };
     let result = db(&ctx.state, move |conn| {
         svc::create_game(conn, &user, &challenge, now())
@@ -117,6 +139,9 @@ pub async fn create(ctx: Ctx, form: web::Form<NewGameForm>) -> Result<HttpRespon
                 opponent: crate::web::clip(&f.opponent, 40),
                 color: crate::web::clip(&f.color, 10),
                 fen: crate::web::clip(&f.fen, svc::FEN_MAX),
+                presets: clock::presets(),
+                time_control: crate::web::clip(&time_control, 80),
+                custom_time_control: custom_control(&crate::web::clip(&time_control, 80)),
             };
             Ok(html(StatusCode::UNPROCESSABLE_ENTITY, page.render()?))
         }
@@ -193,6 +218,39 @@ struct GamePage {
     /// The viewer's private note, when logged in.
     note: Option<String>,
     logged_in: bool,
+    clock: Option<ClockLines>,
+}
+
+/// The clocks as the game page shows them.
+pub struct ClockLines {
+    control: String,
+    white: String,
+    black: String,
+    white_running: bool,
+    black_running: bool,
+    deadline: Option<String>,
+}
+
+fn clock_lines(c: &GameClock) -> ClockLines {
+    let line = |s: &clocks::SideClock| {
+        let mut t = clock::describe(s.left_secs);
+        if s.on_leave {
+            t.push_str(" (on leave: stopped)");
+        } else if s.running {
+            t.push_str(" (running)");
+        }
+        t
+    };
+    ClockLines {
+        control: c.control.label(),
+        white: line(&c.white),
+        black: line(&c.black),
+        white_running: c.white.running,
+        black_running: c.black.running,
+        deadline: c
+            .deadline
+            .map(|d| d.format("%Y-%m-%d %H:%M UTC").to_string()),
+    }
 }
 
 /// Everything a game page needs from the database.
@@ -202,6 +260,7 @@ struct Loaded {
     names: HashMap<i32, String>,
     /// The viewer's private note on this game.
     note: Option<String>,
+    clock: Option<GameClock>,
 }
 
 async fn load_game(ctx: &Ctx, id: i32) -> Result<Loaded, AppError> {
@@ -223,11 +282,13 @@ async fn load_game(ctx: &Ctx, id: i32) -> Result<Loaded, AppError> {
             Some(uid) => crate::services::records::note_of(conn, id, uid)?,
             None => None,
         };
+        let clock = clocks::view(conn, &row, now())?;
         Ok(Loaded {
             row,
             moves,
             names,
             note,
+            clock,
         })
     })
     .await
@@ -444,6 +505,7 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
         },
         note: data.note.clone(),
         logged_in: viewer.is_some(),
+        clock: data.clock.as_ref().map(clock_lines),
     };
     Ok(page.render()?)
 }
@@ -519,9 +581,23 @@ pub async fn json(path: web::Path<String>, ctx: Ctx) -> Result<HttpResponse, App
                 "fen_after": m.fen_after,
                 "comment": m.comment,
                 "played_at": m.played_at.and_utc().to_rfc3339(),
+                "time_used_secs": m.time_used_secs,
             })
         })
         .collect();
+    let clock = data.clock.as_ref().map(|c| {
+        serde_json::json!({
+            "time_control": c.control.to_string(),
+            "label": c.control.label(),
+            "white_left_secs": c.white.left_secs,
+            "black_left_secs": c.black.left_secs,
+            "white_running": c.white.running,
+            "black_running": c.black.running,
+            "white_on_leave": c.white.on_leave,
+            "black_on_leave": c.black.on_leave,
+            "deadline": c.deadline.map(|d| d.and_utc().to_rfc3339()),
+        })
+    });
     let body = serde_json::json!({
         "id": row.id,
         "variant": row.variant,
@@ -539,6 +615,8 @@ pub async fn json(path: web::Path<String>, ctx: Ctx) -> Result<HttpResponse, App
         "draw_offer": row.draw_offer,
         "created_at": row.created_at.and_utc().to_rfc3339(),
         "ended_at": row.ended_at.map(|t| t.and_utc().to_rfc3339()),
+        "time_control": row.time_control,
+        "clock": clock,
         "moves": moves,
     });
     Ok(HttpResponse::Ok()
@@ -607,6 +685,16 @@ pub async fn make_move(
             PageExtras {
                 error: Some(msg),
                 move_text: crate::web::clip(&f.text, 200),
+                preview: None,
+                view_ply: None,
+            },
+        ),
+        // The game moved on (or ended on time): show it as it is now.
+        Err(AppError::Conflict(msg)) => (
+            StatusCode::CONFLICT,
+            PageExtras {
+                error: Some(msg),
+                move_text: String::new(),
                 preview: None,
                 view_ply: None,
             },

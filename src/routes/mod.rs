@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod games;
+pub mod leave;
 pub mod mail_settings;
 pub mod pages;
 pub mod play_link;
@@ -42,6 +43,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     )
     .route("/unsubscribe", web::post().to(mail_settings::unsubscribe))
     .route("/verify-email", web::get().to(mail_settings::verify_email))
+    .route("/leave", web::get().to(leave::show))
+    .route("/leave", web::post().to(leave::save))
     .route("/variants", web::get().to(pages::variants))
     .route("/variants/{id}", web::get().to(pages::variant))
     .route("/static/{file}", web::get().to(pages::static_file))

@@ -52,8 +52,18 @@ pub async fn home(ctx: Ctx) -> Result<HttpResponse, AppError> {
         return Ok(html(StatusCode::OK, page.render()?));
     };
     let uid = user.id;
-    let (mut mine, seeks, names) = db(&ctx.state, move |conn| {
+    let (mut mine, seeks, names, clocks_left) = db(&ctx.state, move |conn| {
         let mine = svc::games_of(conn, uid)?;
+        // Time left and deadline where it is the user's turn on a clock.
+        let mut clocks_left = std::collections::HashMap::new();
+        let now = crate::web::now();
+        for g in mine.iter().filter(|g| svc::player_to_move(g) == Some(uid)) {
+            if let Some(c) = crate::services::clocks::view(conn, g, now)? {
+                if let Some(side) = svc::side_of(g, uid) {
+                    clocks_left.insert(g.id, (c.side(side).left_secs, c.deadline));
+                }
+            }
+        }
         let seeks = svc::open_seeks(conn, uid)?;
         let mut ids: Vec<i32> = mine
             .iter()
@@ -64,7 +74,7 @@ pub async fn home(ctx: Ctx) -> Result<HttpResponse, AppError> {
         ids.sort_unstable();
         ids.dedup();
         let names = svc::user_names(conn, &ids)?;
-        Ok((mine, seeks, names))
+        Ok((mine, seeks, names, clocks_left))
     })
     .await?;
     let name = |id: Option<i32>| -> String {
@@ -83,8 +93,13 @@ pub async fn home(ctx: Ctx) -> Result<HttpResponse, AppError> {
             Some(g.challenger_id)
         }
     };
-    // Longest waiting first.
-    mine.sort_by_key(|g| g.updated_at);
+    // Least time left first (games without a clock after), then longest waiting.
+    mine.sort_by_key(|g| {
+        (
+            clocks_left.get(&g.id).map_or(i64::MAX, |c| c.0),
+            g.updated_at,
+        )
+    });
     let mut d = Dashboard {
         page: ctx.page(),
         your_turn: vec![],
@@ -104,7 +119,15 @@ pub async fn home(ctx: Ctx) -> Result<HttpResponse, AppError> {
         };
         match g.status.as_str() {
             ACTIVE if svc::player_to_move(g) == Some(uid) => d.your_turn.push(GameLine {
-                note: format!("waiting since {}", when(g.updated_at)),
+                note: match clocks_left.get(&g.id) {
+                    Some((left, Some(deadline))) => format!(
+                        "{} left (deadline {}), waiting since {}",
+                        crate::services::clock::describe(*left),
+                        when(*deadline),
+                        when(g.updated_at)
+                    ),
+                    _ => format!("waiting since {}", when(g.updated_at)),
+                },
                 ..line
             }),
             ACTIVE => d.waiting.push(GameLine {

@@ -5,7 +5,8 @@ use crate::db::models::{GameRow, MoveRow, NewGame, NewMove, User};
 use crate::db::schema::{games, moves, users};
 use crate::db::{is_unique_violation, last_insert_id, DbConn};
 use crate::error::AppError;
-use crate::services::mail;
+use crate::services::clock::{self, TimeControl};
+use crate::services::{clocks, mail};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use missive_rules::{Color, Game, Played, Variant};
@@ -16,6 +17,10 @@ pub const ACTIVE: &str = "active";
 pub const FINISHED: &str = "finished";
 pub const DECLINED: &str = "declined";
 pub const WITHDRAWN: &str = "withdrawn";
+
+/// What a player who moves too late is told.
+pub const TIME_RAN_OUT: &str =
+    "Your time ran out before this move arrived: the move was not played, and the game is lost on time.";
 
 /// Longest custom start position accepted.
 pub const FEN_MAX: usize = 2000;
@@ -50,6 +55,8 @@ pub struct Challenge {
     pub color: String,
     /// Empty for the variant's start position.
     pub fen: String,
+    /// Canonical time control text; empty or `none` for no clock.
+    pub time_control: String,
 }
 
 pub fn variant_of(row: &GameRow) -> Result<&'static dyn Variant, AppError> {
@@ -126,6 +133,8 @@ pub fn create_game(
             "The start position cannot be used: the game would already be over ({outcome})."
         )));
     }
+    let control = clock::parse_optional(&challenge.time_control).map_err(AppError::Invalid)?;
+    let control_text = control.map(|c| c.to_string());
     let start_fen = game.fen();
     let history = game.history_string();
     let (white_id, black_id) = match color {
@@ -147,6 +156,8 @@ pub fn create_game(
         turn: color_code(game.side_to_move()),
         created_at: now,
         updated_at: now,
+        time_control: control_text,
+        leave_cap_days: None,
     };
     conn.transaction::<_, AppError, _>(|conn| {
         diesel::insert_into(games::table)
@@ -169,6 +180,164 @@ pub fn create_game(
         }
         Ok(id)
     })
+}
+
+/// The clock columns of a game whose first turn begins at `now`: both
+/// banks full, the deadline and reminder (leave ignored) of the side to move.
+struct ClockStart {
+    white: Option<i64>,
+    black: Option<i64>,
+    started: Option<NaiveDateTime>,
+    deadline: Option<NaiveDateTime>,
+    remind_at: Option<NaiveDateTime>,
+}
+
+fn clock_start(control: Option<&TimeControl>, now: NaiveDateTime) -> ClockStart {
+    match control {
+        None => ClockStart {
+            white: None,
+            black: None,
+            started: None,
+            deadline: None,
+            remind_at: None,
+        },
+        Some(c) => ClockStart {
+            white: Some(c.initial_secs),
+            black: Some(c.initial_secs),
+            started: Some(now),
+            deadline: Some(clock::deadline(now, c.initial_secs, &[])),
+            remind_at: Some(clock::reminder_at(now, c.initial_secs, &[])),
+        },
+    }
+}
+
+/// A game that starts at once, without a challenge (tournaments): White is
+/// recorded as the challenger, the clock runs from `now`, and the player to
+/// move is mailed "your turn".
+pub fn create_active_game(
+    conn: &mut DbConn,
+    variant_id: &str,
+    white_id: i32,
+    black_id: i32,
+    time_control: Option<&TimeControl>,
+    leave_cap_days: Option<i32>,
+    now: NaiveDateTime,
+) -> Result<i32, AppError> {
+    let variant = missive_rules::variant(variant_id).ok_or_else(|| {
+        AppError::Invalid(format!(
+            "There is no variant “{}”.",
+            crate::web::clip(variant_id, 40)
+        ))
+    })?;
+    if white_id == black_id {
+        return Err(AppError::Invalid(
+            "A player cannot play against themselves.".into(),
+        ));
+    }
+    let game = Game::new(variant, None)
+        .map_err(|e| AppError::internal(format!("{variant_id} has no start position: {e}")))?;
+    let start_fen = game.fen();
+    let history = game.history_string();
+    let start = clock_start(time_control, now);
+    let new = NewGame {
+        variant: variant.id(),
+        status: ACTIVE,
+        challenger_id: white_id,
+        opponent_id: Some(black_id),
+        white_id: Some(white_id),
+        black_id: Some(black_id),
+        challenger_color: "white",
+        start_fen: &start_fen,
+        fen: &start_fen,
+        history: &history,
+        ply: 0,
+        turn: color_code(game.side_to_move()),
+        created_at: now,
+        updated_at: now,
+        time_control: time_control.map(|c| c.to_string()),
+        leave_cap_days,
+    };
+    conn.transaction::<_, AppError, _>(|conn| {
+        diesel::insert_into(games::table)
+            .values(&new)
+            .execute(conn)?;
+        let id = last_insert_id(conn)?;
+        diesel::update(games::table.find(id))
+            .set((
+                games::white_clock_secs.eq(start.white),
+                games::black_clock_secs.eq(start.black),
+                games::turn_started_at.eq(start.started),
+                games::clock_deadline.eq(start.deadline),
+                games::clock_remind_at.eq(start.remind_at),
+            ))
+            .execute(conn)?;
+        let to_move = if game.side_to_move() == Color::Black {
+            black_id
+        } else {
+            white_id
+        };
+        mail::enqueue(
+            conn,
+            mail::YOUR_TURN,
+            to_move,
+            Some(id),
+            Some(0),
+            &mail::Payload::default(),
+            now,
+        )?;
+        Ok(id)
+    })
+}
+
+/// End an active game: the one way every game ends (rules outcome,
+/// resignation, agreement, time forfeit, adjudication). Run it inside the
+/// caller's transaction. The update is conditional on the game being still
+/// active at `row.ply`, so of two racing callers one ends the game and
+/// queues the game-over mails, and the other gets `false` and does nothing.
+pub fn end_game(
+    conn: &mut DbConn,
+    row: &GameRow,
+    result: &str,
+    reason: &str,
+    last_move: Option<&mail::Payload>,
+    now: NaiveDateTime,
+) -> Result<bool, AppError> {
+    let target = games::table
+        .filter(games::id.eq(row.id))
+        .filter(games::status.eq(ACTIVE))
+        .filter(games::ply.eq(row.ply));
+    let changes = (
+        games::status.eq(FINISHED),
+        games::result.eq(Some(result)),
+        games::reason.eq(Some(reason)),
+        games::draw_offer.eq(None::<String>),
+        games::updated_at.eq(now),
+        games::ended_at.eq(Some(now)),
+        games::clock_deadline.eq(None::<NaiveDateTime>),
+        games::clock_remind_at.eq(None::<NaiveDateTime>),
+    );
+    let n = if reason == clocks::TIME_FORFEIT && row.time_control.is_some() {
+        // The loser's clock shows zero.
+        match parse_color(&row.turn) {
+            Some(Color::Black) => diesel::update(target)
+                .set((changes, games::black_clock_secs.eq(Some(0i64))))
+                .execute(conn)?,
+            _ => diesel::update(target)
+                .set((changes, games::white_clock_secs.eq(Some(0i64))))
+                .execute(conn)?,
+        }
+    } else {
+        diesel::update(target).set(changes).execute(conn)?
+    };
+    if n == 0 {
+        return Ok(false);
+    }
+    mail::on_game_over(conn, row, last_move, now)?;
+    if row.tournament_id.is_some() {
+        // Forfeit rules and the next Swiss round, in this same transaction.
+        crate::services::tournaments::on_game_end(conn, row.id, now)?;
+    }
+    Ok(true)
 }
 
 pub fn load(conn: &mut DbConn, id: i32) -> Result<GameRow, AppError> {
@@ -232,6 +401,9 @@ pub fn accept(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Re
     } else {
         (Some(user.id), Some(row.challenger_id))
     };
+    // The clock starts when the game does.
+    let control = clocks::control_of(&row)?;
+    let start = clock_start(control.as_ref(), now);
     conn.transaction::<_, AppError, _>(|conn| {
         let n = diesel::update(
             games::table
@@ -239,11 +411,20 @@ pub fn accept(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Re
                 .filter(games::status.eq(PENDING)),
         )
         .set((
-            games::status.eq(ACTIVE),
-            games::opponent_id.eq(Some(user.id)),
-            games::white_id.eq(white_id),
-            games::black_id.eq(black_id),
-            games::updated_at.eq(now),
+            (
+                games::status.eq(ACTIVE),
+                games::opponent_id.eq(Some(user.id)),
+                games::white_id.eq(white_id),
+                games::black_id.eq(black_id),
+                games::updated_at.eq(now),
+            ),
+            (
+                games::white_clock_secs.eq(start.white),
+                games::black_clock_secs.eq(start.black),
+                games::turn_started_at.eq(start.started),
+                games::clock_deadline.eq(start.deadline),
+                games::clock_remind_at.eq(start.remind_at),
+            ),
         ))
         .execute(conn)?;
         if n == 0 {
@@ -362,6 +543,23 @@ pub fn move_from(
 ) -> Result<MoveOutcome, AppError> {
     let id = row.id;
     let side = check_mover(row, user)?;
+    let control = clocks::control_of(row)?;
+    let mover_clock = clocks::mover_clock(conn, row)?;
+    if let Some(m) = mover_clock.as_ref().filter(|m| m.flagged(now)) {
+        // Too late: the game is lost on time, whatever the move.
+        let result = if m.color == Color::White {
+            "0-1"
+        } else {
+            "1-0"
+        };
+        let ended = conn.transaction::<_, AppError, _>(|conn| {
+            end_game(conn, row, result, clocks::TIME_FORFEIT, None, now)
+        })?;
+        if !ended {
+            return Err(AppError::position_changed());
+        }
+        return Err(AppError::Conflict(TIME_RAN_OUT.into()));
+    }
     if text.len() > MOVE_TEXT_MAX {
         return Err(AppError::Invalid(
             "That text is far too long to be a move.".into(),
@@ -383,21 +581,50 @@ pub fn move_from(
     let to = to.name();
     let fen = game.fen();
     let outcome = game.outcome();
-    let (status, result, reason, ended_at) = match outcome {
-        Some(o) => (
-            FINISHED,
-            Some(o.result_code().to_string()),
-            Some(o.reason.code().to_string()),
-            Some(now),
-        ),
-        None => (ACTIVE, None, None, None),
-    };
     let draw_offer = match row.draw_offer.as_deref() {
         Some(c) if c == color_code(side) && outcome.is_none() => Some(c.to_string()),
         _ => None,
     };
     let new_ply = row.ply + 1;
+    let next_side = game.side_to_move();
+    // Read before the transaction, which must begin with its write (SQLite
+    // cannot upgrade a reading transaction once another has written).
+    let before: i64 = if mover_clock.is_some() {
+        moves::table
+            .filter(moves::game_id.eq(id))
+            .filter(moves::played_by.eq(user.id))
+            .count()
+            .get_result(conn)?
+    } else {
+        0
+    };
     conn.transaction::<_, AppError, _>(|conn| {
+        // The clocks after this move: the mover's bank loses the running
+        // time used and gains the increment and schedule credit; the next
+        // mover's turn begins now.
+        let mut banks = (row.white_clock_secs, row.black_clock_secs);
+        let mut time_used = None;
+        let mut next = (None, None, None);
+        if let (Some(c), Some(m)) = (&control, &mover_clock) {
+            let used = clock::running_secs(m.started, now, &m.leave);
+            let done = u32::try_from(before + 1).unwrap_or(u32::MAX);
+            let bank = c.after_move(m.bank, used, done);
+            match m.color {
+                Color::Black => banks.1 = Some(bank),
+                _ => banks.0 = Some(bank),
+            }
+            time_used = Some(used);
+            let next_bank = match next_side {
+                Color::Black => banks.1,
+                _ => banks.0,
+            }
+            .unwrap_or(0);
+            next = (
+                Some(now),
+                Some(clock::deadline(now, next_bank, &[])),
+                Some(clock::reminder_at(now, next_bank, &[])),
+            );
+        }
         // The conditional update is the guard: only one request can move the
         // game from `row.ply`; the unique (game_id, ply) key backs it up.
         let n = diesel::update(
@@ -407,16 +634,21 @@ pub fn move_from(
                 .filter(games::status.eq(ACTIVE)),
         )
         .set((
-            games::fen.eq(&fen),
-            games::history.eq(game.history_string()),
-            games::ply.eq(new_ply),
-            games::turn.eq(color_code(game.side_to_move())),
-            games::status.eq(status),
-            games::result.eq(&result),
-            games::reason.eq(&reason),
-            games::draw_offer.eq(&draw_offer),
-            games::updated_at.eq(now),
-            games::ended_at.eq(ended_at),
+            (
+                games::fen.eq(&fen),
+                games::history.eq(game.history_string()),
+                games::ply.eq(new_ply),
+                games::turn.eq(color_code(next_side)),
+                games::draw_offer.eq(&draw_offer),
+                games::updated_at.eq(now),
+            ),
+            (
+                games::white_clock_secs.eq(banks.0),
+                games::black_clock_secs.eq(banks.1),
+                games::turn_started_at.eq(next.0.or(row.turn_started_at)),
+                games::clock_deadline.eq(next.1),
+                games::clock_remind_at.eq(next.2),
+            ),
         ))
         .execute(conn)?;
         if n == 0 {
@@ -438,13 +670,30 @@ pub fn move_from(
                 .map(str::trim)
                 .filter(|c| !c.is_empty())
                 .map(|c| crate::web::clip(c, COMMENT_MAX)),
+            time_used_secs: time_used,
         };
         match diesel::insert_into(moves::table).values(&mv).execute(conn) {
             Ok(_) => {}
             Err(e) if is_unique_violation(&e) => return Err(AppError::position_changed()),
             Err(e) => return Err(e.into()),
         }
-        mail::on_move(conn, row, user.id, new_ply, outcome.is_some(), &played, now)?;
+        match outcome {
+            Some(o) => {
+                let after = load(conn, id)?;
+                let payload = mail::move_payload(user.id, &played);
+                if !end_game(
+                    conn,
+                    &after,
+                    o.result_code(),
+                    o.reason.code(),
+                    Some(&payload),
+                    now,
+                )? {
+                    return Err(AppError::position_changed());
+                }
+            }
+            None => mail::on_move(conn, row, user.id, new_ply, false, &played, now)?,
+        }
         Ok(())
     })?;
     Ok(MoveOutcome::Committed { played })
@@ -477,30 +726,26 @@ fn finish(
     extra_guard_offer: Option<&str>,
     now: NaiveDateTime,
 ) -> Result<(), AppError> {
-    let target = games::table
-        .filter(games::id.eq(row.id))
-        .filter(games::status.eq(ACTIVE));
-    let changes = (
-        games::status.eq(FINISHED),
-        games::result.eq(Some(result)),
-        games::reason.eq(Some(reason)),
-        games::draw_offer.eq(None::<String>),
-        games::updated_at.eq(now),
-        games::ended_at.eq(Some(now)),
-    );
+    let changed =
+        || AppError::Conflict("The game changed in the meantime; look at it again.".into());
     conn.transaction::<_, AppError, _>(|conn| {
-        let n = match extra_guard_offer {
-            Some(offer) => diesel::update(target.filter(games::draw_offer.eq(offer.to_string())))
-                .set(changes)
-                .execute(conn)?,
-            None => diesel::update(target).set(changes).execute(conn)?,
-        };
-        if n == 0 {
-            return Err(AppError::Conflict(
-                "The game changed in the meantime; look at it again.".into(),
-            ));
+        if let Some(offer) = extra_guard_offer {
+            // The offer must still stand (it is cleared by `end_game`).
+            let n = diesel::update(
+                games::table
+                    .filter(games::id.eq(row.id))
+                    .filter(games::status.eq(ACTIVE))
+                    .filter(games::draw_offer.eq(offer.to_string())),
+            )
+            .set(games::updated_at.eq(now))
+            .execute(conn)?;
+            if n == 0 {
+                return Err(changed());
+            }
         }
-        mail::on_game_over(conn, row, None, now)?;
+        if !end_game(conn, row, result, reason, None, now)? {
+            return Err(changed());
+        }
         Ok(())
     })
 }

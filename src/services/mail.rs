@@ -35,6 +35,8 @@ pub const DRAW_OFFER: &str = "draw_offer";
 pub const VERIFY_EMAIL: &str = "verify_email";
 /// A tournament started or paired a round: the reader's games.
 pub const TOURNAMENT_ROUND: &str = "tournament_round";
+pub const CLOCK_REMINDER: &str = "clock_reminder";
+pub const LEAVE_BOOKED: &str = "leave_booked";
 
 /// How long a worker holds a claimed row before another may take it.
 pub const LEASE_SECS: i64 = 120;
@@ -52,6 +54,19 @@ pub struct Payload {
     /// Tournament mails: which tournament, and which round (none: all).
     pub tournament_id: Option<i32>,
     pub round: Option<i32>,
+    /// Leave mails: the first and last day (`YYYY-MM-DD`).
+    pub leave_start: Option<String>,
+    pub leave_end: Option<String>,
+}
+
+/// The payload of a mail caused by a move.
+pub fn move_payload(mover: i32, played: &missive_rules::Played) -> Payload {
+    Payload {
+        from_user: Some(mover),
+        display: Some(played.display.clone()),
+        comment: played.comment.clone().filter(|c| !c.trim().is_empty()),
+        ..Default::default()
+    }
 }
 
 #[derive(Queryable, Selectable, Clone, Debug)]
@@ -373,6 +388,7 @@ pub struct Rendered {
 }
 
 /// Everything a mail template may show.
+#[derive(Default)]
 pub struct MailData {
     pub username: String,
     pub opponent: String,
@@ -388,6 +404,11 @@ pub struct MailData {
     pub result_text: String,
     pub unsubscribe_url: String,
     pub settings_url: String,
+    /// "2 days 3 hours left; deadline ...", empty without a clock.
+    pub clock_text: String,
+    /// Leave mails: the first and last day.
+    pub leave_start: String,
+    pub leave_end: String,
 }
 
 macro_rules! mail_templates {
@@ -400,27 +421,6 @@ macro_rules! mail_templates {
             }
         )*
     };
-}
-
-impl MailData {
-    fn empty() -> MailData {
-        MailData {
-            username: String::new(),
-            opponent: String::new(),
-            game_id: 0,
-            variant_name: String::new(),
-            game_url: String::new(),
-            play_url: String::new(),
-            play_link_hours: 0,
-            last_move: String::new(),
-            comment: String::new(),
-            diagram: String::new(),
-            moves_text: String::new(),
-            result_text: String::new(),
-            unsubscribe_url: String::new(),
-            settings_url: String::new(),
-        }
-    }
 }
 
 #[derive(Template)]
@@ -465,6 +465,10 @@ mail_templates!(
     GameOverHtml => "email/game_over.html",
     DrawOfferTxt => "email/draw_offer.txt",
     DrawOfferHtml => "email/draw_offer.html",
+    ClockReminderTxt => "email/clock_reminder.txt",
+    ClockReminderHtml => "email/clock_reminder.html",
+    LeaveBookedTxt => "email/leave_booked.txt",
+    LeaveBookedHtml => "email/leave_booked.html",
 );
 
 /// The position as text: ranks top down, files left to right, `.` for an
@@ -604,7 +608,7 @@ pub fn render(
             username: user.username.clone(),
             unsubscribe_url: links::unsubscribe_url(&ctx.base_url, &ctx.secret, user.id),
             settings_url: format!("{}/settings/mail", ctx.base_url),
-            ..MailData::empty()
+            ..MailData::default()
         };
         return Ok(Some(Rendered {
             subject: format!("{}: your games ({})", data.tournament, data.round),
@@ -621,6 +625,9 @@ pub fn render(
             to: user.email,
             unsubscribe_url: footer.unsubscribe_url.clone(),
         }));
+    }
+    if row.kind == LEAVE_BOOKED {
+        return render_leave(conn, ctx, &user, &payload).map(Some);
     }
     let game = match row.game_id {
         Some(id) => Some(gsvc::load(conn, id)?),
@@ -658,7 +665,13 @@ pub fn render(
         result_text: String::new(),
         unsubscribe_url: unsubscribe_url.clone(),
         settings_url: format!("{}/settings/mail", ctx.base_url),
+        clock_text: String::new(),
+        leave_start: String::new(),
+        leave_end: String::new(),
     };
+    if let (Some(side), Some(clock)) = (my_side, crate::services::clocks::view(conn, &game, now)?) {
+        data.clock_text = crate::services::clocks::describe_for(&clock, side);
+    }
     let with_position = |conn: &mut DbConn, data: &mut MailData| -> Result<(), AppError> {
         let g = gsvc::restore(&game)?;
         data.diagram = text_diagram(&g.board_view(), my_side == Some(Color::Black));
@@ -728,6 +741,26 @@ pub fn render(
                 h,
             )
         }
+        CLOCK_REMINDER => {
+            // Only while it is still this player's turn at that ply.
+            if Some(game.ply) != row.ply || gsvc::player_to_move(&game) != Some(user.id) {
+                return Ok(None);
+            }
+            let link = PlayLink {
+                game: game.id,
+                user: user.id,
+                ply: game.ply,
+                expires: (now + ctx.play_link_ttl).and_utc().timestamp(),
+            };
+            data.play_url = link.url(&ctx.base_url, &ctx.secret);
+            let t = ClockReminderTxt { m: &data }.render()?;
+            let h = ClockReminderHtml { m: &data }.render()?;
+            (
+                format!("Time is running out in game {} against {opponent}", game.id),
+                t,
+                h,
+            )
+        }
         DRAW_OFFER => {
             if game.status != gsvc::ACTIVE {
                 return Ok(None);
@@ -746,6 +779,50 @@ pub fn render(
         html,
         unsubscribe_url,
     }))
+}
+
+/// "Your opponent is on leave" (no single game: one mail per opponent).
+fn render_leave(
+    conn: &mut DbConn,
+    ctx: &MailCtx,
+    user: &User,
+    payload: &Payload,
+) -> Result<Rendered, AppError> {
+    let opponent = match payload.from_user {
+        Some(id) => user_by_id(conn, id)?.map(|u| u.username),
+        None => None,
+    }
+    .unwrap_or_else(|| "your opponent".into());
+    let unsubscribe_url = links::unsubscribe_url(&ctx.base_url, &ctx.secret, user.id);
+    let data = MailData {
+        username: user.username.clone(),
+        opponent: opponent.clone(),
+        game_id: 0,
+        variant_name: String::new(),
+        game_url: format!("{}/", ctx.base_url),
+        play_url: String::new(),
+        play_link_hours: 0,
+        last_move: String::new(),
+        comment: String::new(),
+        diagram: String::new(),
+        moves_text: String::new(),
+        result_text: String::new(),
+        unsubscribe_url: unsubscribe_url.clone(),
+        settings_url: format!("{}/settings/mail", ctx.base_url),
+        clock_text: String::new(),
+        leave_start: payload.leave_start.clone().unwrap_or_default(),
+        leave_end: payload.leave_end.clone().unwrap_or_default(),
+    };
+    Ok(Rendered {
+        to: user.email.clone(),
+        subject: format!(
+            "{opponent} will be on leave from {} to {}",
+            data.leave_start, data.leave_end
+        ),
+        text: LeaveBookedTxt { m: &data }.render()?,
+        html: LeaveBookedHtml { m: &data }.render()?,
+        unsubscribe_url,
+    })
 }
 
 #[derive(Clone)]
@@ -1018,12 +1095,7 @@ pub fn on_move(
     played: &missive_rules::Played,
     now: NaiveDateTime,
 ) -> QueryResult<()> {
-    let payload = Payload {
-        from_user: Some(mover),
-        display: Some(played.display.clone()),
-        comment: played.comment.clone().filter(|c| !c.trim().is_empty()),
-        ..Default::default()
-    };
+    let payload = move_payload(mover, played);
     if ended {
         return on_game_over(conn, row, Some(&payload), now);
     }

@@ -1,6 +1,8 @@
 //! Domain logic: plain functions taking a connection and a `now`.
 
 pub mod accounts;
+pub mod clock;
+pub mod clocks;
 pub mod games;
 pub mod links;
 pub mod mail;

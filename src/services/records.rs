@@ -127,8 +127,15 @@ pub fn write_game(
         ("Black".into(), name(row.black_id)),
         ("Result".into(), result.clone()),
         ("Termination".into(), termination),
-        // Missive has no clocks yet: correspondence without a time control.
-        ("TimeControl".into(), "-".into()),
+        // `-`: no clock; else the standard form where it says the same, or
+        // Missive's canonical text.
+        (
+            "TimeControl".into(),
+            match crate::services::clocks::control_of(row) {
+                Ok(Some(c)) => c.pgn_tag(),
+                _ => "-".into(),
+            },
+        ),
         ("StartDate".into(), stamp(row.created_at)),
     ];
     if let Some(end) = row.ended_at {

@@ -1,0 +1,13 @@
+DROP TABLE leave_grants;
+DROP TABLE leave_bookings;
+ALTER TABLE moves DROP COLUMN time_used_secs;
+DROP INDEX games_clock_remind_at;
+DROP INDEX games_clock_deadline;
+ALTER TABLE games DROP COLUMN leave_cap_days;
+ALTER TABLE games DROP COLUMN reminded_ply;
+ALTER TABLE games DROP COLUMN clock_remind_at;
+ALTER TABLE games DROP COLUMN clock_deadline;
+ALTER TABLE games DROP COLUMN turn_started_at;
+ALTER TABLE games DROP COLUMN black_clock_secs;
+ALTER TABLE games DROP COLUMN white_clock_secs;
+ALTER TABLE games DROP COLUMN time_control;

@@ -1,0 +1,548 @@
+//! Clocks over the database: each game's clocks as they stand, leave
+//! bookings and grants, and the sweeper that ends games on time and sends
+//! reminders. The arithmetic is in [`crate::services::clock`].
+
+use crate::db::models::{GameRow, LeaveBooking};
+use crate::db::schema::{games, leave_bookings, leave_grants, users};
+use crate::db::{last_insert_id, DbConn};
+use crate::error::AppError;
+use crate::services::clock::{self, Interval, TimeControl};
+use crate::services::games as gsvc;
+use crate::services::mail;
+use chrono::{Datelike, NaiveDate, NaiveDateTime, TimeDelta};
+use diesel::prelude::*;
+use missive_rules::Color;
+
+/// The reason code of a loss on time.
+pub const TIME_FORFEIT: &str = "time-forfeit";
+/// Leave days per calendar year when the configuration says nothing.
+pub const DEFAULT_LEAVE_DAYS: i32 = 30;
+/// Games looked at per sweep (the rest wait for the next pass).
+pub const SWEEP_BATCH: i64 = 200;
+/// Longest single booking, in days.
+pub const MAX_BOOKING_DAYS: i64 = 366;
+
+/// The game's time control, if it has a clock.
+pub fn control_of(row: &GameRow) -> Result<Option<TimeControl>, AppError> {
+    match row.time_control.as_deref() {
+        None => Ok(None),
+        Some(text) => text.parse().map(Some).map_err(|e| {
+            AppError::internal(format!(
+                "game {} has a bad time control {text:?}: {e}",
+                row.id
+            ))
+        }),
+    }
+}
+
+/// A side's stored bank.
+pub fn bank_of(row: &GameRow, color: Color) -> i64 {
+    match color {
+        Color::Black => row.black_clock_secs,
+        _ => row.white_clock_secs,
+    }
+    .unwrap_or(0)
+}
+
+/// Every leave booking of a user, as intervals.
+pub fn booked_leave(conn: &mut DbConn, user_id: i32) -> Result<Vec<Interval>, AppError> {
+    let rows: Vec<(NaiveDate, NaiveDate)> = leave_bookings::table
+        .filter(leave_bookings::user_id.eq(user_id))
+        .select((leave_bookings::start_date, leave_bookings::end_date))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|(s, e)| Interval::days(s, e))
+        .collect())
+}
+
+/// The leave that stops `user_id`'s clock in this game (the game's cap applied).
+pub fn leave_in_game(
+    conn: &mut DbConn,
+    row: &GameRow,
+    user_id: i32,
+) -> Result<Vec<Interval>, AppError> {
+    let booked = booked_leave(conn, user_id)?;
+    Ok(clock::effective_leave(&booked, row.leave_cap_days))
+}
+
+/// One side's clock as it stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SideClock {
+    /// Seconds left (0 once run out).
+    pub left_secs: i64,
+    /// This side's clock is running now (its turn, not on leave).
+    pub running: bool,
+    /// This side's player is on leave now.
+    pub on_leave: bool,
+}
+
+/// A game's clocks at some moment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameClock {
+    pub control: TimeControl,
+    pub white: SideClock,
+    pub black: SideClock,
+    /// When the side to move runs out, leave counted (none once the game is over).
+    pub deadline: Option<NaiveDateTime>,
+    /// The side to move, while the game is in progress.
+    pub to_move: Option<Color>,
+}
+
+impl GameClock {
+    pub fn side(&self, c: Color) -> &SideClock {
+        match c {
+            Color::Black => &self.black,
+            _ => &self.white,
+        }
+    }
+}
+
+/// Where the mover's clock stands: their leave, time left, and deadline.
+pub struct MoverClock {
+    pub color: Color,
+    pub user_id: i32,
+    pub bank: i64,
+    pub started: NaiveDateTime,
+    pub leave: Vec<Interval>,
+    pub deadline: NaiveDateTime,
+}
+
+impl MoverClock {
+    pub fn left(&self, now: NaiveDateTime) -> i64 {
+        clock::time_left(self.started, self.bank, now, &self.leave)
+    }
+    pub fn flagged(&self, now: NaiveDateTime) -> bool {
+        now >= self.deadline
+    }
+}
+
+/// The clock of the player to move in an active game with a clock.
+pub fn mover_clock(conn: &mut DbConn, row: &GameRow) -> Result<Option<MoverClock>, AppError> {
+    if row.status != gsvc::ACTIVE || row.time_control.is_none() {
+        return Ok(None);
+    }
+    let (Some(color), Some(started)) = (gsvc::parse_color(&row.turn), row.turn_started_at) else {
+        return Ok(None);
+    };
+    let Some(user_id) = gsvc::player_to_move(row) else {
+        return Ok(None);
+    };
+    let leave = leave_in_game(conn, row, user_id)?;
+    let bank = bank_of(row, color);
+    let deadline = clock::deadline(started, bank, &leave);
+    Ok(Some(MoverClock {
+        color,
+        user_id,
+        bank,
+        started,
+        leave,
+        deadline,
+    }))
+}
+
+/// The game's clocks at `now` (`None`: no clock, or a challenge not yet accepted).
+pub fn view(
+    conn: &mut DbConn,
+    row: &GameRow,
+    now: NaiveDateTime,
+) -> Result<Option<GameClock>, AppError> {
+    let Some(control) = control_of(row)? else {
+        return Ok(None);
+    };
+    if row.turn_started_at.is_none() {
+        return Ok(None);
+    }
+    let mover = mover_clock(conn, row)?;
+    let mut side = |color: Color| -> Result<SideClock, AppError> {
+        let player = match color {
+            Color::Black => row.black_id,
+            _ => row.white_id,
+        };
+        let on_leave = match player {
+            Some(p) if row.status == gsvc::ACTIVE => {
+                leave_in_game(conn, row, p)?.iter().any(|i| i.contains(now))
+            }
+            _ => false,
+        };
+        let (left, running) = match &mover {
+            Some(m) if m.color == color => (m.left(now), !on_leave),
+            _ => (bank_of(row, color), false),
+        };
+        Ok(SideClock {
+            left_secs: left.max(0),
+            running: running && left > 0,
+            on_leave,
+        })
+    };
+    let white = side(Color::White)?;
+    let black = side(Color::Black)?;
+    Ok(Some(GameClock {
+        control,
+        white,
+        black,
+        deadline: mover.as_ref().map(|m| m.deadline),
+        to_move: mover.as_ref().map(|m| m.color),
+    }))
+}
+
+/// "2 days 3 hours left; deadline 2026-03-04 12:00 UTC", for pages and mails.
+pub fn describe_for(clock: &GameClock, color: Color) -> String {
+    let side = clock.side(color);
+    let mut s = format!("{} left", clock::describe(side.left_secs));
+    if clock.to_move == Some(color) {
+        if let Some(d) = clock.deadline {
+            s.push_str(&format!("; deadline {}", d.format("%Y-%m-%d %H:%M UTC")));
+        }
+    }
+    if side.on_leave {
+        s.push_str(" (on leave: the clock is stopped)");
+    }
+    s
+}
+
+// ---------------------------------------------------------------------------
+// The sweeper
+
+/// What one sweep did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Swept {
+    /// Games this call ended on time.
+    pub forfeits: usize,
+    /// Reminders this call queued.
+    pub reminders: usize,
+}
+
+/// End the games whose player to move has run out, and queue due reminders.
+/// Safe with several sweepers at once: each game is ended (and each reminder
+/// queued) by one conditional UPDATE. Returns the forfeits plus reminders
+/// this call made.
+pub fn sweep(conn: &mut DbConn, now: NaiveDateTime) -> Result<usize, AppError> {
+    let s = sweep_report(conn, now)?;
+    Ok(s.forfeits + s.reminders)
+}
+
+/// [`sweep`], with the forfeits and reminders counted apart.
+pub fn sweep_report(conn: &mut DbConn, now: NaiveDateTime) -> Result<Swept, AppError> {
+    let mut swept = Swept::default();
+    // The stored deadline ignores leave, which only delays it: every game
+    // out of time is among these, and each is rechecked with leave.
+    let due: Vec<GameRow> = games::table
+        .filter(games::status.eq(gsvc::ACTIVE))
+        .filter(games::clock_deadline.le(now))
+        .order(games::clock_deadline.asc())
+        .limit(SWEEP_BATCH)
+        .select(GameRow::as_select())
+        .load(conn)?;
+    for row in due {
+        if forfeit_if_flagged(conn, &row, now)? {
+            swept.forfeits += 1;
+        }
+    }
+    let remind: Vec<GameRow> = games::table
+        .filter(games::status.eq(gsvc::ACTIVE))
+        .filter(games::clock_remind_at.le(now))
+        .order(games::clock_remind_at.asc())
+        .limit(SWEEP_BATCH)
+        .select(GameRow::as_select())
+        .load(conn)?;
+    for row in remind {
+        if row.reminded_ply == Some(row.ply) {
+            continue;
+        }
+        if remind_if_due(conn, &row, now)? {
+            swept.reminders += 1;
+        }
+    }
+    Ok(swept)
+}
+
+/// End `row` on time if its mover has run out at `now` (leave counted).
+/// True when this call ended it.
+pub fn forfeit_if_flagged(
+    conn: &mut DbConn,
+    row: &GameRow,
+    now: NaiveDateTime,
+) -> Result<bool, AppError> {
+    let Some(m) = mover_clock(conn, row)? else {
+        return Ok(false);
+    };
+    if !m.flagged(now) {
+        return Ok(false);
+    }
+    let result = if m.color == Color::White {
+        "0-1"
+    } else {
+        "1-0"
+    };
+    conn.transaction::<_, AppError, _>(|conn| {
+        gsvc::end_game(conn, row, result, TIME_FORFEIT, None, now)
+    })
+}
+
+/// Queue the mover's reminder if it is due at `now` and none was sent at
+/// this ply. True when this call queued it.
+pub fn remind_if_due(
+    conn: &mut DbConn,
+    row: &GameRow,
+    now: NaiveDateTime,
+) -> Result<bool, AppError> {
+    let Some(m) = mover_clock(conn, row)? else {
+        return Ok(false);
+    };
+    if m.flagged(now) || now < clock::reminder_at(m.started, m.bank, &m.leave) {
+        return Ok(false);
+    }
+    conn.transaction::<_, AppError, _>(|conn| {
+        let n = diesel::update(
+            games::table
+                .filter(games::id.eq(row.id))
+                .filter(games::status.eq(gsvc::ACTIVE))
+                .filter(games::ply.eq(row.ply))
+                .filter(
+                    games::reminded_ply
+                        .is_null()
+                        .or(games::reminded_ply.ne(row.ply)),
+                ),
+        )
+        .set(games::reminded_ply.eq(Some(row.ply)))
+        .execute(conn)?;
+        if n == 0 {
+            return Ok(false);
+        }
+        mail::enqueue(
+            conn,
+            mail::CLOCK_REMINDER,
+            m.user_id,
+            Some(row.id),
+            Some(row.ply),
+            &mail::Payload::default(),
+            now,
+        )?;
+        Ok(true)
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Leave
+
+/// Leave days a user may book in `year`: the base allowance plus grants.
+pub fn allowance(
+    conn: &mut DbConn,
+    user_id: i32,
+    year: i32,
+    base_days: i32,
+) -> Result<i64, AppError> {
+    let granted: Vec<i32> = leave_grants::table
+        .filter(leave_grants::user_id.eq(user_id))
+        .filter(leave_grants::year.eq(year))
+        .select(leave_grants::days)
+        .load(conn)?;
+    Ok(i64::from(base_days) + granted.into_iter().map(i64::from).sum::<i64>())
+}
+
+/// Leave days booked by a user in `year`.
+pub fn days_booked(conn: &mut DbConn, user_id: i32, year: i32) -> Result<i64, AppError> {
+    Ok(bookings_of(conn, user_id)?
+        .iter()
+        .flat_map(|b| clock::days_per_year(b.start_date, b.end_date))
+        .filter(|(y, _)| *y == year)
+        .map(|(_, d)| d)
+        .sum())
+}
+
+/// A user's bookings, earliest first.
+pub fn bookings_of(conn: &mut DbConn, user_id: i32) -> Result<Vec<LeaveBooking>, AppError> {
+    Ok(leave_bookings::table
+        .filter(leave_bookings::user_id.eq(user_id))
+        .order(leave_bookings::start_date.asc())
+        .select(LeaveBooking::as_select())
+        .load(conn)?)
+}
+
+/// Give a player `days` more leave in `year` (a tournament director's grant).
+pub fn grant_leave(
+    conn: &mut DbConn,
+    user_id: i32,
+    year: i32,
+    days: i32,
+    granted_by: i32,
+    reason: &str,
+    now: NaiveDateTime,
+) -> Result<i32, AppError> {
+    if !(1..=366).contains(&days) {
+        return Err(AppError::Invalid(
+            "Grant between 1 and 366 days of leave.".into(),
+        ));
+    }
+    if !(2000..=9999).contains(&year) {
+        return Err(AppError::Invalid("That year cannot be used.".into()));
+    }
+    conn.transaction::<_, AppError, _>(|conn| {
+        diesel::insert_into(leave_grants::table)
+            .values((
+                leave_grants::user_id.eq(user_id),
+                leave_grants::year.eq(year),
+                leave_grants::days.eq(days),
+                leave_grants::granted_by.eq(Some(granted_by)),
+                leave_grants::reason.eq(crate::web::clip(reason.trim(), 500)),
+                leave_grants::created_at.eq(now),
+            ))
+            .execute(conn)?;
+        Ok(last_insert_id(conn)?)
+    })
+}
+
+/// Read a `YYYY-MM-DD` form field.
+pub fn parse_day(what: &str, text: &str) -> Result<NaiveDate, AppError> {
+    NaiveDate::parse_from_str(text.trim(), "%Y-%m-%d").map_err(|_| {
+        AppError::Invalid(format!(
+            "The {what} date “{}” is not a date: write it as YYYY-MM-DD.",
+            crate::web::clip(text.trim(), 20)
+        ))
+    })
+}
+
+/// Book leave for whole UTC days `start..=end`: ahead only (from tomorrow),
+/// within each year's allowance. Opponents in the user's active games are
+/// told by mail.
+pub fn book_leave(
+    conn: &mut DbConn,
+    user_id: i32,
+    start: NaiveDate,
+    end: NaiveDate,
+    base_days: i32,
+    now: NaiveDateTime,
+) -> Result<i32, AppError> {
+    let tomorrow = now.date() + TimeDelta::days(1);
+    if start < tomorrow {
+        return Err(AppError::Invalid(format!(
+            "Leave is booked ahead: the first day must be {} or later.",
+            tomorrow.format("%Y-%m-%d")
+        )));
+    }
+    if end < start {
+        return Err(AppError::Invalid(
+            "The last day of leave comes before the first.".into(),
+        ));
+    }
+    if (end - start).num_days() + 1 > MAX_BOOKING_DAYS {
+        return Err(AppError::Invalid(format!(
+            "One booking is at most {MAX_BOOKING_DAYS} days."
+        )));
+    }
+    let existing = bookings_of(conn, user_id)?;
+    if existing
+        .iter()
+        .any(|b| b.start_date <= end && start <= b.end_date)
+    {
+        return Err(AppError::Invalid(
+            "These days overlap leave you have already booked.".into(),
+        ));
+    }
+    for (year, days) in clock::days_per_year(start, end) {
+        let allowed = allowance(conn, user_id, year, base_days)?;
+        let used = days_booked(conn, user_id, year)?;
+        if used + days > allowed {
+            return Err(AppError::Invalid(format!(
+                "That is {days} days of leave in {year}, but only {} of your {allowed} days are left.",
+                (allowed - used).max(0)
+            )));
+        }
+    }
+    conn.transaction::<_, AppError, _>(|conn| {
+        diesel::insert_into(leave_bookings::table)
+            .values((
+                leave_bookings::user_id.eq(user_id),
+                leave_bookings::start_date.eq(start),
+                leave_bookings::end_date.eq(end),
+                leave_bookings::created_at.eq(now),
+            ))
+            .execute(conn)?;
+        let id = last_insert_id(conn)?;
+        let payload = mail::Payload {
+            from_user: Some(user_id),
+            leave_start: Some(start.format("%Y-%m-%d").to_string()),
+            leave_end: Some(end.format("%Y-%m-%d").to_string()),
+            ..Default::default()
+        };
+        for opponent in active_opponents(conn, user_id)? {
+            mail::enqueue(
+                conn,
+                mail::LEAVE_BOOKED,
+                opponent,
+                None,
+                None,
+                &payload,
+                now,
+            )?;
+        }
+        Ok(id)
+    })
+}
+
+/// The distinct opponents of a user in their active games.
+pub fn active_opponents(conn: &mut DbConn, user_id: i32) -> Result<Vec<i32>, AppError> {
+    let rows: Vec<(Option<i32>, Option<i32>)> = games::table
+        .filter(games::status.eq(gsvc::ACTIVE))
+        .filter(games::white_id.eq(user_id).or(games::black_id.eq(user_id)))
+        .select((games::white_id, games::black_id))
+        .load(conn)?;
+    let mut out: Vec<i32> = rows
+        .into_iter()
+        .flat_map(|(w, b)| [w, b])
+        .flatten()
+        .filter(|p| *p != user_id)
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
+/// Cancel a booking that has not started yet.
+pub fn cancel_leave(
+    conn: &mut DbConn,
+    user_id: i32,
+    booking_id: i32,
+    now: NaiveDateTime,
+) -> Result<(), AppError> {
+    let booking: Option<LeaveBooking> = leave_bookings::table
+        .find(booking_id)
+        .select(LeaveBooking::as_select())
+        .first(conn)
+        .optional()?;
+    let Some(b) = booking.filter(|b| b.user_id == user_id) else {
+        return Err(AppError::NotFound("You have no such leave booking.".into()));
+    };
+    if b.start_date <= now.date() {
+        return Err(AppError::Invalid(
+            "This leave has already begun: it can no longer be cancelled.".into(),
+        ));
+    }
+    diesel::delete(
+        leave_bookings::table
+            .filter(leave_bookings::id.eq(b.id))
+            .filter(leave_bookings::user_id.eq(user_id)),
+    )
+    .execute(conn)?;
+    Ok(())
+}
+
+/// Whether a user is on leave at `now` (uncapped).
+pub fn on_leave(conn: &mut DbConn, user_id: i32, now: NaiveDateTime) -> Result<bool, AppError> {
+    Ok(booked_leave(conn, user_id)?.iter().any(|i| i.contains(now)))
+}
+
+/// A user's name, for mails.
+pub fn username(conn: &mut DbConn, user_id: i32) -> Result<Option<String>, AppError> {
+    Ok(users::table
+        .find(user_id)
+        .select(users::username)
+        .first(conn)
+        .optional()?)
+}
+
+/// The year of a moment, for allowance pages.
+pub fn year_of(now: NaiveDateTime) -> i32 {
+    now.date().year()
+}
