@@ -185,6 +185,28 @@ fn round_robin_of_five(backend: Backend) {
             1
         );
     }
+    // The dashboard: ann books leave (days 2 to 4); a day and a half in,
+    // every game whose mover is not ann runs out within 48 hours (3 days a
+    // move), ann's own clocks are stopped.
+    missive::services::clocks::book_leave(
+        conn,
+        us[0].id,
+        (start + Duration::days(1)).date(),
+        (start + Duration::days(3)).date(),
+        30,
+        start,
+    )
+    .unwrap();
+    let d = tsvc::dashboard(conn, &dir, start + Duration::hours(36)).unwrap();
+    assert_eq!(d.on_leave.len(), 1);
+    assert_eq!(d.on_leave[0].0, "ann");
+    let ann_white = gs.iter().filter(|g| g.white_id == Some(us[0].id)).count();
+    assert_eq!(d.nearing_timeout.len(), 10 - ann_white);
+    assert!(d.nearing_timeout.iter().all(|n| n.2 != "ann"));
+    assert!(d
+        .nearing_timeout
+        .iter()
+        .all(|n| n.4 == start + Duration::days(3)));
     // Chosen results, by pair (the first named scores that much).
     let id = |n: &str| us[names.iter().position(|x| *x == n).unwrap()].id;
     let chosen = [
