@@ -242,7 +242,7 @@ struct TournamentPage {
     can_start: bool,
     players: Vec<PlayerLine>,
     standings: Vec<StandingRow>,
-    crosstable: Option<(Vec<String>, Vec<(String, Vec<String>)>)>,
+    crosstable: Option<(Vec<String>, svc::CrossRows)>,
     rounds_list: Vec<RoundBlock>,
     adjudications: Vec<(i32, String, String)>,
     logged_in: bool,

@@ -1267,6 +1267,9 @@ pub struct StandingLine {
     pub cancelled: bool,
 }
 
+/// Crosstable rows: a player's name and one cell per column.
+pub type CrossRows = Vec<(String, Vec<String>)>;
+
 /// Points as text: 2 → "1", 3 → "1½".
 pub fn halves(points2: i32) -> String {
     let whole = points2 / 2;
@@ -1303,7 +1306,7 @@ pub struct TournamentView {
     pub names: HashMap<i32, String>,
     pub standings: Vec<StandingLine>,
     /// Round robins: the crosstable rows (player name, cells), in standings order.
-    pub crosstable: Option<Vec<(String, Vec<String>)>>,
+    pub crosstable: Option<CrossRows>,
     pub adjudications: Vec<(i32, String, String)>,
 }
 
@@ -1355,7 +1358,7 @@ pub fn compute_standings(
     all: &[GameRow],
     byes: &[(i32, i32)],
     name: &dyn Fn(i32) -> String,
-) -> (Vec<StandingLine>, Option<Vec<(String, Vec<String>)>>) {
+) -> (Vec<StandingLine>, Option<CrossRows>) {
     use crate::services::standings::{self as st, GameResult, Outcome};
     let field: Vec<&EntrantRow> = players.iter().filter(|p| p.replaced_by.is_none()).collect();
     let cancelled: HashSet<i32> = field
