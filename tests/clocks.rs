@@ -179,6 +179,27 @@ fn late_move_is_refused_and_forfeits(backend: Backend) {
     let r = games::submit_move(&mut conn, id, &bob, "e5", None, true, late);
     assert!(matches!(r, Err(AppError::Forbidden(_))));
     assert_eq!(mails(&mut conn, mail::GAME_OVER).len(), 2);
+    // A draw offer cannot be accepted once the mover's flag has fallen.
+    let id = game(&mut conn, &alice, &bob, "2d/move");
+    games::draw(&mut conn, id, &bob, "offer", t0() + Duration::hours(1)).unwrap();
+    let r = games::draw(&mut conn, id, &alice, "accept", t0() + Duration::days(3));
+    match r {
+        Err(AppError::Conflict(msg)) => assert_eq!(msg, games::FLAG_FELL),
+        other => panic!("expected a loss on time, got {other:?}"),
+    }
+    let row = games::load(&mut conn, id).unwrap();
+    assert_eq!(
+        (row.result.as_deref(), row.reason.as_deref()),
+        (Some("0-1"), Some(clocks::TIME_FORFEIT))
+    );
+    // Before the flag falls, the same agreement is a draw.
+    let id = game(&mut conn, &alice, &bob, "2d/move");
+    games::draw(&mut conn, id, &bob, "offer", t0()).unwrap();
+    games::draw(&mut conn, id, &alice, "accept", t0() + Duration::days(1)).unwrap();
+    assert_eq!(
+        games::load(&mut conn, id).unwrap().reason.as_deref(),
+        Some("agreement")
+    );
     // The deadline itself is too late; a second before is in time.
     let id = game(&mut conn, &alice, &bob, "2d/move");
     let r = games::submit_move(
@@ -275,6 +296,16 @@ fn leave_stops_the_clock_and_moves_the_deadline(backend: Backend) {
         .collect();
     assert_eq!(told.len(), 2);
     assert!(told.contains(&bob.id) && told.contains(&carol.id));
+    let ctx = mail::MailCtx::new(&app.config, b"a secret for tests").unwrap();
+    let leave_mail = &mails(&mut conn, mail::LEAVE_BOOKED)[0];
+    let r = mail::render(&mut conn, &ctx, leave_mail, t0())
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        r.subject,
+        "alice will be on leave from 2026-03-03 to 2026-03-04"
+    );
+    assert!(r.html.contains("<strong>alice</strong> has booked leave"));
     // Past the leave-less deadline, the sweeper leaves the game alone.
     let past_old = t0() + Duration::days(4);
     assert_eq!(
@@ -525,6 +556,8 @@ fn preset_over_http_shows_clocks_in_json(backend: Backend) {
         id
     };
     let id = create("50d +50d/10moves");
+    // The dashboard shows the time left where it is your turn.
+    assert!(alice.get("/").has("left (deadline "));
     let j = alice.json(id);
     let c = &j["clock"];
     assert_eq!(c["time_control"], "50d +50d/10moves");
@@ -732,6 +765,8 @@ fn sweep_bench() {
         let s = clocks::sweep_report(conn, now).unwrap();
         (started.elapsed().as_secs_f64() * 1000.0, s)
     };
+    // The first pass pays for preparing the statements.
+    time(&mut conn, t0() + Duration::minutes(1));
     let (idle, s) = time(&mut conn, t0() + Duration::hours(1));
     assert_eq!(s, clocks::Swept::default());
     let (busy, s) = time(&mut conn, t0() + Duration::days(1));

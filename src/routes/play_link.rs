@@ -227,6 +227,8 @@ pub async fn play(
             Some(msg),
             crate::web::clip(&f.text, 200),
         ),
+        // Too late: the game was just lost on time (the page says so).
+        Err(AppError::Conflict(msg)) if msg == svc::TIME_RAN_OUT => Err(AppError::Conflict(msg)),
         // Another request played this ply first: the link is used.
         Err(AppError::Conflict(_)) => refused(&ctx, id, LinkProblem::Used),
         Err(e) => Err(e),

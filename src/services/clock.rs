@@ -533,7 +533,7 @@ pub fn days_per_year(first: NaiveDate, last: NaiveDate) -> Vec<(i32, i64)> {
     out
 }
 
-/// Seconds an interval spends in each year (for tests and reports).
+/// Total seconds of a set of leave intervals.
 pub fn leave_secs(leave: &[Interval]) -> i64 {
     leave.iter().map(Interval::secs).sum()
 }

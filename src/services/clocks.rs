@@ -3,7 +3,7 @@
 //! reminders. The arithmetic is in [`crate::services::clock`].
 
 use crate::db::models::{GameRow, LeaveBooking};
-use crate::db::schema::{games, leave_bookings, leave_grants, users};
+use crate::db::schema::{games, leave_bookings, leave_grants};
 use crate::db::{last_insert_id, DbConn};
 use crate::error::AppError;
 use crate::services::clock::{self, Interval, TimeControl};
@@ -526,20 +526,6 @@ pub fn cancel_leave(
     )
     .execute(conn)?;
     Ok(())
-}
-
-/// Whether a user is on leave at `now` (uncapped).
-pub fn on_leave(conn: &mut DbConn, user_id: i32, now: NaiveDateTime) -> Result<bool, AppError> {
-    Ok(booked_leave(conn, user_id)?.iter().any(|i| i.contains(now)))
-}
-
-/// A user's name, for mails.
-pub fn username(conn: &mut DbConn, user_id: i32) -> Result<Option<String>, AppError> {
-    Ok(users::table
-        .find(user_id)
-        .select(users::username)
-        .first(conn)
-        .optional()?)
 }
 
 /// The year of a moment, for allowance pages.

@@ -22,6 +22,10 @@ pub const WITHDRAWN: &str = "withdrawn";
 pub const TIME_RAN_OUT: &str =
     "Your time ran out before this move arrived: the move was not played, and the game is lost on time.";
 
+/// What a draw or resignation after the mover's time ran out is told.
+pub const FLAG_FELL: &str =
+    "The time of the player to move had run out: the game is lost on time, and nothing else was done.";
+
 /// Longest custom start position accepted.
 pub const FEN_MAX: usize = 2000;
 /// Longest move text accepted before asking the rules crate.
@@ -707,6 +711,15 @@ fn capitalise(s: &str) -> String {
     }
 }
 
+/// A game whose player to move has run out is lost on time before anything
+/// else happens to it (no draw agreed or resignation after the flag fell).
+fn end_if_flagged(conn: &mut DbConn, row: &GameRow, now: NaiveDateTime) -> Result<(), AppError> {
+    if clocks::forfeit_if_flagged(conn, row, now)? {
+        return Err(AppError::Conflict(FLAG_FELL.into()));
+    }
+    Ok(())
+}
+
 fn check_participant(row: &GameRow, user: &User, what: &str) -> Result<Color, AppError> {
     let side = side_of(row, user.id)
         .ok_or_else(|| AppError::Forbidden(format!("Only the two players can {what}.")))?;
@@ -753,6 +766,7 @@ fn finish(
 pub fn resign(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Result<(), AppError> {
     let row = load(conn, id)?;
     let side = check_participant(&row, user, "resign")?;
+    end_if_flagged(conn, &row, now)?;
     let result = if side == Color::White { "0-1" } else { "1-0" };
     finish(conn, &row, result, "resignation", None, now)
 }
@@ -766,6 +780,7 @@ pub fn draw(
 ) -> Result<(), AppError> {
     let row = load(conn, id)?;
     let side = check_participant(&row, user, "offer or answer a draw")?;
+    end_if_flagged(conn, &row, now)?;
     let mine = color_code(side);
     let theirs = color_code(side.opponent());
     let offer = row.draw_offer.as_deref();

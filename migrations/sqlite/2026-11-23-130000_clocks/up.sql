@@ -11,8 +11,8 @@ ALTER TABLE games ADD COLUMN clock_deadline TIMESTAMP;
 ALTER TABLE games ADD COLUMN clock_remind_at TIMESTAMP;
 ALTER TABLE games ADD COLUMN reminded_ply INTEGER;
 ALTER TABLE games ADD COLUMN leave_cap_days INTEGER;
-CREATE INDEX games_clock_deadline ON games(clock_deadline);
-CREATE INDEX games_clock_remind_at ON games(clock_remind_at);
+CREATE INDEX games_clock_deadline ON games(status, clock_deadline);
+CREATE INDEX games_clock_remind_at ON games(status, clock_remind_at);
 
 ALTER TABLE moves ADD COLUMN time_used_secs BIGINT;
 
