@@ -1010,3 +1010,55 @@ fn cli_creates_users_and_grants_the_director_role() {
     assert!(missive::services::mail::is_verified(&mut conn, alice.id).unwrap());
     assert!(accounts::find_by_name(&mut conn, "dave").unwrap().is_none());
 }
+
+/// `cargo test --release --test tournaments -- --ignored --nocapture`: the
+/// tournament page's data for a 46-player round robin (1,035 games, half of
+/// them finished) is read in a fixed number of queries; prints the time.
+#[test]
+#[ignore]
+fn bench_standings_of_a_thousand_games() {
+    let app = TestApp::start(Backend::Sqlite);
+    let conn = &mut app.db();
+    let dir = director(conn, "director");
+    let mut players = Vec::new();
+    for i in 0..46 {
+        // Plain sign-ups are enough here (no mail needed).
+        players.push(
+            accounts::signup(
+                conn,
+                &format!("player{i}"),
+                &format!("p{i}@example.org"),
+                "correct horse battery",
+                t0(),
+            )
+            .unwrap(),
+        );
+    }
+    let refs: Vec<&User> = players.iter().collect();
+    let built = std::time::Instant::now();
+    let (tid, start) = started(conn, &dir, form("Big", "round-robin", "", "2"), &refs);
+    let games = tgames(conn, tid);
+    assert_eq!(games.len(), 46 * 45 / 2);
+    let who = by_id(&refs);
+    for (k, g) in games.iter().enumerate().filter(|(k, _)| k % 2 == 0) {
+        finish(
+            conn,
+            g,
+            ["1-0", "0-1", "1/2-1/2"][k % 3],
+            &who,
+            start + Duration::minutes(k as i64),
+        );
+    }
+    eprintln!("set-up: {:.1} s", built.elapsed().as_secs_f64());
+    let t = std::time::Instant::now();
+    let runs = 10;
+    for _ in 0..runs {
+        let v = tsvc::view(conn, tid).unwrap();
+        assert_eq!(v.standings.len(), 46);
+    }
+    eprintln!(
+        "tournament view with {} games: {:.1} ms",
+        games.len(),
+        t.elapsed().as_secs_f64() * 1000.0 / runs as f64
+    );
+}
