@@ -23,6 +23,7 @@ both_backends!(
     start_is_claimed_once_and_entry_is_bounded,
     http_tournament_flow,
     only_directors_direct,
+    directors_import_checked_records,
 );
 
 fn t0() -> NaiveDateTime {
@@ -1063,4 +1064,47 @@ fn bench_standings_of_a_thousand_games() {
         games.len(),
         t.elapsed().as_secs_f64() * 1000.0 / runs as f64
     );
+}
+
+fn directors_import_checked_records(backend: Backend) {
+    let app = TestApp::start(backend);
+    {
+        let conn = &mut app.db();
+        director(conn, "director");
+        user(conn, "ann");
+        user(conn, "ben");
+    }
+    let pgn = "[Event \"Old club game\"]\n[White \"x\"]\n[Black \"y\"]\n[Result \"0-1\"]\n\n1. f3 e5 {the trap} 2. g4 Qh4# 0-1\n";
+    let fields =
+        |record: &'static str| vec![("record", record), ("white", "ann"), ("black", "ben")];
+    let ann = login_as(&app, "ann");
+    assert_eq!(
+        ann.post("/records/import", &fields(pgn)).status(),
+        StatusCode::FORBIDDEN
+    );
+    let d = login_as(&app, "director");
+    let bad = "[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n";
+    let p = d.post("/records/import", &fields(bad));
+    assert_eq!(p.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(p.has("Ply 3"), "the first illegal ply is named");
+    let p = d.post("/records/import", &fields(pgn));
+    assert_eq!(p.status(), StatusCode::SEE_OTHER, "{}", p.body);
+    let id: i32 = p
+        .location
+        .unwrap()
+        .trim_start_matches("/games/")
+        .parse()
+        .unwrap();
+    let j = d.json(id);
+    assert_eq!(j["status"], "finished");
+    assert_eq!(j["result"], "0-1");
+    assert_eq!(j["reason"], "checkmate");
+    assert_eq!(j["moves"].as_array().unwrap().len(), 4);
+    // The stored game exports to the same moves.
+    let out = d.get(&format!("/games/{id}.pgn")).body;
+    assert!(
+        out.contains("[White \"ann\"]") && out.contains("Qh4#"),
+        "{out}"
+    );
+    assert!(out.contains("the trap"));
 }

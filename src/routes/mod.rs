@@ -91,6 +91,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     )
     .route("/director", web::get().to(tournaments::dashboard))
     .route(
+        "/records/import",
+        web::post().to(tournaments::import_record),
+    )
+    .route(
         "/games/{id}/adjudicate",
         web::post().to(tournaments::adjudicate),
     )

@@ -579,3 +579,27 @@ pub async fn dashboard(ctx: Ctx) -> Result<HttpResponse, AppError> {
 pub fn fmt_when(t: &NaiveDateTime) -> String {
     when(*t)
 }
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct ImportForm {
+    csrf_token: String,
+    record: String,
+    white: String,
+    black: String,
+}
+
+/// A director imports a checked record as a finished game.
+pub async fn import_record(
+    ctx: Ctx,
+    form: web::Form<ImportForm>,
+) -> Result<HttpResponse, AppError> {
+    ctx.check_csrf(&form.csrf_token)?;
+    let user = svc::require_director(ctx.user.as_ref())?.clone();
+    let f = form.into_inner();
+    let id = db(&ctx.state, move |conn| {
+        svc::import_record(conn, &user, &f.record, &f.white, &f.black, now())
+    })
+    .await?;
+    Ok(see_other(&format!("/games/{id}")))
+}

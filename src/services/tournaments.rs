@@ -1824,3 +1824,135 @@ fn tag_event(pgn: &str, event: &str, round: Option<i32>) -> String {
         .join("\n")
         + if pgn.ends_with('\n') { "\n" } else { "" }
 }
+
+/// Longest record accepted for import.
+pub const RECORD_MAX: usize = 1_000_000;
+
+/// A director imports a checked record (PGN or Game Courier log) as a
+/// finished game between two existing players. Every move is replayed with
+/// the rules (the record is refused at its first illegal ply) and stored with
+/// the position after it, as if played; the result is the record's (or, if
+/// it has none, how the rules end the game).
+pub fn import_record(
+    conn: &mut DbConn,
+    director: &User,
+    text: &str,
+    white: &str,
+    black: &str,
+    now: NaiveDateTime,
+) -> Result<i32, AppError> {
+    use crate::db::models::{NewGame, NewMove};
+    use crate::db::schema::moves;
+    use missive_rules::record;
+    require_director(Some(director))?;
+    if text.len() > RECORD_MAX {
+        return Err(AppError::Invalid("The record is too long.".into()));
+    }
+    let w = named_player(conn, white)?;
+    let b = named_player(conn, black)?;
+    if w.id == b.id {
+        return Err(AppError::Invalid(
+            "White and Black must be two different players.".into(),
+        ));
+    }
+    let report = crate::services::records::check_record(text);
+    if !report.ok {
+        return Err(AppError::Invalid(report.message));
+    }
+    let rec = record::parse_any(text)
+        .map_err(|e| AppError::Invalid(format!("The record cannot be read: {e}.")))?;
+    let variant = missive_rules::variant(&rec.variant_id()).ok_or_else(|| {
+        AppError::Invalid(format!(
+            "There is no variant “{}”.",
+            clip(&rec.variant_id(), 40)
+        ))
+    })?;
+    let mut game = missive_rules::Game::new(variant, rec.start_fen())
+        .map_err(|e| AppError::Invalid(format!("The start position cannot be used: {e}.")))?;
+    let start_fen = game.fen();
+    let mut plies = Vec::new();
+    for m in &rec.moves {
+        let side = game.side_to_move();
+        let played = game
+            .play_text(&m.text)
+            .map_err(|e| AppError::Invalid(format!("“{}” is illegal: {e}.", clip(&m.text, 40))))?;
+        let (from, to) = variant.move_squares(&played.mv);
+        plies.push((
+            played,
+            from.map(|s| s.name()),
+            to.name(),
+            game.fen(),
+            m.comment.clone(),
+            if side == Color::Black { b.id } else { w.id },
+        ));
+    }
+    let outcome = game.outcome();
+    let (result, reason) = match (rec.result.as_deref(), outcome) {
+        (Some(r @ ("1-0" | "0-1" | "1/2-1/2")), Some(o)) if r == o.result_code() => {
+            (r.to_string(), o.reason.code().to_string())
+        }
+        (Some(r @ ("1-0" | "0-1" | "1/2-1/2")), _) => (r.to_string(), "imported".to_string()),
+        (_, Some(o)) => (o.result_code().to_string(), o.reason.code().to_string()),
+        _ => {
+            return Err(AppError::Invalid(
+                "The record has no result and the rules do not end the game: only finished \
+                 games are imported."
+                    .into(),
+            ))
+        }
+    };
+    let fen = game.fen();
+    let history = game.history_string();
+    conn.transaction::<_, AppError, _>(|conn| {
+        diesel::insert_into(games::table)
+            .values(&NewGame {
+                variant: variant.id(),
+                status: gsvc::FINISHED,
+                challenger_id: w.id,
+                opponent_id: Some(b.id),
+                white_id: Some(w.id),
+                black_id: Some(b.id),
+                challenger_color: "white",
+                start_fen: &start_fen,
+                fen: &fen,
+                history: &history,
+                ply: plies.len() as i32,
+                turn: gsvc::color_code(game.side_to_move()),
+                created_at: now,
+                updated_at: now,
+                time_control: None,
+                leave_cap_days: None,
+            })
+            .execute(conn)?;
+        let id = last_insert_id(conn)?;
+        diesel::update(games::table.find(id))
+            .set((
+                games::result.eq(Some(&result)),
+                games::reason.eq(Some(&reason)),
+                games::ended_at.eq(Some(now)),
+            ))
+            .execute(conn)?;
+        for (i, (played, from, to, fen_after, comment, by)) in plies.iter().enumerate() {
+            diesel::insert_into(moves::table)
+                .values(&NewMove {
+                    game_id: id,
+                    ply: i as i32 + 1,
+                    display: &played.display,
+                    coordinate: &played.coordinate,
+                    from_square: from.as_deref(),
+                    to_square: to,
+                    fen_after,
+                    played_by: *by,
+                    played_at: now,
+                    comment: comment
+                        .as_deref()
+                        .map(str::trim)
+                        .filter(|c| !c.is_empty())
+                        .map(|c| clip(c, gsvc::COMMENT_MAX)),
+                    time_used_secs: None,
+                })
+                .execute(conn)?;
+        }
+        Ok(id)
+    })
+}
