@@ -186,6 +186,35 @@ fn round_robin_of_five(backend: Backend) {
             1
         );
     }
+    // The mail renders: the tournament, each round's game with its link.
+    let (transport, sent) = missive::services::mail::Transport::memory();
+    let sender = missive::services::mail::Sender {
+        transport,
+        ctx: missive::services::mail::MailCtx::new(&app.config, b"secret").unwrap(),
+        owner: "test".into(),
+    };
+    missive::services::mail::drain_once(conn, &sender, start).unwrap();
+    let sent = sent.lock().unwrap().clone();
+    let round_mails: Vec<_> = sent
+        .iter()
+        .filter(|m| m.raw.contains("Winter RR: your games"))
+        .collect();
+    assert_eq!(round_mails.len(), 5);
+    let ann_mail = round_mails
+        .iter()
+        .find(|m| m.to.iter().any(|t| t.contains("ann@")))
+        .unwrap();
+    assert!(ann_mail.raw.contains("/tournaments/"), "{}", ann_mail.raw);
+    let ann_games = gs
+        .iter()
+        .filter(|g| g.white_id == Some(us[0].id) || g.black_id == Some(us[0].id));
+    for g in ann_games {
+        assert!(
+            ann_mail.raw.contains(&format!("/games/{}", g.id)),
+            "game {}",
+            g.id
+        );
+    }
     // The dashboard: ann books leave (days 2 to 4); a day and a half in,
     // every game whose mover is not ann runs out within 48 hours (3 days a
     // move), ann's own clocks are stopped.
