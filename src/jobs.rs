@@ -130,3 +130,41 @@ pub fn spawn_clock_worker(pool: Pool, poll: Duration) -> ClockWorker {
         thread: Some(thread),
     }
 }
+
+/// Start the tournament sweeper: every `poll`, start the tournaments whose
+/// entry window has closed and pair Swiss rounds that are due
+/// (`services::tournaments::sweep`; each start and round is claimed with a
+/// conditional UPDATE, so several processes may run it).
+pub fn spawn_tournament_worker(pool: Pool, poll: Duration) -> MailWorker {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let thread = std::thread::Builder::new()
+        .name("tournaments".into())
+        .spawn(move || {
+            while !flag.load(Ordering::SeqCst) {
+                match pool.get() {
+                    Ok(mut conn) => {
+                        match crate::services::tournaments::sweep(&mut conn, crate::web::now()) {
+                            Ok(started) if !started.is_empty() => {
+                                tracing::info!("tournaments started: {started:?}")
+                            }
+                            Ok(_) => {}
+                            Err(e) => tracing::warn!("tournament sweeper: {e}"),
+                        }
+                    }
+                    Err(e) => tracing::warn!("tournament sweeper: no database connection: {e}"),
+                }
+                let mut left = poll;
+                while !left.is_zero() && !flag.load(Ordering::SeqCst) {
+                    let step = left.min(Duration::from_millis(100));
+                    std::thread::sleep(step);
+                    left -= step;
+                }
+            }
+        })
+        .expect("spawn the tournament sweeper");
+    MailWorker {
+        stop,
+        thread: Some(thread),
+    }
+}

@@ -118,6 +118,8 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         tracing::info!("MISSIVE_MAIL_WORKER is off: this process sends no mail");
         None
     };
+    let tournaments =
+        jobs::spawn_tournament_worker(state.pool.clone(), std::time::Duration::from_secs(30));
     let clock_worker = if config.clock_worker {
         Some(jobs::spawn_clock_worker(
             state.pool.clone(),
@@ -131,6 +133,7 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     if let Some(w) = worker {
         w.stop();
     }
+    tournaments.stop();
     if let Some(w) = clock_worker {
         w.stop();
     }

@@ -1,6 +1,7 @@
 //! The `missive` command: the server (default) and its tools.
 
 mod rules_cli;
+mod user_cli;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -29,6 +30,9 @@ enum Command {
     /// Game records (PGN, Game Courier logs).
     #[command(subcommand)]
     Record(rules_cli::RecordCommand),
+    /// Accounts and the tournament director role (on DATABASE_URL).
+    #[command(subcommand)]
+    User(user_cli::UserCommand),
     /// Benchmark: queue mails and drain the outbox into a local SMTP sink;
     /// prints mails/second.
     MailBench {
@@ -56,6 +60,7 @@ fn main() -> anyhow::Result<ExitCode> {
         Command::Variants => rules_cli::list_variants()?,
         Command::Position(args) => rules_cli::position(args)?,
         Command::Record(cmd) => return rules_cli::record(cmd),
+        Command::User(cmd) => return Ok(user_cli::run(cmd)),
         Command::MailBench {
             count,
             workers,

@@ -14,6 +14,8 @@ pub struct User {
     pub password_hash: String,
     pub confirm_moves: bool,
     pub created_at: NaiveDateTime,
+    /// May create and direct tournaments (granted from the command line).
+    pub is_director: bool,
 }
 
 #[derive(Insertable)]
@@ -64,6 +66,8 @@ pub struct GameRow {
     pub reminded_ply: Option<i32>,
     /// Only the first N leave days of each year stop this game's clocks.
     pub leave_cap_days: Option<i32>,
+    pub tournament_id: Option<i32>,
+    pub round: Option<i32>,
 }
 
 #[derive(Insertable)]
@@ -133,4 +137,41 @@ pub struct LeaveBooking {
     /// Last day of leave (UTC), included.
     pub end_date: chrono::NaiveDate,
     pub created_at: NaiveDateTime,
+}
+
+#[derive(Queryable, Selectable, Clone, Debug)]
+#[diesel(table_name = tournaments)]
+pub struct TournamentRow {
+    pub id: i32,
+    pub name: String,
+    pub variant: String,
+    pub time_control: Option<String>,
+    pub format: String,
+    pub rounds: i32,
+    pub entry_opens: NaiveDateTime,
+    pub entry_closes: NaiveDateTime,
+    pub max_players: i32,
+    pub entrants: i32,
+    pub leave_days: i32,
+    pub forfeit_limit: i32,
+    pub director_id: i32,
+    pub status: String,
+    pub current_round: i32,
+    pub created_at: NaiveDateTime,
+    pub started_at: Option<NaiveDateTime>,
+    pub finished_at: Option<NaiveDateTime>,
+}
+
+#[derive(Queryable, Selectable, Clone, Debug)]
+#[diesel(table_name = tournament_players)]
+pub struct EntrantRow {
+    pub id: i32,
+    pub tournament_id: i32,
+    pub user_id: i32,
+    pub seed: Option<i32>,
+    pub joined_at: NaiveDateTime,
+    pub withdrawn_at: Option<NaiveDateTime>,
+    pub withdrawal_reason: Option<String>,
+    pub results_cancelled: bool,
+    pub replaced_by: Option<i32>,
 }

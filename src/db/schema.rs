@@ -16,6 +16,7 @@ diesel::table! {
         password_hash -> Text,
         confirm_moves -> Bool,
         created_at -> Timestamp,
+        is_director -> Bool,
     }
 }
 
@@ -68,6 +69,8 @@ diesel::table! {
         clock_remind_at -> Nullable<Timestamp>,
         reminded_ply -> Nullable<Integer>,
         leave_cap_days -> Nullable<Integer>,
+        tournament_id -> Nullable<Integer>,
+        round -> Nullable<Integer>,
     }
 }
 
@@ -154,7 +157,78 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    tournaments (id) {
+        id -> Integer,
+        name -> Text,
+        variant -> Text,
+        time_control -> Nullable<Text>,
+        format -> Text,
+        rounds -> Integer,
+        entry_opens -> Timestamp,
+        entry_closes -> Timestamp,
+        max_players -> Integer,
+        entrants -> Integer,
+        leave_days -> Integer,
+        forfeit_limit -> Integer,
+        director_id -> Integer,
+        status -> Text,
+        current_round -> Integer,
+        created_at -> Timestamp,
+        started_at -> Nullable<Timestamp>,
+        finished_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    tournament_players (id) {
+        id -> Integer,
+        tournament_id -> Integer,
+        user_id -> Integer,
+        seed -> Nullable<Integer>,
+        joined_at -> Timestamp,
+        withdrawn_at -> Nullable<Timestamp>,
+        withdrawal_reason -> Nullable<Text>,
+        results_cancelled -> Bool,
+        replaced_by -> Nullable<Integer>,
+    }
+}
+
+diesel::table! {
+    tournament_byes (id) {
+        id -> Integer,
+        tournament_id -> Integer,
+        round -> Integer,
+        user_id -> Integer,
+    }
+}
+
+diesel::table! {
+    adjudication_requests (id) {
+        id -> Integer,
+        game_id -> Integer,
+        user_id -> Integer,
+        note -> Text,
+        created_at -> Timestamp,
+        resolved_at -> Nullable<Timestamp>,
+        resolved_by -> Nullable<Integer>,
+    }
+}
+
+diesel::table! {
+    adjudications (id) {
+        id -> Integer,
+        game_id -> Integer,
+        director_id -> Integer,
+        result -> Text,
+        reason -> Text,
+        created_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(sessions -> users (user_id));
+diesel::joinable!(tournament_players -> tournaments (tournament_id));
+diesel::joinable!(adjudication_requests -> games (game_id));
 diesel::joinable!(moves -> games (game_id));
 diesel::allow_tables_to_appear_in_same_query!(
     settings,
@@ -167,6 +241,11 @@ diesel::allow_tables_to_appear_in_same_query!(
     mail_prefs,
     verified_emails,
     game_notes,
+    tournaments,
+    tournament_players,
+    tournament_byes,
+    adjudication_requests,
+    adjudications,
     leave_bookings,
     leave_grants
 );

@@ -8,6 +8,7 @@ pub mod mail_settings;
 pub mod pages;
 pub mod play_link;
 pub mod records;
+pub mod tournaments;
 
 use crate::error::AppError;
 use actix_web::web;
@@ -59,6 +60,48 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/users/{name}", web::get().to(records::profile))
     .route("/records/check", web::get().to(records::check_form))
     .route("/records/check", web::post().to(records::check))
+    .route("/tournaments", web::get().to(tournaments::list))
+    .route("/tournaments/new", web::get().to(tournaments::new_form))
+    .route("/tournaments/new", web::post().to(tournaments::create))
+    .route(
+        "/tournaments/{id}/games.pgn",
+        web::get().to(tournaments::games_pgn),
+    )
+    .route("/tournaments/{id}", web::get().to(tournaments::show))
+    .route("/tournaments/{id}/join", web::post().to(tournaments::join))
+    .route(
+        "/tournaments/{id}/leave",
+        web::post().to(tournaments::leave),
+    )
+    .route(
+        "/tournaments/{id}/start",
+        web::post().to(tournaments::start),
+    )
+    .route(
+        "/tournaments/{id}/withdraw",
+        web::post().to(tournaments::withdraw),
+    )
+    .route(
+        "/tournaments/{id}/replace",
+        web::post().to(tournaments::replace),
+    )
+    .route(
+        "/tournaments/{id}/grant-leave",
+        web::post().to(tournaments::grant_leave),
+    )
+    .route("/director", web::get().to(tournaments::dashboard))
+    .route(
+        "/records/import",
+        web::post().to(tournaments::import_record),
+    )
+    .route(
+        "/games/{id}/adjudicate",
+        web::post().to(tournaments::adjudicate),
+    )
+    .route(
+        "/games/{id}/adjudication-request",
+        web::post().to(tournaments::request_adjudication),
+    )
     .route("/games/{id}", web::get().to(games::show))
     .route("/games/{id}/accept", web::post().to(games::accept))
     .route("/games/{id}/decline", web::post().to(games::decline))

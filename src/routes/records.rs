@@ -178,6 +178,7 @@ pub struct ArchiveQuery {
     to: String,
     sort: String,
     page: String,
+    tournament: String,
 }
 
 #[derive(Template)]
@@ -230,7 +231,14 @@ pub async fn archive(ctx: Ctx, query: web::Query<ArchiveQuery>) -> Result<HttpRe
     if !["", "last-move", "ended"].contains(&q.sort.trim()) {
         return Err(AppError::BadRequest("Sort by last-move or ended.".into()));
     }
+    let tournament = match q.tournament.trim() {
+        "" => None,
+        t => Some(t.parse::<i32>().map_err(|_| {
+            AppError::BadRequest(format!("The tournament “{}” is not a number.", clip(t, 20)))
+        })?),
+    };
     let filter = ArchiveFilter {
+        tournament,
         player: clip(&q.player, 60),
         variant: clip(&q.variant, 60),
         status: status.into(),
@@ -250,6 +258,7 @@ pub async fn archive(ctx: Ctx, query: web::Query<ArchiveQuery>) -> Result<HttpRe
             ("from", q.from.as_str()),
             ("to", q.to.as_str()),
             ("sort", q.sort.as_str()),
+            ("tournament", q.tournament.as_str()),
         ];
         let mut s = String::from("/games?");
         for (k, v) in pairs.iter().filter(|(_, v)| !v.is_empty()) {

@@ -163,6 +163,29 @@ pub fn signup(
     find_by_name(conn, &key)?.ok_or_else(|| AppError::internal("new user vanished"))
 }
 
+/// An account made by the administrator (`missive user create`): validated
+/// like a sign-up, and its address counted as verified (no mail is sent).
+pub fn create_verified(
+    conn: &mut DbConn,
+    username: &str,
+    email: &str,
+    password: &str,
+    now: NaiveDateTime,
+) -> Result<User, AppError> {
+    use crate::db::schema::verified_emails;
+    conn.transaction::<_, AppError, _>(|conn| {
+        let user = signup(conn, username, email, password, now)?;
+        diesel::insert_into(verified_emails::table)
+            .values((
+                verified_emails::user_id.eq(user.id),
+                verified_emails::email.eq(&user.email),
+                verified_emails::verified_at.eq(now),
+            ))
+            .execute(conn)?;
+        Ok(user)
+    })
+}
+
 pub fn find_by_name(conn: &mut DbConn, name: &str) -> QueryResult<Option<User>> {
     users::table
         .filter(users::username_key.eq(username_key(name)))

@@ -337,8 +337,10 @@ pub fn end_game(
         return Ok(false);
     }
     mail::on_game_over(conn, row, last_move, now)?;
-    // Whatever else must follow a game's end (tournament standings,
-    // forfeit rules) belongs here, in the same transaction.
+    if row.tournament_id.is_some() {
+        // Forfeit rules and the next Swiss round, in this same transaction.
+        crate::services::tournaments::on_game_end(conn, row.id, now)?;
+    }
     Ok(true)
 }
 

@@ -33,6 +33,8 @@ pub const YOUR_TURN: &str = "your_turn";
 pub const GAME_OVER: &str = "game_over";
 pub const DRAW_OFFER: &str = "draw_offer";
 pub const VERIFY_EMAIL: &str = "verify_email";
+/// A tournament started or paired a round: the reader's games.
+pub const TOURNAMENT_ROUND: &str = "tournament_round";
 pub const CLOCK_REMINDER: &str = "clock_reminder";
 pub const LEAVE_BOOKED: &str = "leave_booked";
 
@@ -49,6 +51,9 @@ pub struct Payload {
     pub from_user: Option<i32>,
     pub display: Option<String>,
     pub comment: Option<String>,
+    /// Tournament mails: which tournament, and which round (none: all).
+    pub tournament_id: Option<i32>,
+    pub round: Option<i32>,
     /// Leave mails: the first and last day (`YYYY-MM-DD`).
     pub leave_start: Option<String>,
     pub leave_end: Option<String>,
@@ -383,6 +388,7 @@ pub struct Rendered {
 }
 
 /// Everything a mail template may show.
+#[derive(Default)]
 pub struct MailData {
     pub username: String,
     pub opponent: String,
@@ -415,6 +421,20 @@ macro_rules! mail_templates {
             }
         )*
     };
+}
+
+#[derive(Template)]
+#[template(path = "email/tournament_round.txt")]
+struct TournamentRoundTxt<'a> {
+    m: &'a MailData,
+    t: &'a crate::services::tournaments::RoundMail,
+}
+
+#[derive(Template)]
+#[template(path = "email/tournament_round.html")]
+struct TournamentRoundHtml<'a> {
+    m: &'a MailData,
+    t: &'a crate::services::tournaments::RoundMail,
 }
 
 pub struct VerifyData {
@@ -568,6 +588,42 @@ pub fn render(
             html: VerifyHtml { m: &data }.render()?,
             to: user.email,
             unsubscribe_url: links::unsubscribe_url(&ctx.base_url, &ctx.secret, user.id),
+        }));
+    }
+    if row.kind == TOURNAMENT_ROUND {
+        let Some(tid) = payload.tournament_id else {
+            return Ok(None);
+        };
+        let Some(data) = crate::services::tournaments::round_mail(
+            conn,
+            &ctx.base_url,
+            tid,
+            payload.round,
+            user.id,
+        )?
+        else {
+            return Ok(None);
+        };
+        let footer = MailData {
+            username: user.username.clone(),
+            unsubscribe_url: links::unsubscribe_url(&ctx.base_url, &ctx.secret, user.id),
+            settings_url: format!("{}/settings/mail", ctx.base_url),
+            ..MailData::default()
+        };
+        return Ok(Some(Rendered {
+            subject: format!("{}: your games ({})", data.tournament, data.round),
+            text: TournamentRoundTxt {
+                m: &footer,
+                t: &data,
+            }
+            .render()?,
+            html: TournamentRoundHtml {
+                m: &footer,
+                t: &data,
+            }
+            .render()?,
+            to: user.email,
+            unsubscribe_url: footer.unsubscribe_url.clone(),
         }));
     }
     if row.kind == LEAVE_BOOKED {

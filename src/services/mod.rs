@@ -9,3 +9,4 @@ pub mod mail;
 pub mod pairing;
 pub mod records;
 pub mod standings;
+pub mod tournaments;

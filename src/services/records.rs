@@ -287,6 +287,8 @@ pub struct ArchiveFilter {
     pub sort: String,
     /// 1-based.
     pub page: i64,
+    /// Only the games of this tournament.
+    pub tournament: Option<i32>,
 }
 
 pub const ARCHIVE_PAGE: i64 = 50;
@@ -309,6 +311,9 @@ pub fn archive(conn: &mut DbConn, f: &ArchiveFilter) -> Result<ArchivePage, AppE
             .optional()?
             .unwrap_or(-1);
         q = q.filter(games::white_id.eq(uid).or(games::black_id.eq(uid)));
+    }
+    if let Some(t) = f.tournament {
+        q = q.filter(games::tournament_id.eq(t));
     }
     if !f.variant.trim().is_empty() {
         q = q.filter(games::variant.eq(f.variant.trim().to_string()));

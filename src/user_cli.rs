@@ -1,0 +1,80 @@
+//! `missive user ...`: accounts and the director role, on `DATABASE_URL`.
+
+use std::io::BufRead;
+use std::process::ExitCode;
+
+#[derive(clap::Subcommand)]
+pub enum UserCommand {
+    /// Create an account (validated like a sign-up; its address counts as
+    /// verified). The password comes from --password, else MISSIVE_PASSWORD,
+    /// else the first line of standard input.
+    Create {
+        name: String,
+        email: String,
+        #[arg(long)]
+        password: Option<String>,
+    },
+    /// Let a user create and direct tournaments.
+    GrantDirector { name: String },
+    /// Take the director role away.
+    RevokeDirector { name: String },
+}
+
+fn password(given: Option<String>) -> anyhow::Result<String> {
+    if let Some(p) = given {
+        return Ok(p);
+    }
+    if let Ok(p) = std::env::var("MISSIVE_PASSWORD") {
+        return Ok(p);
+    }
+    let mut line = String::new();
+    std::io::stdin().lock().read_line(&mut line)?;
+    Ok(line.trim_end_matches(['\r', '\n']).to_string())
+}
+
+pub fn run(cmd: UserCommand) -> ExitCode {
+    match execute(cmd) {
+        Ok(line) => {
+            println!("{line}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn execute(cmd: UserCommand) -> anyhow::Result<String> {
+    use missive::services::{accounts, tournaments};
+    let config = missive::Config::from_env()?;
+    let mut conn = missive::db::Manager::new(&config.database_url)
+        .open()
+        .map_err(|e| anyhow::anyhow!("cannot open the database: {e}"))?;
+    missive::db::migrate(&mut conn)?;
+    let now = missive::web::now();
+    let public = |e: missive::error::AppError| anyhow::anyhow!(e.public_message());
+    match cmd {
+        UserCommand::Create {
+            name,
+            email,
+            password: given,
+        } => {
+            let pw = password(given)?;
+            let u =
+                accounts::create_verified(&mut conn, &name, &email, &pw, now).map_err(public)?;
+            Ok(format!(
+                "created user {} <{}> (id {}, address verified)",
+                u.username, u.email, u.id
+            ))
+        }
+        UserCommand::GrantDirector { name } => {
+            let u = tournaments::set_director(&mut conn, &name, true).map_err(public)?;
+            Ok(format!("{} is now a tournament director", u.username))
+        }
+        UserCommand::RevokeDirector { name } => {
+            let u = tournaments::set_director(&mut conn, &name, false).map_err(public)?;
+            Ok(format!("{} is no longer a tournament director", u.username))
+        }
+    }
+}
