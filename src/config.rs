@@ -45,6 +45,9 @@ pub struct Config {
     pub mail_poll_ms: u64,
     /// `MISSIVE_PLAY_LINK_HOURS`: how long a "your turn" link stays valid.
     pub play_link_hours: i64,
+    /// `MISSIVE_DIGEST_HOUR`: the UTC hour (0-23) from which the daily
+    /// digests are sent.
+    pub digest_hour: u32,
 }
 
 /// Read when present in the working directory and `MISSIVE_CONFIG` is unset.
@@ -141,6 +144,7 @@ impl Default for Config {
             mail_worker: true,
             mail_poll_ms: 2000,
             play_link_hours: 24 * 14,
+            digest_hour: 7,
         }
     }
 }
@@ -182,6 +186,13 @@ impl Config {
             ),
             mail_poll_ms: src.num("MISSIVE_MAIL_POLL_MS", d.mail_poll_ms).max(10),
             play_link_hours: src.num("MISSIVE_PLAY_LINK_HOURS", d.play_link_hours).max(1),
+            digest_hour: match src.var("MISSIVE_DIGEST_HOUR") {
+                None => d.digest_hour,
+                Some(v) => match v.trim().parse::<u32>() {
+                    Ok(h) if h < 24 => h,
+                    _ => anyhow::bail!("MISSIVE_DIGEST_HOUR {v:?} is not an hour from 0 to 23"),
+                },
+            },
         })
     }
 

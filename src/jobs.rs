@@ -1,20 +1,25 @@
 //! Background loops. Each is safe to run in several processes at once.
 
 use crate::db::Pool;
+use crate::services::digest;
 use crate::services::mail::{self, Sender};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-/// A running mail worker; dropping the handle does not stop it, `stop` does.
-pub struct MailWorker {
+/// A running background loop; dropping the handle does not stop it, `stop`
+/// does.
+pub struct Worker {
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
 }
 
-impl MailWorker {
-    /// Ask the worker to stop after its current pass and wait for it.
+/// The mail sender's handle.
+pub type MailWorker = Worker;
+
+impl Worker {
+    /// Ask the loop to stop after its current pass and wait for it.
     pub fn stop(mut self) {
         self.stop.store(true, Ordering::SeqCst);
         if let Some(t) = self.thread.take() {
@@ -40,39 +45,20 @@ fn hostname_or_local() -> String {
         .unwrap_or_else(|| "local".into())
 }
 
-/// Start the mail sender: drain the outbox, then wait `poll` when there was
-/// nothing to do (immediately again when a full batch went out).
-pub fn spawn_mail_worker(pool: Pool, sender: Sender, poll: Duration) -> MailWorker {
+/// Run `pass` in a thread until stopped: again at once when it says it was
+/// busy, else after `poll`.
+fn spawn_loop(
+    name: &str,
+    poll: Duration,
+    mut pass: impl FnMut() -> bool + Send + 'static,
+) -> Worker {
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
     let thread = std::thread::Builder::new()
-        .name("mail-worker".into())
+        .name(name.into())
         .spawn(move || {
             while !flag.load(Ordering::SeqCst) {
-                let busy = match pool.get() {
-                    Ok(mut conn) => match mail::drain_once(&mut conn, &sender, crate::web::now()) {
-                        Ok(r) => {
-                            if r.sent + r.failed + r.skipped > 0 {
-                                tracing::info!(
-                                    "mail: {} sent, {} failed, {} skipped",
-                                    r.sent,
-                                    r.failed,
-                                    r.skipped
-                                );
-                            }
-                            r.sent + r.failed + r.skipped >= mail::BATCH as usize
-                        }
-                        Err(e) => {
-                            tracing::warn!("mail worker: {e}");
-                            false
-                        }
-                    },
-                    Err(e) => {
-                        tracing::warn!("mail worker: no database connection: {e}");
-                        false
-                    }
-                };
-                if !busy {
+                if !pass() {
                     // Sleep in short steps so `stop` is quick.
                     let mut left = poll;
                     while !left.is_zero() && !flag.load(Ordering::SeqCst) {
@@ -83,9 +69,57 @@ pub fn spawn_mail_worker(pool: Pool, sender: Sender, poll: Duration) -> MailWork
                 }
             }
         })
-        .expect("spawn the mail worker");
-    MailWorker {
+        .expect("spawn a background thread");
+    Worker {
         stop,
         thread: Some(thread),
     }
+}
+
+/// Start the mail sender: drain the outbox, then wait `poll` when there was
+/// nothing to do (immediately again when a full batch went out).
+pub fn spawn_mail_worker(pool: Pool, sender: Sender, poll: Duration) -> Worker {
+    spawn_loop("mail-worker", poll, move || match pool.get() {
+        Ok(mut conn) => match mail::drain_once(&mut conn, &sender, crate::web::now()) {
+            Ok(r) => {
+                if r.sent + r.failed + r.skipped > 0 {
+                    tracing::info!(
+                        "mail: {} sent, {} failed, {} skipped",
+                        r.sent,
+                        r.failed,
+                        r.skipped
+                    );
+                }
+                r.sent + r.failed + r.skipped >= mail::BATCH as usize
+            }
+            Err(e) => {
+                tracing::warn!("mail worker: {e}");
+                false
+            }
+        },
+        Err(e) => {
+            tracing::warn!("mail worker: no database connection: {e}");
+            false
+        }
+    })
+}
+
+/// Start the daily digest job: once a minute, queue the digests of the day
+/// that are due (from `hour` o'clock UTC) and not yet claimed by any process.
+pub fn spawn_digest_worker(pool: Pool, hour: u32, poll: Duration) -> Worker {
+    spawn_loop("digest-worker", poll, move || {
+        match pool.get() {
+            Ok(mut conn) => match digest::run_digests(&mut conn, hour, crate::web::now()) {
+                Ok(r) if r.queued + r.empty > 0 => tracing::info!(
+                    "digests: {} queued, {} with nothing to list",
+                    r.queued,
+                    r.empty
+                ),
+                Ok(_) => {}
+                Err(e) => tracing::warn!("digest worker: {e}"),
+            },
+            Err(e) => tracing::warn!("digest worker: no database connection: {e}"),
+        }
+        false
+    })
 }

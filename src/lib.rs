@@ -118,10 +118,17 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         tracing::info!("MISSIVE_MAIL_WORKER is off: this process sends no mail");
         None
     };
+    // Several processes may run it: each day's digest is claimed once.
+    let digests = jobs::spawn_digest_worker(
+        state.pool.clone(),
+        config.digest_hour,
+        std::time::Duration::from_secs(60),
+    );
     server_on(state, &config, listener)?.await?;
     if let Some(w) = worker {
         w.stop();
     }
+    digests.stop();
     Ok(())
 }
 

@@ -12,18 +12,25 @@ use reqwest::StatusCode;
 use std::time::Instant;
 
 /// A game of `plies` knight shuffles, stored directly (the rules would call
-/// the repetition a draw; the pages only read stored data).
+/// the repetition a draw; the pages only read stored data). The game row's
+/// repetition history has one entry per ply, as a real game of that length
+/// has (distinct made-up keys, so the position is not a repetition).
 fn stored_game(app: &TestApp, alice: &common::TestClient, plies: usize) -> i32 {
     let id = alice.challenge("bob", "white");
     let chess = missive_rules::variant("chess").unwrap();
     let cycle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    let fens: Vec<String> = (1..=4)
+        .map(|n| {
+            missive_rules::Game::replay(chess, None, &cycle[..n])
+                .unwrap()
+                .fen()
+        })
+        .collect();
     let mut conn = app.db();
     let (white, black): (Option<i32>, Option<i32>) = (Some(1), Some(2));
     let mut fen = String::new();
     for ply in 1..=plies {
-        let texts: Vec<&str> = (0..((ply - 1) % 4 + 1)).map(|i| cycle[i]).collect();
-        let g = missive_rules::Game::replay(chess, None, &texts).unwrap();
-        fen = g.fen();
+        fen = fens[(ply - 1) % 4].clone();
         let mv = cycle[(ply - 1) % 4];
         let now = chrono::Utc::now().naive_utc();
         diesel::insert_into(moves::table)
@@ -38,10 +45,15 @@ fn stored_game(app: &TestApp, alice: &common::TestClient, plies: usize) -> i32 {
                 played_by: if ply % 2 == 1 { 1 } else { 2 },
                 played_at: now,
                 comment: Some(format!("ply {ply}")),
+                turn_no: ply.div_ceil(2) as i32,
             })
             .execute(&mut conn)
             .unwrap();
     }
+    let history = (0..plies)
+        .map(|i| format!("{:016x}", 0x5eed_0000_0000_0000u64 + i as u64))
+        .collect::<Vec<_>>()
+        .join(",");
     diesel::update(games::table.find(id))
         .set((
             games::status.eq("active"),
@@ -50,7 +62,7 @@ fn stored_game(app: &TestApp, alice: &common::TestClient, plies: usize) -> i32 {
             games::opponent_id.eq(black),
             games::ply.eq(plies as i32),
             games::fen.eq(&fen),
-            games::history.eq(""),
+            games::history.eq(history),
         ))
         .execute(&mut conn)
         .unwrap();
@@ -78,6 +90,7 @@ fn page_time_1000_vs_10_plies() {
     for (label, suffix) in [
         ("game page (current)", ""),
         ("game page at ply 5", "?ply=5"),
+        ("all moves page", "/moves"),
         ("PGN export", ".pgn"),
     ] {
         let s = time_page(&alice, &format!("/games/{small}{suffix}"));

@@ -85,6 +85,8 @@ pub struct MoveRow {
     pub played_at: NaiveDateTime,
     /// The `//` text entered with the move.
     pub comment: Option<String>,
+    /// The move number the list shows (both halves of a turn share it).
+    pub turn_no: i32,
 }
 
 #[derive(Insertable)]
@@ -101,4 +103,17 @@ pub struct NewMove<'a> {
     pub played_at: NaiveDateTime,
     /// The `//` text entered with the move.
     pub comment: Option<String>,
+    /// The move number the list shows (both halves of a turn share it).
+    pub turn_no: i32,
+}
+
+/// The claim of one user's daily digest for one UTC day.
+#[derive(Queryable, Selectable, Insertable, Clone, Debug)]
+#[diesel(table_name = digest_sent)]
+pub struct DigestSent {
+    pub user_id: i32,
+    pub day: chrono::NaiveDate,
+    /// Games listed (0: nothing to list, no mail).
+    pub games: i32,
+    pub created_at: NaiveDateTime,
 }

@@ -76,6 +76,7 @@ diesel::table! {
         played_by -> Integer,
         played_at -> Timestamp,
         comment -> Nullable<Text>,
+        turn_no -> Integer,
     }
 }
 
@@ -123,6 +124,22 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    digest_sent (user_id, day) {
+        user_id -> Integer,
+        day -> Date,
+        games -> Integer,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    verify_mail_sent (user_id) {
+        user_id -> Integer,
+        sent_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(sessions -> users (user_id));
 diesel::joinable!(moves -> games (game_id));
 diesel::allow_tables_to_appear_in_same_query!(
@@ -135,5 +152,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     email_outbox,
     mail_prefs,
     verified_emails,
-    game_notes
+    game_notes,
+    digest_sent,
+    verify_mail_sent
 );

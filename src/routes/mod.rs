@@ -36,6 +36,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/settings/mail", web::get().to(mail_settings::show))
     .route("/settings/mail", web::post().to(mail_settings::save))
     .route(
+        "/settings/mail/verify",
+        web::post().to(mail_settings::resend_verification),
+    )
+    .route(
         "/unsubscribe",
         web::get().to(mail_settings::unsubscribe_form),
     )
@@ -57,6 +61,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/records/check", web::get().to(records::check_form))
     .route("/records/check", web::post().to(records::check))
     .route("/games/{id}", web::get().to(games::show))
+    .route("/games/{id}/moves", web::get().to(games::all_moves))
     .route("/games/{id}/accept", web::post().to(games::accept))
     .route("/games/{id}/decline", web::post().to(games::decline))
     .route("/games/{id}/move", web::post().to(games::make_move))

@@ -33,6 +33,8 @@ pub const YOUR_TURN: &str = "your_turn";
 pub const GAME_OVER: &str = "game_over";
 pub const DRAW_OFFER: &str = "draw_offer";
 pub const VERIFY_EMAIL: &str = "verify_email";
+/// The daily digest (`services::digest`).
+pub const DIGEST: &str = "digest";
 
 /// How long a worker holds a claimed row before another may take it.
 pub const LEASE_SECS: i64 = 120;
@@ -148,6 +150,66 @@ pub fn verify_email(
         Ok(())
     })?;
     Ok(true)
+}
+
+/// How long before the verification mail may be asked for again.
+pub const VERIFY_RESEND_MINUTES: i64 = 10;
+
+/// Queue the address verification mail (at sign-up, and the "send it
+/// again" button): refused when the address is already verified, and when
+/// one was queued less than [`VERIFY_RESEND_MINUTES`] ago. The claim is a
+/// conditional update of `verify_mail_sent` in the transaction that queues
+/// the mail, so simultaneous clicks queue one mail.
+pub fn send_verification(
+    conn: &mut DbConn,
+    user_id: i32,
+    now: NaiveDateTime,
+) -> Result<(), AppError> {
+    use crate::db::schema::verify_mail_sent;
+    if is_verified(conn, user_id)? {
+        return Err(AppError::Invalid(
+            "Your address is already confirmed.".into(),
+        ));
+    }
+    let window = Duration::minutes(VERIFY_RESEND_MINUTES);
+    let claimed = conn.transaction::<_, diesel::result::Error, _>(|conn| {
+        let n = diesel::update(
+            verify_mail_sent::table
+                .filter(verify_mail_sent::user_id.eq(user_id))
+                .filter(verify_mail_sent::sent_at.le(now - window)),
+        )
+        .set(verify_mail_sent::sent_at.eq(now))
+        .execute(conn)?;
+        if n == 0 {
+            diesel::insert_into(verify_mail_sent::table)
+                .values((
+                    verify_mail_sent::user_id.eq(user_id),
+                    verify_mail_sent::sent_at.eq(now),
+                ))
+                .execute(conn)?;
+        }
+        enqueue(conn, VERIFY_EMAIL, user_id, None, None, &Payload::default(), now)
+    });
+    match claimed {
+        Ok(()) => Ok(()),
+        Err(e) if crate::db::is_unique_violation(&e) => {
+            let last: Option<NaiveDateTime> = verify_mail_sent::table
+                .find(user_id)
+                .select(verify_mail_sent::sent_at)
+                .first(conn)
+                .optional()?;
+            let wait = last
+                .map(|t| (t + window - now).num_minutes() + 1)
+                .unwrap_or(VERIFY_RESEND_MINUTES)
+                .clamp(1, VERIFY_RESEND_MINUTES);
+            Err(AppError::RateLimited(format!(
+                "A confirmation mail was sent less than {VERIFY_RESEND_MINUTES} minutes ago: \
+                 look for it (and in your spam folder), or ask again in {wait} minute{}.",
+                if wait == 1 { "" } else { "s" }
+            )))
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// Queue a mail, unless the user's policy refuses it ("none": nothing;
@@ -545,6 +607,9 @@ pub fn render(
             to: user.email,
             unsubscribe_url: links::unsubscribe_url(&ctx.base_url, &ctx.secret, user.id),
         }));
+    }
+    if row.kind == DIGEST {
+        return crate::services::digest::render(conn, ctx, &user, row.created_at, now);
     }
     let game = match row.game_id {
         Some(id) => Some(gsvc::load(conn, id)?),
