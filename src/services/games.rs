@@ -424,23 +424,7 @@ pub fn move_from(
     };
     let new_ply = row.ply + 1;
     conn.transaction::<_, AppError, _>(|conn| {
-        let previous: Option<(i32, i32)> = moves::table
-            .filter(moves::game_id.eq(id))
-            .filter(moves::ply.eq(row.ply))
-            .select((moves::played_by, moves::turn_no))
-            .first(conn)
-            .optional()?;
-        let turn_no = next_turn_no(
-            previous.map(|(by, n)| {
-                let c = if Some(by) == row.black_id {
-                    Color::Black
-                } else {
-                    Color::White
-                };
-                (n, c)
-            }),
-            side,
-        );
+
         // The conditional update is the guard: only one request can move the
         // game from `row.ply`; the unique (game_id, ply) key backs it up.
         let n = diesel::update(
@@ -465,6 +449,25 @@ pub fn move_from(
         if n == 0 {
             return Err(AppError::position_changed());
         }
+        // Read after the guarded update: on SQLite a read first would pin a
+        // snapshot that a concurrent move makes stale (SQLITE_BUSY_SNAPSHOT).
+        let previous: Option<(i32, i32)> = moves::table
+            .filter(moves::game_id.eq(id))
+            .filter(moves::ply.eq(row.ply))
+            .select((moves::played_by, moves::turn_no))
+            .first(conn)
+            .optional()?;
+        let turn_no = next_turn_no(
+            previous.map(|(by, n)| {
+                let c = if Some(by) == row.black_id {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                (n, c)
+            }),
+            side,
+        );
         let mv = NewMove {
             game_id: id,
             ply: new_ply,
