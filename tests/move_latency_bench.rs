@@ -133,3 +133,24 @@ fn move_latency_with_smtp_reachable_and_stalled() {
         );
     }
 }
+
+/// The outbox drain rate into the SMTP sink (`missive mail-bench` without
+/// building the binary): `COUNT` mails (default 2000), `WORKERS` (1).
+#[test]
+#[ignore]
+fn outbox_drain_rate() {
+    let env = |k: &str, d: usize| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    let workers = env("WORKERS", 1);
+    let r = missive::mail_bench::run(None, env("COUNT", 2000), workers).unwrap();
+    println!(
+        "outbox drain: {} mails in {:.2} s: {:.0} mails/s ({workers} worker(s), SMTP sink on 127.0.0.1)",
+        r.mails,
+        r.seconds,
+        r.mails as f64 / r.seconds
+    );
+}
