@@ -630,8 +630,9 @@ fn service_user(
 ) -> missive::db::models::User {
     let mut conn = app.db();
     let email = format!("{name}@example.org");
-    let u = missive::services::accounts::signup(&mut conn, name, &email, "correct horse battery", now)
-        .unwrap();
+    let u =
+        missive::services::accounts::signup(&mut conn, name, &email, "correct horse battery", now)
+            .unwrap();
     if verified {
         let sig = missive::services::links::verify_sig(&secret(app), u.id, &email);
         assert!(mail::verify_email(&mut conn, &secret(app), u.id, &sig, now).unwrap());
@@ -705,15 +706,12 @@ fn daily_digest_once_a_day_right_games_right_order(backend: Backend) {
         .map(|g| g.game_id)
         .collect();
     assert_eq!(listed, vec![g3, g1, g2]);
-    assert!(digest::games_to_list(&mut conn, gina.id, t0).unwrap().is_empty());
-    diesel::RunQueryDsl::execute(
-        diesel::sql_query("DELETE FROM email_outbox"),
-        &mut conn,
-    )
-    .unwrap();
-    let digests = |app: &TestApp| {
-        app.count("SELECT COUNT(*) AS n FROM email_outbox WHERE kind = 'digest'")
-    };
+    assert!(digest::games_to_list(&mut conn, gina.id, t0)
+        .unwrap()
+        .is_empty());
+    diesel::RunQueryDsl::execute(diesel::sql_query("DELETE FROM email_outbox"), &mut conn).unwrap();
+    let digests =
+        |app: &TestApp| app.count("SELECT COUNT(*) AS n FROM email_outbox WHERE kind = 'digest'");
     // Before the hour: nothing.
     let day1 = at("2026-11-21 06:59");
     assert_eq!(
@@ -762,7 +760,10 @@ fn daily_digest_once_a_day_right_games_right_order(backend: Backend) {
     let m = list.lock().unwrap()[0].clone();
     assert_eq!(m.to, vec!["alice@example.org".to_string()]);
     let text = smtp::readable(&m.raw);
-    assert!(text.contains("Subject: Your move in 3 games (Missive digest, 2026-11-21)"), "{text}");
+    assert!(
+        text.contains("Subject: Your move in 3 games (Missive digest, 2026-11-21)"),
+        "{text}"
+    );
     let plain = &text[..text.find("text/html").expect("an HTML part")];
     let pos = |g: i32| {
         plain
@@ -774,7 +775,10 @@ fn daily_digest_once_a_day_right_games_right_order(backend: Backend) {
     assert!(plain.contains("carol, who played e4"), "{plain}");
     assert!(plain.contains("waiting for 1 day 21 hours"), "{plain}");
     for g in [g1, g2, g3] {
-        assert!(plain.contains(&format!("/games/{g}/play?u={}", alice.id)), "{plain}");
+        assert!(
+            plain.contains(&format!("/games/{g}/play?u={}", alice.id)),
+            "{plain}"
+        );
     }
     // The play link of the digest plays that move.
     let link = play_link(&plain[pos(g1)..]);

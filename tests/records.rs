@@ -621,7 +621,9 @@ fn long_game_page_lists_a_window(backend: Backend) {
     assert_eq!(page_fen(&p.body), fens[90]);
     assert!((51..=90).all(|n| p.has(&link(n))), "{}", p.body);
     assert!(!p.has(&link(50)) && !p.has(&link(1)));
-    assert!(p.has(&format!("<td class=\"num\">26.</td><td><a href=\"/games/{id}?ply=51\"")));
+    assert!(p.has(&format!(
+        "<td class=\"num\">26.</td><td><a href=\"/games/{id}?ply=51\""
+    )));
     assert!(p.has("<td class=\"num\">45.</td>"));
     assert!(!p.has("<td class=\"num\">25.</td>"));
     assert!(p.has("id=\"moves-before\"") && !p.has("id=\"moves-after\""));
@@ -641,12 +643,20 @@ fn long_game_page_lists_a_window(backend: Backend) {
     assert!(p.has("data-ply=\"45\" class=\"current\""));
     assert!(p.has("id=\"moves-after\"") && p.has("id=\"moves-before\""));
     // Ply 16 is Black's: its line starts with an ellipsis, numbered 8.
-    assert!(p.has(&format!("<td class=\"num\">8.</td><td>…</td><td><a href=\"/games/{id}?ply=16\"")), "{}", p.body);
+    assert!(
+        p.has(&format!(
+            "<td class=\"num\">8.</td><td>…</td><td><a href=\"/games/{id}?ply=16\""
+        )),
+        "{}",
+        p.body
+    );
     // The full list: every ply, numbered 1. to 45.
     let all = anon.get(&format!("/games/{id}/moves"));
     assert_eq!(all.status, StatusCode::OK);
     assert!((1..=90).all(|n| all.has(&link(n))));
-    assert!(all.has(&format!("<td class=\"num\">1.</td><td><a href=\"/games/{id}?ply=1\"")));
+    assert!(all.has(&format!(
+        "<td class=\"num\">1.</td><td><a href=\"/games/{id}?ply=1\""
+    )));
     assert!(all.has("<td class=\"num\">45.</td>") && !all.has("<td class=\"num\">46.</td>"));
     let text = unescape(&all.body);
     for (n, d) in displays.iter().enumerate() {

@@ -754,7 +754,10 @@ mod tests {
             for shown in 0..=total {
                 let (first, last) = window_around(shown, total);
                 assert!(first >= 1 && last <= total && last - first < MOVE_WINDOW);
-                assert!(shown == 0 || (first..=last).contains(&shown), "{shown} {total}");
+                assert!(
+                    shown == 0 || (first..=last).contains(&shown),
+                    "{shown} {total}"
+                );
                 assert_eq!(last - first + 1, MOVE_WINDOW.min(total));
             }
         }

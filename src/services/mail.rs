@@ -188,7 +188,15 @@ pub fn send_verification(
                 ))
                 .execute(conn)?;
         }
-        enqueue(conn, VERIFY_EMAIL, user_id, None, None, &Payload::default(), now)
+        enqueue(
+            conn,
+            VERIFY_EMAIL,
+            user_id,
+            None,
+            None,
+            &Payload::default(),
+            now,
+        )
     });
     match claimed {
         Ok(()) => Ok(()),
@@ -810,27 +818,38 @@ pub struct DrainReport {
     pub skipped: usize,
 }
 
-/// Claim a row for `owner` until `now + LEASE_SECS`, if nobody holds it and
-/// it is not sent. True when this worker got it.
-pub fn claim(conn: &mut DbConn, id: i32, owner: &str, now: NaiveDateTime) -> QueryResult<bool> {
-    conn.transaction(|conn| {
-        let n = diesel::update(
-            email_outbox::table
-                .filter(email_outbox::id.eq(id))
-                .filter(email_outbox::sent_at.is_null())
-                .filter(
-                    email_outbox::lease_until
-                        .is_null()
-                        .or(email_outbox::lease_until.lt(now)),
-                ),
-        )
-        .set((
-            email_outbox::lease_owner.eq(owner),
-            email_outbox::lease_until.eq(now + Duration::seconds(LEASE_SECS)),
-        ))
-        .execute(conn)?;
-        Ok(n == 1)
-    })
+/// Claim the rows `ids` for `owner` until `now + LEASE_SECS` (those nobody
+/// holds and not sent), in one conditional UPDATE, and read the rows this
+/// worker got. Another worker's UPDATE of the same rows waits for this one
+/// and then finds them leased.
+pub fn claim_batch(
+    conn: &mut DbConn,
+    ids: &[i32],
+    owner: &str,
+    now: NaiveDateTime,
+) -> QueryResult<Vec<OutboxRow>> {
+    diesel::update(
+        email_outbox::table
+            .filter(email_outbox::id.eq_any(ids))
+            .filter(email_outbox::sent_at.is_null())
+            .filter(
+                email_outbox::lease_until
+                    .is_null()
+                    .or(email_outbox::lease_until.lt(now)),
+            ),
+    )
+    .set((
+        email_outbox::lease_owner.eq(owner),
+        email_outbox::lease_until.eq(now + Duration::seconds(LEASE_SECS)),
+    ))
+    .execute(conn)?;
+    email_outbox::table
+        .filter(email_outbox::id.eq_any(ids))
+        .filter(email_outbox::lease_owner.eq(owner))
+        .filter(email_outbox::sent_at.is_null())
+        .order(email_outbox::id.asc())
+        .select(OutboxRow::as_select())
+        .load(conn)
 }
 
 /// Due rows: unsent, their time come, not leased by a live worker.
@@ -849,16 +868,20 @@ pub fn due(conn: &mut DbConn, now: NaiveDateTime, limit: i64) -> QueryResult<Vec
         .load(conn)
 }
 
+/// Close rows this worker holds: sent (`note` None) or skipped.
 fn mark_sent(
     conn: &mut DbConn,
-    id: i32,
+    ids: &[i32],
     owner: &str,
     now: NaiveDateTime,
     note: Option<&str>,
 ) -> QueryResult<()> {
+    if ids.is_empty() {
+        return Ok(());
+    }
     diesel::update(
         email_outbox::table
-            .filter(email_outbox::id.eq(id))
+            .filter(email_outbox::id.eq_any(ids))
             .filter(email_outbox::lease_owner.eq(owner)),
     )
     .set((
@@ -895,22 +918,28 @@ fn mark_failed(
     Ok(())
 }
 
-/// One pass: claim, render, send and mark every due mail (at most `BATCH`).
-/// Never holds a database transaction while talking to the transport.
+/// Sent mails are marked in groups of this many (one UPDATE each): a
+/// process killed mid-group sends at most this many mails again once their
+/// lease expires.
+pub const MARK_GROUP: usize = 10;
+
+/// One pass: claim every due mail (at most `BATCH`) in one statement, then
+/// render, send and mark each. Never holds a database transaction while
+/// talking to the transport.
 pub fn drain_once(
     conn: &mut DbConn,
     sender: &Sender,
     now: NaiveDateTime,
 ) -> Result<DrainReport, AppError> {
     let mut report = DrainReport::default();
-    for id in due(conn, now, BATCH)? {
-        if !claim(conn, id, &sender.owner, now)? {
-            continue;
-        }
-        let row: OutboxRow = email_outbox::table
-            .find(id)
-            .select(OutboxRow::as_select())
-            .first(conn)?;
+    let ids = due(conn, now, BATCH)?;
+    if ids.is_empty() {
+        return Ok(report);
+    }
+    let mut sent: Vec<i32> = Vec::with_capacity(MARK_GROUP);
+    let mut skipped: Vec<i32> = Vec::new();
+    for row in claim_batch(conn, &ids, &sender.owner, now)? {
+        let id = row.id;
         let rendered = match render(conn, &sender.ctx, &row, now) {
             Ok(r) => r,
             Err(e) => {
@@ -921,21 +950,19 @@ pub fn drain_once(
             }
         };
         let Some(mail) = rendered else {
-            mark_sent(
-                conn,
-                id,
-                &sender.owner,
-                now,
-                Some("skipped: no longer relevant"),
-            )?;
+            skipped.push(id);
             report.skipped += 1;
             continue;
         };
         let result = build_message(&sender.ctx, &mail).and_then(|msg| sender.transport.send(&msg));
         match result {
             Ok(()) => {
-                mark_sent(conn, id, &sender.owner, now, None)?;
+                sent.push(id);
                 report.sent += 1;
+                if sent.len() >= MARK_GROUP {
+                    mark_sent(conn, &sent, &sender.owner, now, None)?;
+                    sent.clear();
+                }
             }
             Err(e) => {
                 tracing::warn!(
@@ -948,6 +975,14 @@ pub fn drain_once(
             }
         }
     }
+    mark_sent(conn, &sent, &sender.owner, now, None)?;
+    mark_sent(
+        conn,
+        &skipped,
+        &sender.owner,
+        now,
+        Some("skipped: no longer relevant"),
+    )?;
     Ok(report)
 }
 
