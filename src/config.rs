@@ -52,6 +52,9 @@ pub struct Config {
     pub clock_poll_secs: u64,
     /// `MISSIVE_LEAVE_DAYS`: leave days per player per calendar year (default 30).
     pub leave_days: i32,
+    /// `MISSIVE_DIGEST_HOUR`: the UTC hour (0-23) from which the daily
+    /// digests are sent.
+    pub digest_hour: u32,
 }
 
 /// Read when present in the working directory and `MISSIVE_CONFIG` is unset.
@@ -151,6 +154,7 @@ impl Default for Config {
             clock_worker: true,
             clock_poll_secs: 60,
             leave_days: crate::services::clocks::DEFAULT_LEAVE_DAYS,
+            digest_hour: 7,
         }
     }
 }
@@ -198,6 +202,13 @@ impl Config {
             ),
             clock_poll_secs: src.num("MISSIVE_CLOCK_POLL_SECS", d.clock_poll_secs).max(1),
             leave_days: src.num("MISSIVE_LEAVE_DAYS", d.leave_days).clamp(0, 366),
+            digest_hour: match src.var("MISSIVE_DIGEST_HOUR") {
+                None => d.digest_hour,
+                Some(v) => match v.trim().parse::<u32>() {
+                    Ok(h) if h < 24 => h,
+                    _ => anyhow::bail!("MISSIVE_DIGEST_HOUR {v:?} is not an hour from 0 to 23"),
+                },
+            },
         })
     }
 

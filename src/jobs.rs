@@ -1,21 +1,25 @@
 //! Background loops. Each is safe to run in several processes at once.
 
 use crate::db::Pool;
-use crate::services::clocks;
+use crate::services::{clocks, digest, tournaments};
 use crate::services::mail::{self, Sender};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-/// A running background loop; dropping the handle does not stop it, `stop` does.
-pub struct MailWorker {
+/// A running background loop; dropping the handle does not stop it, `stop`
+/// does.
+pub struct Worker {
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
 }
 
-impl MailWorker {
-    /// Ask the worker to stop after its current pass and wait for it.
+/// The mail sender's handle.
+pub type MailWorker = Worker;
+
+impl Worker {
+    /// Ask the loop to stop after its current pass and wait for it.
     pub fn stop(mut self) {
         self.stop.store(true, Ordering::SeqCst);
         if let Some(t) = self.thread.take() {
@@ -41,39 +45,20 @@ fn hostname_or_local() -> String {
         .unwrap_or_else(|| "local".into())
 }
 
-/// Start the mail sender: drain the outbox, then wait `poll` when there was
-/// nothing to do (immediately again when a full batch went out).
-pub fn spawn_mail_worker(pool: Pool, sender: Sender, poll: Duration) -> MailWorker {
+/// Run `pass` in a thread until stopped: again at once when it says it was
+/// busy, else after `poll`.
+fn spawn_loop(
+    name: &str,
+    poll: Duration,
+    mut pass: impl FnMut() -> bool + Send + 'static,
+) -> Worker {
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
     let thread = std::thread::Builder::new()
-        .name("mail-worker".into())
+        .name(name.into())
         .spawn(move || {
             while !flag.load(Ordering::SeqCst) {
-                let busy = match pool.get() {
-                    Ok(mut conn) => match mail::drain_once(&mut conn, &sender, crate::web::now()) {
-                        Ok(r) => {
-                            if r.sent + r.failed + r.skipped > 0 {
-                                tracing::info!(
-                                    "mail: {} sent, {} failed, {} skipped",
-                                    r.sent,
-                                    r.failed,
-                                    r.skipped
-                                );
-                            }
-                            r.sent + r.failed + r.skipped >= mail::BATCH as usize
-                        }
-                        Err(e) => {
-                            tracing::warn!("mail worker: {e}");
-                            false
-                        }
-                    },
-                    Err(e) => {
-                        tracing::warn!("mail worker: no database connection: {e}");
-                        false
-                    }
-                };
-                if !busy {
+                if !pass() {
                     // Sleep in short steps so `stop` is quick.
                     let mut left = poll;
                     while !left.is_zero() && !flag.load(Ordering::SeqCst) {
@@ -84,87 +69,98 @@ pub fn spawn_mail_worker(pool: Pool, sender: Sender, poll: Duration) -> MailWork
                 }
             }
         })
-        .expect("spawn the mail worker");
-    MailWorker {
+        .expect("spawn a background thread");
+    Worker {
         stop,
         thread: Some(thread),
     }
 }
 
-/// A running clock sweeper (the same kind of handle as the mail worker).
-pub type ClockWorker = MailWorker;
+/// Start the mail sender: drain the outbox, then wait `poll` when there was
+/// nothing to do (immediately again when a full batch went out).
+pub fn spawn_mail_worker(pool: Pool, sender: Sender, poll: Duration) -> Worker {
+    spawn_loop("mail-worker", poll, move || match pool.get() {
+        Ok(mut conn) => match mail::drain_once(&mut conn, &sender, crate::web::now()) {
+            Ok(r) => {
+                if r.sent + r.failed + r.skipped > 0 {
+                    tracing::info!(
+                        "mail: {} sent, {} failed, {} skipped",
+                        r.sent,
+                        r.failed,
+                        r.skipped
+                    );
+                }
+                r.sent + r.failed + r.skipped >= mail::BATCH as usize
+            }
+            Err(e) => {
+                tracing::warn!("mail worker: {e}");
+                false
+            }
+        },
+        Err(e) => {
+            tracing::warn!("mail worker: no database connection: {e}");
+            false
+        }
+    })
+}
+
+/// Start the daily digest job: once a minute, queue the digests of the day
+/// that are due (from `hour` o'clock UTC) and not yet claimed by any process.
+pub fn spawn_digest_worker(pool: Pool, hour: u32, poll: Duration) -> Worker {
+    spawn_loop("digest-worker", poll, move || {
+        match pool.get() {
+            Ok(mut conn) => match digest::run_digests(&mut conn, hour, crate::web::now()) {
+                Ok(r) if r.queued + r.empty > 0 => tracing::info!(
+                    "digests: {} queued, {} with nothing to list",
+                    r.queued,
+                    r.empty
+                ),
+                Ok(_) => {}
+                Err(e) => tracing::warn!("digest worker: {e}"),
+            },
+            Err(e) => tracing::warn!("digest worker: no database connection: {e}"),
+        }
+        false
+    })
+}
 
 /// Start the clock sweeper: every `poll`, end the games whose player to move
 /// has run out of time and queue due reminders. Several processes may run it
 /// on one database: each forfeit and reminder is one conditional UPDATE.
-pub fn spawn_clock_worker(pool: Pool, poll: Duration) -> ClockWorker {
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = stop.clone();
-    let thread = std::thread::Builder::new()
-        .name("clock-worker".into())
-        .spawn(move || {
-            while !flag.load(Ordering::SeqCst) {
-                match pool.get() {
-                    Ok(mut conn) => match clocks::sweep_report(&mut conn, crate::web::now()) {
-                        Ok(s) if s.forfeits + s.reminders > 0 => tracing::info!(
-                            "clocks: {} games lost on time, {} reminders",
-                            s.forfeits,
-                            s.reminders
-                        ),
-                        Ok(_) => {}
-                        Err(e) => tracing::warn!("clock worker: {e}"),
-                    },
-                    Err(e) => tracing::warn!("clock worker: no database connection: {e}"),
-                }
-                let mut left = poll;
-                while !left.is_zero() && !flag.load(Ordering::SeqCst) {
-                    let step = left.min(Duration::from_millis(100));
-                    std::thread::sleep(step);
-                    left -= step;
-                }
-            }
-        })
-        .expect("spawn the clock worker");
-    MailWorker {
-        stop,
-        thread: Some(thread),
-    }
+pub fn spawn_clock_worker(pool: Pool, poll: Duration) -> Worker {
+    spawn_loop("clock-worker", poll, move || {
+        match pool.get() {
+            Ok(mut conn) => match clocks::sweep_report(&mut conn, crate::web::now()) {
+                Ok(s) if s.forfeits + s.reminders > 0 => tracing::info!(
+                    "clocks: {} games lost on time, {} reminders",
+                    s.forfeits,
+                    s.reminders
+                ),
+                Ok(_) => {}
+                Err(e) => tracing::warn!("clock worker: {e}"),
+            },
+            Err(e) => tracing::warn!("clock worker: no database connection: {e}"),
+        }
+        false
+    })
 }
 
 /// Start the tournament sweeper: every `poll`, start the tournaments whose
 /// entry window has closed and pair Swiss rounds that are due
 /// (`services::tournaments::sweep`; each start and round is claimed with a
 /// conditional UPDATE, so several processes may run it).
-pub fn spawn_tournament_worker(pool: Pool, poll: Duration) -> MailWorker {
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = stop.clone();
-    let thread = std::thread::Builder::new()
-        .name("tournaments".into())
-        .spawn(move || {
-            while !flag.load(Ordering::SeqCst) {
-                match pool.get() {
-                    Ok(mut conn) => {
-                        match crate::services::tournaments::sweep(&mut conn, crate::web::now()) {
-                            Ok(started) if !started.is_empty() => {
-                                tracing::info!("tournaments started: {started:?}")
-                            }
-                            Ok(_) => {}
-                            Err(e) => tracing::warn!("tournament sweeper: {e}"),
-                        }
-                    }
-                    Err(e) => tracing::warn!("tournament sweeper: no database connection: {e}"),
+pub fn spawn_tournament_worker(pool: Pool, poll: Duration) -> Worker {
+    spawn_loop("tournaments", poll, move || {
+        match pool.get() {
+            Ok(mut conn) => match tournaments::sweep(&mut conn, crate::web::now()) {
+                Ok(started) if !started.is_empty() => {
+                    tracing::info!("tournaments started: {started:?}")
                 }
-                let mut left = poll;
-                while !left.is_zero() && !flag.load(Ordering::SeqCst) {
-                    let step = left.min(Duration::from_millis(100));
-                    std::thread::sleep(step);
-                    left -= step;
-                }
-            }
-        })
-        .expect("spawn the tournament sweeper");
-    MailWorker {
-        stop,
-        thread: Some(thread),
-    }
+                Ok(_) => {}
+                Err(e) => tracing::warn!("tournament sweeper: {e}"),
+            },
+            Err(e) => tracing::warn!("tournament sweeper: no database connection: {e}"),
+        }
+        false
+    })
 }

@@ -129,6 +129,12 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         tracing::info!("MISSIVE_CLOCK_WORKER is off: this process ends no game on time");
         None
     };
+    // Several processes may run it: each day's digest is claimed once.
+    let digests = jobs::spawn_digest_worker(
+        state.pool.clone(),
+        config.digest_hour,
+        std::time::Duration::from_secs(60),
+    );
     server_on(state, &config, listener)?.await?;
     if let Some(w) = worker {
         w.stop();
@@ -137,6 +143,7 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     if let Some(w) = clock_worker {
         w.stop();
     }
+    digests.stop();
     Ok(())
 }
 

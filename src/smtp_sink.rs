@@ -1,6 +1,7 @@
 //! A small SMTP sink for tests and the mail benchmark: speaks enough SMTP
 //! for lettre (EHLO, MAIL, RCPT, DATA, RSET, NOOP, QUIT) on 127.0.0.1 and
-//! keeps every message in memory. Not a mail server.
+//! keeps every message in memory. Not a mail server. A stalled sink accepts
+//! connections and never answers (a mail server that hangs).
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -38,6 +39,16 @@ impl SmtpSink {
     }
 
     pub fn start_on(port: u16) -> SmtpSink {
+        Self::launch(port, false)
+    }
+
+    /// A server that accepts TCP connections, reads what it is sent, and
+    /// never answers, not even the greeting.
+    pub fn start_stalled() -> SmtpSink {
+        Self::launch(0, true)
+    }
+
+    fn launch(port: u16, stalled: bool) -> SmtpSink {
         let listener = TcpListener::bind(("127.0.0.1", port)).expect("bind the SMTP sink");
         listener.set_nonblocking(true).unwrap();
         let addr = listener.local_addr().unwrap();
@@ -47,6 +58,10 @@ impl SmtpSink {
         let thread = thread::spawn(move || {
             while !s.load(Ordering::SeqCst) {
                 match listener.accept() {
+                    Ok((stream, _)) if stalled => {
+                        let s = s.clone();
+                        thread::spawn(move || stall(stream, &s));
+                    }
                     Ok((stream, _)) => {
                         let m = m.clone();
                         thread::spawn(move || {
@@ -99,6 +114,25 @@ fn strip_path(arg: &str) -> String {
     let a = a.split_once(':').map(|(_, r)| r).unwrap_or(a).trim();
     let a = a.split_whitespace().next().unwrap_or("");
     a.trim_start_matches('<').trim_end_matches('>').to_string()
+}
+
+/// Hold the connection open without a word until the client gives up or
+/// the sink stops.
+fn stall(mut stream: TcpStream, stop: &AtomicBool) {
+    use std::io::Read;
+    let _ = stream.set_nonblocking(false);
+    let _ = stream.set_read_timeout(Some(Duration::from_millis(100)));
+    let mut buf = [0u8; 4096];
+    while !stop.load(Ordering::SeqCst) {
+        match stream.read(&mut buf) {
+            Ok(0) => return,
+            Ok(_) => {}
+            Err(e)
+                if e.kind() == std::io::ErrorKind::WouldBlock
+                    || e.kind() == std::io::ErrorKind::TimedOut => {}
+            Err(_) => return,
+        }
+    }
 }
 
 fn session(stream: TcpStream, mails: &Mutex<Vec<Received>>) -> std::io::Result<()> {

@@ -23,6 +23,8 @@ both_backends!(
     file_transport_writes_eml_files,
     mail_policy_and_one_click_unsubscribe,
     only_verified_addresses_get_mail,
+    daily_digest_once_a_day_right_games_right_order,
+    resend_verification_is_rate_limited,
 );
 
 fn user_id(app: &TestApp, name: &str) -> i32 {
@@ -615,4 +617,279 @@ fn only_verified_addresses_get_mail(backend: Backend) {
     assert_eq!(carol.play(id, "e5").status, StatusCode::SEE_OTHER);
     assert_eq!(alice.play(id, "Nf3").status, StatusCode::SEE_OTHER);
     assert_eq!(for_carol(&app), 2);
+}
+
+/// A user made by the service, verified unless `verified` is false, with a
+/// mail policy.
+fn service_user(
+    app: &TestApp,
+    name: &str,
+    policy: &str,
+    verified: bool,
+    now: chrono::NaiveDateTime,
+) -> missive::db::models::User {
+    let mut conn = app.db();
+    let email = format!("{name}@example.org");
+    let u =
+        missive::services::accounts::signup(&mut conn, name, &email, "correct horse battery", now)
+            .unwrap();
+    if verified {
+        let sig = missive::services::links::verify_sig(&secret(app), u.id, &email);
+        assert!(mail::verify_email(&mut conn, &secret(app), u.id, &sig, now).unwrap());
+    }
+    mail::set_policy(&mut conn, u.id, policy, now).unwrap();
+    u
+}
+
+/// A game between `white` and `black` created by `white` and accepted at
+/// `at`, then `moves` played one hour apart.
+fn service_game(
+    app: &TestApp,
+    white: &missive::db::models::User,
+    black: &missive::db::models::User,
+    at: chrono::NaiveDateTime,
+    moves: &[&str],
+) -> i32 {
+    use missive::services::games::{self, Challenge, MoveOutcome};
+    let mut conn = app.db();
+    let id = games::create_game(
+        &mut conn,
+        white,
+        &Challenge {
+            variant: "chess".into(),
+            opponent: black.username.clone(),
+            color: "white".into(),
+            fen: String::new(),
+        },
+        at,
+    )
+    .unwrap();
+    games::accept(&mut conn, id, black, at).unwrap();
+    for (i, m) in moves.iter().enumerate() {
+        let mover = if i % 2 == 0 { white } else { black };
+        let t = at + Duration::hours(i as i64 + 1);
+        let r = games::submit_move(&mut conn, id, mover, m, None, true, t).unwrap();
+        assert!(matches!(r, MoveOutcome::Committed { .. }));
+    }
+    id
+}
+
+fn at(s: &str) -> chrono::NaiveDateTime {
+    chrono::NaiveDateTime::parse_from_str(s, "%Y-%m-%d %H:%M").unwrap()
+}
+
+fn daily_digest_once_a_day_right_games_right_order(backend: Backend) {
+    use missive::services::digest;
+    let app = TestApp::start(backend);
+    let t0 = at("2026-11-20 10:00");
+    let alice = service_user(&app, "alice", "digest", true, t0);
+    let bob = service_user(&app, "bob", "every", true, t0);
+    let carol = service_user(&app, "carol", "every", true, t0);
+    let dave = service_user(&app, "dave", "digest", false, t0);
+    let erin = service_user(&app, "erin", "every", true, t0);
+    let frank = service_user(&app, "frank", "none", true, t0);
+    let gina = service_user(&app, "gina", "digest", true, t0);
+    // Alice to move: g3 since the day before, g1 since t0, g2 since t0 + 1 h
+    // (after Carol's e4). In g4 Bob is to move.
+    let g3 = service_game(&app, &alice, &carol, t0 - Duration::days(1), &[]);
+    let g1 = service_game(&app, &alice, &bob, t0, &[]);
+    let g2 = service_game(&app, &carol, &alice, t0, &["e4"]);
+    let g4 = service_game(&app, &alice, &bob, t0, &["d4"]);
+    // Dave (unverified), Erin (every turn), Frank (no mail) are to move too.
+    service_game(&app, &dave, &bob, t0, &[]);
+    service_game(&app, &erin, &bob, t0, &[]);
+    service_game(&app, &frank, &bob, t0, &[]);
+    let mut conn = app.db();
+    let listed: Vec<i32> = digest::games_to_list(&mut conn, alice.id, t0)
+        .unwrap()
+        .iter()
+        .map(|g| g.game_id)
+        .collect();
+    assert_eq!(listed, vec![g3, g1, g2]);
+    assert!(digest::games_to_list(&mut conn, gina.id, t0)
+        .unwrap()
+        .is_empty());
+    diesel::RunQueryDsl::execute(diesel::sql_query("DELETE FROM email_outbox"), &mut conn).unwrap();
+    let digests =
+        |app: &TestApp| app.count("SELECT COUNT(*) AS n FROM email_outbox WHERE kind = 'digest'");
+    // Before the hour: nothing.
+    let day1 = at("2026-11-21 06:59");
+    assert_eq!(
+        digest::run_digests(&mut conn, 7, day1).unwrap(),
+        digest::DigestRun::default()
+    );
+    // Two workers racing at 07:00: one digest (Alice's), Gina's day
+    // claimed with nothing to list.
+    let seven = at("2026-11-21 07:00");
+    let barrier = Arc::new(Barrier::new(2));
+    let runs: Vec<digest::DigestRun> = (0..2)
+        .map(|_| {
+            let url = app.database_url.clone();
+            let barrier = barrier.clone();
+            std::thread::spawn(move || {
+                let mut conn = missive::db::Manager::new(&url).open().unwrap();
+                barrier.wait();
+                digest::run_digests(&mut conn, 7, seven).unwrap()
+            })
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|h| h.join().unwrap())
+        .collect();
+    assert_eq!(runs.iter().map(|r| r.queued).sum::<usize>(), 1, "{runs:?}");
+    assert_eq!(runs.iter().map(|r| r.empty).sum::<usize>(), 1, "{runs:?}");
+    assert_eq!(digests(&app), 1);
+    assert_eq!(
+        app.count(&format!(
+            "SELECT COUNT(*) AS n FROM email_outbox WHERE kind = 'digest' AND user_id = {}",
+            alice.id
+        )),
+        1
+    );
+    // Later the same day: nothing more.
+    assert_eq!(
+        digest::run_digests(&mut conn, 7, at("2026-11-21 18:00")).unwrap(),
+        digest::DigestRun::default()
+    );
+    assert_eq!(digests(&app), 1);
+    // The mail: the three games, the longest waiting first, with links.
+    let (transport, list) = Transport::memory();
+    let s = sender(&app, transport, "mem");
+    let r = drain(&app, &s, at("2026-11-21 07:01"));
+    assert_eq!((r.sent, r.failed, r.skipped), (1, 0, 0));
+    let m = list.lock().unwrap()[0].clone();
+    assert_eq!(m.to, vec!["alice@example.org".to_string()]);
+    let text = smtp::readable(&m.raw);
+    assert!(
+        text.contains("Subject: Your move in 3 games (Missive digest, 2026-11-21)"),
+        "{text}"
+    );
+    let plain = &text[..text.find("text/html").expect("an HTML part")];
+    let pos = |g: i32| {
+        plain
+            .find(&format!("Game {g} (Chess)"))
+            .unwrap_or_else(|| panic!("game {g} listed: {plain}"))
+    };
+    assert!(pos(g3) < pos(g1) && pos(g1) < pos(g2), "{plain}");
+    assert!(!plain.contains(&format!("Game {g4} ")), "{plain}");
+    assert!(plain.contains("carol, who played e4"), "{plain}");
+    assert!(plain.contains("waiting for 1 day 21 hours"), "{plain}");
+    for g in [g1, g2, g3] {
+        assert!(
+            plain.contains(&format!("/games/{g}/play?u={}", alice.id)),
+            "{plain}"
+        );
+    }
+    // The play link of the digest plays that move.
+    let link = play_link(&plain[pos(g1)..]);
+    let p = app.client().get(&link);
+    assert_eq!(p.status, StatusCode::OK, "{link}: {}", p.body);
+    // The next day, still her move everywhere: a new digest.
+    let day2 = at("2026-11-22 07:30");
+    assert_eq!(digest::run_digests(&mut conn, 7, day2).unwrap().queued, 1);
+    assert_eq!(digests(&app), 2);
+    // She plays everywhere; the day after there is nothing to list: no mail.
+    for (g, m) in [(g1, "e4"), (g2, "e5"), (g3, "e4")] {
+        missive::services::games::submit_move(&mut conn, g, &alice, m, None, true, day2).unwrap();
+    }
+    let day3 = at("2026-11-23 07:00");
+    let r = digest::run_digests(&mut conn, 7, day3).unwrap();
+    assert_eq!((r.queued, r.empty), (0, 2));
+    assert_eq!(digests(&app), 2);
+    // Day 2's digest, no longer true when sent, is closed unsent (the three
+    // mails that go are Bob's and Carol's "your turn").
+    let r = drain(&app, &s, day3);
+    assert_eq!((r.sent, r.skipped), (3, 1));
+    let mails = list.lock().unwrap();
+    assert!(mails[1..]
+        .iter()
+        .all(|m| m.to != vec!["alice@example.org".to_string()]));
+}
+
+fn resend_verification_is_rate_limited(backend: Backend) {
+    let app = TestApp::start(backend);
+    let verify_mails = |app: &TestApp| {
+        app.count("SELECT COUNT(*) AS n FROM email_outbox WHERE kind = 'verify_email'")
+    };
+    let dave = app.user("dave");
+    assert_eq!(verify_mails(&app), 1, "sign-up queued one");
+    let page = dave.get("/settings/mail");
+    assert!(page.has("is not confirmed yet"), "{}", page.body);
+    assert!(page.has("action=\"/settings/mail/verify\""));
+    // Right after sign-up: too soon.
+    let p = dave.post("/settings/mail/verify", &[]);
+    assert_eq!(p.status, StatusCode::TOO_MANY_REQUESTS, "{}", p.body);
+    assert!(p.has("ask again in"), "{}", p.body);
+    assert_eq!(verify_mails(&app), 1);
+    // No CSRF token, no login: refused, nothing queued.
+    assert_eq!(
+        dave.post_raw("/settings/mail/verify", &[]).status,
+        StatusCode::FORBIDDEN
+    );
+    assert_ne!(
+        app.client().post("/settings/mail/verify", &[]).status,
+        StatusCode::SEE_OTHER
+    );
+    assert_eq!(verify_mails(&app), 1);
+    // Ten minutes later (the claim moved back): one more mail.
+    diesel::RunQueryDsl::execute(
+        diesel::sql_query("UPDATE verify_mail_sent SET sent_at = '2000-01-01 00:00:00'"),
+        &mut app.db(),
+    )
+    .unwrap();
+    let p = dave.post("/settings/mail/verify", &[]);
+    assert_eq!(p.status, StatusCode::SEE_OTHER, "{}", p.body);
+    assert_eq!(p.location.as_deref(), Some("/settings/mail?sent=1"));
+    assert!(dave.get("/settings/mail?sent=1").has("id=\"verify-sent\""));
+    assert_eq!(verify_mails(&app), 2);
+    assert_eq!(
+        dave.post("/settings/mail/verify", &[]).status,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    assert_eq!(verify_mails(&app), 2);
+    // The service with an injected clock: 9 minutes is too soon, 10 is not;
+    // two clicks at once queue one mail.
+    let id = user_id(&app, "dave");
+    let t = at("2030-01-01 12:00");
+    {
+        let mut conn = app.db();
+        mail::send_verification(&mut conn, id, t).unwrap();
+        assert!(matches!(
+            mail::send_verification(&mut conn, id, t + Duration::minutes(9)),
+            Err(missive::error::AppError::RateLimited(_))
+        ));
+        mail::send_verification(&mut conn, id, t + Duration::minutes(10)).unwrap();
+    }
+    assert_eq!(verify_mails(&app), 4);
+    let later = t + Duration::minutes(30);
+    let barrier = Arc::new(Barrier::new(2));
+    let oks = (0..2)
+        .map(|_| {
+            let url = app.database_url.clone();
+            let barrier = barrier.clone();
+            std::thread::spawn(move || {
+                let mut conn = missive::db::Manager::new(&url).open().unwrap();
+                barrier.wait();
+                mail::send_verification(&mut conn, id, later).is_ok()
+            })
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|h| h.join().unwrap())
+        .filter(|ok| *ok)
+        .count();
+    assert_eq!(oks, 1);
+    assert_eq!(verify_mails(&app), 5);
+    // Once confirmed, the button is gone and asking is refused (422).
+    let sig = missive::services::links::verify_sig(&secret(&app), id, "dave@example.org");
+    assert_eq!(
+        dave.get(&format!("/verify-email?u={id}&sig={sig}")).status,
+        StatusCode::OK
+    );
+    assert!(!dave.get("/settings/mail").has("/settings/mail/verify"));
+    assert_eq!(
+        dave.post("/settings/mail/verify", &[]).status,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    assert_eq!(verify_mails(&app), 5);
 }

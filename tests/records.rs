@@ -15,6 +15,7 @@ both_backends!(
     record_check_form_reports_first_illegal_ply,
     archive_profile_and_bulk_export,
     atom_feed_of_game_events,
+    long_game_page_lists_a_window,
 );
 
 fn unescape(s: &str) -> String {
@@ -582,4 +583,92 @@ fn atom_feed_of_game_events(backend: Backend) {
         anon.get("/users/nobody/feed.atom").status,
         StatusCode::NOT_FOUND
     );
+}
+
+/// A game of 90 plies played over HTTP: the game page lists a window of 40
+/// plies around the one shown (numbered as in the whole game), links to the
+/// full list, and still replays any ply from its stored FEN.
+fn long_game_page_lists_a_window(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let id = start(&alice, &bob, "chess");
+    let chess = missive_rules::variant("chess").unwrap();
+    let mut game = missive_rules::Game::new(chess, None).unwrap();
+    let mut fens = vec![game.fen()];
+    let mut displays = Vec::new();
+    for i in 0..90 {
+        let views = game.move_views();
+        // The first move (from a varying start) that does not end the game.
+        let pick = (0..views.len())
+            .map(|k| &views[(i * 7 + k) % views.len()])
+            .find(|v| {
+                let mut g = game.clone();
+                g.play_text(&v.coordinate).unwrap();
+                g.outcome().is_none()
+            })
+            .expect("a move that keeps the game going");
+        let who = if i % 2 == 0 { &alice } else { &bob };
+        let p = who.play(id, &pick.coordinate);
+        assert_eq!(p.status, StatusCode::SEE_OTHER, "ply {}: {}", i + 1, p.body);
+        displays.push(game.play_text(&pick.coordinate).unwrap().display);
+        fens.push(game.fen());
+    }
+    let anon = app.client();
+    let link = |n: usize| format!("href=\"/games/{id}?ply={n}\" data-ply=\"{n}\"");
+    // The current position: plies 51-90, numbered 26. to 45.
+    let p = anon.get(&format!("/games/{id}"));
+    assert_eq!(p.status, StatusCode::OK);
+    assert_eq!(page_fen(&p.body), fens[90]);
+    assert!((51..=90).all(|n| p.has(&link(n))), "{}", p.body);
+    assert!(!p.has(&link(50)) && !p.has(&link(1)));
+    assert!(p.has(&format!(
+        "<td class=\"num\">26.</td><td><a href=\"/games/{id}?ply=51\""
+    )));
+    assert!(p.has("<td class=\"num\">45.</td>"));
+    assert!(!p.has("<td class=\"num\">25.</td>"));
+    assert!(p.has("id=\"moves-before\"") && !p.has("id=\"moves-after\""));
+    assert!(p.has(&format!("href=\"/games/{id}/moves\"")));
+    assert!(p.has("Ply 90 of 90"));
+    // An early ply: plies 1-40, the shown one marked, later ones linked.
+    let p = anon.get(&format!("/games/{id}?ply=5"));
+    assert_eq!(page_fen(&p.body), fens[5]);
+    assert!((1..=40).all(|n| p.has(&link(n))));
+    assert!(!p.has(&link(41)));
+    assert!(p.has("data-ply=\"5\" class=\"current\""));
+    assert!(p.has("id=\"moves-after\"") && !p.has("id=\"moves-before\""));
+    // A middle ply: the window around it, an odd ply starts a numbered line.
+    let p = anon.get(&format!("/games/{id}?ply=45"));
+    assert_eq!(page_fen(&p.body), fens[45]);
+    assert!((16..=55).all(|n| p.has(&link(n))), "{}", p.body);
+    assert!(p.has("data-ply=\"45\" class=\"current\""));
+    assert!(p.has("id=\"moves-after\"") && p.has("id=\"moves-before\""));
+    // Ply 16 is Black's: its line starts with an ellipsis, numbered 8.
+    assert!(
+        p.has(&format!(
+            "<td class=\"num\">8.</td><td>…</td><td><a href=\"/games/{id}?ply=16\""
+        )),
+        "{}",
+        p.body
+    );
+    // The full list: every ply, numbered 1. to 45.
+    let all = anon.get(&format!("/games/{id}/moves"));
+    assert_eq!(all.status, StatusCode::OK);
+    assert!((1..=90).all(|n| all.has(&link(n))));
+    assert!(all.has(&format!(
+        "<td class=\"num\">1.</td><td><a href=\"/games/{id}?ply=1\""
+    )));
+    assert!(all.has("<td class=\"num\">45.</td>") && !all.has("<td class=\"num\">46.</td>"));
+    let text = unescape(&all.body);
+    for (n, d) in displays.iter().enumerate() {
+        let cell = format!("data-ply=\"{}\">{d}</a>", n + 1);
+        assert!(text.contains(&cell), "ply {}: {d}", n + 1);
+    }
+    assert_eq!(anon.get("/games/999/moves").status, StatusCode::NOT_FOUND);
+    assert!(anon.get("/games/x/moves").status.is_client_error());
+    // The exports still hold every move.
+    let txt = anon.get(&format!("/games/{id}.txt"));
+    assert_eq!(txt.status, StatusCode::OK);
+    let rec = record::parse_gc_log(&txt.body).unwrap();
+    assert_eq!(rec.moves.len(), 90);
 }

@@ -108,6 +108,8 @@ pub struct MoveRow {
     pub comment: Option<String>,
     /// Seconds of the mover's running clock this move took (leave excluded).
     pub time_used_secs: Option<i64>,
+    /// The move number the list shows (both halves of a turn share it).
+    pub turn_no: i32,
 }
 
 #[derive(Insertable)]
@@ -125,6 +127,8 @@ pub struct NewMove<'a> {
     /// The `//` text entered with the move.
     pub comment: Option<String>,
     pub time_used_secs: Option<i64>,
+    /// The move number the list shows (both halves of a turn share it).
+    pub turn_no: i32,
 }
 
 #[derive(Queryable, Selectable, Clone, Debug, PartialEq, Eq)]
@@ -174,4 +178,15 @@ pub struct EntrantRow {
     pub withdrawal_reason: Option<String>,
     pub results_cancelled: bool,
     pub replaced_by: Option<i32>,
+}
+
+/// The claim of one user's daily digest for one UTC day.
+#[derive(Queryable, Selectable, Insertable, Clone, Debug)]
+#[diesel(table_name = digest_sent)]
+pub struct DigestSent {
+    pub user_id: i32,
+    pub day: chrono::NaiveDate,
+    /// Games listed (0: nothing to list, no mail).
+    pub games: i32,
+    pub created_at: NaiveDateTime,
 }

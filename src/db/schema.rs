@@ -88,6 +88,7 @@ diesel::table! {
         played_at -> Timestamp,
         comment -> Nullable<Text>,
         time_used_secs -> Nullable<BigInt>,
+        turn_no -> Integer,
     }
 }
 
@@ -222,7 +223,18 @@ diesel::table! {
         director_id -> Integer,
         result -> Text,
         reason -> Text,
+    digest_sent (user_id, day) {
+        user_id -> Integer,
+        day -> Date,
+        games -> Integer,
         created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    verify_mail_sent (user_id) {
+        user_id -> Integer,
+        sent_at -> Timestamp,
     }
 }
 
@@ -247,5 +259,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     adjudication_requests,
     adjudications,
     leave_bookings,
-    leave_grants
+    leave_grants,
+    digest_sent,
+    verify_mail_sent
 );

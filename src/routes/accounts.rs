@@ -75,15 +75,7 @@ pub async fn signup(ctx: Ctx, form: web::Form<SignupForm>) -> Result<HttpRespons
     let result = db(&ctx.state, move |conn| {
         let t = now();
         let user = accounts::signup(conn, &username, &email, &password, t)?;
-        crate::services::mail::enqueue(
-            conn,
-            crate::services::mail::VERIFY_EMAIL,
-            user.id,
-            None,
-            None,
-            &Default::default(),
-            t,
-        )?;
+        crate::services::mail::send_verification(conn, user.id, t)?;
         accounts::create_session(conn, user.id, t)
     })
     .await;

@@ -165,6 +165,68 @@ pub struct MoveLine {
     second: Vec<MoveCell>,
 }
 
+/// Which plies the page's move list shows (`first..=last` of `total`).
+pub struct ListWindow {
+    first: i32,
+    last: i32,
+    total: i32,
+}
+
+/// How many plies the game page lists (around the ply shown); the full list
+/// is at `/games/{id}/moves` and in the exports.
+pub const MOVE_WINDOW: i32 = 40;
+
+/// The plies to list around `shown` of `total`: `MOVE_WINDOW` of them, the
+/// shown ply among the last ten when possible.
+pub fn window_around(shown: i32, total: i32) -> (i32, i32) {
+    if total <= 0 {
+        return (1, 0);
+    }
+    let last = (shown + 10).clamp(MOVE_WINDOW.min(total), total);
+    let first = (last - MOVE_WINDOW + 1).max(1);
+    (first, last)
+}
+
+/// The move list: one line per move number, White's ply (or plies) then
+/// Black's, each a link to the position after it. The number stored with
+/// each ply groups them, so a window of a long game lists correctly.
+fn move_lines(moves: &[MoveRow], black_id: Option<i32>, shown: i32) -> Vec<MoveLine> {
+    let mut rows: Vec<MoveLine> = Vec::new();
+    for m in moves {
+        let black = Some(m.played_by) == black_id;
+        let cell = MoveCell {
+            ply: m.ply,
+            display: m.display.clone(),
+            comment: m.comment.clone(),
+            current: m.ply == shown,
+        };
+        let number = m.turn_no.max(0) as usize;
+        match rows.last_mut() {
+            Some(r) if r.number == number => {
+                if black {
+                    r.second.push(cell)
+                } else {
+                    r.first.push(cell)
+                }
+            }
+            _ => {
+                let (first, second) = if black {
+                    (Vec::new(), vec![cell])
+                } else {
+                    (vec![cell], Vec::new())
+                };
+                rows.push(MoveLine {
+                    number,
+                    ellipsis: black,
+                    first,
+                    second,
+                })
+            }
+        }
+    }
+    rows
+}
+
 /// Where the replay links lead (`?ply=N`).
 pub struct Replay {
     shown: i32,
@@ -215,6 +277,7 @@ struct GamePage {
     draw_offered_by_me: bool,
     fen: String,
     replay: Replay,
+    listed: ListWindow,
     /// The viewer's private note, when logged in.
     note: Option<String>,
     logged_in: bool,
@@ -256,6 +319,7 @@ fn clock_lines(c: &GameClock) -> ClockLines {
 /// Everything a game page needs from the database.
 struct Loaded {
     row: GameRow,
+    /// The moves the page lists (a window of a long game), or all of them.
     moves: Vec<MoveRow>,
     names: HashMap<i32, String>,
     /// The viewer's private note on this game.
@@ -263,11 +327,32 @@ struct Loaded {
     clock: Option<GameClock>,
 }
 
-async fn load_game(ctx: &Ctx, id: i32) -> Result<Loaded, AppError> {
+/// Which moves to read with the game.
+#[derive(Clone, Copy)]
+enum Wanted {
+    All,
+    /// The window of the page showing this ply (`None`: the current one).
+    AroundPly(Option<i64>),
+}
+
+/// The ply a page shows: `?ply=N` clamped to the game, else the last.
+fn shown_ply(view_ply: Option<i64>, total: i32) -> i32 {
+    view_ply
+        .map(|p| p.clamp(0, i64::from(total.max(0))) as i32)
+        .unwrap_or(total)
+}
+
+async fn load_game(ctx: &Ctx, id: i32, wanted: Wanted) -> Result<Loaded, AppError> {
     let viewer = ctx.user.as_ref().map(|u| u.id);
     db(&ctx.state, move |conn| {
         let row = svc::load(conn, id)?;
-        let moves = svc::moves_of(conn, id)?;
+        let moves = match wanted {
+            Wanted::All => svc::moves_of(conn, id)?,
+            Wanted::AroundPly(view) => {
+                let (first, last) = window_around(shown_ply(view, row.ply), row.ply);
+                svc::moves_between(conn, id, first, last)?
+            }
+        };
         let ids: Vec<i32> = [
             Some(row.challenger_id),
             row.opponent_id,
@@ -330,20 +415,23 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
     };
     let flipped = my_side == Some(Color::Black);
     // Replay: the position after `shown` plies comes from the stored FEN of
-    // that ply (the start FEN for ply 0), never from replaying the moves.
-    let total = data.moves.len() as i32;
-    let shown = extras
-        .view_ply
-        .map(|p| p.clamp(0, i64::from(total)) as i32)
-        .unwrap_or(total);
+    // that ply (the start FEN for 0), never from replaying the moves; the
+    // window read with the game holds that ply.
+    let total = row.ply;
+    let shown = shown_ply(extras.view_ply, total);
     let replaying = shown < total;
-    let shown_fen = match shown {
-        0 => row.start_fen.clone(),
-        n => data.moves[(n - 1) as usize].fen_after.clone(),
-    };
     let last = match shown {
         0 => None,
-        n => data.moves.get((n - 1) as usize),
+        n => Some(
+            data.moves
+                .iter()
+                .find(|m| m.ply == n)
+                .ok_or_else(|| AppError::internal(format!("game {} has no ply {n}", row.id)))?,
+        ),
+    };
+    let shown_fen = match last {
+        None => row.start_fen.clone(),
+        Some(m) => m.fen_after.clone(),
     };
     let view = if replaying {
         let pos = variant.parse_fen(&shown_fen).map_err(|e| {
@@ -360,43 +448,12 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
             last_move: last.map(|m| (m.from_square.as_deref(), m.to_square.as_str())),
         },
     );
-    // Move list with move numbers. Who moved comes from the move row, so a
-    // variant with several moves in a turn lists them together.
-    let mut rows: Vec<MoveLine> = Vec::new();
-    let mut previous: Option<Color> = None;
-    for m in &data.moves {
-        let mover = if Some(m.played_by) == row.black_id {
-            Color::Black
-        } else {
-            Color::White
-        };
-        let cell = MoveCell {
-            ply: m.ply,
-            display: m.display.clone(),
-            comment: m.comment.clone(),
-            current: m.ply == shown,
-        };
-        let same_turn = previous == Some(mover);
-        match (mover, rows.last_mut()) {
-            (Color::White, Some(r)) if same_turn => r.first.push(cell),
-            (Color::Black, Some(r)) if same_turn || previous == Some(Color::White) => {
-                r.second.push(cell)
-            }
-            (Color::Black, _) => rows.push(MoveLine {
-                number: rows.len() + 1,
-                ellipsis: true,
-                first: Vec::new(),
-                second: vec![cell],
-            }),
-            _ => rows.push(MoveLine {
-                number: rows.len() + 1,
-                ellipsis: false,
-                first: vec![cell],
-                second: Vec::new(),
-            }),
-        }
-        previous = Some(mover);
-    }
+    let rows = move_lines(&data.moves, row.black_id, shown);
+    let listed = ListWindow {
+        first: data.moves.first().map(|m| m.ply).unwrap_or(1),
+        last: data.moves.last().map(|m| m.ply).unwrap_or(0),
+        total,
+    };
     let to_move = game.side_to_move();
     let can_move =
         row.status == ACTIVE && my_side == Some(to_move) && game.outcome().is_none() && !replaying;
@@ -503,6 +560,7 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
             prev: (shown - 1).max(0),
             next: (shown + 1).min(total),
         },
+        listed,
         note: data.note.clone(),
         logged_in: viewer.is_some(),
         clock: data.clock.as_ref().map(clock_lines),
@@ -544,7 +602,7 @@ pub async fn show(
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(&path)?;
     let view_ply = parse_ply(&query.ply)?;
-    let data = load_game(&ctx, id).await?;
+    let data = load_game(&ctx, id, Wanted::AroundPly(view_ply)).await?;
     let body = render_game(
         &ctx,
         &data,
@@ -560,7 +618,7 @@ pub async fn show(
 
 pub async fn json(path: web::Path<String>, ctx: Ctx) -> Result<HttpResponse, AppError> {
     let id = parse_id(&path)?;
-    let data = load_game(&ctx, id).await?;
+    let data = load_game(&ctx, id, Wanted::All).await?;
     let row = &data.row;
     let variant = svc::variant_of(row)?;
     let side = |c: &str| match c {
@@ -701,7 +759,7 @@ pub async fn make_move(
         ),
         Err(e) => return Err(e),
     };
-    let data = load_game(&ctx, id).await?;
+    let data = load_game(&ctx, id, Wanted::AroundPly(None)).await?;
     Ok(html(status, render_game(&ctx, &data, extras)?))
 }
 
@@ -731,4 +789,65 @@ pub async fn draw(
     })
     .await?;
     Ok(see_other(&format!("/games/{id}")))
+}
+
+#[derive(Template)]
+#[template(path = "game_moves.html")]
+struct MovesPage {
+    page: Page,
+    id: i32,
+    variant_name: String,
+    white: String,
+    black: String,
+    rows: Vec<MoveLine>,
+    total: i32,
+}
+
+/// `GET /games/{id}/moves`: every move of the game, each a link to its ply
+/// (the game page lists only a window of a long game).
+pub async fn all_moves(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, AppError> {
+    let id = parse_id(&path)?;
+    let data = load_game(&ctx, id, Wanted::All).await?;
+    let row = &data.row;
+    let name = |id: Option<i32>| {
+        id.and_then(|i| data.names.get(&i).cloned())
+            .unwrap_or_else(|| "(open seat)".into())
+    };
+    let page = MovesPage {
+        page: ctx.page(),
+        id: row.id,
+        variant_name: svc::variant_of(row)?.name().to_string(),
+        white: name(row.white_id),
+        black: name(row.black_id),
+        rows: move_lines(&data.moves, row.black_id, -1),
+        total: row.ply,
+    };
+    Ok(html(StatusCode::OK, page.render()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_window_holds_the_shown_ply() {
+        assert_eq!(window_around(0, 0), (1, 0));
+        assert_eq!(window_around(10, 10), (1, 10));
+        assert_eq!(window_around(3, 10), (1, 10));
+        assert_eq!(window_around(1000, 1000), (961, 1000));
+        assert_eq!(window_around(0, 1000), (1, 40));
+        assert_eq!(window_around(500, 1000), (471, 510));
+        assert_eq!(window_around(995, 1000), (961, 1000));
+        for total in [1, 39, 40, 41, 100] {
+            for shown in 0..=total {
+                let (first, last) = window_around(shown, total);
+                assert!(first >= 1 && last <= total && last - first < MOVE_WINDOW);
+                assert!(
+                    shown == 0 || (first..=last).contains(&shown),
+                    "{shown} {total}"
+                );
+                assert_eq!(last - first + 1, MOVE_WINDOW.min(total));
+            }
+        }
+    }
 }

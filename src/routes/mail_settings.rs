@@ -14,6 +14,13 @@ struct SettingsPage {
     page: Page,
     policy: String,
     saved: bool,
+    /// The user's address, and whether it is confirmed.
+    email: String,
+    verified: bool,
+    /// A verification mail was just queued.
+    sent: bool,
+    digest_hour: u32,
+    resend_minutes: i64,
 }
 
 #[derive(Template)]
@@ -36,6 +43,7 @@ pub struct PolicyForm {
 #[serde(default)]
 pub struct SavedQuery {
     saved: String,
+    sent: String,
 }
 
 #[derive(Deserialize, Default)]
@@ -47,13 +55,46 @@ pub struct UnsubscribeQuery {
 
 pub async fn show(ctx: Ctx, q: web::Query<SavedQuery>) -> Result<HttpResponse, AppError> {
     let user = ctx.require_user()?.clone();
-    let policy = db(&ctx.state, move |conn| Ok(mail::policy_of(conn, user.id)?)).await?;
+    let email = user.email.clone();
+    let (policy, verified) = db(&ctx.state, move |conn| {
+        Ok((
+            mail::policy_of(conn, user.id)?,
+            mail::is_verified(conn, user.id)?,
+        ))
+    })
+    .await?;
     let page = SettingsPage {
         page: ctx.page(),
         policy,
         saved: !q.saved.is_empty(),
+        email,
+        verified,
+        sent: !q.sent.is_empty(),
+        digest_hour: ctx.state.config.digest_hour,
+        resend_minutes: mail::VERIFY_RESEND_MINUTES,
     };
     Ok(html(StatusCode::OK, page.render()?))
+}
+
+/// The "send the confirmation mail again" button (rate-limited by the
+/// service: 429 when asked again too soon).
+pub async fn resend_verification(
+    ctx: Ctx,
+    form: web::Form<CsrfOnly>,
+) -> Result<HttpResponse, AppError> {
+    ctx.check_csrf(&form.csrf_token)?;
+    let user = ctx.require_user()?.clone();
+    db(&ctx.state, move |conn| {
+        mail::send_verification(conn, user.id, now())
+    })
+    .await?;
+    Ok(see_other("/settings/mail?sent=1"))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct CsrfOnly {
+    csrf_token: String,
 }
 
 pub async fn save(ctx: Ctx, form: web::Form<PolicyForm>) -> Result<HttpResponse, AppError> {

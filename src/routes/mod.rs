@@ -38,6 +38,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/settings/mail", web::get().to(mail_settings::show))
     .route("/settings/mail", web::post().to(mail_settings::save))
     .route(
+        "/settings/mail/verify",
+        web::post().to(mail_settings::resend_verification),
+    )
+    .route(
         "/unsubscribe",
         web::get().to(mail_settings::unsubscribe_form),
     )
@@ -103,6 +107,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         web::post().to(tournaments::request_adjudication),
     )
     .route("/games/{id}", web::get().to(games::show))
+    .route("/games/{id}/moves", web::get().to(games::all_moves))
     .route("/games/{id}/accept", web::post().to(games::accept))
     .route("/games/{id}/decline", web::post().to(games::decline))
     .route("/games/{id}/move", web::post().to(games::make_move))

@@ -361,6 +361,32 @@ pub fn moves_of(conn: &mut DbConn, game_id: i32) -> Result<Vec<MoveRow>, AppErro
         .load(conn)?)
 }
 
+/// The moves of plies `first..=last` only (a page's window of a long game).
+pub fn moves_between(
+    conn: &mut DbConn,
+    game_id: i32,
+    first: i32,
+    last: i32,
+) -> Result<Vec<MoveRow>, AppError> {
+    Ok(moves::table
+        .filter(moves::game_id.eq(game_id))
+        .filter(moves::ply.between(first, last))
+        .order(moves::ply.asc())
+        .select(MoveRow::as_select())
+        .load(conn)?)
+}
+
+/// The move number of a ply played by `mover`, from the previous ply's
+/// number and mover: a new number starts the game and whenever White moves
+/// after Black (so a side moving twice in a row stays on one number).
+pub fn next_turn_no(previous: Option<(i32, Color)>, mover: Color) -> i32 {
+    match previous {
+        None => 1,
+        Some((n, Color::Black)) if mover != Color::Black => n + 1,
+        Some((n, _)) => n,
+    }
+}
+
 /// Which side a user plays in a game, if any.
 pub fn side_of(row: &GameRow, user_id: i32) -> Option<Color> {
     if row.white_id == Some(user_id) {
@@ -658,6 +684,25 @@ pub fn move_from(
         if n == 0 {
             return Err(AppError::position_changed());
         }
+        // Read after the guarded update: on SQLite a read first would pin a
+        // snapshot that a concurrent move makes stale (SQLITE_BUSY_SNAPSHOT).
+        let previous: Option<(i32, i32)> = moves::table
+            .filter(moves::game_id.eq(id))
+            .filter(moves::ply.eq(row.ply))
+            .select((moves::played_by, moves::turn_no))
+            .first(conn)
+            .optional()?;
+        let turn_no = next_turn_no(
+            previous.map(|(by, n)| {
+                let c = if Some(by) == row.black_id {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                (n, c)
+            }),
+            side,
+        );
         let mv = NewMove {
             game_id: id,
             ply: new_ply,
@@ -675,6 +720,7 @@ pub fn move_from(
                 .filter(|c| !c.is_empty())
                 .map(|c| crate::web::clip(c, COMMENT_MAX)),
             time_used_secs: time_used,
+            turn_no,
         };
         match diesel::insert_into(moves::table).values(&mv).execute(conn) {
             Ok(_) => {}

@@ -37,6 +37,8 @@ pub const VERIFY_EMAIL: &str = "verify_email";
 pub const TOURNAMENT_ROUND: &str = "tournament_round";
 pub const CLOCK_REMINDER: &str = "clock_reminder";
 pub const LEAVE_BOOKED: &str = "leave_booked";
+/// The daily digest (`services::digest`).
+pub const DIGEST: &str = "digest";
 
 /// How long a worker holds a claimed row before another may take it.
 pub const LEASE_SECS: i64 = 120;
@@ -168,6 +170,74 @@ pub fn verify_email(
         Ok(())
     })?;
     Ok(true)
+}
+
+/// How long before the verification mail may be asked for again.
+pub const VERIFY_RESEND_MINUTES: i64 = 10;
+
+/// Queue the address verification mail (at sign-up, and the "send it
+/// again" button): refused when the address is already verified, and when
+/// one was queued less than [`VERIFY_RESEND_MINUTES`] ago. The claim is a
+/// conditional update of `verify_mail_sent` in the transaction that queues
+/// the mail, so simultaneous clicks queue one mail.
+pub fn send_verification(
+    conn: &mut DbConn,
+    user_id: i32,
+    now: NaiveDateTime,
+) -> Result<(), AppError> {
+    use crate::db::schema::verify_mail_sent;
+    if is_verified(conn, user_id)? {
+        return Err(AppError::Invalid(
+            "Your address is already confirmed.".into(),
+        ));
+    }
+    let window = Duration::minutes(VERIFY_RESEND_MINUTES);
+    let claimed = conn.transaction::<_, diesel::result::Error, _>(|conn| {
+        let n = diesel::update(
+            verify_mail_sent::table
+                .filter(verify_mail_sent::user_id.eq(user_id))
+                .filter(verify_mail_sent::sent_at.le(now - window)),
+        )
+        .set(verify_mail_sent::sent_at.eq(now))
+        .execute(conn)?;
+        if n == 0 {
+            diesel::insert_into(verify_mail_sent::table)
+                .values((
+                    verify_mail_sent::user_id.eq(user_id),
+                    verify_mail_sent::sent_at.eq(now),
+                ))
+                .execute(conn)?;
+        }
+        enqueue(
+            conn,
+            VERIFY_EMAIL,
+            user_id,
+            None,
+            None,
+            &Payload::default(),
+            now,
+        )
+    });
+    match claimed {
+        Ok(()) => Ok(()),
+        Err(e) if crate::db::is_unique_violation(&e) => {
+            let last: Option<NaiveDateTime> = verify_mail_sent::table
+                .find(user_id)
+                .select(verify_mail_sent::sent_at)
+                .first(conn)
+                .optional()?;
+            let wait = last
+                .map(|t| (t + window - now).num_minutes() + 1)
+                .unwrap_or(VERIFY_RESEND_MINUTES)
+                .clamp(1, VERIFY_RESEND_MINUTES);
+            Err(AppError::RateLimited(format!(
+                "A confirmation mail was sent less than {VERIFY_RESEND_MINUTES} minutes ago: \
+                 look for it (and in your spam folder), or ask again in {wait} minute{}.",
+                if wait == 1 { "" } else { "s" }
+            )))
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// Queue a mail, unless the user's policy refuses it ("none": nothing;
@@ -629,6 +699,9 @@ pub fn render(
     if row.kind == LEAVE_BOOKED {
         return render_leave(conn, ctx, &user, &payload).map(Some);
     }
+    if row.kind == DIGEST {
+        return crate::services::digest::render(conn, ctx, &user, row.created_at, now);
+    }
     let game = match row.game_id {
         Some(id) => Some(gsvc::load(conn, id)?),
         None => None,
@@ -898,27 +971,38 @@ pub struct DrainReport {
     pub skipped: usize,
 }
 
-/// Claim a row for `owner` until `now + LEASE_SECS`, if nobody holds it and
-/// it is not sent. True when this worker got it.
-pub fn claim(conn: &mut DbConn, id: i32, owner: &str, now: NaiveDateTime) -> QueryResult<bool> {
-    conn.transaction(|conn| {
-        let n = diesel::update(
-            email_outbox::table
-                .filter(email_outbox::id.eq(id))
-                .filter(email_outbox::sent_at.is_null())
-                .filter(
-                    email_outbox::lease_until
-                        .is_null()
-                        .or(email_outbox::lease_until.lt(now)),
-                ),
-        )
-        .set((
-            email_outbox::lease_owner.eq(owner),
-            email_outbox::lease_until.eq(now + Duration::seconds(LEASE_SECS)),
-        ))
-        .execute(conn)?;
-        Ok(n == 1)
-    })
+/// Claim the rows `ids` for `owner` until `now + LEASE_SECS` (those nobody
+/// holds and not sent), in one conditional UPDATE, and read the rows this
+/// worker got. Another worker's UPDATE of the same rows waits for this one
+/// and then finds them leased.
+pub fn claim_batch(
+    conn: &mut DbConn,
+    ids: &[i32],
+    owner: &str,
+    now: NaiveDateTime,
+) -> QueryResult<Vec<OutboxRow>> {
+    diesel::update(
+        email_outbox::table
+            .filter(email_outbox::id.eq_any(ids))
+            .filter(email_outbox::sent_at.is_null())
+            .filter(
+                email_outbox::lease_until
+                    .is_null()
+                    .or(email_outbox::lease_until.lt(now)),
+            ),
+    )
+    .set((
+        email_outbox::lease_owner.eq(owner),
+        email_outbox::lease_until.eq(now + Duration::seconds(LEASE_SECS)),
+    ))
+    .execute(conn)?;
+    email_outbox::table
+        .filter(email_outbox::id.eq_any(ids))
+        .filter(email_outbox::lease_owner.eq(owner))
+        .filter(email_outbox::sent_at.is_null())
+        .order(email_outbox::id.asc())
+        .select(OutboxRow::as_select())
+        .load(conn)
 }
 
 /// Due rows: unsent, their time come, not leased by a live worker.
@@ -937,16 +1021,20 @@ pub fn due(conn: &mut DbConn, now: NaiveDateTime, limit: i64) -> QueryResult<Vec
         .load(conn)
 }
 
+/// Close rows this worker holds: sent (`note` None) or skipped.
 fn mark_sent(
     conn: &mut DbConn,
-    id: i32,
+    ids: &[i32],
     owner: &str,
     now: NaiveDateTime,
     note: Option<&str>,
 ) -> QueryResult<()> {
+    if ids.is_empty() {
+        return Ok(());
+    }
     diesel::update(
         email_outbox::table
-            .filter(email_outbox::id.eq(id))
+            .filter(email_outbox::id.eq_any(ids))
             .filter(email_outbox::lease_owner.eq(owner)),
     )
     .set((
@@ -983,22 +1071,28 @@ fn mark_failed(
     Ok(())
 }
 
-/// One pass: claim, render, send and mark every due mail (at most `BATCH`).
-/// Never holds a database transaction while talking to the transport.
+/// Sent mails are marked in groups of this many (one UPDATE each): a
+/// process killed mid-group sends at most this many mails again once their
+/// lease expires.
+pub const MARK_GROUP: usize = 10;
+
+/// One pass: claim every due mail (at most `BATCH`) in one statement, then
+/// render, send and mark each. Never holds a database transaction while
+/// talking to the transport.
 pub fn drain_once(
     conn: &mut DbConn,
     sender: &Sender,
     now: NaiveDateTime,
 ) -> Result<DrainReport, AppError> {
     let mut report = DrainReport::default();
-    for id in due(conn, now, BATCH)? {
-        if !claim(conn, id, &sender.owner, now)? {
-            continue;
-        }
-        let row: OutboxRow = email_outbox::table
-            .find(id)
-            .select(OutboxRow::as_select())
-            .first(conn)?;
+    let ids = due(conn, now, BATCH)?;
+    if ids.is_empty() {
+        return Ok(report);
+    }
+    let mut sent: Vec<i32> = Vec::with_capacity(MARK_GROUP);
+    let mut skipped: Vec<i32> = Vec::new();
+    for row in claim_batch(conn, &ids, &sender.owner, now)? {
+        let id = row.id;
         let rendered = match render(conn, &sender.ctx, &row, now) {
             Ok(r) => r,
             Err(e) => {
@@ -1009,21 +1103,19 @@ pub fn drain_once(
             }
         };
         let Some(mail) = rendered else {
-            mark_sent(
-                conn,
-                id,
-                &sender.owner,
-                now,
-                Some("skipped: no longer relevant"),
-            )?;
+            skipped.push(id);
             report.skipped += 1;
             continue;
         };
         let result = build_message(&sender.ctx, &mail).and_then(|msg| sender.transport.send(&msg));
         match result {
             Ok(()) => {
-                mark_sent(conn, id, &sender.owner, now, None)?;
+                sent.push(id);
                 report.sent += 1;
+                if sent.len() >= MARK_GROUP {
+                    mark_sent(conn, &sent, &sender.owner, now, None)?;
+                    sent.clear();
+                }
             }
             Err(e) => {
                 tracing::warn!(
@@ -1036,6 +1128,14 @@ pub fn drain_once(
             }
         }
     }
+    mark_sent(conn, &sent, &sender.owner, now, None)?;
+    mark_sent(
+        conn,
+        &skipped,
+        &sender.owner,
+        now,
+        Some("skipped: no longer relevant"),
+    )?;
     Ok(report)
 }
 

@@ -3,6 +3,7 @@
 pub mod accounts;
 pub mod clock;
 pub mod clocks;
+pub mod digest;
 pub mod games;
 pub mod links;
 pub mod mail;

@@ -1871,8 +1871,11 @@ pub fn import_record(
         .map_err(|e| AppError::Invalid(format!("The start position cannot be used: {e}.")))?;
     let start_fen = game.fen();
     let mut plies = Vec::new();
+    let mut previous: Option<(i32, Color)> = None;
     for m in &rec.moves {
         let side = game.side_to_move();
+        let turn_no = gsvc::next_turn_no(previous, side);
+        previous = Some((turn_no, side));
         let played = game
             .play_text(&m.text)
             .map_err(|e| AppError::Invalid(format!("“{}” is illegal: {e}.", clip(&m.text, 40))))?;
@@ -1884,6 +1887,7 @@ pub fn import_record(
             game.fen(),
             m.comment.clone(),
             if side == Color::Black { b.id } else { w.id },
+            turn_no,
         ));
     }
     let outcome = game.outcome();
@@ -1932,7 +1936,7 @@ pub fn import_record(
                 games::ended_at.eq(Some(now)),
             ))
             .execute(conn)?;
-        for (i, (played, from, to, fen_after, comment, by)) in plies.iter().enumerate() {
+        for (i, (played, from, to, fen_after, comment, by, turn_no)) in plies.iter().enumerate() {
             diesel::insert_into(moves::table)
                 .values(&NewMove {
                     game_id: id,
@@ -1950,6 +1954,7 @@ pub fn import_record(
                         .filter(|c| !c.is_empty())
                         .map(|c| clip(c, gsvc::COMMENT_MAX)),
                     time_used_secs: None,
+                    turn_no: *turn_no,
                 })
                 .execute(conn)?;
         }
