@@ -45,6 +45,10 @@ pub struct Config {
     pub mail_poll_ms: u64,
     /// `MISSIVE_PLAY_LINK_HOURS`: how long a "your turn" link stays valid.
     pub play_link_hours: i64,
+    /// `MISSIVE_MAIL_LEASE_SECS`: how long a worker holds a mail it is
+    /// sending before another process may take it over (a crashed process's
+    /// mail waits this long).
+    pub mail_lease_secs: i64,
 }
 
 /// Read when present in the working directory and `MISSIVE_CONFIG` is unset.
@@ -141,6 +145,7 @@ impl Default for Config {
             mail_worker: true,
             mail_poll_ms: 2000,
             play_link_hours: 24 * 14,
+            mail_lease_secs: crate::services::mail::LEASE_SECS,
         }
     }
 }
@@ -182,6 +187,7 @@ impl Config {
             ),
             mail_poll_ms: src.num("MISSIVE_MAIL_POLL_MS", d.mail_poll_ms).max(10),
             play_link_hours: src.num("MISSIVE_PLAY_LINK_HOURS", d.play_link_hours).max(1),
+            mail_lease_secs: src.num("MISSIVE_MAIL_LEASE_SECS", d.mail_lease_secs).max(1),
         })
     }
 

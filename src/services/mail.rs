@@ -333,6 +333,8 @@ pub struct MailCtx {
     pub from: Mailbox,
     pub reply_to: Mailbox,
     pub play_link_ttl: Duration,
+    /// How long a claim on a mail lasts (`MISSIVE_MAIL_LEASE_SECS`).
+    pub lease: Duration,
 }
 
 impl MailCtx {
@@ -353,6 +355,7 @@ impl MailCtx {
             from,
             reply_to,
             play_link_ttl: Duration::hours(config.play_link_hours),
+            lease: Duration::seconds(config.mail_lease_secs.max(1)),
         })
     }
 }
@@ -702,14 +705,27 @@ impl Header for ListUnsubscribePost {
     }
 }
 
+/// The Message-ID of an outbox row: the same on every attempt, so a mail
+/// sent twice (a process killed between the SMTP server's "OK" and marking
+/// the row sent) is one message to a receiver that de-duplicates.
+pub fn message_id(ctx: &MailCtx, row: &OutboxRow) -> String {
+    let domain = ctx.from.email.domain();
+    format!(
+        "<missive.{}.{}@{domain}>",
+        row.id,
+        row.created_at.and_utc().timestamp_micros()
+    )
+}
+
 /// The message: plain text and HTML alternatives, Reply-To and
-/// List-Unsubscribe headers.
-pub fn build_message(ctx: &MailCtx, mail: &Rendered) -> Result<Message, String> {
+/// List-Unsubscribe headers, the row's stable Message-ID.
+pub fn build_message(ctx: &MailCtx, row: &OutboxRow, mail: &Rendered) -> Result<Message, String> {
     let to: Mailbox = mail
         .to
         .parse()
         .map_err(|e| format!("bad recipient address: {e}"))?;
     Message::builder()
+        .message_id(Some(message_id(ctx, row)))
         .from(ctx.from.clone())
         .reply_to(ctx.reply_to.clone())
         .to(to)
@@ -748,6 +764,17 @@ pub struct DrainReport {
 /// Claim a row for `owner` until `now + LEASE_SECS`, if nobody holds it and
 /// it is not sent. True when this worker got it.
 pub fn claim(conn: &mut DbConn, id: i32, owner: &str, now: NaiveDateTime) -> QueryResult<bool> {
+    claim_for(conn, id, owner, now, Duration::seconds(LEASE_SECS))
+}
+
+/// [`claim`] with a lease of `lease`.
+pub fn claim_for(
+    conn: &mut DbConn,
+    id: i32,
+    owner: &str,
+    now: NaiveDateTime,
+    lease: Duration,
+) -> QueryResult<bool> {
     conn.transaction(|conn| {
         let n = diesel::update(
             email_outbox::table
@@ -761,7 +788,7 @@ pub fn claim(conn: &mut DbConn, id: i32, owner: &str, now: NaiveDateTime) -> Que
         )
         .set((
             email_outbox::lease_owner.eq(owner),
-            email_outbox::lease_until.eq(now + Duration::seconds(LEASE_SECS)),
+            email_outbox::lease_until.eq(now + lease),
         ))
         .execute(conn)?;
         Ok(n == 1)
@@ -839,7 +866,7 @@ pub fn drain_once(
 ) -> Result<DrainReport, AppError> {
     let mut report = DrainReport::default();
     for id in due(conn, now, BATCH)? {
-        if !claim(conn, id, &sender.owner, now)? {
+        if !claim_for(conn, id, &sender.owner, now, sender.ctx.lease)? {
             continue;
         }
         let row: OutboxRow = email_outbox::table
@@ -866,7 +893,7 @@ pub fn drain_once(
             report.skipped += 1;
             continue;
         };
-        let result = build_message(&sender.ctx, &mail).and_then(|msg| sender.transport.send(&msg));
+        let result = build_message(&sender.ctx, &row, &mail).and_then(|msg| sender.transport.send(&msg));
         match result {
             Ok(()) => {
                 mark_sent(conn, id, &sender.owner, now, None)?;
