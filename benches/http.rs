@@ -268,7 +268,7 @@ fn moves(a: &Args, database_url: &str, addr: &str, games: &[(i32, Player, Player
                     c
                 }
             };
-            if m.table.over() {
+            if m.table.finished() {
                 let mut conn = m.pool.get().unwrap();
                 let id = load::new_game(&mut conn, &m.table.white, &m.table.black);
                 m.table = Table::new(id, m.table.white.clone(), m.table.black.clone());

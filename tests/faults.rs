@@ -235,7 +235,7 @@ fn run_load(
                     && started.elapsed() < Duration::from_secs(60)
                 {
                     let mut any = false;
-                    for table in mine.iter_mut().filter(|t| !t.over()) {
+                    for table in mine.iter_mut().filter(|t| !t.finished()) {
                         any = true;
                         match load::post_move(&mut http, table, &seed, &csrf, &mut rng) {
                             Ok(p) if p.status == 303 => {
@@ -302,7 +302,7 @@ fn kill_9_under_load_loses_no_acknowledged_move_and_no_mail() {
     let csrf = load::csrf_for(&mut http, &seed).unwrap();
     let mut rng = rand::rngs::StdRng::seed_from_u64(99);
     for mut table in tables {
-        if table.sync(&mut http, &seed).unwrap() && !table.over() {
+        if table.sync(&mut http, &seed).unwrap() && !table.finished() {
             let p = load::post_move(&mut http, &mut table, &seed, &csrf, &mut rng).unwrap();
             assert_eq!(p.status, 303, "a move after the restart");
             acked.lock().unwrap().push((table.id, p.ply, p.coordinate));

@@ -251,7 +251,7 @@ impl Table {
         }
     }
 
-    pub fn over(&self) -> bool {
+    pub fn finished(&self) -> bool {
         self.game.outcome().is_some()
     }
 
