@@ -82,7 +82,7 @@ fn setup(database_url: &str, players: usize, games: usize) -> Vec<(i32, Player, 
     let mut conn = pool.get().unwrap();
     let secret = missive::web::load_secret(&mut conn, Some(SECRET)).unwrap();
     let ps: Vec<Player> = (0..players)
-        .map(|i| load::player(&mut conn, &secret, &format!("p{i}")))
+        .map(|i| load::player(&mut conn, &secret, &format!("player{i}")))
         .collect();
     (0..games)
         .map(|i| {
