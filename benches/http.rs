@@ -204,7 +204,9 @@ fn raw_sqlite(a: &Args) -> Summary {
             diesel::sql_query("INSERT INTO t (game_id, ply, body) VALUES (?, ?, ?)")
                 .bind::<diesel::sql_types::Integer, _>(i % 64)
                 .bind::<diesel::sql_types::Integer, _>(i)
-                .bind::<diesel::sql_types::Text, _>("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b")
+                .bind::<diesel::sql_types::Text, _>(
+                    "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b",
+                )
                 .execute(c)?;
             Ok(())
         })
@@ -274,7 +276,11 @@ fn moves(a: &Args, database_url: &str, addr: &str, games: &[(i32, Player, Player
                 m.table = Table::new(id, m.table.white.clone(), m.table.black.clone());
             }
             let p = load::post_move(http, &mut m.table, &m.seed, &csrf, &mut m.rng).ok()?;
-            assert_eq!(p.status, 303, "move {} in game {}", p.coordinate, m.table.id);
+            assert_eq!(
+                p.status, 303,
+                "move {} in game {}",
+                p.coordinate, m.table.id
+            );
             Some(p.elapsed)
         },
         addr,
@@ -330,7 +336,9 @@ fn main() {
             a.workers.to_string()
         },
         a.pool,
-        thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+        thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
     );
     println!(
         "{:<34} {:>8} {:>10} {:>9} {:>9}",
@@ -360,7 +368,9 @@ fn main() {
         r
     });
     if pg.is_none() {
-        println!("PostgreSQL: no server on 127.0.0.1:5432 (or MISSIVE_BENCH_POSTGRES_URL): skipped");
+        println!(
+            "PostgreSQL: no server on 127.0.0.1:5432 (or MISSIVE_BENCH_POSTGRES_URL): skipped"
+        );
     }
 
     let verdict = |r: f64| if r >= 0.5 { "met" } else { "NOT met" };

@@ -242,7 +242,9 @@ fn run_load(
                                 acked.lock().unwrap().push((table.id, p.ply, p.coordinate));
                                 made += 1;
                             }
-                            Ok(p) => panic!("move {} in game {}: {}", p.coordinate, table.id, p.status),
+                            Ok(p) => {
+                                panic!("move {} in game {}: {}", p.coordinate, table.id, p.status)
+                            }
                             Err(_) => break 'load,
                         }
                     }
@@ -285,7 +287,9 @@ fn kill_9_under_load_loses_no_acknowledged_move_and_no_mail() {
     while acked.lock().unwrap().is_empty() && started.elapsed() < Duration::from_secs(60) {
         thread::sleep(Duration::from_millis(10));
     }
-    thread::sleep(Duration::from_millis(rand::thread_rng().gen_range(200..1500)));
+    thread::sleep(Duration::from_millis(
+        rand::thread_rng().gen_range(200..1500),
+    ));
     server.kill();
     stop.store(true, Ordering::SeqCst);
     let tables: Vec<Table> = threads
@@ -362,9 +366,7 @@ fn smtp_outage_queues_mail_and_delivers_each_once_when_back() {
     // `services::mail`), move the queued rows' next attempt to now.
     let sink = SmtpSink::start_on(port);
     diesel::sql_query("UPDATE email_outbox SET next_attempt_at = ? WHERE sent_at IS NULL")
-        .bind::<diesel::sql_types::Timestamp, _>(
-            missive::web::now() - chrono::Duration::seconds(1),
-        )
+        .bind::<diesel::sql_types::Timestamp, _>(missive::web::now() - chrono::Duration::seconds(1))
         .execute(&mut conn)
         .unwrap();
     wait_zero(
@@ -385,7 +387,10 @@ fn two_processes_on_one_postgres_database() {
         eprintln!("MISSIVE_TEST_POSTGRES_URL is not set: PostgreSQL run skipped");
         return;
     };
-    let name = format!("missive_fault_{}", rand::thread_rng().gen_range(0..u32::MAX));
+    let name = format!(
+        "missive_fault_{}",
+        rand::thread_rng().gen_range(0..u32::MAX)
+    );
     let mut admin_conn = diesel::PgConnection::establish(&admin).expect("PostgreSQL");
     diesel::sql_query(format!("CREATE DATABASE {name}"))
         .execute(&mut admin_conn)

@@ -245,8 +245,16 @@ fn only_players_act_in_a_game(backend: Backend) {
     let id = |p: &str| p.replace("{g}", &game.to_string());
     // Carol is not in the game; Bob is, but it is White's turn.
     for (who, path, fields) in [
-        (&carol, id("/games/{g}/move"), vec![("move", "e4"), ("confirm", "1")]),
-        (&bob, id("/games/{g}/move"), vec![("move", "e4"), ("confirm", "1")]),
+        (
+            &carol,
+            id("/games/{g}/move"),
+            vec![("move", "e4"), ("confirm", "1")],
+        ),
+        (
+            &bob,
+            id("/games/{g}/move"),
+            vec![("move", "e4"), ("confirm", "1")],
+        ),
         (&carol, id("/games/{g}/resign"), vec![]),
         (&carol, id("/games/{g}/draw"), vec![("action", "offer")]),
         (&carol, format!("/games/{challenge}/accept"), vec![]),
@@ -301,10 +309,7 @@ fn signed_links_refuse_forged_expired_and_reused(backend: Backend) {
         expires: unix_now() + 3600,
     };
     let try_link = |l: &PlayLink, sig: &str, expect: StatusCode, what: &str| {
-        let q = format!(
-            "u={}&ply={}&exp={}&sig={sig}",
-            l.user, l.ply, l.expires
-        );
+        let q = format!("u={}&ply={}&exp={}&sig={sig}", l.user, l.ply, l.expires);
         let p = anon.get(&format!("/games/{}/play?{q}", l.game));
         let page_status = if expect == StatusCode::SEE_OTHER {
             StatusCode::OK
@@ -327,13 +332,33 @@ fn signed_links_refuse_forged_expired_and_reused(backend: Backend) {
     };
     let good = link.sign(&key);
     // Forged: another key, a changed signature, a changed field, another game.
-    try_link(&link, &link.sign(b"not the server's secret"), StatusCode::FORBIDDEN, "forged");
+    try_link(
+        &link,
+        &link.sign(b"not the server's secret"),
+        StatusCode::FORBIDDEN,
+        "forged",
+    );
     let flipped: String = good
         .chars()
         .enumerate()
-        .map(|(i, c)| if i == 0 { if c == '0' { '1' } else { '0' } } else { c })
+        .map(|(i, c)| {
+            if i == 0 {
+                if c == '0' {
+                    '1'
+                } else {
+                    '0'
+                }
+            } else {
+                c
+            }
+        })
         .collect();
-    try_link(&link, &flipped, StatusCode::FORBIDDEN, "one character changed");
+    try_link(
+        &link,
+        &flipped,
+        StatusCode::FORBIDDEN,
+        "one character changed",
+    );
     try_link(&link, "", StatusCode::FORBIDDEN, "no signature");
     let longer = PlayLink {
         expires: link.expires + 86_400 * 365,
@@ -344,7 +369,12 @@ fn signed_links_refuse_forged_expired_and_reused(backend: Backend) {
         game: other,
         ..link.clone()
     };
-    try_link(&elsewhere, &good, StatusCode::FORBIDDEN, "used on another game");
+    try_link(
+        &elsewhere,
+        &good,
+        StatusCode::FORBIDDEN,
+        "used on another game",
+    );
     let as_bob = PlayLink {
         user: user_id(&app, "bob"),
         ..link.clone()
@@ -421,7 +451,10 @@ fn user_text_is_escaped_everywhere(backend: Backend) {
     assert_eq!(p.status, StatusCode::SEE_OTHER);
     assert_eq!(
         alice
-            .post(&format!("/games/{game}/notes"), &[("note", &format!("</textarea>{XSS}"))])
+            .post(
+                &format!("/games/{game}/notes"),
+                &[("note", &format!("</textarea>{XSS}"))]
+            )
             .status,
         StatusCode::SEE_OTHER
     );
@@ -467,7 +500,12 @@ fn user_text_is_escaped_everywhere(backend: Backend) {
     assert!(!p.has("<script>alert") && !p.has("<img src=x"));
     let p = alice.post(
         "/games/new",
-        &[("variant", XSS), ("opponent", XSS), ("color", XSS), ("fen", XSS)],
+        &[
+            ("variant", XSS),
+            ("opponent", XSS),
+            ("color", XSS),
+            ("fen", XSS),
+        ],
     );
     assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(!p.has("<script>alert") && !p.has("<img src=x"));
@@ -549,14 +587,20 @@ fn session_cookie_flags(backend: Backend) {
         .into_iter()
         .find(|c| c.starts_with("missive_csrf="))
         .expect("a CSRF cookie");
-    assert!(csrf.contains("HttpOnly") && csrf.contains("SameSite=Lax"), "{csrf}");
+    assert!(
+        csrf.contains("HttpOnly") && csrf.contains("SameSite=Lax"),
+        "{csrf}"
+    );
     // Behind https, both are Secure.
     let config = missive::Config {
         base_url: "https://missive.example.org".into(),
         ..app.config.clone()
     };
     let s = missive::web::session_cookie(&config, "t".repeat(64)).to_string();
-    assert!(s.contains("Secure") && s.contains("HttpOnly") && s.contains("SameSite=Lax"), "{s}");
+    assert!(
+        s.contains("Secure") && s.contains("HttpOnly") && s.contains("SameSite=Lax"),
+        "{s}"
+    );
     let plain = missive::web::session_cookie(&app.config, "t".repeat(64)).to_string();
     assert!(!plain.contains("Secure"), "{plain}");
     // Logging out ends the session on the server, not just in the browser.

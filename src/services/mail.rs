@@ -893,7 +893,8 @@ pub fn drain_once(
             report.skipped += 1;
             continue;
         };
-        let result = build_message(&sender.ctx, &row, &mail).and_then(|msg| sender.transport.send(&msg));
+        let result =
+            build_message(&sender.ctx, &row, &mail).and_then(|msg| sender.transport.send(&msg));
         match result {
             Ok(()) => {
                 mark_sent(conn, id, &sender.owner, now, None)?;

@@ -257,7 +257,10 @@ impl Table {
 
     /// Rebuild the position from the server's `/games/{id}.json`.
     pub fn sync(&mut self, http: &mut Http, seed: &str) -> io::Result<bool> {
-        let r = http.get(&format!("/games/{}.json", self.id), &self.white.cookie(seed))?;
+        let r = http.get(
+            &format!("/games/{}.json", self.id),
+            &self.white.cookie(seed),
+        )?;
         if r.status != 200 {
             return Ok(false);
         }
@@ -300,9 +303,7 @@ pub fn post_move(
     let legal = table.game.legal_moves();
     assert!(!legal.is_empty(), "post_move on a finished game");
     let mv = legal[rng.gen_range(0..legal.len())];
-    let coordinate = table
-        .game
-        .format(&mv, missive_rules::Notation::Coordinate);
+    let coordinate = table.game.format(&mv, missive_rules::Notation::Coordinate);
     let ply = table.game.ply() as i32;
     let cookie = table.to_move().cookie(seed);
     let started = Instant::now();
