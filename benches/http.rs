@@ -375,7 +375,7 @@ fn main() {
 
     let verdict = |r: f64| if r >= 0.5 { "met" } else { "NOT met" };
     println!("ratios (target >= 0.50):");
-    let mut ratio = |what: &str, x: &Summary, base: &Summary, base_name: &str| {
+    let ratio = |what: &str, x: &Summary, base: &Summary, base_name: &str| {
         let r = x.rate() / base.rate().max(1e-9);
         println!("  {what:<28} / {base_name:<22} = {r:.2}  {}", verdict(r));
     };

@@ -8,7 +8,6 @@ use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
 use diesel::r2d2::{self, ManageConnection};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
-use std::sync::Mutex;
 use std::time::Duration;
 
 /// A connection to either backend. Everything in `services/` takes this.
@@ -141,25 +140,4 @@ pub fn is_unique_violation(e: &diesel::result::Error) -> bool {
         e,
         diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::UniqueViolation, _)
     )
-}
-
-/// SQLite lets one connection write at a time, and a writer that finds the
-/// lock taken waits in SQLite's busy handler, which sleeps 1, 2, 5, 10...
-/// ms between tries: under load most of the time goes to those sleeps.
-/// Writers of this process queue on this mutex instead and get the lock the
-/// moment it is free (other processes still meet the busy handler).
-static SQLITE_WRITER: Mutex<()> = Mutex::new(());
-
-/// A write transaction: `conn.transaction(f)`, queued behind this process's
-/// other SQLite writers first.
-pub fn write_transaction<T, E, F>(conn: &mut DbConn, f: F) -> Result<T, E>
-where
-    F: FnOnce(&mut DbConn) -> Result<T, E>,
-    E: From<diesel::result::Error>,
-{
-    let _turn = match conn {
-        DbConn::Sqlite(_) => Some(SQLITE_WRITER.lock().unwrap_or_else(|p| p.into_inner())),
-        DbConn::Postgresql(_) => None,
-    };
-    conn.transaction(f)
 }

@@ -397,7 +397,7 @@ pub fn move_from(
         _ => None,
     };
     let new_ply = row.ply + 1;
-    crate::db::write_transaction::<_, AppError, _>(conn, |conn| {
+    conn.transaction::<_, AppError, _>(|conn| {
         // The conditional update is the guard: only one request can move the
         // game from `row.ply`; the unique (game_id, ply) key backs it up.
         let n = diesel::update(
