@@ -51,6 +51,10 @@ fn declared_post_routes() -> Vec<String> {
         .collect()
 }
 
+/// A POST route under test: the pattern as declared, who posts, the
+/// address, the fields.
+type Route<'a> = (&'a str, &'a TestClient, String, Vec<(&'a str, &'a str)>);
+
 fn accept(c: &TestClient, game: i32) {
     let p = c.post(&format!("/games/{game}/accept"), &[]);
     assert_eq!(p.status, StatusCode::SEE_OTHER, "{}", p.body);
@@ -77,7 +81,7 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
     // (pattern as declared, who posts, the address, the fields). In an order
     // where each request with the right token succeeds (the control).
     let g = |pattern: &str, id: i32| pattern.replace("{id}", &id.to_string());
-    let routes: Vec<(&str, &TestClient, String, Vec<(&str, &str)>)> = vec![
+    let routes: Vec<Route> = vec![
         (
             "/signup",
             &anon,
