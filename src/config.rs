@@ -55,6 +55,10 @@ pub struct Config {
     /// `MISSIVE_DIGEST_HOUR`: the UTC hour (0-23) from which the daily
     /// digests are sent.
     pub digest_hour: u32,
+    /// `MISSIVE_MAIL_LEASE_SECS`: how long a worker holds a mail it is
+    /// sending before another process may take it over (a crashed process's
+    /// mail waits this long).
+    pub mail_lease_secs: i64,
 }
 
 /// Read when present in the working directory and `MISSIVE_CONFIG` is unset.
@@ -155,6 +159,7 @@ impl Default for Config {
             clock_poll_secs: 60,
             leave_days: crate::services::clocks::DEFAULT_LEAVE_DAYS,
             digest_hour: 7,
+            mail_lease_secs: crate::services::mail::LEASE_SECS,
         }
     }
 }
@@ -209,6 +214,7 @@ impl Config {
                     _ => anyhow::bail!("MISSIVE_DIGEST_HOUR {v:?} is not an hour from 0 to 23"),
                 },
             },
+            mail_lease_secs: src.num("MISSIVE_MAIL_LEASE_SECS", d.mail_lease_secs).max(1),
         })
     }
 

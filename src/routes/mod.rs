@@ -29,6 +29,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         AppError::BadRequest("The address has a query string that cannot be read.".into()).into()
     }))
     .route("/", web::get().to(pages::home))
+    .route("/healthz", web::get().to(pages::healthz))
     .route("/signup", web::get().to(accounts::signup_form))
     .route("/signup", web::post().to(accounts::signup))
     .route("/login", web::get().to(accounts::login_form))

@@ -253,3 +253,11 @@ pub async fn not_found() -> Result<HttpResponse, AppError> {
         "There is no page at this address.".into(),
     ))
 }
+
+/// Liveness for load balancers and the HTTP benchmark's baseline: touches
+/// neither the database nor the session.
+pub async fn healthz() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/plain; charset=utf-8")
+        .body("ok")
+}

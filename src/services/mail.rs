@@ -423,6 +423,8 @@ pub struct MailCtx {
     pub from: Mailbox,
     pub reply_to: Mailbox,
     pub play_link_ttl: Duration,
+    /// How long a claim on a mail lasts (`MISSIVE_MAIL_LEASE_SECS`).
+    pub lease: Duration,
 }
 
 impl MailCtx {
@@ -443,6 +445,7 @@ impl MailCtx {
             from,
             reply_to,
             play_link_ttl: Duration::hours(config.play_link_hours),
+            lease: Duration::seconds(config.mail_lease_secs.max(1)),
         })
     }
 }
@@ -928,14 +931,27 @@ impl Header for ListUnsubscribePost {
     }
 }
 
+/// The Message-ID of an outbox row: the same on every attempt, so a mail
+/// sent twice (a process killed between the SMTP server's "OK" and marking
+/// the row sent) is one message to a receiver that de-duplicates.
+pub fn message_id(ctx: &MailCtx, row: &OutboxRow) -> String {
+    let domain = ctx.from.email.domain();
+    format!(
+        "<missive.{}.{}@{domain}>",
+        row.id,
+        row.created_at.and_utc().timestamp_micros()
+    )
+}
+
 /// The message: plain text and HTML alternatives, Reply-To and
-/// List-Unsubscribe headers.
-pub fn build_message(ctx: &MailCtx, mail: &Rendered) -> Result<Message, String> {
+/// List-Unsubscribe headers, the row's stable Message-ID.
+pub fn build_message(ctx: &MailCtx, row: &OutboxRow, mail: &Rendered) -> Result<Message, String> {
     let to: Mailbox = mail
         .to
         .parse()
         .map_err(|e| format!("bad recipient address: {e}"))?;
     Message::builder()
+        .message_id(Some(message_id(ctx, row)))
         .from(ctx.from.clone())
         .reply_to(ctx.reply_to.clone())
         .to(to)
@@ -971,7 +987,7 @@ pub struct DrainReport {
     pub skipped: usize,
 }
 
-/// Claim the rows `ids` for `owner` until `now + LEASE_SECS` (those nobody
+/// Claim the rows `ids` for `owner` until `now + lease` (those nobody
 /// holds and not sent), in one conditional UPDATE, and read the rows this
 /// worker got. Another worker's UPDATE of the same rows waits for this one
 /// and then finds them leased.
@@ -980,6 +996,7 @@ pub fn claim_batch(
     ids: &[i32],
     owner: &str,
     now: NaiveDateTime,
+    lease: Duration,
 ) -> QueryResult<Vec<OutboxRow>> {
     diesel::update(
         email_outbox::table
@@ -993,7 +1010,7 @@ pub fn claim_batch(
     )
     .set((
         email_outbox::lease_owner.eq(owner),
-        email_outbox::lease_until.eq(now + Duration::seconds(LEASE_SECS)),
+        email_outbox::lease_until.eq(now + lease),
     ))
     .execute(conn)?;
     email_outbox::table
@@ -1091,7 +1108,7 @@ pub fn drain_once(
     }
     let mut sent: Vec<i32> = Vec::with_capacity(MARK_GROUP);
     let mut skipped: Vec<i32> = Vec::new();
-    for row in claim_batch(conn, &ids, &sender.owner, now)? {
+    for row in claim_batch(conn, &ids, &sender.owner, now, sender.ctx.lease)? {
         let id = row.id;
         let rendered = match render(conn, &sender.ctx, &row, now) {
             Ok(r) => r,
@@ -1107,7 +1124,8 @@ pub fn drain_once(
             report.skipped += 1;
             continue;
         };
-        let result = build_message(&sender.ctx, &mail).and_then(|msg| sender.transport.send(&msg));
+        let result =
+            build_message(&sender.ctx, &row, &mail).and_then(|msg| sender.transport.send(&msg));
         match result {
             Ok(()) => {
                 sent.push(id);

@@ -1,0 +1,388 @@
+//! HTTP benchmark (issue 12): `bash bench/http.sh [--secs N] [--conns N]`.
+//!
+//! Starts the release server in this process on 127.0.0.1, drives it with
+//! `--conns` keep-alive connections (default 64) for `--secs` seconds per
+//! case (default 3), and prints requests/second with p50/p99 latency for:
+//! a trivial handler (`GET /healthz`), raw SQLite write transactions (one
+//! INSERT each, the server's pragmas), move POSTs over one game per
+//! connection (each player moving in turn, legal moves picked with the rules
+//! crate) and the game page, on SQLite and, when it answers, on PostgreSQL
+//! (`MISSIVE_BENCH_POSTGRES_URL`, else `MISSIVE_TEST_POSTGRES_URL`, else
+//! postgres://postgres@127.0.0.1:5432/postgres; a scratch database is
+//! created and dropped). Ratios against the issue's targets close the run.
+
+#[path = "../tests/common/load.rs"]
+mod load;
+
+use diesel::prelude::*;
+use load::{Http, Player, Summary, Table};
+use rand::{Rng, SeedableRng};
+use std::net::TcpListener;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+struct Args {
+    secs: f64,
+    conns: usize,
+    workers: usize,
+    pool: u32,
+}
+
+fn args() -> Args {
+    let mut a = Args {
+        secs: 3.0,
+        conns: 64,
+        workers: 0,
+        pool: missive::Config::default().pool_size,
+    };
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let mut i = 0;
+    while i < argv.len() {
+        let val = argv.get(i + 1).cloned().unwrap_or_default();
+        match argv[i].as_str() {
+            "--secs" => a.secs = val.parse().expect("--secs N"),
+            "--conns" => a.conns = val.parse().expect("--conns N"),
+            "--workers" => a.workers = val.parse().expect("--workers N"),
+            "--pool" => a.pool = val.parse().expect("--pool N"),
+            // `cargo bench` adds `--bench`; anything else is ignored too.
+            _ => {
+                i += 1;
+                continue;
+            }
+        }
+        i += 2;
+    }
+    a
+}
+
+/// The server in this process, on a free loopback port.
+struct Server {
+    addr: String,
+    handle: actix_web::dev::ServerHandle,
+    thread: Option<thread::JoinHandle<()>>,
+}
+
+impl Server {
+    fn start(database_url: &str, a: &Args) -> Server {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let addr = listener.local_addr().unwrap().to_string();
+        let config = missive::Config {
+            database_url: database_url.to_string(),
+            bind: addr.clone(),
+            base_url: format!("http://{addr}"),
+            workers: a.workers,
+            pool_size: a.pool,
+            ..missive::Config::default()
+        };
+        let (tx, rx) = mpsc::channel();
+        let thread = thread::spawn(move || {
+            actix_web::rt::System::new().block_on(async move {
+                let server = missive::server(&config, listener).expect("server starts");
+                tx.send(server.handle()).unwrap();
+                let _ = server.await;
+            })
+        });
+        let handle = rx.recv().expect("server handle");
+        Server {
+            addr,
+            handle,
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        actix_web::rt::System::new().block_on(self.handle.stop(true));
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// Run `conns` connections for `secs`; each calls `step` in a loop, which
+/// returns the latency of one request (None: stop this connection).
+fn drive<S: Send + 'static>(
+    conns: usize,
+    secs: f64,
+    setup: impl Fn(usize) -> S,
+    step: impl Fn(&mut S, &mut Http) -> Option<Duration> + Send + Sync + 'static,
+    addr: &str,
+) -> Summary {
+    let step = Arc::new(step);
+    let go = Arc::new(AtomicBool::new(false));
+    let all = Arc::new(Mutex::new(Vec::new()));
+    let deadline = Duration::from_secs_f64(secs);
+    let (ready_tx, ready_rx) = mpsc::channel();
+    let handles: Vec<_> = (0..conns)
+        .map(|i| {
+            let mut state = setup(i);
+            let (step, go, all, addr) = (step.clone(), go.clone(), all.clone(), addr.to_string());
+            let ready = ready_tx.clone();
+            thread::spawn(move || {
+                let mut http = Http::new(&addr);
+                let mut lat = Vec::with_capacity(4096);
+                ready.send(()).unwrap();
+                while !go.load(Ordering::Acquire) {
+                    thread::sleep(Duration::from_millis(1));
+                }
+                let started = Instant::now();
+                while started.elapsed() < deadline {
+                    match step(&mut state, &mut http) {
+                        Some(d) => lat.push(d.as_micros() as u64),
+                        None => break,
+                    }
+                }
+                all.lock().unwrap().extend(lat);
+            })
+        })
+        .collect();
+    for _ in 0..conns {
+        ready_rx.recv().unwrap();
+    }
+    let started = Instant::now();
+    go.store(true, Ordering::Release);
+    for h in handles {
+        h.join().expect("load thread");
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    let lat = std::mem::take(&mut *all.lock().unwrap());
+    Summary::of(lat, seconds)
+}
+
+fn timed(http: &mut Http, path: &str, cookie: &str, want: u16) -> Option<Duration> {
+    let t = Instant::now();
+    let r = http.get(path, cookie).ok()?;
+    assert_eq!(r.status, want, "GET {path}: {}", r.body);
+    Some(t.elapsed())
+}
+
+fn print_row(name: &str, s: &Summary) {
+    println!(
+        "{name:<34} {:>8} {:>10.0} {:>9.2} {:>9.2}",
+        s.requests,
+        s.rate(),
+        s.p50_ms,
+        s.p99_ms
+    );
+}
+
+fn trivial(a: &Args) -> Summary {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("t.db").to_string_lossy(), a);
+    drive(
+        a.conns,
+        a.secs,
+        |_| (),
+        |_, http| timed(http, "/healthz", "", 200),
+        &server.addr,
+    )
+}
+
+/// One INSERT per transaction on one connection with the server's pragmas
+/// (SQLite writes are serialised, so one writer is the ceiling).
+fn raw_sqlite(a: &Args) -> Summary {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("raw.db");
+    let mut conn = missive::db::Manager::new(&path.to_string_lossy())
+        .open()
+        .expect("open SQLite");
+    diesel::sql_query(
+        "CREATE TABLE t (id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL, \
+         ply INTEGER NOT NULL, body TEXT NOT NULL)",
+    )
+    .execute(&mut conn)
+    .unwrap();
+    let mut lat = Vec::new();
+    let started = Instant::now();
+    let mut i = 0i32;
+    while started.elapsed().as_secs_f64() < a.secs {
+        let t = Instant::now();
+        conn.transaction::<_, diesel::result::Error, _>(|c| {
+            diesel::sql_query("INSERT INTO t (game_id, ply, body) VALUES (?, ?, ?)")
+                .bind::<diesel::sql_types::Integer, _>(i % 64)
+                .bind::<diesel::sql_types::Integer, _>(i)
+                .bind::<diesel::sql_types::Text, _>(
+                    "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b",
+                )
+                .execute(c)?;
+            Ok(())
+        })
+        .unwrap();
+        lat.push(t.elapsed().as_micros() as u64);
+        i += 1;
+    }
+    Summary::of(lat, started.elapsed().as_secs_f64())
+}
+
+/// Players and one game per connection, set up through the services.
+fn setup_games(database_url: &str, conns: usize) -> Vec<(i32, Player, Player)> {
+    let pool = missive::db::connect(database_url, 2).expect("database");
+    let mut conn = pool.get().unwrap();
+    let secret = missive::web::load_secret(&mut conn, None).unwrap();
+    let players: Vec<Player> = (0..16.min(conns * 2))
+        .map(|i| load::player(&mut conn, &secret, &format!("bench{i}")))
+        .collect();
+    (0..conns)
+        .map(|i| {
+            let w = players[(2 * i) % players.len()].clone();
+            let b = players[(2 * i + 1) % players.len()].clone();
+            let id = load::new_game(&mut conn, &w, &b);
+            (id, w, b)
+        })
+        .collect()
+}
+
+struct Mover {
+    table: Table,
+    seed: String,
+    csrf: Option<String>,
+    rng: rand::rngs::StdRng,
+    pool: missive::db::Pool,
+}
+
+/// Move POSTs: each connection plays its game, both sides in turn; a game
+/// that ends is replaced by a new one between the same players.
+fn moves(a: &Args, database_url: &str, addr: &str, games: &[(i32, Player, Player)]) -> Summary {
+    let pool = missive::db::connect(database_url, 2).expect("database");
+    let games = games.to_vec();
+    drive(
+        a.conns,
+        a.secs,
+        move |i| {
+            let (id, w, b) = games[i].clone();
+            Mover {
+                table: Table::new(id, w, b),
+                seed: load::csrf_seed(),
+                csrf: None,
+                rng: rand::rngs::StdRng::seed_from_u64(i as u64),
+                pool: pool.clone(),
+            }
+        },
+        |m, http| {
+            let csrf = match &m.csrf {
+                Some(c) => c.clone(),
+                None => {
+                    let c = load::csrf_for(http, &m.seed).ok()?;
+                    m.csrf = Some(c.clone());
+                    c
+                }
+            };
+            if m.table.finished() {
+                let mut conn = m.pool.get().unwrap();
+                let id = load::new_game(&mut conn, &m.table.white, &m.table.black);
+                m.table = Table::new(id, m.table.white.clone(), m.table.black.clone());
+            }
+            let p = load::post_move(http, &mut m.table, &m.seed, &csrf, &mut m.rng).ok()?;
+            assert_eq!(
+                p.status, 303,
+                "move {} in game {}",
+                p.coordinate, m.table.id
+            );
+            Some(p.elapsed)
+        },
+        addr,
+    )
+}
+
+/// The game page of each connection's game, seen by White (a player, so
+/// with the move form and legal moves when it is White's turn).
+fn pages(a: &Args, addr: &str, games: &[(i32, Player, Player)]) -> Summary {
+    let games = games.to_vec();
+    drive(
+        a.conns,
+        a.secs,
+        move |i| {
+            let (id, w, _) = &games[i];
+            (format!("/games/{id}"), w.cookie(&load::csrf_seed()))
+        },
+        |(path, cookie), http| timed(http, path, cookie, 200),
+        addr,
+    )
+}
+
+fn game_cases(label: &str, database_url: &str, a: &Args) -> (Summary, Summary) {
+    let games = setup_games(database_url, a.conns);
+    let server = Server::start(database_url, a);
+    let m = moves(a, database_url, &server.addr, &games);
+    print_row(&format!("{label} move POST"), &m);
+    let p = pages(a, &server.addr, &games);
+    print_row(&format!("{label} game page GET"), &p);
+    drop(server);
+    (m, p)
+}
+
+fn postgres_admin() -> Option<String> {
+    let url = ["MISSIVE_BENCH_POSTGRES_URL", "MISSIVE_TEST_POSTGRES_URL"]
+        .iter()
+        .find_map(|v| std::env::var(v).ok().filter(|s| !s.trim().is_empty()))
+        .unwrap_or_else(|| "postgres://postgres@127.0.0.1:5432/postgres".into());
+    diesel::PgConnection::establish(&url).ok().map(|_| url)
+}
+
+fn main() {
+    let a = args();
+    let mut rng = rand::thread_rng();
+    println!(
+        "HTTP benchmark: {} connections, {} s per case, server in this process on 127.0.0.1 \
+         ({} workers, pool {}), {} cores",
+        a.conns,
+        a.secs,
+        if a.workers == 0 {
+            "one per core".to_string()
+        } else {
+            a.workers.to_string()
+        },
+        a.pool,
+        thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    );
+    println!(
+        "{:<34} {:>8} {:>10} {:>9} {:>9}",
+        "case", "requests", "per second", "p50 ms", "p99 ms"
+    );
+    let t = trivial(&a);
+    print_row("trivial GET /healthz", &t);
+    let raw = raw_sqlite(&a);
+    print_row("raw SQLite INSERT transaction", &raw);
+
+    let dir = tempfile::tempdir().unwrap();
+    let sqlite_url = dir.path().join("bench.db").to_string_lossy().into_owned();
+    let (sm, sp) = game_cases("SQLite", &sqlite_url, &a);
+
+    let pg = postgres_admin().map(|admin| {
+        let name = format!("missive_bench_{}", rng.gen_range(0..u32::MAX));
+        let mut c = diesel::PgConnection::establish(&admin).unwrap();
+        diesel::sql_query(format!("CREATE DATABASE {name}"))
+            .execute(&mut c)
+            .expect("create the scratch database");
+        let mut url = url::Url::parse(&admin).unwrap();
+        url.set_path(&format!("/{name}"));
+        let r = game_cases("PostgreSQL", url.as_str(), &a);
+        diesel::sql_query(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+            .execute(&mut c)
+            .expect("drop the scratch database");
+        r
+    });
+    if pg.is_none() {
+        println!(
+            "PostgreSQL: no server on 127.0.0.1:5432 (or MISSIVE_BENCH_POSTGRES_URL): skipped"
+        );
+    }
+
+    let verdict = |r: f64| if r >= 0.5 { "met" } else { "NOT met" };
+    println!("ratios (target >= 0.50):");
+    let ratio = |what: &str, x: &Summary, base: &Summary, base_name: &str| {
+        let r = x.rate() / base.rate().max(1e-9);
+        println!("  {what:<28} / {base_name:<22} = {r:.2}  {}", verdict(r));
+    };
+    ratio("SQLite game page", &sp, &t, "trivial handler");
+    ratio("SQLite move POST", &sm, &raw, "raw SQLite transaction");
+    if let Some((pm, pp)) = &pg {
+        ratio("PostgreSQL game page", pp, &t, "trivial handler");
+        ratio("PostgreSQL move POST", pm, &raw, "raw SQLite transaction");
+    }
+}

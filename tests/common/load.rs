@@ -1,0 +1,368 @@
+//! Move load, shared by the HTTP benchmark (`benches/http.rs`) and the fault
+//! tests (`tests/faults.rs`): a small keep-alive HTTP/1.1 client, players and
+//! games set up through the services, and a player that picks legal moves
+//! with the rules crate and posts them through the real form.
+//!
+//! The client is hand-written rather than reqwest because the load runs on
+//! the same two cores as the server: one blocking socket per connection and
+//! no runtime keeps the load generator's share of the CPU small, and makes
+//! "64 connections" exactly 64 keep-alive connections.
+
+#![allow(dead_code)]
+
+use missive::db::models::User;
+use missive::db::DbConn;
+use missive::services::{accounts, games, links, mail};
+use missive_rules::Game;
+use rand::Rng;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+/// One keep-alive connection to `addr` (`127.0.0.1:PORT`), reconnecting
+/// after the server closed it.
+pub struct Http {
+    addr: String,
+    conn: Option<BufReader<TcpStream>>,
+    pub timeout: Duration,
+}
+
+pub struct Reply {
+    pub status: u16,
+    pub location: Option<String>,
+    pub set_cookies: Vec<String>,
+    pub body: String,
+}
+
+impl Http {
+    pub fn new(addr: &str) -> Http {
+        Http {
+            addr: addr.to_string(),
+            conn: None,
+            timeout: Duration::from_secs(60),
+        }
+    }
+
+    pub fn get(&mut self, path: &str, cookie: &str) -> io::Result<Reply> {
+        self.send("GET", path, cookie, b"")
+    }
+
+    pub fn post(&mut self, path: &str, cookie: &str, form: &[(&str, &str)]) -> io::Result<Reply> {
+        let body = url::form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(form)
+            .finish();
+        self.send("POST", path, cookie, body.as_bytes())
+    }
+
+    fn send(&mut self, method: &str, path: &str, cookie: &str, body: &[u8]) -> io::Result<Reply> {
+        let r = self.try_send(method, path, cookie, body);
+        if r.is_err() {
+            self.conn = None;
+        }
+        r
+    }
+
+    fn try_send(
+        &mut self,
+        method: &str,
+        path: &str,
+        cookie: &str,
+        body: &[u8],
+    ) -> io::Result<Reply> {
+        if self.conn.is_none() {
+            let s = TcpStream::connect(&self.addr)?;
+            s.set_nodelay(true)?;
+            s.set_read_timeout(Some(self.timeout))?;
+            s.set_write_timeout(Some(self.timeout))?;
+            self.conn = Some(BufReader::with_capacity(64 * 1024, s));
+        }
+        let conn = self.conn.as_mut().expect("connected");
+        let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {}\r\n", self.addr);
+        if !cookie.is_empty() {
+            head.push_str(&format!("Cookie: {cookie}\r\n"));
+        }
+        if method == "POST" {
+            head.push_str(&format!(
+                "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n",
+                body.len()
+            ));
+        }
+        head.push_str("\r\n");
+        let mut out = head.into_bytes();
+        out.extend_from_slice(body);
+        conn.get_mut().write_all(&out)?;
+        let mut line = String::new();
+        if conn.read_line(&mut line)? == 0 {
+            return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "closed"));
+        }
+        let status: u16 = line
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidData, "bad status line"))?;
+        let (mut length, mut chunked, mut close) = (None, false, false);
+        let (mut location, mut set_cookies) = (None, Vec::new());
+        loop {
+            line.clear();
+            conn.read_line(&mut line)?;
+            let l = line.trim_end();
+            if l.is_empty() {
+                break;
+            }
+            let Some((k, v)) = l.split_once(':') else {
+                continue;
+            };
+            let v = v.trim();
+            match k.to_ascii_lowercase().as_str() {
+                "content-length" => length = v.parse::<usize>().ok(),
+                "transfer-encoding" => chunked = v.eq_ignore_ascii_case("chunked"),
+                "connection" => close = v.eq_ignore_ascii_case("close"),
+                "location" => location = Some(v.to_string()),
+                "set-cookie" => set_cookies.push(v.to_string()),
+                _ => {}
+            }
+        }
+        let mut buf = Vec::new();
+        if chunked {
+            loop {
+                line.clear();
+                conn.read_line(&mut line)?;
+                let n = usize::from_str_radix(line.trim(), 16)
+                    .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "bad chunk"))?;
+                let start = buf.len();
+                buf.resize(start + n + 2, 0);
+                conn.read_exact(&mut buf[start..])?;
+                buf.truncate(start + n);
+                if n == 0 {
+                    break;
+                }
+            }
+        } else if let Some(n) = length {
+            buf.resize(n, 0);
+            conn.read_exact(&mut buf)?;
+        } else {
+            conn.read_to_end(&mut buf)?;
+            close = true;
+        }
+        if close {
+            self.conn = None;
+        }
+        Ok(Reply {
+            status,
+            location,
+            set_cookies,
+            body: String::from_utf8_lossy(&buf).into_owned(),
+        })
+    }
+}
+
+/// Wait until `GET /healthz` answers (a server starting up), at most `limit`.
+pub fn wait_healthy(addr: &str, limit: Duration) -> bool {
+    let started = Instant::now();
+    while started.elapsed() < limit {
+        if let Ok(r) = Http::new(addr).get("/healthz", "") {
+            if r.status == 200 {
+                return true;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    false
+}
+
+/// The first `csrf_token` value in a page.
+pub fn csrf_in(body: &str) -> Option<String> {
+    let key = "name=\"csrf_token\" value=\"";
+    let rest = &body[body.find(key)? + key.len()..];
+    Some(rest[..rest.find('"')?].to_string())
+}
+
+/// A random CSRF cookie value, as the server would make one.
+pub fn csrf_seed() -> String {
+    missive::web::random_token()
+}
+
+/// A signed-up player with a verified address and an open session.
+#[derive(Clone)]
+pub struct Player {
+    pub user: User,
+    pub session: String,
+}
+
+impl Player {
+    /// The Cookie header for this player with the connection's CSRF seed.
+    pub fn cookie(&self, seed: &str) -> String {
+        format!("missive_session={}; missive_csrf={seed}", self.session)
+    }
+}
+
+/// Sign up `name` (through the service, with its argon2 hash), verify the
+/// address with the signed link's signature, and open a session.
+pub fn player(conn: &mut DbConn, secret: &[u8], name: &str) -> Player {
+    let now = missive::web::now();
+    let email = format!("{name}@example.org");
+    let user = accounts::signup(conn, name, &email, "load test password", now)
+        .unwrap_or_else(|e| panic!("sign up {name}: {e}"));
+    let sig = links::verify_sig(secret, user.id, &email);
+    assert!(mail::verify_email(conn, secret, user.id, &sig, now).expect("verify"));
+    accounts::set_confirm_moves(conn, user.id, false).expect("confirm off");
+    let session = accounts::create_session(conn, user.id, now).expect("session");
+    Player { user, session }
+}
+
+/// A chess game between `white` and `black`, challenged and accepted.
+pub fn new_game(conn: &mut DbConn, white: &Player, black: &Player) -> i32 {
+    let now = missive::web::now();
+    let challenge = games::Challenge {
+        variant: "chess".into(),
+        opponent: black.user.username.clone(),
+        color: "white".into(),
+        fen: String::new(),
+    };
+    let id = games::create_game(conn, &white.user, &challenge, now).expect("create game");
+    games::accept(conn, id, &black.user, now).expect("accept");
+    id
+}
+
+/// One game as a load connection drives it: the position as this side of
+/// the wire believes it, and who plays which side.
+pub struct Table {
+    pub id: i32,
+    pub game: Game,
+    pub white: Player,
+    pub black: Player,
+}
+
+impl Table {
+    pub fn new(id: i32, white: Player, black: Player) -> Table {
+        let chess = missive_rules::variant("chess").expect("chess");
+        Table {
+            id,
+            game: Game::new(chess, None).expect("start position"),
+            white,
+            black,
+        }
+    }
+
+    pub fn to_move(&self) -> &Player {
+        match self.game.side_to_move() {
+            missive_rules::Color::Black => &self.black,
+            _ => &self.white,
+        }
+    }
+
+    pub fn finished(&self) -> bool {
+        self.game.outcome().is_some()
+    }
+
+    /// Rebuild the position from the server's `/games/{id}.json`.
+    pub fn sync(&mut self, http: &mut Http, seed: &str) -> io::Result<bool> {
+        let r = http.get(
+            &format!("/games/{}.json", self.id),
+            &self.white.cookie(seed),
+        )?;
+        if r.status != 200 {
+            return Ok(false);
+        }
+        let v: serde_json::Value = serde_json::from_str(&r.body)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
+        let coords: Vec<String> = v["moves"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|m| m["coordinate"].as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let chess = missive_rules::variant("chess").expect("chess");
+        self.game = Game::replay(chess, None, &coords)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("{e:?}")))?;
+        Ok(v["status"] == "active")
+    }
+}
+
+/// What one move post did.
+pub struct Posted {
+    pub status: u16,
+    /// The ply the move would have (the position's ply + 1).
+    pub ply: i32,
+    pub coordinate: String,
+    pub elapsed: Duration,
+}
+
+/// Pick a random legal move and post it as the player to move (`ply` is
+/// the position seen, so a stale post is refused with 409). On a 303 the
+/// move is played on the local board too.
+pub fn post_move(
+    http: &mut Http,
+    table: &mut Table,
+    seed: &str,
+    csrf: &str,
+    rng: &mut impl Rng,
+) -> io::Result<Posted> {
+    let legal = table.game.legal_moves();
+    assert!(!legal.is_empty(), "post_move on a finished game");
+    let mv = legal[rng.gen_range(0..legal.len())];
+    let coordinate = table.game.format(&mv, missive_rules::Notation::Coordinate);
+    let ply = table.game.ply() as i32;
+    let cookie = table.to_move().cookie(seed);
+    let started = Instant::now();
+    let r = http.post(
+        &format!("/games/{}/move", table.id),
+        &cookie,
+        &[
+            ("csrf_token", csrf),
+            ("move", &coordinate),
+            ("ply", &ply.to_string()),
+            ("confirm", "1"),
+        ],
+    )?;
+    let elapsed = started.elapsed();
+    if r.status == 303 {
+        table.game.play(&mv);
+    }
+    Ok(Posted {
+        status: r.status,
+        ply: ply + 1,
+        coordinate,
+        elapsed,
+    })
+}
+
+/// The CSRF token that goes with `seed`, read from a page as a browser would.
+pub fn csrf_for(http: &mut Http, seed: &str) -> io::Result<String> {
+    let r = http.get("/login", &format!("missive_csrf={seed}"))?;
+    csrf_in(&r.body).ok_or_else(|| io::Error::new(io::ErrorKind::InvalidData, "no csrf token"))
+}
+
+/// Latency summary of a run.
+pub struct Summary {
+    pub requests: usize,
+    pub seconds: f64,
+    pub p50_ms: f64,
+    pub p99_ms: f64,
+}
+
+impl Summary {
+    pub fn of(mut micros: Vec<u64>, seconds: f64) -> Summary {
+        micros.sort_unstable();
+        let pick = |q: f64| {
+            if micros.is_empty() {
+                0.0
+            } else {
+                let i = ((micros.len() as f64 - 1.0) * q).round() as usize;
+                micros[i] as f64 / 1000.0
+            }
+        };
+        Summary {
+            requests: micros.len(),
+            seconds,
+            p50_ms: pick(0.50),
+            p99_ms: pick(0.99),
+        }
+    }
+
+    pub fn rate(&self) -> f64 {
+        self.requests as f64 / self.seconds.max(1e-9)
+    }
+}
