@@ -660,6 +660,7 @@ fn service_game(
             opponent: black.username.clone(),
             color: "white".into(),
             fen: String::new(),
+            time_control: String::new(),
         },
         at,
     )

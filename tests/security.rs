@@ -6,7 +6,10 @@
 mod common;
 
 use common::{Backend, TestApp, TestClient};
+use diesel::RunQueryDsl;
 use missive::services::links::{self, PlayLink};
+use missive::services::tournaments::{self as tsvc, TournamentForm};
+use missive::services::{accounts, mail};
 use reqwest::StatusCode;
 
 both_backends!(
@@ -78,6 +81,51 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
     let sig = link.sign(&secret(&app));
     let (u, exp) = (link.user.to_string(), link.expires.to_string());
     let anon = app.client();
+    // Tournament routes: alice directs three tournaments; dave joins and
+    // leaves the first, the second is started by her, the third is running
+    // (its game is adjudicated, dave withdrawn and replaced by erin).
+    let dave = app.user("dave");
+    app.user("erin");
+    let now = missive::web::now();
+    let day = |d: i64| (now + chrono::Duration::days(d)).format("%Y-%m-%d").to_string();
+    let (open_t, start_t, run_t, run_game) = {
+        let conn = &mut app.db();
+        let dir = tsvc::set_director(conn, "alice", true).unwrap();
+        let form = |name: &str, closes: String| TournamentForm {
+            name: name.into(),
+            variant: "chess".into(),
+            time_control: "3d/move".into(),
+            format: "round-robin".into(),
+            rounds: "".into(),
+            entry_opens: "".into(),
+            entry_closes: closes,
+            max_players: "8".into(),
+            leave_days: "".into(),
+            forfeit_limit: "".into(),
+        };
+        let open_t = tsvc::create(conn, &dir, &form("Open", day(3)), now).unwrap();
+        let start_t = tsvc::create(conn, &dir, &form("To start", day(3)), now).unwrap();
+        let run_t = tsvc::create(conn, &dir, &form("Running", day(1)), now).unwrap();
+        for name in ["bob", "dave"] {
+            let u = accounts::find_by_name(conn, name).unwrap().unwrap();
+            tsvc::join(conn, start_t, &u, now).unwrap();
+            tsvc::join(conn, run_t, &u, now).unwrap();
+        }
+        let started = tsvc::sweep(conn, now + chrono::Duration::days(2)).unwrap();
+        assert_eq!(started, vec![run_t]);
+        let run_game = tsvc::games_of(conn, run_t).unwrap()[0].id;
+        // Bob may ask for a new confirmation mail at once.
+        let bob_id = accounts::find_by_name(conn, "bob").unwrap().unwrap().id;
+        diesel::sql_query(format!(
+            "DELETE FROM verify_mail_sent WHERE user_id = {bob_id}"
+        ))
+        .execute(conn)
+        .unwrap();
+        assert!(!mail::is_verified(conn, bob_id).unwrap());
+        (open_t, start_t, run_t, run_game)
+    };
+    let (closes, leave_start, leave_end) = (day(5), day(10), day(12));
+    let record = "1. f3 e5 2. g4 Qh4# 0-1";
     // (pattern as declared, who posts, the address, the fields). In an order
     // where each request with the right token succeeds (the control).
     let g = |pattern: &str, id: i32| pattern.replace("{id}", &id.to_string());
@@ -174,6 +222,92 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
             &bob,
             g("/games/{id}/resign", game),
             vec![],
+        ),
+        (
+            "/settings/mail/verify",
+            &bob,
+            "/settings/mail/verify".into(),
+            vec![],
+        ),
+        (
+            "/leave",
+            &bob,
+            "/leave".into(),
+            vec![
+                ("start", leave_start.as_str()),
+                ("end", leave_end.as_str()),
+            ],
+        ),
+        (
+            "/tournaments/new",
+            &alice,
+            "/tournaments/new".into(),
+            vec![
+                ("name", "New"),
+                ("variant", "chess"),
+                ("time_control", "7d/move"),
+                ("format", "round-robin"),
+                ("rounds", ""),
+                ("entry_opens", ""),
+                ("entry_closes", &closes),
+                ("max_players", "8"),
+                ("leave_days", ""),
+                ("forfeit_limit", ""),
+            ],
+        ),
+        (
+            "/tournaments/{id}/join",
+            &dave,
+            g("/tournaments/{id}/join", open_t),
+            vec![],
+        ),
+        (
+            "/tournaments/{id}/leave",
+            &dave,
+            g("/tournaments/{id}/leave", open_t),
+            vec![],
+        ),
+        (
+            "/tournaments/{id}/start",
+            &alice,
+            g("/tournaments/{id}/start", start_t),
+            vec![],
+        ),
+        (
+            "/games/{id}/adjudication-request",
+            &bob,
+            g("/games/{id}/adjudication-request", run_game),
+            vec![("note", "please look")],
+        ),
+        (
+            "/games/{id}/adjudicate",
+            &alice,
+            g("/games/{id}/adjudicate", run_game),
+            vec![("result", "1/2-1/2"), ("reason", "agreed by mail")],
+        ),
+        (
+            "/tournaments/{id}/withdraw",
+            &alice,
+            g("/tournaments/{id}/withdraw", run_t),
+            vec![("player", "dave"), ("note", "asked to")],
+        ),
+        (
+            "/tournaments/{id}/replace",
+            &alice,
+            g("/tournaments/{id}/replace", run_t),
+            vec![("player", "dave"), ("newcomer", "erin")],
+        ),
+        (
+            "/tournaments/{id}/grant-leave",
+            &alice,
+            g("/tournaments/{id}/grant-leave", run_t),
+            vec![("player", "bob"), ("days", "3"), ("reason", "travel")],
+        ),
+        (
+            "/records/import",
+            &alice,
+            "/records/import".into(),
+            vec![("record", record), ("white", "bob"), ("black", "dave")],
         ),
         ("/logout", &alice, "/logout".into(), vec![]),
     ];

@@ -223,6 +223,11 @@ diesel::table! {
         director_id -> Integer,
         result -> Text,
         reason -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     digest_sent (user_id, day) {
         user_id -> Integer,
         day -> Date,

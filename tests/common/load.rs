@@ -218,6 +218,8 @@ pub fn new_game(conn: &mut DbConn, white: &Player, black: &Player) -> i32 {
         opponent: black.user.username.clone(),
         color: "white".into(),
         fen: String::new(),
+        // The form's default clock, as real games have.
+        time_control: "3d/move".into(),
     };
     let id = games::create_game(conn, &white.user, &challenge, now).expect("create game");
     games::accept(conn, id, &black.user, now).expect("accept");
