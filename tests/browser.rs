@@ -157,7 +157,9 @@ struct Browser {
 
 async fn open(driver: &Driver, base: &str, name: &str) -> Result<Browser> {
     let profile = tempfile::tempdir()?;
-    let mut args = vec![
+    // The flags this machine's headless Chromium needs (no sandbox as root,
+    // no GPU, no calls out to a network that is closed).
+    let args = vec![
         "--headless".to_string(),
         "--no-sandbox".into(),
         "--disable-gpu".into(),
@@ -170,17 +172,16 @@ async fn open(driver: &Driver, base: &str, name: &str) -> Result<Browser> {
         "--hide-scrollbars".into(),
         "--force-device-scale-factor=1".into(),
         format!("--window-size={},{}", DESKTOP.0, DESKTOP.1),
+        "--lang=en-US".into(),
         format!("--user-data-dir={}", profile.path().display()),
     ];
-    args.push("--lang=en-US".into());
     let mut chrome = json!({ "args": args });
     if let Some(bin) = chromium_binary() {
         chrome["binary"] = json!(bin);
     }
-    let caps = json!({ "browserName": "chrome", "goog:chromeOptions": chrome });
-    let Value::Object(caps) = caps else {
-        unreachable!()
-    };
+    let mut caps = serde_json::Map::new();
+    caps.insert("browserName".into(), json!("chrome"));
+    caps.insert("goog:chromeOptions".into(), chrome);
     let connector = hyper_util::client::legacy::connect::HttpConnector::new();
     let client = ClientBuilder::new(connector)
         .capabilities(caps)
