@@ -42,7 +42,7 @@ for t in $targets; do
   # -fork is not used: on a shared 2-core machine one process per target
   # keeps the run bounded and its figures comparable.
   (cd fuzz && cargo fuzz run "${flags[@]}" "$t" "corpus/$t" "seeds/$t" -- \
-      -max_total_time="$secs" -max_len=512 -timeout=20 -rss_limit_mb=2048 \
+      -max_total_time="$secs" -dict=notation.dict -max_len=512 -timeout=20 -rss_limit_mb=2048 \
       -print_final_stats=1) >"$log" 2>&1 || status=$?
   runs=$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -Eo '[0-9]+$' | tail -1)
   eps=$(grep -Eo 'stat::average_exec_per_sec: *[0-9]+' "$log" | grep -Eo '[0-9]+$' | tail -1)
