@@ -467,6 +467,31 @@ fn castling_queen_side_king_to_c1_knight_to_d1() {
     );
 }
 
+/// Found by fuzzing (`rules/tests/fuzz-regressions/fen_parser/`): a custom
+/// FEN may put a hole (`*`) on c1; queen-side castling, whose King lands on
+/// c1, must then not exist (it used to drop the King into the hole).
+#[test]
+fn no_castling_onto_or_across_a_hole() {
+    let p = pos(LEAP, "*n1kn*/6/6/6/6/6/6/*N*KN* w KQkq - 0 1");
+    let moves = coords(LEAP, &p);
+    assert!(!moves.contains(&"d1b1".to_string()), "{moves:?}");
+    assert!(!moves.contains(&"d1c1".to_string()), "{moves:?}");
+    // King-side castling does not touch c1 and stays.
+    assert!(moves.contains(&"d1e1".to_string()), "{moves:?}");
+    // Chess too: a hole between King and Rook blocks castling that side.
+    let chess = v("chess");
+    let p = chess
+        .parse_fen("r3k2r/8/8/8/8/8/8/R1*1K2R w KQkq - 0 1")
+        .unwrap();
+    let castles: Vec<String> = chess
+        .legal_moves(&p)
+        .iter()
+        .filter(|m| m.kind == MoveKind::Castle)
+        .map(|m| chess.format_move(&p, m, Notation::Coordinate))
+        .collect();
+    assert_eq!(castles, ["e1g1"]);
+}
+
 /// "Black alike on rank 8": d8e8 and d8b8.
 #[test]
 fn castling_black_on_rank_8() {

@@ -276,10 +276,13 @@ impl ChessLike {
             if rule.color != us || pos.castling & rule.bit == 0 {
                 continue;
             }
-            let clear = rule
-                .empty
-                .iter()
-                .all(|&s| pos.get(s).is_none() || s == rule.king_from || s == rule.partner_from);
+            // A hole (a custom FEN's `*`) holds no piece but is no square
+            // to pass or land on.
+            let clear = rule.empty.iter().all(|&s| {
+                (pos.get(s).is_none() && !pos.is_hole(s))
+                    || s == rule.king_from
+                    || s == rule.partner_from
+            });
             if clear {
                 let mut m = Move::normal(rule.king_from, rule.king_to)
                     .with_kind(MoveKind::Castle)
