@@ -83,9 +83,10 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
     let anon = app.client();
     // Tournament routes: alice directs three tournaments; dave joins and
     // leaves the first, the second is started by her, the third is running
-    // (its game is adjudicated, dave withdrawn and replaced by erin).
+    // (a game adjudicated, dave withdrawn and replaced by erin).
     let dave = app.user("dave");
     app.user("erin");
+    app.user("fay");
     let now = missive::web::now();
     let day = |d: i64| (now + chrono::Duration::days(d)).format("%Y-%m-%d").to_string();
     let (open_t, start_t, run_t, run_game) = {
@@ -106,16 +107,23 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
         let open_t = tsvc::create(conn, &dir, &form("Open", day(3)), now).unwrap();
         let start_t = tsvc::create(conn, &dir, &form("To start", day(3)), now).unwrap();
         let run_t = tsvc::create(conn, &dir, &form("Running", day(1)), now).unwrap();
-        for name in ["bob", "dave"] {
+        for name in ["bob", "dave", "fay"] {
             let u = accounts::find_by_name(conn, name).unwrap().unwrap();
             tsvc::join(conn, start_t, &u, now).unwrap();
+            // Three players: one adjudicated game does not end the tournament.
             tsvc::join(conn, run_t, &u, now).unwrap();
         }
         let started = tsvc::sweep(conn, now + chrono::Duration::days(2)).unwrap();
         assert_eq!(started, vec![run_t]);
-        let run_game = tsvc::games_of(conn, run_t).unwrap()[0].id;
-        // Bob may ask for a new confirmation mail at once.
         let bob_id = accounts::find_by_name(conn, "bob").unwrap().unwrap().id;
+        // A game of bob's (he asks for its adjudication).
+        let run_game = tsvc::games_of(conn, run_t)
+            .unwrap()
+            .iter()
+            .find(|g| g.white_id == Some(bob_id) || g.black_id == Some(bob_id))
+            .unwrap()
+            .id;
+        // Bob may ask for a new confirmation mail at once.
         diesel::sql_query(format!(
             "DELETE FROM verify_mail_sent WHERE user_id = {bob_id}"
         ))
