@@ -723,7 +723,7 @@ fn daily_digest_once_a_day_right_games_right_order(backend: Backend) {
     // claimed with nothing to list.
     let seven = at("2026-11-21 07:00");
     let barrier = Arc::new(Barrier::new(2));
-    let runs: Vec<digest::DigestRun> = (0..2)
+    let handles: Vec<_> = (0..2)
         .map(|_| {
             let url = app.database_url.clone();
             let barrier = barrier.clone();
@@ -733,10 +733,8 @@ fn daily_digest_once_a_day_right_games_right_order(backend: Backend) {
                 digest::run_digests(&mut conn, 7, seven).unwrap()
             })
         })
-        .collect::<Vec<_>>()
-        .into_iter()
-        .map(|h| h.join().unwrap())
         .collect();
+    let runs: Vec<digest::DigestRun> = handles.into_iter().map(|h| h.join().unwrap()).collect();
     assert_eq!(runs.iter().map(|r| r.queued).sum::<usize>(), 1, "{runs:?}");
     assert_eq!(runs.iter().map(|r| r.empty).sum::<usize>(), 1, "{runs:?}");
     assert_eq!(digests(&app), 1);
@@ -864,7 +862,7 @@ fn resend_verification_is_rate_limited(backend: Backend) {
     assert_eq!(verify_mails(&app), 4);
     let later = t + Duration::minutes(30);
     let barrier = Arc::new(Barrier::new(2));
-    let oks = (0..2)
+    let handles: Vec<_> = (0..2)
         .map(|_| {
             let url = app.database_url.clone();
             let barrier = barrier.clone();
@@ -874,11 +872,9 @@ fn resend_verification_is_rate_limited(backend: Backend) {
                 mail::send_verification(&mut conn, id, later).is_ok()
             })
         })
-        .collect::<Vec<_>>()
-        .into_iter()
-        .map(|h| h.join().unwrap())
-        .filter(|ok| *ok)
-        .count();
+        .collect();
+    let results: Vec<bool> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+    let oks = results.iter().filter(|ok| **ok).count();
     assert_eq!(oks, 1);
     assert_eq!(verify_mails(&app), 5);
     // Once confirmed, the button is gone and asking is refused (422).
