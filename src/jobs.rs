@@ -1,8 +1,8 @@
 //! Background loops. Each is safe to run in several processes at once.
 
 use crate::db::Pool;
-use crate::services::{clocks, digest, tournaments};
 use crate::services::mail::{self, Sender};
+use crate::services::{clocks, digest, tournaments};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;

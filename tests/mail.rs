@@ -24,6 +24,7 @@ both_backends!(
     mail_policy_and_one_click_unsubscribe,
     only_verified_addresses_get_mail,
     daily_digest_once_a_day_right_games_right_order,
+    digest_lists_least_time_left_first,
     resend_verification_is_rate_limited,
 );
 
@@ -889,4 +890,58 @@ fn resend_verification_is_rate_limited(backend: Backend) {
         StatusCode::UNPROCESSABLE_ENTITY
     );
     assert_eq!(verify_mails(&app), 5);
+}
+
+/// Issue 9: the digest lists the games "sorted by time left": the least time
+/// left first, games without a clock after them (longest waiting first), and
+/// each clock's time left and deadline in the mail.
+fn digest_lists_least_time_left_first(backend: Backend) {
+    use missive::services::clock::TimeControl;
+    use missive::services::{digest, games};
+    let app = TestApp::start(backend);
+    let t0 = at("2026-11-20 10:00");
+    let alice = service_user(&app, "alice", "digest", true, t0);
+    let bob = service_user(&app, "bob", "every", true, t0);
+    let mut conn = app.db();
+    let clocked = |conn: &mut missive::db::DbConn, tc: &str, start| {
+        let tc: TimeControl = tc.parse().unwrap();
+        games::create_active_game(conn, "chess", alice.id, bob.id, Some(&tc), None, start).unwrap()
+    };
+    // No clock, waiting since the day before: listed last all the same.
+    let unclocked = service_game(&app, &alice, &bob, t0 - Duration::days(1), &[]);
+    // 7 days per move since t0 (7 days left at t0 + 1 h, less an hour)...
+    let week = clocked(&mut conn, "7d/move", t0);
+    // ...and 1 day per move since t0 + 30 min: the least time left.
+    let day = clocked(&mut conn, "1d/move", t0 + Duration::minutes(30));
+    let now = t0 + Duration::hours(1);
+    let list = digest::games_to_list(&mut conn, alice.id, now).unwrap();
+    let ids: Vec<i32> = list.iter().map(|g| g.game_id).collect();
+    assert_eq!(ids, vec![day, week, unclocked]);
+    assert_eq!(list[0].time_left_secs, Some(23 * 3600 + 30 * 60));
+    assert_eq!(list[1].time_left_secs, Some(7 * 86400 - 3600));
+    assert_eq!(list[2].time_left_secs, None);
+    assert!(
+        list[0].clock_text.contains("deadline 2026-11-21 10:30 UTC"),
+        "{}",
+        list[0].clock_text
+    );
+    assert!(list[2].clock_text.is_empty());
+    // The mail says so too.
+    diesel::RunQueryDsl::execute(diesel::sql_query("DELETE FROM email_outbox"), &mut conn).unwrap();
+    let seven = at("2026-11-20 07:00") + Duration::days(1);
+    assert_eq!(digest::run_digests(&mut conn, 7, seven).unwrap().queued, 1);
+    let (transport, sent) = Transport::memory();
+    let s = sender(&app, transport, "mem");
+    // Sent a minute later: the clocks have run on to then.
+    let r = drain(&app, &s, seven + Duration::minutes(1));
+    assert_eq!((r.sent, r.failed, r.skipped), (1, 0, 0));
+    let text = smtp::readable(&sent.lock().unwrap()[0].raw);
+    let plain = &text[..text.find("text/html").expect("an HTML part")];
+    let pos = |g: i32| plain.find(&format!("Game {g} (Chess)")).unwrap();
+    assert!(
+        pos(day) < pos(week) && pos(week) < pos(unclocked),
+        "{plain}"
+    );
+    assert!(plain.contains("the least time left first"), "{plain}");
+    assert!(plain.contains("deadline 2026-11-21 10:30 UTC"), "{plain}");
 }

@@ -88,7 +88,11 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
     app.user("erin");
     app.user("fay");
     let now = missive::web::now();
-    let day = |d: i64| (now + chrono::Duration::days(d)).format("%Y-%m-%d").to_string();
+    let day = |d: i64| {
+        (now + chrono::Duration::days(d))
+            .format("%Y-%m-%d")
+            .to_string()
+    };
     let (open_t, start_t, run_t, run_game) = {
         let conn = &mut app.db();
         let dir = tsvc::set_director(conn, "alice", true).unwrap();
@@ -241,10 +245,7 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
             "/leave",
             &bob,
             "/leave".into(),
-            vec![
-                ("start", leave_start.as_str()),
-                ("end", leave_end.as_str()),
-            ],
+            vec![("start", leave_start.as_str()), ("end", leave_end.as_str())],
         ),
         (
             "/tournaments/new",

@@ -10,6 +10,7 @@ use crate::db::models::{DigestSent, GameRow, User};
 use crate::db::schema::{digest_sent, games, mail_prefs, moves, users, verified_emails};
 use crate::db::{is_unique_violation, DbConn};
 use crate::error::AppError;
+use crate::services::clocks;
 use crate::services::games as gsvc;
 use crate::services::links::{self, PlayLink};
 use crate::services::mail::{self, MailCtx, Rendered};
@@ -29,17 +30,19 @@ pub struct TurnGame {
     pub ply: i32,
     /// Since when the game waits for this player's move.
     pub waiting_since: NaiveDateTime,
+    /// This player's time left in seconds (leave counted), when the game has a clock.
+    pub time_left_secs: Option<i64>,
+    /// "2 days 3 hours left; deadline ...", empty without a clock.
+    pub clock_text: String,
 }
 
 /// The games to list in a user's digest, in the order to list them: every
-/// game in progress where it is their turn, the one waiting longest first.
-///
-/// This is the one place that decides the list and its order: when clocks
-/// exist, sort here by time left (least first) instead of by waiting time.
+/// game in progress where it is their turn, the least time left first (games
+/// without a clock after them), then the one waiting longest.
 pub fn games_to_list(
     conn: &mut DbConn,
     user_id: i32,
-    _now: NaiveDateTime,
+    now: NaiveDateTime,
 ) -> Result<Vec<TurnGame>, AppError> {
     // `updated_at` is set by the move (or the acceptance) that gave this
     // player the turn; draw offers do not touch it.
@@ -76,6 +79,12 @@ pub fn games_to_list(
             .select(moves::display)
             .first(conn)
             .optional()?;
+        let clock = clocks::view(conn, &g, now)?;
+        let side = gsvc::side_of(&g, user_id);
+        let (time_left_secs, clock_text) = match (&clock, side) {
+            (Some(c), Some(side)) => (Some(c.side(side).left_secs), clocks::describe_for(c, side)),
+            _ => (None, String::new()),
+        };
         out.push(TurnGame {
             game_id: g.id,
             variant_name: variant.name().to_string(),
@@ -85,8 +94,13 @@ pub fn games_to_list(
             last_move,
             ply: g.ply,
             waiting_since: g.updated_at,
+            time_left_secs,
+            clock_text,
         });
     }
+    // The rows come longest waiting first; a stable sort keeps that order
+    // among equal times left.
+    out.sort_by_key(|g| g.time_left_secs.unwrap_or(i64::MAX));
     Ok(out)
 }
 
@@ -175,6 +189,8 @@ pub struct DigestItem {
     pub opponent: String,
     pub last_move: String,
     pub waiting: String,
+    /// Time left and deadline, empty without a clock.
+    pub clock_text: String,
     pub game_url: String,
     pub play_url: String,
 }
@@ -240,6 +256,7 @@ pub fn render(
             opponent: g.opponent.clone(),
             last_move: g.last_move.clone().unwrap_or_default(),
             waiting: waited(g.waiting_since, now),
+            clock_text: g.clock_text.clone(),
             game_url: format!("{}/games/{}", ctx.base_url, g.game_id),
             play_url: PlayLink {
                 game: g.game_id,
