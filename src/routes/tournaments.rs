@@ -1,6 +1,8 @@
 //! Tournaments (issue 10): the list, the creation form, the tournament page,
 //! joining, the director's actions and dashboard, adjudication.
 
+use crate::db::models::User;
+use crate::db::DbConn;
 use crate::error::AppError;
 use crate::services::games as gsvc;
 use crate::services::tournaments::{self as svc, halves, quarters, TournamentForm};
@@ -406,16 +408,48 @@ pub struct CsrfForm {
     csrf_token: String,
 }
 
+/// Who may take an action on a tournament.
+enum Actor {
+    /// Any logged-in player.
+    Player,
+    /// A director (the service checks it is this tournament's).
+    Director,
+}
+
+/// Every action on a tournament has one shape: the CSRF token, the id, the
+/// actor, the service call on a database thread, then back to the
+/// tournament's page.
+async fn tournament_action(
+    ctx: Ctx,
+    raw_id: &str,
+    csrf: &str,
+    actor: Actor,
+    act: impl FnOnce(&mut DbConn, i32, &User) -> Result<(), AppError> + Send + 'static,
+) -> Result<HttpResponse, AppError> {
+    ctx.check_csrf(csrf)?;
+    let id = tid(raw_id)?;
+    let user = match actor {
+        Actor::Player => ctx.require_user()?,
+        Actor::Director => svc::require_director(ctx.user.as_ref())?,
+    }
+    .clone();
+    db(&ctx.state, move |conn| act(conn, id, &user)).await?;
+    Ok(see_other(&format!("/tournaments/{id}")))
+}
+
 pub async fn join(
     ctx: Ctx,
     path: web::Path<String>,
     form: web::Form<CsrfForm>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.check_csrf(&form.csrf_token)?;
-    let id = tid(&path)?;
-    let user = ctx.require_user()?.clone();
-    db(&ctx.state, move |conn| svc::join(conn, id, &user, now())).await?;
-    Ok(see_other(&format!("/tournaments/{id}")))
+    tournament_action(
+        ctx,
+        &path,
+        &form.csrf_token,
+        Actor::Player,
+        |conn, id, user| svc::join(conn, id, user, now()),
+    )
+    .await
 }
 
 pub async fn leave(
@@ -423,11 +457,7 @@ pub async fn leave(
     path: web::Path<String>,
     form: web::Form<CsrfForm>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.check_csrf(&form.csrf_token)?;
-    let id = tid(&path)?;
-    let user = ctx.require_user()?.clone();
-    db(&ctx.state, move |conn| svc::leave(conn, id, &user)).await?;
-    Ok(see_other(&format!("/tournaments/{id}")))
+    tournament_action(ctx, &path, &form.csrf_token, Actor::Player, svc::leave).await
 }
 
 pub async fn start(
@@ -435,14 +465,14 @@ pub async fn start(
     path: web::Path<String>,
     form: web::Form<CsrfForm>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.check_csrf(&form.csrf_token)?;
-    let id = tid(&path)?;
-    let user = svc::require_director(ctx.user.as_ref())?.clone();
-    db(&ctx.state, move |conn| {
-        svc::start_by_director(conn, id, &user, now())
-    })
-    .await?;
-    Ok(see_other(&format!("/tournaments/{id}")))
+    tournament_action(
+        ctx,
+        &path,
+        &form.csrf_token,
+        Actor::Director,
+        |conn, id, user| svc::start_by_director(conn, id, user, now()).map(|_| ()),
+    )
+    .await
 }
 
 #[derive(Deserialize, Default)]
@@ -461,15 +491,12 @@ pub async fn withdraw(
     path: web::Path<String>,
     form: web::Form<PlayerForm>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.check_csrf(&form.csrf_token)?;
-    let id = tid(&path)?;
-    let user = svc::require_director(ctx.user.as_ref())?.clone();
     let f = form.into_inner();
-    db(&ctx.state, move |conn| {
-        svc::director_withdraw(conn, id, &user, &f.player, &f.note, now())
+    let csrf = f.csrf_token.clone();
+    tournament_action(ctx, &path, &csrf, Actor::Director, move |conn, id, user| {
+        svc::director_withdraw(conn, id, user, &f.player, &f.note, now())
     })
-    .await?;
-    Ok(see_other(&format!("/tournaments/{id}")))
+    .await
 }
 
 pub async fn replace(
@@ -477,15 +504,12 @@ pub async fn replace(
     path: web::Path<String>,
     form: web::Form<PlayerForm>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.check_csrf(&form.csrf_token)?;
-    let id = tid(&path)?;
-    let user = svc::require_director(ctx.user.as_ref())?.clone();
     let f = form.into_inner();
-    db(&ctx.state, move |conn| {
-        svc::replace(conn, id, &user, &f.player, &f.newcomer, now())
+    let csrf = f.csrf_token.clone();
+    tournament_action(ctx, &path, &csrf, Actor::Director, move |conn, id, user| {
+        svc::replace(conn, id, user, &f.player, &f.newcomer, now())
     })
-    .await?;
-    Ok(see_other(&format!("/tournaments/{id}")))
+    .await
 }
 
 pub async fn grant_leave(
@@ -493,15 +517,12 @@ pub async fn grant_leave(
     path: web::Path<String>,
     form: web::Form<PlayerForm>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.check_csrf(&form.csrf_token)?;
-    let id = tid(&path)?;
-    let user = svc::require_director(ctx.user.as_ref())?.clone();
     let f = form.into_inner();
-    db(&ctx.state, move |conn| {
-        svc::grant_leave(conn, id, &user, &f.player, &f.days, &f.reason, now())
+    let csrf = f.csrf_token.clone();
+    tournament_action(ctx, &path, &csrf, Actor::Director, move |conn, id, user| {
+        svc::grant_leave(conn, id, user, &f.player, &f.days, &f.reason, now())
     })
-    .await?;
-    Ok(see_other(&format!("/tournaments/{id}")))
+    .await
 }
 
 #[derive(Deserialize, Default)]
