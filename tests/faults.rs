@@ -45,6 +45,7 @@ fn spawn(database_url: &str, smtp_url: &str, lease_secs: u32, dir: &std::path::P
             .env("MISSIVE_SMTP_URL", smtp_url)
             .env("MISSIVE_MAIL_POLL_MS", "50")
             .env("MISSIVE_MAIL_LEASE_SECS", lease_secs.to_string())
+            .env("MISSIVE_CLOCK_POLL_SECS", "1")
             .env("MISSIVE_WORKERS", "2")
             .env("MISSIVE_POOL_SIZE", "4")
             .env("RUST_LOG", "error")
@@ -381,31 +382,54 @@ fn smtp_outage_queues_mail_and_delivers_each_once_when_back() {
     assert!(sent >= games.len(), "{sent} mails sent");
 }
 
+/// A scratch PostgreSQL database, dropped with the value.
+struct ScratchDb {
+    admin: diesel::PgConnection,
+    name: String,
+    url: String,
+}
+
+impl ScratchDb {
+    /// `None` (the test is skipped, and says so) without `MISSIVE_TEST_POSTGRES_URL`.
+    fn create() -> Option<ScratchDb> {
+        let Some(admin_url) = common::postgres_url() else {
+            eprintln!("MISSIVE_TEST_POSTGRES_URL is not set: PostgreSQL run skipped");
+            return None;
+        };
+        let name = format!(
+            "missive_fault_{}",
+            rand::thread_rng().gen_range(0..u32::MAX)
+        );
+        let mut admin = diesel::PgConnection::establish(&admin_url).expect("PostgreSQL");
+        diesel::sql_query(format!("CREATE DATABASE {name}"))
+            .execute(&mut admin)
+            .unwrap();
+        let mut url = url::Url::parse(&admin_url).unwrap();
+        url.set_path(&format!("/{name}"));
+        Some(ScratchDb {
+            admin,
+            name,
+            url: url.to_string(),
+        })
+    }
+}
+
+impl Drop for ScratchDb {
+    fn drop(&mut self) {
+        let _ = diesel::sql_query(format!(
+            "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+            self.name
+        ))
+        .execute(&mut self.admin);
+    }
+}
+
 #[test]
 fn two_processes_on_one_postgres_database() {
-    let Some(admin) = common::postgres_url() else {
-        eprintln!("MISSIVE_TEST_POSTGRES_URL is not set: PostgreSQL run skipped");
+    let Some(scratch) = ScratchDb::create() else {
         return;
     };
-    let name = format!(
-        "missive_fault_{}",
-        rand::thread_rng().gen_range(0..u32::MAX)
-    );
-    let mut admin_conn = diesel::PgConnection::establish(&admin).expect("PostgreSQL");
-    diesel::sql_query(format!("CREATE DATABASE {name}"))
-        .execute(&mut admin_conn)
-        .unwrap();
-    struct DropDb(diesel::PgConnection, String);
-    impl Drop for DropDb {
-        fn drop(&mut self) {
-            let _ = diesel::sql_query(format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.1))
-                .execute(&mut self.0);
-        }
-    }
-    let _drop = DropDb(admin_conn, name.clone());
-    let mut url = url::Url::parse(&admin).unwrap();
-    url.set_path(&format!("/{name}"));
-    let db = url.to_string();
+    let db = scratch.url.clone();
     let dir = tempfile::tempdir().unwrap();
     let sink = SmtpSink::start();
     let games = setup(&db, 6, 4);
@@ -463,4 +487,78 @@ fn two_processes_on_one_postgres_database() {
         acked.len(),
         lost.lock().unwrap()
     );
+}
+
+/// Two server processes on one PostgreSQL database, both running the clock
+/// sweeper: each game whose player to move ran out of time is lost on time
+/// exactly once, and its two "game over" mails are queued and delivered once.
+#[test]
+fn two_processes_forfeit_each_flagged_game_once() {
+    let Some(scratch) = ScratchDb::create() else {
+        return;
+    };
+    let db = scratch.url.clone();
+    let dir = tempfile::tempdir().unwrap();
+    let sink = SmtpSink::start();
+    let flagged = 6;
+    let ids: Vec<i32> = {
+        let pool = missive::db::connect(&db, 2).expect("database");
+        let mut conn = pool.get().unwrap();
+        let secret = missive::web::load_secret(&mut conn, Some(SECRET)).unwrap();
+        let ps: Vec<Player> = (0..4)
+            .map(|i| load::player(&mut conn, &secret, &format!("player{i}")))
+            .collect();
+        let tc: missive::services::clock::TimeControl = "1d/move".parse().unwrap();
+        // Started three days ago with a day per move: White has run out.
+        let long_ago = missive::web::now() - chrono::Duration::days(3);
+        (0..flagged)
+            .map(|i| {
+                let (w, b) = (&ps[i % 4], &ps[(i + 1) % 4]);
+                games::create_active_game(
+                    &mut conn,
+                    "chess",
+                    w.user.id,
+                    b.user.id,
+                    Some(&tc),
+                    None,
+                    long_ago,
+                )
+                .unwrap()
+            })
+            .collect()
+    };
+    let servers = [
+        spawn(&db, &sink.url(), 10, dir.path()),
+        spawn(&db, &sink.url(), 10, dir.path()),
+    ];
+    let mut conn = missive::db::Manager::new(&db).open().unwrap();
+    wait_zero(
+        &mut conn,
+        "SELECT COUNT(*) AS n FROM games WHERE status = 'active'",
+        Duration::from_secs(60),
+    );
+    wait_zero(
+        &mut conn,
+        "SELECT COUNT(*) AS n FROM email_outbox WHERE sent_at IS NULL",
+        Duration::from_secs(90),
+    );
+    drop(servers);
+    for id in &ids {
+        let g = games::load(&mut conn, *id).unwrap();
+        assert_eq!(
+            (g.result.as_deref(), g.reason.as_deref()),
+            (Some("0-1"), Some("time-forfeit")),
+            "game {id}"
+        );
+    }
+    assert_eq!(
+        count(
+            &mut conn,
+            "SELECT COUNT(*) AS n FROM email_outbox WHERE kind = 'game_over'"
+        ),
+        2 * flagged as i64,
+        "two game-over mails per forfeit"
+    );
+    let (sent, _) = check_mail(&mut conn, &sink, 0);
+    eprintln!("two sweepers: {flagged} games lost on time, {sent} mails sent");
 }
