@@ -1,5 +1,6 @@
 use crate::board_svg::{self, SvgOptions};
 use crate::db::models::{GameRow, MoveRow, User};
+use crate::db::DbConn;
 use crate::error::AppError;
 use crate::services::clock;
 use crate::services::clocks::{self, GameClock};
@@ -682,16 +683,34 @@ pub async fn json(path: web::Path<String>, ctx: Ctx) -> Result<HttpResponse, App
         .body(body.to_string()))
 }
 
+/// Every answer to a challenge and every game action but a move has one
+/// shape: the CSRF token, the game id, the logged-in player, the service
+/// call on a database thread, then a redirect.
+async fn game_action(
+    ctx: Ctx,
+    raw_id: &str,
+    csrf: &str,
+    act: impl FnOnce(&mut DbConn, i32, &User) -> Result<(), AppError> + Send + 'static,
+    then: impl FnOnce(i32) -> String,
+) -> Result<HttpResponse, AppError> {
+    ctx.check_csrf(csrf)?;
+    let id = parse_id(raw_id)?;
+    let user = ctx.require_user()?.clone();
+    db(&ctx.state, move |conn| act(conn, id, &user)).await?;
+    Ok(see_other(&then(id)))
+}
+
+fn game_page(id: i32) -> String {
+    format!("/games/{id}")
+}
+
 pub async fn accept(
     ctx: Ctx,
     path: web::Path<String>,
     form: web::Form<CsrfForm>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.check_csrf(&form.csrf_token)?;
-    let id = parse_id(&path)?;
-    let user = ctx.require_user()?.clone();
-    db(&ctx.state, move |conn| svc::accept(conn, id, &user, now())).await?;
-    Ok(see_other(&format!("/games/{id}")))
+    let act = |conn: &mut DbConn, id, user: &User| svc::accept(conn, id, user, now());
+    game_action(ctx, &path, &form.csrf_token, act, game_page).await
 }
 
 pub async fn decline(
@@ -699,11 +718,8 @@ pub async fn decline(
     path: web::Path<String>,
     form: web::Form<CsrfForm>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.check_csrf(&form.csrf_token)?;
-    let id = parse_id(&path)?;
-    let user = ctx.require_user()?.clone();
-    db(&ctx.state, move |conn| svc::decline(conn, id, &user, now())).await?;
-    Ok(see_other("/"))
+    let act = |conn: &mut DbConn, id, user: &User| svc::decline(conn, id, user, now());
+    game_action(ctx, &path, &form.csrf_token, act, |_| "/".into()).await
 }
 
 pub async fn make_move(
@@ -768,11 +784,8 @@ pub async fn resign(
     path: web::Path<String>,
     form: web::Form<CsrfForm>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.check_csrf(&form.csrf_token)?;
-    let id = parse_id(&path)?;
-    let user = ctx.require_user()?.clone();
-    db(&ctx.state, move |conn| svc::resign(conn, id, &user, now())).await?;
-    Ok(see_other(&format!("/games/{id}")))
+    let act = |conn: &mut DbConn, id, user: &User| svc::resign(conn, id, user, now());
+    game_action(ctx, &path, &form.csrf_token, act, game_page).await
 }
 
 pub async fn draw(
@@ -780,15 +793,10 @@ pub async fn draw(
     path: web::Path<String>,
     form: web::Form<DrawForm>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.check_csrf(&form.csrf_token)?;
-    let id = parse_id(&path)?;
-    let user = ctx.require_user()?.clone();
-    let action = form.action.clone();
-    db(&ctx.state, move |conn| {
-        svc::draw(conn, id, &user, &action, now())
-    })
-    .await?;
-    Ok(see_other(&format!("/games/{id}")))
+    let f = form.into_inner();
+    let action = f.action;
+    let act = move |conn: &mut DbConn, id, user: &User| svc::draw(conn, id, user, &action, now());
+    game_action(ctx, &path, &f.csrf_token, act, game_page).await
 }
 
 #[derive(Template)]
