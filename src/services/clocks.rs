@@ -159,8 +159,10 @@ pub fn view(
             Color::Black => row.black_id,
             _ => row.white_id,
         };
-        let on_leave = match player {
-            Some(p) if row.status == gsvc::ACTIVE => {
+        // The mover's leave was read with their clock: read only the other side's.
+        let on_leave = match (&mover, player) {
+            (Some(m), _) if m.color == color => m.leave.iter().any(|i| i.contains(now)),
+            (_, Some(p)) if row.status == gsvc::ACTIVE => {
                 leave_in_game(conn, row, p)?.iter().any(|i| i.contains(now))
             }
             _ => false,
