@@ -6,6 +6,7 @@
 #   bash bench/http.sh                 # 3 s per case
 #   bash bench/http.sh --secs 20       # longer runs
 #   bash bench/http.sh --conns 16 --workers 2 --pool 4
+#   bash bench/http.sh --only trivial,sqlite-page   # some cases only
 set -euo pipefail
 cd "$(dirname "$0")/.."
 exec cargo bench --quiet --bench http -- "$@"

@@ -28,6 +28,15 @@ struct Args {
     conns: usize,
     workers: usize,
     pool: u32,
+    /// `--only a,b`: run only these cases (trivial, raw, sqlite-move,
+    /// sqlite-page, postgres-move, postgres-page).
+    only: Vec<String>,
+}
+
+impl Args {
+    fn wants(&self, case: &str) -> bool {
+        self.only.is_empty() || self.only.iter().any(|c| c == case)
+    }
 }
 
 fn args() -> Args {
@@ -36,6 +45,7 @@ fn args() -> Args {
         conns: 64,
         workers: 0,
         pool: missive::Config::default().pool_size,
+        only: Vec::new(),
     };
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -46,6 +56,7 @@ fn args() -> Args {
             "--conns" => a.conns = val.parse().expect("--conns N"),
             "--workers" => a.workers = val.parse().expect("--workers N"),
             "--pool" => a.pool = val.parse().expect("--pool N"),
+            "--only" => a.only = val.split(',').map(|c| c.trim().to_string()).collect(),
             // `cargo bench` adds `--bench`; anything else is ignored too.
             _ => {
                 i += 1;
@@ -303,15 +314,21 @@ fn pages(a: &Args, addr: &str, games: &[(i32, Player, Player)]) -> Summary {
     )
 }
 
-fn game_cases(label: &str, database_url: &str, a: &Args) -> (Summary, Summary) {
+fn game_cases(label: &str, key: &str, database_url: &str, a: &Args) -> [Option<Summary>; 2] {
     let games = setup_games(database_url, a.conns);
     let server = Server::start(database_url, a);
-    let m = moves(a, database_url, &server.addr, &games);
-    print_row(&format!("{label} move POST"), &m);
-    let p = pages(a, &server.addr, &games);
-    print_row(&format!("{label} game page GET"), &p);
+    let m = a.wants(&format!("{key}-move")).then(|| {
+        let m = moves(a, database_url, &server.addr, &games);
+        print_row(&format!("{label} move POST"), &m);
+        m
+    });
+    let p = a.wants(&format!("{key}-page")).then(|| {
+        let p = pages(a, &server.addr, &games);
+        print_row(&format!("{label} game page GET"), &p);
+        p
+    });
     drop(server);
-    (m, p)
+    [m, p]
 }
 
 fn postgres_admin() -> Option<String> {
@@ -344,45 +361,66 @@ fn main() {
         "{:<34} {:>8} {:>10} {:>9} {:>9}",
         "case", "requests", "per second", "p50 ms", "p99 ms"
     );
-    let t = trivial(&a);
-    print_row("trivial GET /healthz", &t);
-    let raw = raw_sqlite(&a);
-    print_row("raw SQLite INSERT transaction", &raw);
+    let t = a.wants("trivial").then(|| trivial(&a));
+    if let Some(t) = &t {
+        print_row("trivial GET /healthz", t);
+    }
+    let raw = a.wants("raw").then(|| raw_sqlite(&a));
+    if let Some(r) = &raw {
+        print_row("raw SQLite INSERT transaction", r);
+    }
 
     let dir = tempfile::tempdir().unwrap();
     let sqlite_url = dir.path().join("bench.db").to_string_lossy().into_owned();
-    let (sm, sp) = game_cases("SQLite", &sqlite_url, &a);
+    let sqlite = (a.wants("sqlite-move") || a.wants("sqlite-page"))
+        .then(|| game_cases("SQLite", "sqlite", &sqlite_url, &a));
 
-    let pg = postgres_admin().map(|admin| {
-        let name = format!("missive_bench_{}", rng.gen_range(0..u32::MAX));
-        let mut c = diesel::PgConnection::establish(&admin).unwrap();
-        diesel::sql_query(format!("CREATE DATABASE {name}"))
-            .execute(&mut c)
-            .expect("create the scratch database");
-        let mut url = url::Url::parse(&admin).unwrap();
-        url.set_path(&format!("/{name}"));
-        let r = game_cases("PostgreSQL", url.as_str(), &a);
-        diesel::sql_query(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-            .execute(&mut c)
-            .expect("drop the scratch database");
-        r
-    });
-    if pg.is_none() {
-        println!(
-            "PostgreSQL: no server on 127.0.0.1:5432 (or MISSIVE_BENCH_POSTGRES_URL): skipped"
-        );
-    }
+    let pg = if a.wants("postgres-move") || a.wants("postgres-page") {
+        let pg = postgres_admin().map(|admin| {
+            let name = format!("missive_bench_{}", rng.gen_range(0..u32::MAX));
+            let mut c = diesel::PgConnection::establish(&admin).unwrap();
+            diesel::sql_query(format!("CREATE DATABASE {name}"))
+                .execute(&mut c)
+                .expect("create the scratch database");
+            let mut url = url::Url::parse(&admin).unwrap();
+            url.set_path(&format!("/{name}"));
+            let r = game_cases("PostgreSQL", "postgres", url.as_str(), &a);
+            diesel::sql_query(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+                .execute(&mut c)
+                .expect("drop the scratch database");
+            r
+        });
+        if pg.is_none() {
+            println!(
+                "PostgreSQL: no server on 127.0.0.1:5432 (or MISSIVE_BENCH_POSTGRES_URL): skipped"
+            );
+        }
+        pg
+    } else {
+        None
+    };
 
     let verdict = |r: f64| if r >= 0.5 { "met" } else { "NOT met" };
     println!("ratios (target >= 0.50):");
-    let ratio = |what: &str, x: &Summary, base: &Summary, base_name: &str| {
-        let r = x.rate() / base.rate().max(1e-9);
-        println!("  {what:<28} / {base_name:<22} = {r:.2}  {}", verdict(r));
+    let ratio = |what: &str, x: &Summary, base: &Option<Summary>, base_name: &str| {
+        if let Some(base) = base {
+            let r = x.rate() / base.rate().max(1e-9);
+            println!("  {what:<28} / {base_name:<22} = {r:.2}  {}", verdict(r));
+        }
     };
-    ratio("SQLite game page", &sp, &t, "trivial handler");
-    ratio("SQLite move POST", &sm, &raw, "raw SQLite transaction");
-    if let Some((pm, pp)) = &pg {
-        ratio("PostgreSQL game page", pp, &t, "trivial handler");
-        ratio("PostgreSQL move POST", pm, &raw, "raw SQLite transaction");
+    for (label, cases) in [("SQLite", &sqlite), ("PostgreSQL", &pg)] {
+        if let Some([m, p]) = cases {
+            if let Some(p) = p {
+                ratio(&format!("{label} game page"), p, &t, "trivial handler");
+            }
+            if let Some(m) = m {
+                ratio(
+                    &format!("{label} move POST"),
+                    m,
+                    &raw,
+                    "raw SQLite transaction",
+                );
+            }
+        }
     }
 }

@@ -296,10 +296,7 @@ impl Game {
     /// The legal moves with their written forms and squares, for a move list
     /// or click-to-move.
     pub fn move_views(&self) -> Vec<MoveView> {
-        self.legal
-            .iter()
-            .map(|m| MoveView::new(self.variant, &self.position, m))
-            .collect()
+        MoveView::all(self.variant, &self.position, &self.legal)
     }
 
     pub fn board_view(&self) -> BoardView {

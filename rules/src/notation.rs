@@ -570,3 +570,13 @@ mod tests {
         }
     }
 }
+
+/// SAN's mark for a move whose result is `gives_check`: `+`, `#` when the
+/// side checked `has_reply()` is false, else nothing.
+pub fn check_mark(gives_check: bool, has_reply: impl FnOnce() -> bool) -> &'static str {
+    match (gives_check, gives_check && has_reply()) {
+        (false, _) => "",
+        (true, true) => "+",
+        (true, false) => "#",
+    }
+}

@@ -229,6 +229,22 @@ pub trait Variant: Send + Sync + 'static {
     }
 
     fn format_move(&self, pos: &Position, mv: &Move, notation: Notation) -> String;
+    /// Every move of `legal`, the whole legal move list of `pos`, written in
+    /// `notation`, in order: the same strings as [`Variant::format_move`]
+    /// one by one. Variants whose written forms depend on the other legal
+    /// moves (SAN's disambiguation) override it to do that work once rather
+    /// than once per move.
+    fn format_legal_moves(
+        &self,
+        pos: &Position,
+        legal: &[Move],
+        notation: Notation,
+    ) -> Vec<String> {
+        legal
+            .iter()
+            .map(|m| self.format_move(pos, m, notation))
+            .collect()
+    }
     /// Read a move in any accepted notation (comment already removed).
     /// `legal` is the legal move list of `pos`.
     fn parse_move(&self, pos: &Position, legal: &[Move], text: &str) -> Result<Move, MoveError>;

@@ -112,4 +112,31 @@ impl MoveView {
             to,
         }
     }
+
+    /// The views of every move of `legal`, the legal move list of `pos`
+    /// (each notation written for the whole list at once).
+    pub fn all(variant: &dyn Variant, pos: &Position, legal: &[Move]) -> Vec<MoveView> {
+        let written = |n| variant.format_legal_moves(pos, legal, n);
+        let (coordinate, display, game_courier) = (
+            written(Notation::Coordinate),
+            written(Notation::Display),
+            written(Notation::GameCourier),
+        );
+        legal
+            .iter()
+            .zip(coordinate)
+            .zip(display)
+            .zip(game_courier)
+            .map(|(((mv, coordinate), display), game_courier)| {
+                let (from, to) = variant.move_squares(mv);
+                MoveView {
+                    coordinate,
+                    display,
+                    game_courier,
+                    from,
+                    to,
+                }
+            })
+            .collect()
+    }
 }

@@ -59,6 +59,62 @@ fn every_legal_move_round_trips_in_every_notation() {
     }
 }
 
+/// Positions along seeded random games, where checks, mates, promotions
+/// and crowded disambiguations turn up that two plies from the start lack.
+fn playouts(v: &dyn Variant, games: u64, plies: usize) -> Vec<Position> {
+    let mut out = Vec::new();
+    for seed in 0..games {
+        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut pos = v.parse_fen(v.start_fen()).unwrap();
+        for _ in 0..plies {
+            let legal = v.legal_moves(&pos);
+            if legal.is_empty() {
+                break;
+            }
+            out.push(pos.clone());
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            pos = v.play(&pos, &legal[(state % legal.len() as u64) as usize]);
+        }
+    }
+    out
+}
+
+#[test]
+fn whole_list_writing_matches_writing_each_move() {
+    for &v in variants() {
+        let mut positions = playouts(v, 12, 80);
+        for f in extra_fens(v.id()) {
+            positions.push(v.parse_fen(f).unwrap());
+        }
+        let (mut checked, mut marked) = (0, 0);
+        for pos in &positions {
+            let legal = v.legal_moves(pos);
+            for n in Notation::ALL {
+                let all = v.format_legal_moves(pos, &legal, n);
+                assert_eq!(all.len(), legal.len());
+                for (m, written) in legal.iter().zip(&all) {
+                    assert_eq!(
+                        written,
+                        &v.format_move(pos, m, n),
+                        "{}: {n:?} in {}",
+                        v.id(),
+                        v.fen(pos)
+                    );
+                    checked += 1;
+                    marked += usize::from(written.ends_with('+') || written.ends_with('#'));
+                }
+            }
+        }
+        assert!(checked > 1000, "{}: only {checked} moves checked", v.id());
+        // Chess-like variants give check along the way, so the marks are covered.
+        if v.id() == "chess" {
+            assert!(marked > 0, "no checking move met");
+        }
+    }
+}
+
 #[test]
 fn fen_round_trips_through_the_tree() {
     for &v in variants() {

@@ -549,22 +549,43 @@ impl ChessLike {
             Notation::GameCourier => self.game_courier(pos, m),
             Notation::Display => {
                 let legal = self.legal_moves(pos);
-                let cands = self.candidates(pos, &legal);
-                let mut s = match legal.iter().position(|x| x == m) {
-                    Some(i) => notation::san(&cands, i),
+                match legal.iter().position(|x| x == m) {
+                    Some(i) => self
+                        .format_legal_moves(pos, &legal, notation)
+                        .swap_remove(i),
                     None => self.coordinate(m),
-                };
-                let next = self.play(pos, m);
-                if self.in_check(&next) {
-                    s.push(if self.legal_moves(&next).is_empty() {
-                        '#'
-                    } else {
-                        '+'
-                    });
                 }
-                s
             }
         }
+    }
+
+    /// [`crate::Variant::format_legal_moves`]: SAN's disambiguation is
+    /// worked out once for the whole list.
+    pub fn format_legal_moves(
+        &self,
+        pos: &Position,
+        legal: &[Move],
+        notation: Notation,
+    ) -> Vec<String> {
+        if notation != Notation::Display {
+            return legal
+                .iter()
+                .map(|m| self.format_move(pos, m, notation))
+                .collect();
+        }
+        let cands = self.candidates(pos, legal);
+        legal
+            .iter()
+            .zip(cands)
+            .map(|(m, c)| {
+                let mut s = c.display;
+                let next = self.play(pos, m);
+                s.push_str(notation::check_mark(self.in_check(&next), || {
+                    !self.legal_moves(&next).is_empty()
+                }));
+                s
+            })
+            .collect()
     }
 
     pub fn parse_move(
@@ -765,6 +786,14 @@ macro_rules! chess_like_variant {
                 notation: $crate::variant::Notation,
             ) -> String {
                 self.0.format_move(pos, mv, notation)
+            }
+            fn format_legal_moves(
+                &self,
+                pos: &$crate::position::Position,
+                legal: &[$crate::moves::Move],
+                notation: $crate::variant::Notation,
+            ) -> Vec<String> {
+                self.0.format_legal_moves(pos, legal, notation)
             }
             fn parse_move(
                 &self,

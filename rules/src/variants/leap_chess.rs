@@ -595,19 +595,27 @@ impl LeapChess {
 
     fn display(&self, pos: &Position, m: &Move) -> String {
         let legal = self.legal(pos);
-        let mut s = match legal.iter().position(|x| x == m) {
-            Some(i) => self.candidates(pos, &legal).swap_remove(i).display,
+        match legal.iter().position(|x| x == m) {
+            Some(i) => self.displays(pos, &legal).swap_remove(i),
             None => self.coordinate(m),
-        };
-        let next = self.play_move(pos, m);
-        if self.base.in_check(&next) {
-            s.push(if self.legal(&next).is_empty() {
-                '#'
-            } else {
-                '+'
-            });
         }
-        s
+    }
+
+    /// The display form of every legal move, disambiguated once.
+    fn displays(&self, pos: &Position, legal: &[Move]) -> Vec<String> {
+        let cands = self.candidates(pos, legal);
+        legal
+            .iter()
+            .zip(cands)
+            .map(|(m, c)| {
+                let mut s = c.display;
+                let next = self.play_move(pos, m);
+                s.push_str(notation::check_mark(self.base.in_check(&next), || {
+                    !self.legal(&next).is_empty()
+                }));
+                s
+            })
+            .collect()
     }
 
     fn piece_name_of_letter(&self, letter: char) -> Option<&'static str> {
@@ -858,6 +866,21 @@ impl Variant for LeapChess {
             Notation::Coordinate => self.coordinate(mv),
             Notation::GameCourier => self.game_courier(pos, mv),
             Notation::Display => self.display(pos, mv),
+        }
+    }
+
+    fn format_legal_moves(
+        &self,
+        pos: &Position,
+        legal: &[Move],
+        notation: Notation,
+    ) -> Vec<String> {
+        match notation {
+            Notation::Display => self.displays(pos, legal),
+            _ => legal
+                .iter()
+                .map(|m| self.format_move(pos, m, notation))
+                .collect(),
         }
     }
 

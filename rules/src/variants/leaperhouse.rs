@@ -448,9 +448,14 @@ impl Leaperhouse {
     }
 
     fn display(&self, pos: &Position, m: &Move) -> String {
-        // Only moves to the same square can need disambiguation.
         let mut legal = Vec::new();
         self.generate(pos, &mut legal);
+        self.display_among(pos, &legal, m)
+    }
+
+    /// The display form of `m` given the legal moves of `pos`.
+    fn display_among(&self, pos: &Position, legal: &[Move], m: &Move) -> String {
+        // Only moves to the same square can need disambiguation.
         let rivals: Vec<Candidate> = legal
             .iter()
             .filter(|x| x.to == m.to)
@@ -702,6 +707,20 @@ impl Variant for Leaperhouse {
             Notation::GameCourier => self.game_courier(pos, mv),
             Notation::Display => self.display(pos, mv),
         }
+    }
+    fn format_legal_moves(
+        &self,
+        pos: &Position,
+        legal: &[Move],
+        notation: Notation,
+    ) -> Vec<String> {
+        legal
+            .iter()
+            .map(|m| match notation {
+                Notation::Display => self.display_among(pos, legal, m),
+                _ => self.format_move(pos, m, notation),
+            })
+            .collect()
     }
     fn parse_move(&self, pos: &Position, legal: &[Move], text: &str) -> Result<Move, MoveError> {
         self.read_move(pos, legal, text)
