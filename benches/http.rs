@@ -302,6 +302,12 @@ fn moves(a: &Args, database_url: &str, addr: &str, games: &[(i32, Player, Player
 /// with the move form and legal moves when it is White's turn).
 fn pages(a: &Args, addr: &str, games: &[(i32, Player, Player)]) -> Summary {
     let games = games.to_vec();
+    if let Some((id, w, _)) = games.first() {
+        let page = Http::new(addr)
+            .get(&format!("/games/{id}"), &w.cookie(&load::csrf_seed()))
+            .expect("game page");
+        println!("  (one game page: {} bytes of HTML)", page.body.len());
+    }
     drive(
         a.conns,
         a.secs,

@@ -17,6 +17,11 @@ pub struct SvgOptions<'a> {
 
 pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
+    escape_into(&mut out, s);
+    out
+}
+
+fn escape_into(out: &mut String, s: &str) {
     for c in s.chars() {
         match c {
             '&' => out.push_str("&amp;"),
@@ -27,8 +32,31 @@ pub fn escape(s: &str) -> String {
             c => out.push(c),
         }
     }
-    out
 }
+
+/// A coordinate written with one decimal, by integer arithmetic: the board
+/// writes hundreds of them, and float formatting was a tenth of a page.
+struct D1(f32);
+
+impl std::fmt::Display for D1 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let tenths = (self.0 * 10.0).round() as i64;
+        let sign = if tenths < 0 { "-" } else { "" };
+        let t = tenths.abs();
+        write!(f, "{sign}{}.{}", t / 10, t % 10)
+    }
+}
+
+/// Presentation shared by every piece and label, written once per board
+/// instead of on each element (the same look, a third of the markup).
+const STYLE: &str = "<style>\
+svg.board text{font-family:sans-serif}\
+svg.board .glyph{text-anchor:middle;stroke-width:1.2px;\
+font-family:'DejaVu Sans','Segoe UI Symbol','Noto Sans Symbols2',serif}\
+svg.board .disc{stroke-width:1.5px}\
+svg.board .letter{text-anchor:middle;font-weight:bold}\
+svg.board .coord{font-size:12px;text-anchor:middle;fill:#555}\
+</style>";
 
 fn glyph(label: &PieceLabel) -> Option<char> {
     Some(match label.name.to_ascii_lowercase().as_str() {
@@ -67,17 +95,20 @@ fn piece(
         Color::Black => ("#222222", "#000000", "#ffffff"),
         Color::Neutral => ("#9a9a9a", "#444444", "#111111"),
     };
-    let title = format!("{} {}", side_name(view, color), label.name);
-    let _ = write!(out, "<g class=\"piece\"><title>{}</title>", escape(&title));
+    out.push_str("<g class=\"piece\"><title>");
+    escape_into(out, side_name(view, color));
+    out.push(' ');
+    escape_into(out, &label.name);
+    out.push_str("</title>");
+    let (x, y) = (D1(cx), D1(cy));
     match glyph(label) {
         Some(g) => {
             let _ = write!(
                 out,
-                "<text x=\"{cx:.1}\" y=\"{:.1}\" font-size=\"{:.1}\" text-anchor=\"middle\" \
-                 fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"1.2\" \
-                 font-family=\"'DejaVu Sans','Segoe UI Symbol','Noto Sans Symbols2',serif\">{g}\u{FE0E}</text>",
-                cy + size * 0.33,
-                size * 0.9
+                "<text class=\"glyph\" x=\"{x}\" y=\"{}\" font-size=\"{}\" \
+                 fill=\"{fill}\" stroke=\"{stroke}\">{g}\u{FE0E}</text>",
+                D1(cy + size * 0.33),
+                D1(size * 0.9)
             );
         }
         None => {
@@ -89,13 +120,14 @@ fn piece(
             };
             let _ = write!(
                 out,
-                "<circle cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"{:.1}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"1.5\"/>\
-                 <text x=\"{cx:.1}\" y=\"{:.1}\" font-size=\"{font:.1}\" text-anchor=\"middle\" \
-                 font-family=\"sans-serif\" font-weight=\"bold\" fill=\"{text_fill}\">{}</text>",
-                size * 0.4,
-                cy + font * 0.36,
-                escape(&letter)
+                "<circle class=\"disc\" cx=\"{x}\" cy=\"{y}\" r=\"{}\" fill=\"{fill}\" stroke=\"{stroke}\"/>\
+                 <text class=\"letter\" x=\"{x}\" y=\"{}\" font-size=\"{}\" fill=\"{text_fill}\">",
+                D1(size * 0.4),
+                D1(cy + font * 0.36),
+                D1(font)
             );
+            escape_into(out, &letter);
+            out.push_str("</text>");
         }
     }
     if let Some(dir) = label.direction {
@@ -106,12 +138,12 @@ fn piece(
         };
         let _ = write!(
             out,
-            "<path d=\"M {cx:.1} {:.1} l {:.1} {:.1} l {:.1} 0 z\" fill=\"#c00\" \
-             transform=\"rotate({angle} {cx:.1} {cy:.1})\"/>",
-            cy - size * 0.48,
-            -size * 0.08,
-            size * 0.14,
-            size * 0.16
+            "<path d=\"M {x} {} l {} {} l {} 0 z\" fill=\"#c00\" \
+             transform=\"rotate({angle} {x} {y})\"/>",
+            D1(cy - size * 0.48),
+            D1(-size * 0.08),
+            D1(size * 0.14),
+            D1(size * 0.16)
         );
     }
     out.push_str("</g>");
@@ -129,7 +161,7 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
     let _ = write!(
         out,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"board\" viewBox=\"0 0 {total_w} {total_h}\" \
-         width=\"{total_w}\" height=\"{total_h}\" role=\"img\" aria-label=\"Board\">"
+         width=\"{total_w}\" height=\"{total_h}\" role=\"img\" aria-label=\"Board\">{STYLE}"
     );
     let (last_from, last_to) = match opts.last_move {
         Some((f, t)) => (f, Some(t)),
@@ -146,7 +178,8 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
             if *cell == Cell::Hole {
                 continue;
             }
-            let name = Square::new(file as u8, rank as u8).name();
+            let sq = Square::new(file as u8, rank as u8);
+            let name = sq.name();
             let x = MARGIN + col * SQ;
             let y = row * SQ;
             let dark = (file + rank) % 2 == 0;
@@ -161,15 +194,16 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
                     "<rect class=\"last\" x=\"{x}\" y=\"{y}\" width=\"{SQ}\" height=\"{SQ}\" fill=\"#f6f669\" fill-opacity=\"0.55\"/>"
                 );
             }
-            for (sq, label) in &view.marks {
-                if sq.file() as i32 == file && sq.rank() as i32 == rank {
+            for (mark, label) in &view.marks {
+                if *mark == sq {
                     let _ = write!(
                         out,
-                        "<text x=\"{}\" y=\"{}\" font-size=\"9\" fill=\"#700\" font-family=\"sans-serif\">{}</text>",
+                        "<text x=\"{}\" y=\"{}\" font-size=\"9\" fill=\"#700\">",
                         x + 2,
-                        y + 10,
-                        escape(label)
+                        y + 10
                     );
+                    escape_into(&mut out, label);
+                    out.push_str("</text>");
                 }
             }
             if let Cell::Piece { color, label } = cell {
@@ -194,7 +228,7 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
         let file = if opts.flipped { w - 1 - col } else { col };
         let _ = write!(
             out,
-            "<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\" font-family=\"sans-serif\" fill=\"#555\">{}</text>",
+            "<text class=\"coord\" x=\"{}\" y=\"{}\">{}</text>",
             MARGIN + col * SQ + SQ / 2,
             h * SQ + 15,
             (b'a' + file as u8) as char
@@ -204,7 +238,7 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
         let rank = if opts.flipped { row } else { h - 1 - row };
         let _ = write!(
             out,
-            "<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\" font-family=\"sans-serif\" fill=\"#555\">{}</text>",
+            "<text class=\"coord\" x=\"{}\" y=\"{}\">{}</text>",
             MARGIN / 2,
             row * SQ + SQ / 2 + 4,
             rank + 1
@@ -238,11 +272,9 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
                 } else {
                     (h * SQ) as f32 - item / 2.0 - line * (item + 4.0)
                 };
-                let _ = write!(
-                    out,
-                    "<g class=\"in-hand\" data-hand=\"{}\">",
-                    escape(&hi.label.letter)
-                );
+                out.push_str("<g class=\"in-hand\" data-hand=\"");
+                escape_into(&mut out, &hi.label.letter);
+                out.push_str("\">");
                 piece(
                     &mut out,
                     view,
@@ -257,9 +289,9 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
                 if hi.count > 1 {
                     let _ = write!(
                         out,
-                        "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" font-family=\"sans-serif\" fill=\"#000\">×{}</text>",
-                        cx + item * 0.3,
-                        cy + item * 0.5,
+                        "<text x=\"{}\" y=\"{}\" font-size=\"11\" fill=\"#000\">×{}</text>",
+                        D1(cx + item * 0.3),
+                        D1(cy + item * 0.5),
                         hi.count
                     );
                 }
@@ -365,6 +397,19 @@ mod tests {
         // Files run from c to a.
         assert!(svg.find("data-sq=\"c1\"").unwrap() < svg.find("data-sq=\"a1\"").unwrap());
         assert!(!svg.contains("class=\"last\""));
+    }
+
+    #[test]
+    fn one_decimal_as_float_formatting_writes_it() {
+        for v in [0.0f32, 0.04, 0.05, 12.34, 15.84, -3.84, -0.04, 43.2, 240.0] {
+            let want = format!("{v:.1}");
+            let want = if want == "-0.0" {
+                "0.0".to_string()
+            } else {
+                want
+            };
+            assert_eq!(D1(v).to_string(), want, "{v}");
+        }
     }
 
     #[test]

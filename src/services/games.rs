@@ -925,10 +925,29 @@ pub fn open_seeks(conn: &mut DbConn, user_id: i32) -> Result<Vec<GameRow>, AppEr
 }
 
 pub fn user_names(conn: &mut DbConn, ids: &[i32]) -> Result<HashMap<i32, String>, AppError> {
-    let rows: Vec<(i32, String)> = users::table
-        .filter(users::id.eq_any(ids))
-        .select((users::id, users::username))
-        .load(conn)?;
+    let rows: Vec<(i32, String)> = match *ids {
+        // A game's players (at most four seats): one query of fixed shape,
+        // which diesel keeps prepared; an `IN` list of varying length is
+        // compiled again on every call on SQLite.
+        [] => Vec::new(),
+        [a] | [a, ..] if ids.len() <= 4 => {
+            let at = |i: usize| ids.get(i).copied().unwrap_or(a);
+            users::table
+                .filter(
+                    users::id
+                        .eq(at(0))
+                        .or(users::id.eq(at(1)))
+                        .or(users::id.eq(at(2)))
+                        .or(users::id.eq(at(3))),
+                )
+                .select((users::id, users::username))
+                .load(conn)?
+        }
+        _ => users::table
+            .filter(users::id.eq_any(ids))
+            .select((users::id, users::username))
+            .load(conn)?,
+    };
     Ok(rows.into_iter().collect())
 }
 
