@@ -790,6 +790,15 @@ fn http_tournament_flow(backend: Backend) {
             .unwrap()
             .id
     };
+    // The game page names its tournament (escaped) and round.
+    let game_page = app.client().get(&format!("/games/{gid}"));
+    assert!(
+        game_page.has(&format!(
+            "<a href=\"/tournaments/{tid}\">Club &#60;b&#62;RR"
+        )) && game_page.has(", round "),
+        "{}",
+        game_page.body
+    );
     let ann = login_as(&app, "ann");
     let p = ann.post(
         &format!("/games/{gid}/adjudication-request"),

@@ -281,6 +281,8 @@ struct GamePage {
     listed: ListWindow,
     /// The viewer's private note, when logged in.
     note: Option<String>,
+    /// The tournament (id, name) and round this game is part of.
+    tournament: Option<(i32, String, Option<i32>)>,
     logged_in: bool,
     clock: Option<ClockLines>,
 }
@@ -326,6 +328,8 @@ struct Loaded {
     /// The viewer's private note on this game.
     note: Option<String>,
     clock: Option<GameClock>,
+    /// The tournament the game belongs to: its id and name.
+    tournament: Option<(i32, String)>,
 }
 
 /// Which moves to read with the game.
@@ -369,12 +373,17 @@ async fn load_game(ctx: &Ctx, id: i32, wanted: Wanted) -> Result<Loaded, AppErro
             None => None,
         };
         let clock = clocks::view(conn, &row, now())?;
+        let tournament = match row.tournament_id {
+            Some(t) => crate::services::tournaments::name_of(conn, t)?.map(|name| (t, name)),
+            None => None,
+        };
         Ok(Loaded {
             row,
             moves,
             names,
             note,
             clock,
+            tournament,
         })
     })
     .await
@@ -563,6 +572,10 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
         },
         listed,
         note: data.note.clone(),
+        tournament: data
+            .tournament
+            .clone()
+            .map(|(id, name)| (id, name, row.round)),
         logged_in: viewer.is_some(),
         clock: data.clock.as_ref().map(clock_lines),
     };

@@ -618,8 +618,10 @@ pub fn move_from(
     let new_ply = row.ply + 1;
     let next_side = game.side_to_move();
     // Read before the transaction, which must begin with its write (SQLite
-    // cannot upgrade a reading transaction once another has written).
-    let before: i64 = if mover_clock.is_some() {
+    // cannot upgrade a reading transaction once another has written). Only
+    // an "N moves in D days" schedule needs the count.
+    let scheduled = control.as_ref().is_some_and(|c| c.schedule.is_some());
+    let before: i64 = if mover_clock.is_some() && scheduled {
         moves::table
             .filter(moves::game_id.eq(id))
             .filter(moves::played_by.eq(user.id))
@@ -742,7 +744,10 @@ pub fn move_from(
                     return Err(AppError::position_changed());
                 }
             }
-            None => mail::on_move(conn, row, user.id, new_ply, false, &played, now)?,
+            None => {
+                let next_player = player_of(row, next_side);
+                mail::on_move(conn, row, user.id, next_player, new_ply, &played, now)?
+            }
         }
         Ok(())
     })?;

@@ -1202,28 +1202,21 @@ pub fn on_accept(
     Ok(())
 }
 
-/// A move was stored at `new_ply`: "your turn" to the opponent, or "game
-/// over" to both when it ended the game.
+/// A move that did not end the game was stored at `new_ply`: "your turn"
+/// to the player now to move (a game that ended goes to `on_game_over`).
 pub fn on_move(
     conn: &mut DbConn,
     row: &GameRow,
     mover: i32,
+    next_player: Option<i32>,
     new_ply: i32,
-    ended: bool,
     played: &missive_rules::Played,
     now: NaiveDateTime,
 ) -> QueryResult<()> {
     let payload = move_payload(mover, played);
-    if ended {
-        return on_game_over(conn, row, Some(&payload), now);
-    }
-    // The player to move after this one: re-read the row (a variant may give
-    // the same side several moves in a turn).
-    let game: GameRow = crate::db::schema::games::table
-        .find(row.id)
-        .select(GameRow::as_select())
-        .first(conn)?;
-    if let Some(p) = gsvc::player_to_move(&game).filter(|p| *p != mover) {
+    // `next_player` comes from the position after the move: a variant may
+    // give the same side several moves in a turn, and then nobody is told.
+    if let Some(p) = next_player.filter(|p| *p != mover) {
         enqueue(
             conn,
             YOUR_TURN,

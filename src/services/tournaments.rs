@@ -284,6 +284,15 @@ pub fn load(conn: &mut DbConn, id: i32) -> Result<TournamentRow, AppError> {
 
 /// Every tournament, those taking entries first, then running, then the rest;
 /// newest first within each.
+/// A tournament's name, for a page that mentions it (`None`: no such tournament).
+pub fn name_of(conn: &mut DbConn, id: i32) -> Result<Option<String>, AppError> {
+    Ok(tournaments::table
+        .find(id)
+        .select(tournaments::name)
+        .first(conn)
+        .optional()?)
+}
+
 pub fn list(conn: &mut DbConn) -> Result<Vec<TournamentRow>, AppError> {
     let mut rows: Vec<TournamentRow> = tournaments::table
         .order(tournaments::id.desc())
