@@ -32,11 +32,7 @@ pub fn build_state(config: &Config) -> anyhow::Result<Arc<web::AppState>> {
         tracing::info!("pruned {sessions} expired sessions and {attempts} old login attempts");
     }
     drop(conn);
-    Ok(Arc::new(web::AppState {
-        pool,
-        config: config.clone(),
-        secret,
-    }))
+    Ok(Arc::new(web::AppState::new(pool, config.clone(), secret)))
 }
 
 /// The HTTP server on an already bound listener (tests bind 127.0.0.1:0).

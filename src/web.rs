@@ -26,6 +26,21 @@ pub struct AppState {
     pub pool: Pool,
     pub config: Config,
     pub secret: Vec<u8>,
+    /// One permit per pooled connection: requests wait here, as futures,
+    /// rather than as parked database threads queueing on the pool.
+    pub db_permits: tokio::sync::Semaphore,
+}
+
+impl AppState {
+    pub fn new(pool: Pool, config: Config, secret: Vec<u8>) -> AppState {
+        let permits = pool.max_size() as usize;
+        AppState {
+            pool,
+            config,
+            secret,
+            db_permits: tokio::sync::Semaphore::new(permits),
+        }
+    }
 }
 
 pub type State = web::Data<Arc<AppState>>;
@@ -45,6 +60,11 @@ where
     F: FnOnce(&mut DbConn) -> Result<T, AppError> + Send + 'static,
     T: Send + 'static,
 {
+    let _permit = state
+        .db_permits
+        .acquire()
+        .await
+        .map_err(|e| AppError::internal(format!("database permits: {e}")))?;
     let pool = state.pool.clone();
     web::block(move || {
         let mut conn = pool
