@@ -133,8 +133,13 @@ impl ManageConnection for Manager {
         conn.batch_execute("SELECT 1")
             .map_err(|e| ConnectionError::BadConnection(e.to_string()))
     }
-    fn has_broken(&self, _conn: &mut DbConn) -> bool {
-        false
+    /// A connection left inside a failed transaction goes, not back to the pool.
+    fn has_broken(&self, conn: &mut DbConn) -> bool {
+        use diesel::r2d2::R2D2Connection;
+        match conn {
+            DbConn::Sqlite(c) => c.is_broken(),
+            DbConn::Postgresql(c) => c.is_broken(),
+        }
     }
 }
 
@@ -146,9 +151,14 @@ pub fn connect(database_url: &str, max_size: u32) -> anyhow::Result<Pool> {
         .map_err(|e| anyhow::anyhow!("cannot open the database: {e}"))?;
     migrate(&mut first)?;
     drop(first);
+    // A PostgreSQL connection can die with its server, so each is checked
+    // (`SELECT 1`) as it leaves the pool; an SQLite file cannot go away, and
+    // the check would be one more statement per request.
+    let check = manager.backend() == Backend::Postgres;
     let pool = r2d2::Pool::builder()
         .max_size(max_size)
         .connection_timeout(Duration::from_secs(15))
+        .test_on_check_out(check)
         .build(manager)?;
     Ok(pool)
 }
