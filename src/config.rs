@@ -50,6 +50,9 @@ pub struct Config {
     pub clock_worker: bool,
     /// `MISSIVE_CLOCK_POLL_SECS`: seconds between sweeps (default 60).
     pub clock_poll_secs: u64,
+    /// `MISSIVE_TOURNAMENT_POLL_SECS`: seconds between looks for tournaments
+    /// to start (entry closed) or to pair (round over) (default 30).
+    pub tournament_poll_secs: u64,
     /// `MISSIVE_LEAVE_DAYS`: leave days per player per calendar year (default 30).
     pub leave_days: i32,
     /// `MISSIVE_DIGEST_HOUR`: the UTC hour (0-23) from which the daily
@@ -157,6 +160,7 @@ impl Default for Config {
             play_link_hours: 24 * 14,
             clock_worker: true,
             clock_poll_secs: 60,
+            tournament_poll_secs: 30,
             leave_days: crate::services::clocks::DEFAULT_LEAVE_DAYS,
             digest_hour: 7,
             mail_lease_secs: crate::services::mail::LEASE_SECS,
@@ -206,6 +210,9 @@ impl Config {
                 Some("0" | "false" | "no" | "off")
             ),
             clock_poll_secs: src.num("MISSIVE_CLOCK_POLL_SECS", d.clock_poll_secs).max(1),
+            tournament_poll_secs: src
+                .num("MISSIVE_TOURNAMENT_POLL_SECS", d.tournament_poll_secs)
+                .max(1),
             leave_days: src.num("MISSIVE_LEAVE_DAYS", d.leave_days).clamp(0, 366),
             digest_hour: match src.var("MISSIVE_DIGEST_HOUR") {
                 None => d.digest_hour,

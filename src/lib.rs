@@ -114,8 +114,10 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         tracing::info!("MISSIVE_MAIL_WORKER is off: this process sends no mail");
         None
     };
-    let tournaments =
-        jobs::spawn_tournament_worker(state.pool.clone(), std::time::Duration::from_secs(30));
+    let tournaments = jobs::spawn_tournament_worker(
+        state.pool.clone(),
+        std::time::Duration::from_secs(config.tournament_poll_secs),
+    );
     let clock_worker = if config.clock_worker {
         Some(jobs::spawn_clock_worker(
             state.pool.clone(),
