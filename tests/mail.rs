@@ -147,6 +147,14 @@ fn a_move_mails_the_opponent_once_with_a_working_link(backend: Backend) {
     let page = anon.get(&link);
     assert_eq!(page.status, StatusCode::OK, "{}", page.body);
     assert!(page.has("Your move, bob"), "{}", page.body);
+    // The clock (the default 3 days per move): Bob's running, Alice's full.
+    assert!(
+        page.has("id=\"link-clock\"")
+            && page.has("3 days per move: you have 3 days (running), alice has 3 days.")
+            && page.has("Move by "),
+        "{}",
+        page.body
+    );
     let token = csrf_from(&page.body).unwrap();
     let query: Vec<(String, String)> = url::Url::parse(&format!("http://x{link}"))
         .unwrap()

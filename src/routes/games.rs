@@ -287,17 +287,17 @@ struct GamePage {
     clock: Option<ClockLines>,
 }
 
-/// The clocks as the game page shows them.
+/// The clocks as the game page (and the play-link page) shows them.
 pub struct ClockLines {
-    control: String,
-    white: String,
-    black: String,
+    pub control: String,
+    pub white: String,
+    pub black: String,
     white_running: bool,
     black_running: bool,
-    deadline: Option<String>,
+    pub deadline: Option<String>,
 }
 
-fn clock_lines(c: &GameClock) -> ClockLines {
+pub fn clock_lines(c: &GameClock) -> ClockLines {
     let line = |s: &clocks::SideClock| {
         let mut t = clock::describe(s.left_secs);
         if s.on_leave {

@@ -3,6 +3,7 @@
 
 use crate::board_svg::{self, SvgOptions};
 use crate::error::AppError;
+use crate::routes::games::{clock_lines, ClockLines};
 use crate::services::games::{self as svc, MoveOutcome};
 use crate::services::links::{self, LinkProblem, PlayLink};
 use crate::web::{db, html, now, parse_id, see_other, Ctx, Page};
@@ -46,6 +47,9 @@ struct PlayLinkPage {
     legal: Vec<String>,
     error: Option<String>,
     move_text: String,
+    /// The time control, the player's and the opponent's time left, and the deadline.
+    clock: Option<ClockLines>,
+    mine_is_black: bool,
     u: i32,
     ply: i32,
     exp: i64,
@@ -113,6 +117,8 @@ fn render_page(
         legal: game.move_views().into_iter().map(|m| m.display).collect(),
         error: error.clone(),
         move_text,
+        clock: data.clock.as_ref().map(clock_lines),
+        mine_is_black: flipped,
         u: link.user,
         ply: link.ply,
         exp: link.expires,
@@ -133,6 +139,7 @@ struct Checked {
     opponent: String,
     moves: String,
     last: Option<(Option<String>, String)>,
+    clock: Option<crate::services::clocks::GameClock>,
 }
 
 async fn check(
@@ -165,7 +172,9 @@ async fn check(
             .map(|m| m.display.as_str())
             .collect::<Vec<_>>()
             .join(" ");
+        let clock = crate::services::clocks::view(conn, &row, now())?;
         Ok(Ok(Checked {
+            clock,
             player: user.username.clone(),
             row,
             user,
