@@ -16,6 +16,7 @@ both_backends!(
     archive_profile_and_bulk_export,
     atom_feed_of_game_events,
     long_game_page_lists_a_window,
+    turn_number_backfill_matches_live_numbering,
 );
 
 fn unescape(s: &str) -> String {
@@ -671,4 +672,99 @@ fn long_game_page_lists_a_window(backend: Backend) {
     assert_eq!(txt.status, StatusCode::OK);
     let rec = record::parse_gc_log(&txt.body).unwrap();
     assert_eq!(rec.moves.len(), 90);
+}
+
+/// Migration `2026-11-23-150000_digests` adds `moves.turn_no` and numbers
+/// the moves of existing games in SQL: undone and applied again over games
+/// played through the server (one from the start, one where Black moves
+/// first from a set-up position), it gives every move the number the server
+/// gave it when it was played.
+fn turn_number_backfill_matches_live_numbering(backend: Backend) {
+    use diesel::prelude::*;
+    use diesel_migrations::MigrationHarness;
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let plain = start(&alice, &bob, "chess");
+    for (i, mv) in ["e4", "e5", "Nf3", "Nc6", "Bb5"].iter().enumerate() {
+        let who = if i % 2 == 0 { &alice } else { &bob };
+        assert_eq!(who.play(plain, mv).status, StatusCode::SEE_OTHER);
+    }
+    let p = alice.post(
+        "/games/new",
+        &[
+            ("variant", "chess"),
+            ("opponent", "bob"),
+            ("color", "white"),
+            (
+                "fen",
+                "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+            ),
+        ],
+    );
+    assert_eq!(p.status, StatusCode::SEE_OTHER, "{}", p.body);
+    let black_first: i32 = p
+        .location
+        .unwrap()
+        .trim_start_matches("/games/")
+        .parse()
+        .unwrap();
+    assert_eq!(
+        bob.post(&format!("/games/{black_first}/accept"), &[])
+            .status,
+        StatusCode::SEE_OTHER
+    );
+    for (i, mv) in ["c5", "Nf3", "d6", "d4"].iter().enumerate() {
+        let who = if i % 2 == 0 { &bob } else { &alice };
+        assert_eq!(who.play(black_first, mv).status, StatusCode::SEE_OTHER);
+    }
+    let numbers = |conn: &mut missive::db::DbConn| -> Vec<(i32, i32, i32)> {
+        use missive::db::schema::moves::dsl::*;
+        moves
+            .select((game_id, ply, turn_no))
+            .order((game_id, ply))
+            .load(conn)
+            .unwrap()
+    };
+    let mut conn = app.db();
+    let live = numbers(&mut conn);
+    // As played: 1. e4 e5 2. Nf3 Nc6 3. Bb5, and 1... c5 2. Nf3 d6 3. d4.
+    let want: Vec<(i32, i32, i32)> = [1, 1, 2, 2, 3]
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (plain, i as i32 + 1, *n))
+        .chain(
+            [1, 2, 2, 3]
+                .iter()
+                .enumerate()
+                .map(|(i, n)| (black_first, i as i32 + 1, *n)),
+        )
+        .collect();
+    assert_eq!(live, want);
+    let redo = |conn: &mut missive::db::DbConn| match conn {
+        missive::db::DbConn::Sqlite(c) => {
+            let undone = c
+                .revert_last_migration(missive::db::SQLITE_MIGRATIONS)
+                .unwrap();
+            c.run_pending_migrations(missive::db::SQLITE_MIGRATIONS)
+                .unwrap();
+            undone.to_string()
+        }
+        missive::db::DbConn::Postgresql(c) => {
+            let undone = c
+                .revert_last_migration(missive::db::POSTGRES_MIGRATIONS)
+                .unwrap();
+            c.run_pending_migrations(missive::db::POSTGRES_MIGRATIONS)
+                .unwrap();
+            undone.to_string()
+        }
+    };
+    // The migration under test must still be the last one, or this test
+    // must undo down to it.
+    let undone = redo(&mut conn);
+    assert!(
+        undone.replace('-', "").starts_with("20261123150000"),
+        "{undone}"
+    );
+    assert_eq!(numbers(&mut conn), live);
 }
