@@ -54,14 +54,14 @@ pub async fn home(ctx: Ctx) -> Result<HttpResponse, AppError> {
     let uid = user.id;
     let (mut mine, seeks, names, clocks_left) = db(&ctx.state, move |conn| {
         let mine = svc::games_of(conn, uid)?;
-        // Time left and deadline where it is the user's turn on a clock.
+        // Time left and deadline where it is the user's turn on a clock
+        // (their leave read once for all those games).
         let mut clocks_left = std::collections::HashMap::new();
         let now = crate::web::now();
+        let booked = crate::services::clocks::booked_leave(conn, uid)?;
         for g in mine.iter().filter(|g| svc::player_to_move(g) == Some(uid)) {
-            if let Some(c) = crate::services::clocks::view(conn, g, now)? {
-                if let Some(side) = svc::side_of(g, uid) {
-                    clocks_left.insert(g.id, (c.side(side).left_secs, c.deadline));
-                }
+            if let Some(m) = crate::services::clocks::mover_clock_with(g, &booked) {
+                clocks_left.insert(g.id, (m.left(now).max(0), Some(m.deadline)));
             }
         }
         let seeks = svc::open_seeks(conn, uid)?;

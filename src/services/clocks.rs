@@ -119,26 +119,38 @@ impl MoverClock {
 
 /// The clock of the player to move in an active game with a clock.
 pub fn mover_clock(conn: &mut DbConn, row: &GameRow) -> Result<Option<MoverClock>, AppError> {
-    if row.status != gsvc::ACTIVE || row.time_control.is_none() {
+    let Some(user_id) = clocked_mover(row) else {
         return Ok(None);
+    };
+    let booked = booked_leave(conn, user_id)?;
+    Ok(mover_clock_with(row, &booked))
+}
+
+/// The player to move, in an active game with a running clock.
+fn clocked_mover(row: &GameRow) -> Option<i32> {
+    if row.status != gsvc::ACTIVE || row.time_control.is_none() || row.turn_started_at.is_none() {
+        return None;
     }
-    let (Some(color), Some(started)) = (gsvc::parse_color(&row.turn), row.turn_started_at) else {
-        return Ok(None);
-    };
-    let Some(user_id) = gsvc::player_to_move(row) else {
-        return Ok(None);
-    };
-    let leave = leave_in_game(conn, row, user_id)?;
+    gsvc::parse_color(&row.turn)?;
+    gsvc::player_to_move(row)
+}
+
+/// [`mover_clock`] given the mover's booked leave, read once by a page that
+/// lists many of one player's games.
+pub fn mover_clock_with(row: &GameRow, booked: &[Interval]) -> Option<MoverClock> {
+    let user_id = clocked_mover(row)?;
+    let (color, started) = (gsvc::parse_color(&row.turn)?, row.turn_started_at?);
+    let leave = clock::effective_leave(booked, row.leave_cap_days);
     let bank = bank_of(row, color);
     let deadline = clock::deadline(started, bank, &leave);
-    Ok(Some(MoverClock {
+    Some(MoverClock {
         color,
         user_id,
         bank,
         started,
         leave,
         deadline,
-    }))
+    })
 }
 
 /// The game's clocks at `now` (`None`: no clock, or a challenge not yet accepted).
