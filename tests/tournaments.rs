@@ -3,6 +3,8 @@
 //! backends.
 
 mod common;
+#[path = "common/smtp.rs"]
+mod smtp;
 
 use chrono::{Duration, NaiveDate, NaiveDateTime};
 use common::{Backend, TestApp};
@@ -495,6 +497,15 @@ fn forfeits_withdraw_and_cancel_below_half(backend: Backend) {
     assert_eq!(d.forfeits.len(), 2);
     assert_eq!(d.withdrawals.len(), 1);
     assert!(d.withdrawals[0].4);
+    // Fay is told, once, why and what became of her results.
+    let notices = withdrawal_mails(&app, conn, "fay@example.org", start + Duration::days(5));
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    let body = smtp::readable(&notices[0]);
+    assert!(
+        body.contains("lost 2 games on time (the limit is 2)"),
+        "{body}"
+    );
+    assert!(body.contains("your results are cancelled"), "{body}");
 }
 
 /// Five players (four games each): fay draws one game and loses two on
@@ -527,6 +538,9 @@ fn forfeits_withdraw_and_stand_from_half(backend: Backend) {
     let fl = line(&v.standings, "fay");
     assert_eq!((fl.points2, fl.played, fl.cancelled), (1, 4, false));
     assert!(fl.withdrawn);
+    let notices = withdrawal_mails(&app, conn, "fay@example.org", start + Duration::days(5));
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert!(smtp::readable(&notices[0]).contains("your results stand"));
     // Each opponent keeps what they scored against fay.
     let opp = |g: &GameRow| {
         if g.white_id == Some(fay) {
@@ -1145,4 +1159,30 @@ fn directors_import_checked_records(backend: Backend) {
         "{out}"
     );
     assert!(out.contains("the trap"));
+}
+
+/// The withdrawal notices sent to `email` (drained through a memory transport).
+fn withdrawal_mails(
+    app: &TestApp,
+    conn: &mut DbConn,
+    email: &str,
+    now: NaiveDateTime,
+) -> Vec<String> {
+    let (transport, sent) = missive::services::mail::Transport::memory();
+    let sender = missive::services::mail::Sender {
+        transport,
+        ctx: missive::services::mail::MailCtx::new(&app.config, b"secret").unwrap(),
+        owner: "test".into(),
+    };
+    while missive::services::mail::drain_once(conn, &sender, now)
+        .unwrap()
+        .sent
+        > 0
+    {}
+    let sent = sent.lock().unwrap().clone();
+    sent.into_iter()
+        .filter(|m| m.to.iter().any(|t| t == email))
+        .map(|m| m.raw)
+        .filter(|raw| raw.contains("you have been withdrawn"))
+        .collect()
 }

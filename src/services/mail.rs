@@ -37,6 +37,8 @@ pub const VERIFY_EMAIL: &str = "verify_email";
 pub const TOURNAMENT_ROUND: &str = "tournament_round";
 pub const CLOCK_REMINDER: &str = "clock_reminder";
 pub const LEAVE_BOOKED: &str = "leave_booked";
+/// To a player withdrawn from a tournament (forfeits, or by its director).
+pub const TOURNAMENT_WITHDRAWN: &str = "tournament_withdrawn";
 /// The daily digest (`services::digest`).
 pub const DIGEST: &str = "digest";
 
@@ -59,6 +61,9 @@ pub struct Payload {
     /// Leave mails: the first and last day (`YYYY-MM-DD`).
     pub leave_start: Option<String>,
     pub leave_end: Option<String>,
+    /// Withdrawal mails: why, and whether the player's results were cancelled.
+    pub reason: Option<String>,
+    pub results_cancelled: Option<bool>,
 }
 
 /// The payload of a mail caused by a move.
@@ -510,6 +515,28 @@ struct TournamentRoundHtml<'a> {
     t: &'a crate::services::tournaments::RoundMail,
 }
 
+/// A withdrawal notice: the tournament, why, and what became of the results.
+pub struct WithdrawnMail {
+    pub tournament: String,
+    pub tournament_url: String,
+    pub reason: String,
+    pub results_cancelled: bool,
+}
+
+#[derive(Template)]
+#[template(path = "email/tournament_withdrawn.txt")]
+struct WithdrawnTxt<'a> {
+    m: &'a MailData,
+    w: &'a WithdrawnMail,
+}
+
+#[derive(Template)]
+#[template(path = "email/tournament_withdrawn.html")]
+struct WithdrawnHtml<'a> {
+    m: &'a MailData,
+    w: &'a WithdrawnMail,
+}
+
 pub struct VerifyData {
     pub username: String,
     pub verify_url: String,
@@ -701,6 +728,33 @@ pub fn render(
     }
     if row.kind == LEAVE_BOOKED {
         return render_leave(conn, ctx, &user, &payload).map(Some);
+    }
+    if row.kind == TOURNAMENT_WITHDRAWN {
+        let Some(tid) = payload.tournament_id else {
+            return Ok(None);
+        };
+        let Some(tournament) = crate::services::tournaments::name_of(conn, tid)? else {
+            return Ok(None);
+        };
+        let w = WithdrawnMail {
+            tournament,
+            tournament_url: format!("{}/tournaments/{tid}", ctx.base_url),
+            reason: payload.reason.clone().unwrap_or_default(),
+            results_cancelled: payload.results_cancelled.unwrap_or(false),
+        };
+        let footer = MailData {
+            username: user.username.clone(),
+            unsubscribe_url: links::unsubscribe_url(&ctx.base_url, &ctx.secret, user.id),
+            settings_url: format!("{}/settings/mail", ctx.base_url),
+            ..MailData::default()
+        };
+        return Ok(Some(Rendered {
+            subject: format!("{}: you have been withdrawn", w.tournament),
+            text: WithdrawnTxt { m: &footer, w: &w }.render()?,
+            html: WithdrawnHtml { m: &footer, w: &w }.render()?,
+            to: user.email,
+            unsubscribe_url: footer.unsubscribe_url.clone(),
+        }));
     }
     if row.kind == DIGEST {
         return crate::services::digest::render(conn, ctx, &user, row.created_at, now);

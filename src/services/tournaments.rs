@@ -942,6 +942,21 @@ pub fn withdraw(
                 "That player is already withdrawn.".into(),
             ));
         }
+        let notice = mail::Payload {
+            tournament_id: Some(t.id),
+            reason: Some(clip(why, 300)),
+            results_cancelled: Some(cancel),
+            ..Default::default()
+        };
+        mail::enqueue(
+            conn,
+            mail::TOURNAMENT_WITHDRAWN,
+            user,
+            None,
+            None,
+            &notice,
+            now,
+        )?;
         for g in mine.iter().filter(|g| g.status == gsvc::ACTIVE) {
             let result = if g.white_id == Some(user) {
                 "0-1"

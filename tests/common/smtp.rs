@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+#[allow(unused_imports)]
 pub use missive::smtp_sink::{free_port, SmtpSink};
 
 /// Undo quoted-printable (soft breaks and `=XX`).
