@@ -48,13 +48,24 @@ fn start(alice: &TestClient, bob: &TestClient, variant: &str) -> i32 {
 }
 
 fn start_vs(alice: &TestClient, bob: &TestClient, opponent: &str, variant: &str) -> i32 {
+    start_from(alice, bob, opponent, variant, "")
+}
+
+/// A started game from the position `fen` (empty: the variant's start).
+fn start_from(
+    alice: &TestClient,
+    bob: &TestClient,
+    opponent: &str,
+    variant: &str,
+    fen: &str,
+) -> i32 {
     let p = alice.post(
         "/games/new",
         &[
             ("variant", variant),
             ("opponent", opponent),
             ("color", "white"),
-            ("fen", ""),
+            ("fen", fen),
         ],
     );
     assert_eq!(p.status, StatusCode::SEE_OTHER, "{variant}: {}", p.body);
@@ -690,29 +701,12 @@ fn turn_number_backfill_matches_live_numbering(backend: Backend) {
         let who = if i % 2 == 0 { &alice } else { &bob };
         assert_eq!(who.play(plain, mv).status, StatusCode::SEE_OTHER);
     }
-    let p = alice.post(
-        "/games/new",
-        &[
-            ("variant", "chess"),
-            ("opponent", "bob"),
-            ("color", "white"),
-            (
-                "fen",
-                "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
-            ),
-        ],
-    );
-    assert_eq!(p.status, StatusCode::SEE_OTHER, "{}", p.body);
-    let black_first: i32 = p
-        .location
-        .unwrap()
-        .trim_start_matches("/games/")
-        .parse()
-        .unwrap();
-    assert_eq!(
-        bob.post(&format!("/games/{black_first}/accept"), &[])
-            .status,
-        StatusCode::SEE_OTHER
+    let black_first = start_from(
+        &alice,
+        &bob,
+        "bob",
+        "chess",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
     );
     for (i, mv) in ["c5", "Nf3", "d6", "d4"].iter().enumerate() {
         let who = if i % 2 == 0 { &bob } else { &alice };

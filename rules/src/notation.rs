@@ -8,6 +8,7 @@
 
 use crate::errors::MoveError;
 use crate::geometry::Square;
+use crate::moves::Move;
 
 /// Split `text` at the first `//` into the move and its comment.
 pub fn split_comment(text: &str) -> (&str, Option<&str>) {
@@ -579,4 +580,21 @@ pub fn check_mark(gives_check: bool, has_reply: impl FnOnce() -> bool) -> &'stat
         (true, true) => "+",
         (true, false) => "#",
     }
+}
+
+/// Each candidate's display form followed by the mark `mark` gives its move.
+pub fn marked_displays(
+    legal: &[Move],
+    cands: Vec<Candidate>,
+    mark: impl Fn(&Move) -> &'static str,
+) -> Vec<String> {
+    legal
+        .iter()
+        .zip(cands)
+        .map(|(m, c)| {
+            let mut s = c.display;
+            s.push_str(mark(m));
+            s
+        })
+        .collect()
 }

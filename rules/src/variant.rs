@@ -231,18 +231,30 @@ pub trait Variant: Send + Sync + 'static {
     fn format_move(&self, pos: &Position, mv: &Move, notation: Notation) -> String;
     /// Every move of `legal`, the whole legal move list of `pos`, written in
     /// `notation`, in order: the same strings as [`Variant::format_move`]
-    /// one by one. Variants whose written forms depend on the other legal
-    /// moves (SAN's disambiguation) override it to do that work once rather
-    /// than once per move.
+    /// one by one. Variants whose display forms depend on the other legal
+    /// moves (SAN's disambiguation) override [`Variant::legal_displays`] to
+    /// do that work once rather than once per move.
     fn format_legal_moves(
         &self,
         pos: &Position,
         legal: &[Move],
         notation: Notation,
     ) -> Vec<String> {
+        match notation {
+            Notation::Display => self.legal_displays(pos, legal),
+            _ => legal
+                .iter()
+                .map(|m| self.format_move(pos, m, notation))
+                .collect(),
+        }
+    }
+    /// The display form of every move of `legal` (the legal move list of
+    /// `pos`): what [`Variant::format_legal_moves`] gives for
+    /// [`Notation::Display`].
+    fn legal_displays(&self, pos: &Position, legal: &[Move]) -> Vec<String> {
         legal
             .iter()
-            .map(|m| self.format_move(pos, m, notation))
+            .map(|m| self.format_move(pos, m, Notation::Display))
             .collect()
     }
     /// Read a move in any accepted notation (comment already removed).

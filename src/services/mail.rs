@@ -515,6 +515,17 @@ struct TournamentRoundHtml<'a> {
     t: &'a crate::services::tournaments::RoundMail,
 }
 
+/// What a mail's footer needs (greeting, unsubscribe and settings links),
+/// for mails about no particular game.
+fn footer_data(ctx: &MailCtx, user: &User) -> MailData {
+    MailData {
+        username: user.username.clone(),
+        unsubscribe_url: links::unsubscribe_url(&ctx.base_url, &ctx.secret, user.id),
+        settings_url: format!("{}/settings/mail", ctx.base_url),
+        ..MailData::default()
+    }
+}
+
 /// A withdrawal notice: the tournament, why, and what became of the results.
 pub struct WithdrawnMail {
     pub tournament: String,
@@ -704,12 +715,7 @@ pub fn render(
         else {
             return Ok(None);
         };
-        let footer = MailData {
-            username: user.username.clone(),
-            unsubscribe_url: links::unsubscribe_url(&ctx.base_url, &ctx.secret, user.id),
-            settings_url: format!("{}/settings/mail", ctx.base_url),
-            ..MailData::default()
-        };
+        let footer = footer_data(ctx, &user);
         return Ok(Some(Rendered {
             subject: format!("{}: your games ({})", data.tournament, data.round),
             text: TournamentRoundTxt {
@@ -742,12 +748,7 @@ pub fn render(
             reason: payload.reason.clone().unwrap_or_default(),
             results_cancelled: payload.results_cancelled.unwrap_or(false),
         };
-        let footer = MailData {
-            username: user.username.clone(),
-            unsubscribe_url: links::unsubscribe_url(&ctx.base_url, &ctx.secret, user.id),
-            settings_url: format!("{}/settings/mail", ctx.base_url),
-            ..MailData::default()
-        };
+        let footer = footer_data(ctx, &user);
         return Ok(Some(Rendered {
             subject: format!("{}: you have been withdrawn", w.tournament),
             text: WithdrawnTxt { m: &footer, w: &w }.render()?,

@@ -550,42 +550,20 @@ impl ChessLike {
             Notation::Display => {
                 let legal = self.legal_moves(pos);
                 match legal.iter().position(|x| x == m) {
-                    Some(i) => self
-                        .format_legal_moves(pos, &legal, notation)
-                        .swap_remove(i),
+                    Some(i) => self.legal_displays(pos, &legal).swap_remove(i),
                     None => self.coordinate(m),
                 }
             }
         }
     }
 
-    /// [`crate::Variant::format_legal_moves`]: SAN's disambiguation is
-    /// worked out once for the whole list.
-    pub fn format_legal_moves(
-        &self,
-        pos: &Position,
-        legal: &[Move],
-        notation: Notation,
-    ) -> Vec<String> {
-        if notation != Notation::Display {
-            return legal
-                .iter()
-                .map(|m| self.format_move(pos, m, notation))
-                .collect();
-        }
-        let cands = self.candidates(pos, legal);
-        legal
-            .iter()
-            .zip(cands)
-            .map(|(m, c)| {
-                let mut s = c.display;
-                let next = self.play(pos, m);
-                s.push_str(notation::check_mark(self.in_check(&next), || {
-                    !self.legal_moves(&next).is_empty()
-                }));
-                s
-            })
-            .collect()
+    /// [`crate::Variant::legal_displays`]: SAN's disambiguation is worked
+    /// out once for the whole list.
+    pub fn legal_displays(&self, pos: &Position, legal: &[Move]) -> Vec<String> {
+        notation::marked_displays(legal, self.candidates(pos, legal), |m| {
+            let next = self.play(pos, m);
+            notation::check_mark(self.in_check(&next), || !self.legal_moves(&next).is_empty())
+        })
     }
 
     pub fn parse_move(
@@ -787,13 +765,12 @@ macro_rules! chess_like_variant {
             ) -> String {
                 self.0.format_move(pos, mv, notation)
             }
-            fn format_legal_moves(
+            fn legal_displays(
                 &self,
                 pos: &$crate::position::Position,
                 legal: &[$crate::moves::Move],
-                notation: $crate::variant::Notation,
             ) -> Vec<String> {
-                self.0.format_legal_moves(pos, legal, notation)
+                self.0.legal_displays(pos, legal)
             }
             fn parse_move(
                 &self,

@@ -1283,23 +1283,11 @@ impl Variant for Fleap {
     fn format_move(&self, pos: &Position, mv: &Move, notation: Notation) -> String {
         Fleap::format_move(self, pos, mv, notation)
     }
-    fn format_legal_moves(
-        &self,
-        pos: &Position,
-        legal: &[Move],
-        notation: Notation,
-    ) -> Vec<String> {
-        match notation {
-            Notation::Display => self
-                .written(pos, legal)
-                .into_iter()
-                .map(|w| w.display)
-                .collect(),
-            _ => legal
-                .iter()
-                .map(|m| self.format_move(pos, m, notation))
-                .collect(),
-        }
+    fn legal_displays(&self, pos: &Position, legal: &[Move]) -> Vec<String> {
+        self.written(pos, legal)
+            .into_iter()
+            .map(|w| w.display)
+            .collect()
     }
     fn parse_move(&self, pos: &Position, legal: &[Move], text: &str) -> Result<Move, MoveError> {
         Fleap::parse_move(self, pos, legal, text)

@@ -603,19 +603,10 @@ impl LeapChess {
 
     /// The display form of every legal move, disambiguated once.
     fn displays(&self, pos: &Position, legal: &[Move]) -> Vec<String> {
-        let cands = self.candidates(pos, legal);
-        legal
-            .iter()
-            .zip(cands)
-            .map(|(m, c)| {
-                let mut s = c.display;
-                let next = self.play_move(pos, m);
-                s.push_str(notation::check_mark(self.base.in_check(&next), || {
-                    !self.legal(&next).is_empty()
-                }));
-                s
-            })
-            .collect()
+        notation::marked_displays(legal, self.candidates(pos, legal), |m| {
+            let next = self.play_move(pos, m);
+            notation::check_mark(self.base.in_check(&next), || !self.legal(&next).is_empty())
+        })
     }
 
     fn piece_name_of_letter(&self, letter: char) -> Option<&'static str> {
@@ -869,19 +860,8 @@ impl Variant for LeapChess {
         }
     }
 
-    fn format_legal_moves(
-        &self,
-        pos: &Position,
-        legal: &[Move],
-        notation: Notation,
-    ) -> Vec<String> {
-        match notation {
-            Notation::Display => self.displays(pos, legal),
-            _ => legal
-                .iter()
-                .map(|m| self.format_move(pos, m, notation))
-                .collect(),
-        }
+    fn legal_displays(&self, pos: &Position, legal: &[Move]) -> Vec<String> {
+        self.displays(pos, legal)
     }
 
     fn parse_move(&self, pos: &Position, legal: &[Move], text: &str) -> Result<Move, MoveError> {

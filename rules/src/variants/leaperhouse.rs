@@ -708,18 +708,10 @@ impl Variant for Leaperhouse {
             Notation::Display => self.display(pos, mv),
         }
     }
-    fn format_legal_moves(
-        &self,
-        pos: &Position,
-        legal: &[Move],
-        notation: Notation,
-    ) -> Vec<String> {
+    fn legal_displays(&self, pos: &Position, legal: &[Move]) -> Vec<String> {
         legal
             .iter()
-            .map(|m| match notation {
-                Notation::Display => self.display_among(pos, legal, m),
-                _ => self.format_move(pos, m, notation),
-            })
+            .map(|m| self.display_among(pos, legal, m))
             .collect()
     }
     fn parse_move(&self, pos: &Position, legal: &[Move], text: &str) -> Result<Move, MoveError> {
