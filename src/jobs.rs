@@ -15,9 +15,6 @@ pub struct Worker {
     thread: Option<JoinHandle<()>>,
 }
 
-/// The mail sender's handle.
-pub type MailWorker = Worker;
-
 impl Worker {
     /// Ask the loop to stop after its current pass and wait for it.
     pub fn stop(mut self) {

@@ -102,17 +102,6 @@ pub struct MoveView {
 }
 
 impl MoveView {
-    pub fn new(variant: &dyn Variant, pos: &Position, mv: &Move) -> MoveView {
-        let (from, to) = variant.move_squares(mv);
-        MoveView {
-            coordinate: variant.format_move(pos, mv, Notation::Coordinate),
-            display: variant.format_move(pos, mv, Notation::Display),
-            game_courier: variant.format_move(pos, mv, Notation::GameCourier),
-            from,
-            to,
-        }
-    }
-
     /// The views of every move of `legal`, the legal move list of `pos`
     /// (each notation written for the whole list at once).
     pub fn all(variant: &dyn Variant, pos: &Position, legal: &[Move]) -> Vec<MoveView> {

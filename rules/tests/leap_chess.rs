@@ -490,6 +490,38 @@ fn no_castling_onto_or_across_a_hole() {
         .map(|m| chess.format_move(&p, m, Notation::Coordinate))
         .collect();
     assert_eq!(castles, ["e1g1"]);
+    // "The squares between must be empty" (FIDE, rulings.md): a hole only
+    // crossed, by the Rook (b1) or by the King (d1, f1), blocks that side
+    // too, for Black alike.
+    let castles_in = |fen: &str| -> Vec<String> {
+        let p = chess.parse_fen(fen).unwrap();
+        chess
+            .legal_moves(&p)
+            .iter()
+            .filter(|m| m.kind == MoveKind::Castle)
+            .map(|m| chess.format_move(&p, m, Notation::Coordinate))
+            .collect()
+    };
+    assert_eq!(
+        castles_in("r3k2r/8/8/8/8/8/8/R*2K2R w KQkq - 0 1"),
+        ["e1g1"]
+    );
+    assert_eq!(
+        castles_in("r3k2r/8/8/8/8/8/8/R2*K2R w KQkq - 0 1"),
+        ["e1g1"]
+    );
+    assert_eq!(
+        castles_in("r3k2r/8/8/8/8/8/8/R3K*1R w KQkq - 0 1"),
+        ["e1c1"]
+    );
+    assert_eq!(
+        castles_in("r*2k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1"),
+        ["e8g8"]
+    );
+    assert_eq!(
+        castles_in("r3k*1r/8/8/8/8/8/8/R3K2R b KQkq - 0 1"),
+        ["e8c8"]
+    );
 }
 
 /// "Black alike on rank 8": d8e8 and d8b8.

@@ -24,14 +24,15 @@ fn when(t: NaiveDateTime) -> String {
     t.format("%Y-%m-%d %H:%M UTC").to_string()
 }
 
+/// The tournament's clock in words ("3 days per move"); a stored text that
+/// no longer reads as a time control is shown as it is.
 fn time_control_label(tc: Option<&str>) -> String {
     match tc {
         None => "no clock".into(),
-        Some(text) => crate::services::clock::presets()
-            .iter()
-            .find(|(v, _)| *v == text)
-            .map(|(_, l)| l.to_string())
-            .unwrap_or_else(|| text.to_string()),
+        Some(text) => text
+            .parse::<crate::services::clock::TimeControl>()
+            .map(|c| c.label())
+            .unwrap_or_else(|_| text.to_string()),
     }
 }
 

@@ -46,6 +46,8 @@ pub fn bank_of(row: &GameRow, color: Color) -> i64 {
 
 /// Every leave booking of a user, as intervals.
 pub fn booked_leave(conn: &mut DbConn, user_id: i32) -> Result<Vec<Interval>, AppError> {
+    // One user: an `=` that diesel keeps prepared (this is on the move and
+    // game-page paths); `booked_leave_of`'s `IN` list is compiled each time.
     let rows: Vec<(NaiveDate, NaiveDate)> = leave_bookings::table
         .filter(leave_bookings::user_id.eq(user_id))
         .select((leave_bookings::start_date, leave_bookings::end_date))
@@ -54,6 +56,27 @@ pub fn booked_leave(conn: &mut DbConn, user_id: i32) -> Result<Vec<Interval>, Ap
         .into_iter()
         .map(|(s, e)| Interval::days(s, e))
         .collect())
+}
+
+/// The booked leave of several users in one query (users without any have
+/// no entry).
+pub fn booked_leave_of(
+    conn: &mut DbConn,
+    user_ids: &[i32],
+) -> Result<std::collections::HashMap<i32, Vec<Interval>>, AppError> {
+    let rows: Vec<(i32, NaiveDate, NaiveDate)> = leave_bookings::table
+        .filter(leave_bookings::user_id.eq_any(user_ids))
+        .select((
+            leave_bookings::user_id,
+            leave_bookings::start_date,
+            leave_bookings::end_date,
+        ))
+        .load(conn)?;
+    let mut by_user = std::collections::HashMap::<i32, Vec<Interval>>::new();
+    for (user, s, e) in rows {
+        by_user.entry(user).or_default().push(Interval::days(s, e));
+    }
+    Ok(by_user)
 }
 
 /// The leave that stops `user_id`'s clock in this game (the game's cap applied).
@@ -253,17 +276,21 @@ pub fn sweep_report(conn: &mut DbConn, now: NaiveDateTime) -> Result<Swept, AppE
             swept.forfeits += 1;
         }
     }
+    // Games already reminded at their ply are left out in SQL, so that they
+    // never fill the batch ahead of games still to remind.
     let remind: Vec<GameRow> = games::table
         .filter(games::status.eq(gsvc::ACTIVE))
         .filter(games::clock_remind_at.le(now))
+        .filter(
+            games::reminded_ply
+                .is_null()
+                .or(games::reminded_ply.ne(games::ply.nullable())),
+        )
         .order(games::clock_remind_at.asc())
         .limit(SWEEP_BATCH)
         .select(GameRow::as_select())
         .load(conn)?;
     for row in remind {
-        if row.reminded_ply == Some(row.ply) {
-            continue;
-        }
         if remind_if_due(conn, &row, now)? {
             swept.reminders += 1;
         }
@@ -278,12 +305,20 @@ pub fn forfeit_if_flagged(
     row: &GameRow,
     now: NaiveDateTime,
 ) -> Result<bool, AppError> {
-    let Some(m) = mover_clock(conn, row)? else {
-        return Ok(false);
-    };
-    if !m.flagged(now) {
-        return Ok(false);
+    match mover_clock(conn, row)? {
+        Some(m) if m.flagged(now) => forfeit(conn, row, &m, now),
+        _ => Ok(false),
     }
+}
+
+/// End `row` as lost on time by the mover `m` (true when this call ended
+/// it; false when the game had already moved on or ended).
+pub fn forfeit(
+    conn: &mut DbConn,
+    row: &GameRow,
+    m: &MoverClock,
+    now: NaiveDateTime,
+) -> Result<bool, AppError> {
     let result = if m.color == Color::White {
         "0-1"
     } else {

@@ -577,15 +577,7 @@ pub fn move_from(
     let mover_clock = clocks::mover_clock(conn, row)?;
     if let Some(m) = mover_clock.as_ref().filter(|m| m.flagged(now)) {
         // Too late: the game is lost on time, whatever the move.
-        let result = if m.color == Color::White {
-            "0-1"
-        } else {
-            "1-0"
-        };
-        let ended = conn.transaction::<_, AppError, _>(|conn| {
-            end_game(conn, row, result, clocks::TIME_FORFEIT, None, now)
-        })?;
-        if !ended {
+        if !clocks::forfeit(conn, row, m, now)? {
             return Err(AppError::position_changed());
         }
         return Err(AppError::Conflict(TIME_RAN_OUT.into()));

@@ -800,9 +800,15 @@ pub fn render(
         leave_start: String::new(),
         leave_end: String::new(),
     };
-    if let (Some(side), Some(clock)) = (my_side, crate::services::clocks::view(conn, &game, now)?) {
-        data.clock_text = crate::services::clocks::describe_for(&clock, side);
-    }
+    // Only the "your turn" and reminder mails show the clock.
+    let with_clock = |conn: &mut DbConn, data: &mut MailData| -> Result<(), AppError> {
+        if let (Some(side), Some(clock)) =
+            (my_side, crate::services::clocks::view(conn, &game, now)?)
+        {
+            data.clock_text = crate::services::clocks::describe_for(&clock, side);
+        }
+        Ok(())
+    };
     let with_position = |conn: &mut DbConn, data: &mut MailData| -> Result<(), AppError> {
         let g = gsvc::restore(&game)?;
         data.diagram = text_diagram(&g.board_view(), my_side == Some(Color::Black));
@@ -836,6 +842,7 @@ pub fn render(
             if Some(game.ply) != row.ply || gsvc::player_to_move(&game) != Some(user.id) {
                 return Ok(None);
             }
+            with_clock(conn, &mut data)?;
             with_position(conn, &mut data)?;
             let link = PlayLink {
                 game: game.id,
@@ -877,6 +884,7 @@ pub fn render(
             if Some(game.ply) != row.ply || gsvc::player_to_move(&game) != Some(user.id) {
                 return Ok(None);
             }
+            with_clock(conn, &mut data)?;
             let link = PlayLink {
                 game: game.id,
                 user: user.id,
@@ -924,25 +932,12 @@ fn render_leave(
         None => None,
     }
     .unwrap_or_else(|| "your opponent".into());
-    let unsubscribe_url = links::unsubscribe_url(&ctx.base_url, &ctx.secret, user.id);
     let data = MailData {
-        username: user.username.clone(),
         opponent: opponent.clone(),
-        game_id: 0,
-        variant_name: String::new(),
         game_url: format!("{}/", ctx.base_url),
-        play_url: String::new(),
-        play_link_hours: 0,
-        last_move: String::new(),
-        comment: String::new(),
-        diagram: String::new(),
-        moves_text: String::new(),
-        result_text: String::new(),
-        unsubscribe_url: unsubscribe_url.clone(),
-        settings_url: format!("{}/settings/mail", ctx.base_url),
-        clock_text: String::new(),
         leave_start: payload.leave_start.clone().unwrap_or_default(),
         leave_end: payload.leave_end.clone().unwrap_or_default(),
+        ..footer_data(ctx, user)
     };
     Ok(Rendered {
         to: user.email.clone(),
@@ -952,7 +947,7 @@ fn render_leave(
         ),
         text: LeaveBookedTxt { m: &data }.render()?,
         html: LeaveBookedHtml { m: &data }.render()?,
-        unsubscribe_url,
+        unsubscribe_url: data.unsubscribe_url.clone(),
     })
 }
 

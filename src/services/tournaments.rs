@@ -282,8 +282,6 @@ pub fn load(conn: &mut DbConn, id: i32) -> Result<TournamentRow, AppError> {
         .ok_or_else(|| AppError::NotFound(format!("There is no tournament {id}.")))
 }
 
-/// Every tournament, those taking entries first, then running, then the rest;
-/// newest first within each.
 /// A tournament's name, for a page that mentions it (`None`: no such tournament).
 pub fn name_of(conn: &mut DbConn, id: i32) -> Result<Option<String>, AppError> {
     Ok(tournaments::table
@@ -293,6 +291,8 @@ pub fn name_of(conn: &mut DbConn, id: i32) -> Result<Option<String>, AppError> {
         .optional()?)
 }
 
+/// Every tournament, those taking entries first, then running, then the rest;
+/// newest first within each.
 pub fn list(conn: &mut DbConn) -> Result<Vec<TournamentRow>, AppError> {
     let mut rows: Vec<TournamentRow> = tournaments::table
         .order(tournaments::id.desc())
@@ -1516,9 +1516,15 @@ fn clock_watch(
         .limit(200)
         .select(GameRow::as_select())
         .load(conn)?;
+    // Every mover's leave in one query, not one per game.
+    let movers: Vec<i32> = candidates.iter().filter_map(gsvc::player_to_move).collect();
+    let leave = crate::services::clocks::booked_leave_of(conn, &movers)?;
     let mut w = ClockWatch::default();
     for g in candidates {
-        if let Some(m) = crate::services::clocks::mover_clock(conn, &g)? {
+        let booked = gsvc::player_to_move(&g)
+            .and_then(|p| leave.get(&p))
+            .map_or(&[][..], Vec::as_slice);
+        if let Some(m) = crate::services::clocks::mover_clock_with(&g, booked) {
             if m.deadline <= soon {
                 if let (Some(tid), Some(white), Some(black)) =
                     (g.tournament_id, g.white_id, g.black_id)

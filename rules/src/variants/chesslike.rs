@@ -550,7 +550,11 @@ impl ChessLike {
             Notation::Display => {
                 let legal = self.legal_moves(pos);
                 match legal.iter().position(|x| x == m) {
-                    Some(i) => self.legal_displays(pos, &legal).swap_remove(i),
+                    Some(i) => {
+                        let mut s = self.candidates(pos, &legal).swap_remove(i).display;
+                        s.push_str(self.check_mark(pos, m));
+                        s
+                    }
                     None => self.coordinate(m),
                 }
             }
@@ -561,9 +565,14 @@ impl ChessLike {
     /// out once for the whole list.
     pub fn legal_displays(&self, pos: &Position, legal: &[Move]) -> Vec<String> {
         notation::marked_displays(legal, self.candidates(pos, legal), |m| {
-            let next = self.play(pos, m);
-            notation::check_mark(self.in_check(&next), || !self.legal_moves(&next).is_empty())
+            self.check_mark(pos, m)
         })
+    }
+
+    /// `+`, `#` or nothing after the move `m` from `pos`.
+    fn check_mark(&self, pos: &Position, m: &Move) -> &'static str {
+        let next = self.play(pos, m);
+        notation::check_mark(self.in_check(&next), || !self.legal_moves(&next).is_empty())
     }
 
     pub fn parse_move(

@@ -596,7 +596,11 @@ impl LeapChess {
     fn display(&self, pos: &Position, m: &Move) -> String {
         let legal = self.legal(pos);
         match legal.iter().position(|x| x == m) {
-            Some(i) => self.displays(pos, &legal).swap_remove(i),
+            Some(i) => {
+                let mut s = self.candidates(pos, &legal).swap_remove(i).display;
+                s.push_str(self.check_mark(pos, m));
+                s
+            }
             None => self.coordinate(m),
         }
     }
@@ -604,9 +608,14 @@ impl LeapChess {
     /// The display form of every legal move, disambiguated once.
     fn displays(&self, pos: &Position, legal: &[Move]) -> Vec<String> {
         notation::marked_displays(legal, self.candidates(pos, legal), |m| {
-            let next = self.play_move(pos, m);
-            notation::check_mark(self.base.in_check(&next), || !self.legal(&next).is_empty())
+            self.check_mark(pos, m)
         })
+    }
+
+    /// `+`, `#` or nothing after the move `m` from `pos`.
+    fn check_mark(&self, pos: &Position, m: &Move) -> &'static str {
+        let next = self.play_move(pos, m);
+        notation::check_mark(self.base.in_check(&next), || !self.legal(&next).is_empty())
     }
 
     fn piece_name_of_letter(&self, letter: char) -> Option<&'static str> {
