@@ -132,11 +132,15 @@ impl Ctx {
 
     /// Check a form's `csrf_token` (403 when missing or wrong).
     pub fn check_csrf(&self, token: &str) -> Result<(), AppError> {
-        if !token.is_empty() && subtle_eq(token.as_bytes(), self.csrf_token.as_bytes()) {
-            Ok(())
-        } else {
-            Err(AppError::Csrf)
-        }
+        check_csrf_token(&self.csrf_token, token)
+    }
+}
+
+fn check_csrf_token(expected: &str, token: &str) -> Result<(), AppError> {
+    if !token.is_empty() && subtle_eq(token.as_bytes(), expected.as_bytes()) {
+        Ok(())
+    } else {
+        Err(AppError::Csrf)
     }
 }
 
@@ -145,58 +149,123 @@ fn subtle_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
+/// The request before its session is looked up: the CSRF token, the
+/// client's address and the session cookie. A handler whose work is one
+/// database call takes this instead of [`Ctx`] and resolves the user inside
+/// that call ([`Session::with_user`]), saving a blocking-thread round trip
+/// and a pooled checkout per request.
+pub struct Session {
+    token: Option<String>,
+    csrf_token: String,
+    ip: String,
+    state: Arc<AppState>,
+}
+
+impl Session {
+    /// Check a form's `csrf_token` before any database work (403 when
+    /// missing or wrong).
+    pub fn check_csrf(&self, token: &str) -> Result<(), AppError> {
+        check_csrf_token(&self.csrf_token, token)
+    }
+
+    /// Look the session up and run `f` with its user on the same pooled
+    /// connection, in one trip to the database threads. The context comes
+    /// back even when `f` fails, so the caller can still render a page.
+    pub async fn with_user<F, T>(self, f: F) -> Result<(Ctx, Result<T, AppError>), AppError>
+    where
+        F: FnOnce(&mut DbConn, Option<&User>) -> Result<T, AppError> + Send + 'static,
+        T: Send + 'static,
+    {
+        let token = self.token.clone();
+        let (user, result) = db(&self.state, move |conn| {
+            let user = match &token {
+                Some(t) => accounts::session_user(conn, t, now())?,
+                None => None,
+            };
+            let result = f(conn, user.as_ref());
+            Ok((user, result))
+        })
+        .await?;
+        Ok((self.into_ctx(user), result))
+    }
+
+    /// The context alone (the session lookup in its own database call).
+    pub async fn resolve(self) -> Result<Ctx, AppError> {
+        if self.token.is_none() {
+            return Ok(self.into_ctx(None));
+        }
+        let (ctx, looked_up) = self.with_user(|_, _| Ok(())).await?;
+        looked_up?;
+        Ok(ctx)
+    }
+
+    fn into_ctx(self, user: Option<User>) -> Ctx {
+        Ctx {
+            user,
+            csrf_token: self.csrf_token,
+            ip: self.ip,
+            state: self.state,
+        }
+    }
+
+    fn from_request_now(req: &HttpRequest) -> Result<Session, AppError> {
+        let state = req
+            .app_data::<State>()
+            .ok_or_else(|| AppError::internal("application state missing"))?
+            .get_ref()
+            .clone();
+        // The CSRF token is an HMAC of a per-browser random cookie.
+        let existing = req.extensions().get::<NewCsrfCookie>().map(|c| c.0.clone());
+        let seed = match existing.or_else(|| {
+            req.cookie(CSRF_COOKIE)
+                .map(|c| c.value().to_string())
+                .filter(|v| v.len() == 64 && v.bytes().all(|b| b.is_ascii_hexdigit()))
+        }) {
+            Some(v) => v,
+            None => {
+                let v = random_token();
+                req.extensions_mut().insert(NewCsrfCookie(v.clone()));
+                v
+            }
+        };
+        let csrf_token = hmac_hex(&state.secret, &format!("csrf:{seed}"));
+        let ip = if state.config.trust_proxy {
+            req.connection_info()
+                .realip_remote_addr()
+                .map(|s| clip(s, 64))
+        } else {
+            req.peer_addr().map(|a| a.ip().to_string())
+        }
+        .unwrap_or_else(|| "unknown".into());
+        let token = req
+            .cookie(SESSION_COOKIE)
+            .map(|c| c.value().to_string())
+            .filter(|v| v.len() == 64);
+        Ok(Session {
+            token,
+            csrf_token,
+            ip,
+            state,
+        })
+    }
+}
+
+impl FromRequest for Session {
+    type Error = AppError;
+    type Future = std::future::Ready<Result<Session, AppError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        std::future::ready(Session::from_request_now(req))
+    }
+}
+
 impl FromRequest for Ctx {
     type Error = AppError;
     type Future = Pin<Box<dyn Future<Output = Result<Ctx, AppError>>>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let req = req.clone();
-        Box::pin(async move {
-            let state = req
-                .app_data::<State>()
-                .ok_or_else(|| AppError::internal("application state missing"))?
-                .get_ref()
-                .clone();
-            // The CSRF token is an HMAC of a per-browser random cookie.
-            let existing = req.extensions().get::<NewCsrfCookie>().map(|c| c.0.clone());
-            let seed = match existing.or_else(|| {
-                req.cookie(CSRF_COOKIE)
-                    .map(|c| c.value().to_string())
-                    .filter(|v| v.len() == 64 && v.bytes().all(|b| b.is_ascii_hexdigit()))
-            }) {
-                Some(v) => v,
-                None => {
-                    let v = random_token();
-                    req.extensions_mut().insert(NewCsrfCookie(v.clone()));
-                    v
-                }
-            };
-            let csrf_token = hmac_hex(&state.secret, &format!("csrf:{seed}"));
-            let ip = if state.config.trust_proxy {
-                req.connection_info()
-                    .realip_remote_addr()
-                    .map(|s| clip(s, 64))
-            } else {
-                req.peer_addr().map(|a| a.ip().to_string())
-            }
-            .unwrap_or_else(|| "unknown".into());
-            let user = match req.cookie(SESSION_COOKIE) {
-                Some(c) if c.value().len() == 64 => {
-                    let token = c.value().to_string();
-                    db(&state, move |conn| {
-                        accounts::session_user(conn, &token, now()).map_err(AppError::from)
-                    })
-                    .await?
-                }
-                _ => None,
-            };
-            Ok(Ctx {
-                user,
-                csrf_token,
-                ip,
-                state,
-            })
-        })
+        let session = Session::from_request_now(req);
+        Box::pin(async move { session?.resolve().await })
     }
 }
 

@@ -5,7 +5,7 @@ use crate::error::AppError;
 use crate::services::clock;
 use crate::services::clocks::{self, GameClock};
 use crate::services::games::{self as svc, Challenge, MoveOutcome, ACTIVE, PENDING};
-use crate::web::{db, html, now, parse_id, see_other, Ctx, Page};
+use crate::web::{db, html, now, parse_id, see_other, Ctx, Page, Session};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -349,7 +349,18 @@ fn shown_ply(view_ply: Option<i64>, total: i32) -> i32 {
 
 async fn load_game(ctx: &Ctx, id: i32, wanted: Wanted) -> Result<Loaded, AppError> {
     let viewer = ctx.user.as_ref().map(|u| u.id);
-    db(&ctx.state, move |conn| {
+    db(&ctx.state, move |conn| read_game(conn, id, viewer, wanted)).await
+}
+
+/// Everything a game page shows, read in one transaction: one consistent
+/// snapshot, and on SQLite one read-lock cycle instead of one per statement.
+fn read_game(
+    conn: &mut DbConn,
+    id: i32,
+    viewer: Option<i32>,
+    wanted: Wanted,
+) -> Result<Loaded, AppError> {
+    diesel::Connection::transaction(conn, |conn| {
         let row = svc::load(conn, id)?;
         let moves = match wanted {
             Wanted::All => svc::moves_of(conn, id)?,
@@ -386,7 +397,6 @@ async fn load_game(ctx: &Ctx, id: i32, wanted: Wanted) -> Result<Loaded, AppErro
             tournament,
         })
     })
-    .await
 }
 
 struct PageExtras {
@@ -610,13 +620,17 @@ fn parse_ply(raw: &str) -> Result<Option<i64>, AppError> {
 }
 
 pub async fn show(
-    ctx: Ctx,
+    session: Session,
     path: web::Path<String>,
     query: web::Query<ShowQuery>,
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(&path)?;
     let view_ply = parse_ply(&query.ply)?;
-    let data = load_game(&ctx, id, Wanted::AroundPly(view_ply)).await?;
+    let wanted = Wanted::AroundPly(view_ply);
+    let (ctx, data) = session
+        .with_user(move |conn, user| read_game(conn, id, user.map(|u| u.id), wanted))
+        .await?;
+    let data = data?;
     let body = render_game(
         &ctx,
         &data,
@@ -736,13 +750,12 @@ pub async fn decline(
 }
 
 pub async fn make_move(
-    ctx: Ctx,
+    session: Session,
     path: web::Path<String>,
     form: web::Form<MoveForm>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.check_csrf(&form.csrf_token)?;
+    session.check_csrf(&form.csrf_token)?;
     let id = parse_id(&path)?;
-    let user = ctx.require_user()?.clone();
     let f = form.into_inner();
     let expected_ply = match f.ply.trim() {
         "" => None,
@@ -750,12 +763,17 @@ pub async fn make_move(
             AppError::BadRequest("The form's position number is not a number.".into())
         })?),
     };
-    let commit = f.confirm == "1" || !user.confirm_moves;
+    let confirmed = f.confirm == "1";
     let text = f.text.clone();
-    let result = db(&ctx.state, move |conn| {
-        svc::submit_move(conn, id, &user, &text, expected_ply, commit, now())
-    })
-    .await;
+    // The session is looked up in the move's own database call.
+    let (ctx, result) = session
+        .with_user(move |conn, user| {
+            let user = user
+                .ok_or_else(|| AppError::LoginRequired("You need to log in to do that.".into()))?;
+            let commit = confirmed || !user.confirm_moves;
+            svc::submit_move(conn, id, user, &text, expected_ply, commit, now())
+        })
+        .await?;
     let (status, extras) = match result {
         Ok(MoveOutcome::Committed { .. }) => return Ok(see_other(&format!("/games/{id}"))),
         Ok(MoveOutcome::Preview { played, after }) => (
