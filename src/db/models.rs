@@ -112,8 +112,12 @@ pub struct MoveRow {
     pub turn_no: i32,
 }
 
+/// `None` is stored as NULL (the nullable columns have no default), so the
+/// INSERT has one shape and diesel keeps it prepared; leaving absent columns
+/// out, diesel's default on SQLite, compiles it again on every move.
 #[derive(Insertable)]
 #[diesel(table_name = moves)]
+#[diesel(treat_none_as_default_value = false)]
 pub struct NewMove<'a> {
     pub game_id: i32,
     pub ply: i32,

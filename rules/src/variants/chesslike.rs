@@ -466,10 +466,12 @@ impl ChessLike {
 
     // ---- notation ----
 
-    fn candidate(&self, pos: &Position, m: &Move) -> Candidate {
+    /// What SAN is worked out from, without the written forms a parser
+    /// matches against (writing one move's SAN needs only this).
+    fn bare_candidate(&self, pos: &Position, m: &Move) -> Candidate {
         let piece = pos.get(m.from).expect("a piece on the origin");
         let castle = (m.kind == MoveKind::Castle).then(|| self.castlings[m.tag as usize].king_side);
-        let mut c = Candidate {
+        Candidate {
             from: Some(m.from),
             to: m.to,
             letter: self.letter(piece.kind),
@@ -480,7 +482,11 @@ impl ChessLike {
             castle,
             forms: Vec::new(),
             display: String::new(),
-        };
+        }
+    }
+
+    fn candidate(&self, pos: &Position, m: &Move) -> Candidate {
+        let mut c = self.bare_candidate(pos, m);
         c.forms = vec![self.coordinate(m), self.game_courier(pos, m)];
         if m.kind == MoveKind::Castle {
             // Also the king's own destination in coordinates, and the GC form naming both pieces.
@@ -551,7 +557,9 @@ impl ChessLike {
                 let legal = self.legal_moves(pos);
                 match legal.iter().position(|x| x == m) {
                     Some(i) => {
-                        let mut s = self.candidates(pos, &legal).swap_remove(i).display;
+                        let bare: Vec<Candidate> =
+                            legal.iter().map(|m| self.bare_candidate(pos, m)).collect();
+                        let mut s = notation::san(&bare, i);
                         s.push_str(self.check_mark(pos, m));
                         s
                     }
