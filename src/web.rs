@@ -125,15 +125,18 @@ impl Ctx {
 
     /// The logged-in user, or a "please log in" error.
     pub fn require_user(&self) -> Result<&User, AppError> {
-        self.user
-            .as_ref()
-            .ok_or_else(|| AppError::LoginRequired("You need to log in to do that.".into()))
+        logged_in(self.user.as_ref())
     }
 
     /// Check a form's `csrf_token` (403 when missing or wrong).
     pub fn check_csrf(&self, token: &str) -> Result<(), AppError> {
         check_csrf_token(&self.csrf_token, token)
     }
+}
+
+/// The user, or a "please log in" error (401).
+pub fn logged_in(user: Option<&User>) -> Result<&User, AppError> {
+    user.ok_or_else(|| AppError::LoginRequired("You need to log in to do that.".into()))
 }
 
 fn check_csrf_token(expected: &str, token: &str) -> Result<(), AppError> {
@@ -194,9 +197,7 @@ impl Session {
         if self.token.is_none() {
             return Ok(self.into_ctx(None));
         }
-        let (ctx, looked_up) = self.with_user(|_, _| Ok(())).await?;
-        looked_up?;
-        Ok(ctx)
+        Ok(self.with_user(|_, _| Ok(())).await?.0)
     }
 
     fn into_ctx(self, user: Option<User>) -> Ctx {

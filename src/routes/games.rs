@@ -768,8 +768,7 @@ pub async fn make_move(
     // The session is looked up in the move's own database call.
     let (ctx, result) = session
         .with_user(move |conn, user| {
-            let user = user
-                .ok_or_else(|| AppError::LoginRequired("You need to log in to do that.".into()))?;
+            let user = crate::web::logged_in(user)?;
             let commit = confirmed || !user.confirm_moves;
             svc::submit_move(conn, id, user, &text, expected_ply, commit, now())
         })

@@ -528,10 +528,35 @@ impl LeapChess {
         s
     }
 
-    fn candidate(&self, pos: &Position, m: &Move) -> Candidate {
+    /// What SAN is worked out from, without the written forms a parser
+    /// matches against (writing one move's SAN needs only this).
+    fn bare_candidate(&self, pos: &Position, m: &Move) -> Candidate {
         let kind = pos.get(m.from).map_or(PAWN, |p| p.kind);
         let castle =
             (m.kind == MoveKind::Castle).then(|| self.base.castlings[m.tag as usize].king_side);
+        // A castling is matched by its coordinate destination: Leap Chess's
+        // queen-side castling is "King to b1", so that `Kd1c1` stays the
+        // ordinary King move.
+        let to = match m.kind {
+            MoveKind::Castle => self.base.castlings[m.tag as usize].coordinate_to,
+            _ => m.to,
+        };
+        Candidate {
+            from: Some(m.from),
+            to,
+            letter: SAN_LETTERS[kind as usize],
+            pawn: kind == PAWN,
+            capture: self.is_capture(pos, m),
+            drop: false,
+            promotion: m.piece.map(|p| SAN_LETTERS[p.kind as usize]),
+            castle,
+            forms: Vec::new(),
+            display: String::new(),
+        }
+    }
+
+    fn candidate(&self, pos: &Position, m: &Move) -> Candidate {
+        let kind = pos.get(m.from).map_or(PAWN, |p| p.kind);
         let mut forms = vec![self.coordinate(m), self.game_courier(pos, m)];
         match m.kind {
             MoveKind::Castle => forms.push(self.castle_in_full(pos, m)),
@@ -558,24 +583,9 @@ impl LeapChess {
             }
             _ => {}
         }
-        // A castling is matched by its coordinate destination: Leap Chess's
-        // queen-side castling is "King to b1", so that `Kd1c1` stays the
-        // ordinary King move.
-        let to = match m.kind {
-            MoveKind::Castle => self.base.castlings[m.tag as usize].coordinate_to,
-            _ => m.to,
-        };
         Candidate {
-            from: Some(m.from),
-            to,
-            letter: SAN_LETTERS[kind as usize],
-            pawn: kind == PAWN,
-            capture: self.is_capture(pos, m),
-            drop: false,
-            promotion: m.piece.map(|p| SAN_LETTERS[p.kind as usize]),
-            castle,
             forms,
-            display: String::new(),
+            ..self.bare_candidate(pos, m)
         }
     }
 
@@ -597,7 +607,13 @@ impl LeapChess {
         let legal = self.legal(pos);
         match legal.iter().position(|x| x == m) {
             Some(i) => {
-                let mut s = self.candidates(pos, &legal).swap_remove(i).display;
+                let mut s = if m.kind == MoveKind::Chain {
+                    self.chain_display(m)
+                } else {
+                    let bare: Vec<Candidate> =
+                        legal.iter().map(|m| self.bare_candidate(pos, m)).collect();
+                    notation::san(&bare, i)
+                };
                 s.push_str(self.check_mark(pos, m));
                 s
             }
