@@ -17,6 +17,27 @@ pub enum DbConn {
     Sqlite(diesel::SqliteConnection),
 }
 
+/// Run a query on the connection's own backend: `per_backend!(conn, |c| q)`
+/// compiles `q` once for SQLite and once for PostgreSQL, with `c` the
+/// concrete connection.
+///
+/// Through [`DbConn`] itself, diesel's `MultiConnection` writes out every
+/// query's SQL text and walks its tree again on each run, to key its
+/// statement cache; on a concrete connection a query of static shape is keyed
+/// by its type and those walks are skipped. They were a tenth of a move POST
+/// (`perf`), so the queries on the game page's and the move's path use this.
+/// Inside a transaction begun on the [`DbConn`] the query runs in it: it is
+/// the same connection.
+macro_rules! per_backend {
+    ($conn:expr, |$c:ident| $body:expr) => {
+        match $conn {
+            $crate::db::DbConn::Sqlite($c) => $body,
+            $crate::db::DbConn::Postgresql($c) => $body,
+        }
+    };
+}
+pub(crate) use per_backend;
+
 pub type Pool = r2d2::Pool<Manager>;
 pub type PooledConn = r2d2::PooledConnection<Manager>;
 

@@ -2,7 +2,7 @@
 
 use crate::db::models::{NewUser, User};
 use crate::db::schema::{login_attempts, sessions, users};
-use crate::db::{is_unique_violation, DbConn};
+use crate::db::{is_unique_violation, per_backend, DbConn};
 use crate::error::AppError;
 use argon2::password_hash::{
     rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString,
@@ -295,13 +295,14 @@ pub fn session_user(
     token: &str,
     now: NaiveDateTime,
 ) -> QueryResult<Option<User>> {
-    sessions::table
+    let hash = token_hash(token);
+    per_backend!(conn, |c| sessions::table
         .inner_join(users::table)
-        .filter(sessions::token_hash.eq(token_hash(token)))
+        .filter(sessions::token_hash.eq(&hash))
         .filter(sessions::expires_at.gt(now))
         .select(User::as_select())
-        .first(conn)
-        .optional()
+        .first(c)
+        .optional())
 }
 
 pub fn end_session(conn: &mut DbConn, token: &str) -> QueryResult<()> {

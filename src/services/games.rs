@@ -3,7 +3,7 @@
 
 use crate::db::models::{GameRow, MoveRow, NewGame, NewMove, User};
 use crate::db::schema::{games, moves, users};
-use crate::db::{is_unique_violation, last_insert_id, DbConn};
+use crate::db::{is_unique_violation, last_insert_id, per_backend, DbConn};
 use crate::error::AppError;
 use crate::services::clock::{self, TimeControl};
 use crate::services::{clocks, mail};
@@ -345,12 +345,12 @@ pub fn end_game(
 }
 
 pub fn load(conn: &mut DbConn, id: i32) -> Result<GameRow, AppError> {
-    games::table
+    per_backend!(conn, |c| games::table
         .find(id)
         .select(GameRow::as_select())
-        .first(conn)
-        .optional()?
-        .ok_or_else(|| AppError::NotFound(format!("There is no game {id}.")))
+        .first(c)
+        .optional())?
+    .ok_or_else(|| AppError::NotFound(format!("There is no game {id}.")))
 }
 
 pub fn moves_of(conn: &mut DbConn, game_id: i32) -> Result<Vec<MoveRow>, AppError> {
@@ -368,12 +368,12 @@ pub fn moves_between(
     first: i32,
     last: i32,
 ) -> Result<Vec<MoveRow>, AppError> {
-    Ok(moves::table
+    Ok(per_backend!(conn, |c| moves::table
         .filter(moves::game_id.eq(game_id))
         .filter(moves::ply.between(first, last))
         .order(moves::ply.asc())
         .select(MoveRow::as_select())
-        .load(conn)?)
+        .load(c))?)
 }
 
 /// The move number of a ply played by `mover`, from the previous ply's
@@ -651,7 +651,8 @@ pub fn move_from(
         }
         // The conditional update is the guard: only one request can move the
         // game from `row.ply`; the unique (game_id, ply) key backs it up.
-        let n = diesel::update(
+        let history = game.history_string();
+        let n = per_backend!(conn, |c| diesel::update(
             games::table
                 .filter(games::id.eq(id))
                 .filter(games::ply.eq(row.ply))
@@ -660,7 +661,7 @@ pub fn move_from(
         .set((
             (
                 games::fen.eq(&fen),
-                games::history.eq(game.history_string()),
+                games::history.eq(&history),
                 games::ply.eq(new_ply),
                 games::turn.eq(color_code(next_side)),
                 games::draw_offer.eq(&draw_offer),
@@ -674,18 +675,18 @@ pub fn move_from(
                 games::clock_remind_at.eq(next.2),
             ),
         ))
-        .execute(conn)?;
+        .execute(c))?;
         if n == 0 {
             return Err(AppError::position_changed());
         }
         // Read after the guarded update: on SQLite a read first would pin a
         // snapshot that a concurrent move makes stale (SQLITE_BUSY_SNAPSHOT).
-        let previous: Option<(i32, i32)> = moves::table
+        let previous: Option<(i32, i32)> = per_backend!(conn, |c| moves::table
             .filter(moves::game_id.eq(id))
             .filter(moves::ply.eq(row.ply))
             .select((moves::played_by, moves::turn_no))
-            .first(conn)
-            .optional()?;
+            .first(c)
+            .optional())?;
         let turn_no = next_turn_no(
             previous.map(|(by, n)| {
                 let c = if Some(by) == row.black_id {
@@ -716,7 +717,10 @@ pub fn move_from(
             time_used_secs: time_used,
             turn_no,
         };
-        match diesel::insert_into(moves::table).values(&mv).execute(conn) {
+        match per_backend!(conn, |c| diesel::insert_into(moves::table)
+            .values(&mv)
+            .execute(c))
+        {
             Ok(_) => {}
             Err(e) if is_unique_violation(&e) => return Err(AppError::position_changed()),
             Err(e) => return Err(e.into()),
@@ -929,7 +933,7 @@ pub fn user_names(conn: &mut DbConn, ids: &[i32]) -> Result<HashMap<i32, String>
         [] => Vec::new(),
         [a] | [a, ..] if ids.len() <= 4 => {
             let at = |i: usize| ids.get(i).copied().unwrap_or(a);
-            users::table
+            per_backend!(conn, |c| users::table
                 .filter(
                     users::id
                         .eq(at(0))
@@ -938,7 +942,7 @@ pub fn user_names(conn: &mut DbConn, ids: &[i32]) -> Result<HashMap<i32, String>
                         .or(users::id.eq(at(3))),
                 )
                 .select((users::id, users::username))
-                .load(conn)?
+                .load(c))?
         }
         _ => users::table
             .filter(users::id.eq_any(ids))

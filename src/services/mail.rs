@@ -9,7 +9,7 @@
 use crate::config::Config;
 use crate::db::models::{GameRow, User};
 use crate::db::schema::{email_outbox, users};
-use crate::db::DbConn;
+use crate::db::{per_backend, DbConn};
 use crate::error::AppError;
 use crate::services::games as gsvc;
 use crate::services::links::{self, PlayLink};
@@ -102,12 +102,12 @@ pub const POLICY_NONE: &str = "none";
 /// A user's mail policy (`every` unless they chose otherwise).
 pub fn policy_of(conn: &mut DbConn, user_id: i32) -> QueryResult<String> {
     use crate::db::schema::mail_prefs;
-    Ok(mail_prefs::table
+    Ok(per_backend!(conn, |c| mail_prefs::table
         .find(user_id)
         .select(mail_prefs::policy)
-        .first::<String>(conn)
-        .optional()?
-        .unwrap_or_else(|| POLICY_EVERY.to_string()))
+        .first::<String>(c)
+        .optional())?
+    .unwrap_or_else(|| POLICY_EVERY.to_string()))
 }
 
 /// Set a user's mail policy; `Err` text for an unknown policy.
@@ -139,12 +139,12 @@ pub fn set_policy(
 /// Whether the user's current address has been verified.
 pub fn is_verified(conn: &mut DbConn, user_id: i32) -> QueryResult<bool> {
     use crate::db::schema::verified_emails;
-    let row: Option<(String, String)> = verified_emails::table
+    let row: Option<(String, String)> = per_backend!(conn, |c| verified_emails::table
         .inner_join(users::table.on(users::id.eq(verified_emails::user_id)))
         .filter(verified_emails::user_id.eq(user_id))
         .select((verified_emails::email, users::email))
-        .first(conn)
-        .optional()?;
+        .first(c)
+        .optional())?;
     Ok(row.is_some_and(|(v, current)| v == current))
 }
 
@@ -266,18 +266,18 @@ pub fn enqueue(
         _ => {}
     }
     let payload = serde_json::to_string(payload).unwrap_or_else(|_| "{}".into());
-    diesel::insert_into(email_outbox::table)
+    per_backend!(conn, |c| diesel::insert_into(email_outbox::table)
         .values((
             email_outbox::kind.eq(kind),
             email_outbox::user_id.eq(user_id),
             email_outbox::game_id.eq(game_id),
             email_outbox::ply.eq(ply),
-            email_outbox::payload.eq(payload),
+            email_outbox::payload.eq(&payload),
             email_outbox::created_at.eq(now),
             email_outbox::attempts.eq(0),
             email_outbox::next_attempt_at.eq(now),
         ))
-        .execute(conn)?;
+        .execute(c))?;
     Ok(())
 }
 
