@@ -25,6 +25,9 @@ pub struct Config {
     pub workers: usize,
     /// Database connections in the pool.
     pub pool_size: u32,
+    /// `MISSIVE_POSITION_CACHE_MB`: memory for restored games and for board
+    /// pictures, each (`position_cache`).
+    pub position_cache_mb: u32,
     /// Take the client address from `Forwarded`/`X-Forwarded-For` (only
     /// behind a reverse proxy that sets them), for per-IP login limits.
     pub trust_proxy: bool,
@@ -150,6 +153,7 @@ impl Default for Config {
             login_window_secs: 15 * 60,
             workers: 0,
             pool_size: 10,
+            position_cache_mb: 32,
             trust_proxy: false,
             smtp_url: None,
             mail_from: "Missive <missive@localhost>".into(),
@@ -191,6 +195,7 @@ impl Config {
             login_window_secs: src.num("MISSIVE_LOGIN_WINDOW_SECS", d.login_window_secs),
             workers: src.num("MISSIVE_WORKERS", d.workers),
             pool_size: src.num("MISSIVE_POOL_SIZE", d.pool_size).max(1),
+            position_cache_mb: src.num("MISSIVE_POSITION_CACHE_MB", d.position_cache_mb),
             trust_proxy: matches!(
                 src.var("MISSIVE_TRUST_PROXY").as_deref().map(str::trim),
                 Some("1" | "true" | "yes")

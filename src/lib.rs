@@ -9,6 +9,7 @@ pub mod db;
 pub mod error;
 pub mod jobs;
 pub mod mail_bench;
+pub mod position_cache;
 pub mod routes;
 pub mod services;
 pub mod smtp_sink;

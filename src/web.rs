@@ -29,16 +29,19 @@ pub struct AppState {
     /// One permit per pooled connection: requests wait here, as futures,
     /// rather than as parked database threads queueing on the pool.
     pub db_permits: tokio::sync::Semaphore,
+    pub positions: crate::position_cache::PositionCache,
 }
 
 impl AppState {
     pub fn new(pool: Pool, config: Config, secret: Vec<u8>) -> AppState {
         let permits = pool.max_size() as usize;
+        let cache_bytes = u64::from(config.position_cache_mb) << 20;
         AppState {
             pool,
             config,
             secret,
             db_permits: tokio::sync::Semaphore::new(permits),
+            positions: crate::position_cache::PositionCache::new(cache_bytes),
         }
     }
 }

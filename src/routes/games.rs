@@ -2,6 +2,7 @@ use crate::board_svg::{self, SvgOptions};
 use crate::db::models::{GameRow, MoveRow, User};
 use crate::db::DbConn;
 use crate::error::AppError;
+use crate::position_cache::{LegalMove, PictureOf};
 use crate::services::clock;
 use crate::services::clocks::{self, GameClock};
 use crate::services::games::{self as svc, Challenge, MoveOutcome, ACTIVE, PENDING};
@@ -9,9 +10,10 @@ use crate::web::{db, html, now, parse_id, see_other, Ctx, Page, Session};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
-use missive_rules::{Color, Game};
+use missive_rules::{BoardView, Color, Game};
 use serde::Deserialize;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 #[derive(Deserialize, Default)]
 #[serde(default)]
@@ -236,13 +238,6 @@ pub struct Replay {
     next: i32,
 }
 
-pub struct LegalMove {
-    display: String,
-    coordinate: String,
-    from: String,
-    to: String,
-}
-
 pub struct Preview {
     svg: String,
     display: String,
@@ -263,13 +258,13 @@ struct GamePage {
     result: Option<String>,
     error: Option<String>,
     preview: Option<Preview>,
-    svg: String,
+    svg: Arc<str>,
     rows: Vec<MoveLine>,
     can_move: bool,
     ply: i32,
     move_text: String,
     example: String,
-    legal: Vec<LegalMove>,
+    legal: Arc<[LegalMove]>,
     can_answer_challenge: bool,
     can_decline: bool,
     decline_label: String,
@@ -418,7 +413,12 @@ fn render_game(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<String, A
 fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<String, AppError> {
     let row = &data.row;
     let variant = svc::variant_of(row)?;
-    let game = svc::restore(row)?;
+    let restored = ctx
+        .state
+        .positions
+        .game(variant, &row.fen, &row.history)
+        .map_err(|e| AppError::internal(format!("game {} cannot be restored: {e}", row.id)))?;
+    let game = &restored.game;
     let viewer: Option<&User> = ctx.user.as_ref();
     let my_side = viewer.and_then(|u| svc::side_of(row, u.id));
     let sides = [
@@ -453,21 +453,22 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
         None => row.start_fen.clone(),
         Some(m) => m.fen_after.clone(),
     };
-    let view = if replaying {
-        let pos = variant.parse_fen(&shown_fen).map_err(|e| {
+    let picture = PictureOf {
+        variant,
+        fen: &shown_fen,
+        flipped,
+        last_move: last.map(|m| (m.from_square.as_deref(), m.to_square.as_str())),
+    };
+    let svg = ctx
+        .state
+        .positions
+        .picture(&picture, || match replaying {
+            true => Ok(BoardView::new(variant, &variant.parse_fen(&shown_fen)?)),
+            false => Ok(game.board_view()),
+        })
+        .map_err(|e| {
             AppError::internal(format!("game {} ply {shown} has a bad FEN: {e}", row.id))
         })?;
-        missive_rules::BoardView::new(variant, &pos)
-    } else {
-        game.board_view()
-    };
-    let svg = board_svg::render(
-        &view,
-        &SvgOptions {
-            flipped,
-            last_move: last.map(|m| (m.from_square.as_deref(), m.to_square.as_str())),
-        },
-    );
     let rows = move_lines(&data.moves, row.black_id, shown);
     let listed = ListWindow {
         first: data.moves.first().map(|m| m.ply).unwrap_or(1),
@@ -500,17 +501,9 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
     let result = svc::describe_result(row, [&sides[0], &sides[1]])
         .map(|r| format!("{} ({r})", row.result.clone().unwrap_or_default()));
     let legal = if can_move {
-        game.move_views()
-            .into_iter()
-            .map(|m| LegalMove {
-                display: m.display,
-                coordinate: m.coordinate,
-                from: m.from.map(|s| s.name()).unwrap_or_default(),
-                to: m.to.name(),
-            })
-            .collect()
+        restored.legal_moves()
     } else {
-        Vec::new()
+        Arc::new([])
     };
     let example = legal
         .first()

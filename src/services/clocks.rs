@@ -4,7 +4,7 @@
 
 use crate::db::models::{GameRow, LeaveBooking};
 use crate::db::schema::{games, leave_bookings, leave_grants};
-use crate::db::{last_insert_id, DbConn};
+use crate::db::{last_insert_id, per_backend, DbConn};
 use crate::error::AppError;
 use crate::services::clock::{self, Interval, TimeControl};
 use crate::services::games as gsvc;
@@ -48,10 +48,10 @@ pub fn bank_of(row: &GameRow, color: Color) -> i64 {
 pub fn booked_leave(conn: &mut DbConn, user_id: i32) -> Result<Vec<Interval>, AppError> {
     // One user: an `=` that diesel keeps prepared (this is on the move and
     // game-page paths); `booked_leave_of`'s `IN` list is compiled each time.
-    let rows: Vec<(NaiveDate, NaiveDate)> = leave_bookings::table
+    let rows: Vec<(NaiveDate, NaiveDate)> = per_backend!(conn, |c| leave_bookings::table
         .filter(leave_bookings::user_id.eq(user_id))
         .select((leave_bookings::start_date, leave_bookings::end_date))
-        .load(conn)?;
+        .load(c))?;
     Ok(rows
         .into_iter()
         .map(|(s, e)| Interval::days(s, e))

@@ -1,0 +1,285 @@
+//! What a game page draws from a position alone, kept for the positions
+//! drawn lately: the game restored from its stored FEN and history, its
+//! legal-move list, and board pictures.
+//!
+//! Restoring, listing and drawing were over a quarter of a game page's CPU
+//! (`perf`), and a correspondence game's page is seen many times between two
+//! moves. Entries are found by their content (variant, FEN, history; for a
+//! picture, the FEN, the side at the bottom and the last move's squares),
+//! never by game id, so no entry can be stale: a move makes a new key, and an
+//! entry that a newer one replaces is simply never asked for again. Keys are
+//! 64-bit hashes, and every hit is checked against the entry's own copy of
+//! its content, so a hash collision costs a miss, never a wrong page.
+
+use crate::board_svg::{self, SvgOptions};
+use missive_rules::{BoardView, FenError, Game, Variant};
+use quick_cache::sync::Cache;
+use quick_cache::Weighter;
+use std::hash::{BuildHasher, Hash, Hasher};
+use std::sync::{Arc, OnceLock};
+
+/// One legal move as the page lists it (and its board script reads it).
+pub struct LegalMove {
+    pub display: String,
+    pub coordinate: String,
+    pub from: String,
+    pub to: String,
+}
+
+/// A game restored from its stored position and history.
+pub struct Restored {
+    variant: &'static str,
+    fen: String,
+    history: String,
+    pub game: Game,
+    legal: OnceLock<Arc<[LegalMove]>>,
+}
+
+impl Restored {
+    /// The legal moves in the page's notations, written on first use (a page
+    /// seen by the player not to move never needs them).
+    pub fn legal_moves(&self) -> Arc<[LegalMove]> {
+        self.legal
+            .get_or_init(|| {
+                self.game
+                    .move_views()
+                    .into_iter()
+                    .map(|m| LegalMove {
+                        display: m.display,
+                        coordinate: m.coordinate,
+                        from: m.from.map(|s| s.name()).unwrap_or_default(),
+                        to: m.to.name(),
+                    })
+                    .collect()
+            })
+            .clone()
+    }
+}
+
+/// A board picture and what it was drawn from.
+struct Picture {
+    variant: &'static str,
+    fen: String,
+    flipped: bool,
+    last_move: Option<(Option<String>, String)>,
+    svg: Arc<str>,
+}
+
+/// What a picture shows, as the page asks for it.
+pub struct PictureOf<'a> {
+    pub variant: &'a dyn Variant,
+    pub fen: &'a str,
+    pub flipped: bool,
+    pub last_move: Option<(Option<&'a str>, &'a str)>,
+}
+
+impl PictureOf<'_> {
+    fn is(&self, p: &Picture) -> bool {
+        p.variant == self.variant.id()
+            && p.fen == self.fen
+            && p.flipped == self.flipped
+            && p.last_move
+                .as_ref()
+                .map(|(f, t)| (f.as_deref(), t.as_str()))
+                == self.last_move
+    }
+}
+
+/// Weights are bytes, roughly: the texts kept plus a fixed allowance for the
+/// game's own tables.
+#[derive(Clone)]
+struct Bytes;
+
+impl Weighter<u64, Arc<Restored>> for Bytes {
+    fn weight(&self, _: &u64, r: &Arc<Restored>) -> u64 {
+        (r.fen.len() + r.history.len() + 8192) as u64
+    }
+}
+
+impl Weighter<u64, Arc<Picture>> for Bytes {
+    fn weight(&self, _: &u64, p: &Arc<Picture>) -> u64 {
+        (p.fen.len() + p.svg.len() + 128) as u64
+    }
+}
+
+pub struct PositionCache {
+    games: Cache<u64, Arc<Restored>, Bytes>,
+    pictures: Cache<u64, Arc<Picture>, Bytes>,
+    hasher: std::collections::hash_map::RandomState,
+}
+
+impl PositionCache {
+    /// A cache holding about `bytes` of games and as much of pictures.
+    pub fn new(bytes: u64) -> PositionCache {
+        PositionCache {
+            games: Cache::with_weighter(((bytes / 16_384) as usize).max(16), bytes, Bytes),
+            pictures: Cache::with_weighter(((bytes / 8_192) as usize).max(16), bytes, Bytes),
+            hasher: Default::default(),
+        }
+    }
+
+    fn key(&self, parts: impl Hash) -> u64 {
+        let mut h = self.hasher.build_hasher();
+        parts.hash(&mut h);
+        h.finish()
+    }
+
+    /// The game at `fen` with `history`, restored once.
+    pub fn game(
+        &self,
+        variant: &'static dyn Variant,
+        fen: &str,
+        history: &str,
+    ) -> Result<Arc<Restored>, FenError> {
+        let key = self.key((variant.id(), fen, history));
+        if let Some(r) = self.games.get(&key) {
+            if r.variant == variant.id() && r.fen == fen && r.history == history {
+                return Ok(r);
+            }
+        }
+        let r = Arc::new(Restored {
+            variant: variant.id(),
+            fen: fen.to_string(),
+            history: history.to_string(),
+            game: Game::restore(variant, fen, history)?,
+            legal: OnceLock::new(),
+        });
+        self.games.insert(key, r.clone());
+        Ok(r)
+    }
+
+    /// The board picture of `of`, drawn by `view` (the position `of.fen`
+    /// names) when not kept.
+    pub fn picture(
+        &self,
+        of: &PictureOf,
+        view: impl FnOnce() -> Result<BoardView, FenError>,
+    ) -> Result<Arc<str>, FenError> {
+        let key = self.key((of.variant.id(), of.fen, of.flipped, of.last_move));
+        if let Some(p) = self.pictures.get(&key) {
+            if of.is(&p) {
+                return Ok(p.svg.clone());
+            }
+        }
+        let svg: Arc<str> = board_svg::render(
+            &view()?,
+            &SvgOptions {
+                flipped: of.flipped,
+                last_move: of.last_move,
+            },
+        )
+        .into();
+        let picture = Picture {
+            variant: of.variant.id(),
+            fen: of.fen.to_string(),
+            flipped: of.flipped,
+            last_move: of
+                .last_move
+                .map(|(f, t)| (f.map(str::to_string), t.to_string())),
+            svg: svg.clone(),
+        };
+        self.pictures.insert(key, Arc::new(picture));
+        Ok(svg)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chess() -> &'static dyn Variant {
+        missive_rules::variant("chess").unwrap()
+    }
+
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    const E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+
+    #[test]
+    fn a_kept_game_is_the_one_asked_for() {
+        let cache = PositionCache::new(1 << 20);
+        let a = cache.game(chess(), START, "").unwrap();
+        let again = cache.game(chess(), START, "").unwrap();
+        assert!(
+            Arc::ptr_eq(&a, &again),
+            "the second ask is served from the cache"
+        );
+        let b = cache.game(chess(), E4, "").unwrap();
+        assert!(!Arc::ptr_eq(&a, &b));
+        assert_eq!(
+            a.game.fen(),
+            Game::restore(chess(), START, "").unwrap().fen()
+        );
+        assert_eq!(b.game.fen(), Game::restore(chess(), E4, "").unwrap().fen());
+        assert_eq!(a.legal_moves().len(), 20);
+        assert_eq!(b.legal_moves().len(), 20);
+        assert!(b.legal_moves().iter().any(|m| m.display == "e5"));
+        assert!(cache.game(chess(), "not a fen", "").is_err());
+    }
+
+    #[test]
+    fn a_history_is_part_of_the_key() {
+        let cache = PositionCache::new(1 << 20);
+        let plain = cache.game(chess(), START, "").unwrap();
+        let with = Game::restore(chess(), START, "").unwrap().history_string();
+        let other = cache
+            .game(chess(), START, &format!("{with},{with}"))
+            .unwrap();
+        assert!(!Arc::ptr_eq(&plain, &other));
+    }
+
+    #[test]
+    fn pictures_differ_by_side_and_last_move() {
+        let cache = PositionCache::new(1 << 20);
+        let draws = std::cell::Cell::new(0);
+        let pos = chess().parse_fen(E4).unwrap();
+        let view = || {
+            draws.set(draws.get() + 1);
+            Ok(BoardView::new(chess(), &pos))
+        };
+        let of = |flipped, last_move| PictureOf {
+            variant: chess(),
+            fen: E4,
+            flipped,
+            last_move,
+        };
+        let plain = cache.picture(&of(false, None), view).unwrap();
+        let again = cache.picture(&of(false, None), view).unwrap();
+        assert_eq!(draws.get(), 1, "the second picture comes from the cache");
+        assert_eq!(plain, again);
+        let flipped = cache.picture(&of(true, None), view).unwrap();
+        let marked = cache
+            .picture(&of(false, Some((Some("e2"), "e4"))), view)
+            .unwrap();
+        assert_eq!(draws.get(), 3);
+        assert_ne!(plain, flipped);
+        assert_ne!(plain, marked);
+        let direct = board_svg::render(
+            &BoardView::new(chess(), &pos),
+            &SvgOptions {
+                flipped: true,
+                last_move: None,
+            },
+        );
+        assert_eq!(&*flipped, direct.as_str());
+    }
+
+    /// Far more positions than fit: the cache stays within its budget and
+    /// every answer is still the right game.
+    #[test]
+    fn a_full_cache_evicts_and_stays_right() {
+        let cache = PositionCache::new(64 * 1024);
+        let mut game = Game::new(chess(), None).unwrap();
+        for _ in 0..40 {
+            let Some(mv) = game.legal_moves().first().copied() else {
+                break;
+            };
+            game.play(&mv);
+            let r = cache
+                .game(chess(), &game.fen(), &game.history_string())
+                .unwrap();
+            assert_eq!(r.game.fen(), game.fen());
+        }
+        assert!(cache.games.weight() <= 64 * 1024);
+        assert!(cache.games.len() < 40);
+    }
+}
