@@ -15,7 +15,7 @@ use crate::board_svg::{self, SvgOptions};
 use missive_rules::{BoardView, FenError, Game, Variant};
 use quick_cache::sync::Cache;
 use quick_cache::Weighter;
-use std::hash::{BuildHasher, Hash, Hasher};
+use std::hash::{BuildHasher, Hash};
 use std::sync::{Arc, OnceLock};
 
 /// One legal move as the page lists it (and its board script reads it).
@@ -119,9 +119,7 @@ impl PositionCache {
     }
 
     fn key(&self, parts: impl Hash) -> u64 {
-        let mut h = self.hasher.build_hasher();
-        parts.hash(&mut h);
-        h.finish()
+        self.hasher.hash_one(parts)
     }
 
     /// The game at `fen` with `history`, restored once.
