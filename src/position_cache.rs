@@ -261,6 +261,18 @@ mod tests {
         assert_eq!(&*flipped, direct.as_str());
     }
 
+    /// `MISSIVE_POSITION_CACHE_MB=0`: nothing is kept, every answer is
+    /// worked out afresh and still right.
+    #[test]
+    fn a_cache_of_no_size_keeps_nothing() {
+        let cache = PositionCache::new(0);
+        let a = cache.game(chess(), START, "").unwrap();
+        let b = cache.game(chess(), START, "").unwrap();
+        assert!(!Arc::ptr_eq(&a, &b));
+        assert_eq!(b.legal_moves().len(), 20);
+        assert_eq!(cache.games.len(), 0);
+    }
+
     /// Far more positions than fit: the cache stays within its budget and
     /// every answer is still the right game.
     #[test]
