@@ -33,7 +33,13 @@ pub fn build_state(config: &Config) -> anyhow::Result<Arc<web::AppState>> {
         tracing::info!("pruned {sessions} expired sessions and {attempts} old login attempts");
     }
     drop(conn);
-    Ok(Arc::new(web::AppState::new(pool, config.clone(), secret)))
+    let writes = db::Writes::for_database(&config.database_url)?;
+    Ok(Arc::new(web::AppState::new(
+        pool,
+        config.clone(),
+        secret,
+        writes,
+    )))
 }
 
 /// The HTTP server on an already bound listener (tests bind 127.0.0.1:0).

@@ -30,10 +30,12 @@ pub struct AppState {
     /// rather than as parked database threads queueing on the pool.
     pub db_permits: tokio::sync::Semaphore,
     pub positions: crate::position_cache::PositionCache,
+    /// How moves are committed (SQLite: grouped by one writer thread).
+    pub writes: crate::db::Writes,
 }
 
 impl AppState {
-    pub fn new(pool: Pool, config: Config, secret: Vec<u8>) -> AppState {
+    pub fn new(pool: Pool, config: Config, secret: Vec<u8>, writes: crate::db::Writes) -> AppState {
         let permits = pool.max_size() as usize;
         let cache_bytes = u64::from(config.position_cache_mb) << 20;
         AppState {
@@ -42,6 +44,7 @@ impl AppState {
             secret,
             db_permits: tokio::sync::Semaphore::new(permits),
             positions: crate::position_cache::PositionCache::new(cache_bytes),
+            writes,
         }
     }
 }
@@ -170,6 +173,10 @@ pub struct Session {
 impl Session {
     /// Check a form's `csrf_token` before any database work (403 when
     /// missing or wrong).
+    pub fn state(&self) -> &Arc<AppState> {
+        &self.state
+    }
+
     pub fn check_csrf(&self, token: &str) -> Result<(), AppError> {
         check_csrf_token(&self.csrf_token, token)
     }

@@ -1,6 +1,7 @@
 //! Database access: one connection type over SQLite and PostgreSQL, chosen by
 //! the URL's scheme, a pool, and the embedded migrations of each backend.
 
+pub mod group_commit;
 pub mod models;
 pub mod schema;
 
@@ -37,6 +38,37 @@ macro_rules! per_backend {
     };
 }
 pub(crate) use per_backend;
+
+/// How a request's writes that may be grouped are committed.
+pub enum Writes {
+    /// In a transaction on the request's own connection (PostgreSQL).
+    Own,
+    /// By the SQLite writer thread, in batches ([`group_commit`]).
+    Grouped(group_commit::GroupCommit),
+}
+
+impl Writes {
+    /// Grouped on SQLite, the request's own on PostgreSQL.
+    pub fn for_database(database_url: &str) -> anyhow::Result<Writes> {
+        let manager = Manager::new(database_url);
+        Ok(match manager.backend() {
+            Backend::Sqlite => Writes::Grouped(group_commit::GroupCommit::start(&manager)?),
+            Backend::Postgres => Writes::Own,
+        })
+    }
+
+    /// Run `job` in a transaction and return once it is committed.
+    pub fn run(
+        &self,
+        conn: &mut DbConn,
+        job: group_commit::Job,
+    ) -> Result<(), crate::error::AppError> {
+        match self {
+            Writes::Own => conn.transaction(job),
+            Writes::Grouped(g) => g.run(job),
+        }
+    }
+}
 
 pub type Pool = r2d2::Pool<Manager>;
 pub type PooledConn = r2d2::PooledConnection<Manager>;

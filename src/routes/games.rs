@@ -758,12 +758,14 @@ pub async fn make_move(
     };
     let confirmed = f.confirm == "1";
     let text = f.text.clone();
+    let state = session.state().clone();
     // The session is looked up in the move's own database call.
     let (ctx, result) = session
         .with_user(move |conn, user| {
             let user = crate::web::logged_in(user)?;
             let commit = confirmed || !user.confirm_moves;
-            svc::submit_move(conn, id, user, &text, expected_ply, commit, now())
+            let store = svc::store_with(&state.writes);
+            svc::submit_move_via(conn, id, user, &text, expected_ply, commit, now(), store)
         })
         .await?;
     let (status, extras) = match result {

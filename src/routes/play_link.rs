@@ -220,8 +220,10 @@ pub async fn play(
     let user = data.user.clone();
     let text = f.text.clone();
     let ply = link.ply;
+    let state = ctx.state.clone();
     let result = db(&ctx.state, move |conn| {
-        svc::submit_move(conn, id, &user, &text, Some(ply), true, now())
+        let store = svc::store_with(&state.writes);
+        svc::submit_move_via(conn, id, &user, &text, Some(ply), true, now(), store)
     })
     .await;
     match result {

@@ -553,11 +553,56 @@ pub fn submit_move(
     commit: bool,
     now: NaiveDateTime,
 ) -> Result<MoveOutcome, AppError> {
+    submit_move_via(
+        conn,
+        id,
+        user,
+        text,
+        expected_ply,
+        commit,
+        now,
+        in_transaction,
+    )
+}
+
+/// Store a checked move in a transaction of its own on `conn`.
+pub fn in_transaction(conn: &mut DbConn, write: MoveWrite) -> Result<(), AppError> {
+    conn.transaction(|conn| store_move(conn, &write))
+}
+
+/// Store a checked move as `writes` commits (the server's way: grouped on
+/// SQLite), for [`submit_move_via`].
+pub fn store_with(
+    writes: &crate::db::Writes,
+) -> impl FnOnce(&mut DbConn, MoveWrite) -> Result<(), AppError> + '_ {
+    move |conn, w| writes.run(conn, Box::new(move |c| store_move(c, &w)))
+}
+
+/// [`submit_move`], storing the move with `store` (which must run
+/// [`store_move`] in a transaction and return once it is committed).
+#[allow(clippy::too_many_arguments)]
+pub fn submit_move_via(
+    conn: &mut DbConn,
+    id: i32,
+    user: &User,
+    text: &str,
+    expected_ply: Option<i32>,
+    commit: bool,
+    now: NaiveDateTime,
+    store: impl FnOnce(&mut DbConn, MoveWrite) -> Result<(), AppError>,
+) -> Result<MoveOutcome, AppError> {
     let row = load(conn, id)?;
     if expected_ply.is_some_and(|p| p != row.ply) {
         return Err(AppError::position_changed());
     }
-    move_from(conn, &row, user, text, commit, now)
+    match prepare_move(conn, row, user, text, commit, now)? {
+        Prepared::Preview(outcome) => Ok(outcome),
+        Prepared::Store(write) => {
+            let played = write.played.clone();
+            store(conn, *write)?;
+            Ok(MoveOutcome::Committed { played })
+        }
+    }
 }
 
 /// [`submit_move`] on a game row already loaded. If the row is stale (another
@@ -571,6 +616,52 @@ pub fn move_from(
     commit: bool,
     now: NaiveDateTime,
 ) -> Result<MoveOutcome, AppError> {
+    match prepare_move(conn, row.clone(), user, text, commit, now)? {
+        Prepared::Preview(outcome) => Ok(outcome),
+        Prepared::Store(write) => {
+            let played = write.played.clone();
+            in_transaction(conn, *write)?;
+            Ok(MoveOutcome::Committed { played })
+        }
+    }
+}
+
+/// A checked move and everything its storing needs, owned, so that it can
+/// be stored on another connection (SQLite's group commit, `db::group_commit`).
+pub struct MoveWrite {
+    row: GameRow,
+    user_id: i32,
+    side: Color,
+    played: Played,
+    from: Option<String>,
+    to: String,
+    fen: String,
+    history: String,
+    outcome: Option<missive_rules::Outcome>,
+    draw_offer: Option<String>,
+    next_side: Color,
+    control: Option<TimeControl>,
+    mover_clock: Option<clocks::MoverClock>,
+    /// The mover's earlier moves (counted only for "N moves in D days").
+    before: i64,
+    now: NaiveDateTime,
+}
+
+pub enum Prepared {
+    Preview(MoveOutcome),
+    Store(Box<MoveWrite>),
+}
+
+/// Everything about a move but storing it: the mover, the clock, the rules.
+fn prepare_move(
+    conn: &mut DbConn,
+    owned: GameRow,
+    user: &User,
+    text: &str,
+    commit: bool,
+    now: NaiveDateTime,
+) -> Result<Prepared, AppError> {
+    let row = &owned;
     let id = row.id;
     let side = check_mover(row, user)?;
     let control = clocks::control_of(row)?;
@@ -592,10 +683,10 @@ pub fn move_from(
         .play_text(text)
         .map_err(|e| AppError::Invalid(capitalise(&e.to_string())))?;
     if !commit {
-        return Ok(MoveOutcome::Preview {
+        return Ok(Prepared::Preview(MoveOutcome::Preview {
             played,
             after: Box::new(game),
-        });
+        }));
     }
     let variant = game.variant();
     let (from, to) = variant.move_squares(&played.mv);
@@ -607,7 +698,6 @@ pub fn move_from(
         Some(c) if c == color_code(side) && outcome.is_none() => Some(c.to_string()),
         _ => None,
     };
-    let new_ply = row.ply + 1;
     let next_side = game.side_to_move();
     // Read before the transaction, which must begin with its write (SQLite
     // cannot upgrade a reading transaction once another has written). Only
@@ -622,132 +712,171 @@ pub fn move_from(
     } else {
         0
     };
-    conn.transaction::<_, AppError, _>(|conn| {
-        // The clocks after this move: the mover's bank loses the running
-        // time used and gains the increment and schedule credit; the next
-        // mover's turn begins now.
-        let mut banks = (row.white_clock_secs, row.black_clock_secs);
-        let mut time_used = None;
-        let mut next = (None, None, None);
-        if let (Some(c), Some(m)) = (&control, &mover_clock) {
-            let used = clock::running_secs(m.started, now, &m.leave);
-            let done = u32::try_from(before + 1).unwrap_or(u32::MAX);
-            let bank = c.after_move(m.bank, used, done);
-            match m.color {
-                Color::Black => banks.1 = Some(bank),
-                _ => banks.0 = Some(bank),
-            }
-            time_used = Some(used);
-            let next_bank = match next_side {
-                Color::Black => banks.1,
-                _ => banks.0,
-            }
-            .unwrap_or(0);
-            next = (
-                Some(now),
-                Some(clock::deadline(now, next_bank, &[])),
-                Some(clock::reminder_at(now, next_bank, &[])),
-            );
+    Ok(Prepared::Store(Box::new(MoveWrite {
+        row: owned,
+        user_id: user.id,
+        side,
+        played,
+        from,
+        to,
+        fen,
+        history: game.history_string(),
+        outcome,
+        draw_offer,
+        next_side,
+        control,
+        mover_clock,
+        before,
+        now,
+    })))
+}
+
+/// Store a move checked by [`submit_move_via`]: the guarded update of the
+/// game, the move row, the mails or the game's end. Run it in a transaction;
+/// "the position has changed" when another move was stored first.
+pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), AppError> {
+    let MoveWrite {
+        row,
+        user_id,
+        side,
+        played,
+        from,
+        to,
+        fen,
+        history,
+        outcome,
+        draw_offer,
+        next_side,
+        control,
+        mover_clock,
+        before,
+        now,
+        ..
+    } = w;
+    let (id, side, next_side, now, before) = (row.id, *side, *next_side, *now, *before);
+    let new_ply = row.ply + 1;
+    // The clocks after this move: the mover's bank loses the running
+    // time used and gains the increment and schedule credit; the next
+    // mover's turn begins now.
+    let mut banks = (row.white_clock_secs, row.black_clock_secs);
+    let mut time_used = None;
+    let mut next = (None, None, None);
+    if let (Some(c), Some(m)) = (control, mover_clock) {
+        let used = clock::running_secs(m.started, now, &m.leave);
+        let done = u32::try_from(before + 1).unwrap_or(u32::MAX);
+        let bank = c.after_move(m.bank, used, done);
+        match m.color {
+            Color::Black => banks.1 = Some(bank),
+            _ => banks.0 = Some(bank),
         }
-        // The conditional update is the guard: only one request can move the
-        // game from `row.ply`; the unique (game_id, ply) key backs it up.
-        let history = game.history_string();
-        let n = per_backend!(conn, |c| diesel::update(
-            games::table
-                .filter(games::id.eq(id))
-                .filter(games::ply.eq(row.ply))
-                .filter(games::status.eq(ACTIVE)),
-        )
-        .set((
-            (
-                games::fen.eq(&fen),
-                games::history.eq(&history),
-                games::ply.eq(new_ply),
-                games::turn.eq(color_code(next_side)),
-                games::draw_offer.eq(&draw_offer),
-                games::updated_at.eq(now),
-            ),
-            (
-                games::white_clock_secs.eq(banks.0),
-                games::black_clock_secs.eq(banks.1),
-                games::turn_started_at.eq(next.0.or(row.turn_started_at)),
-                games::clock_deadline.eq(next.1),
-                games::clock_remind_at.eq(next.2),
-            ),
-        ))
-        .execute(c))?;
-        if n == 0 {
-            return Err(AppError::position_changed());
+        time_used = Some(used);
+        let next_bank = match next_side {
+            Color::Black => banks.1,
+            _ => banks.0,
         }
-        // Read after the guarded update: on SQLite a read first would pin a
-        // snapshot that a concurrent move makes stale (SQLITE_BUSY_SNAPSHOT).
-        let previous: Option<(i32, i32)> = per_backend!(conn, |c| moves::table
-            .filter(moves::game_id.eq(id))
-            .filter(moves::ply.eq(row.ply))
-            .select((moves::played_by, moves::turn_no))
-            .first(c)
-            .optional())?;
-        let turn_no = next_turn_no(
-            previous.map(|(by, n)| {
-                let c = if Some(by) == row.black_id {
-                    Color::Black
-                } else {
-                    Color::White
-                };
-                (n, c)
-            }),
-            side,
+        .unwrap_or(0);
+        next = (
+            Some(now),
+            Some(clock::deadline(now, next_bank, &[])),
+            Some(clock::reminder_at(now, next_bank, &[])),
         );
-        let mv = NewMove {
-            game_id: id,
-            ply: new_ply,
-            display: &played.display,
-            coordinate: &played.coordinate,
-            from_square: from.as_deref(),
-            to_square: &to,
-            fen_after: &fen,
-            played_by: user.id,
-            played_at: now,
-            comment: played
-                .comment
-                .as_deref()
-                .map(str::trim)
-                .filter(|c| !c.is_empty())
-                .map(|c| crate::web::clip(c, COMMENT_MAX)),
-            time_used_secs: time_used,
-            turn_no,
-        };
-        match per_backend!(conn, |c| diesel::insert_into(moves::table)
-            .values(&mv)
-            .execute(c))
-        {
-            Ok(_) => {}
-            Err(e) if is_unique_violation(&e) => return Err(AppError::position_changed()),
-            Err(e) => return Err(e.into()),
-        }
-        match outcome {
-            Some(o) => {
-                let after = load(conn, id)?;
-                let payload = mail::move_payload(user.id, &played);
-                if !end_game(
-                    conn,
-                    &after,
-                    o.result_code(),
-                    o.reason.code(),
-                    Some(&payload),
-                    now,
-                )? {
-                    return Err(AppError::position_changed());
-                }
+    }
+    // The conditional update is the guard: only one request can move the
+    // game from `row.ply`; the unique (game_id, ply) key backs it up.
+    let n = per_backend!(conn, |c| diesel::update(
+        games::table
+            .filter(games::id.eq(id))
+            .filter(games::ply.eq(row.ply))
+            .filter(games::status.eq(ACTIVE)),
+    )
+    .set((
+        (
+            games::fen.eq(fen),
+            games::history.eq(history),
+            games::ply.eq(new_ply),
+            games::turn.eq(color_code(next_side)),
+            games::draw_offer.eq(draw_offer),
+            games::updated_at.eq(now),
+        ),
+        (
+            games::white_clock_secs.eq(banks.0),
+            games::black_clock_secs.eq(banks.1),
+            games::turn_started_at.eq(next.0.or(row.turn_started_at)),
+            games::clock_deadline.eq(next.1),
+            games::clock_remind_at.eq(next.2),
+        ),
+    ))
+    .execute(c))?;
+    if n == 0 {
+        return Err(AppError::position_changed());
+    }
+    // Read after the guarded update: on SQLite a read first would pin a
+    // snapshot that a concurrent move makes stale (SQLITE_BUSY_SNAPSHOT).
+    let previous: Option<(i32, i32)> = per_backend!(conn, |c| moves::table
+        .filter(moves::game_id.eq(id))
+        .filter(moves::ply.eq(row.ply))
+        .select((moves::played_by, moves::turn_no))
+        .first(c)
+        .optional())?;
+    let turn_no = next_turn_no(
+        previous.map(|(by, n)| {
+            let c = if Some(by) == row.black_id {
+                Color::Black
+            } else {
+                Color::White
+            };
+            (n, c)
+        }),
+        side,
+    );
+    let mv = NewMove {
+        game_id: id,
+        ply: new_ply,
+        display: &played.display,
+        coordinate: &played.coordinate,
+        from_square: from.as_deref(),
+        to_square: to,
+        fen_after: fen,
+        played_by: *user_id,
+        played_at: now,
+        comment: played
+            .comment
+            .as_deref()
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .map(|c| crate::web::clip(c, COMMENT_MAX)),
+        time_used_secs: time_used,
+        turn_no,
+    };
+    match per_backend!(conn, |c| diesel::insert_into(moves::table)
+        .values(&mv)
+        .execute(c))
+    {
+        Ok(_) => {}
+        Err(e) if is_unique_violation(&e) => return Err(AppError::position_changed()),
+        Err(e) => return Err(e.into()),
+    }
+    match outcome {
+        Some(o) => {
+            let after = load(conn, id)?;
+            let payload = mail::move_payload(*user_id, played);
+            if !end_game(
+                conn,
+                &after,
+                o.result_code(),
+                o.reason.code(),
+                Some(&payload),
+                now,
+            )? {
+                return Err(AppError::position_changed());
             }
-            None => {
-                let next_player = player_of(row, next_side);
-                mail::on_move(conn, row, user.id, next_player, new_ply, &played, now)?
-            }
         }
-        Ok(())
-    })?;
-    Ok(MoveOutcome::Committed { played })
+        None => {
+            let next_player = player_of(row, next_side);
+            mail::on_move(conn, row, *user_id, next_player, new_ply, played, now)?
+        }
+    }
+    Ok(())
 }
 
 fn capitalise(s: &str) -> String {
