@@ -245,6 +245,32 @@ pub fn send_verification(
     }
 }
 
+/// Whether the user's current address is verified, and their mail policy:
+/// [`is_verified`] and [`policy_of`] in one query (it runs in every move's
+/// transaction).
+fn standing_of(conn: &mut DbConn, user_id: i32) -> QueryResult<(bool, String)> {
+    use crate::db::schema::{mail_prefs, verified_emails};
+    let row: Option<(String, Option<String>, Option<String>)> =
+        per_backend!(conn, |c| users::table
+            .left_join(verified_emails::table.on(verified_emails::user_id.eq(users::id)))
+            .left_join(mail_prefs::table.on(mail_prefs::user_id.eq(users::id)))
+            .filter(users::id.eq(user_id))
+            .select((
+                users::email,
+                verified_emails::email.nullable(),
+                mail_prefs::policy.nullable(),
+            ))
+            .first(c)
+            .optional())?;
+    Ok(match row {
+        Some((current, verified, policy)) => (
+            verified.is_some_and(|v| v == current),
+            policy.unwrap_or_else(|| POLICY_EVERY.to_string()),
+        ),
+        None => (false, POLICY_EVERY.to_string()),
+    })
+}
+
 /// Queue a mail, unless the user's policy refuses it ("none": nothing;
 /// "digest": no "your turn" mails). Call it inside the transaction of the
 /// event.
@@ -257,10 +283,11 @@ pub fn enqueue(
     payload: &Payload,
     now: NaiveDateTime,
 ) -> QueryResult<()> {
-    if kind != VERIFY_EMAIL && !is_verified(conn, user_id)? {
+    let (verified, policy) = standing_of(conn, user_id)?;
+    if kind != VERIFY_EMAIL && !verified {
         return Ok(());
     }
-    match policy_of(conn, user_id)?.as_str() {
+    match policy.as_str() {
         POLICY_NONE => return Ok(()),
         POLICY_DIGEST if kind == YOUR_TURN => return Ok(()),
         _ => {}
