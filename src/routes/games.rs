@@ -765,7 +765,7 @@ pub async fn make_move(
             let user = crate::web::logged_in(user)?;
             let commit = confirmed || !user.confirm_moves;
             let store = svc::store_with(&state.writes);
-            svc::submit_move_via(conn, id, user, &text, expected_ply, commit, now(), store)
+            svc::submit_move(conn, id, user, &text, expected_ply, commit, now(), store)
         })
         .await?;
     let (status, extras) = match result {

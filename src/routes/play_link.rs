@@ -223,7 +223,7 @@ pub async fn play(
     let state = ctx.state.clone();
     let result = db(&ctx.state, move |conn| {
         let store = svc::store_with(&state.writes);
-        svc::submit_move_via(conn, id, &user, &text, Some(ply), true, now(), store)
+        svc::submit_move(conn, id, &user, &text, Some(ply), true, now(), store)
     })
     .await;
     match result {

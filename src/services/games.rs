@@ -543,45 +543,12 @@ fn check_mover(row: &GameRow, user: &User) -> Result<Color, AppError> {
 }
 
 /// Read, check and (when `commit`) store a move. `expected_ply` is the ply
-/// the player saw; if the game has moved on since, nothing is played.
-pub fn submit_move(
-    conn: &mut DbConn,
-    id: i32,
-    user: &User,
-    text: &str,
-    expected_ply: Option<i32>,
-    commit: bool,
-    now: NaiveDateTime,
-) -> Result<MoveOutcome, AppError> {
-    submit_move_via(
-        conn,
-        id,
-        user,
-        text,
-        expected_ply,
-        commit,
-        now,
-        in_transaction,
-    )
-}
-
-/// Store a checked move in a transaction of its own on `conn`.
-pub fn in_transaction(conn: &mut DbConn, write: MoveWrite) -> Result<(), AppError> {
-    conn.transaction(|conn| store_move(conn, &write))
-}
-
-/// Store a checked move as `writes` commits (the server's way: grouped on
-/// SQLite), for [`submit_move_via`].
-pub fn store_with(
-    writes: &crate::db::Writes,
-) -> impl FnOnce(&mut DbConn, MoveWrite) -> Result<(), AppError> + '_ {
-    move |conn, w| writes.run(conn, Box::new(move |c| store_move(c, &w)))
-}
-
-/// [`submit_move`], storing the move with `store` (which must run
-/// [`store_move`] in a transaction and return once it is committed).
+/// the player saw; if the game has moved on since, nothing is played. The
+/// move is stored by `store`, which must run [`store_move`] in a transaction
+/// and return once it is committed: [`in_transaction`] on `conn`, or the
+/// server's [`store_with`] (grouped on SQLite).
 #[allow(clippy::too_many_arguments)]
-pub fn submit_move_via(
+pub fn submit_move(
     conn: &mut DbConn,
     id: i32,
     user: &User,
@@ -595,19 +562,24 @@ pub fn submit_move_via(
     if expected_ply.is_some_and(|p| p != row.ply) {
         return Err(AppError::position_changed());
     }
-    match prepare_move(conn, row, user, text, commit, now)? {
-        Prepared::Preview(outcome) => Ok(outcome),
-        Prepared::Store(write) => {
-            let played = write.played.clone();
-            store(conn, *write)?;
-            Ok(MoveOutcome::Committed { played })
-        }
-    }
+    play_on(conn, row, user, text, commit, now, store)
 }
 
-/// [`submit_move`] on a game row already loaded. If the row is stale (another
-/// move was stored since it was read), nothing is stored and the answer is
-/// "the position has changed".
+/// Store a checked move in a transaction of its own on `conn`.
+pub fn in_transaction(conn: &mut DbConn, write: MoveWrite) -> Result<(), AppError> {
+    conn.transaction(|conn| store_move(conn, &write))
+}
+
+/// Store a checked move as `writes` commits, for [`submit_move`].
+pub fn store_with(
+    writes: &crate::db::Writes,
+) -> impl FnOnce(&mut DbConn, MoveWrite) -> Result<(), AppError> + '_ {
+    move |conn, w| writes.run(conn, Box::new(move |c| store_move(c, &w)))
+}
+
+/// [`submit_move`] on a game row already loaded, in a transaction on `conn`.
+/// If the row is stale (another move was stored since it was read), nothing
+/// is stored and the answer is "the position has changed".
 pub fn move_from(
     conn: &mut DbConn,
     row: &GameRow,
@@ -616,11 +588,23 @@ pub fn move_from(
     commit: bool,
     now: NaiveDateTime,
 ) -> Result<MoveOutcome, AppError> {
-    match prepare_move(conn, row.clone(), user, text, commit, now)? {
+    play_on(conn, row.clone(), user, text, commit, now, in_transaction)
+}
+
+fn play_on(
+    conn: &mut DbConn,
+    row: GameRow,
+    user: &User,
+    text: &str,
+    commit: bool,
+    now: NaiveDateTime,
+    store: impl FnOnce(&mut DbConn, MoveWrite) -> Result<(), AppError>,
+) -> Result<MoveOutcome, AppError> {
+    match prepare_move(conn, row, user, text, commit, now)? {
         Prepared::Preview(outcome) => Ok(outcome),
         Prepared::Store(write) => {
             let played = write.played.clone();
-            in_transaction(conn, *write)?;
+            store(conn, *write)?;
             Ok(MoveOutcome::Committed { played })
         }
     }
@@ -647,7 +631,7 @@ pub struct MoveWrite {
     now: NaiveDateTime,
 }
 
-pub enum Prepared {
+enum Prepared {
     Preview(MoveOutcome),
     Store(Box<MoveWrite>),
 }
@@ -731,29 +715,12 @@ fn prepare_move(
     })))
 }
 
-/// Store a move checked by [`submit_move_via`]: the guarded update of the
+/// Store a move checked by [`submit_move`]: the guarded update of the
 /// game, the move row, the mails or the game's end. Run it in a transaction;
 /// "the position has changed" when another move was stored first.
 pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), AppError> {
-    let MoveWrite {
-        row,
-        user_id,
-        side,
-        played,
-        from,
-        to,
-        fen,
-        history,
-        outcome,
-        draw_offer,
-        next_side,
-        control,
-        mover_clock,
-        before,
-        now,
-        ..
-    } = w;
-    let (id, side, next_side, now, before) = (row.id, *side, *next_side, *now, *before);
+    let row = &w.row;
+    let (id, side, next_side, now, before) = (row.id, w.side, w.next_side, w.now, w.before);
     let new_ply = row.ply + 1;
     // The clocks after this move: the mover's bank loses the running
     // time used and gains the increment and schedule credit; the next
@@ -761,7 +728,7 @@ pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), AppError> {
     let mut banks = (row.white_clock_secs, row.black_clock_secs);
     let mut time_used = None;
     let mut next = (None, None, None);
-    if let (Some(c), Some(m)) = (control, mover_clock) {
+    if let (Some(c), Some(m)) = (&w.control, &w.mover_clock) {
         let used = clock::running_secs(m.started, now, &m.leave);
         let done = u32::try_from(before + 1).unwrap_or(u32::MAX);
         let bank = c.after_move(m.bank, used, done);
@@ -791,11 +758,11 @@ pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), AppError> {
     )
     .set((
         (
-            games::fen.eq(fen),
-            games::history.eq(history),
+            games::fen.eq(&w.fen),
+            games::history.eq(&w.history),
             games::ply.eq(new_ply),
             games::turn.eq(color_code(next_side)),
-            games::draw_offer.eq(draw_offer),
+            games::draw_offer.eq(&w.draw_offer),
             games::updated_at.eq(now),
         ),
         (
@@ -832,14 +799,15 @@ pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), AppError> {
     let mv = NewMove {
         game_id: id,
         ply: new_ply,
-        display: &played.display,
-        coordinate: &played.coordinate,
-        from_square: from.as_deref(),
-        to_square: to,
-        fen_after: fen,
-        played_by: *user_id,
+        display: &w.played.display,
+        coordinate: &w.played.coordinate,
+        from_square: w.from.as_deref(),
+        to_square: &w.to,
+        fen_after: &w.fen,
+        played_by: w.user_id,
         played_at: now,
-        comment: played
+        comment: w
+            .played
             .comment
             .as_deref()
             .map(str::trim)
@@ -856,10 +824,10 @@ pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), AppError> {
         Err(e) if is_unique_violation(&e) => return Err(AppError::position_changed()),
         Err(e) => return Err(e.into()),
     }
-    match outcome {
+    match w.outcome {
         Some(o) => {
             let after = load(conn, id)?;
-            let payload = mail::move_payload(*user_id, played);
+            let payload = mail::move_payload(w.user_id, &w.played);
             if !end_game(
                 conn,
                 &after,
@@ -873,7 +841,7 @@ pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), AppError> {
         }
         None => {
             let next_player = player_of(row, next_side);
-            mail::on_move(conn, row, *user_id, next_player, new_ply, played, now)?
+            mail::on_move(conn, row, w.user_id, next_player, new_ply, &w.played, now)?
         }
     }
     Ok(())
