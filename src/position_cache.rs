@@ -85,14 +85,15 @@ impl PictureOf<'_> {
     }
 }
 
-/// Weights are bytes, roughly: the texts kept plus a fixed allowance for the
-/// game's own tables.
+/// Weights are bytes, roughly: the texts kept, the game's history again (its
+/// entries take about as much as their text), and a fixed allowance for the
+/// position, its legal moves and their written list.
 #[derive(Clone)]
 struct Bytes;
 
 impl Weighter<u64, Arc<Restored>> for Bytes {
     fn weight(&self, _: &u64, r: &Arc<Restored>) -> u64 {
-        (r.fen.len() + r.history.len() + 8192) as u64
+        (r.fen.len() + 2 * r.history.len() + 8192) as u64
     }
 }
 
