@@ -58,7 +58,14 @@ impl GroupCommit {
                             Err(_) => break,
                         }
                     }
-                    if !commit_batch(&mut conn, batch) {
+                    // A panic outside the writes themselves (in diesel or
+                    // SQLite) drops the batch's answer channels, so its
+                    // requests get an error, and the writer goes on.
+                    let committed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        commit_batch(&mut conn, batch)
+                    }))
+                    .unwrap_or(false);
+                    if !committed {
                         // A failed COMMIT can leave the connection inside a
                         // transaction: start the next batch on a new one.
                         match manager.open() {
@@ -87,7 +94,7 @@ impl GroupCommit {
         }
         answer
             .recv()
-            .unwrap_or_else(|_| Err(AppError::internal("the database writer has stopped")))
+            .unwrap_or_else(|_| Err(AppError::internal("the database writer dropped this write")))
     }
 }
 
