@@ -31,6 +31,7 @@ both_backends!(
     rate_limit_is_stored_in_the_database,
     concurrent_accepts_of_a_seek,
     moving_declines_a_draw_offer,
+    the_game_page_follows_every_move,
 );
 
 fn fools_mate_end_to_end(backend: Backend) {
@@ -910,4 +911,77 @@ fn moving_declines_a_draw_offer(backend: Backend) {
     assert!(alice.json(id)["draw_offer"].is_null());
     let p = bob.post(&format!("/games/{id}/draw"), &[("action", "accept")]);
     assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY);
+}
+
+/// The text of `<code id="fen">` on a game page.
+fn page_fen(page: &common::Page) -> String {
+    let start = page
+        .body
+        .find("<code id=\"fen\">")
+        .expect("a FEN on the page")
+        + 15;
+    let end = start + page.body[start..].find("</code>").unwrap();
+    page.body[start..end].to_string()
+}
+
+/// Pages are drawn from the position cache: after every move, both players'
+/// pages show the position, the legal moves (only to the player to move)
+/// and the last move that the rules give for the moves played, a replay of
+/// an earlier ply shows that ply, and a position reached again by other
+/// moves (same placement, another history) is not confused with the first.
+fn the_game_page_follows_every_move(backend: Backend) {
+    use missive_rules::Game;
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let id = alice.challenge("bob", "white");
+    bob.post(&format!("/games/{id}/accept"), &[]);
+    let chess = missive_rules::variant("chess").unwrap();
+    let mut game = Game::new(chess, None).unwrap();
+    let mut fens = vec![game.fen()];
+    let moves = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "e4", "Nxe4"];
+    for (i, mv) in moves.iter().enumerate() {
+        let (mover, other) = if i % 2 == 0 {
+            (&alice, &bob)
+        } else {
+            (&bob, &alice)
+        };
+        // Both look first, so the position before the move is cached.
+        for viewer in [mover, other] {
+            let page = viewer.get(&format!("/games/{id}"));
+            assert_eq!(page_fen(&page), game.fen(), "before ply {}", i + 1);
+        }
+        let legal = mover
+            .get(&format!("/games/{id}"))
+            .body
+            .matches("data-coord=")
+            .count();
+        assert_eq!(
+            legal,
+            game.legal_moves().len(),
+            "legal moves before ply {}",
+            i + 1
+        );
+        assert_eq!(mover.play(id, mv).status, StatusCode::SEE_OTHER, "{mv}");
+        game.play_text(mv).unwrap();
+        fens.push(game.fen());
+        let after = mover.get(&format!("/games/{id}"));
+        assert_eq!(page_fen(&after), game.fen(), "after {mv}");
+        assert_eq!(
+            after.body.matches("data-coord=").count(),
+            0,
+            "not the mover's turn"
+        );
+        let next = other.get(&format!("/games/{id}"));
+        assert_eq!(page_fen(&next), game.fen());
+        assert_eq!(
+            next.body.matches("data-coord=").count(),
+            game.legal_moves().len()
+        );
+        assert!(next.has("class=\"last\""));
+    }
+    for (ply, fen) in fens.iter().enumerate() {
+        let page = alice.get(&format!("/games/{id}?ply={ply}"));
+        assert_eq!(&page_fen(&page), fen, "replay of ply {ply}");
+    }
 }
