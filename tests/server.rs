@@ -78,11 +78,7 @@ fn fools_mate_end_to_end(backend: Backend) {
 }
 
 fn illegal_move_is_422_and_not_stored(backend: Backend) {
-    let app = TestApp::start(backend);
-    let alice = app.user("alice");
-    let bob = app.user("bob");
-    let id = alice.challenge("bob", "white");
-    bob.post(&format!("/games/{id}/accept"), &[]);
+    let (app, alice, _bob, id) = TestApp::game_of_alice_and_bob(backend);
     for bad in ["e5", "Ke2", "xyz", "", "e2e5"] {
         let p = alice.play(id, bad);
         assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY, "{bad}");
@@ -203,11 +199,7 @@ fn unknown_and_garbage_ids(backend: Backend) {
 }
 
 fn hostile_inputs_never_500(backend: Backend) {
-    let app = TestApp::start(backend);
-    let alice = app.user("alice");
-    let bob = app.user("bob");
-    let id = alice.challenge("bob", "white");
-    bob.post(&format!("/games/{id}/accept"), &[]);
+    let (app, alice, _bob, id) = TestApp::game_of_alice_and_bob(backend);
     let huge = "e".repeat(100_000);
     let long = "Q".repeat(5_000);
     let token = alice.csrf();
@@ -279,11 +271,7 @@ fn hostile_inputs_never_500(backend: Backend) {
 }
 
 fn concurrent_moves_store_exactly_one(backend: Backend) {
-    let app = TestApp::start(backend);
-    let alice = app.user("alice");
-    let bob = app.user("bob");
-    let id = alice.challenge("bob", "white");
-    bob.post(&format!("/games/{id}/accept"), &[]);
+    let (app, alice, bob, id) = TestApp::game_of_alice_and_bob(backend);
     let token = alice.csrf();
     let n = 8;
     for round in 0..2 {
@@ -531,11 +519,7 @@ fn open_seek_and_decline(backend: Backend) {
 }
 
 fn resign_and_draws(backend: Backend) {
-    let app = TestApp::start(backend);
-    let alice = app.user("alice");
-    let bob = app.user("bob");
-    let id = alice.challenge("bob", "white");
-    bob.post(&format!("/games/{id}/accept"), &[]);
+    let (_app, alice, bob, id) = TestApp::game_of_alice_and_bob(backend);
     let draw = |c: &common::TestClient, action: &str| {
         c.post(&format!("/games/{id}/draw"), &[("action", action)])
             .status
@@ -569,11 +553,7 @@ fn resign_and_draws(backend: Backend) {
 }
 
 fn confirmation_step(backend: Backend) {
-    let app = TestApp::start(backend);
-    let alice = app.user("alice");
-    let bob = app.user("bob");
-    let id = alice.challenge("bob", "white");
-    bob.post(&format!("/games/{id}/accept"), &[]);
+    let (app, alice, bob, id) = TestApp::game_of_alice_and_bob(backend);
     let p = alice.post(
         &format!("/games/{id}/move"),
         &[("move", "e2-e4"), ("ply", "0")],
@@ -635,11 +615,7 @@ fn login_logout_and_secret_persists(backend: Backend) {
 }
 
 fn race_without_ply_field(backend: Backend) {
-    let app = TestApp::start(backend);
-    let alice = app.user("alice");
-    let bob = app.user("bob");
-    let id = alice.challenge("bob", "white");
-    bob.post(&format!("/games/{id}/accept"), &[]);
+    let (app, alice, _bob, id) = TestApp::game_of_alice_and_bob(backend);
     let token = alice.csrf();
     let n = 8;
     let barrier = Arc::new(Barrier::new(n));
@@ -896,11 +872,7 @@ fn concurrent_accepts_of_a_seek(backend: Backend) {
 }
 
 fn moving_declines_a_draw_offer(backend: Backend) {
-    let app = TestApp::start(backend);
-    let alice = app.user("alice");
-    let bob = app.user("bob");
-    let id = alice.challenge("bob", "white");
-    bob.post(&format!("/games/{id}/accept"), &[]);
+    let (_app, alice, bob, id) = TestApp::game_of_alice_and_bob(backend);
     let offer = alice.post(&format!("/games/{id}/draw"), &[("action", "offer")]);
     assert_eq!(offer.status, StatusCode::SEE_OTHER);
     // The offer stands through the offerer's own move...
@@ -931,11 +903,7 @@ fn page_fen(page: &common::Page) -> String {
 /// moves (same placement, another history) is not confused with the first.
 fn the_game_page_follows_every_move(backend: Backend) {
     use missive_rules::Game;
-    let app = TestApp::start(backend);
-    let alice = app.user("alice");
-    let bob = app.user("bob");
-    let id = alice.challenge("bob", "white");
-    bob.post(&format!("/games/{id}/accept"), &[]);
+    let (_app, alice, bob, id) = TestApp::game_of_alice_and_bob(backend);
     let chess = missive_rules::variant("chess").unwrap();
     let mut game = Game::new(chess, None).unwrap();
     let mut fens = vec![game.fen()];

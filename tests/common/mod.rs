@@ -170,6 +170,17 @@ impl TestApp {
         c
     }
 
+    /// A server with alice and bob signed up and a game between them
+    /// accepted, alice White: the start of most game tests.
+    pub fn game_of_alice_and_bob(backend: Backend) -> (TestApp, TestClient, TestClient, i32) {
+        let app = TestApp::start(backend);
+        let alice = app.user("alice");
+        let bob = app.user("bob");
+        let id = alice.challenge("bob", "white");
+        bob.post(&format!("/games/{id}/accept"), &[]);
+        (app, alice, bob, id)
+    }
+
     /// A direct database connection, to check what was stored.
     pub fn db(&self) -> missive::db::DbConn {
         missive::db::Manager::new(&self.database_url)
