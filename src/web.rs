@@ -171,12 +171,12 @@ pub struct Session {
 }
 
 impl Session {
-    /// Check a form's `csrf_token` before any database work (403 when
-    /// missing or wrong).
     pub fn state(&self) -> &Arc<AppState> {
         &self.state
     }
 
+    /// Check a form's `csrf_token` before any database work (403 when
+    /// missing or wrong).
     pub fn check_csrf(&self, token: &str) -> Result<(), AppError> {
         check_csrf_token(&self.csrf_token, token)
     }

@@ -56,11 +56,8 @@ pub struct UnsubscribeQuery {
 pub async fn show(ctx: Ctx, q: web::Query<SavedQuery>) -> Result<HttpResponse, AppError> {
     let user = ctx.require_user()?.clone();
     let email = user.email.clone();
-    let (policy, verified) = db(&ctx.state, move |conn| {
-        Ok((
-            mail::policy_of(conn, user.id)?,
-            mail::is_verified(conn, user.id)?,
-        ))
+    let (verified, policy) = db(&ctx.state, move |conn| {
+        Ok(mail::standing_of(conn, user.id)?)
     })
     .await?;
     let page = SettingsPage {

@@ -99,17 +99,6 @@ pub const POLICY_EVERY: &str = "every";
 pub const POLICY_DIGEST: &str = "digest";
 pub const POLICY_NONE: &str = "none";
 
-/// A user's mail policy (`every` unless they chose otherwise).
-pub fn policy_of(conn: &mut DbConn, user_id: i32) -> QueryResult<String> {
-    use crate::db::schema::mail_prefs;
-    Ok(per_backend!(conn, |c| mail_prefs::table
-        .find(user_id)
-        .select(mail_prefs::policy)
-        .first::<String>(c)
-        .optional())?
-    .unwrap_or_else(|| POLICY_EVERY.to_string()))
-}
-
 /// Set a user's mail policy; `Err` text for an unknown policy.
 pub fn set_policy(
     conn: &mut DbConn,
@@ -138,14 +127,7 @@ pub fn set_policy(
 
 /// Whether the user's current address has been verified.
 pub fn is_verified(conn: &mut DbConn, user_id: i32) -> QueryResult<bool> {
-    use crate::db::schema::verified_emails;
-    let row: Option<(String, String)> = per_backend!(conn, |c| verified_emails::table
-        .inner_join(users::table.on(users::id.eq(verified_emails::user_id)))
-        .filter(verified_emails::user_id.eq(user_id))
-        .select((verified_emails::email, users::email))
-        .first(c)
-        .optional())?;
-    Ok(row.is_some_and(|(v, current)| v == current))
+    Ok(standing_of(conn, user_id)?.0)
 }
 
 /// Mark the user's current address verified, if `sig` signs it.
@@ -245,10 +227,10 @@ pub fn send_verification(
     }
 }
 
-/// Whether the user's current address is verified, and their mail policy:
-/// [`is_verified`] and [`policy_of`] in one query (it runs in every move's
-/// transaction).
-fn standing_of(conn: &mut DbConn, user_id: i32) -> QueryResult<(bool, String)> {
+/// Whether the user's current address is verified, and their mail policy
+/// (`every` unless they chose otherwise), in one query: [`enqueue`] asks both
+/// in every move's transaction, the mail settings page shows both.
+pub fn standing_of(conn: &mut DbConn, user_id: i32) -> QueryResult<(bool, String)> {
     use crate::db::schema::{mail_prefs, verified_emails};
     let row: Option<(String, Option<String>, Option<String>)> =
         per_backend!(conn, |c| users::table
