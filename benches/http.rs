@@ -153,14 +153,32 @@ fn drive<S: Send + 'static>(
     for _ in 0..conns {
         ready_rx.recv().unwrap();
     }
+    let cpu_before = cpu_seconds();
     let started = Instant::now();
     go.store(true, Ordering::Release);
     for h in handles {
         h.join().expect("load thread");
     }
     let seconds = started.elapsed().as_secs_f64();
+    let cpu = cpu_seconds()
+        .zip(cpu_before)
+        .map(|(after, before)| after - before);
     let lat = std::mem::take(&mut *all.lock().unwrap());
-    Summary::of(lat, seconds)
+    Summary::of(lat, seconds).with_cpu(cpu)
+}
+
+/// User plus system CPU seconds of this process so far (Linux), which holds
+/// the server and the load client; a rate moves with whatever else the
+/// machine runs, CPU per request much less.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name, which is in parentheses: utime and
+    // stime are the 12th and 13th of them, in clock ticks (100 a second on
+    // Linux unless the kernel was built otherwise).
+    let rest = stat.rsplit_once(')')?.1;
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
 }
 
 fn timed(http: &mut Http, path: &str, cookie: &str, want: u16) -> Option<Duration> {
@@ -171,8 +189,12 @@ fn timed(http: &mut Http, path: &str, cookie: &str, want: u16) -> Option<Duratio
 }
 
 fn print_row(name: &str, s: &Summary) {
+    let cpu = s
+        .cpu_us
+        .map(|c| format!("{c:.0}"))
+        .unwrap_or_else(|| "-".into());
     println!(
-        "{name:<34} {:>8} {:>10.0} {:>9.2} {:>9.2}",
+        "{name:<34} {:>8} {:>10.0} {:>9.2} {:>9.2} {cpu:>9}",
         s.requests,
         s.rate(),
         s.p50_ms,
@@ -207,6 +229,7 @@ fn raw_sqlite(a: &Args) -> Summary {
     .execute(&mut conn)
     .unwrap();
     let mut lat = Vec::new();
+    let cpu_before = cpu_seconds();
     let started = Instant::now();
     let mut i = 0i32;
     while started.elapsed().as_secs_f64() < a.secs {
@@ -225,7 +248,10 @@ fn raw_sqlite(a: &Args) -> Summary {
         lat.push(t.elapsed().as_micros() as u64);
         i += 1;
     }
-    Summary::of(lat, started.elapsed().as_secs_f64())
+    let cpu = cpu_seconds()
+        .zip(cpu_before)
+        .map(|(after, before)| after - before);
+    Summary::of(lat, started.elapsed().as_secs_f64()).with_cpu(cpu)
 }
 
 /// Players and one game per connection, set up through the services.
@@ -364,8 +390,12 @@ fn main() {
             .unwrap_or(1)
     );
     println!(
-        "{:<34} {:>8} {:>10} {:>9} {:>9}",
-        "case", "requests", "per second", "p50 ms", "p99 ms"
+        "{:<34} {:>8} {:>10} {:>9} {:>9} {:>9}",
+        "case", "requests", "per second", "p50 ms", "p99 ms", "CPU µs"
+    );
+    println!(
+        "(CPU µs: this process's CPU time per request, load client and server \
+         together; PostgreSQL's own processes are not in it)"
     );
     let t = a.wants("trivial").then(|| trivial(&a));
     if let Some(t) = &t {
@@ -411,7 +441,20 @@ fn main() {
     let ratio = |what: &str, x: &Summary, base: &Option<Summary>, base_name: &str| {
         if let Some(base) = base {
             let r = x.rate() / base.rate().max(1e-9);
-            println!("  {what:<28} / {base_name:<22} = {r:.2}  {}", verdict(r));
+            // The same ratio from CPU per request, which a busy neighbour
+            // on the machine disturbs much less than rates. Only between
+            // cases that keep every core busy: the raw SQLite loop is one
+            // thread, so its rate is not cores over CPU per request.
+            let by_cpu = match (x.cpu_us, base.cpu_us) {
+                (Some(c), Some(b)) if c > 0.0 && base_name == "trivial handler" => {
+                    format!("  (by CPU per request: {:.2})", b / c)
+                }
+                _ => String::new(),
+            };
+            println!(
+                "  {what:<28} / {base_name:<22} = {r:.2}  {}{by_cpu}",
+                verdict(r)
+            );
         }
     };
     for (label, cases) in [("SQLite", &sqlite), ("PostgreSQL", &pg)] {

@@ -151,7 +151,10 @@ impl Http {
             status,
             location,
             set_cookies,
-            body: String::from_utf8_lossy(&buf).into_owned(),
+            // The checked conversion is the fast one; a page is never
+            // expected to be anything but UTF-8.
+            body: String::from_utf8(buf)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
         })
     }
 }
@@ -343,6 +346,8 @@ pub struct Summary {
     pub seconds: f64,
     pub p50_ms: f64,
     pub p99_ms: f64,
+    /// CPU time the measuring process spent per request, in µs, when known.
+    pub cpu_us: Option<f64>,
 }
 
 impl Summary {
@@ -361,7 +366,16 @@ impl Summary {
             seconds,
             p50_ms: pick(0.50),
             p99_ms: pick(0.99),
+            cpu_us: None,
         }
+    }
+
+    /// Record the process CPU seconds spent over the run.
+    pub fn with_cpu(mut self, cpu_seconds: Option<f64>) -> Summary {
+        self.cpu_us = cpu_seconds
+            .filter(|_| self.requests > 0)
+            .map(|c| c * 1e6 / self.requests as f64);
+        self
     }
 
     pub fn rate(&self) -> f64 {
