@@ -57,15 +57,34 @@ impl Writes {
         })
     }
 
-    /// Run `job` in a transaction and return once it is committed.
-    pub fn run(
+    /// Store `job` in a transaction: at once on the request's connection
+    /// (PostgreSQL), or handed to the writer thread (SQLite), to be awaited
+    /// with [`Stored::committed`] after the connection is given back.
+    pub fn queue(
         &self,
         conn: &mut DbConn,
         job: group_commit::Job,
-    ) -> Result<(), crate::error::AppError> {
+    ) -> Result<Stored, crate::error::AppError> {
         match self {
-            Writes::Own => conn.transaction(job),
-            Writes::Grouped(g) => g.run(job),
+            Writes::Own => conn.transaction(job).map(|()| Stored::Committed),
+            Writes::Grouped(g) => g.queue(job).map(Stored::Waiting),
+        }
+    }
+}
+
+/// A write [`Writes::queue`] took.
+pub enum Stored {
+    Committed,
+    /// In the writer's queue or current batch.
+    Waiting(group_commit::Answer),
+}
+
+impl Stored {
+    /// Once the write is committed (or refused).
+    pub async fn committed(self) -> Result<(), crate::error::AppError> {
+        match self {
+            Stored::Committed => Ok(()),
+            Stored::Waiting(answer) => group_commit::answer_of(answer.await),
         }
     }
 }
@@ -145,6 +164,10 @@ impl Manager {
 /// - No memory statistics (`SQLITE_CONFIG_MEMSTATUS`): keeping them takes
 ///   one process-wide mutex on every allocation, which all the database
 ///   threads then queue on.
+///
+/// Two more are build settings, in `.cargo/config.toml`: no mutex per
+/// connection, and a page cache of its own for each connection instead of
+/// one shared under a process-wide mutex.
 fn sqlite_process_setup() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
@@ -276,5 +299,27 @@ mod tests {
             ffi::sqlite3_close(db);
         }
         assert_eq!(on, 1);
+    }
+
+    /// `.cargo/config.toml`'s build flags reached the bundled SQLite: no
+    /// mutex per connection (each is used by one thread at a time) and a
+    /// page cache per connection rather than one behind a global mutex.
+    #[test]
+    fn sqlite_is_built_for_one_thread_per_connection() {
+        // SAFETY: both only read constants compiled into the library.
+        let (mode, shared_cache_memory) = unsafe {
+            (
+                ffi::sqlite3_threadsafe(),
+                ffi::sqlite3_compileoption_used(c"ENABLE_MEMORY_MANAGEMENT".as_ptr()),
+            )
+        };
+        assert_eq!(
+            mode, 2,
+            "SQLite should be built multi-thread, not serialized"
+        );
+        assert_eq!(
+            shared_cache_memory, 0,
+            "SQLite built with MEMORY_MANAGEMENT"
+        );
     }
 }
