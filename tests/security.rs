@@ -45,11 +45,18 @@ fn unix_now() -> i64 {
 fn declared_post_routes() -> Vec<String> {
     let src = include_str!("../src/routes/mod.rs");
     let flat: String = src.split_whitespace().collect();
-    flat.split(".route(\"")
-        .skip(1)
-        .filter_map(|r| {
-            let (path, rest) = r.split_once('"')?;
-            rest.starts_with(",web::post()").then(|| path.to_string())
+    // Routes after `web::scope("/x")` are under `/x` (the scopes are built
+    // in functions after `configure`).
+    let mut scopes = flat.split("web::scope(\"");
+    let top = scopes.next().map(|routes| ("", routes));
+    top.into_iter()
+        .chain(scopes.filter_map(|s| s.split_once('"')))
+        .flat_map(|(prefix, routes)| {
+            routes.split(".route(\"").skip(1).filter_map(move |r| {
+                let (path, rest) = r.split_once('"')?;
+                rest.starts_with(",web::post()")
+                    .then(|| format!("{prefix}{path}"))
+            })
         })
         .collect()
 }
@@ -321,7 +328,19 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
         ("/logout", &alice, "/logout".into(), vec![]),
     ];
     // Every declared POST route is in the list (or exempt, with a reason).
-    for declared in declared_post_routes() {
+    let declared = declared_post_routes();
+    for known in [
+        "/login",
+        "/games/new",
+        "/games/{id}/move",
+        "/tournaments/{id}/join",
+    ] {
+        assert!(
+            declared.iter().any(|d| d == known),
+            "{known} not read from the routes"
+        );
+    }
+    for declared in declared {
         assert!(
             routes.iter().any(|r| r.0 == declared) || NO_CSRF.iter().any(|e| e.0 == declared),
             "POST {declared} has no CSRF test: add it to the list above"

@@ -10,8 +10,11 @@
 //! them back, were a fifth of a move POST (`perf`). One writer never waits
 //! for another of ours, and a batch writes each page once.
 //!
-//! Nothing is acknowledged before it is durable as before: [`GroupCommit::run`]
-//! returns once the batch's COMMIT has returned. A write that fails rolls
+//! Nothing is acknowledged before it is durable as before: a write's answer
+//! ([`GroupCommit::queue`], [`GroupCommit::run`]) comes once the batch's
+//! COMMIT has returned. A request waits for it without holding a database
+//! connection or thread, so a batch can hold every move in flight rather
+//! than one per pooled connection. A write that fails rolls
 //! back to its savepoint and fails alone; a COMMIT that fails fails every
 //! write of its batch. PostgreSQL needs none of this (its writers do not
 //! exclude each other, and it groups commits itself).
@@ -22,13 +25,17 @@ use diesel::Connection;
 use std::sync::mpsc;
 use std::sync::Mutex;
 use std::thread;
+use tokio::sync::oneshot;
 
 /// A write to run in the batch's transaction.
 pub type Job = Box<dyn FnOnce(&mut DbConn) -> Result<(), AppError> + Send>;
 
+/// The answer to one write: Ok once its batch is committed.
+pub type Answer = oneshot::Receiver<Result<(), AppError>>;
+
 struct Pending {
     job: Job,
-    done: mpsc::SyncSender<Result<(), AppError>>,
+    done: oneshot::Sender<Result<(), AppError>>,
 }
 
 /// Most writes in one transaction (bounds how long the lock is held).
@@ -81,10 +88,10 @@ impl GroupCommit {
         })
     }
 
-    /// Run `job` in the next batch; returns once that batch is committed
-    /// (or failed). Blocks: call it from a database thread.
-    pub fn run(&self, job: Job) -> Result<(), AppError> {
-        let (done, answer) = mpsc::sync_channel(1);
+    /// Hand `job` to the writer; the answer comes once its batch is
+    /// committed (or failed).
+    pub fn queue(&self, job: Job) -> Result<Answer, AppError> {
+        let (done, answer) = oneshot::channel();
         let sent = match &*self.queue.lock().unwrap_or_else(|e| e.into_inner()) {
             Some(q) => q.send(Pending { job, done }).is_ok(),
             None => false,
@@ -92,10 +99,21 @@ impl GroupCommit {
         if !sent {
             return Err(AppError::internal("the database writer has stopped"));
         }
-        answer
-            .recv()
-            .unwrap_or_else(|_| Err(AppError::internal("the database writer dropped this write")))
+        Ok(answer)
     }
+
+    /// [`queue`](Self::queue) and wait for the answer. Blocks: not for an
+    /// async task.
+    pub fn run(&self, job: Job) -> Result<(), AppError> {
+        answer_of(self.queue(job)?.blocking_recv())
+    }
+}
+
+/// A dropped sender means the writer lost the write (a panic outside it).
+pub fn answer_of(
+    received: Result<Result<(), AppError>, oneshot::error::RecvError>,
+) -> Result<(), AppError> {
+    received.unwrap_or_else(|_| Err(AppError::internal("the database writer dropped this write")))
 }
 
 impl Drop for GroupCommit {

@@ -91,6 +91,22 @@ pub struct NewGame<'a> {
     pub leave_cap_days: Option<i32>,
 }
 
+/// A ply as a page lists it, with what drawing the position after it takes:
+/// `MoveRow` without the columns only the exports read. Its timestamp,
+/// parsed from text on SQLite, cost more than all of these together.
+#[derive(Queryable, Selectable, Clone, Debug)]
+#[diesel(table_name = moves)]
+pub struct ListedMove {
+    pub ply: i32,
+    pub display: String,
+    pub from_square: Option<String>,
+    pub to_square: String,
+    pub fen_after: String,
+    pub played_by: i32,
+    pub comment: Option<String>,
+    pub turn_no: i32,
+}
+
 #[derive(Queryable, Selectable, Clone, Debug)]
 #[diesel(table_name = moves)]
 pub struct MoveRow {

@@ -1,5 +1,5 @@
 use crate::board_svg::{self, SvgOptions};
-use crate::db::models::{GameRow, MoveRow, User};
+use crate::db::models::{GameRow, ListedMove, User};
 use crate::db::DbConn;
 use crate::error::AppError;
 use crate::position_cache::{LegalMove, PictureOf};
@@ -193,7 +193,7 @@ pub fn window_around(shown: i32, total: i32) -> (i32, i32) {
 /// The move list: one line per move number, White's ply (or plies) then
 /// Black's, each a link to the position after it. The number stored with
 /// each ply groups them, so a window of a long game lists correctly.
-fn move_lines(moves: &[MoveRow], black_id: Option<i32>, shown: i32) -> Vec<MoveLine> {
+fn move_lines(moves: &[ListedMove], black_id: Option<i32>, shown: i32) -> Vec<MoveLine> {
     let mut rows: Vec<MoveLine> = Vec::new();
     for m in moves {
         let black = Some(m.played_by) == black_id;
@@ -314,25 +314,18 @@ pub fn clock_lines(c: &GameClock) -> ClockLines {
     }
 }
 
-/// Everything a game page needs from the database.
-struct Loaded {
+/// Everything a game page needs from the database, with its moves as `M`:
+/// what a page lists, or whole rows for the JSON export.
+struct Loaded<M = ListedMove> {
     row: GameRow,
     /// The moves the page lists (a window of a long game), or all of them.
-    moves: Vec<MoveRow>,
+    moves: Vec<M>,
     names: HashMap<i32, String>,
     /// The viewer's private note on this game.
     note: Option<String>,
     clock: Option<GameClock>,
     /// The tournament the game belongs to: its id and name.
     tournament: Option<(i32, String)>,
-}
-
-/// Which moves to read with the game.
-#[derive(Clone, Copy)]
-enum Wanted {
-    All,
-    /// The window of the page showing this ply (`None`: the current one).
-    AroundPly(Option<i64>),
 }
 
 /// The ply a page shows: `?ply=N` clamped to the game, else the last.
@@ -342,28 +335,36 @@ fn shown_ply(view_ply: Option<i64>, total: i32) -> i32 {
         .unwrap_or(total)
 }
 
-async fn load_game(ctx: &Ctx, id: i32, wanted: Wanted) -> Result<Loaded, AppError> {
+/// The moves the page showing ply `view` (`None`: the current one) lists.
+fn window_for(
+    view: Option<i64>,
+) -> impl FnOnce(&mut DbConn, &GameRow) -> Result<Vec<ListedMove>, AppError> {
+    move |conn, row| {
+        let (first, last) = window_around(shown_ply(view, row.ply), row.ply);
+        svc::moves_between(conn, row.id, first, last)
+    }
+}
+
+async fn load_game<M: Send + 'static>(
+    ctx: &Ctx,
+    id: i32,
+    moves: impl FnOnce(&mut DbConn, &GameRow) -> Result<Vec<M>, AppError> + Send + 'static,
+) -> Result<Loaded<M>, AppError> {
     let viewer = ctx.user.as_ref().map(|u| u.id);
-    db(&ctx.state, move |conn| read_game(conn, id, viewer, wanted)).await
+    db(&ctx.state, move |conn| read_game(conn, id, viewer, moves)).await
 }
 
 /// Everything a game page shows, read in one transaction: one consistent
 /// snapshot, and on SQLite one read-lock cycle instead of one per statement.
-fn read_game(
+fn read_game<M>(
     conn: &mut DbConn,
     id: i32,
     viewer: Option<i32>,
-    wanted: Wanted,
-) -> Result<Loaded, AppError> {
+    moves: impl FnOnce(&mut DbConn, &GameRow) -> Result<Vec<M>, AppError>,
+) -> Result<Loaded<M>, AppError> {
     diesel::Connection::transaction(conn, |conn| {
         let row = svc::load(conn, id)?;
-        let moves = match wanted {
-            Wanted::All => svc::moves_of(conn, id)?,
-            Wanted::AroundPly(view) => {
-                let (first, last) = window_around(shown_ply(view, row.ply), row.ply);
-                svc::moves_between(conn, id, first, last)?
-            }
-        };
+        let moves = moves(conn, &row)?;
         let ids: Vec<i32> = [
             Some(row.challenger_id),
             row.opponent_id,
@@ -619,9 +620,8 @@ pub async fn show(
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(&path)?;
     let view_ply = parse_ply(&query.ply)?;
-    let wanted = Wanted::AroundPly(view_ply);
     let (ctx, data) = session
-        .with_user(move |conn, user| read_game(conn, id, user.map(|u| u.id), wanted))
+        .with_user(move |conn, user| read_game(conn, id, user.map(|u| u.id), window_for(view_ply)))
         .await?;
     let data = data?;
     let body = render_game(
@@ -639,7 +639,7 @@ pub async fn show(
 
 pub async fn json(path: web::Path<String>, ctx: Ctx) -> Result<HttpResponse, AppError> {
     let id = parse_id(&path)?;
-    let data = load_game(&ctx, id, Wanted::All).await?;
+    let data = load_game(&ctx, id, |c, row| svc::moves_of(c, row.id)).await?;
     let row = &data.row;
     let variant = svc::variant_of(row)?;
     let side = |c: &str| match c {
@@ -764,10 +764,23 @@ pub async fn make_move(
         .with_user(move |conn, user| {
             let user = crate::web::logged_in(user)?;
             let commit = confirmed || !user.confirm_moves;
-            let store = svc::store_with(&state.writes);
-            svc::submit_move(conn, id, user, &text, expected_ply, commit, now(), store)
+            svc::queue_move(
+                conn,
+                &state.writes,
+                id,
+                user,
+                &text,
+                expected_ply,
+                commit,
+                now(),
+            )
         })
         .await?;
+    // The database connection is back in the pool while the move commits.
+    let result = match result {
+        Ok(submitted) => submitted.outcome().await,
+        Err(e) => Err(e),
+    };
     let (status, extras) = match result {
         Ok(MoveOutcome::Committed { .. }) => return Ok(see_other(&format!("/games/{id}"))),
         Ok(MoveOutcome::Preview { played, after }) => (
@@ -800,7 +813,7 @@ pub async fn make_move(
         ),
         Err(e) => return Err(e),
     };
-    let data = load_game(&ctx, id, Wanted::AroundPly(None)).await?;
+    let data = load_game(&ctx, id, window_for(None)).await?;
     Ok(html(status, render_game(&ctx, &data, extras)?))
 }
 
@@ -840,7 +853,7 @@ struct MovesPage {
 /// (the game page lists only a window of a long game).
 pub async fn all_moves(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, AppError> {
     let id = parse_id(&path)?;
-    let data = load_game(&ctx, id, Wanted::All).await?;
+    let data = load_game(&ctx, id, |c, row| svc::moves_between(c, row.id, 1, row.ply)).await?;
     let row = &data.row;
     let name = |id: Option<i32>| {
         id.and_then(|i| data.names.get(&i).cloned())

@@ -30,6 +30,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     }))
     .route("/", web::get().to(pages::home))
     .route("/healthz", web::get().to(pages::healthz))
+    .service(games_scope())
     .route("/signup", web::get().to(accounts::signup_form))
     .route("/signup", web::post().to(accounts::signup))
     .route("/login", web::get().to(accounts::login_form))
@@ -53,13 +54,6 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/variants", web::get().to(pages::variants))
     .route("/variants/{id}", web::get().to(pages::variant))
     .route("/static/{file}", web::get().to(pages::static_file))
-    .route("/games/new", web::get().to(games::new_form))
-    .route("/games/new", web::post().to(games::create))
-    .route("/games/{id}.json", web::get().to(games::json))
-    .route("/games/{id}.pgn", web::get().to(records::pgn))
-    .route("/games/{id}.txt", web::get().to(records::log))
-    .route("/games", web::get().to(records::archive))
-    .route("/games/{id}/notes", web::post().to(records::save_note))
     .route("/users/{name}/games.pgn", web::get().to(records::user_pgn))
     .route("/users/{name}/feed.atom", web::get().to(records::feed))
     .route("/users/{name}", web::get().to(records::profile))
@@ -99,22 +93,35 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         "/records/import",
         web::post().to(tournaments::import_record),
     )
-    .route(
-        "/games/{id}/adjudicate",
-        web::post().to(tournaments::adjudicate),
-    )
-    .route(
-        "/games/{id}/adjudication-request",
-        web::post().to(tournaments::request_adjudication),
-    )
-    .route("/games/{id}", web::get().to(games::show))
-    .route("/games/{id}/moves", web::get().to(games::all_moves))
-    .route("/games/{id}/accept", web::post().to(games::accept))
-    .route("/games/{id}/decline", web::post().to(games::decline))
-    .route("/games/{id}/move", web::post().to(games::make_move))
-    .route("/games/{id}/play", web::get().to(play_link::show))
-    .route("/games/{id}/play", web::post().to(play_link::play))
-    .route("/games/{id}/resign", web::post().to(games::resign))
-    .route("/games/{id}/draw", web::post().to(games::draw))
     .default_service(web::to(pages::not_found));
+}
+
+/// Everything under `/games`, the busiest part of the site, in one scope so
+/// that a request elsewhere skips it with one prefix test. The router tries
+/// patterns in order, and each pattern with a `{}` part is a regex match, so
+/// the game page and the move come first: `[^/.]+` keeps the page's id from
+/// swallowing `5.json` and its kin below.
+fn games_scope() -> actix_web::Scope {
+    web::scope("/games")
+        .route("", web::get().to(records::archive))
+        .route("/new", web::get().to(games::new_form))
+        .route("/new", web::post().to(games::create))
+        .route("/{id:[^/.]+}", web::get().to(games::show))
+        .route("/{id}/move", web::post().to(games::make_move))
+        .route("/{id}.json", web::get().to(games::json))
+        .route("/{id}.pgn", web::get().to(records::pgn))
+        .route("/{id}.txt", web::get().to(records::log))
+        .route("/{id}/notes", web::post().to(records::save_note))
+        .route("/{id}/moves", web::get().to(games::all_moves))
+        .route("/{id}/accept", web::post().to(games::accept))
+        .route("/{id}/decline", web::post().to(games::decline))
+        .route("/{id}/play", web::get().to(play_link::show))
+        .route("/{id}/play", web::post().to(play_link::play))
+        .route("/{id}/resign", web::post().to(games::resign))
+        .route("/{id}/draw", web::post().to(games::draw))
+        .route("/{id}/adjudicate", web::post().to(tournaments::adjudicate))
+        .route(
+            "/{id}/adjudication-request",
+            web::post().to(tournaments::request_adjudication),
+        )
 }

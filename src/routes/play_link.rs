@@ -221,11 +221,23 @@ pub async fn play(
     let text = f.text.clone();
     let ply = link.ply;
     let state = ctx.state.clone();
-    let result = db(&ctx.state, move |conn| {
-        let store = svc::store_with(&state.writes);
-        svc::submit_move(conn, id, &user, &text, Some(ply), true, now(), store)
+    let submitted = db(&ctx.state, move |conn| {
+        svc::queue_move(
+            conn,
+            &state.writes,
+            id,
+            &user,
+            &text,
+            Some(ply),
+            true,
+            now(),
+        )
     })
     .await;
+    let result = match submitted {
+        Ok(submitted) => submitted.outcome().await,
+        Err(e) => Err(e),
+    };
     match result {
         Ok(MoveOutcome::Committed { .. }) | Ok(MoveOutcome::Preview { .. }) => {
             Ok(see_other(&format!("/games/{id}")))

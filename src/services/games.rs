@@ -1,9 +1,9 @@
 //! Games: challenges, moves, resignations and draws. Legality is decided by
 //! the rules crate only; this module stores what it says.
 
-use crate::db::models::{GameRow, MoveRow, NewGame, NewMove, User};
+use crate::db::models::{GameRow, ListedMove, MoveRow, NewGame, NewMove, User};
 use crate::db::schema::{games, moves, users};
-use crate::db::{is_unique_violation, last_insert_id, per_backend, DbConn};
+use crate::db::{is_unique_violation, last_insert_id, per_backend, DbConn, Stored, Writes};
 use crate::error::AppError;
 use crate::services::clock::{self, TimeControl};
 use crate::services::{clocks, mail};
@@ -361,18 +361,18 @@ pub fn moves_of(conn: &mut DbConn, game_id: i32) -> Result<Vec<MoveRow>, AppErro
         .load(conn)?)
 }
 
-/// The moves of plies `first..=last` only (a page's window of a long game).
+/// Plies `first..=last` as a page lists them (a window of a long game).
 pub fn moves_between(
     conn: &mut DbConn,
     game_id: i32,
     first: i32,
     last: i32,
-) -> Result<Vec<MoveRow>, AppError> {
+) -> Result<Vec<ListedMove>, AppError> {
     Ok(per_backend!(conn, |c| moves::table
         .filter(moves::game_id.eq(game_id))
         .filter(moves::ply.between(first, last))
         .order(moves::ply.asc())
-        .select(MoveRow::as_select())
+        .select(ListedMove::as_select())
         .load(c))?)
 }
 
@@ -545,8 +545,8 @@ fn check_mover(row: &GameRow, user: &User) -> Result<Color, AppError> {
 /// Read, check and (when `commit`) store a move. `expected_ply` is the ply
 /// the player saw; if the game has moved on since, nothing is played. The
 /// move is stored by `store`, which must run [`store_move`] in a transaction
-/// and return once it is committed: [`in_transaction`] on `conn`, or the
-/// server's [`store_with`] (grouped on SQLite).
+/// and return once it is committed ([`in_transaction`] on `conn`). The
+/// server uses [`queue_move`] instead, which does not wait on the connection.
 #[allow(clippy::too_many_arguments)]
 pub fn submit_move(
     conn: &mut DbConn,
@@ -558,11 +558,26 @@ pub fn submit_move(
     now: NaiveDateTime,
     store: impl FnOnce(&mut DbConn, MoveWrite) -> Result<(), AppError>,
 ) -> Result<MoveOutcome, AppError> {
+    let prepared = check_move(conn, id, user, text, expected_ply, commit, now)?;
+    store_prepared(conn, prepared, store)
+}
+
+/// Read and check a move: the game row, the ply the player saw, then
+/// [`prepare_move`].
+fn check_move(
+    conn: &mut DbConn,
+    id: i32,
+    user: &User,
+    text: &str,
+    expected_ply: Option<i32>,
+    commit: bool,
+    now: NaiveDateTime,
+) -> Result<Prepared, AppError> {
     let row = load(conn, id)?;
     if expected_ply.is_some_and(|p| p != row.ply) {
         return Err(AppError::position_changed());
     }
-    play_on(conn, row, user, text, commit, now, store)
+    prepare_move(conn, row, user, text, commit, now)
 }
 
 /// Store a checked move in a transaction of its own on `conn`.
@@ -570,11 +585,49 @@ pub fn in_transaction(conn: &mut DbConn, write: MoveWrite) -> Result<(), AppErro
     conn.transaction(|conn| store_move(conn, &write))
 }
 
-/// Store a checked move as `writes` commits, for [`submit_move`].
-pub fn store_with(
-    writes: &crate::db::Writes,
-) -> impl FnOnce(&mut DbConn, MoveWrite) -> Result<(), AppError> + '_ {
-    move |conn, w| writes.run(conn, Box::new(move |c| store_move(c, &w)))
+/// A move [`queue_move`] checked: a preview, or handed to the writes.
+pub enum Submitted {
+    Done(MoveOutcome),
+    Queued { played: Played, stored: Stored },
+}
+
+impl Submitted {
+    /// The outcome, once a queued move is committed (or refused there).
+    pub async fn outcome(self) -> Result<MoveOutcome, AppError> {
+        match self {
+            Submitted::Done(outcome) => Ok(outcome),
+            Submitted::Queued { played, stored } => {
+                stored.committed().await?;
+                Ok(MoveOutcome::Committed { played })
+            }
+        }
+    }
+}
+
+/// [`submit_move`] for the server: the move is checked on `conn` and given
+/// to `writes`, and the caller gives the connection back before awaiting
+/// [`Submitted::outcome`]. Waiting for SQLite's writer on a pooled
+/// connection capped the moves in flight at the pool's size, and so the
+/// size of a group commit.
+#[allow(clippy::too_many_arguments)]
+pub fn queue_move(
+    conn: &mut DbConn,
+    writes: &Writes,
+    id: i32,
+    user: &User,
+    text: &str,
+    expected_ply: Option<i32>,
+    commit: bool,
+    now: NaiveDateTime,
+) -> Result<Submitted, AppError> {
+    match check_move(conn, id, user, text, expected_ply, commit, now)? {
+        Prepared::Preview(outcome) => Ok(Submitted::Done(outcome)),
+        Prepared::Store(write) => {
+            let played = write.played.clone();
+            let stored = writes.queue(conn, Box::new(move |c| store_move(c, &write)))?;
+            Ok(Submitted::Queued { played, stored })
+        }
+    }
 }
 
 /// [`submit_move`] on a game row already loaded, in a transaction on `conn`.
@@ -600,7 +653,16 @@ fn play_on(
     now: NaiveDateTime,
     store: impl FnOnce(&mut DbConn, MoveWrite) -> Result<(), AppError>,
 ) -> Result<MoveOutcome, AppError> {
-    match prepare_move(conn, row, user, text, commit, now)? {
+    let prepared = prepare_move(conn, row, user, text, commit, now)?;
+    store_prepared(conn, prepared, store)
+}
+
+fn store_prepared(
+    conn: &mut DbConn,
+    prepared: Prepared,
+    store: impl FnOnce(&mut DbConn, MoveWrite) -> Result<(), AppError>,
+) -> Result<MoveOutcome, AppError> {
+    match prepared {
         Prepared::Preview(outcome) => Ok(outcome),
         Prepared::Store(write) => {
             let played = write.played.clone();
