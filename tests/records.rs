@@ -689,7 +689,10 @@ fn long_game_page_lists_a_window(backend: Backend) {
 /// the moves of existing games in SQL: undone and applied again over games
 /// played through the server (one from the start, one where Black moves
 /// first from a set-up position), it gives every move the number the server
-/// gave it when it was played.
+/// gave it when it was played. Undoing it means undoing the later
+/// `2026-11-24-000000_moves_by_game` first (the moves table rebuilt in
+/// (game, ply) order on SQLite, its surrogate id dropped): every stored
+/// move comes back the same through both.
 fn turn_number_backfill_matches_live_numbering(backend: Backend) {
     use diesel::prelude::*;
     use diesel_migrations::MigrationHarness;
@@ -735,30 +738,49 @@ fn turn_number_backfill_matches_live_numbering(backend: Backend) {
         )
         .collect();
     assert_eq!(live, want);
-    let redo = |conn: &mut missive::db::DbConn| match conn {
-        missive::db::DbConn::Sqlite(c) => {
-            let undone = c
-                .revert_last_migration(missive::db::SQLITE_MIGRATIONS)
-                .unwrap();
-            c.run_pending_migrations(missive::db::SQLITE_MIGRATIONS)
-                .unwrap();
-            undone.to_string()
-        }
-        missive::db::DbConn::Postgresql(c) => {
-            let undone = c
-                .revert_last_migration(missive::db::POSTGRES_MIGRATIONS)
-                .unwrap();
-            c.run_pending_migrations(missive::db::POSTGRES_MIGRATIONS)
-                .unwrap();
-            undone.to_string()
+    let stored = |conn: &mut missive::db::DbConn| -> Vec<(i32, i32, String, String, i32)> {
+        use missive::db::schema::moves::dsl::*;
+        moves
+            .select((game_id, ply, display, fen_after, played_by))
+            .order((game_id, ply))
+            .load(conn)
+            .unwrap()
+    };
+    let before = stored(&mut conn);
+    assert_eq!(before.len(), 9);
+    let redo = |conn: &mut missive::db::DbConn| -> Vec<String> {
+        match conn {
+            missive::db::DbConn::Sqlite(c) => {
+                let undone = (0..2)
+                    .map(|_| {
+                        c.revert_last_migration(missive::db::SQLITE_MIGRATIONS)
+                            .unwrap()
+                            .to_string()
+                    })
+                    .collect();
+                c.run_pending_migrations(missive::db::SQLITE_MIGRATIONS)
+                    .unwrap();
+                undone
+            }
+            missive::db::DbConn::Postgresql(c) => {
+                let undone = (0..2)
+                    .map(|_| {
+                        c.revert_last_migration(missive::db::POSTGRES_MIGRATIONS)
+                            .unwrap()
+                            .to_string()
+                    })
+                    .collect();
+                c.run_pending_migrations(missive::db::POSTGRES_MIGRATIONS)
+                    .unwrap();
+                undone
+            }
         }
     };
-    // The migration under test must still be the last one, or this test
-    // must undo down to it.
-    let undone = redo(&mut conn);
-    assert!(
-        undone.replace('-', "").starts_with("20261123150000"),
-        "{undone}"
-    );
+    // The migrations under test must still be the last two, or this test
+    // must undo down to them.
+    let undone: Vec<String> = redo(&mut conn).iter().map(|m| m.replace('-', "")).collect();
+    assert!(undone[0].starts_with("20261124000000"), "{undone:?}");
+    assert!(undone[1].starts_with("20261123150000"), "{undone:?}");
     assert_eq!(numbers(&mut conn), live);
+    assert_eq!(stored(&mut conn), before);
 }

@@ -110,7 +110,6 @@ pub struct ListedMove {
 #[derive(Queryable, Selectable, Clone, Debug)]
 #[diesel(table_name = moves)]
 pub struct MoveRow {
-    pub id: i32,
     pub game_id: i32,
     pub ply: i32,
     pub display: String,

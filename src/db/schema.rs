@@ -75,8 +75,7 @@ diesel::table! {
 }
 
 diesel::table! {
-    moves (id) {
-        id -> Integer,
+    moves (game_id, ply) {
         game_id -> Integer,
         ply -> Integer,
         display -> Text,
