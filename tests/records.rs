@@ -685,6 +685,27 @@ fn long_game_page_lists_a_window(backend: Backend) {
     assert_eq!(rec.moves.len(), 90);
 }
 
+/// Undo the last two migrations, apply everything again; the names undone.
+/// (`migrations` gives the embedded set each time: it is a constant, and
+/// neither `Clone` nor taken by reference.)
+fn undo_two_and_redo<DB: diesel::backend::Backend>(
+    conn: &mut impl diesel_migrations::MigrationHarness<DB>,
+    migrations: impl Fn() -> diesel_migrations::EmbeddedMigrations,
+) -> Vec<String>
+where
+    diesel_migrations::EmbeddedMigrations: diesel::migration::MigrationSource<DB>,
+{
+    let undone = (0..2)
+        .map(|_| {
+            conn.revert_last_migration(migrations())
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    conn.run_pending_migrations(migrations()).unwrap();
+    undone
+}
+
 /// Migration `2026-11-23-150000_digests` adds `moves.turn_no` and numbers
 /// the moves of existing games in SQL: undone and applied again over games
 /// played through the server (one from the start, one where Black moves
@@ -695,7 +716,6 @@ fn long_game_page_lists_a_window(backend: Backend) {
 /// move comes back the same through both.
 fn turn_number_backfill_matches_live_numbering(backend: Backend) {
     use diesel::prelude::*;
-    use diesel_migrations::MigrationHarness;
     let app = TestApp::start(backend);
     let alice = app.user("alice");
     let bob = app.user("bob");
@@ -751,28 +771,10 @@ fn turn_number_backfill_matches_live_numbering(backend: Backend) {
     let redo = |conn: &mut missive::db::DbConn| -> Vec<String> {
         match conn {
             missive::db::DbConn::Sqlite(c) => {
-                let undone = (0..2)
-                    .map(|_| {
-                        c.revert_last_migration(missive::db::SQLITE_MIGRATIONS)
-                            .unwrap()
-                            .to_string()
-                    })
-                    .collect();
-                c.run_pending_migrations(missive::db::SQLITE_MIGRATIONS)
-                    .unwrap();
-                undone
+                undo_two_and_redo(c, || missive::db::SQLITE_MIGRATIONS)
             }
             missive::db::DbConn::Postgresql(c) => {
-                let undone = (0..2)
-                    .map(|_| {
-                        c.revert_last_migration(missive::db::POSTGRES_MIGRATIONS)
-                            .unwrap()
-                            .to_string()
-                    })
-                    .collect();
-                c.run_pending_migrations(missive::db::POSTGRES_MIGRATIONS)
-                    .unwrap();
-                undone
+                undo_two_and_redo(c, || missive::db::POSTGRES_MIGRATIONS)
             }
         }
     };
