@@ -87,16 +87,7 @@ fn mails(conn: &mut DbConn, kind: &str) -> Vec<mail::OutboxRow> {
 }
 
 fn play(conn: &mut DbConn, id: i32, user: &User, text: &str, now: NaiveDateTime) {
-    let r = games::submit_move(
-        conn,
-        id,
-        user,
-        text,
-        None,
-        true,
-        now,
-        missive::services::games::in_transaction,
-    );
+    let r = games::submit_move(conn, id, user, text, None, true, now);
     assert!(
         matches!(r, Ok(games::MoveOutcome::Committed { .. })),
         "{text}: {:?}",
@@ -171,16 +162,7 @@ fn late_move_is_refused_and_forfeits(backend: Backend) {
     play(&mut conn, id, &alice, "e4", t0() + Duration::hours(5));
     // Bob answers two days and a second after Alice's move.
     let late = t0() + Duration::hours(5) + Duration::days(2) + Duration::seconds(1);
-    let r = games::submit_move(
-        &mut conn,
-        id,
-        &bob,
-        "e5",
-        Some(1),
-        true,
-        late,
-        missive::services::games::in_transaction,
-    );
+    let r = games::submit_move(&mut conn, id, &bob, "e5", Some(1), true, late);
     match r {
         Err(AppError::Conflict(msg)) => assert_eq!(msg, games::TIME_RAN_OUT),
         other => panic!("expected a loss on time, got {:?}", other.err()),
@@ -194,16 +176,7 @@ fn late_move_is_refused_and_forfeits(backend: Backend) {
     assert_eq!(mails(&mut conn, mail::GAME_OVER).len(), 2);
     // The sweeper has nothing left to do, and a retry is refused as over.
     assert_eq!(clocks::sweep(&mut conn, late).unwrap(), 0);
-    let r = games::submit_move(
-        &mut conn,
-        id,
-        &bob,
-        "e5",
-        None,
-        true,
-        late,
-        missive::services::games::in_transaction,
-    );
+    let r = games::submit_move(&mut conn, id, &bob, "e5", None, true, late);
     assert!(matches!(r, Err(AppError::Forbidden(_))));
     assert_eq!(mails(&mut conn, mail::GAME_OVER).len(), 2);
     // A draw offer cannot be accepted once the mover's flag has fallen.
@@ -237,7 +210,6 @@ fn late_move_is_refused_and_forfeits(backend: Backend) {
         None,
         true,
         t0() + Duration::days(2),
-        missive::services::games::in_transaction,
     );
     assert!(matches!(r, Err(AppError::Conflict(_))));
     let id = game(&mut conn, &alice, &bob, "2d/move");

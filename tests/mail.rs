@@ -678,17 +678,7 @@ fn service_game(
     for (i, m) in moves.iter().enumerate() {
         let mover = if i % 2 == 0 { white } else { black };
         let t = at + Duration::hours(i as i64 + 1);
-        let r = games::submit_move(
-            &mut conn,
-            id,
-            mover,
-            m,
-            None,
-            true,
-            t,
-            missive::services::games::in_transaction,
-        )
-        .unwrap();
+        let r = games::submit_move(&mut conn, id, mover, m, None, true, t).unwrap();
         assert!(matches!(r, MoveOutcome::Committed { .. }));
     }
     id
@@ -808,17 +798,7 @@ fn daily_digest_once_a_day_right_games_right_order(backend: Backend) {
     assert_eq!(digests(&app), 2);
     // She plays everywhere; the day after there is nothing to list: no mail.
     for (g, m) in [(g1, "e4"), (g2, "e5"), (g3, "e4")] {
-        missive::services::games::submit_move(
-            &mut conn,
-            g,
-            &alice,
-            m,
-            None,
-            true,
-            day2,
-            missive::services::games::in_transaction,
-        )
-        .unwrap();
+        missive::services::games::submit_move(&mut conn, g, &alice, m, None, true, day2).unwrap();
     }
     let day3 = at("2026-11-23 07:00");
     let r = digest::run_digests(&mut conn, 7, day3).unwrap();

@@ -19,29 +19,6 @@ both_backends!(
     turn_number_backfill_matches_live_numbering,
 );
 
-fn unescape(s: &str) -> String {
-    s.replace("&#x2f;", "/")
-        .replace("&#60;", "<")
-        .replace("&#62;", ">")
-        .replace("&#34;", "\"")
-        .replace("&#38;", "&")
-        .replace("&#47;", "/")
-        .replace("&#43;", "+")
-        .replace("&#35;", "#")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&#x27;", "'")
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&amp;", "&")
-}
-
-/// The FEN shown under the board of a game page.
-fn page_fen(body: &str) -> String {
-    let i = body.find("<code id=\"fen\">").expect("fen on page") + "<code id=\"fen\">".len();
-    unescape(&body[i..i + body[i..].find("</code>").unwrap()])
-}
-
 /// A started game of `variant` between alice (White) and bob.
 fn start(alice: &TestClient, bob: &TestClient, variant: &str) -> i32 {
     start_vs(alice, bob, "bob", variant)
@@ -115,7 +92,7 @@ fn replay_pages_show_stored_positions(backend: Backend) {
         } else {
             moves[ply - 1]["fen_after"].as_str().unwrap().to_string()
         };
-        assert_eq!(page_fen(&p.body), stored, "ply {ply}");
+        assert_eq!(p.fen(), stored, "ply {ply}");
         let rules = missive_rules::Game::replay(chess, None, &texts[..ply]).unwrap();
         assert_eq!(rules.fen(), stored, "ply {ply}");
         assert!(p.has(&format!("Ply {ply} of 4")), "{}", p.body);
@@ -135,7 +112,7 @@ fn replay_pages_show_stored_positions(backend: Backend) {
     }
     assert!(p.has("data-ply=\"2\" class=\"current\""));
     // Without ?ply the page is the current position.
-    assert_eq!(page_fen(&anon.get(&format!("/games/{id}")).body), j["fen"]);
+    assert_eq!(anon.get(&format!("/games/{id}")).fen(), j["fen"]);
     // While replaying an active game the player gets no move form.
     let id2 = start(&alice, &bob, "chess");
     alice.play(id2, "e4");
@@ -405,7 +382,7 @@ fn bad_ply_values_never_500(backend: Backend) {
     ] {
         let p = anon.get(&format!("/games/{id}?ply={q}"));
         assert_eq!(p.status, StatusCode::OK, "ply={q}");
-        assert_eq!(&page_fen(&p.body), want.unwrap(), "ply={q}");
+        assert_eq!(&p.fen(), want.unwrap(), "ply={q}");
     }
     for q in ["abc", "1.5", "%00", "--1", "1e3", "-"] {
         let p = anon.get(&format!("/games/{id}?ply={q}"));
@@ -631,7 +608,7 @@ fn long_game_page_lists_a_window(backend: Backend) {
     // The current position: plies 51-90, numbered 26. to 45.
     let p = anon.get(&format!("/games/{id}"));
     assert_eq!(p.status, StatusCode::OK);
-    assert_eq!(page_fen(&p.body), fens[90]);
+    assert_eq!(p.fen(), fens[90]);
     assert!((51..=90).all(|n| p.has(&link(n))), "{}", p.body);
     assert!(!p.has(&link(50)) && !p.has(&link(1)));
     assert!(p.has(&format!(
@@ -644,14 +621,14 @@ fn long_game_page_lists_a_window(backend: Backend) {
     assert!(p.has("Ply 90 of 90"));
     // An early ply: plies 1-40, the shown one marked, later ones linked.
     let p = anon.get(&format!("/games/{id}?ply=5"));
-    assert_eq!(page_fen(&p.body), fens[5]);
+    assert_eq!(p.fen(), fens[5]);
     assert!((1..=40).all(|n| p.has(&link(n))));
     assert!(!p.has(&link(41)));
     assert!(p.has("data-ply=\"5\" class=\"current\""));
     assert!(p.has("id=\"moves-after\"") && !p.has("id=\"moves-before\""));
     // A middle ply: the window around it, an odd ply starts a numbered line.
     let p = anon.get(&format!("/games/{id}?ply=45"));
-    assert_eq!(page_fen(&p.body), fens[45]);
+    assert_eq!(p.fen(), fens[45]);
     assert!((16..=55).all(|n| p.has(&link(n))), "{}", p.body);
     assert!(p.has("data-ply=\"45\" class=\"current\""));
     assert!(p.has("id=\"moves-after\"") && p.has("id=\"moves-before\""));
@@ -671,7 +648,7 @@ fn long_game_page_lists_a_window(backend: Backend) {
         "<td class=\"num\">1.</td><td><a href=\"/games/{id}?ply=1\""
     )));
     assert!(all.has("<td class=\"num\">45.</td>") && !all.has("<td class=\"num\">46.</td>"));
-    let text = unescape(&all.body);
+    let text = common::unescape(&all.body);
     for (n, d) in displays.iter().enumerate() {
         let cell = format!("data-ply=\"{}\">{d}</a>", n + 1);
         assert!(text.contains(&cell), "ply {}: {d}", n + 1);

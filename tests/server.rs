@@ -885,17 +885,6 @@ fn moving_declines_a_draw_offer(backend: Backend) {
     assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY);
 }
 
-/// The text of `<code id="fen">` on a game page.
-fn page_fen(page: &common::Page) -> String {
-    let start = page
-        .body
-        .find("<code id=\"fen\">")
-        .expect("a FEN on the page")
-        + 15;
-    let end = start + page.body[start..].find("</code>").unwrap();
-    page.body[start..end].to_string()
-}
-
 /// Pages are drawn from the position cache: after every move, both players'
 /// pages show the position, the legal moves (only to the player to move)
 /// and the last move that the rules give for the moves played, a replay of
@@ -917,7 +906,7 @@ fn the_game_page_follows_every_move(backend: Backend) {
         // Both look first, so the position before the move is cached.
         for viewer in [mover, other] {
             let page = viewer.get(&format!("/games/{id}"));
-            assert_eq!(page_fen(&page), game.fen(), "before ply {}", i + 1);
+            assert_eq!(page.fen(), game.fen(), "before ply {}", i + 1);
         }
         let legal = mover
             .get(&format!("/games/{id}"))
@@ -934,14 +923,14 @@ fn the_game_page_follows_every_move(backend: Backend) {
         game.play_text(mv).unwrap();
         fens.push(game.fen());
         let after = mover.get(&format!("/games/{id}"));
-        assert_eq!(page_fen(&after), game.fen(), "after {mv}");
+        assert_eq!(after.fen(), game.fen(), "after {mv}");
         assert_eq!(
             after.body.matches("data-coord=").count(),
             0,
             "not the mover's turn"
         );
         let next = other.get(&format!("/games/{id}"));
-        assert_eq!(page_fen(&next), game.fen());
+        assert_eq!(next.fen(), game.fen());
         assert_eq!(
             next.body.matches("data-coord=").count(),
             game.legal_moves().len()
@@ -950,6 +939,6 @@ fn the_game_page_follows_every_move(backend: Backend) {
     }
     for (ply, fen) in fens.iter().enumerate() {
         let page = alice.get(&format!("/games/{id}?ply={ply}"));
-        assert_eq!(&page_fen(&page), fen, "replay of ply {ply}");
+        assert_eq!(&page.fen(), fen, "replay of ply {ply}");
     }
 }

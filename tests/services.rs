@@ -87,17 +87,7 @@ fn unique_game_ply_key(backend: Backend) {
     let app = TestApp::start(backend);
     let mut conn = app.db();
     let (id, alice, _) = started_game(&mut conn);
-    games::submit_move(
-        &mut conn,
-        id,
-        &alice,
-        "e4",
-        Some(0),
-        true,
-        t0(),
-        missive::services::games::in_transaction,
-    )
-    .unwrap();
+    games::submit_move(&mut conn, id, &alice, "e4", Some(0), true, t0()).unwrap();
     let dup = diesel::insert_into(moves::table)
         .values((
             moves::game_id.eq(id),

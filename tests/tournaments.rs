@@ -126,17 +126,7 @@ fn time_forfeit(
         let mover = accounts::find_by_id(conn, games::player_to_move(&row).unwrap())
             .unwrap()
             .unwrap();
-        games::submit_move(
-            conn,
-            game_id,
-            &mover,
-            "e4",
-            None,
-            true,
-            start,
-            missive::services::games::in_transaction,
-        )
-        .unwrap();
+        games::submit_move(conn, game_id, &mover, "e4", None, true, start).unwrap();
         row = games::load(conn, game_id).unwrap();
     }
     assert!(
@@ -639,7 +629,6 @@ fn director_withdraws_and_replaces(backend: Backend) {
         None,
         true,
         start + Duration::hours(2),
-        missive::services::games::in_transaction,
     )
     .unwrap();
     let other = user(conn, "other");

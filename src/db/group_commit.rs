@@ -11,7 +11,7 @@
 //! for another of ours, and a batch writes each page once.
 //!
 //! Nothing is acknowledged before it is durable as before: a write's answer
-//! ([`GroupCommit::queue`], [`GroupCommit::run`]) comes once the batch's
+//! ([`GroupCommit::queue`]) comes once the batch's
 //! COMMIT has returned. A request waits for it without holding a database
 //! connection or thread, so a batch can hold every move in flight rather
 //! than one per pooled connection. A write that fails rolls
@@ -102,9 +102,10 @@ impl GroupCommit {
         Ok(answer)
     }
 
-    /// [`queue`](Self::queue) and wait for the answer. Blocks: not for an
-    /// async task.
-    pub fn run(&self, job: Job) -> Result<(), AppError> {
+    /// [`queue`](Self::queue) and wait for the answer, for the tests below
+    /// (the server awaits [`Answer`] instead).
+    #[cfg(test)]
+    fn run(&self, job: Job) -> Result<(), AppError> {
         answer_of(self.queue(job)?.blocking_recv())
     }
 }

@@ -777,10 +777,7 @@ pub async fn make_move(
         })
         .await?;
     // The database connection is back in the pool while the move commits.
-    let result = match result {
-        Ok(submitted) => submitted.outcome().await,
-        Err(e) => Err(e),
-    };
+    let result = async { result?.outcome().await }.await;
     let (status, extras) = match result {
         Ok(MoveOutcome::Committed { .. }) => return Ok(see_other(&format!("/games/{id}"))),
         Ok(MoveOutcome::Preview { played, after }) => (

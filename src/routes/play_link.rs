@@ -234,10 +234,7 @@ pub async fn play(
         )
     })
     .await;
-    let result = match submitted {
-        Ok(submitted) => submitted.outcome().await,
-        Err(e) => Err(e),
-    };
+    let result = async { submitted?.outcome().await }.await;
     match result {
         Ok(MoveOutcome::Committed { .. }) | Ok(MoveOutcome::Preview { .. }) => {
             Ok(see_other(&format!("/games/{id}")))

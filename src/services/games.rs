@@ -542,12 +542,10 @@ fn check_mover(row: &GameRow, user: &User) -> Result<Color, AppError> {
     Ok(side)
 }
 
-/// Read, check and (when `commit`) store a move. `expected_ply` is the ply
-/// the player saw; if the game has moved on since, nothing is played. The
-/// move is stored by `store`, which must run [`store_move`] in a transaction
-/// and return once it is committed ([`in_transaction`] on `conn`). The
-/// server uses [`queue_move`] instead, which does not wait on the connection.
-#[allow(clippy::too_many_arguments)]
+/// Read, check and (when `commit`) store a move in a transaction on `conn`.
+/// `expected_ply` is the ply the player saw; if the game has moved on since,
+/// nothing is played. The server uses [`queue_move`] instead, which does not
+/// wait for the commit on the connection.
 pub fn submit_move(
     conn: &mut DbConn,
     id: i32,
@@ -556,10 +554,9 @@ pub fn submit_move(
     expected_ply: Option<i32>,
     commit: bool,
     now: NaiveDateTime,
-    store: impl FnOnce(&mut DbConn, MoveWrite) -> Result<(), AppError>,
 ) -> Result<MoveOutcome, AppError> {
     let prepared = check_move(conn, id, user, text, expected_ply, commit, now)?;
-    store_prepared(conn, prepared, store)
+    store_now(conn, prepared)
 }
 
 /// Read and check a move: the game row, the ply the player saw, then
@@ -578,11 +575,6 @@ fn check_move(
         return Err(AppError::position_changed());
     }
     prepare_move(conn, row, user, text, commit, now)
-}
-
-/// Store a checked move in a transaction of its own on `conn`.
-pub fn in_transaction(conn: &mut DbConn, write: MoveWrite) -> Result<(), AppError> {
-    conn.transaction(|conn| store_move(conn, &write))
 }
 
 /// A move [`queue_move`] checked: a preview, or handed to the writes.
@@ -641,33 +633,19 @@ pub fn move_from(
     commit: bool,
     now: NaiveDateTime,
 ) -> Result<MoveOutcome, AppError> {
-    play_on(conn, row.clone(), user, text, commit, now, in_transaction)
+    let prepared = prepare_move(conn, row.clone(), user, text, commit, now)?;
+    store_now(conn, prepared)
 }
 
-fn play_on(
-    conn: &mut DbConn,
-    row: GameRow,
-    user: &User,
-    text: &str,
-    commit: bool,
-    now: NaiveDateTime,
-    store: impl FnOnce(&mut DbConn, MoveWrite) -> Result<(), AppError>,
-) -> Result<MoveOutcome, AppError> {
-    let prepared = prepare_move(conn, row, user, text, commit, now)?;
-    store_prepared(conn, prepared, store)
-}
-
-fn store_prepared(
-    conn: &mut DbConn,
-    prepared: Prepared,
-    store: impl FnOnce(&mut DbConn, MoveWrite) -> Result<(), AppError>,
-) -> Result<MoveOutcome, AppError> {
+/// A checked move's outcome, stored first in a transaction of its own.
+fn store_now(conn: &mut DbConn, prepared: Prepared) -> Result<MoveOutcome, AppError> {
     match prepared {
         Prepared::Preview(outcome) => Ok(outcome),
         Prepared::Store(write) => {
-            let played = write.played.clone();
-            store(conn, *write)?;
-            Ok(MoveOutcome::Committed { played })
+            conn.transaction(|conn| store_move(conn, &write))?;
+            Ok(MoveOutcome::Committed {
+                played: write.played,
+            })
         }
     }
 }

@@ -246,6 +246,30 @@ impl Page {
     pub fn has(&self, s: &str) -> bool {
         self.body.contains(s)
     }
+    /// The FEN shown under the board of a game page.
+    pub fn fen(&self) -> String {
+        let tag = "<code id=\"fen\">";
+        let i = self.body.find(tag).expect("a FEN on the page") + tag.len();
+        unescape(&self.body[i..i + self.body[i..].find("</code>").unwrap()])
+    }
+}
+
+/// Undo the HTML escaping of a page's text.
+pub fn unescape(s: &str) -> String {
+    s.replace("&#x2f;", "/")
+        .replace("&#60;", "<")
+        .replace("&#62;", ">")
+        .replace("&#34;", "\"")
+        .replace("&#38;", "&")
+        .replace("&#47;", "/")
+        .replace("&#43;", "+")
+        .replace("&#35;", "#")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&#x27;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
 }
 
 /// The first `csrf_token` value in a page.
