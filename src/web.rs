@@ -32,12 +32,18 @@ pub struct AppState {
     pub positions: crate::position_cache::PositionCache,
     /// How moves are committed (SQLite: grouped by one writer thread).
     pub writes: crate::db::Writes,
+    /// Whether [`db_short`] may run on the request's own thread: on SQLite,
+    /// whose reads never wait for a lock in WAL mode; not on PostgreSQL,
+    /// where every statement is a trip over the network.
+    inline_short_work: bool,
 }
 
 impl AppState {
     pub fn new(pool: Pool, config: Config, secret: Vec<u8>, writes: crate::db::Writes) -> AppState {
         let permits = pool.max_size() as usize;
         let cache_bytes = u64::from(config.position_cache_mb) << 20;
+        let inline_short_work =
+            crate::db::parse_url(&config.database_url).0 == crate::db::Backend::Sqlite;
         AppState {
             pool,
             config,
@@ -45,6 +51,7 @@ impl AppState {
             db_permits: tokio::sync::Semaphore::new(permits),
             positions: crate::position_cache::PositionCache::new(cache_bytes),
             writes,
+            inline_short_work,
         }
     }
 }
@@ -80,6 +87,35 @@ where
     })
     .await
     .map_err(|e| AppError::internal(format!("blocking task: {e}")))?
+}
+
+/// [`db`] for work that is short and, on SQLite, only reads or hands its
+/// writes to the group commit (a session lookup, the game page, checking a
+/// move): on SQLite it runs right here, on the request's thread, when a
+/// pooled connection is free at once, and goes to the blocking pool
+/// otherwise.
+///
+/// The hop to a blocking thread and back (two wake-ups and two thread
+/// switches) cost a game page more CPU than its database reads (`perf`,
+/// README "Benchmarks"). An SQLite read in WAL mode takes no lock a writer
+/// holds, so it does not stall the thread's other connections for longer
+/// than its own few tens of microseconds.
+pub async fn db_short<F, T>(state: &AppState, f: F) -> Result<T, AppError>
+where
+    F: FnOnce(&mut DbConn) -> Result<T, AppError> + Send + 'static,
+    T: Send + 'static,
+{
+    if state.inline_short_work {
+        if let Ok(_permit) = state.db_permits.try_acquire() {
+            if let Some(mut conn) = state.pool.try_get() {
+                // A panic must not take the worker thread and its other
+                // connections with it (on the blocking pool it cannot).
+                return std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&mut conn)))
+                    .unwrap_or_else(|_| Err(AppError::internal("panic in database work")));
+            }
+        }
+    }
+    db(state, f).await
 }
 
 fn hmac_hex(secret: &[u8], data: &str) -> String {
@@ -190,7 +226,7 @@ impl Session {
         T: Send + 'static,
     {
         let token = self.token.clone();
-        let (user, result) = db(&self.state, move |conn| {
+        let (user, result) = db_short(&self.state, move |conn| {
             let user = match &token {
                 Some(t) => accounts::session_user(conn, t, now())?,
                 None => None,
@@ -366,4 +402,54 @@ pub fn load_secret(conn: &mut DbConn, configured: Option<&str>) -> anyhow::Resul
         .execute(conn);
     let stored = read(conn)?.ok_or_else(|| anyhow::anyhow!("cannot store the secret"))?;
     Ok(stored.into_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use diesel::RunQueryDsl;
+
+    fn state(database_url: &str) -> Arc<AppState> {
+        crate::build_state(&Config {
+            database_url: database_url.into(),
+            ..Config::default()
+        })
+        .expect("state")
+    }
+
+    #[actix_web::test]
+    async fn short_work_on_sqlite_runs_on_the_request_thread_and_survives_a_panic() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = state(&dir.path().join("t.db").to_string_lossy());
+        let here = std::thread::current().id();
+        let ran_on = db_short(&state, |_| Ok(std::thread::current().id()))
+            .await
+            .unwrap();
+        assert_eq!(
+            ran_on, here,
+            "SQLite short work is not sent to the blocking pool"
+        );
+        // With every pooled connection taken, it waits on the blocking pool
+        // for one instead.
+        let held: Vec<_> = (0..state.pool.max_size())
+            .map(|_| state.pool.get().unwrap())
+            .collect();
+        let (waited_on, ()) = tokio::join!(
+            db_short(&state, |_| Ok(std::thread::current().id())),
+            async move {
+                actix_web::rt::time::sleep(std::time::Duration::from_millis(20)).await;
+                drop(held);
+            }
+        );
+        assert_ne!(waited_on.unwrap(), here);
+        // A panic is an internal error, and the thread goes on serving.
+        let r: Result<(), AppError> = db_short(&state, |_| panic!("a bug")).await;
+        assert!(matches!(r, Err(AppError::Internal(_))), "{r:?}");
+        let n: i64 = db_short(&state, |c| {
+            Ok(diesel::select(diesel::dsl::sql::<diesel::sql_types::BigInt>("1")).get_result(c)?)
+        })
+        .await
+        .unwrap();
+        assert_eq!(n, 1);
+    }
 }
