@@ -25,8 +25,9 @@ pub struct Config {
     pub workers: usize,
     /// Database connections in the pool.
     pub pool_size: u32,
-    /// `MISSIVE_POSITION_CACHE_MB`: memory for restored games and for board
-    /// pictures, each (`position_cache`).
+    /// `MISSIVE_POSITION_CACHE_MB`: memory for restored games, for board
+    /// pictures and for the plies pages list, each (`position_cache`,
+    /// `listed_moves`).
     pub position_cache_mb: u32,
     /// Take the client address from `Forwarded`/`X-Forwarded-For` (only
     /// behind a reverse proxy that sets them), for per-IP login limits.

@@ -8,6 +8,7 @@ pub mod config;
 pub mod db;
 pub mod error;
 pub mod jobs;
+pub mod listed_moves;
 pub mod mail_bench;
 pub mod position_cache;
 pub mod routes;

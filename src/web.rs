@@ -30,6 +30,8 @@ pub struct AppState {
     /// rather than as parked database threads queueing on the pool.
     pub db_permits: tokio::sync::Semaphore,
     pub positions: crate::position_cache::PositionCache,
+    /// The plies game pages list, kept between views.
+    pub listed: crate::listed_moves::ListedMoves,
     /// How moves are committed (SQLite: grouped by one writer thread).
     pub writes: crate::db::Writes,
     /// Whether [`db_short`] may run on the request's own thread: on SQLite,
@@ -50,6 +52,7 @@ impl AppState {
             secret,
             db_permits: tokio::sync::Semaphore::new(permits),
             positions: crate::position_cache::PositionCache::new(cache_bytes),
+            listed: crate::listed_moves::ListedMoves::new(cache_bytes),
             writes,
             inline_short_work,
         }

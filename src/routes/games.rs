@@ -6,7 +6,7 @@ use crate::position_cache::{LegalMove, PictureOf};
 use crate::services::clock;
 use crate::services::clocks::{self, GameClock};
 use crate::services::games::{self as svc, Challenge, MoveOutcome, ACTIVE, PENDING};
-use crate::web::{db, html, now, parse_id, see_other, Ctx, Page, Session};
+use crate::web::{db, html, now, parse_id, see_other, AppState, Ctx, Page, Session};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -314,12 +314,12 @@ pub fn clock_lines(c: &GameClock) -> ClockLines {
     }
 }
 
-/// Everything a game page needs from the database, with its moves as `M`:
-/// what a page lists, or whole rows for the JSON export.
-struct Loaded<M = ListedMove> {
+/// Everything a game page needs from the database, with its moves as `Ms`:
+/// the plies a page lists, or whole rows for the JSON export.
+struct Loaded<Ms = Arc<[ListedMove]>> {
     row: GameRow,
     /// The moves the page lists (a window of a long game), or all of them.
-    moves: Vec<M>,
+    moves: Ms,
     names: HashMap<i32, String>,
     /// The viewer's private note on this game.
     note: Option<String>,
@@ -335,33 +335,37 @@ fn shown_ply(view_ply: Option<i64>, total: i32) -> i32 {
         .unwrap_or(total)
 }
 
-/// The moves the page showing ply `view` (`None`: the current one) lists.
+/// The moves the page showing ply `view` (`None`: the current one) lists,
+/// kept in `state` between views.
 fn window_for(
+    state: Arc<AppState>,
     view: Option<i64>,
-) -> impl FnOnce(&mut DbConn, &GameRow) -> Result<Vec<ListedMove>, AppError> {
+) -> impl FnOnce(&mut DbConn, &GameRow) -> Result<Arc<[ListedMove]>, AppError> {
     move |conn, row| {
         let (first, last) = window_around(shown_ply(view, row.ply), row.ply);
-        svc::moves_between(conn, row.id, first, last)
+        state.listed.window(row, first, last, || {
+            svc::moves_between(conn, row.id, first, last)
+        })
     }
 }
 
-async fn load_game<M: Send + 'static>(
+async fn load_game<Ms: Send + 'static>(
     ctx: &Ctx,
     id: i32,
-    moves: impl FnOnce(&mut DbConn, &GameRow) -> Result<Vec<M>, AppError> + Send + 'static,
-) -> Result<Loaded<M>, AppError> {
+    moves: impl FnOnce(&mut DbConn, &GameRow) -> Result<Ms, AppError> + Send + 'static,
+) -> Result<Loaded<Ms>, AppError> {
     let viewer = ctx.user.as_ref().map(|u| u.id);
     db(&ctx.state, move |conn| read_game(conn, id, viewer, moves)).await
 }
 
 /// Everything a game page shows, read in one transaction: one consistent
 /// snapshot, and on SQLite one read-lock cycle instead of one per statement.
-fn read_game<M>(
+fn read_game<Ms>(
     conn: &mut DbConn,
     id: i32,
     viewer: Option<i32>,
-    moves: impl FnOnce(&mut DbConn, &GameRow) -> Result<Vec<M>, AppError>,
-) -> Result<Loaded<M>, AppError> {
+    moves: impl FnOnce(&mut DbConn, &GameRow) -> Result<Ms, AppError>,
+) -> Result<Loaded<Ms>, AppError> {
     diesel::Connection::transaction(conn, |conn| {
         let row = svc::load(conn, id)?;
         let moves = moves(conn, &row)?;
@@ -620,8 +624,9 @@ pub async fn show(
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(&path)?;
     let view_ply = parse_ply(&query.ply)?;
+    let window = window_for(session.state().clone(), view_ply);
     let (ctx, data) = session
-        .with_user(move |conn, user| read_game(conn, id, user.map(|u| u.id), window_for(view_ply)))
+        .with_user(move |conn, user| read_game(conn, id, user.map(|u| u.id), window))
         .await?;
     let data = data?;
     let body = render_game(
@@ -810,7 +815,7 @@ pub async fn make_move(
         ),
         Err(e) => return Err(e),
     };
-    let data = load_game(&ctx, id, window_for(None)).await?;
+    let data = load_game(&ctx, id, window_for(ctx.state.clone(), None)).await?;
     Ok(html(status, render_game(&ctx, &data, extras)?))
 }
 
