@@ -7,6 +7,7 @@ use crate::piece::Color;
 use crate::position::Position;
 use crate::variant::{Notation, Outcome, Reason, RepetitionRule, Variant};
 use crate::view::{BoardView, MoveView};
+use std::borrow::Cow;
 
 /// One position reached in the game, as the repetition rules see it.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -264,11 +265,19 @@ impl Game {
             "Game::play called with an illegal move"
         );
         let v = self.variant;
+        // The variant's whole legal list, repetition rules aside, as
+        // `format_move` would generate it.
+        let every: Cow<[Move]> = if self.forbidden_by_repetition.is_empty() {
+            Cow::Borrowed(&self.legal)
+        } else {
+            Cow::Owned([&self.legal[..], &self.forbidden_by_repetition[..]].concat())
+        };
+        let written = |n| v.format_move_among(&self.position, &every, mv, n);
         let played = Played {
             mv: *mv,
-            coordinate: v.format_move(&self.position, mv, Notation::Coordinate),
-            display: v.format_move(&self.position, mv, Notation::Display),
-            game_courier: v.format_move(&self.position, mv, Notation::GameCourier),
+            coordinate: written(Notation::Coordinate),
+            display: written(Notation::Display),
+            game_courier: written(Notation::GameCourier),
             comment: None,
         };
         self.position = v.play(&self.position, mv);

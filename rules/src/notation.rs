@@ -354,7 +354,7 @@ pub fn read_move_with_aliases(
     }
     let norm = normalize(t);
     let exact: Vec<usize> = (0..cands.len())
-        .filter(|&i| cands[i].forms.iter().any(|f| normalize(f) == norm))
+        .filter(|&i| cands[i].forms.iter().any(|f| normalizes_to(f, &norm)))
         .collect();
     if exact.len() == 1 {
         return Ok(exact[0]);
@@ -399,6 +399,31 @@ fn normalize(s: &str) -> String {
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// `normalize(form) == norm` for a `norm` that [`normalize`] wrote, without
+/// writing the form's normal text: a move text is compared with every form
+/// of every legal move, and those strings were most of the comparing.
+fn normalizes_to(form: &str, norm: &str) -> bool {
+    let mut rest = norm;
+    for (i, word) in form
+        .trim()
+        .trim_end_matches(['#', '!', '?'])
+        .split_whitespace()
+        .enumerate()
+    {
+        if i > 0 {
+            match rest.strip_prefix(' ') {
+                Some(r) => rest = r,
+                None => return false,
+            }
+        }
+        match rest.strip_prefix(word) {
+            Some(r) => rest = r,
+            None => return false,
+        }
+    }
+    rest.is_empty()
 }
 
 fn explain_illegal(
@@ -528,6 +553,21 @@ fn explain_illegal(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The allocation-free comparison answers as comparing the normal
+        /// texts does, for forms and move texts alike.
+        #[test]
+        fn normalizes_to_is_comparing_normal_texts(
+            form in "[ a-e1-4#!?Nx=+-]{0,12}",
+            text in "[ a-e1-4#!?Nx=+-]{0,12}",
+        ) {
+            let norm = normalize(&text);
+            prop_assert_eq!(normalizes_to(&form, &norm), normalize(&form) == norm);
+            prop_assert!(normalizes_to(&text, &norm));
+        }
+    }
 
     fn sq(s: &str) -> Square {
         Square::parse(s).unwrap()

@@ -229,6 +229,20 @@ pub trait Variant: Send + Sync + 'static {
     }
 
     fn format_move(&self, pos: &Position, mv: &Move, notation: Notation) -> String;
+    /// [`Variant::format_move`] for a move of `legal`, the whole legal move
+    /// list of `pos` (in any order), which a variant whose written forms
+    /// depend on the other legal moves (SAN's disambiguation) then need not
+    /// generate again: [`crate::Game::play`] has it.
+    fn format_move_among(
+        &self,
+        pos: &Position,
+        legal: &[Move],
+        mv: &Move,
+        notation: Notation,
+    ) -> String {
+        let _ = legal;
+        self.format_move(pos, mv, notation)
+    }
     /// Every move of `legal`, the whole legal move list of `pos`, written in
     /// `notation`, in order: the same strings as [`Variant::format_move`]
     /// one by one. Variants whose display forms depend on the other legal

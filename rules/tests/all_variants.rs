@@ -1,7 +1,7 @@
 //! Properties every registered variant must have: notation round-trips,
 //! FEN round-trips, and no panic on hostile input.
 
-use missive_rules::{variants, Game, Notation, Position, Variant};
+use missive_rules::{variants, Game, Move, Notation, Position, Variant};
 use proptest::prelude::*;
 
 /// Positions two plies deep from the start (and the start itself).
@@ -91,6 +91,8 @@ fn whole_list_writing_matches_writing_each_move() {
         let (mut checked, mut marked) = (0, 0);
         for pos in &positions {
             let legal = v.legal_moves(pos);
+            // `format_move_among` is given the list in any order.
+            let reversed: Vec<Move> = legal.iter().rev().copied().collect();
             for n in Notation::ALL {
                 let all = v.format_legal_moves(pos, &legal, n);
                 assert_eq!(all.len(), legal.len());
@@ -99,6 +101,13 @@ fn whole_list_writing_matches_writing_each_move() {
                         written,
                         &v.format_move(pos, m, n),
                         "{}: {n:?} in {}",
+                        v.id(),
+                        v.fen(pos)
+                    );
+                    assert_eq!(
+                        written,
+                        &v.format_move_among(pos, &reversed, m, n),
+                        "{}: {n:?} among the legal moves in {}",
                         v.id(),
                         v.fen(pos)
                     );

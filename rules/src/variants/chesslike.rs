@@ -551,14 +551,30 @@ impl ChessLike {
 
     pub fn format_move(&self, pos: &Position, m: &Move, notation: Notation) -> String {
         match notation {
+            Notation::Display => self.format_move_among(pos, &self.legal_moves(pos), m, notation),
+            _ => self.format_move_among(pos, &[], m, notation),
+        }
+    }
+
+    /// [`crate::Variant::format_move_among`]: only SAN reads `legal`.
+    pub fn format_move_among(
+        &self,
+        pos: &Position,
+        legal: &[Move],
+        m: &Move,
+        notation: Notation,
+    ) -> String {
+        match notation {
             Notation::Coordinate => self.coordinate(m),
             Notation::GameCourier => self.game_courier(pos, m),
             Notation::Display => {
-                let legal = self.legal_moves(pos);
-                match legal.iter().position(|x| x == m) {
+                // SAN tells a move from its rivals: legal moves to the same
+                // square. The others need not be worked out.
+                let rivals: Vec<&Move> = legal.iter().filter(|x| x.to == m.to).collect();
+                match rivals.iter().position(|x| *x == m) {
                     Some(i) => {
                         let bare: Vec<Candidate> =
-                            legal.iter().map(|m| self.bare_candidate(pos, m)).collect();
+                            rivals.iter().map(|m| self.bare_candidate(pos, m)).collect();
                         let mut s = notation::san(&bare, i);
                         s.push_str(self.check_mark(pos, m));
                         s
@@ -781,6 +797,15 @@ macro_rules! chess_like_variant {
                 notation: $crate::variant::Notation,
             ) -> String {
                 self.0.format_move(pos, mv, notation)
+            }
+            fn format_move_among(
+                &self,
+                pos: &$crate::position::Position,
+                legal: &[$crate::moves::Move],
+                mv: &$crate::moves::Move,
+                notation: $crate::variant::Notation,
+            ) -> String {
+                self.0.format_move_among(pos, legal, mv, notation)
             }
             fn legal_displays(
                 &self,
