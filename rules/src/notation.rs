@@ -550,6 +550,33 @@ fn explain_illegal(
     illegal(reason, same_kind)
 }
 
+/// SAN's mark for a move whose result is `gives_check`: `+`, `#` when the
+/// side checked `has_reply()` is false, else nothing.
+pub fn check_mark(gives_check: bool, has_reply: impl FnOnce() -> bool) -> &'static str {
+    match (gives_check, gives_check && has_reply()) {
+        (false, _) => "",
+        (true, true) => "+",
+        (true, false) => "#",
+    }
+}
+
+/// Each candidate's display form followed by the mark `mark` gives its move.
+pub fn marked_displays(
+    legal: &[Move],
+    cands: Vec<Candidate>,
+    mark: impl Fn(&Move) -> &'static str,
+) -> Vec<String> {
+    legal
+        .iter()
+        .zip(cands)
+        .map(|(m, c)| {
+            let mut s = c.display;
+            s.push_str(mark(m));
+            s
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -610,31 +637,4 @@ mod tests {
             assert!(read_pattern(bad).is_none(), "{bad}");
         }
     }
-}
-
-/// SAN's mark for a move whose result is `gives_check`: `+`, `#` when the
-/// side checked `has_reply()` is false, else nothing.
-pub fn check_mark(gives_check: bool, has_reply: impl FnOnce() -> bool) -> &'static str {
-    match (gives_check, gives_check && has_reply()) {
-        (false, _) => "",
-        (true, true) => "+",
-        (true, false) => "#",
-    }
-}
-
-/// Each candidate's display form followed by the mark `mark` gives its move.
-pub fn marked_displays(
-    legal: &[Move],
-    cands: Vec<Candidate>,
-    mark: impl Fn(&Move) -> &'static str,
-) -> Vec<String> {
-    legal
-        .iter()
-        .zip(cands)
-        .map(|(m, c)| {
-            let mut s = c.display;
-            s.push_str(mark(m));
-            s
-        })
-        .collect()
 }

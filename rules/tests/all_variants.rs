@@ -81,6 +81,65 @@ fn playouts(v: &dyn Variant, games: u64, plies: usize) -> Vec<Position> {
     out
 }
 
+/// `Position::hash` as it was first written. Its values are stored in every
+/// game's history, so a faster way of working them out must give the same.
+fn hash_as_first_written(p: &Position) -> u64 {
+    fn mix(mut z: u64) -> u64 {
+        z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    let mut h: u64 = 0x9E37_79B9_7F4A_7C15 ^ (p.side as u64);
+    for sq in p.squares() {
+        if let Some(pc) = p.get(sq) {
+            let code = (pc.kind as u64)
+                | (pc.color as u64) << 8
+                | (pc.promoted as u64) << 10
+                | (pc.state as u64) << 11;
+            h ^= mix(code << 8 | sq.index() as u64);
+        }
+    }
+    for sq in p.holes().iter() {
+        h ^= mix(0x1_0000_0000 | sq.index() as u64);
+    }
+    for c in 0..2 {
+        for (k, &n) in p.hands[c].iter().enumerate() {
+            if n > 0 {
+                h ^= mix(0x2_0000_0000 | (c as u64) << 16 | (k as u64) << 8 | n as u64);
+            }
+        }
+    }
+    h ^= mix(0x3_0000_0000 | p.castling as u64);
+    if let Some(ep) = p.ep {
+        h ^= mix(0x4_0000_0000 | ep.index() as u64);
+    }
+    h ^= mix(0x5_0000_0000 | (p.counters[0] as u64) << 8 | p.counters[1] as u64);
+    h
+}
+
+#[test]
+fn hash_values_are_as_first_worked_out() {
+    let mut holed = 0;
+    for &v in variants() {
+        let mut positions = playouts(v, 12, 80);
+        for f in extra_fens(v.id()) {
+            positions.push(v.parse_fen(f).unwrap());
+        }
+        for pos in &positions {
+            assert_eq!(
+                pos.hash(),
+                hash_as_first_written(pos),
+                "{}: {}",
+                v.id(),
+                v.fen(pos)
+            );
+            holed += usize::from(pos.holes().iter().next().is_some());
+        }
+    }
+    assert!(holed > 0, "no position with holes or craters met");
+}
+
 #[test]
 fn whole_list_writing_matches_writing_each_move() {
     for &v in variants() {

@@ -9,7 +9,10 @@ use missive_rules::{variants, Game, Notation};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
-const TARGETS: [(&str, fn(&[u8])); 3] = [
+/// A fuzz target's check: it panics on a failure.
+type Check = fn(&[u8]);
+
+const TARGETS: [(&str, Check); 3] = [
     ("move_parser", checks::move_parser),
     ("fen_parser", checks::fen_parser),
     ("parse_then_play", checks::parse_then_play),
