@@ -762,6 +762,9 @@ fn repetition_counts_spear_directions_and_side_to_move() {
         key(&d),
         "the move number is not part of a position"
     );
+    let mut e = a.clone();
+    e.halfmove = 9;
+    assert_eq!(key(&a), key(&e), "nor is a move-count rule's counter");
 }
 
 #[test]

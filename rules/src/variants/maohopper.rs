@@ -1030,11 +1030,12 @@ impl Variant for Maohopper {
     }
     /// The board (Spear directions included) and the side to move; the move
     /// number is left out, and nothing else varies in this variant.
+    /// The move counters are not part of [`Position::hash`], so the hash is
+    /// the key as it stands (a copy with them reset, as this once made, was
+    /// a fifth of the rules work per Maohopper move: the rule tries every
+    /// legal move).
     fn repetition_key(&self, pos: &Position) -> u64 {
-        let mut p = pos.clone();
-        p.fullmove = 1;
-        p.halfmove = 0;
-        p.hash()
+        pos.hash()
     }
     fn format_move(&self, pos: &Position, mv: &Move, notation: Notation) -> String {
         match notation {
