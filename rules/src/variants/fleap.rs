@@ -937,15 +937,27 @@ impl Fleap {
 
     pub fn format_move(&self, pos: &Position, m: &Move, notation: Notation) -> String {
         match notation {
+            Notation::Display => self.format_move_among(pos, &self.legal_moves(pos), m, notation),
+            _ => self.format_move_among(pos, &[], m, notation),
+        }
+    }
+
+    /// [`crate::Variant::format_move_among`]: only the display form reads
+    /// `legal`.
+    pub fn format_move_among(
+        &self,
+        pos: &Position,
+        legal: &[Move],
+        m: &Move,
+        notation: Notation,
+    ) -> String {
+        match notation {
             Notation::Coordinate => self.coordinate(pos, m),
             Notation::GameCourier => self.game_courier(pos, m),
-            Notation::Display => {
-                let legal = self.legal_moves(pos);
-                match legal.iter().position(|x| x == m) {
-                    Some(i) => self.written(pos, &legal).swap_remove(i).display,
-                    None => self.coordinate(pos, m),
-                }
-            }
+            Notation::Display => match legal.iter().position(|x| x == m) {
+                Some(i) => self.written(pos, legal).swap_remove(i).display,
+                None => self.coordinate(pos, m),
+            },
         }
     }
 
@@ -1282,6 +1294,15 @@ impl Variant for Fleap {
     }
     fn format_move(&self, pos: &Position, mv: &Move, notation: Notation) -> String {
         Fleap::format_move(self, pos, mv, notation)
+    }
+    fn format_move_among(
+        &self,
+        pos: &Position,
+        legal: &[Move],
+        mv: &Move,
+        notation: Notation,
+    ) -> String {
+        Fleap::format_move_among(self, pos, legal, mv, notation)
     }
     fn legal_displays(&self, pos: &Position, legal: &[Move]) -> Vec<String> {
         self.written(pos, legal)
