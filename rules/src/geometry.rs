@@ -71,8 +71,22 @@ impl Square {
 }
 
 impl fmt::Display for Square {
+    /// The file letter and the rank number, written as one string: every
+    /// written move names squares, and formatting the letter and the number
+    /// one by one was a good part of writing a move list.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.file()) as char, self.rank() + 1)
+        let rank = self.rank() + 1;
+        let mut buf = [b'a' + self.file(), 0, 0];
+        let len = if rank >= 10 {
+            buf[1] = b'0' + rank / 10;
+            buf[2] = b'0' + rank % 10;
+            3
+        } else {
+            buf[1] = b'0' + rank;
+            2
+        };
+        // Letters a-p and digits: always ASCII.
+        f.write_str(std::str::from_utf8(&buf[..len]).map_err(|_| fmt::Error)?)
     }
 }
 
@@ -182,6 +196,14 @@ mod tests {
             }
         }
         assert_eq!(Square::new(11, 11).name(), "l12");
+        for r in 0..16u8 {
+            for f in 0..16u8 {
+                let s = Square::new(f, r);
+                let expected = format!("{}{}", (b'a' + f) as char, r + 1);
+                assert_eq!(s.to_string(), expected);
+                assert_eq!(format!("[{s}]"), format!("[{expected}]"));
+            }
+        }
         assert_eq!(Square::parse("j10"), Some(Square::new(9, 9)));
     }
 
