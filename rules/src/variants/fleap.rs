@@ -936,10 +936,12 @@ impl Fleap {
     }
 
     pub fn format_move(&self, pos: &Position, m: &Move, notation: Notation) -> String {
-        match notation {
-            Notation::Display => self.format_move_among(pos, &self.legal_moves(pos), m, notation),
-            _ => self.format_move_among(pos, &[], m, notation),
-        }
+        // Only the display form reads the legal list.
+        let legal = match notation {
+            Notation::Display => self.legal_moves(pos),
+            _ => Vec::new(),
+        };
+        self.format_move_among(pos, &legal, m, notation)
     }
 
     /// [`crate::Variant::format_move_among`]: only the display form reads
