@@ -200,8 +200,8 @@ fn subtle_eq(a: &[u8], b: &[u8]) -> bool {
 /// The request before its session is looked up: the CSRF token, the
 /// client's address and the session cookie. A handler whose work is one
 /// database call takes this instead of [`Ctx`] and resolves the user inside
-/// that call ([`Session::with_user`]), saving a blocking-thread round trip
-/// and a pooled checkout per request.
+/// that call ([`Session::with_user`]), saving a second database call and a
+/// pooled checkout per request.
 pub struct Session {
     token: Option<String>,
     csrf_token: String,
@@ -221,8 +221,9 @@ impl Session {
     }
 
     /// Look the session up and run `f` with its user on the same pooled
-    /// connection, in one trip to the database threads. The context comes
-    /// back even when `f` fails, so the caller can still render a page.
+    /// connection, in one [`db_short`] call: `f` must be short work of the
+    /// kind that allows. The context comes back even when `f` fails, so the
+    /// caller can still render a page.
     pub async fn with_user<F, T>(self, f: F) -> Result<(Ctx, Result<T, AppError>), AppError>
     where
         F: FnOnce(&mut DbConn, Option<&User>) -> Result<T, AppError> + Send + 'static,
