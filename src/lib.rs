@@ -14,6 +14,7 @@ pub mod position_cache;
 pub mod routes;
 pub mod services;
 pub mod smtp_sink;
+pub mod user_names;
 pub mod web;
 
 use actix_web::dev::{Server, Service};

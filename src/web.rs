@@ -32,6 +32,8 @@ pub struct AppState {
     pub positions: crate::position_cache::PositionCache,
     /// The plies game pages list, kept between views.
     pub listed: crate::listed_moves::ListedMoves,
+    /// Usernames by id, kept (they never change).
+    pub names: crate::user_names::UserNames,
     /// How moves are committed (SQLite: grouped by one writer thread).
     pub writes: crate::db::Writes,
     /// Whether [`db_short`] may run on the request's own thread: on SQLite,
@@ -53,6 +55,8 @@ impl AppState {
             db_permits: tokio::sync::Semaphore::new(permits),
             positions: crate::position_cache::PositionCache::new(cache_bytes),
             listed: crate::listed_moves::ListedMoves::new(cache_bytes),
+            // About 64 bytes a name: as many names as listed plies' bytes / 64.
+            names: crate::user_names::UserNames::new((cache_bytes / 64) as usize),
             writes,
             inline_short_work,
         }

@@ -355,13 +355,18 @@ async fn load_game<Ms: Send + 'static>(
     moves: impl FnOnce(&mut DbConn, &GameRow) -> Result<Ms, AppError> + Send + 'static,
 ) -> Result<Loaded<Ms>, AppError> {
     let viewer = ctx.user.as_ref().map(|u| u.id);
-    db(&ctx.state, move |conn| read_game(conn, id, viewer, moves)).await
+    let state = ctx.state.clone();
+    db(&ctx.state, move |conn| {
+        read_game(conn, &state, id, viewer, moves)
+    })
+    .await
 }
 
 /// Everything a game page shows, read in one transaction: one consistent
 /// snapshot, and on SQLite one read-lock cycle instead of one per statement.
 fn read_game<Ms>(
     conn: &mut DbConn,
+    state: &AppState,
     id: i32,
     viewer: Option<i32>,
     moves: impl FnOnce(&mut DbConn, &GameRow) -> Result<Ms, AppError>,
@@ -378,7 +383,7 @@ fn read_game<Ms>(
         .into_iter()
         .flatten()
         .collect();
-        let names = svc::user_names(conn, &ids)?;
+        let names = state.names.of(&ids, |ids| svc::user_names(conn, ids))?;
         let note = match viewer {
             Some(uid) => crate::services::records::note_of(conn, id, uid)?,
             None => None,
@@ -624,9 +629,10 @@ pub async fn show(
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(&path)?;
     let view_ply = parse_ply(&query.ply)?;
-    let window = window_for(session.state().clone(), view_ply);
+    let state = session.state().clone();
+    let window = window_for(state.clone(), view_ply);
     let (ctx, data) = session
-        .with_user(move |conn, user| read_game(conn, id, user.map(|u| u.id), window))
+        .with_user(move |conn, user| read_game(conn, &state, id, user.map(|u| u.id), window))
         .await?;
     let data = data?;
     let body = render_game(
