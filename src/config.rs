@@ -27,7 +27,8 @@ pub struct Config {
     pub pool_size: u32,
     /// `MISSIVE_POSITION_CACHE_MB`: memory for restored games, for board
     /// pictures and for the plies pages list, each (`position_cache`,
-    /// `listed_moves`).
+    /// `listed_moves`), and one kept username per 64 bytes of it
+    /// (`user_names`).
     pub position_cache_mb: u32,
     /// Take the client address from `Forwarded`/`X-Forwarded-For` (only
     /// behind a reverse proxy that sets them), for per-IP login limits.

@@ -70,11 +70,11 @@ impl ListedMoves {
             }
         }
         let moves: Arc<[ListedMove]> = read()?.into();
-        let whole = moves.len() == usize::try_from(last - first + 1).unwrap_or(0)
-            && moves.iter().zip(first..).all(|(m, ply)| m.ply == ply);
+        let whole = moves.iter().map(|m| m.ply).eq(first..=last);
         // Only plies the game already has: `last` past its end would be a
-        // window that a later move fills in.
-        if whole && !moves.is_empty() && last <= row.ply {
+        // window that a later move fills in (and a game with none has no
+        // window to keep).
+        if whole && first <= last && last <= row.ply {
             self.windows.insert(
                 key,
                 Arc::new(Window {
