@@ -10,6 +10,7 @@
 //! (`MISSIVE_BENCH_POSTGRES_URL`, else `MISSIVE_TEST_POSTGRES_URL`, else
 //! postgres://postgres@127.0.0.1:5432/postgres; a scratch database is
 //! created and dropped). Ratios against the targets close the run.
+//! `MISSIVE_BENCH_SAVE_PAGE=FILE` saves one game page as the bench sees it.
 
 #[path = "../tests/common/load.rs"]
 mod load;
@@ -332,6 +333,10 @@ fn pages(a: &Args, addr: &str, games: &[(i32, Player, Player)]) -> Summary {
             .get(&format!("/games/{id}"), &w.cookie(&load::csrf_seed()))
             .expect("game page");
         println!("  (one game page: {} bytes of HTML)", page.body.len());
+        // What the bytes are spent on can be read off the page itself.
+        if let Some(path) = std::env::var_os("MISSIVE_BENCH_SAVE_PAGE") {
+            let _ = std::fs::write(path, &page.body);
+        }
     }
     drive(
         a.conns,

@@ -34,8 +34,9 @@ fn escape_into(out: &mut String, s: &str) {
     }
 }
 
-/// A coordinate written with one decimal, by integer arithmetic: the board
-/// writes hundreds of them, and float formatting was a tenth of a page.
+/// A coordinate rounded to one decimal, by integer arithmetic (the board
+/// writes hundreds of them, and float formatting was a tenth of a page),
+/// and written without a trailing ".0".
 struct D1(f32);
 
 impl std::fmt::Display for D1 {
@@ -43,19 +44,33 @@ impl std::fmt::Display for D1 {
         let tenths = (self.0 * 10.0).round() as i64;
         let sign = if tenths < 0 { "-" } else { "" };
         let t = tenths.abs();
-        write!(f, "{sign}{}.{}", t / 10, t % 10)
+        match t % 10 {
+            0 => write!(f, "{sign}{}", t / 10),
+            d => write!(f, "{sign}{}.{d}", t / 10),
+        }
     }
 }
 
-/// Presentation shared by every piece and label, written once per board
-/// instead of on each element (the same look, a third of the markup).
+/// Presentation shared by every square, piece and label, written once per
+/// board instead of on each element: the same look in about half the
+/// markup, and the markup is most of a game page's bytes. A piece's group
+/// carries its side (`w`, `b`, `n`); the glyph size on squares is
+/// `SQ * 0.9`, and pieces in hand say their own.
 const STYLE: &str = "<style>\
 svg.board text{font-family:sans-serif}\
+svg.board .l{fill:#f0d9b5}svg.board .d{fill:#b58863}\
+svg.board .last{fill:#f6f669;fill-opacity:.55}\
 svg.board .glyph{text-anchor:middle;stroke-width:1.2px;\
 font-family:'DejaVu Sans','Segoe UI Symbol','Noto Sans Symbols2',serif}\
+svg.board .sq .glyph{font-size:43.2px}\
 svg.board .disc{stroke-width:1.5px}\
 svg.board .letter{text-anchor:middle;font-weight:bold}\
+svg.board .w .glyph,svg.board .w .disc{fill:#fff;stroke:#222}\
+svg.board .b .glyph,svg.board .b .disc{fill:#222;stroke:#000}\
+svg.board .n .glyph,svg.board .n .disc{fill:#9a9a9a;stroke:#444}\
+svg.board .w .letter,svg.board .n .letter{fill:#111}svg.board .b .letter{fill:#fff}\
 svg.board .coord{font-size:12px;text-anchor:middle;fill:#555}\
+svg.board .mark{font-size:9px;fill:#700}svg.board .count{font-size:11px;fill:#000}\
 </style>";
 
 fn glyph(label: &PieceLabel) -> Option<char> {
@@ -90,12 +105,11 @@ fn piece(
     size: f32,
     flipped: bool,
 ) {
-    let (fill, stroke, text_fill) = match color {
-        Color::White => ("#ffffff", "#222222", "#111111"),
-        Color::Black => ("#222222", "#000000", "#ffffff"),
-        Color::Neutral => ("#9a9a9a", "#444444", "#111111"),
-    };
-    out.push_str("<g class=\"piece\"><title>");
+    out.push_str(match color {
+        Color::White => "<g class=\"piece w\"><title>",
+        Color::Black => "<g class=\"piece b\"><title>",
+        Color::Neutral => "<g class=\"piece n\"><title>",
+    });
     escape_into(out, side_name(view, color));
     out.push(' ');
     escape_into(out, &label.name);
@@ -105,11 +119,14 @@ fn piece(
         Some(g) => {
             let _ = write!(
                 out,
-                "<text class=\"glyph\" x=\"{x}\" y=\"{}\" font-size=\"{}\" \
-                 fill=\"{fill}\" stroke=\"{stroke}\">{g}\u{FE0E}</text>",
-                D1(cy + size * 0.33),
-                D1(size * 0.9)
+                "<text class=\"glyph\" x=\"{x}\" y=\"{}\"",
+                D1(cy + size * 0.33)
             );
+            // The style block sizes glyphs on squares.
+            if size != SQ as f32 {
+                let _ = write!(out, " font-size=\"{}\"", D1(size * 0.9));
+            }
+            let _ = write!(out, ">{g}\u{FE0E}</text>");
         }
         None => {
             let letter: String = label.symbol_or_letter();
@@ -120,8 +137,8 @@ fn piece(
             };
             let _ = write!(
                 out,
-                "<circle class=\"disc\" cx=\"{x}\" cy=\"{y}\" r=\"{}\" fill=\"{fill}\" stroke=\"{stroke}\"/>\
-                 <text class=\"letter\" x=\"{x}\" y=\"{}\" font-size=\"{}\" fill=\"{text_fill}\">",
+                "<circle class=\"disc\" cx=\"{x}\" cy=\"{y}\" r=\"{}\"/>\
+                 <text class=\"letter\" x=\"{x}\" y=\"{}\" font-size=\"{}\">",
                 D1(size * 0.4),
                 D1(cy + font * 0.36),
                 D1(font)
@@ -183,22 +200,22 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
             let x = MARGIN + col * SQ;
             let y = row * SQ;
             let dark = (file + rank) % 2 == 0;
-            let fill = if dark { "#b58863" } else { "#f0d9b5" };
+            let shade = if dark { "d" } else { "l" };
             let _ = write!(
                 out,
-                "<g class=\"sq\" data-sq=\"{name}\"><rect x=\"{x}\" y=\"{y}\" width=\"{SQ}\" height=\"{SQ}\" fill=\"{fill}\"/>"
+                "<g class=\"sq\" data-sq=\"{name}\"><rect class=\"{shade}\" x=\"{x}\" y=\"{y}\" width=\"{SQ}\" height=\"{SQ}\"/>"
             );
             if last_from == Some(name.as_str()) || last_to == Some(name.as_str()) {
                 let _ = write!(
                     out,
-                    "<rect class=\"last\" x=\"{x}\" y=\"{y}\" width=\"{SQ}\" height=\"{SQ}\" fill=\"#f6f669\" fill-opacity=\"0.55\"/>"
+                    "<rect class=\"last\" x=\"{x}\" y=\"{y}\" width=\"{SQ}\" height=\"{SQ}\"/>"
                 );
             }
             for (mark, label) in &view.marks {
                 if *mark == sq {
                     let _ = write!(
                         out,
-                        "<text x=\"{}\" y=\"{}\" font-size=\"9\" fill=\"#700\">",
+                        "<text class=\"mark\" x=\"{}\" y=\"{}\">",
                         x + 2,
                         y + 10
                     );
@@ -289,7 +306,7 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
                 if hi.count > 1 {
                     let _ = write!(
                         out,
-                        "<text x=\"{}\" y=\"{}\" font-size=\"11\" fill=\"#000\">×{}</text>",
+                        "<text class=\"count\" x=\"{}\" y=\"{}\">×{}</text>",
                         D1(cx + item * 0.3),
                         D1(cy + item * 0.5),
                         hi.count
@@ -368,6 +385,25 @@ mod tests {
         assert!(!svg.contains("data-sq=\"b1\""), "the hole is not drawn");
         assert_eq!(svg.matches("class=\"last\"").count(), 2);
         assert!(svg.contains("<title>Red King</title>"));
+        // Colours come from the style block, by side and shade.
+        assert!(svg.contains("<g class=\"piece w\"><title>Red King"));
+        assert!(svg.contains("<g class=\"piece b\"><title>Black Guard"));
+        assert!(
+            svg.contains("<rect class=\"d\" x=\"20\" y=\"48\""),
+            "a1 is dark"
+        );
+        assert!(
+            svg.contains("<rect class=\"l\" x=\"20\" y=\"0\""),
+            "a2 is light"
+        );
+        assert!(!svg.contains(" fill=\"#"), "no colour written per element");
+        // The style block's glyph size on squares is the one `piece` would
+        // write, and pieces in hand write their own.
+        assert!(STYLE.contains(&format!(
+            ".sq .glyph{{font-size:{}px}}",
+            D1(SQ as f32 * 0.9)
+        )));
+        assert!(svg.contains(&format!("font-size=\"{}\"", D1(SQ as f32 * 0.8 * 0.9))));
         assert!(svg.contains("<title>Black Guard</title>"));
         assert!(
             svg.contains(">G</text>"),
@@ -400,14 +436,13 @@ mod tests {
     }
 
     #[test]
-    fn one_decimal_as_float_formatting_writes_it() {
-        for v in [0.0f32, 0.04, 0.05, 12.34, 15.84, -3.84, -0.04, 43.2, 240.0] {
+    fn one_decimal_as_float_formatting_writes_it_without_a_trailing_zero() {
+        for v in [
+            0.0f32, 0.04, 0.05, 12.34, 15.84, -3.84, -0.04, 43.2, 240.0, 44.96,
+        ] {
             let want = format!("{v:.1}");
-            let want = if want == "-0.0" {
-                "0.0".to_string()
-            } else {
-                want
-            };
+            let want = want.strip_suffix(".0").unwrap_or(&want);
+            let want = if want == "-0" { "0" } else { want };
             assert_eq!(D1(v).to_string(), want, "{v}");
         }
     }

@@ -40,6 +40,25 @@ pub struct Game {
     outcome: Option<Outcome>,
 }
 
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// A history key as [`Game::history_string`] writes it (exactly 16 hex
+/// digits); anything else is left to `from_str_radix`.
+fn hex_key(s: &str) -> Option<u64> {
+    if s.len() != 16 {
+        return None;
+    }
+    s.bytes().try_fold(0u64, |acc, b| {
+        let d = match b {
+            b'0'..=b'9' => b - b'0',
+            b'a'..=b'f' => b - b'a' + 10,
+            b'A'..=b'F' => b - b'A' + 10,
+            _ => return None,
+        };
+        Some(acc << 4 | u64::from(d))
+    })
+}
+
 impl Game {
     /// A new game from the variant's start position or a custom FEN.
     pub fn new(variant: &'static dyn Variant, fen: Option<&str>) -> Result<Game, FenError> {
@@ -61,14 +80,17 @@ impl Game {
         history: &str,
     ) -> Result<Game, FenError> {
         let position = variant.parse_fen(fen)?;
-        let mut entries = Vec::new();
+        // One entry is 16 hex digits, maybe a '+', and a comma: long games
+        // keep thousands, read back on every move.
+        let mut entries = Vec::with_capacity(history.len() / 17 + 2);
         for item in history.split(',').filter(|s| !s.is_empty()) {
             let (hex, checked) = match item.strip_suffix('+') {
                 Some(h) => (h, true),
                 None => (item, false),
             };
-            let key = u64::from_str_radix(hex, 16)
-                .map_err(|_| FenError::Syntax(format!("bad history entry “{item}”")))?;
+            let key = hex_key(hex)
+                .or_else(|| u64::from_str_radix(hex, 16).ok())
+                .ok_or_else(|| FenError::Syntax(format!("bad history entry “{item}”")))?;
             entries.push(HistoryEntry { key, checked });
         }
         let key = variant.repetition_key(&position);
@@ -207,7 +229,10 @@ impl Game {
             if i > 0 {
                 s.push(',');
             }
-            s.push_str(&format!("{:016x}", h.key));
+            // `{:016x}` by hand: formatting machinery was most of the cost.
+            for shift in (0..16).rev() {
+                s.push(HEX[(h.key >> (shift * 4)) as usize & 0xf] as char);
+            }
             if h.checked {
                 s.push('+');
             }

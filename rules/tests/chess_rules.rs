@@ -329,6 +329,40 @@ fn history_round_trips_through_storage() {
 }
 
 #[test]
+fn history_is_written_as_sixteen_hex_digits_and_read_in_any_earlier_form() {
+    let v = variant("chess").unwrap();
+    let mut g = start();
+    play_all(&mut g, "e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#");
+    let want: Vec<String> = g
+        .history()
+        .iter()
+        .map(|h| format!("{:016x}{}", h.key, if h.checked { "+" } else { "" }))
+        .collect();
+    assert_eq!(g.history_string(), want.join(","));
+    assert!(g.history_string().ends_with('+'), "the mate is a check");
+    // Upper case, short keys and a leading '+' are what `from_str_radix`
+    // reads, and still are read.
+    let keys = |h: &str| -> Vec<(u64, bool)> {
+        Game::restore(v, &g.fen(), h)
+            .unwrap()
+            .history()
+            .iter()
+            .map(|e| (e.key, e.checked))
+            .collect()
+    };
+    let upper = g.history_string().to_uppercase();
+    assert_eq!(keys(&upper), keys(&g.history_string()));
+    let odd = keys("ABCDEF0123456789,1f+,+2a");
+    assert_eq!(
+        odd[..3],
+        [(0xABCD_EF01_2345_6789, false), (0x1f, true), (0x2a, false)]
+    );
+    for bad in ["0123456789abcdeg", "12345678901234567", "-1", "x+"] {
+        assert!(Game::restore(v, &g.fen(), bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
 fn replay_reports_the_failing_ply() {
     let v = variant("chess").unwrap();
     let err = Game::replay(v, None, &["e4", "e5", "Ke3"]).err().unwrap();
