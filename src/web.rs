@@ -225,33 +225,59 @@ impl Session {
     }
 
     /// Look the session up and run `f` with its user on the same pooled
-    /// connection, in one [`db_short`] call: `f` must be short work of the
-    /// kind that allows. The context comes back even when `f` fails, so the
+    /// connection, in one [`db_short`] call and one transaction: `f` must be
+    /// short work of the kind that allows, and what it wrote is rolled back
+    /// if it fails. The context comes back even when `f` fails, so the
     /// caller can still render a page.
     pub async fn with_user<F, T>(self, f: F) -> Result<(Ctx, Result<T, AppError>), AppError>
     where
         F: FnOnce(&mut DbConn, Option<&User>) -> Result<T, AppError> + Send + 'static,
         T: Send + 'static,
     {
+        /// Why the transaction ended without committing.
+        enum Failed {
+            Session(AppError),
+            Work(Option<User>, AppError),
+        }
+        impl From<diesel::result::Error> for Failed {
+            fn from(e: diesel::result::Error) -> Self {
+                Failed::Session(e.into())
+            }
+        }
         let token = self.token.clone();
         let (user, result) = db_short(&self.state, move |conn| {
-            let user = match &token {
-                Some(t) => accounts::session_user(conn, t, now())?,
-                None => None,
-            };
-            let result = f(conn, user.as_ref());
-            Ok((user, result))
+            use diesel::Connection;
+            let done = conn.transaction(|conn| {
+                let user = match &token {
+                    Some(t) => accounts::session_user(conn, t, now())?,
+                    None => None,
+                };
+                match f(conn, user.as_ref()) {
+                    Ok(t) => Ok((user, Ok(t))),
+                    Err(e) => Err(Failed::Work(user, e)),
+                }
+            });
+            match done {
+                Ok(done) => Ok(done),
+                Err(Failed::Work(user, e)) => Ok((user, Err(e))),
+                Err(Failed::Session(e)) => Err(e),
+            }
         })
         .await?;
         Ok((self.into_ctx(user), result))
     }
 
-    /// The context alone (the session lookup in its own database call).
+    /// The context alone (the session lookup in its own database call, with
+    /// no transaction around its one statement).
     pub async fn resolve(self) -> Result<Ctx, AppError> {
-        if self.token.is_none() {
+        let Some(token) = self.token.clone() else {
             return Ok(self.into_ctx(None));
-        }
-        Ok(self.with_user(|_, _| Ok(())).await?.0)
+        };
+        let user = db_short(&self.state, move |conn| {
+            Ok(accounts::session_user(conn, &token, now())?)
+        })
+        .await?;
+        Ok(self.into_ctx(user))
     }
 
     fn into_ctx(self, user: Option<User>) -> Ctx {
@@ -459,5 +485,53 @@ mod tests {
         .await
         .unwrap();
         assert_eq!(n, 1);
+    }
+
+    /// `with_user` runs the session lookup and its work in one transaction:
+    /// work that fails leaves nothing written, and its error comes back
+    /// beside the context.
+    #[actix_web::test]
+    async fn with_user_rolls_back_work_that_fails() {
+        use diesel::connection::SimpleConnection;
+        let dir = tempfile::tempdir().unwrap();
+        let state = state(&dir.path().join("t.db").to_string_lossy());
+        db(&state, |c| {
+            Ok(c.batch_execute("CREATE TABLE scratch (x INTEGER)")?)
+        })
+        .await
+        .unwrap();
+        let session = || {
+            let req = actix_web::test::TestRequest::default()
+                .app_data(web::Data::new(state.clone()))
+                .to_http_request();
+            Session::from_request_now(&req).unwrap()
+        };
+        let insert = |c: &mut DbConn| c.batch_execute("INSERT INTO scratch VALUES (1)");
+        let (ctx, failed) = session()
+            .with_user(move |c, user| {
+                assert!(user.is_none());
+                insert(c)?;
+                Err::<(), _>(AppError::Invalid("refused".into()))
+            })
+            .await
+            .unwrap();
+        assert!(ctx.user.is_none());
+        assert!(matches!(failed, Err(AppError::Invalid(_))));
+        let (_, ok) = session()
+            .with_user(move |c, _| Ok(insert(c)?))
+            .await
+            .unwrap();
+        ok.unwrap();
+        let n: i64 = db(&state, |c| {
+            Ok(
+                diesel::select(diesel::dsl::sql::<diesel::sql_types::BigInt>(
+                    "(SELECT count(*) FROM scratch)",
+                ))
+                .get_result(c)?,
+            )
+        })
+        .await
+        .unwrap();
+        assert_eq!(n, 1, "only the work that succeeded is kept");
     }
 }

@@ -39,6 +39,27 @@ macro_rules! per_backend {
 }
 pub(crate) use per_backend;
 
+/// Run `f` in the transaction `conn` is in, or else in a new one. A request
+/// that reads its session and its page in one transaction (one snapshot; on
+/// SQLite one read-lock cycle, a tenth of a page) pays no savepoint for the
+/// parts that want a transaction of their own. Inside a caller's
+/// transaction a failing `f` is not rolled back by itself: the caller must
+/// roll back on its error, as [`crate::web::Session::with_user`] does.
+pub fn in_transaction<T, E>(
+    conn: &mut DbConn,
+    f: impl FnOnce(&mut DbConn) -> Result<T, E>,
+) -> Result<T, E>
+where
+    E: From<diesel::result::Error>,
+{
+    use diesel::connection::TransactionManager;
+    let status = <DbConn as Connection>::TransactionManager::transaction_manager_status_mut(conn);
+    match status.transaction_depth() {
+        Ok(Some(_)) => f(conn),
+        _ => conn.transaction(f),
+    }
+}
+
 /// How a request's writes that may be grouped are committed.
 pub enum Writes {
     /// In a transaction on the request's own connection (PostgreSQL).
@@ -58,15 +79,17 @@ impl Writes {
     }
 
     /// Store `job` in a transaction: at once on the request's connection
-    /// (PostgreSQL), or handed to the writer thread (SQLite), to be awaited
-    /// with [`Stored::committed`] after the connection is given back.
+    /// (PostgreSQL; in the caller's transaction if it has one, which must
+    /// roll back when this fails), or handed to the writer thread (SQLite),
+    /// to be awaited with [`Stored::committed`] after the connection is
+    /// given back.
     pub fn queue(
         &self,
         conn: &mut DbConn,
         job: group_commit::Job,
     ) -> Result<Stored, crate::error::AppError> {
         match self {
-            Writes::Own => conn.transaction(job).map(|()| Stored::Committed),
+            Writes::Own => in_transaction(conn, job).map(|()| Stored::Committed),
             Writes::Grouped(g) => g.queue(job).map(Stored::Waiting),
         }
     }
@@ -321,5 +344,60 @@ mod tests {
             shared_cache_memory, 0,
             "SQLite built with MEMORY_MANAGEMENT"
         );
+    }
+
+    /// Alone, `in_transaction` is a transaction of its own (rolled back when
+    /// it fails); inside one it adds no savepoint, and the caller's rollback
+    /// takes its writes too.
+    #[test]
+    fn in_transaction_joins_the_callers_transaction() {
+        use diesel::result::Error;
+        let dir = tempfile::tempdir().unwrap();
+        let mut conn = Manager::new(&dir.path().join("t.db").to_string_lossy())
+            .open()
+            .unwrap();
+        conn.batch_execute("CREATE TABLE scratch (x INTEGER)")
+            .unwrap();
+        let insert = |c: &mut DbConn, x: i32| {
+            diesel::sql_query(format!("INSERT INTO scratch VALUES ({x})")).execute(c)
+        };
+        let count = |c: &mut DbConn| -> i64 {
+            diesel::select(diesel::dsl::sql::<diesel::sql_types::BigInt>(
+                "(SELECT count(*) FROM scratch)",
+            ))
+            .get_result(c)
+            .unwrap()
+        };
+        let depth = |c: &mut DbConn| {
+            use diesel::connection::TransactionManager;
+            <DbConn as Connection>::TransactionManager::transaction_manager_status_mut(c)
+                .transaction_depth()
+                .unwrap()
+                .map(|d| d.get())
+        };
+        // Alone: committed when it succeeds, rolled back when it fails.
+        in_transaction(&mut conn, |c| {
+            assert_eq!(depth(c), Some(1));
+            insert(c, 1)
+        })
+        .unwrap();
+        let failed: Result<(), Error> = in_transaction(&mut conn, |c| {
+            insert(c, 2)?;
+            Err(Error::RollbackTransaction)
+        });
+        assert!(failed.is_err());
+        assert_eq!(count(&mut conn), 1);
+        // Inside: the same depth, and the caller's rollback undoes it.
+        let outer: Result<(), Error> = conn.transaction(|c| {
+            in_transaction(c, |c| {
+                assert_eq!(depth(c), Some(1), "no savepoint");
+                insert(c, 3)
+            })?;
+            assert_eq!(count(c), 2);
+            Err(Error::RollbackTransaction)
+        });
+        assert!(outer.is_err());
+        assert_eq!(count(&mut conn), 1);
+        assert_eq!(depth(&mut conn), None);
     }
 }

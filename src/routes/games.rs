@@ -371,7 +371,7 @@ fn read_game<Ms>(
     viewer: Option<i32>,
     moves: impl FnOnce(&mut DbConn, &GameRow) -> Result<Ms, AppError>,
 ) -> Result<Loaded<Ms>, AppError> {
-    diesel::Connection::transaction(conn, |conn| {
+    crate::db::in_transaction(conn, |conn| {
         let row = svc::load(conn, id)?;
         let moves = moves(conn, &row)?;
         let ids: Vec<i32> = [
