@@ -237,7 +237,7 @@ impl Session {
         /// Why the transaction ended without committing.
         enum Failed {
             Session(AppError),
-            Work(Option<User>, AppError),
+            Work(Box<(Option<User>, AppError)>),
         }
         impl From<diesel::result::Error> for Failed {
             fn from(e: diesel::result::Error) -> Self {
@@ -254,12 +254,15 @@ impl Session {
                 };
                 match f(conn, user.as_ref()) {
                     Ok(t) => Ok((user, Ok(t))),
-                    Err(e) => Err(Failed::Work(user, e)),
+                    Err(e) => Err(Failed::Work(Box::new((user, e)))),
                 }
             });
             match done {
                 Ok(done) => Ok(done),
-                Err(Failed::Work(user, e)) => Ok((user, Err(e))),
+                Err(Failed::Work(failed)) => {
+                    let (user, e) = *failed;
+                    Ok((user, Err(e)))
+                }
                 Err(Failed::Session(e)) => Err(e),
             }
         })
