@@ -225,45 +225,53 @@ impl Session {
     }
 
     /// Look the session up and run `f` with its user on the same pooled
-    /// connection, in one [`db_short`] call and one transaction: `f` must be
-    /// short work of the kind that allows, and what it wrote is rolled back
-    /// if it fails. The context comes back even when `f` fails, so the
-    /// caller can still render a page.
+    /// connection, in one [`db_short`] call: `f` must be short work of the
+    /// kind that allows. Its statements run as `f` has them: a move that
+    /// fails may still have to store something (a game lost on time), so
+    /// nothing here wraps it in a transaction to roll back. The context
+    /// comes back even when `f` fails, so the caller can still render a page.
     pub async fn with_user<F, T>(self, f: F) -> Result<(Ctx, Result<T, AppError>), AppError>
     where
         F: FnOnce(&mut DbConn, Option<&User>) -> Result<T, AppError> + Send + 'static,
         T: Send + 'static,
     {
-        /// Why the transaction ended without committing.
-        enum Failed {
-            Session(AppError),
-            Work(Box<(Option<User>, AppError)>),
-        }
-        impl From<diesel::result::Error> for Failed {
-            fn from(e: diesel::result::Error) -> Self {
-                Failed::Session(e.into())
-            }
-        }
+        self.run_with_user(false, f).await
+    }
+
+    /// [`with_user`](Self::with_user) for work that only reads: the session
+    /// and the reads go [`together`](crate::db::together), on SQLite one
+    /// snapshot and one read-lock cycle instead of two.
+    pub async fn reading_with_user<F, T>(self, f: F) -> Result<(Ctx, Result<T, AppError>), AppError>
+    where
+        F: FnOnce(&mut DbConn, Option<&User>) -> Result<T, AppError> + Send + 'static,
+        T: Send + 'static,
+    {
+        self.run_with_user(true, f).await
+    }
+
+    async fn run_with_user<F, T>(
+        self,
+        together: bool,
+        f: F,
+    ) -> Result<(Ctx, Result<T, AppError>), AppError>
+    where
+        F: FnOnce(&mut DbConn, Option<&User>) -> Result<T, AppError> + Send + 'static,
+        T: Send + 'static,
+    {
         let token = self.token.clone();
         let (user, result) = db_short(&self.state, move |conn| {
-            use diesel::Connection;
-            let done = conn.transaction(|conn| {
+            let work = |conn: &mut DbConn| -> Result<_, AppError> {
                 let user = match &token {
                     Some(t) => accounts::session_user(conn, t, now())?,
                     None => None,
                 };
-                match f(conn, user.as_ref()) {
-                    Ok(t) => Ok((user, Ok(t))),
-                    Err(e) => Err(Failed::Work(Box::new((user, e)))),
-                }
-            });
-            match done {
-                Ok(done) => Ok(done),
-                Err(Failed::Work(failed)) => {
-                    let (user, e) = *failed;
-                    Ok((user, Err(e)))
-                }
-                Err(Failed::Session(e)) => Err(e),
+                let result = f(conn, user.as_ref());
+                Ok((user, result))
+            };
+            if together {
+                crate::db::together(conn, work)
+            } else {
+                work(conn)
             }
         })
         .await?;
@@ -490,51 +498,37 @@ mod tests {
         assert_eq!(n, 1);
     }
 
-    /// `with_user` runs the session lookup and its work in one transaction:
-    /// work that fails leaves nothing written, and its error comes back
-    /// beside the context.
+    /// On SQLite `reading_with_user` runs the session lookup and its reads
+    /// in one transaction, and `with_user` leaves its work's statements to
+    /// commit as they go (a move refused as too late still stores the
+    /// forfeit).
     #[actix_web::test]
-    async fn with_user_rolls_back_work_that_fails() {
-        use diesel::connection::SimpleConnection;
+    async fn only_reading_work_shares_the_session_lookups_transaction() {
+        use diesel::connection::TransactionManager;
         let dir = tempfile::tempdir().unwrap();
         let state = state(&dir.path().join("t.db").to_string_lossy());
-        db(&state, |c| {
-            Ok(c.batch_execute("CREATE TABLE scratch (x INTEGER)")?)
-        })
-        .await
-        .unwrap();
         let session = || {
             let req = actix_web::test::TestRequest::default()
                 .app_data(web::Data::new(state.clone()))
                 .to_http_request();
             Session::from_request_now(&req).unwrap()
         };
-        let insert = |c: &mut DbConn| c.batch_execute("INSERT INTO scratch VALUES (1)");
-        let (ctx, failed) = session()
-            .with_user(move |c, user| {
+        let depth = |c: &mut DbConn| {
+            <DbConn as diesel::Connection>::TransactionManager::transaction_manager_status_mut(c)
+                .transaction_depth()
+                .map(|d| d.map(|d| d.get()))
+                .map_err(AppError::from)
+        };
+        let (ctx, reading) = session()
+            .reading_with_user(move |c, user| {
                 assert!(user.is_none());
-                insert(c)?;
-                Err::<(), _>(AppError::Invalid("refused".into()))
+                depth(c)
             })
             .await
             .unwrap();
         assert!(ctx.user.is_none());
-        assert!(matches!(failed, Err(AppError::Invalid(_))));
-        let (_, ok) = session()
-            .with_user(move |c, _| Ok(insert(c)?))
-            .await
-            .unwrap();
-        ok.unwrap();
-        let n: i64 = db(&state, |c| {
-            Ok(
-                diesel::select(diesel::dsl::sql::<diesel::sql_types::BigInt>(
-                    "(SELECT count(*) FROM scratch)",
-                ))
-                .get_result(c)?,
-            )
-        })
-        .await
-        .unwrap();
-        assert_eq!(n, 1, "only the work that succeeded is kept");
+        assert_eq!(reading.unwrap(), Some(1));
+        let (_, writing) = session().with_user(move |c, _| depth(c)).await.unwrap();
+        assert_eq!(writing.unwrap(), None);
     }
 }

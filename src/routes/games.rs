@@ -362,8 +362,11 @@ async fn load_game<Ms: Send + 'static>(
     .await
 }
 
-/// Everything a game page shows, read in one transaction: one consistent
-/// snapshot, and on SQLite one read-lock cycle instead of one per statement.
+/// Everything a game page shows, read together ([`crate::db::together`]):
+/// on SQLite one snapshot and one read-lock cycle. On PostgreSQL each
+/// statement sees the latest commit, which is consistent too: the listed
+/// plies and the clocks follow from the game row read first (plies are
+/// never changed once stored), and the rest does not change with a move.
 fn read_game<Ms>(
     conn: &mut DbConn,
     state: &AppState,
@@ -371,7 +374,7 @@ fn read_game<Ms>(
     viewer: Option<i32>,
     moves: impl FnOnce(&mut DbConn, &GameRow) -> Result<Ms, AppError>,
 ) -> Result<Loaded<Ms>, AppError> {
-    crate::db::in_transaction(conn, |conn| {
+    crate::db::together(conn, |conn| {
         let row = svc::load(conn, id)?;
         let moves = moves(conn, &row)?;
         let ids: Vec<i32> = [
@@ -632,7 +635,9 @@ pub async fn show(
     let state = session.state().clone();
     let window = window_for(state.clone(), view_ply);
     let (ctx, data) = session
-        .with_user(move |conn, user| read_game(conn, &state, id, user.map(|u| u.id), window))
+        .reading_with_user(move |conn, user| {
+            read_game(conn, &state, id, user.map(|u| u.id), window)
+        })
         .await?;
     let data = data?;
     let body = render_game(
