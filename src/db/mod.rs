@@ -39,12 +39,12 @@ macro_rules! per_backend {
 }
 pub(crate) use per_backend;
 
-/// Run `f` in the transaction `conn` is in, or else in a new one. A request
-/// that reads its session and its page in one transaction (one snapshot; on
-/// SQLite one read-lock cycle, a tenth of a page) pays no savepoint for the
-/// parts that want a transaction of their own. Inside a caller's
-/// transaction a failing `f` is not rolled back by itself: the caller must
-/// roll back on its error, as [`crate::web::Session::with_user`] does.
+/// Run `f` in the transaction `conn` is in, or else in a new one. A game
+/// page that reads its session and its game in one transaction (on SQLite
+/// one read-lock cycle) pays no savepoint for the parts that want a
+/// transaction of their own. Inside a caller's transaction a failing `f` is
+/// not rolled back by itself, so this is for reads, or for a caller that
+/// rolls back on its error.
 pub fn in_transaction<T, E>(
     conn: &mut DbConn,
     f: impl FnOnce(&mut DbConn) -> Result<T, E>,
@@ -99,17 +99,15 @@ impl Writes {
     }
 
     /// Store `job` in a transaction: at once on the request's connection
-    /// (PostgreSQL; in the caller's transaction if it has one, which must
-    /// roll back when this fails), or handed to the writer thread (SQLite),
-    /// to be awaited with [`Stored::committed`] after the connection is
-    /// given back.
+    /// (PostgreSQL), or handed to the writer thread (SQLite), to be awaited
+    /// with [`Stored::committed`] after the connection is given back.
     pub fn queue(
         &self,
         conn: &mut DbConn,
         job: group_commit::Job,
     ) -> Result<Stored, crate::error::AppError> {
         match self {
-            Writes::Own => in_transaction(conn, job).map(|()| Stored::Committed),
+            Writes::Own => conn.transaction(job).map(|()| Stored::Committed),
             Writes::Grouped(g) => g.queue(job).map(Stored::Waiting),
         }
     }
