@@ -504,7 +504,6 @@ mod tests {
     /// forfeit).
     #[actix_web::test]
     async fn only_reading_work_shares_the_session_lookups_transaction() {
-        use diesel::connection::TransactionManager;
         let dir = tempfile::tempdir().unwrap();
         let state = state(&dir.path().join("t.db").to_string_lossy());
         let session = || {
@@ -513,12 +512,7 @@ mod tests {
                 .to_http_request();
             Session::from_request_now(&req).unwrap()
         };
-        let depth = |c: &mut DbConn| {
-            <DbConn as diesel::Connection>::TransactionManager::transaction_manager_status_mut(c)
-                .transaction_depth()
-                .map(|d| d.map(|d| d.get()))
-                .map_err(AppError::from)
-        };
+        let depth = |c: &mut DbConn| Ok(crate::db::transaction_depth(c)?);
         let (ctx, reading) = session()
             .reading_with_user(move |c, user| {
                 assert!(user.is_none());

@@ -21,6 +21,17 @@ pub enum Notation {
 }
 
 impl Notation {
+    /// The legal move list a variant whose written forms depend on the
+    /// other legal moves needs to write one move in this notation from its
+    /// position alone: only the display form (SAN's disambiguation) reads
+    /// it, so the others are spared generating it.
+    pub(crate) fn legal_needed(self, legal_moves: impl FnOnce() -> Vec<Move>) -> Vec<Move> {
+        match self {
+            Notation::Display => legal_moves(),
+            _ => Vec::new(),
+        }
+    }
+
     pub const ALL: [Notation; 3] = [
         Notation::Coordinate,
         Notation::Display,

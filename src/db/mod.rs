@@ -52,12 +52,19 @@ pub fn in_transaction<T, E>(
 where
     E: From<diesel::result::Error>,
 {
-    use diesel::connection::TransactionManager;
-    let status = <DbConn as Connection>::TransactionManager::transaction_manager_status_mut(conn);
-    match status.transaction_depth() {
+    match transaction_depth(conn) {
         Ok(Some(_)) => f(conn),
         _ => conn.transaction(f),
     }
+}
+
+/// How many transactions (the outer one and its savepoints) `conn` is in;
+/// an error when its transaction state is broken.
+pub fn transaction_depth(conn: &mut DbConn) -> QueryResult<Option<u32>> {
+    use diesel::connection::TransactionManager;
+    <DbConn as Connection>::TransactionManager::transaction_manager_status_mut(conn)
+        .transaction_depth()
+        .map(|d| d.map(|d| d.get()))
 }
 
 /// Run `f`, whose statements belong together, in one transaction where that
@@ -386,13 +393,7 @@ mod tests {
             .get_result(c)
             .unwrap()
         };
-        let depth = |c: &mut DbConn| {
-            use diesel::connection::TransactionManager;
-            <DbConn as Connection>::TransactionManager::transaction_manager_status_mut(c)
-                .transaction_depth()
-                .unwrap()
-                .map(|d| d.get())
-        };
+        let depth = |c: &mut DbConn| transaction_depth(c).unwrap();
         // Alone: committed when it succeeds, rolled back when it fails.
         in_transaction(&mut conn, |c| {
             assert_eq!(depth(c), Some(1));

@@ -936,11 +936,7 @@ impl Fleap {
     }
 
     pub fn format_move(&self, pos: &Position, m: &Move, notation: Notation) -> String {
-        // Only the display form reads the legal list.
-        let legal = match notation {
-            Notation::Display => self.legal_moves(pos),
-            _ => Vec::new(),
-        };
+        let legal = notation.legal_needed(|| self.legal_moves(pos));
         self.format_move_among(pos, &legal, m, notation)
     }
 
