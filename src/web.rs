@@ -226,53 +226,27 @@ impl Session {
 
     /// Look the session up and run `f` with its user on the same pooled
     /// connection, in one [`db_short`] call: `f` must be short work of the
-    /// kind that allows. Its statements run as `f` has them: a move that
-    /// fails may still have to store something (a game lost on time), so
-    /// nothing here wraps it in a transaction to roll back. The context
-    /// comes back even when `f` fails, so the caller can still render a page.
+    /// kind that allows. The lookup and `f` go [`together`](crate::db::together):
+    /// on SQLite one snapshot and one read-lock cycle instead of two, so `f`
+    /// reads, and writes only through [`Writes`](crate::db::Writes) (a read
+    /// transaction cannot always become a write one; a move refused as too
+    /// late hands its loss on time to the writes too). The context comes
+    /// back even when `f` fails, so the caller can still render a page.
     pub async fn with_user<F, T>(self, f: F) -> Result<(Ctx, Result<T, AppError>), AppError>
-    where
-        F: FnOnce(&mut DbConn, Option<&User>) -> Result<T, AppError> + Send + 'static,
-        T: Send + 'static,
-    {
-        self.run_with_user(false, f).await
-    }
-
-    /// [`with_user`](Self::with_user) for work that only reads: the session
-    /// and the reads go [`together`](crate::db::together), on SQLite one
-    /// snapshot and one read-lock cycle instead of two.
-    pub async fn reading_with_user<F, T>(self, f: F) -> Result<(Ctx, Result<T, AppError>), AppError>
-    where
-        F: FnOnce(&mut DbConn, Option<&User>) -> Result<T, AppError> + Send + 'static,
-        T: Send + 'static,
-    {
-        self.run_with_user(true, f).await
-    }
-
-    async fn run_with_user<F, T>(
-        self,
-        together: bool,
-        f: F,
-    ) -> Result<(Ctx, Result<T, AppError>), AppError>
     where
         F: FnOnce(&mut DbConn, Option<&User>) -> Result<T, AppError> + Send + 'static,
         T: Send + 'static,
     {
         let token = self.token.clone();
         let (user, result) = db_short(&self.state, move |conn| {
-            let work = |conn: &mut DbConn| -> Result<_, AppError> {
+            crate::db::together(conn, |conn| -> Result<_, AppError> {
                 let user = match &token {
                     Some(t) => accounts::session_user(conn, t, now())?,
                     None => None,
                 };
                 let result = f(conn, user.as_ref());
                 Ok((user, result))
-            };
-            if together {
-                crate::db::together(conn, work)
-            } else {
-                work(conn)
-            }
+            })
         })
         .await?;
         Ok((self.into_ctx(user), result))
@@ -498,31 +472,24 @@ mod tests {
         assert_eq!(n, 1);
     }
 
-    /// On SQLite `reading_with_user` runs the session lookup and its reads
-    /// in one transaction, and `with_user` leaves its work's statements to
-    /// commit as they go (a move refused as too late still stores the
-    /// forfeit).
+    /// On SQLite `with_user` runs the session lookup and its work in one
+    /// transaction.
     #[actix_web::test]
-    async fn only_reading_work_shares_the_session_lookups_transaction() {
+    async fn the_session_lookup_shares_its_works_transaction() {
         let dir = tempfile::tempdir().unwrap();
         let state = state(&dir.path().join("t.db").to_string_lossy());
-        let session = || {
-            let req = actix_web::test::TestRequest::default()
-                .app_data(web::Data::new(state.clone()))
-                .to_http_request();
-            Session::from_request_now(&req).unwrap()
-        };
-        let depth = |c: &mut DbConn| Ok(crate::db::transaction_depth(c)?);
-        let (ctx, reading) = session()
-            .reading_with_user(move |c, user| {
+        let req = actix_web::test::TestRequest::default()
+            .app_data(web::Data::new(state.clone()))
+            .to_http_request();
+        let (ctx, depth) = Session::from_request_now(&req)
+            .unwrap()
+            .with_user(move |c, user| {
                 assert!(user.is_none());
-                depth(c)
+                Ok(crate::db::transaction_depth(c)?)
             })
             .await
             .unwrap();
         assert!(ctx.user.is_none());
-        assert_eq!(reading.unwrap(), Some(1));
-        let (_, writing) = session().with_user(move |c, _| depth(c)).await.unwrap();
-        assert_eq!(writing.unwrap(), None);
+        assert_eq!(depth.unwrap(), Some(1));
     }
 }

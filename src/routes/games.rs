@@ -635,9 +635,7 @@ pub async fn show(
     let state = session.state().clone();
     let window = window_for(state.clone(), view_ply);
     let (ctx, data) = session
-        .reading_with_user(move |conn, user| {
-            read_game(conn, &state, id, user.map(|u| u.id), window)
-        })
+        .with_user(move |conn, user| read_game(conn, &state, id, user.map(|u| u.id), window))
         .await?;
     let data = data?;
     let body = render_game(
@@ -775,7 +773,7 @@ pub async fn make_move(
     let confirmed = f.confirm == "1";
     let text = f.text.clone();
     let state = session.state().clone();
-    // The session is looked up in the move's own database call.
+    // The session is looked up with the move's reads, in one database call.
     let (ctx, result) = session
         .with_user(move |conn, user| {
             let user = crate::web::logged_in(user)?;

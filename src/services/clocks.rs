@@ -311,9 +311,20 @@ pub fn forfeit_if_flagged(
     }
 }
 
-/// End `row` as lost on time by the mover `m` (true when this call ended
-/// it; false when the game had already moved on or ended).
+/// End `row` as lost on time by the mover `m`, in a transaction of its own
+/// (true when this call ended it; false when the game had already moved on
+/// or ended).
 pub fn forfeit(
+    conn: &mut DbConn,
+    row: &GameRow,
+    m: &MoverClock,
+    now: NaiveDateTime,
+) -> Result<bool, AppError> {
+    conn.transaction::<_, AppError, _>(|conn| lose_on_time(conn, row, m, now))
+}
+
+/// [`forfeit`] in the caller's transaction.
+pub fn lose_on_time(
     conn: &mut DbConn,
     row: &GameRow,
     m: &MoverClock,
@@ -324,9 +335,7 @@ pub fn forfeit(
     } else {
         "1-0"
     };
-    conn.transaction::<_, AppError, _>(|conn| {
-        gsvc::end_game(conn, row, result, TIME_FORFEIT, None, now)
-    })
+    gsvc::end_game(conn, row, result, TIME_FORFEIT, None, now)
 }
 
 /// Queue the mover's reminder if it is due at `now` and none was sent at

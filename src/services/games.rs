@@ -580,7 +580,12 @@ fn check_move(
 /// A move [`queue_move`] checked: a preview, or handed to the writes.
 pub enum Submitted {
     Done(MoveOutcome),
-    Queued { played: Played, stored: Stored },
+    Queued {
+        played: Played,
+        stored: Stored,
+    },
+    /// Too late: the loss on time was handed to the writes instead.
+    LostOnTime(Stored),
 }
 
 impl Submitted {
@@ -591,6 +596,10 @@ impl Submitted {
             Submitted::Queued { played, stored } => {
                 stored.committed().await?;
                 Ok(MoveOutcome::Committed { played })
+            }
+            Submitted::LostOnTime(stored) => {
+                stored.committed().await?;
+                Err(AppError::Conflict(TIME_RAN_OUT.into()))
             }
         }
     }
@@ -618,6 +627,10 @@ pub fn queue_move(
             let played = write.played.clone();
             let stored = writes.queue(conn, Box::new(move |c| store_move(c, &write)))?;
             Ok(Submitted::Queued { played, stored })
+        }
+        Prepared::Late(late) => {
+            let stored = writes.queue(conn, Box::new(move |c| late.store(c)))?;
+            Ok(Submitted::LostOnTime(stored))
         }
     }
 }
@@ -647,6 +660,10 @@ fn store_now(conn: &mut DbConn, prepared: Prepared) -> Result<MoveOutcome, AppEr
                 played: write.played,
             })
         }
+        Prepared::Late(late) => {
+            conn.transaction(|conn| late.store(conn))?;
+            Err(AppError::Conflict(TIME_RAN_OUT.into()))
+        }
     }
 }
 
@@ -674,6 +691,28 @@ pub struct MoveWrite {
 enum Prepared {
     Preview(MoveOutcome),
     Store(Box<MoveWrite>),
+    Late(Box<LateMove>),
+}
+
+/// A move made after the mover's flag fell: the game is lost on time,
+/// whatever the move. Checking writes nothing (so a move's reads can share
+/// one snapshot); the loss is stored like a move, by the writes.
+struct LateMove {
+    row: GameRow,
+    clock: clocks::MoverClock,
+    now: NaiveDateTime,
+}
+
+impl LateMove {
+    /// Run it in a transaction; "the position has changed" when the game
+    /// had moved on or ended before the loss could be stored.
+    fn store(&self, conn: &mut DbConn) -> Result<(), AppError> {
+        if clocks::lose_on_time(conn, &self.row, &self.clock, self.now)? {
+            Ok(())
+        } else {
+            Err(AppError::position_changed())
+        }
+    }
 }
 
 /// Everything about a move but storing it: the mover, the clock, the rules.
@@ -689,14 +728,16 @@ fn prepare_move(
     let id = row.id;
     let side = check_mover(row, user)?;
     let control = clocks::control_of(row)?;
-    let mover_clock = clocks::mover_clock(conn, row)?;
-    if let Some(m) = mover_clock.as_ref().filter(|m| m.flagged(now)) {
-        // Too late: the game is lost on time, whatever the move.
-        if !clocks::forfeit(conn, row, m, now)? {
-            return Err(AppError::position_changed());
+    let mover_clock = match clocks::mover_clock(conn, row)? {
+        Some(clock) if clock.flagged(now) => {
+            return Ok(Prepared::Late(Box::new(LateMove {
+                row: owned,
+                clock,
+                now,
+            })));
         }
-        return Err(AppError::Conflict(TIME_RAN_OUT.into()));
-    }
+        running => running,
+    };
     if text.len() > MOVE_TEXT_MAX {
         return Err(AppError::Invalid(
             "That text is far too long to be a move.".into(),
