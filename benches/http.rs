@@ -187,7 +187,7 @@ fn cpu_since(before: Option<f64>) -> Option<f64> {
 fn timed(http: &mut Http, path: &str, cookie: &str, want: u16) -> Option<Duration> {
     let t = Instant::now();
     let r = http.get(path, cookie).ok()?;
-    assert_eq!(r.status, want, "GET {path}: {}", r.body);
+    assert_eq!(r.status, want, "GET {path}: {}", r.text());
     Some(t.elapsed())
 }
 

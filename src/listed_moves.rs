@@ -63,6 +63,10 @@ impl ListedMoves {
         last: i32,
         read: impl FnOnce() -> Result<Vec<ListedMove>, AppError>,
     ) -> Result<Arc<[ListedMove]>, AppError> {
+        if first > last {
+            // Nothing to list (a game with no moves yet): nothing to read.
+            return Ok(Arc::from([]));
+        }
         let key = (row.id, first, last);
         if let Some(w) = self.windows.get(&key) {
             if w.created_at == row.created_at {
@@ -171,6 +175,15 @@ mod tests {
             .window(&game(8, 12, at(1_000)), 3, 12, read("d"))
             .unwrap();
         assert_eq!((reads.get(), other[0].display.as_str()), (2, "d3"));
+    }
+
+    #[test]
+    fn an_empty_window_reads_nothing() {
+        let cache = ListedMoves::new(1 << 20);
+        let listed = cache
+            .window(&game(7, 0, at(1_000)), 1, 0, || panic!("read"))
+            .unwrap();
+        assert!(listed.is_empty());
     }
 
     #[test]

@@ -4,6 +4,7 @@
 pub mod group_commit;
 pub mod models;
 pub mod schema;
+pub mod stamp;
 
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;

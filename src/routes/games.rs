@@ -308,9 +308,7 @@ pub fn clock_lines(c: &GameClock) -> ClockLines {
         black: line(&c.black),
         white_running: c.white.running,
         black_running: c.black.running,
-        deadline: c
-            .deadline
-            .map(|d| d.format("%Y-%m-%d %H:%M UTC").to_string()),
+        deadline: c.deadline.map(clock::utc_minute),
     }
 }
 

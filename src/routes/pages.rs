@@ -1,4 +1,5 @@
 use crate::error::AppError;
+use crate::services::clock::utc_minute;
 use crate::services::games::{self as svc, ACTIVE, PENDING};
 use crate::web::{db, html, Ctx, Page};
 use actix_web::http::StatusCode;
@@ -37,10 +38,6 @@ struct Dashboard {
     seeks: Vec<GameLine>,
     finished: Vec<GameLine>,
     confirm_moves: bool,
-}
-
-fn when(t: chrono::NaiveDateTime) -> String {
-    t.format("%Y-%m-%d %H:%M UTC").to_string()
 }
 
 pub async fn home(ctx: Ctx) -> Result<HttpResponse, AppError> {
@@ -123,15 +120,15 @@ pub async fn home(ctx: Ctx) -> Result<HttpResponse, AppError> {
                     Some((left, Some(deadline))) => format!(
                         "{} left (deadline {}), waiting since {}",
                         crate::services::clock::describe(*left),
-                        when(*deadline),
-                        when(g.updated_at)
+                        utc_minute(*deadline),
+                        utc_minute(g.updated_at)
                     ),
-                    _ => format!("waiting since {}", when(g.updated_at)),
+                    _ => format!("waiting since {}", utc_minute(g.updated_at)),
                 },
                 ..line
             }),
             ACTIVE => d.waiting.push(GameLine {
-                note: format!("their move since {}", when(g.updated_at)),
+                note: format!("their move since {}", utc_minute(g.updated_at)),
                 ..line
             }),
             PENDING if g.challenger_id == uid => d.waiting.push(GameLine {
@@ -139,7 +136,7 @@ pub async fn home(ctx: Ctx) -> Result<HttpResponse, AppError> {
                 ..line
             }),
             PENDING => d.challenges.push(GameLine {
-                note: format!("sent {}", when(g.created_at)),
+                note: format!("sent {}", utc_minute(g.created_at)),
                 ..line
             }),
             _ => finished.push((g.ended_at.unwrap_or(g.updated_at), g, line)),
@@ -158,7 +155,7 @@ pub async fn home(ctx: Ctx) -> Result<HttpResponse, AppError> {
             .unwrap_or(["White", "Black"]);
         let what = svc::describe_result(g, sides).unwrap_or_else(|| g.status.clone());
         d.finished.push(GameLine {
-            note: format!("{what}, {}", when(ended)),
+            note: format!("{what}, {}", utc_minute(ended)),
             ..line
         });
     }

@@ -4,6 +4,7 @@
 use crate::db::models::User;
 use crate::db::DbConn;
 use crate::error::AppError;
+use crate::services::clock::utc_minute;
 use crate::services::games as gsvc;
 use crate::services::tournaments::{self as svc, halves, quarters, TournamentForm};
 use crate::web::{clip, db, html, now, parse_id, see_other, Ctx, Page};
@@ -18,10 +19,6 @@ fn tid(raw: &str) -> Result<i32, AppError> {
         .ok()
         .filter(|id| *id > 0)
         .ok_or_else(|| AppError::NotFound(format!("There is no tournament “{}”.", clip(raw, 40))))
-}
-
-fn when(t: NaiveDateTime) -> String {
-    t.format("%Y-%m-%d %H:%M UTC").to_string()
 }
 
 /// The tournament's clock in words ("3 days per move"); a stored text that
@@ -77,7 +74,11 @@ pub async fn list(ctx: Ctx) -> Result<HttpResponse, AppError> {
                 format: svc::format_label(&t.format).to_string(),
                 status: t.status.clone(),
                 players: format!("{} / {}", t.entrants, t.max_players),
-                entry: format!("{} to {}", when(t.entry_opens), when(t.entry_closes)),
+                entry: format!(
+                    "{} to {}",
+                    utc_minute(t.entry_opens),
+                    utc_minute(t.entry_closes)
+                ),
             })
             .collect(),
     };
@@ -271,7 +272,7 @@ pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, App
         if let Some(at) = p.withdrawn_at {
             note.push(format!(
                 "withdrawn {} ({})",
-                when(at),
+                utc_minute(at),
                 p.withdrawal_reason.clone().unwrap_or_default()
             ));
         }
@@ -365,7 +366,11 @@ pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, App
             String::new()
         },
         time_control: time_control_label(t.time_control.as_deref()),
-        entry: format!("{} to {}", when(t.entry_opens), when(t.entry_closes)),
+        entry: format!(
+            "{} to {}",
+            utc_minute(t.entry_opens),
+            utc_minute(t.entry_closes)
+        ),
         max_players: t.max_players,
         entrants: t.entrants,
         leave_days: t.leave_days,
@@ -599,7 +604,7 @@ pub async fn dashboard(ctx: Ctx) -> Result<HttpResponse, AppError> {
 
 /// Dates in templates.
 pub fn fmt_when(t: &NaiveDateTime) -> String {
-    when(*t)
+    utc_minute(*t)
 }
 
 #[derive(Deserialize, Default)]

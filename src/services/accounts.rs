@@ -2,6 +2,7 @@
 
 use crate::db::models::{NewUser, User};
 use crate::db::schema::{login_attempts, sessions, users};
+use crate::db::stamp::Stamp;
 use crate::db::{is_unique_violation, per_backend, DbConn};
 use crate::error::AppError;
 use argon2::password_hash::{
@@ -299,7 +300,7 @@ pub fn session_user(
     per_backend!(conn, |c| sessions::table
         .inner_join(users::table)
         .filter(sessions::token_hash.eq(&hash))
-        .filter(sessions::expires_at.gt(now))
+        .filter(sessions::expires_at.gt(Stamp(now)))
         .select(User::as_select())
         .first(c)
         .optional())

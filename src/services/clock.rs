@@ -20,7 +20,7 @@
 //! Durations are written with `d`, `h`, `m`, `s` units, largest first
 //! (`1d12h`).
 
-use chrono::{Datelike, NaiveDate, NaiveDateTime, TimeDelta};
+use chrono::{Datelike, NaiveDate, NaiveDateTime, TimeDelta, Timelike};
 use std::fmt;
 use std::str::FromStr;
 
@@ -361,6 +361,20 @@ pub fn parse_optional(text: &str) -> Result<Option<TimeControl>, String> {
 }
 
 /// A duration for people: "2 days 3 hours", "5 hours 10 minutes", "45 seconds".
+/// "2026-03-04 12:00 UTC": how pages and mails give a moment. Written by
+/// hand: chrono's `format` reads its pattern anew on every call, which made
+/// the game page's deadline 2% of the page's CPU.
+pub fn utc_minute(t: NaiveDateTime) -> String {
+    format!(
+        "{:04}-{:02}-{:02} {:02}:{:02} UTC",
+        t.year(),
+        t.month(),
+        t.day(),
+        t.hour(),
+        t.minute()
+    )
+}
+
 pub fn describe(secs: i64) -> String {
     if secs <= 0 {
         return "no time".into();
@@ -547,6 +561,21 @@ mod tests {
             .unwrap()
             .and_hms_opt(h, 0, 0)
             .unwrap()
+    }
+
+    #[test]
+    fn utc_minute_writes_what_chrono_s_pattern_wrote() {
+        for (y, mo, d, h, mi, s) in [
+            (2026, 3, 4, 12, 0, 0),
+            (999, 1, 9, 0, 5, 59),
+            (2100, 12, 31, 23, 59, 30),
+        ] {
+            let t = NaiveDate::from_ymd_opt(y, mo, d)
+                .unwrap()
+                .and_hms_opt(h, mi, s)
+                .unwrap();
+            assert_eq!(utc_minute(t), t.format("%Y-%m-%d %H:%M UTC").to_string());
+        }
     }
 
     fn day(y: i32, m: u32, d: u32) -> NaiveDate {

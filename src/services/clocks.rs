@@ -229,7 +229,7 @@ pub fn describe_for(clock: &GameClock, color: Color) -> String {
     let mut s = format!("{} left", clock::describe(side.left_secs));
     if clock.to_move == Some(color) {
         if let Some(d) = clock.deadline {
-            s.push_str(&format!("; deadline {}", d.format("%Y-%m-%d %H:%M UTC")));
+            s.push_str(&format!("; deadline {}", clock::utc_minute(d)));
         }
     }
     if side.on_leave {

@@ -336,7 +336,7 @@ pub fn join(conn: &mut DbConn, tid: i32, user: &User, now: NaiveDateTime) -> Res
     if now < t.entry_opens {
         return Err(AppError::Forbidden(format!(
             "Entries open on {}.",
-            t.entry_opens.format("%Y-%m-%d %H:%M UTC")
+            crate::services::clock::utc_minute(t.entry_opens)
         )));
     }
     if now >= t.entry_closes {
