@@ -85,9 +85,9 @@ fn write_plain(t: NaiveDateTime) -> String {
     );
     let n = t.nanosecond();
     if n == 0 {
-    } else if n % 1_000_000 == 0 {
+    } else if n.is_multiple_of(1_000_000) {
         let _ = write!(s, ".{:03}", n / 1_000_000);
-    } else if n % 1_000 == 0 {
+    } else if n.is_multiple_of(1_000) {
         let _ = write!(s, ".{:06}", n / 1_000);
     } else {
         let _ = write!(s, ".{n:09}");
