@@ -26,31 +26,52 @@ pub struct LegalMove {
     pub to: String,
 }
 
+/// The legal moves of a position and the page's list of them.
+#[derive(Default, askama::Template)]
+#[template(
+    ext = "html",
+    source = r#"{% for m in moves %}<li data-from="{{ m.from }}" data-to="{{ m.to }}" data-move="{{ m.display }}" data-coord="{{ m.coordinate }}">{{ m.display }} <span class="muted">{{ m.coordinate }}</span></li>{% endfor %}"#
+)]
+pub struct LegalList {
+    pub moves: Vec<LegalMove>,
+    /// The list's items as the game page writes them (escaped), written
+    /// once: escaping them anew on every view was a tenth of the page's
+    /// rendering.
+    #[template(skip)]
+    pub items: String,
+}
+
 /// A game restored from its stored position and history.
 pub struct Restored {
     variant: &'static str,
     fen: String,
     history: String,
     pub game: Game,
-    legal: OnceLock<Arc<[LegalMove]>>,
+    legal: OnceLock<Arc<LegalList>>,
 }
 
 impl Restored {
     /// The legal moves in the page's notations, written on first use (a page
     /// seen by the player not to move never needs them).
-    pub fn legal_moves(&self) -> Arc<[LegalMove]> {
+    pub fn legal_moves(&self) -> Arc<LegalList> {
         self.legal
             .get_or_init(|| {
-                self.game
-                    .move_views()
-                    .into_iter()
-                    .map(|m| LegalMove {
-                        display: m.display,
-                        coordinate: m.coordinate,
-                        from: m.from.map(|s| s.name()).unwrap_or_default(),
-                        to: m.to.name(),
-                    })
-                    .collect()
+                let mut list = LegalList {
+                    moves: self
+                        .game
+                        .move_views()
+                        .into_iter()
+                        .map(|m| LegalMove {
+                            display: m.display,
+                            coordinate: m.coordinate,
+                            from: m.from.map(|s| s.name()).unwrap_or_default(),
+                            to: m.to.name(),
+                        })
+                        .collect(),
+                    items: String::new(),
+                };
+                list.items = askama::Template::render(&list).unwrap_or_default();
+                Arc::new(list)
             })
             .clone()
     }
@@ -209,9 +230,12 @@ mod tests {
             Game::restore(chess(), START, "").unwrap().fen()
         );
         assert_eq!(b.game.fen(), Game::restore(chess(), E4, "").unwrap().fen());
-        assert_eq!(a.legal_moves().len(), 20);
-        assert_eq!(b.legal_moves().len(), 20);
-        assert!(b.legal_moves().iter().any(|m| m.display == "e5"));
+        assert_eq!(a.legal_moves().moves.len(), 20);
+        assert_eq!(b.legal_moves().moves.len(), 20);
+        assert!(b.legal_moves().moves.iter().any(|m| m.display == "e5"));
+        let items = &b.legal_moves().items;
+        assert_eq!(items.matches("<li ").count(), 20);
+        assert!(items.contains(r#"<li data-from="e7" data-to="e5" data-move="e5" data-coord="e7e5">e5 <span class="muted">e7e5</span></li>"#));
         assert!(cache.game(chess(), "not a fen", "").is_err());
     }
 
@@ -270,7 +294,7 @@ mod tests {
         let a = cache.game(chess(), START, "").unwrap();
         let b = cache.game(chess(), START, "").unwrap();
         assert!(!Arc::ptr_eq(&a, &b));
-        assert_eq!(b.legal_moves().len(), 20);
+        assert_eq!(b.legal_moves().moves.len(), 20);
         assert_eq!(cache.games.len(), 0);
     }
 

@@ -2,7 +2,7 @@ use crate::board_svg::{self, SvgOptions};
 use crate::db::models::{GameRow, ListedMove, User};
 use crate::db::DbConn;
 use crate::error::AppError;
-use crate::position_cache::{LegalMove, PictureOf};
+use crate::position_cache::{LegalList, LegalMove, PictureOf};
 use crate::services::clock;
 use crate::services::clocks::{self, GameClock};
 use crate::services::games::{self as svc, Challenge, MoveOutcome, ACTIVE, PENDING};
@@ -264,7 +264,7 @@ struct GamePage {
     ply: i32,
     move_text: String,
     example: String,
-    legal: Arc<[LegalMove]>,
+    legal: Arc<LegalList>,
     can_answer_challenge: bool,
     can_decline: bool,
     decline_label: String,
@@ -514,9 +514,10 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
     let legal = if can_move {
         restored.legal_moves()
     } else {
-        Arc::new([])
+        Arc::default()
     };
     let example = legal
+        .moves
         .first()
         .map(|m: &LegalMove| m.display.clone())
         .unwrap_or_default();

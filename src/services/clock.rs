@@ -109,10 +109,8 @@ impl TimeControl {
 
     /// A description for people ("3 days per move").
     pub fn label(&self) -> String {
-        if let Some((_, label)) = presets()
-            .iter()
-            .find(|(v, _)| *v == self.to_string().as_str())
-        {
+        let text = self.to_string();
+        if let Some((_, label)) = presets().iter().find(|(v, _)| *v == text) {
             return (*label).to_string();
         }
         if self.is_per_move() {
