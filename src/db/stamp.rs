@@ -72,6 +72,10 @@ fn parse_plain(text: &str) -> Option<NaiveDateTime> {
 /// What diesel writes: chrono's `%F %T%.f`, whose fraction is left out when
 /// zero, else given in 3, 6 or 9 digits, the fewest that hold it exactly.
 fn write_plain(t: NaiveDateTime) -> String {
+    if !(0..=9999).contains(&t.year()) {
+        // chrono signs such years; rare enough to leave to it.
+        return t.format("%F %T%.f").to_string();
+    }
     let mut s = String::with_capacity(29);
     let _ = write!(
         s,
@@ -196,6 +200,10 @@ mod tests {
             NaiveDate::from_ymd_opt(999, 1, 2)
                 .unwrap()
                 .and_hms_opt(23, 59, 59)
+                .unwrap(),
+            NaiveDate::from_ymd_opt(12345, 6, 7)
+                .unwrap()
+                .and_hms_opt(8, 9, 10)
                 .unwrap(),
         ];
         for nanos in [
