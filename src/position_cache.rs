@@ -27,18 +27,29 @@ pub struct LegalMove {
 }
 
 /// The legal moves of a position and the page's list of them.
-#[derive(Default, askama::Template)]
-#[template(
-    ext = "html",
-    source = r#"{% for m in moves %}<li data-from="{{ m.from }}" data-to="{{ m.to }}" data-move="{{ m.display }}" data-coord="{{ m.coordinate }}">{{ m.display }} <span class="muted">{{ m.coordinate }}</span></li>{% endfor %}"#
-)]
+#[derive(Default)]
 pub struct LegalList {
     pub moves: Vec<LegalMove>,
     /// The list's items as the game page writes them (escaped), written
     /// once: escaping them anew on every view was a tenth of the page's
     /// rendering.
-    #[template(skip)]
     pub items: String,
+}
+
+#[derive(askama::Template)]
+#[template(
+    ext = "html",
+    source = r#"{% for m in moves %}<li data-from="{{ m.from }}" data-to="{{ m.to }}" data-move="{{ m.display }}" data-coord="{{ m.coordinate }}">{{ m.display }} <span class="muted">{{ m.coordinate }}</span></li>{% endfor %}"#
+)]
+struct LegalItems<'a> {
+    moves: &'a [LegalMove],
+}
+
+impl LegalList {
+    fn of(moves: Vec<LegalMove>) -> LegalList {
+        let items = askama::Template::render(&LegalItems { moves: &moves }).unwrap_or_default();
+        LegalList { moves, items }
+    }
 }
 
 /// A game restored from its stored position and history.
@@ -56,9 +67,8 @@ impl Restored {
     pub fn legal_moves(&self) -> Arc<LegalList> {
         self.legal
             .get_or_init(|| {
-                let mut list = LegalList {
-                    moves: self
-                        .game
+                Arc::new(LegalList::of(
+                    self.game
                         .move_views()
                         .into_iter()
                         .map(|m| LegalMove {
@@ -68,10 +78,7 @@ impl Restored {
                             to: m.to.name(),
                         })
                         .collect(),
-                    items: String::new(),
-                };
-                list.items = askama::Template::render(&list).unwrap_or_default();
-                Arc::new(list)
+                ))
             })
             .clone()
     }

@@ -358,7 +358,6 @@ pub fn parse_optional(text: &str) -> Result<Option<TimeControl>, String> {
     t.parse().map(Some)
 }
 
-/// A duration for people: "2 days 3 hours", "5 hours 10 minutes", "45 seconds".
 /// "2026-03-04 12:00 UTC": how pages and mails give a moment. Written by
 /// hand: chrono's `format` reads its pattern anew on every call, which made
 /// the game page's deadline 2% of the page's CPU.
@@ -373,6 +372,7 @@ pub fn utc_minute(t: NaiveDateTime) -> String {
     )
 }
 
+/// A duration for people: "2 days 3 hours", "5 hours 10 minutes", "45 seconds".
 pub fn describe(secs: i64) -> String {
     if secs <= 0 {
         return "no time".into();

@@ -54,29 +54,34 @@ impl Http {
     }
 
     pub fn get(&mut self, path: &str, cookie: &str) -> io::Result<Reply> {
-        self.send("GET", path, cookie, b"")
+        self.send("GET", path, cookie, b"", true)
     }
 
     pub fn post(&mut self, path: &str, cookie: &str, form: &[(&str, &str)]) -> io::Result<Reply> {
         let body = url::form_urlencoded::Serializer::new(String::new())
             .extend_pairs(form)
             .finish();
-        self.send("POST", path, cookie, body.as_bytes())
+        self.send("POST", path, cookie, body.as_bytes(), true)
     }
 
     /// A GET whose body is read past, not kept: all a timed page view
     /// needs, and what `wrk` does. Copying out every page cost the client
     /// CPU that the trivial handler's few bytes never did.
     pub fn get_status(&mut self, path: &str, cookie: &str) -> io::Result<u16> {
-        let r = self.try_send("GET", path, cookie, b"", false);
-        if r.is_err() {
-            self.conn = None;
-        }
-        Ok(r?.status)
+        Ok(self.send("GET", path, cookie, b"", false)?.status)
     }
 
-    fn send(&mut self, method: &str, path: &str, cookie: &str, body: &[u8]) -> io::Result<Reply> {
-        let r = self.try_send(method, path, cookie, body, true);
+    /// The reply to one request (its body kept when `keep`); a failed
+    /// exchange drops the connection, so the next one starts afresh.
+    fn send(
+        &mut self,
+        method: &str,
+        path: &str,
+        cookie: &str,
+        body: &[u8],
+        keep: bool,
+    ) -> io::Result<Reply> {
+        let r = self.try_send(method, path, cookie, body, keep);
         if r.is_err() {
             self.conn = None;
         }
