@@ -97,37 +97,7 @@ mod tests {
     use std::cell::Cell;
 
     fn game(id: i32, ply: i32, created_at: NaiveDateTime) -> GameRow {
-        GameRow {
-            id,
-            variant: "chess".into(),
-            status: "active".into(),
-            challenger_id: 1,
-            opponent_id: Some(2),
-            white_id: Some(1),
-            black_id: Some(2),
-            challenger_color: "white".into(),
-            start_fen: String::new(),
-            fen: String::new(),
-            history: String::new(),
-            ply,
-            turn: "white".into(),
-            result: None,
-            reason: None,
-            draw_offer: None,
-            created_at,
-            updated_at: created_at,
-            ended_at: None,
-            time_control: None,
-            white_clock_secs: None,
-            black_clock_secs: None,
-            turn_started_at: None,
-            clock_deadline: None,
-            clock_remind_at: None,
-            reminded_ply: None,
-            leave_cap_days: None,
-            tournament_id: None,
-            round: None,
-        }
+        GameRow::for_tests(id, ply, "", created_at)
     }
 
     fn plies(first: i32, last: i32, tag: &str) -> Vec<ListedMove> {

@@ -4,14 +4,21 @@
 //!
 //! Restoring, listing and drawing were over a quarter of a game page's CPU
 //! (`perf`), and a correspondence game's page is seen many times between two
-//! moves. Entries are found by their content (variant, FEN, history; for a
-//! picture, the FEN, the side at the bottom and the last move's squares),
-//! never by game id, so no entry can be stale: a move makes a new key, and an
-//! entry that a newer one replaces is simply never asked for again. Keys are
+//! moves. A restored game is found by the game's identity (id and creation
+//! time), its ply and its FEN: a game's moves are never changed once stored
+//! (no takebacks, no deleted games, ids never reused), so its repetition
+//! history at a ply is fixed, and the page need not even read it (it is
+//! kilobytes in a long game) unless the game must be restored. A picture is
+//! found by its content: the FEN, the side at the bottom and the last move's
+//! squares. So no entry can be stale: a move makes a new key, and an entry
+//! that a newer one replaces is simply never asked for again. Keys are
 //! 64-bit hashes, and every hit is checked against the entry's own copy of
-//! its content, so a hash collision costs a miss, never a wrong page.
+//! what it was found by, so a hash collision costs a miss, never a wrong page.
 
 use crate::board_svg::{self, SvgOptions};
+use crate::db::models::GameRow;
+use crate::error::AppError;
+use chrono::NaiveDateTime;
 use missive_rules::{BoardView, FenError, Game, Variant};
 use quick_cache::sync::Cache;
 use quick_cache::Weighter;
@@ -55,13 +62,24 @@ impl LegalList {
 /// A game restored from its stored position and history.
 pub struct Restored {
     variant: &'static str,
+    game_id: i32,
+    created_at: NaiveDateTime,
+    ply: i32,
     fen: String,
-    history: String,
+    history_bytes: usize,
     pub game: Game,
     legal: OnceLock<Arc<LegalList>>,
 }
 
 impl Restored {
+    fn is(&self, row: &GameRow) -> bool {
+        self.variant == row.variant
+            && self.game_id == row.id
+            && self.created_at == row.created_at
+            && self.ply == row.ply
+            && self.fen == row.fen
+    }
+
     /// The legal moves in the page's notations, written on first use (a page
     /// seen by the player not to move never needs them).
     pub fn legal_moves(&self) -> Arc<LegalList> {
@@ -113,15 +131,15 @@ impl PictureOf<'_> {
     }
 }
 
-/// Weights are bytes, roughly: the texts kept, the game's history again (its
-/// entries take about as much as their text), and a fixed allowance for the
+/// Weights are bytes, roughly: the FEN kept, the game's history (its entries
+/// take about as much as their text), and a fixed allowance for the
 /// position, its legal moves and their written list.
 #[derive(Clone)]
 struct Bytes;
 
 impl Weighter<u64, Arc<Restored>> for Bytes {
     fn weight(&self, _: &u64, r: &Arc<Restored>) -> u64 {
-        (r.fen.len() + 2 * r.history.len() + 8192) as u64
+        (r.fen.len() + r.history_bytes + 8192) as u64
     }
 }
 
@@ -151,24 +169,29 @@ impl PositionCache {
         self.hasher.hash_one(parts)
     }
 
-    /// The game at `fen` with `history`, restored once.
+    /// The game of `row`, restored once from its FEN and the history that
+    /// `history` reads ([`crate::services::games::history_of`]).
     pub fn game(
         &self,
-        variant: &'static dyn Variant,
-        fen: &str,
-        history: &str,
-    ) -> Result<Arc<Restored>, FenError> {
-        let key = self.key((variant.id(), fen, history));
+        row: &GameRow,
+        history: impl FnOnce() -> Result<String, AppError>,
+    ) -> Result<Arc<Restored>, AppError> {
+        let key = self.key((&row.variant, row.id, row.created_at, row.ply, &row.fen));
         if let Some(r) = self.games.get(&key) {
-            if r.variant == variant.id() && r.fen == fen && r.history == history {
+            if r.is(row) {
                 return Ok(r);
             }
         }
+        let history = history()?;
+        let game = crate::services::games::restore_with(row, &history)?;
         let r = Arc::new(Restored {
-            variant: variant.id(),
-            fen: fen.to_string(),
-            history: history.to_string(),
-            game: Game::restore(variant, fen, history)?,
+            variant: game.variant().id(),
+            game_id: row.id,
+            created_at: row.created_at,
+            ply: row.ply,
+            fen: row.fen.clone(),
+            history_bytes: history.len(),
+            game,
             legal: OnceLock::new(),
         });
         self.games.insert(key, r.clone());
@@ -213,6 +236,7 @@ impl PositionCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::cell::Cell;
 
     fn chess() -> &'static dyn Variant {
         missive_rules::variant("chess").unwrap()
@@ -221,17 +245,37 @@ mod tests {
     const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     const E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
 
+    /// Game `id` of chess at `ply` with `fen`.
+    fn row(id: i32, ply: i32, fen: &str) -> GameRow {
+        let at = chrono::DateTime::from_timestamp(1_700_000_000, 0).unwrap();
+        GameRow::for_tests(id, ply, fen, at.naive_utc())
+    }
+
+    /// A history reader that counts its reads.
+    fn reading<'a>(
+        reads: &'a Cell<u32>,
+        history: &'a str,
+    ) -> impl FnOnce() -> Result<String, AppError> + 'a {
+        move || {
+            reads.set(reads.get() + 1);
+            Ok(history.to_string())
+        }
+    }
+
     #[test]
     fn a_kept_game_is_the_one_asked_for() {
         let cache = PositionCache::new(1 << 20);
-        let a = cache.game(chess(), START, "").unwrap();
-        let again = cache.game(chess(), START, "").unwrap();
+        let reads = Cell::new(0);
+        let a = cache.game(&row(1, 0, START), reading(&reads, "")).unwrap();
+        let again = cache.game(&row(1, 0, START), reading(&reads, "")).unwrap();
         assert!(
             Arc::ptr_eq(&a, &again),
             "the second ask is served from the cache"
         );
-        let b = cache.game(chess(), E4, "").unwrap();
+        assert_eq!(reads.get(), 1, "the history is read only to restore");
+        let b = cache.game(&row(1, 1, E4), reading(&reads, "")).unwrap();
         assert!(!Arc::ptr_eq(&a, &b));
+        assert_eq!(reads.get(), 2);
         assert_eq!(
             a.game.fen(),
             Game::restore(chess(), START, "").unwrap().fen()
@@ -243,18 +287,45 @@ mod tests {
         let items = &b.legal_moves().items;
         assert_eq!(items.matches("<li ").count(), 20);
         assert!(items.contains(r#"<li data-from="e7" data-to="e5" data-move="e5" data-coord="e7e5">e5 <span class="muted">e7e5</span></li>"#));
-        assert!(cache.game(chess(), "not a fen", "").is_err());
     }
 
     #[test]
-    fn a_history_is_part_of_the_key() {
+    fn a_bad_position_or_history_is_an_error_not_a_kept_game() {
         let cache = PositionCache::new(1 << 20);
-        let plain = cache.game(chess(), START, "").unwrap();
-        let with = Game::restore(chess(), START, "").unwrap().history_string();
-        let other = cache
-            .game(chess(), START, &format!("{with},{with}"))
-            .unwrap();
-        assert!(!Arc::ptr_eq(&plain, &other));
+        let reads = Cell::new(0);
+        assert!(cache
+            .game(&row(1, 0, "not a fen"), reading(&reads, ""))
+            .is_err());
+        assert!(cache
+            .game(&row(2, 0, START), reading(&reads, "not hex"))
+            .is_err());
+        let failing = || Err(AppError::internal("no history".to_string()));
+        assert!(cache.game(&row(3, 0, START), failing).is_err());
+        assert_eq!(cache.games.len(), 0);
+        assert_eq!(reads.get(), 2);
+    }
+
+    /// Another game, another ply or another creation time is another
+    /// entry, even at the same FEN: the history at a game's ply is what
+    /// differs (here, a position seen before counts for repetition).
+    #[test]
+    fn the_game_and_its_ply_are_the_key() {
+        let cache = PositionCache::new(1 << 20);
+        let reads = Cell::new(0);
+        let once = Game::restore(chess(), START, "").unwrap().history_string();
+        let plain = cache.game(&row(1, 0, START), reading(&reads, "")).unwrap();
+        let twice = format!("{once},{once}");
+        let mut at_4 = row(1, 4, START);
+        let other_ply = cache.game(&at_4, reading(&reads, &twice)).unwrap();
+        let other_game = cache.game(&row(2, 0, START), reading(&reads, "")).unwrap();
+        at_4.created_at += chrono::Duration::seconds(1);
+        let other_time = cache.game(&at_4, reading(&reads, "")).unwrap();
+        assert_eq!(reads.get(), 4);
+        assert!(!Arc::ptr_eq(&plain, &other_ply));
+        assert!(!Arc::ptr_eq(&plain, &other_game));
+        assert!(!Arc::ptr_eq(&other_ply, &other_time));
+        assert_eq!(other_ply.game.history_string(), twice);
+        assert_eq!(plain.game.history_string(), once);
     }
 
     #[test]
@@ -298,8 +369,9 @@ mod tests {
     #[test]
     fn a_cache_of_no_size_keeps_nothing() {
         let cache = PositionCache::new(0);
-        let a = cache.game(chess(), START, "").unwrap();
-        let b = cache.game(chess(), START, "").unwrap();
+        let reads = Cell::new(0);
+        let a = cache.game(&row(1, 0, START), reading(&reads, "")).unwrap();
+        let b = cache.game(&row(1, 0, START), reading(&reads, "")).unwrap();
         assert!(!Arc::ptr_eq(&a, &b));
         assert_eq!(b.legal_moves().moves.len(), 20);
         assert_eq!(cache.games.len(), 0);
@@ -311,15 +383,18 @@ mod tests {
     fn a_full_cache_evicts_and_stays_right() {
         let cache = PositionCache::new(64 * 1024);
         let mut game = Game::new(chess(), None).unwrap();
-        for _ in 0..40 {
+        let reads = Cell::new(0);
+        for ply in 1..=40 {
             let Some(mv) = game.legal_moves().first().copied() else {
                 break;
             };
             game.play(&mv);
+            let history = game.history_string();
             let r = cache
-                .game(chess(), &game.fen(), &game.history_string())
+                .game(&row(1, ply, &game.fen()), reading(&reads, &history))
                 .unwrap();
             assert_eq!(r.game.fen(), game.fen());
+            assert_eq!(r.game.history_string(), history);
         }
         assert!(cache.games.weight() <= 64 * 1024);
         assert!(cache.games.len() < 40);

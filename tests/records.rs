@@ -662,17 +662,18 @@ fn long_game_page_lists_a_window(backend: Backend) {
     assert_eq!(rec.moves.len(), 90);
 }
 
-/// Undo the last two migrations, apply everything again; the names undone.
+/// Undo the last `n` migrations, apply everything again; the names undone.
 /// (`migrations` gives the embedded set each time: it is a constant, and
 /// neither `Clone` nor taken by reference.)
-fn undo_two_and_redo<DB: diesel::backend::Backend>(
+fn undo_and_redo<DB: diesel::backend::Backend>(
     conn: &mut impl diesel_migrations::MigrationHarness<DB>,
+    n: usize,
     migrations: impl Fn() -> diesel_migrations::EmbeddedMigrations,
 ) -> Vec<String>
 where
     diesel_migrations::EmbeddedMigrations: diesel::migration::MigrationSource<DB>,
 {
-    let undone = (0..2)
+    let undone = (0..n)
         .map(|_| {
             conn.revert_last_migration(migrations())
                 .unwrap()
@@ -688,9 +689,11 @@ where
 /// played through the server (one from the start, one where Black moves
 /// first from a set-up position), it gives every move the number the server
 /// gave it when it was played. Undoing it means undoing the later
-/// `2026-11-24-000000_moves_by_game` first (the moves table rebuilt in
-/// (game, ply) order on SQLite, its surrogate id dropped): every stored
-/// move comes back the same through both.
+/// `2026-11-25-000000_game_histories` (the repetition history moved to a
+/// table of its own) and `2026-11-24-000000_moves_by_game` (the moves table
+/// rebuilt in (game, ply) order on SQLite, its surrogate id dropped) first:
+/// every stored move and every game's history comes back the same through
+/// all three, and the games play on.
 fn turn_number_backfill_matches_live_numbering(backend: Backend) {
     use diesel::prelude::*;
     let app = TestApp::start(backend);
@@ -748,18 +751,32 @@ fn turn_number_backfill_matches_live_numbering(backend: Backend) {
     let redo = |conn: &mut missive::db::DbConn| -> Vec<String> {
         match conn {
             missive::db::DbConn::Sqlite(c) => {
-                undo_two_and_redo(c, || missive::db::SQLITE_MIGRATIONS)
+                undo_and_redo(c, 3, || missive::db::SQLITE_MIGRATIONS)
             }
             missive::db::DbConn::Postgresql(c) => {
-                undo_two_and_redo(c, || missive::db::POSTGRES_MIGRATIONS)
+                undo_and_redo(c, 3, || missive::db::POSTGRES_MIGRATIONS)
             }
         }
     };
-    // The migrations under test must still be the last two, or this test
+    let histories = |conn: &mut missive::db::DbConn| -> Vec<(i32, String)> {
+        use missive::db::schema::game_histories::dsl::*;
+        game_histories
+            .select((game_id, history))
+            .order(game_id)
+            .load(conn)
+            .unwrap()
+    };
+    let kept = histories(&mut conn);
+    assert_eq!(kept.len(), 2);
+    // The migrations under test must still be the last three, or this test
     // must undo down to them.
     let undone: Vec<String> = redo(&mut conn).iter().map(|m| m.replace('-', "")).collect();
-    assert!(undone[0].starts_with("20261124000000"), "{undone:?}");
-    assert!(undone[1].starts_with("20261123150000"), "{undone:?}");
+    assert!(undone[0].starts_with("20261125000000"), "{undone:?}");
+    assert!(undone[1].starts_with("20261124000000"), "{undone:?}");
+    assert!(undone[2].starts_with("20261123150000"), "{undone:?}");
     assert_eq!(numbers(&mut conn), live);
     assert_eq!(stored(&mut conn), before);
+    assert_eq!(histories(&mut conn), kept);
+    // The game plays on from the position and history the migrations kept.
+    assert_eq!(bob.play(plain, "a6").status, StatusCode::SEE_OTHER);
 }

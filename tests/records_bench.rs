@@ -7,7 +7,7 @@ mod common;
 use common::{Backend, TestApp};
 use diesel::prelude::*;
 use missive::db::models::NewMove;
-use missive::db::schema::{games, moves};
+use missive::db::schema::{game_histories, games, moves};
 use reqwest::StatusCode;
 use std::time::Instant;
 
@@ -63,8 +63,11 @@ fn stored_game(app: &TestApp, alice: &common::TestClient, plies: usize) -> i32 {
             games::opponent_id.eq(black),
             games::ply.eq(plies as i32),
             games::fen.eq(&fen),
-            games::history.eq(history),
         ))
+        .execute(&mut conn)
+        .unwrap();
+    diesel::update(game_histories::table.find(id))
+        .set(game_histories::history.eq(history))
         .execute(&mut conn)
         .unwrap();
     id

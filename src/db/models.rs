@@ -44,7 +44,6 @@ pub struct GameRow {
     pub challenger_color: String,
     pub start_fen: String,
     pub fen: String,
-    pub history: String,
     pub ply: i32,
     pub turn: String,
     pub result: Option<String>,
@@ -78,6 +77,43 @@ pub struct GameRow {
     pub round: Option<i32>,
 }
 
+#[cfg(test)]
+impl GameRow {
+    /// An active chess game `id` between users 1 and 2 at `ply` and `fen`.
+    pub fn for_tests(id: i32, ply: i32, fen: &str, created_at: NaiveDateTime) -> GameRow {
+        GameRow {
+            id,
+            variant: "chess".into(),
+            status: "active".into(),
+            challenger_id: 1,
+            opponent_id: Some(2),
+            white_id: Some(1),
+            black_id: Some(2),
+            challenger_color: "white".into(),
+            start_fen: fen.into(),
+            fen: fen.into(),
+            ply,
+            turn: "white".into(),
+            result: None,
+            reason: None,
+            draw_offer: None,
+            created_at,
+            updated_at: created_at,
+            ended_at: None,
+            time_control: None,
+            white_clock_secs: None,
+            black_clock_secs: None,
+            turn_started_at: None,
+            clock_deadline: None,
+            clock_remind_at: None,
+            reminded_ply: None,
+            leave_cap_days: None,
+            tournament_id: None,
+            round: None,
+        }
+    }
+}
+
 #[derive(Insertable)]
 #[diesel(table_name = games)]
 pub struct NewGame<'a> {
@@ -90,7 +126,6 @@ pub struct NewGame<'a> {
     pub challenger_color: &'a str,
     pub start_fen: &'a str,
     pub fen: &'a str,
-    pub history: &'a str,
     pub ply: i32,
     pub turn: &'a str,
     pub created_at: NaiveDateTime,

@@ -41,6 +41,13 @@ diesel::table! {
 }
 
 diesel::table! {
+    game_histories (game_id) {
+        game_id -> Integer,
+        history -> Text,
+    }
+}
+
+diesel::table! {
     games (id) {
         id -> Integer,
         variant -> Text,
@@ -52,7 +59,6 @@ diesel::table! {
         challenger_color -> Text,
         start_fen -> Text,
         fen -> Text,
-        history -> Text,
         ply -> Integer,
         turn -> Text,
         result -> Nullable<Text>,
@@ -246,12 +252,14 @@ diesel::joinable!(sessions -> users (user_id));
 diesel::joinable!(tournament_players -> tournaments (tournament_id));
 diesel::joinable!(adjudication_requests -> games (game_id));
 diesel::joinable!(moves -> games (game_id));
+diesel::joinable!(game_histories -> games (game_id));
 diesel::allow_tables_to_appear_in_same_query!(
     settings,
     users,
     sessions,
     login_attempts,
     games,
+    game_histories,
     moves,
     email_outbox,
     mail_prefs,

@@ -2,7 +2,7 @@ use crate::board_svg::{self, SvgOptions};
 use crate::db::models::{GameRow, ListedMove, User};
 use crate::db::DbConn;
 use crate::error::AppError;
-use crate::position_cache::{LegalList, LegalMove, PictureOf};
+use crate::position_cache::{LegalList, LegalMove, PictureOf, Restored};
 use crate::services::clock;
 use crate::services::clocks::{self, GameClock};
 use crate::services::games::{self as svc, Challenge, MoveOutcome, ACTIVE, PENDING};
@@ -316,6 +316,8 @@ pub fn clock_lines(c: &GameClock) -> ClockLines {
 /// the plies a page lists, or whole rows for the JSON export.
 struct Loaded<Ms = Arc<[ListedMove]>> {
     row: GameRow,
+    /// The game at its current ply, from the position cache.
+    restored: Arc<Restored>,
     /// The moves the page lists (a window of a long game), or all of them.
     moves: Ms,
     names: HashMap<i32, String>,
@@ -374,6 +376,9 @@ fn read_game<Ms>(
 ) -> Result<Loaded<Ms>, AppError> {
     crate::db::together(conn, |conn| {
         let row = svc::load(conn, id)?;
+        let restored = state
+            .positions
+            .game(&row, || svc::history_of(conn, row.id))?;
         let moves = moves(conn, &row)?;
         let ids: Vec<i32> = [
             Some(row.challenger_id),
@@ -396,6 +401,7 @@ fn read_game<Ms>(
         };
         Ok(Loaded {
             row,
+            restored,
             moves,
             names,
             note,
@@ -424,12 +430,7 @@ fn render_game(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<String, A
 fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<String, AppError> {
     let row = &data.row;
     let variant = svc::variant_of(row)?;
-    let restored = ctx
-        .state
-        .positions
-        .game(variant, &row.fen, &row.history)
-        .map_err(|e| AppError::internal(format!("game {} cannot be restored: {e}", row.id)))?;
-    let game = &restored.game;
+    let game = &data.restored.game;
     let viewer: Option<&User> = ctx.user.as_ref();
     let my_side = viewer.and_then(|u| svc::side_of(row, u.id));
     let sides = [
@@ -512,7 +513,7 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
     let result = svc::describe_result(row, [&sides[0], &sides[1]])
         .map(|r| format!("{} ({r})", row.result.clone().unwrap_or_default()));
     let legal = if can_move {
-        restored.legal_moves()
+        data.restored.legal_moves()
     } else {
         Arc::default()
     };

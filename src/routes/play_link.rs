@@ -97,7 +97,7 @@ fn render_page(
 ) -> Result<HttpResponse, AppError> {
     let row = &data.row;
     let variant = svc::variant_of(row)?;
-    let game = svc::restore(row)?;
+    let game = &data.restored.game;
     let flipped = svc::side_of(row, link.user) == Some(Color::Black);
     let svg = board_svg::render(
         &game.board_view(),
@@ -134,6 +134,8 @@ fn render_page(
 
 struct Checked {
     row: crate::db::models::GameRow,
+    /// The game at its current ply, from the position cache.
+    restored: std::sync::Arc<crate::position_cache::Restored>,
     user: crate::db::models::User,
     player: String,
     opponent: String,
@@ -148,11 +150,15 @@ async fn check(
     sig: String,
 ) -> Result<Result<Checked, LinkProblem>, AppError> {
     let secret = ctx.state.secret.clone();
+    let state = ctx.state.clone();
     db(&ctx.state, move |conn| {
         let (row, user) = match links::check_play_link(conn, &secret, &link, &sig, now())? {
             Ok(x) => x,
             Err(p) => return Ok(Err(p)),
         };
+        let restored = state
+            .positions
+            .game(&row, || svc::history_of(conn, row.id))?;
         let moves = svc::moves_of(conn, row.id)?;
         let ids: Vec<i32> = [row.white_id, row.black_id].into_iter().flatten().collect();
         let names = svc::user_names(conn, &ids)?;
@@ -174,6 +180,7 @@ async fn check(
             .join(" ");
         let clock = crate::services::clocks::view(conn, &row, now())?;
         Ok(Ok(Checked {
+            restored,
             clock,
             player: user.username.clone(),
             row,

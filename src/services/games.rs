@@ -2,7 +2,7 @@
 //! the rules crate only; this module stores what it says.
 
 use crate::db::models::{GameRow, ListedMove, MoveRow, NewGame, NewMove, User};
-use crate::db::schema::{games, moves, users};
+use crate::db::schema::{game_histories, games, moves, users};
 use crate::db::{is_unique_violation, last_insert_id, per_backend, DbConn, Stored, Writes};
 use crate::error::AppError;
 use crate::services::clock::{self, TimeControl};
@@ -73,10 +73,41 @@ pub fn variant_of(row: &GameRow) -> Result<&'static dyn Variant, AppError> {
 }
 
 /// The game as the rules crate sees it, from the stored FEN and history.
-pub fn restore(row: &GameRow) -> Result<Game, AppError> {
-    let variant = variant_of(row)?;
-    Game::restore(variant, &row.fen, &row.history)
+pub fn restore(conn: &mut DbConn, row: &GameRow) -> Result<Game, AppError> {
+    restore_with(row, &history_of(conn, row.id)?)
+}
+
+/// The game of `row` with its `history` (as [`history_of`] reads it).
+pub fn restore_with(row: &GameRow, history: &str) -> Result<Game, AppError> {
+    Game::restore(variant_of(row)?, &row.fen, history)
         .map_err(|e| AppError::internal(format!("game {} cannot be restored: {e}", row.id)))
+}
+
+/// A game's repetition history as stored ([`Game::history_string`]): kept
+/// apart from the game's row, which every list and page reads, because only
+/// restoring a game needs it and a long game's runs to kilobytes.
+pub fn history_of(conn: &mut DbConn, id: i32) -> Result<String, AppError> {
+    per_backend!(conn, |c| game_histories::table
+        .find(id)
+        .select(game_histories::history)
+        .first(c)
+        .optional())?
+    .ok_or_else(|| AppError::internal(format!("game {id} has no history")))
+}
+
+/// Store a new game and its history (run it in a transaction); its id.
+pub fn insert_game(conn: &mut DbConn, new: &NewGame, history: &str) -> Result<i32, AppError> {
+    diesel::insert_into(games::table)
+        .values(new)
+        .execute(conn)?;
+    let id = last_insert_id(conn)?;
+    diesel::insert_into(game_histories::table)
+        .values((
+            game_histories::game_id.eq(id),
+            game_histories::history.eq(history),
+        ))
+        .execute(conn)?;
+    Ok(id)
 }
 
 pub fn create_game(
@@ -155,7 +186,6 @@ pub fn create_game(
         challenger_color: color_code(color),
         start_fen: &start_fen,
         fen: &start_fen,
-        history: &history,
         ply: 0,
         turn: color_code(game.side_to_move()),
         created_at: now,
@@ -164,10 +194,7 @@ pub fn create_game(
         leave_cap_days: None,
     };
     conn.transaction::<_, AppError, _>(|conn| {
-        diesel::insert_into(games::table)
-            .values(&new)
-            .execute(conn)?;
-        let id = last_insert_id(conn)?;
+        let id = insert_game(conn, &new, &history)?;
         if let Some(o) = &opponent {
             mail::enqueue(
                 conn,
@@ -253,7 +280,6 @@ pub fn create_active_game(
         challenger_color: "white",
         start_fen: &start_fen,
         fen: &start_fen,
-        history: &history,
         ply: 0,
         turn: color_code(game.side_to_move()),
         created_at: now,
@@ -262,10 +288,7 @@ pub fn create_active_game(
         leave_cap_days,
     };
     conn.transaction::<_, AppError, _>(|conn| {
-        diesel::insert_into(games::table)
-            .values(&new)
-            .execute(conn)?;
-        let id = last_insert_id(conn)?;
+        let id = insert_game(conn, &new, &history)?;
         diesel::update(games::table.find(id))
             .set((
                 games::white_clock_secs.eq(start.white),
@@ -743,7 +766,7 @@ fn prepare_move(
             "That text is far too long to be a move.".into(),
         ));
     }
-    let mut game = restore(row)?;
+    let mut game = restore(conn, row)?;
     let played = game
         .play_text(text)
         .map_err(|e| AppError::Invalid(capitalise(&e.to_string())))?;
@@ -840,7 +863,6 @@ pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), AppError> {
     .set((
         (
             games::fen.eq(&w.fen),
-            games::history.eq(&w.history),
             games::ply.eq(new_ply),
             games::turn.eq(color_code(next_side)),
             games::draw_offer.eq(&w.draw_offer),
@@ -858,6 +880,9 @@ pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), AppError> {
     if n == 0 {
         return Err(AppError::position_changed());
     }
+    per_backend!(conn, |c| diesel::update(game_histories::table.find(id))
+        .set(game_histories::history.eq(&w.history))
+        .execute(c))?;
     // Read after the guarded update: on SQLite a read first would pin a
     // snapshot that a concurrent move makes stale (SQLITE_BUSY_SNAPSHOT).
     let previous: Option<(i32, i32)> = per_backend!(conn, |c| moves::table

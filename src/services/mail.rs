@@ -819,7 +819,7 @@ pub fn render(
         Ok(())
     };
     let with_position = |conn: &mut DbConn, data: &mut MailData| -> Result<(), AppError> {
-        let g = gsvc::restore(&game)?;
+        let g = gsvc::restore(conn, &game)?;
         data.diagram = text_diagram(&g.board_view(), my_side == Some(Color::Black));
         data.moves_text = moves_text(conn, &game)?;
         Ok(())
@@ -1147,14 +1147,12 @@ fn mark_failed(
     Ok(())
 }
 
-/// Sent mails are marked in groups of this many (one UPDATE each): a
-/// process killed mid-group sends at most this many mails again once their
-/// lease expires.
-pub const MARK_GROUP: usize = 10;
-
 /// One pass: claim every due mail (at most `BATCH`) in one statement, then
 /// render, send and mark each. Never holds a database transaction while
-/// talking to the transport.
+/// talking to the transport. Each mail is marked sent as soon as the server
+/// took it, so a process killed at any moment sends at most the one mail it
+/// was sending again (once its lease expires): SMTP has no way to make a
+/// send and its record one step.
 pub fn drain_once(
     conn: &mut DbConn,
     sender: &Sender,
@@ -1165,7 +1163,6 @@ pub fn drain_once(
     if ids.is_empty() {
         return Ok(report);
     }
-    let mut sent: Vec<i32> = Vec::with_capacity(MARK_GROUP);
     let mut skipped: Vec<i32> = Vec::new();
     for row in claim_batch(conn, &ids, &sender.owner, now, sender.ctx.lease)? {
         let id = row.id;
@@ -1187,12 +1184,8 @@ pub fn drain_once(
             build_message(&sender.ctx, &row, &mail).and_then(|msg| sender.transport.send(&msg));
         match result {
             Ok(()) => {
-                sent.push(id);
+                mark_sent(conn, &[id], &sender.owner, now, None)?;
                 report.sent += 1;
-                if sent.len() >= MARK_GROUP {
-                    mark_sent(conn, &sent, &sender.owner, now, None)?;
-                    sent.clear();
-                }
             }
             Err(e) => {
                 tracing::warn!(
@@ -1205,7 +1198,6 @@ pub fn drain_once(
             }
         }
     }
-    mark_sent(conn, &sent, &sender.owner, now, None)?;
     mark_sent(
         conn,
         &skipped,

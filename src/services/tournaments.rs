@@ -1938,8 +1938,9 @@ pub fn import_record(
     let fen = game.fen();
     let history = game.history_string();
     conn.transaction::<_, AppError, _>(|conn| {
-        diesel::insert_into(games::table)
-            .values(&NewGame {
+        let id = gsvc::insert_game(
+            conn,
+            &NewGame {
                 variant: variant.id(),
                 status: gsvc::FINISHED,
                 challenger_id: w.id,
@@ -1949,16 +1950,15 @@ pub fn import_record(
                 challenger_color: "white",
                 start_fen: &start_fen,
                 fen: &fen,
-                history: &history,
                 ply: plies.len() as i32,
                 turn: gsvc::color_code(game.side_to_move()),
                 created_at: now,
                 updated_at: now,
                 time_control: None,
                 leave_cap_days: None,
-            })
-            .execute(conn)?;
-        let id = last_insert_id(conn)?;
+            },
+            &history,
+        )?;
         diesel::update(games::table.find(id))
             .set((
                 games::result.eq(Some(&result)),
