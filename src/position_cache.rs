@@ -59,6 +59,37 @@ impl LegalList {
     }
 }
 
+/// What a restored game is found by: which game, at which ply and FEN.
+#[derive(Hash, PartialEq)]
+pub struct GameKey<'a> {
+    variant: &'a str,
+    id: i32,
+    created_at: NaiveDateTime,
+    ply: i32,
+    fen: &'a str,
+}
+
+impl<'a> GameKey<'a> {
+    pub fn of(row: &'a GameRow) -> GameKey<'a> {
+        GameKey {
+            variant: &row.variant,
+            id: row.id,
+            created_at: row.created_at,
+            ply: row.ply,
+            fen: &row.fen,
+        }
+    }
+
+    /// The game of `row` once a move has left `fen`.
+    pub fn after_move(row: &'a GameRow, fen: &'a str) -> GameKey<'a> {
+        GameKey {
+            ply: row.ply + 1,
+            fen,
+            ..GameKey::of(row)
+        }
+    }
+}
+
 /// A game restored from its stored position and history.
 pub struct Restored {
     variant: &'static str,
@@ -72,12 +103,14 @@ pub struct Restored {
 }
 
 impl Restored {
-    fn is(&self, row: &GameRow) -> bool {
-        self.variant == row.variant
-            && self.game_id == row.id
-            && self.created_at == row.created_at
-            && self.ply == row.ply
-            && self.fen == row.fen
+    fn key(&self) -> GameKey<'_> {
+        GameKey {
+            variant: self.variant,
+            id: self.game_id,
+            created_at: self.created_at,
+            ply: self.ply,
+            fen: &self.fen,
+        }
     }
 
     /// The legal moves in the page's notations, written on first use (a page
@@ -176,26 +209,33 @@ impl PositionCache {
         row: &GameRow,
         history: impl FnOnce() -> Result<String, AppError>,
     ) -> Result<Arc<Restored>, AppError> {
-        let key = self.key((&row.variant, row.id, row.created_at, row.ply, &row.fen));
-        if let Some(r) = self.games.get(&key) {
-            if r.is(row) {
+        let key = GameKey::of(row);
+        let hash = self.key(&key);
+        if let Some(r) = self.games.get(&hash) {
+            if r.key() == key {
                 return Ok(r);
             }
         }
         let history = history()?;
         let game = crate::services::games::restore_with(row, &history)?;
+        Ok(self.keep(key, history.len(), game))
+    }
+
+    /// Keep `game`, the game that `key` names, whose history is
+    /// `history_bytes` long as text (a move has just left it).
+    pub fn keep(&self, key: GameKey, history_bytes: usize, game: Game) -> Arc<Restored> {
         let r = Arc::new(Restored {
             variant: game.variant().id(),
-            game_id: row.id,
-            created_at: row.created_at,
-            ply: row.ply,
-            fen: row.fen.clone(),
-            history_bytes: history.len(),
+            game_id: key.id,
+            created_at: key.created_at,
+            ply: key.ply,
+            fen: key.fen.to_string(),
+            history_bytes,
             game,
             legal: OnceLock::new(),
         });
-        self.games.insert(key, r.clone());
-        Ok(r)
+        self.games.insert(self.key(&key), r.clone());
+        r
     }
 
     /// The board picture of `of`, drawn by `view` (the position `of.fen`
@@ -326,6 +366,30 @@ mod tests {
         assert!(!Arc::ptr_eq(&other_ply, &other_time));
         assert_eq!(other_ply.game.history_string(), twice);
         assert_eq!(plain.game.history_string(), once);
+    }
+
+    /// The server keeps the game a move leaves: the page after the move
+    /// (and the next move) finds it without reading the history.
+    #[test]
+    fn a_kept_move_is_found_by_the_row_it_leaves() {
+        let cache = PositionCache::new(1 << 20);
+        let reads = Cell::new(0);
+        let before = row(1, 0, START);
+        let mut game = cache
+            .game(&before, reading(&reads, ""))
+            .unwrap()
+            .game
+            .clone();
+        let (e4, _) = game.parse_move("e4").unwrap();
+        game.play(&e4);
+        let (fen, history) = (game.fen(), game.history_string());
+        cache.keep(GameKey::after_move(&before, &fen), history.len(), game);
+        let after = cache
+            .game(&row(1, 1, &fen), reading(&reads, &history))
+            .unwrap();
+        assert_eq!(reads.get(), 1, "the game after the move is not restored");
+        assert_eq!(after.game.fen(), E4);
+        assert_eq!(after.game.history_string(), history);
     }
 
     #[test]

@@ -134,6 +134,20 @@ impl Position {
     /// The values are stored (a game's history), so they must never change;
     /// `tests/all_variants.rs::hash_values_are_as_first_worked_out` holds
     /// the way they were first worked out.
+    /// [`Position::hash`] with the en passant square left out unless
+    /// `usable` (a capture there is legal). FENs write the square only then,
+    /// as Fairy-Stockfish does, so the position a move leaves and the one
+    /// read back from its FEN must hash alike: a stored game is restored
+    /// from its FEN and compared with the history it kept.
+    pub fn hash_without_dead_ep(&self, usable: impl FnOnce() -> bool) -> u64 {
+        if self.ep.is_some() && !usable() {
+            let mut p = self.clone();
+            p.ep = None;
+            return p.hash();
+        }
+        self.hash()
+    }
+
     pub fn hash(&self) -> u64 {
         let mut h: u64 = 0x9E37_79B9_7F4A_7C15 ^ (self.side as u64);
         // Row by row over the board's slots (`file + 16 * rank`): the same

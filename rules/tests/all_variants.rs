@@ -325,6 +325,36 @@ proptest! {
             }
         }
     }
+
+    /// The server keeps a game as its FEN and history and restores it for
+    /// every move, and may keep the game a move left in memory instead of
+    /// restoring it: the two must be one game, in every variant and at
+    /// every ply (same position, history, legal moves, result, and the same
+    /// next move written the same way).
+    #[test]
+    fn a_game_restored_from_fen_and_history_is_the_game_played(seed in 0u64..1_000_000) {
+        for &v in variants() {
+            let mut g = Game::new(v, None).unwrap();
+            let mut x = seed;
+            for _ in 0..60 {
+                let r = Game::restore(v, &g.fen(), &g.history_string())
+                    .map_err(|e| TestCaseError::fail(format!("{}: {e}", v.id())))?;
+                prop_assert_eq!(r.fen(), g.fen());
+                prop_assert_eq!(r.history_string(), g.history_string(), "{} at {}", v.id(), g.fen());
+                prop_assert_eq!(r.legal_moves(), g.legal_moves(), "{} at {}", v.id(), g.fen());
+                prop_assert_eq!(r.outcome(), g.outcome(), "{} at {}", v.id(), g.fen());
+                let legal = g.legal_moves().to_vec();
+                if legal.is_empty() { break; }
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let m = legal[(x >> 33) as usize % legal.len()];
+                let mut r = r;
+                let (a, b) = (g.play(&m), r.play(&m));
+                prop_assert_eq!(a.display, b.display);
+                prop_assert_eq!(a.coordinate, b.coordinate);
+                prop_assert_eq!(r.fen(), g.fen());
+            }
+        }
+    }
 }
 
 mod records {

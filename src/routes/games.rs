@@ -781,6 +781,7 @@ pub async fn make_move(
             svc::queue_move(
                 conn,
                 &state.writes,
+                &state.positions,
                 id,
                 user,
                 &text,

@@ -232,6 +232,7 @@ pub async fn play(
         svc::queue_move(
             conn,
             &state.writes,
+            &state.positions,
             id,
             &user,
             &text,

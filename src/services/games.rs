@@ -5,6 +5,7 @@ use crate::db::models::{GameRow, ListedMove, MoveRow, NewGame, NewMove, User};
 use crate::db::schema::{game_histories, games, moves, users};
 use crate::db::{is_unique_violation, last_insert_id, per_backend, DbConn, Stored, Writes};
 use crate::error::AppError;
+use crate::position_cache::{GameKey, PositionCache};
 use crate::services::clock::{self, TimeControl};
 use crate::services::{clocks, mail};
 use chrono::NaiveDateTime;
@@ -578,14 +579,16 @@ pub fn submit_move(
     commit: bool,
     now: NaiveDateTime,
 ) -> Result<MoveOutcome, AppError> {
-    let prepared = check_move(conn, id, user, text, expected_ply, commit, now)?;
+    let prepared = check_move(conn, None, id, user, text, expected_ply, commit, now)?;
     store_now(conn, prepared)
 }
 
 /// Read and check a move: the game row, the ply the player saw, then
 /// [`prepare_move`].
+#[allow(clippy::too_many_arguments)]
 fn check_move(
     conn: &mut DbConn,
+    positions: Option<&PositionCache>,
     id: i32,
     user: &User,
     text: &str,
@@ -597,7 +600,7 @@ fn check_move(
     if expected_ply.is_some_and(|p| p != row.ply) {
         return Err(AppError::position_changed());
     }
-    prepare_move(conn, row, user, text, commit, now)
+    prepare_move(conn, positions, row, user, text, commit, now)
 }
 
 /// A move [`queue_move`] checked: a preview, or handed to the writes.
@@ -632,11 +635,13 @@ impl Submitted {
 /// to `writes`, and the caller gives the connection back before awaiting
 /// [`Submitted::outcome`]. Waiting for SQLite's writer on a pooled
 /// connection capped the moves in flight at the pool's size, and so the
-/// size of a group commit.
+/// size of a group commit. The game is taken from and the position it
+/// leaves kept in `positions`, which the game page draws from.
 #[allow(clippy::too_many_arguments)]
 pub fn queue_move(
     conn: &mut DbConn,
     writes: &Writes,
+    positions: &PositionCache,
     id: i32,
     user: &User,
     text: &str,
@@ -644,7 +649,16 @@ pub fn queue_move(
     commit: bool,
     now: NaiveDateTime,
 ) -> Result<Submitted, AppError> {
-    match check_move(conn, id, user, text, expected_ply, commit, now)? {
+    match check_move(
+        conn,
+        Some(positions),
+        id,
+        user,
+        text,
+        expected_ply,
+        commit,
+        now,
+    )? {
         Prepared::Preview(outcome) => Ok(Submitted::Done(outcome)),
         Prepared::Store(write) => {
             let played = write.played.clone();
@@ -669,7 +683,7 @@ pub fn move_from(
     commit: bool,
     now: NaiveDateTime,
 ) -> Result<MoveOutcome, AppError> {
-    let prepared = prepare_move(conn, row.clone(), user, text, commit, now)?;
+    let prepared = prepare_move(conn, None, row.clone(), user, text, commit, now)?;
     store_now(conn, prepared)
 }
 
@@ -739,8 +753,12 @@ impl LateMove {
 }
 
 /// Everything about a move but storing it: the mover, the clock, the rules.
+/// With `positions`, the game comes from there and the one the move leaves
+/// goes there (whether or not the move is then stored: the history a game
+/// has at a ply and FEN is the same whichever way it got there).
 fn prepare_move(
     conn: &mut DbConn,
+    positions: Option<&PositionCache>,
     owned: GameRow,
     user: &User,
     text: &str,
@@ -766,7 +784,10 @@ fn prepare_move(
             "That text is far too long to be a move.".into(),
         ));
     }
-    let mut game = restore(conn, row)?;
+    let mut game = match positions {
+        Some(p) => p.game(row, || history_of(conn, id))?.game.clone(),
+        None => restore(conn, row)?,
+    };
     let played = game
         .play_text(text)
         .map_err(|e| AppError::Invalid(capitalise(&e.to_string())))?;
@@ -787,6 +808,10 @@ fn prepare_move(
         _ => None,
     };
     let next_side = game.side_to_move();
+    let history = game.history_string();
+    if let Some(p) = positions {
+        p.keep(GameKey::after_move(row, &fen), history.len(), game);
+    }
     // Read before the transaction, which must begin with its write (SQLite
     // cannot upgrade a reading transaction once another has written). Only
     // an "N moves in D days" schedule needs the count.
@@ -808,7 +833,7 @@ fn prepare_move(
         from,
         to,
         fen,
-        history: game.history_string(),
+        history,
         outcome,
         draw_offer,
         next_side,

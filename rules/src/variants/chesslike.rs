@@ -451,17 +451,11 @@ impl ChessLike {
 
     /// Key for repetition: en passant counts only when it can be taken.
     pub fn repetition_key(&self, pos: &Position) -> u64 {
-        if pos.ep.is_some()
-            && !self
-                .legal_moves(pos)
+        pos.hash_without_dead_ep(|| {
+            self.legal_moves(pos)
                 .iter()
                 .any(|m| m.kind == MoveKind::EnPassant)
-        {
-            let mut p = pos.clone();
-            p.ep = None;
-            return p.hash();
-        }
-        pos.hash()
+        })
     }
 
     // ---- notation ----

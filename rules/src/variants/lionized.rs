@@ -1327,6 +1327,15 @@ impl Variant for LionizedChess {
     fn repetition_rule(&self) -> RepetitionRule {
         RepetitionRule::Ignored
     }
+    /// Repetition is no rule here, but the key is still the identity of a
+    /// stored game's positions, so it leaves out what the FEN leaves out.
+    fn repetition_key(&self, pos: &Position) -> u64 {
+        pos.hash_without_dead_ep(|| {
+            LionizedChess::legal_moves(self, pos)
+                .iter()
+                .any(|m| m.kind == MoveKind::EnPassant)
+        })
+    }
     fn format_move(&self, pos: &Position, mv: &Move, notation: Notation) -> String {
         LionizedChess::format_move(self, pos, mv, notation)
     }
