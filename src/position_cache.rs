@@ -97,7 +97,6 @@ pub struct Restored {
     created_at: NaiveDateTime,
     ply: i32,
     fen: String,
-    history_bytes: usize,
     pub game: Game,
     legal: OnceLock<Arc<LegalList>>,
 }
@@ -165,14 +164,14 @@ impl PictureOf<'_> {
 }
 
 /// Weights are bytes, roughly: the FEN kept, the game's history (its entries
-/// take about as much as their text), and a fixed allowance for the
-/// position, its legal moves and their written list.
+/// take about as much as their text, 17 bytes), and a fixed allowance for
+/// the position, its legal moves and their written list.
 #[derive(Clone)]
 struct Bytes;
 
 impl Weighter<u64, Arc<Restored>> for Bytes {
     fn weight(&self, _: &u64, r: &Arc<Restored>) -> u64 {
-        (r.fen.len() + r.history_bytes + 8192) as u64
+        (r.fen.len() + 17 * r.game.history().len() + 8192) as u64
     }
 }
 
@@ -216,21 +215,18 @@ impl PositionCache {
                 return Ok(r);
             }
         }
-        let history = history()?;
-        let game = crate::services::games::restore_with(row, &history)?;
-        Ok(self.keep(key, history.len(), game))
+        let game = crate::services::games::restore_with(row, &history()?)?;
+        Ok(self.keep(key, game))
     }
 
-    /// Keep `game`, the game that `key` names, whose history is
-    /// `history_bytes` long as text (a move has just left it).
-    pub fn keep(&self, key: GameKey, history_bytes: usize, game: Game) -> Arc<Restored> {
+    /// Keep `game`, the game that `key` names (a move has just left it).
+    pub fn keep(&self, key: GameKey, game: Game) -> Arc<Restored> {
         let r = Arc::new(Restored {
             variant: game.variant().id(),
             game_id: key.id,
             created_at: key.created_at,
             ply: key.ply,
             fen: key.fen.to_string(),
-            history_bytes,
             game,
             legal: OnceLock::new(),
         });
@@ -383,7 +379,7 @@ mod tests {
         let (e4, _) = game.parse_move("e4").unwrap();
         game.play(&e4);
         let (fen, history) = (game.fen(), game.history_string());
-        cache.keep(GameKey::after_move(&before, &fen), history.len(), game);
+        cache.keep(GameKey::after_move(&before, &fen), game);
         let after = cache
             .game(&row(1, 1, &fen), reading(&reads, &history))
             .unwrap();

@@ -758,16 +758,16 @@ fn turn_number_backfill_matches_live_numbering(backend: Backend) {
             }
         }
     };
-    let histories = |conn: &mut missive::db::DbConn| -> Vec<(i32, String)> {
-        use missive::db::schema::game_histories::dsl::*;
-        game_histories
-            .select((game_id, history))
-            .order(game_id)
-            .load(conn)
-            .unwrap()
+    let histories = |conn: &mut missive::db::DbConn| -> Vec<String> {
+        [plain, black_first]
+            .iter()
+            .map(|&id| missive::services::games::history_of(conn, id).unwrap())
+            .collect()
     };
     let kept = histories(&mut conn);
-    assert_eq!(kept.len(), 2);
+    // The start position's entry, then one for each move.
+    assert_eq!(kept[0].split(',').count(), 6);
+    assert_eq!(kept[1].split(',').count(), 5);
     // The migrations under test must still be the last three, or this test
     // must undo down to them.
     let undone: Vec<String> = redo(&mut conn).iter().map(|m| m.replace('-', "")).collect();
@@ -779,4 +779,7 @@ fn turn_number_backfill_matches_live_numbering(backend: Backend) {
     assert_eq!(histories(&mut conn), kept);
     // The game plays on from the position and history the migrations kept.
     assert_eq!(bob.play(plain, "a6").status, StatusCode::SEE_OTHER);
+    let now = histories(&mut conn);
+    assert!(now[0].starts_with(&format!("{},", kept[0])), "{now:?}");
+    assert_eq!(now[0].split(',').count(), 7);
 }

@@ -47,6 +47,7 @@ fn stored_game(app: &TestApp, alice: &common::TestClient, plies: usize) -> i32 {
                 comment: Some(format!("ply {ply}")),
                 time_used_secs: None,
                 turn_no: ply.div_ceil(2) as i32,
+                history_entry: None,
             })
             .execute(&mut conn)
             .unwrap();
@@ -67,7 +68,10 @@ fn stored_game(app: &TestApp, alice: &common::TestClient, plies: usize) -> i32 {
         .execute(&mut conn)
         .unwrap();
     diesel::update(game_histories::table.find(id))
-        .set(game_histories::history.eq(history))
+        .set((
+            game_histories::ply.eq(plies as i32),
+            game_histories::history.eq(history),
+        ))
         .execute(&mut conn)
         .unwrap();
     id

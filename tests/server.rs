@@ -32,6 +32,7 @@ both_backends!(
     concurrent_accepts_of_a_seek,
     moving_declines_a_draw_offer,
     the_game_page_follows_every_move,
+    a_repetition_is_seen_whether_or_not_the_game_was_kept,
 );
 
 fn fools_mate_end_to_end(backend: Backend) {
@@ -890,6 +891,37 @@ fn moving_declines_a_draw_offer(backend: Backend) {
 /// and the last move that the rules give for the moves played, a replay of
 /// an earlier ply shows that ply, and a position reached again by other
 /// moves (same placement, another history) is not confused with the first.
+/// The repetition history a game is restored with is the one its moves
+/// stored (each move adds its entry), whether the server kept the game in
+/// memory since the last move or reads it all back (a cache of no size, as
+/// after a restart): the third time the start position comes round, the
+/// game is drawn, and the stored history is the one the rules wrote.
+fn a_repetition_is_seen_whether_or_not_the_game_was_kept(backend: Backend) {
+    use missive_rules::Game;
+    let chess = missive_rules::variant("chess").unwrap();
+    for cache_mb in [32, 0] {
+        let app = TestApp::start_with(backend, |c| c.position_cache_mb = cache_mb);
+        let alice = app.user("alice");
+        let bob = app.user("bob");
+        let id = alice.challenge("bob", "white");
+        bob.post(&format!("/games/{id}/accept"), &[]);
+        let mut game = Game::new(chess, None).unwrap();
+        let moves = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"];
+        for (i, mv) in moves.iter().enumerate() {
+            let mover = if i % 2 == 0 { &alice } else { &bob };
+            assert_eq!(alice.json(id)["status"], "active", "before {mv}");
+            assert_eq!(mover.play(id, mv).status, StatusCode::SEE_OTHER, "{mv}");
+            game.play_text(mv).unwrap();
+        }
+        let j = alice.json(id);
+        assert_eq!(j["status"], "finished", "cache {cache_mb} MB");
+        assert_eq!(j["result"], "1/2-1/2");
+        assert_eq!(j["reason"], "repetition");
+        let stored = missive::services::games::history_of(&mut app.db(), id).unwrap();
+        assert_eq!(stored, game.history_string());
+    }
+}
+
 fn the_game_page_follows_every_move(backend: Backend) {
     use missive_rules::Game;
     let (_app, alice, bob, id) = TestApp::game_of_alice_and_bob(backend);

@@ -17,6 +17,20 @@ pub struct HistoryEntry {
     pub checked: bool,
 }
 
+impl HistoryEntry {
+    /// Append the entry as [`Game::restore`] reads it: the key in 16
+    /// lower-case hex digits, then `+` if checked.
+    pub fn write(&self, s: &mut String) {
+        // `{:016x}` by hand: formatting machinery was most of the cost.
+        for shift in (0..16).rev() {
+            s.push(HEX[(self.key >> (shift * 4)) as usize & 0xf] as char);
+        }
+        if self.checked {
+            s.push('+');
+        }
+    }
+}
+
 /// A move as played, in every written form.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Played {
@@ -222,20 +236,26 @@ impl Game {
     pub fn history(&self) -> &[HistoryEntry] {
         &self.history
     }
-    /// The history in the compact form [`Game::restore`] reads.
+    /// The history in the compact form [`Game::restore`] reads: the
+    /// entries as [`HistoryEntry::write`] writes them, comma-separated.
     pub fn history_string(&self) -> String {
         let mut s = String::with_capacity(self.history.len() * 18);
         for (i, h) in self.history.iter().enumerate() {
             if i > 0 {
                 s.push(',');
             }
-            // `{:016x}` by hand: formatting machinery was most of the cost.
-            for shift in (0..16).rev() {
-                s.push(HEX[(h.key >> (shift * 4)) as usize & 0xf] as char);
-            }
-            if h.checked {
-                s.push('+');
-            }
+            h.write(&mut s);
+        }
+        s
+    }
+
+    /// The last entry of the history (the position now), as
+    /// [`HistoryEntry::write`] writes it: what a move adds to
+    /// [`Game::history_string`] after a comma.
+    pub fn last_history_entry(&self) -> String {
+        let mut s = String::with_capacity(17);
+        if let Some(h) = self.history.last() {
+            h.write(&mut s);
         }
         s
     }

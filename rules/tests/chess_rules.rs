@@ -340,6 +340,17 @@ fn history_is_written_as_sixteen_hex_digits_and_read_in_any_earlier_form() {
         .collect();
     assert_eq!(g.history_string(), want.join(","));
     assert!(g.history_string().ends_with('+'), "the mate is a check");
+    assert_eq!(&g.last_history_entry(), want.last().unwrap());
+    // A move adds its entry after a comma (the server stores it that way).
+    let before = Game::restore(v, &start().fen(), "")
+        .unwrap()
+        .history_string();
+    let mut one = start();
+    play_all(&mut one, "e4");
+    assert_eq!(
+        one.history_string(),
+        format!("{before},{}", one.last_history_entry())
+    );
     // Upper case, short keys and a leading '+' are what `from_str_radix`
     // reads, and still are read.
     let keys = |h: &str| -> Vec<(u64, bool)> {

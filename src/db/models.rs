@@ -192,6 +192,10 @@ pub struct NewMove<'a> {
     pub time_used_secs: Option<i64>,
     /// The move number the list shows (both halves of a turn share it).
     pub turn_no: i32,
+    /// The repetition-history entry of the position the move left
+    /// ([`missive_rules::Game::last_history_entry`]); `None` where the
+    /// game's `game_histories` row already holds it.
+    pub history_entry: Option<&'a str>,
 }
 
 #[derive(Queryable, Selectable, Clone, Debug, PartialEq, Eq)]

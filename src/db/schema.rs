@@ -43,6 +43,7 @@ diesel::table! {
 diesel::table! {
     game_histories (game_id) {
         game_id -> Integer,
+        ply -> Integer,
         history -> Text,
     }
 }
@@ -94,6 +95,7 @@ diesel::table! {
         comment -> Nullable<Text>,
         time_used_secs -> Nullable<BigInt>,
         turn_no -> Integer,
+        history_entry -> Nullable<Text>,
     }
 }
 

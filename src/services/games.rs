@@ -84,19 +84,37 @@ pub fn restore_with(row: &GameRow, history: &str) -> Result<Game, AppError> {
         .map_err(|e| AppError::internal(format!("game {} cannot be restored: {e}", row.id)))
 }
 
-/// A game's repetition history as stored ([`Game::history_string`]): kept
-/// apart from the game's row, which every list and page reads, because only
-/// restoring a game needs it and a long game's runs to kilobytes.
+/// A game's repetition history ([`Game::history_string`]): its
+/// `game_histories` row (the history up to that row's ply) followed by the
+/// entries its later moves added. Kept apart from the game's row, which
+/// every list and page reads, because only restoring a game needs it, and a
+/// long game's runs to kilobytes: a move stores only the entry it adds.
 pub fn history_of(conn: &mut DbConn, id: i32) -> Result<String, AppError> {
-    per_backend!(conn, |c| game_histories::table
+    let (base_ply, mut history): (i32, String) = per_backend!(conn, |c| game_histories::table
         .find(id)
-        .select(game_histories::history)
+        .select((game_histories::ply, game_histories::history))
         .first(c)
         .optional())?
-    .ok_or_else(|| AppError::internal(format!("game {id} has no history")))
+    .ok_or_else(|| AppError::internal(format!("game {id} has no history")))?;
+    let later: Vec<(i32, Option<String>)> = per_backend!(conn, |c| moves::table
+        .filter(moves::game_id.eq(id))
+        .filter(moves::ply.gt(base_ply))
+        .order(moves::ply.asc())
+        .select((moves::ply, moves::history_entry))
+        .load(c))?;
+    history.reserve(later.len() * 18);
+    for (ply, entry) in later {
+        let entry = entry.ok_or_else(|| {
+            AppError::internal(format!("game {id}: ply {ply} has no history entry"))
+        })?;
+        history.push(',');
+        history.push_str(&entry);
+    }
+    Ok(history)
 }
 
-/// Store a new game and its history (run it in a transaction); its id.
+/// Store a new game and its history (up to `new.ply`; run it in a
+/// transaction); its id.
 pub fn insert_game(conn: &mut DbConn, new: &NewGame, history: &str) -> Result<i32, AppError> {
     diesel::insert_into(games::table)
         .values(new)
@@ -105,6 +123,7 @@ pub fn insert_game(conn: &mut DbConn, new: &NewGame, history: &str) -> Result<i3
     diesel::insert_into(game_histories::table)
         .values((
             game_histories::game_id.eq(id),
+            game_histories::ply.eq(new.ply),
             game_histories::history.eq(history),
         ))
         .execute(conn)?;
@@ -714,7 +733,8 @@ pub struct MoveWrite {
     from: Option<String>,
     to: String,
     fen: String,
-    history: String,
+    /// What the move adds to the game's history.
+    history_entry: String,
     outcome: Option<missive_rules::Outcome>,
     draw_offer: Option<String>,
     next_side: Color,
@@ -808,9 +828,9 @@ fn prepare_move(
         _ => None,
     };
     let next_side = game.side_to_move();
-    let history = game.history_string();
+    let history_entry = game.last_history_entry();
     if let Some(p) = positions {
-        p.keep(GameKey::after_move(row, &fen), history.len(), game);
+        p.keep(GameKey::after_move(row, &fen), game);
     }
     // Read before the transaction, which must begin with its write (SQLite
     // cannot upgrade a reading transaction once another has written). Only
@@ -833,7 +853,7 @@ fn prepare_move(
         from,
         to,
         fen,
-        history,
+        history_entry,
         outcome,
         draw_offer,
         next_side,
@@ -905,9 +925,6 @@ pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), AppError> {
     if n == 0 {
         return Err(AppError::position_changed());
     }
-    per_backend!(conn, |c| diesel::update(game_histories::table.find(id))
-        .set(game_histories::history.eq(&w.history))
-        .execute(c))?;
     // Read after the guarded update: on SQLite a read first would pin a
     // snapshot that a concurrent move makes stale (SQLITE_BUSY_SNAPSHOT).
     let previous: Option<(i32, i32)> = per_backend!(conn, |c| moves::table
@@ -946,6 +963,7 @@ pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), AppError> {
             .map(|c| crate::web::clip(c, COMMENT_MAX)),
         time_used_secs: time_used,
         turn_no,
+        history_entry: Some(&w.history_entry),
     };
     match per_backend!(conn, |c| diesel::insert_into(moves::table)
         .values(&mv)

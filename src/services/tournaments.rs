@@ -1985,6 +1985,8 @@ pub fn import_record(
                         .map(|c| clip(c, gsvc::COMMENT_MAX)),
                     time_used_secs: None,
                     turn_no: *turn_no,
+                    // The game's history is stored whole, up to its last ply.
+                    history_entry: None,
                 })
                 .execute(conn)?;
         }
