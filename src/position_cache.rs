@@ -61,7 +61,7 @@ impl LegalList {
 
 /// What a restored game is found by: which game, at which ply and FEN.
 #[derive(Hash, PartialEq)]
-pub struct GameKey<'a> {
+struct GameKey<'a> {
     variant: &'a str,
     id: i32,
     created_at: NaiveDateTime,
@@ -70,7 +70,7 @@ pub struct GameKey<'a> {
 }
 
 impl<'a> GameKey<'a> {
-    pub fn of(row: &'a GameRow) -> GameKey<'a> {
+    fn of(row: &'a GameRow) -> GameKey<'a> {
         GameKey {
             variant: &row.variant,
             id: row.id,
@@ -81,7 +81,7 @@ impl<'a> GameKey<'a> {
     }
 
     /// The game of `row` once a move has left `fen`.
-    pub fn after_move(row: &'a GameRow, fen: &'a str) -> GameKey<'a> {
+    fn after_move(row: &'a GameRow, fen: &'a str) -> GameKey<'a> {
         GameKey {
             ply: row.ply + 1,
             fen,
@@ -215,12 +215,33 @@ impl PositionCache {
                 return Ok(r);
             }
         }
+        if std::env::var_os("DEBUG_MISS").is_some() {
+            eprintln!(
+                "MISS id={} ply={} fen={} len={}",
+                row.id,
+                row.ply,
+                row.fen,
+                self.games.len()
+            );
+        }
         let game = crate::services::games::restore_with(row, &history()?)?;
         Ok(self.keep(key, game))
     }
 
-    /// Keep `game`, the game that `key` names (a move has just left it).
-    pub fn keep(&self, key: GameKey, game: Game) -> Arc<Restored> {
+    /// Keep `game`, which a move has just made of the game of `row`,
+    /// leaving `fen`, in place of the game `row` names, which no page will
+    /// ask for again. Left in, such entries filled the cache with positions
+    /// that each had one hit, so that a new one, not yet asked for, was
+    /// evicted first: every long game's next move read its history again.
+    pub fn keep_move(&self, row: &GameRow, fen: &str, game: Game) -> Arc<Restored> {
+        let before = GameKey::of(row);
+        self.games
+            .remove_if(&self.key(&before), |r| r.key() == before);
+        self.keep(GameKey::after_move(row, fen), game)
+    }
+
+    /// Keep `game`, the game that `key` names.
+    fn keep(&self, key: GameKey, game: Game) -> Arc<Restored> {
         let r = Arc::new(Restored {
             variant: game.variant().id(),
             game_id: key.id,
@@ -379,11 +400,12 @@ mod tests {
         let (e4, _) = game.parse_move("e4").unwrap();
         game.play(&e4);
         let (fen, history) = (game.fen(), game.history_string());
-        cache.keep(GameKey::after_move(&before, &fen), game);
+        cache.keep_move(&before, &fen, game);
         let after = cache
             .game(&row(1, 1, &fen), reading(&reads, &history))
             .unwrap();
         assert_eq!(reads.get(), 1, "the game after the move is not restored");
+        assert_eq!(cache.games.len(), 1, "the game before the move is dropped");
         assert_eq!(after.game.fen(), E4);
         assert_eq!(after.game.history_string(), history);
     }

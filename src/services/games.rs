@@ -5,7 +5,7 @@ use crate::db::models::{GameRow, ListedMove, MoveRow, NewGame, NewMove, User};
 use crate::db::schema::{game_histories, games, moves, users};
 use crate::db::{is_unique_violation, last_insert_id, per_backend, DbConn, Stored, Writes};
 use crate::error::AppError;
-use crate::position_cache::{GameKey, PositionCache};
+use crate::position_cache::PositionCache;
 use crate::services::clock::{self, TimeControl};
 use crate::services::{clocks, mail};
 use chrono::NaiveDateTime;
@@ -830,7 +830,7 @@ fn prepare_move(
     let next_side = game.side_to_move();
     let history_entry = game.last_history_entry();
     if let Some(p) = positions {
-        p.keep(GameKey::after_move(row, &fen), game);
+        p.keep_move(row, &fen, game);
     }
     // Read before the transaction, which must begin with its write (SQLite
     // cannot upgrade a reading transaction once another has written). Only
