@@ -289,6 +289,14 @@ fn leave_stops_the_clock_and_moves_the_deadline(backend: Backend) {
     let v = clocks::view(&mut conn, &row, mid).unwrap().unwrap();
     assert!(v.white.on_leave && !v.white.running);
     assert_eq!(v.white.left_secs, 3 * DAY - 12 * 3600);
+    assert!(!v.black.on_leave && !v.black.running);
+    // In the other game Alice has Black and Carol is to move: Alice is
+    // shown on leave, and Carol's clock runs to its own deadline.
+    let other_row = games::load(&mut conn, other).unwrap();
+    let o = clocks::view(&mut conn, &other_row, mid).unwrap().unwrap();
+    assert!(o.black.on_leave && !o.black.running);
+    assert!(!o.white.on_leave && o.white.running);
+    assert_eq!(o.deadline, Some(t0() + Duration::days(14)));
     // Both her opponents (not Alice) are told, once each.
     let told: Vec<i32> = mails(&mut conn, mail::LEAVE_BOOKED)
         .iter()

@@ -79,16 +79,6 @@ pub fn booked_leave_of(
     Ok(by_user)
 }
 
-/// The leave that stops `user_id`'s clock in this game (the game's cap applied).
-pub fn leave_in_game(
-    conn: &mut DbConn,
-    row: &GameRow,
-    user_id: i32,
-) -> Result<Vec<Interval>, AppError> {
-    let booked = booked_leave(conn, user_id)?;
-    Ok(clock::effective_leave(&booked, row.leave_cap_days))
-}
-
 /// One side's clock as it stands.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SideClock {
@@ -188,39 +178,74 @@ pub fn view(
     if row.turn_started_at.is_none() {
         return Ok(None);
     }
-    let mover = mover_clock(conn, row)?;
-    let mut side = |color: Color| -> Result<SideClock, AppError> {
-        let player = match color {
-            Color::Black => row.black_id,
-            _ => row.white_id,
-        };
-        // The mover's leave was read with their clock: read only the other side's.
-        let on_leave = match (&mover, player) {
-            (Some(m), _) if m.color == color => m.leave.iter().any(|i| i.contains(now)),
-            (_, Some(p)) if row.status == gsvc::ACTIVE => {
-                leave_in_game(conn, row, p)?.iter().any(|i| i.contains(now))
-            }
-            _ => false,
-        };
+    // Leave matters only while the game is in progress: the mover's stops
+    // their clock, the other's is shown.
+    let booked = if row.status == gsvc::ACTIVE {
+        booked_leave_of_players(conn, row)?
+    } else {
+        Default::default()
+    };
+    let of = |color: Color| match color {
+        Color::Black => &booked[1],
+        _ => &booked[0],
+    };
+    let mover = gsvc::parse_color(&row.turn).and_then(|c| mover_clock_with(row, of(c)));
+    let side = |color: Color| -> SideClock {
+        let on_leave = clock::effective_leave(of(color), row.leave_cap_days)
+            .iter()
+            .any(|i| i.contains(now));
         let (left, running) = match &mover {
             Some(m) if m.color == color => (m.left(now), !on_leave),
             _ => (bank_of(row, color), false),
         };
-        Ok(SideClock {
+        SideClock {
             left_secs: left.max(0),
             running: running && left > 0,
             on_leave,
-        })
+        }
     };
-    let white = side(Color::White)?;
-    let black = side(Color::Black)?;
     Ok(Some(GameClock {
         control,
-        white,
-        black,
+        white: side(Color::White),
+        black: side(Color::Black),
         deadline: mover.as_ref().map(|m| m.deadline),
         to_move: mover.as_ref().map(|m| m.color),
     }))
+}
+
+/// White's and Black's booked leave, in one query of fixed shape (a game
+/// page shows both); an empty seat has none.
+fn booked_leave_of_players(
+    conn: &mut DbConn,
+    row: &GameRow,
+) -> Result<[Vec<Interval>; 2], AppError> {
+    let mut booked: [Vec<Interval>; 2] = Default::default();
+    let (white, black) = match (row.white_id, row.black_id) {
+        (Some(w), Some(b)) => (w, b),
+        (Some(w), None) => (w, w),
+        (None, Some(b)) => (b, b),
+        (None, None) => return Ok(booked),
+    };
+    let rows: Vec<(i32, NaiveDate, NaiveDate)> = per_backend!(conn, |c| leave_bookings::table
+        .filter(
+            leave_bookings::user_id
+                .eq(white)
+                .or(leave_bookings::user_id.eq(black))
+        )
+        .select((
+            leave_bookings::user_id,
+            leave_bookings::start_date,
+            leave_bookings::end_date,
+        ))
+        .load(c))?;
+    for (user, s, e) in rows {
+        for (seat, id) in [row.white_id, row.black_id].into_iter().enumerate() {
+            if id == Some(user) {
+                booked[seat].push(Interval::days(s, e));
+            }
+        }
+    }
+    Ok(booked)
 }
 
 /// "2 days 3 hours left; deadline 2026-03-04 12:00 UTC", for pages and mails.
