@@ -337,7 +337,7 @@ fn move_seeking_repetition(g: &Game, x: u64) -> Option<Move> {
         return None;
     }
     let v = g.variant();
-    if (x >> 13) % 4 != 0 {
+    if !(x >> 13).is_multiple_of(4) {
         let seen: Vec<u64> = g.history().iter().map(|h| h.key).collect();
         let back: Vec<Move> = legal
             .iter()
