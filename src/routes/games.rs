@@ -377,7 +377,7 @@ fn read_game<Ms>(
     moves: impl FnOnce(&mut DbConn, &GameRow) -> Result<Ms, AppError>,
 ) -> Result<Loaded<Ms>, AppError> {
     crate::db::together(conn, |conn| {
-        let row = svc::load(conn, id)?;
+        let (row, note) = svc::load_with_note(conn, id, viewer)?;
         let restored = state
             .positions
             .game(&row, || svc::history_of(conn, row.id))?;
@@ -392,10 +392,6 @@ fn read_game<Ms>(
         .flatten()
         .collect();
         let names = state.names.of(&ids, |ids| svc::user_names(conn, ids))?;
-        let note = match viewer {
-            Some(uid) => crate::services::records::note_of(conn, id, uid)?,
-            None => None,
-        };
         let clock = clocks::view(conn, &row, now())?;
         let tournament = match row.tournament_id {
             Some(t) => crate::services::tournaments::name_of(conn, t)?.map(|name| (t, name)),

@@ -16,16 +16,6 @@ use std::collections::HashMap;
 /// Longest private note kept.
 pub const NOTE_MAX: usize = 10_000;
 
-/// The private note `user_id` keeps on a game, if any.
-pub fn note_of(conn: &mut DbConn, game_id: i32, user_id: i32) -> Result<Option<String>, AppError> {
-    Ok(crate::db::per_backend!(conn, |c| game_notes::table
-        .filter(game_notes::game_id.eq(game_id))
-        .filter(game_notes::user_id.eq(user_id))
-        .select(game_notes::body)
-        .first::<String>(c)
-        .optional())?)
-}
-
 /// Save (or, when empty, delete) a user's private note on a game.
 pub fn save_note(
     conn: &mut DbConn,
