@@ -215,15 +215,6 @@ impl PositionCache {
                 return Ok(r);
             }
         }
-        if std::env::var_os("DEBUG_MISS").is_some() {
-            eprintln!(
-                "MISS id={} ply={} fen={} len={}",
-                row.id,
-                row.ply,
-                row.fen,
-                self.games.len()
-            );
-        }
         let game = crate::services::games::restore_with(row, &history()?)?;
         Ok(self.keep(key, game))
     }
