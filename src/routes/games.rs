@@ -316,10 +316,8 @@ pub fn clock_lines(c: &GameClock) -> ClockLines {
 
 /// Everything a game page needs from the database, with its moves as `Ms`:
 /// the plies a page lists, or whole rows for the JSON export.
-struct Loaded<Ms = Arc<[ListedMove]>> {
+struct Loaded<Ms = Drawn> {
     row: GameRow,
-    /// The game at its current ply, from the position cache.
-    restored: Arc<Restored>,
     /// The moves the page lists (a window of a long game), or all of them.
     moves: Ms,
     names: HashMap<i32, String>,
@@ -337,17 +335,30 @@ fn shown_ply(view_ply: Option<i64>, total: i32) -> i32 {
         .unwrap_or(total)
 }
 
-/// The moves the page showing ply `view` (`None`: the current one) lists,
-/// kept in `state` between views.
-fn window_for(
+/// What a game page draws beyond the game's row.
+struct Drawn {
+    /// The plies it lists (a window of a long game).
+    listed: Arc<[ListedMove]>,
+    /// The game at its current ply, from the position cache.
+    restored: Arc<Restored>,
+}
+
+/// What the page showing ply `view` (`None`: the current one) draws: the
+/// plies it lists, kept in `state` between views, and the game, restored
+/// or kept in `state` (the other views of a game read neither).
+fn drawn_for(
     state: Arc<AppState>,
     view: Option<i64>,
-) -> impl FnOnce(&mut DbConn, &GameRow) -> Result<Arc<[ListedMove]>, AppError> {
+) -> impl FnOnce(&mut DbConn, &GameRow) -> Result<Drawn, AppError> {
     move |conn, row| {
+        let restored = state
+            .positions
+            .game(row, || svc::history_of(conn, row.id))?;
         let (first, last) = window_around(shown_ply(view, row.ply), row.ply);
-        state.listed.window(row, first, last, || {
+        let listed = state.listed.window(row, first, last, || {
             svc::moves_between(conn, row.id, first, last)
-        })
+        })?;
+        Ok(Drawn { listed, restored })
     }
 }
 
@@ -378,9 +389,6 @@ fn read_game<Ms>(
 ) -> Result<Loaded<Ms>, AppError> {
     crate::db::together(conn, |conn| {
         let (row, note) = svc::load_with_note(conn, id, viewer)?;
-        let restored = state
-            .positions
-            .game(&row, || svc::history_of(conn, row.id))?;
         let moves = moves(conn, &row)?;
         let ids: Vec<i32> = [
             Some(row.challenger_id),
@@ -399,7 +407,6 @@ fn read_game<Ms>(
         };
         Ok(Loaded {
             row,
-            restored,
             moves,
             names,
             note,
@@ -428,7 +435,7 @@ fn render_game(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<String, A
 fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<String, AppError> {
     let row = &data.row;
     let variant = svc::variant_of(row)?;
-    let game = &data.restored.game;
+    let game = &data.moves.restored.game;
     let viewer: Option<&User> = ctx.user.as_ref();
     let my_side = viewer.and_then(|u| svc::side_of(row, u.id));
     let sides = [
@@ -454,6 +461,7 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
         0 => None,
         n => Some(
             data.moves
+                .listed
                 .iter()
                 .find(|m| m.ply == n)
                 .ok_or_else(|| AppError::internal(format!("game {} has no ply {n}", row.id)))?,
@@ -479,10 +487,10 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
         .map_err(|e| {
             AppError::internal(format!("game {} ply {shown} has a bad FEN: {e}", row.id))
         })?;
-    let rows = move_lines(&data.moves, row.black_id, shown);
+    let rows = move_lines(&data.moves.listed, row.black_id, shown);
     let listed = ListWindow {
-        first: data.moves.first().map(|m| m.ply).unwrap_or(1),
-        last: data.moves.last().map(|m| m.ply).unwrap_or(0),
+        first: data.moves.listed.first().map(|m| m.ply).unwrap_or(1),
+        last: data.moves.listed.last().map(|m| m.ply).unwrap_or(0),
         total,
     };
     let to_move = game.side_to_move();
@@ -511,7 +519,7 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
     let result = svc::describe_result(row, [&sides[0], &sides[1]])
         .map(|r| format!("{} ({r})", row.result.clone().unwrap_or_default()));
     let legal = if can_move {
-        data.restored.legal_moves()
+        data.moves.restored.legal_moves()
     } else {
         Arc::default()
     };
@@ -631,7 +639,7 @@ pub async fn show(
     let id = parse_id(&path)?;
     let view_ply = parse_ply(&query.ply)?;
     let state = session.state().clone();
-    let window = window_for(state.clone(), view_ply);
+    let window = drawn_for(state.clone(), view_ply);
     let (ctx, data) = session
         .with_user(move |conn, user| read_game(conn, &state, id, user.map(|u| u.id), window))
         .await?;
@@ -823,7 +831,7 @@ pub async fn make_move(
         ),
         Err(e) => return Err(e),
     };
-    let data = load_game(&ctx, id, window_for(ctx.state.clone(), None)).await?;
+    let data = load_game(&ctx, id, drawn_for(ctx.state.clone(), None)).await?;
     Ok(html(status, render_game(&ctx, &data, extras)?))
 }
 
