@@ -696,6 +696,22 @@ fn repetition_has_no_effect() {
     assert_eq!(game.outcome(), None);
 }
 
+/// A Pawn's double step that no Pawn can take en passant leaves no en
+/// passant square in the FEN (as Fairy-Stockfish writes it), and the
+/// position's key leaves it out too: a game restored from its FEN and
+/// history (as the server stores it) is the game played, with no second
+/// entry for the same position.
+#[test]
+fn a_dead_en_passant_square_is_in_neither_the_fen_nor_the_key() {
+    let mut game = Game::new(v(), None).unwrap();
+    game.play_text("h2h4").unwrap();
+    let fen = game.fen();
+    assert_eq!(fen.split(' ').nth(3), Some("-"), "{fen}");
+    let restored = Game::restore(v(), &fen, &game.history_string()).unwrap();
+    assert_eq!(restored.history_string(), game.history_string());
+    assert_eq!(restored.history().len(), 2);
+}
+
 // ---------------------------------------------------------------- notation
 
 /// Footnote 15: "Some examples would be "e5a4", "e5e7f6", and "a2b1C"."
