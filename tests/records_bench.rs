@@ -34,7 +34,7 @@ fn stored_game(app: &TestApp, alice: &common::TestClient, plies: usize) -> i32 {
         let mv = cycle[(ply - 1) % 4];
         let now = chrono::Utc::now().naive_utc();
         diesel::insert_into(moves::table)
-            .values(&NewMove {
+            .values(NewMove {
                 game_id: id,
                 ply: ply as i32,
                 display: mv,

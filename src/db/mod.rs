@@ -2,6 +2,7 @@
 //! the URL's scheme, a pool, and the embedded migrations of each backend.
 
 pub mod group_commit;
+pub mod kept_update;
 pub mod models;
 pub mod schema;
 pub mod stamp;

@@ -186,6 +186,9 @@ pub struct NewMove<'a> {
     pub to_square: &'a str,
     pub fen_after: &'a str,
     pub played_by: i32,
+    /// Written by [`Stamp`]: diesel's own writing reads a chrono pattern
+    /// on every move.
+    #[diesel(serialize_as = Stamp)]
     pub played_at: NaiveDateTime,
     /// The `//` text entered with the move.
     pub comment: Option<String>,

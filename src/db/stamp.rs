@@ -31,6 +31,12 @@ pub struct Stamp(pub NaiveDateTime);
 #[derive(Debug, Clone, Copy, PartialEq, Eq, FromSqlRow)]
 pub struct MaybeStamp(pub Option<NaiveDateTime>);
 
+impl From<NaiveDateTime> for Stamp {
+    fn from(t: NaiveDateTime) -> Stamp {
+        Stamp(t)
+    }
+}
+
 impl From<Stamp> for NaiveDateTime {
     fn from(s: Stamp) -> NaiveDateTime {
         s.0
@@ -171,6 +177,13 @@ impl FromSql<Timestamp, MultiBackend> for Stamp {
     }
 }
 
+impl ToSql<Timestamp, MultiBackend> for Stamp {
+    fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, MultiBackend>) -> serialize::Result {
+        out.set_value((Timestamp, self));
+        Ok(IsNull::No)
+    }
+}
+
 impl<DB: diesel::backend::Backend> FromSql<Nullable<Timestamp>, DB> for MaybeStamp
 where
     Stamp: FromSql<Timestamp, DB>,
@@ -239,6 +252,32 @@ mod tests {
                 .get_result(&mut c)
                 .unwrap();
             assert_eq!(back.0, t, "{diesels}");
+        }
+    }
+
+    /// Through the connection type the services use (diesel's multi-backend
+    /// binding) and as a nullable value, the same text again.
+    #[test]
+    fn writes_the_same_through_the_multi_backend_and_as_nullable() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut c = super::super::Manager::new(&dir.path().join("s.db").to_string_lossy())
+            .open()
+            .unwrap();
+        let mut plain = sqlite();
+        for t in times() {
+            let multi: String = diesel::select(sql::<Text>("").bind::<Timestamp, _>(Stamp(t)))
+                .get_result(&mut c)
+                .unwrap();
+            let nullable: Option<String> = diesel::select(
+                sql::<Nullable<Text>>("").bind::<Nullable<Timestamp>, _>(Some(Stamp(t))),
+            )
+            .get_result(&mut plain)
+            .unwrap();
+            let diesels: String = diesel::select(sql::<Text>("").bind::<Timestamp, _>(t))
+                .get_result(&mut plain)
+                .unwrap();
+            assert_eq!(multi, diesels);
+            assert_eq!(nullable.as_deref(), Some(diesels.as_str()));
         }
     }
 

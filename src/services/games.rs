@@ -1,8 +1,10 @@
 //! Games: challenges, moves, resignations and draws. Legality is decided by
 //! the rules crate only; this module stores what it says.
 
+use crate::db::kept_update::kept_update;
 use crate::db::models::{GameRow, ListedMove, MoveRow, NewGame, NewMove, User};
 use crate::db::schema::{game_histories, game_notes, games, moves, users};
+use crate::db::stamp::Stamp;
 use crate::db::{is_unique_violation, last_insert_id, per_backend, DbConn, Stored, Writes};
 use crate::error::AppError;
 use crate::position_cache::PositionCache;
@@ -922,28 +924,29 @@ pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), AppError> {
     }
     // The conditional update is the guard: only one request can move the
     // game from `row.ply`; the unique (game_id, ply) key backs it up.
-    let n = per_backend!(conn, |c| diesel::update(
-        games::table
-            .filter(games::id.eq(id))
-            .filter(games::ply.eq(row.ply))
-            .filter(games::status.eq(ACTIVE)),
+    let n = per_backend!(conn, |c| kept_update(
+        games::table,
+        games::id
+            .eq(id)
+            .and(games::ply.eq(row.ply))
+            .and(games::status.eq(ACTIVE)),
+        (
+            (
+                games::fen.eq(&w.fen),
+                games::ply.eq(new_ply),
+                games::turn.eq(color_code(next_side)),
+                games::draw_offer.eq(&w.draw_offer),
+                games::updated_at.eq(Stamp(now)),
+            ),
+            (
+                games::white_clock_secs.eq(banks.0),
+                games::black_clock_secs.eq(banks.1),
+                games::turn_started_at.eq(next.0.or(row.turn_started_at).map(Stamp)),
+                games::clock_deadline.eq(next.1.map(Stamp)),
+                games::clock_remind_at.eq(next.2.map(Stamp)),
+            ),
+        ),
     )
-    .set((
-        (
-            games::fen.eq(&w.fen),
-            games::ply.eq(new_ply),
-            games::turn.eq(color_code(next_side)),
-            games::draw_offer.eq(&w.draw_offer),
-            games::updated_at.eq(now),
-        ),
-        (
-            games::white_clock_secs.eq(banks.0),
-            games::black_clock_secs.eq(banks.1),
-            games::turn_started_at.eq(next.0.or(row.turn_started_at)),
-            games::clock_deadline.eq(next.1),
-            games::clock_remind_at.eq(next.2),
-        ),
-    ))
     .execute(c))?;
     if n == 0 {
         return Err(AppError::position_changed());
@@ -989,7 +992,7 @@ pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), AppError> {
         history_entry: Some(&w.history_entry),
     };
     match per_backend!(conn, |c| diesel::insert_into(moves::table)
-        .values(&mv)
+        .values(mv)
         .execute(c))
     {
         Ok(_) => {}

@@ -9,6 +9,7 @@
 use crate::config::Config;
 use crate::db::models::{GameRow, User};
 use crate::db::schema::{email_outbox, users};
+use crate::db::stamp::Stamp;
 use crate::db::{per_backend, DbConn};
 use crate::error::AppError;
 use crate::services::games as gsvc;
@@ -282,9 +283,9 @@ pub fn enqueue(
             email_outbox::game_id.eq(game_id),
             email_outbox::ply.eq(ply),
             email_outbox::payload.eq(&payload),
-            email_outbox::created_at.eq(now),
+            email_outbox::created_at.eq(Stamp(now)),
             email_outbox::attempts.eq(0),
-            email_outbox::next_attempt_at.eq(now),
+            email_outbox::next_attempt_at.eq(Stamp(now)),
         ))
         .execute(c))?;
     Ok(())

@@ -1968,7 +1968,7 @@ pub fn import_record(
             .execute(conn)?;
         for (i, (played, from, to, fen_after, comment, by, turn_no)) in plies.iter().enumerate() {
             diesel::insert_into(moves::table)
-                .values(&NewMove {
+                .values(NewMove {
                     game_id: id,
                     ply: i as i32 + 1,
                     display: &played.display,
