@@ -70,11 +70,12 @@ impl Square {
     }
 }
 
-impl fmt::Display for Square {
-    /// The file letter and the rank number, written as one string: every
-    /// written move names squares, and formatting the letter and the number
-    /// one by one was a good part of writing a move list.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Square {
+    /// The name's bytes: the file letter and the rank number, written as
+    /// one string (every written move names squares, and formatting the
+    /// letter and the number one by one was a good part of writing a move
+    /// list).
+    fn name_bytes(self) -> ([u8; 3], usize) {
         let rank = self.rank() + 1;
         let mut buf = [b'a' + self.file(), 0, 0];
         let len = if rank >= 10 {
@@ -85,6 +86,19 @@ impl fmt::Display for Square {
             buf[1] = b'0' + rank;
             2
         };
+        (buf, len)
+    }
+
+    /// Whether `text` has this square's name in it (`e1` is in `e10` too).
+    pub fn is_named_in(self, text: &str) -> bool {
+        let (buf, len) = self.name_bytes();
+        text.as_bytes().windows(len).any(|w| w == &buf[..len])
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (buf, len) = self.name_bytes();
         // Letters a-p and digits: always ASCII.
         f.write_str(std::str::from_utf8(&buf[..len]).map_err(|_| fmt::Error)?)
     }

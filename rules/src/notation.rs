@@ -352,12 +352,8 @@ pub fn read_move_with_aliases(
     if t.is_empty() {
         return Err(MoveError::Empty);
     }
-    let norm = normalize(t);
-    let exact: Vec<usize> = (0..cands.len())
-        .filter(|&i| cands[i].forms.iter().any(|f| normalizes_to(f, &norm)))
-        .collect();
-    if exact.len() == 1 {
-        return Ok(exact[0]);
+    if let Some(i) = exact_match(t, cands) {
+        return Ok(i);
     }
     let Some(mut pattern) = read_pattern(t) else {
         return Err(MoveError::Syntax {
@@ -390,6 +386,18 @@ pub fn read_move_with_aliases(
                 candidates: found.iter().map(|&i| cands[i].display.clone()).collect(),
             })
         }
+    }
+}
+
+/// The one candidate that `text` writes exactly (one of its forms, up to
+/// spacing and a trailing `#`, `!` or `?`), if exactly one does.
+pub fn exact_match(text: &str, cands: &[Candidate]) -> Option<usize> {
+    let norm = normalize(text);
+    let mut exact =
+        (0..cands.len()).filter(|&i| cands[i].forms.iter().any(|f| normalizes_to(f, &norm)));
+    match (exact.next(), exact.next()) {
+        (Some(i), None) => Some(i),
+        _ => None,
     }
 }
 
