@@ -401,6 +401,31 @@ pub fn exact_match(text: &str, cands: &[Candidate]) -> Option<usize> {
     }
 }
 
+/// The legal move that `text` writes exactly, found among the moves to the
+/// squares the text names (and those `always` keeps, for forms that name no
+/// square, such as `O-O`), with `candidates` writing the forms of those
+/// only: writing every legal move's forms was most of reading a move. It
+/// rests on every form of every other move naming the move's destination
+/// square; moves to one square stay together, so SAN's disambiguation is
+/// what it is among all. `None` when no single move is written exactly: the
+/// caller then reads the text among all the moves.
+pub fn exact_among_named(
+    text: &str,
+    legal: &[Move],
+    always: impl Fn(&Move) -> bool,
+    candidates: impl FnOnce(&[Move]) -> Vec<Candidate>,
+) -> Option<Move> {
+    let named: Vec<Move> = legal
+        .iter()
+        .filter(|m| always(m) || m.to.is_named_in(text))
+        .copied()
+        .collect();
+    if named.is_empty() || named.len() == legal.len() {
+        return None;
+    }
+    exact_match(text.trim(), &candidates(&named)).map(|i| named[i])
+}
+
 fn normalize(s: &str) -> String {
     s.trim()
         .trim_end_matches(['#', '!', '?'])
@@ -583,6 +608,68 @@ pub fn marked_displays(
             s
         })
         .collect()
+}
+
+/// For the variants' tests of [`exact_among_named`]: the positions of
+/// `fens`, and along 30 random games of 80 plies from the start (a fixed
+/// sequence), where checks, promotions, drops and crowded disambiguations
+/// turn up.
+#[cfg(test)]
+pub(crate) fn positions_to_read_in(
+    v: &dyn crate::variant::Variant,
+    fens: &[&str],
+) -> Vec<crate::position::Position> {
+    let mut out: Vec<_> = fens.iter().map(|f| v.parse_fen(f).unwrap()).collect();
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    for _ in 0..30 {
+        let mut pos = v.parse_fen(v.start_fen()).unwrap();
+        for _ in 0..80 {
+            let legal = v.legal_moves(&pos);
+            if legal.is_empty() {
+                break;
+            }
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            pos = v.play(&pos, &legal[(seed >> 33) as usize % legal.len()]);
+            out.push(pos.clone());
+        }
+    }
+    out
+}
+
+/// For the variants' tests of [`exact_among_named`]: over `positions`
+/// (each with its legal moves and their candidates, in order), every form
+/// of every move that `always` does not keep names the move's destination,
+/// and every form, as written, padded and marked, or spaced out, reads as
+/// that move both through `parse` (the variant's reader) and through
+/// `full` (reading among all the candidates). Returns how many texts.
+#[cfg(test)]
+pub(crate) fn check_reading_among_named(
+    positions: impl IntoIterator<Item = (Vec<Move>, Vec<Candidate>)>,
+    always: impl Fn(&Move) -> bool,
+    parse: impl Fn(usize, &str) -> Result<Move, MoveError>,
+    full: impl Fn(usize, &str) -> Result<Move, MoveError>,
+) -> usize {
+    let mut checked = 0;
+    for (p, (legal, cands)) in positions.into_iter().enumerate() {
+        for (m, c) in legal.iter().zip(&cands) {
+            for f in &c.forms {
+                assert!(
+                    always(m) || m.to.is_named_in(f),
+                    "{f} does not name {}",
+                    m.to
+                );
+                for text in [f.clone(), format!("  {f}! "), f.replace(' ', "  ")] {
+                    let all = full(p, &text);
+                    assert_eq!(all.as_ref(), Ok(m), "{text}");
+                    assert_eq!(parse(p, &text), all, "{text}");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    checked
 }
 
 #[cfg(test)]

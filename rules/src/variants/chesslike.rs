@@ -597,21 +597,13 @@ impl ChessLike {
         legal: &[Move],
         text: &str,
     ) -> Result<Move, MoveError> {
-        // Every written form of a move names its destination square, but
-        // castling's `O-O`: a text that writes a move exactly is found among
-        // the moves to the squares it names (and the castlings), without
-        // writing every legal move's forms, which was most of reading a
-        // move. Moves to one square stay together, so SAN's disambiguation
-        // is the same. Anything else is read among all the moves.
-        let named: Vec<Move> = legal
-            .iter()
-            .filter(|m| m.kind == MoveKind::Castle || m.to.is_named_in(text))
-            .copied()
-            .collect();
-        if named.len() < legal.len() {
-            if let Some(i) = notation::exact_match(text.trim(), &self.candidates(pos, &named)) {
-                return Ok(named[i]);
-            }
+        if let Some(m) = notation::exact_among_named(
+            text,
+            legal,
+            |m| m.kind == MoveKind::Castle,
+            |named| self.candidates(pos, named),
+        ) {
+            return Ok(m);
         }
         let cands = self.candidates(pos, legal);
         let explain = ChessExplain {
@@ -839,71 +831,43 @@ mod tests {
     use super::*;
     use crate::variants::chess::Chess;
 
-    /// Positions along random games (a fixed sequence), and some with
-    /// castling, promotion and crowded disambiguation at hand.
-    fn positions(v: &ChessLike) -> Vec<Position> {
-        let mut out: Vec<Position> = [
-            "r3k2r/pPppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "4k3/1P6/8/8/8/2N3N1/8/N1N1N1NK w - - 0 1",
-            "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
-        ]
-        .iter()
-        .map(|f| v.parse_fen(f).unwrap())
-        .collect();
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        for _ in 0..30 {
-            let mut pos = v.parse_fen(v.start_fen).unwrap();
-            for _ in 0..80 {
-                let legal = v.legal_moves(&pos);
-                if legal.is_empty() {
-                    break;
-                }
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                pos = v.play(&pos, &legal[(seed >> 33) as usize % legal.len()]);
-                out.push(pos.clone());
-            }
-        }
-        out
-    }
-
-    /// What reading among the named moves rests on: every form of every
-    /// move but a castling names the move's destination square; and every
-    /// form, spaced out or marked as the player may write it, reads as the
-    /// same move whether the named moves are tried first or not.
+    /// What reading among the named moves rests on holds for chess: every
+    /// form of every move but a castling names its destination, and a form
+    /// reads the same whether the named moves are tried first or not.
     #[test]
     fn a_move_is_read_among_the_moves_to_the_squares_its_text_names() {
-        let v = &Chess::new().0;
-        let mut checked = 0;
-        for pos in positions(v) {
-            let legal = v.legal_moves(&pos);
-            let cands = v.candidates(&pos, &legal);
-            for (m, c) in legal.iter().zip(&cands) {
-                if m.kind != MoveKind::Castle {
-                    for f in &c.forms {
-                        assert!(m.to.is_named_in(f), "{f} in {}", v.fen(&pos));
-                    }
-                }
-                for f in &c.forms {
-                    for text in [f.clone(), format!("  {f}! "), f.replace(' ', "  ")] {
-                        let all = notation::read_move(
-                            &text,
-                            &cands,
-                            &ChessExplain {
-                                v,
-                                pos: &pos,
-                                legal: &legal,
-                            },
-                        )
-                        .map(|i| legal[i]);
-                        assert_eq!(v.parse_move(&pos, &legal, &text), all, "{text}");
-                        assert_eq!(all.as_ref(), Ok(m), "{text}");
-                        checked += 1;
-                    }
-                }
-            }
-        }
+        let chess = Chess::new();
+        let positions = notation::positions_to_read_in(
+            &chess,
+            &[
+                "r3k2r/pPppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                "4k3/1P6/8/8/8/2N3N1/8/N1N1N1NK w - - 0 1",
+                "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
+            ],
+        );
+        let v = &chess.0;
+        let lists: Vec<(Vec<Move>, Vec<Candidate>)> = positions
+            .iter()
+            .map(|pos| {
+                let legal = v.legal_moves(pos);
+                let cands = v.candidates(pos, &legal);
+                (legal, cands)
+            })
+            .collect();
+        let checked = notation::check_reading_among_named(
+            lists.clone(),
+            |m| m.kind == MoveKind::Castle,
+            |p, text| v.parse_move(&positions[p], &lists[p].0, text),
+            |p, text| {
+                let (legal, cands) = &lists[p];
+                let explain = ChessExplain {
+                    v,
+                    pos: &positions[p],
+                    legal,
+                };
+                notation::read_move(text, cands, &explain).map(|i| legal[i])
+            },
+        );
         assert!(checked > 10_000, "{checked}");
     }
 }
