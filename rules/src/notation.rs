@@ -611,17 +611,18 @@ pub fn marked_displays(
 }
 
 /// For the variants' tests of [`exact_among_named`]: the positions of
-/// `fens`, and along 30 random games of 80 plies from the start (a fixed
-/// sequence), where checks, promotions, drops and crowded disambiguations
-/// turn up.
+/// `fens`, and along `games` random games of 80 plies from the start (a
+/// fixed sequence), where checks, promotions, drops and crowded
+/// disambiguations turn up.
 #[cfg(test)]
 pub(crate) fn positions_to_read_in(
     v: &dyn crate::variant::Variant,
     fens: &[&str],
+    games: usize,
 ) -> Vec<crate::position::Position> {
     let mut out: Vec<_> = fens.iter().map(|f| v.parse_fen(f).unwrap()).collect();
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    for _ in 0..30 {
+    for _ in 0..games {
         let mut pos = v.parse_fen(v.start_fen()).unwrap();
         for _ in 0..80 {
             let legal = v.legal_moves(&pos);
@@ -639,22 +640,22 @@ pub(crate) fn positions_to_read_in(
 }
 
 /// For the variants' tests of [`exact_among_named`]: over `positions`
-/// (each with its legal moves and their candidates, in order), every form
+/// (each with its legal moves and their written forms, in order), every form
 /// of every move that `always` does not keep names the move's destination,
 /// and every form, as written, padded and marked, or spaced out, reads as
 /// that move both through `parse` (the variant's reader) and through
-/// `full` (reading among all the candidates). Returns how many texts.
+/// `full` (reading among all the moves). Returns how many texts.
 #[cfg(test)]
 pub(crate) fn check_reading_among_named(
-    positions: impl IntoIterator<Item = (Vec<Move>, Vec<Candidate>)>,
+    positions: impl IntoIterator<Item = (Vec<Move>, Vec<Vec<String>>)>,
     always: impl Fn(&Move) -> bool,
     parse: impl Fn(usize, &str) -> Result<Move, MoveError>,
     full: impl Fn(usize, &str) -> Result<Move, MoveError>,
 ) -> usize {
     let mut checked = 0;
-    for (p, (legal, cands)) in positions.into_iter().enumerate() {
-        for (m, c) in legal.iter().zip(&cands) {
-            for f in &c.forms {
+    for (p, (legal, forms)) in positions.into_iter().enumerate() {
+        for (m, forms) in legal.iter().zip(&forms) {
+            for f in forms {
                 assert!(
                     always(m) || m.to.is_named_in(f),
                     "{f} does not name {}",

@@ -844,6 +844,7 @@ mod tests {
                 "4k3/1P6/8/8/8/2N3N1/8/N1N1N1NK w - - 0 1",
                 "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
             ],
+            30,
         );
         let v = &chess.0;
         let lists: Vec<(Vec<Move>, Vec<Candidate>)> = positions
@@ -855,7 +856,12 @@ mod tests {
             })
             .collect();
         let checked = notation::check_reading_among_named(
-            lists.clone(),
+            lists.iter().map(|(legal, cands)| {
+                (
+                    legal.clone(),
+                    cands.iter().map(|c| c.forms.clone()).collect(),
+                )
+            }),
             |m| m.kind == MoveKind::Castle,
             |p, text| v.parse_move(&positions[p], &lists[p].0, text),
             |p, text| {

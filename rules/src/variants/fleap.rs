@@ -677,6 +677,17 @@ struct Written {
     display: String,
 }
 
+/// The one move of `moves` (written as `written`) that has a form squashing
+/// to `norm`, if exactly one does.
+fn exact_in(moves: &[Move], written: &[Written], norm: &str) -> Option<Move> {
+    let mut exact =
+        (0..moves.len()).filter(|&i| written[i].forms.iter().any(|f| squash(f) == norm));
+    match (exact.next(), exact.next()) {
+        (Some(i), None) => Some(moves[i]),
+        _ => None,
+    }
+}
+
 fn squash(s: &str) -> String {
     s.chars().filter(|c| !c.is_whitespace()).collect()
 }
@@ -952,10 +963,19 @@ impl Fleap {
         match notation {
             Notation::Coordinate => self.coordinate(pos, m),
             Notation::GameCourier => self.game_courier(pos, m),
-            Notation::Display => match legal.iter().position(|x| x == m) {
-                Some(i) => self.written(pos, legal).swap_remove(i).display,
-                None => self.coordinate(pos, m),
-            },
+            Notation::Display => {
+                // A move's display reads only the moves with its placements
+                // to its square (SAN's and the nuke's rivals).
+                let rivals: Vec<Move> = legal
+                    .iter()
+                    .filter(|x| x.path == m.path && x.to == m.to)
+                    .copied()
+                    .collect();
+                match rivals.iter().position(|x| x == m) {
+                    Some(i) => self.written(pos, &rivals).swap_remove(i).display,
+                    None => self.coordinate(pos, m),
+                }
+            }
         }
     }
 
@@ -975,13 +995,35 @@ impl Fleap {
                 reason: "the text is far too long for a move".into(),
             });
         }
-        let written = self.written(pos, legal);
         let norm = squash(t.trim_end_matches(['!', '?', '#']));
-        let exact: Vec<usize> = (0..legal.len())
-            .filter(|&i| written[i].forms.iter().any(|f| squash(f) == norm))
+        // Every form of a move names its destination square: a text that
+        // writes one move exactly is found among the moves to the squares
+        // it names, without writing the forms of every legal move.
+        let named: Vec<Move> = legal
+            .iter()
+            .filter(|m| m.to.is_named_in(&norm))
+            .copied()
             .collect();
-        if exact.len() == 1 {
-            return Ok(legal[exact[0]]);
+        if !named.is_empty() && named.len() < legal.len() {
+            if let Some(m) = exact_in(&named, &self.written(pos, &named), &norm) {
+                return Ok(m);
+            }
+        }
+        self.parse_among_all(pos, legal, t, &norm)
+    }
+
+    /// [`parse_move`](Self::parse_move) with every legal move written: the
+    /// exact forms, then placements and the forms read by their parts.
+    fn parse_among_all(
+        &self,
+        pos: &Position,
+        legal: &[Move],
+        t: &str,
+        norm: &str,
+    ) -> Result<Move, MoveError> {
+        let written = self.written(pos, legal);
+        if let Some(m) = exact_in(legal, &written, norm) {
+            return Ok(m);
         }
         // Leading placements `P>b2,` then the move itself.
         // Spaces are kept in the move part for the Game Courier reader.
@@ -1310,5 +1352,43 @@ impl Variant for Fleap {
     }
     fn parse_move(&self, pos: &Position, legal: &[Move], text: &str) -> Result<Move, MoveError> {
         Fleap::parse_move(self, pos, legal, text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What reading among the named moves rests on holds here: every form
+    /// of every move (placements, nukes and returns too) names its
+    /// destination, and a form reads the same whether the named moves are
+    /// tried first or not.
+    #[test]
+    fn a_move_is_read_among_the_moves_to_the_squares_its_text_names() {
+        let v = Fleap::new();
+        let positions = notation::positions_to_read_in(&v, &[], 6);
+        let lists: Vec<(Vec<Move>, Vec<Vec<String>>)> = positions
+            .iter()
+            .map(|pos| {
+                let legal = v.legal_moves(pos);
+                let forms = v
+                    .written(pos, &legal)
+                    .into_iter()
+                    .map(|w| w.forms)
+                    .collect();
+                (legal, forms)
+            })
+            .collect();
+        let checked = notation::check_reading_among_named(
+            lists.clone(),
+            |_| false,
+            |p, text| v.parse_move(&positions[p], &lists[p].0, text),
+            |p, text| {
+                let t = text.trim();
+                let norm = squash(t.trim_end_matches(['!', '?', '#']));
+                v.parse_among_all(&positions[p], &lists[p].0, t, &norm)
+            },
+        );
+        assert!(checked > 10_000, "{checked}");
     }
 }

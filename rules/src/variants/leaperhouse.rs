@@ -749,6 +749,7 @@ mod tests {
         let positions = notation::positions_to_read_in(
             &v,
             &["u5kc1u/n1Ea6/5pp2e/Cp1c6/2C7/1a5e1P/10/2P5P1/7N2/1u5K+p1[PPPPPPNuepppppppn] w - - 0 63"],
+            30,
         );
         let lists: Vec<(Vec<Move>, Vec<Candidate>)> = positions
             .iter()
@@ -759,7 +760,12 @@ mod tests {
             })
             .collect();
         let checked = notation::check_reading_among_named(
-            lists.clone(),
+            lists.iter().map(|(legal, cands)| {
+                (
+                    legal.clone(),
+                    cands.iter().map(|c| c.forms.clone()).collect(),
+                )
+            }),
             |_| false,
             |p, text| v.parse_move(&positions[p], &lists[p].0, text),
             |p, text| {
