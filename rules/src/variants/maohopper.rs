@@ -782,7 +782,7 @@ impl Maohopper {
         // origin appears in the text need their forms written out.
         let key = squeeze(text);
         let hits: Vec<usize> = (0..legal.len())
-            .filter(|&i| key.contains(&legal[i].from.name()))
+            .filter(|&i| legal[i].from.is_named_in(&key))
             .filter(|&i| {
                 self.candidate(pos, &legal[i])
                     .forms
