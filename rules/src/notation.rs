@@ -639,6 +639,41 @@ pub(crate) fn positions_to_read_in(
     out
 }
 
+/// For the variants' tests of [`exact_among_named`]: each position's legal
+/// moves and their candidates.
+#[cfg(test)]
+pub(crate) fn candidate_lists(
+    positions: &[crate::position::Position],
+    legal_moves: impl Fn(&crate::position::Position) -> Vec<Move>,
+    candidates: impl Fn(&crate::position::Position, &[Move]) -> Vec<Candidate>,
+) -> Vec<(Vec<Move>, Vec<Candidate>)> {
+    positions
+        .iter()
+        .map(|pos| {
+            let legal = legal_moves(pos);
+            let cands = candidates(pos, &legal);
+            (legal, cands)
+        })
+        .collect()
+}
+
+/// The written forms of [`candidate_lists`], as
+/// [`check_reading_among_named`] takes them.
+#[cfg(test)]
+pub(crate) fn forms_of(
+    lists: &[(Vec<Move>, Vec<Candidate>)],
+) -> Vec<(Vec<Move>, Vec<Vec<String>>)> {
+    lists
+        .iter()
+        .map(|(legal, cands)| {
+            (
+                legal.clone(),
+                cands.iter().map(|c| c.forms.clone()).collect(),
+            )
+        })
+        .collect()
+}
+
 /// For the variants' tests of [`exact_among_named`]: over `positions`
 /// (each with its legal moves and their written forms, in order), every form
 /// of every move that `always` does not keep names the move's destination,

@@ -847,21 +847,13 @@ mod tests {
             30,
         );
         let v = &chess.0;
-        let lists: Vec<(Vec<Move>, Vec<Candidate>)> = positions
-            .iter()
-            .map(|pos| {
-                let legal = v.legal_moves(pos);
-                let cands = v.candidates(pos, &legal);
-                (legal, cands)
-            })
-            .collect();
+        let lists = notation::candidate_lists(
+            &positions,
+            |pos| v.legal_moves(pos),
+            |pos, legal| v.candidates(pos, legal),
+        );
         let checked = notation::check_reading_among_named(
-            lists.iter().map(|(legal, cands)| {
-                (
-                    legal.clone(),
-                    cands.iter().map(|c| c.forms.clone()).collect(),
-                )
-            }),
+            notation::forms_of(&lists),
             |m| m.kind == MoveKind::Castle,
             |p, text| v.parse_move(&positions[p], &lists[p].0, text),
             |p, text| {

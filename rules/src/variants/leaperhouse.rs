@@ -751,21 +751,13 @@ mod tests {
             &["u5kc1u/n1Ea6/5pp2e/Cp1c6/2C7/1a5e1P/10/2P5P1/7N2/1u5K+p1[PPPPPPNuepppppppn] w - - 0 63"],
             30,
         );
-        let lists: Vec<(Vec<Move>, Vec<Candidate>)> = positions
-            .iter()
-            .map(|pos| {
-                let legal = v.legal_moves(pos);
-                let cands = v.candidates(pos, &legal);
-                (legal, cands)
-            })
-            .collect();
+        let lists = notation::candidate_lists(
+            &positions,
+            |pos| v.legal_moves(pos),
+            |pos, legal| v.candidates(pos, legal),
+        );
         let checked = notation::check_reading_among_named(
-            lists.iter().map(|(legal, cands)| {
-                (
-                    legal.clone(),
-                    cands.iter().map(|c| c.forms.clone()).collect(),
-                )
-            }),
+            notation::forms_of(&lists),
             |_| false,
             |p, text| v.parse_move(&positions[p], &lists[p].0, text),
             |p, text| {
