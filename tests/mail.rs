@@ -26,6 +26,7 @@ both_backends!(
     daily_digest_once_a_day_right_games_right_order,
     digest_lists_least_time_left_first,
     resend_verification_is_rate_limited,
+    enqueue_follows_verification_and_policy,
 );
 
 fn user_id(app: &TestApp, name: &str) -> i32 {
@@ -952,4 +953,32 @@ fn digest_lists_least_time_left_first(backend: Backend) {
     );
     assert!(plain.contains("the least time left first"), "{plain}");
     assert!(plain.contains("deadline 2026-11-21 10:30 UTC"), "{plain}");
+}
+
+/// Who gets which mail queued: the verification mail whether or not the
+/// address is verified, anything else only to a verified address; nothing
+/// under the "none" policy; no "your turn" under "digest".
+fn enqueue_follows_verification_and_policy(backend: Backend) {
+    let app = TestApp::start(backend);
+    let now = missive::web::now();
+    let payload = mail::Payload::default();
+    let mut n = 0;
+    for policy in [mail::POLICY_EVERY, mail::POLICY_DIGEST, mail::POLICY_NONE] {
+        for verified in [true, false] {
+            n += 1;
+            let u = service_user(&app, &format!("queue{n}"), policy, verified, now);
+            for kind in [mail::YOUR_TURN, mail::GAME_OVER, mail::VERIFY_EMAIL] {
+                mail::enqueue(&mut app.db(), kind, u.id, None, Some(777), &payload, now).unwrap();
+                let queued = app.count(&format!(
+                    "SELECT COUNT(*) AS n FROM email_outbox \
+                     WHERE user_id = {} AND kind = '{kind}' AND ply = 777",
+                    u.id
+                ));
+                let wanted = (verified || kind == mail::VERIFY_EMAIL)
+                    && policy != mail::POLICY_NONE
+                    && !(policy == mail::POLICY_DIGEST && kind == mail::YOUR_TURN);
+                assert_eq!(queued, i64::from(wanted), "{policy} {verified} {kind}");
+            }
+        }
+    }
 }
