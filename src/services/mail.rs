@@ -271,15 +271,31 @@ pub fn enqueue(
     now: NaiveDateTime,
 ) -> QueryResult<()> {
     use crate::db::schema::{mail_prefs, verified_emails};
-    use diesel::sql_types::{Integer, Nullable, Text, Timestamp};
+    use diesel::sql_types::{Bool, Integer, Nullable, Text, Timestamp};
     let payload = serde_json::to_string(payload).unwrap_or_else(|_| "{}".into());
     let policy = mail_prefs::policy.nullable();
+    // The conditions that depend on the kind are bound as values, so the
+    // statement has one shape, which diesel keeps prepared by its type.
+    let any_address = kind == VERIFY_EMAIL;
+    let not_a_turn = kind != YOUR_TURN;
     per_backend!(conn, |c| {
-        let mut standing = users::table
+        let standing = users::table
             .left_join(verified_emails::table.on(verified_emails::user_id.eq(users::id)))
             .left_join(mail_prefs::table.on(mail_prefs::user_id.eq(users::id)))
             .filter(users::id.eq(user_id))
+            .filter(
+                verified_emails::email
+                    .nullable()
+                    .eq(users::email.nullable())
+                    .or(any_address.into_sql::<Bool>()),
+            )
             .filter(policy.is_null().or(policy.ne(POLICY_NONE)))
+            .filter(
+                policy
+                    .is_null()
+                    .or(policy.ne(POLICY_DIGEST))
+                    .or(not_a_turn.into_sql::<Bool>()),
+            )
             .select((
                 kind.into_sql::<Text>(),
                 users::id,
@@ -289,18 +305,7 @@ pub fn enqueue(
                 Stamp(now).into_sql::<Timestamp>(),
                 0.into_sql::<Integer>(),
                 Stamp(now).into_sql::<Timestamp>(),
-            ))
-            .into_boxed();
-        if kind != VERIFY_EMAIL {
-            standing = standing.filter(
-                verified_emails::email
-                    .nullable()
-                    .eq(users::email.nullable()),
-            );
-        }
-        if kind == YOUR_TURN {
-            standing = standing.filter(policy.is_null().or(policy.ne(POLICY_DIGEST)));
-        }
+            ));
         diesel::insert_into(email_outbox::table)
             .values(standing)
             .into_columns((
