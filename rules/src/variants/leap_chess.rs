@@ -893,6 +893,14 @@ impl Variant for LeapChess {
         // Check marks are dropped here because a chain (`c3xe5xc7+`) is only
         // read by its exact forms.
         let text = text.trim().trim_end_matches(['+', '#', '!', '?']);
+        if let Some(m) = notation::exact_among_named(
+            text,
+            legal,
+            |m| m.kind == MoveKind::Castle,
+            |named| self.candidates(pos, named),
+        ) {
+            return Ok(m);
+        }
         let cands = self.candidates(pos, legal);
         let explain = LeapExplain {
             v: self,
@@ -979,6 +987,44 @@ fn squares_in(text: &str) -> Option<Vec<Square>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What reading among the named moves rests on holds in every form of
+    /// Leap Chess: every form of every move but a castling (chains and their
+    /// legs too) names its destination, and a form reads the same whether
+    /// the named moves are tried first or not.
+    #[test]
+    fn a_move_is_read_among_the_moves_to_the_squares_its_text_names() {
+        for v in [
+            LeapChess::standard(),
+            LeapChess::multi(),
+            LeapChess::optional(),
+            LeapChess::sixty_four(),
+        ] {
+            let positions = notation::positions_to_read_in(&v, &[], 8);
+            let lists = notation::candidate_lists(
+                &positions,
+                |pos| v.legal_moves(pos),
+                |pos, legal| v.candidates(pos, legal),
+            );
+            let checked = notation::check_reading_among_named(
+                notation::forms_of(&lists),
+                |m| m.kind == MoveKind::Castle,
+                |p, text| v.parse_move(&positions[p], &lists[p].0, text),
+                |p, text| {
+                    let (legal, cands) = &lists[p];
+                    let explain = LeapExplain {
+                        v: &v,
+                        pos: &positions[p],
+                        legal,
+                    };
+                    let text = text.trim().trim_end_matches(['+', '#', '!', '?']);
+                    notation::read_move_with_aliases(text, cands, &explain, &ALIASES)
+                        .map(|i| legal[i])
+                },
+            );
+            assert!(checked > 2_000, "{}: {checked}", v.id());
+        }
+    }
 
     #[test]
     fn letters_agree_with_the_piece_table() {
