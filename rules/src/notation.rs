@@ -639,39 +639,36 @@ pub(crate) fn positions_to_read_in(
     out
 }
 
-/// For the variants' tests of [`exact_among_named`]: each position's legal
-/// moves and their candidates.
+/// [`check_reading_among_named`] for a variant whose reader works from
+/// [`Candidate`]s: `candidates` writes them for a position's legal moves,
+/// and `full` reads a text among all of them as the reader did before.
 #[cfg(test)]
-pub(crate) fn candidate_lists(
+pub(crate) fn check_candidates_read_among_named(
+    v: &dyn crate::variant::Variant,
     positions: &[crate::position::Position],
-    legal_moves: impl Fn(&crate::position::Position) -> Vec<Move>,
     candidates: impl Fn(&crate::position::Position, &[Move]) -> Vec<Candidate>,
-) -> Vec<(Vec<Move>, Vec<Candidate>)> {
-    positions
+    always: impl Fn(&Move) -> bool,
+    full: impl Fn(&crate::position::Position, &[Move], &[Candidate], &str) -> Result<Move, MoveError>,
+) -> usize {
+    let lists: Vec<(Vec<Move>, Vec<Candidate>)> = positions
         .iter()
         .map(|pos| {
-            let legal = legal_moves(pos);
+            let legal = v.legal_moves(pos);
             let cands = candidates(pos, &legal);
             (legal, cands)
         })
-        .collect()
-}
-
-/// The written forms of [`candidate_lists`], as
-/// [`check_reading_among_named`] takes them.
-#[cfg(test)]
-pub(crate) fn forms_of(
-    lists: &[(Vec<Move>, Vec<Candidate>)],
-) -> Vec<(Vec<Move>, Vec<Vec<String>>)> {
-    lists
-        .iter()
-        .map(|(legal, cands)| {
+        .collect();
+    check_reading_among_named(
+        lists.iter().map(|(legal, cands)| {
             (
                 legal.clone(),
                 cands.iter().map(|c| c.forms.clone()).collect(),
             )
-        })
-        .collect()
+        }),
+        always,
+        |p, text| v.parse_move(&positions[p], &lists[p].0, text),
+        |p, text| full(&positions[p], &lists[p].0, &lists[p].1, text),
+    )
 }
 
 /// For the variants' tests of [`exact_among_named`]: over `positions`

@@ -847,22 +847,13 @@ mod tests {
             30,
         );
         let v = &chess.0;
-        let lists = notation::candidate_lists(
+        let checked = notation::check_candidates_read_among_named(
+            &chess,
             &positions,
-            |pos| v.legal_moves(pos),
             |pos, legal| v.candidates(pos, legal),
-        );
-        let checked = notation::check_reading_among_named(
-            notation::forms_of(&lists),
             |m| m.kind == MoveKind::Castle,
-            |p, text| v.parse_move(&positions[p], &lists[p].0, text),
-            |p, text| {
-                let (legal, cands) = &lists[p];
-                let explain = ChessExplain {
-                    v,
-                    pos: &positions[p],
-                    legal,
-                };
+            |pos, legal, cands, text| {
+                let explain = ChessExplain { v, pos, legal };
                 notation::read_move(text, cands, &explain).map(|i| legal[i])
             },
         );

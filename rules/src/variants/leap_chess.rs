@@ -1001,22 +1001,13 @@ mod tests {
             LeapChess::sixty_four(),
         ] {
             let positions = notation::positions_to_read_in(&v, &[], 8);
-            let lists = notation::candidate_lists(
+            let checked = notation::check_candidates_read_among_named(
+                &v,
                 &positions,
-                |pos| v.legal_moves(pos),
                 |pos, legal| v.candidates(pos, legal),
-            );
-            let checked = notation::check_reading_among_named(
-                notation::forms_of(&lists),
                 |m| m.kind == MoveKind::Castle,
-                |p, text| v.parse_move(&positions[p], &lists[p].0, text),
-                |p, text| {
-                    let (legal, cands) = &lists[p];
-                    let explain = LeapExplain {
-                        v: &v,
-                        pos: &positions[p],
-                        legal,
-                    };
+                |pos, legal, cands, text| {
+                    let explain = LeapExplain { v: &v, pos, legal };
                     let text = text.trim().trim_end_matches(['+', '#', '!', '?']);
                     notation::read_move_with_aliases(text, cands, &explain, &ALIASES)
                         .map(|i| legal[i])

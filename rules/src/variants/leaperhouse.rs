@@ -751,21 +751,13 @@ mod tests {
             &["u5kc1u/n1Ea6/5pp2e/Cp1c6/2C7/1a5e1P/10/2P5P1/7N2/1u5K+p1[PPPPPPNuepppppppn] w - - 0 63"],
             30,
         );
-        let lists = notation::candidate_lists(
+        let checked = notation::check_candidates_read_among_named(
+            &v,
             &positions,
-            |pos| v.legal_moves(pos),
             |pos, legal| v.candidates(pos, legal),
-        );
-        let checked = notation::check_reading_among_named(
-            notation::forms_of(&lists),
             |_| false,
-            |p, text| v.parse_move(&positions[p], &lists[p].0, text),
-            |p, text| {
-                let (legal, cands) = &lists[p];
-                let explain = LeaperExplain {
-                    v: &v,
-                    pos: &positions[p],
-                };
+            |pos, legal, cands, text| {
+                let explain = LeaperExplain { v: &v, pos };
                 notation::read_move(&guard_letters(text), cands, &explain).map(|i| legal[i])
             },
         );
