@@ -415,15 +415,24 @@ pub fn exact_among_named(
     always: impl Fn(&Move) -> bool,
     candidates: impl FnOnce(&[Move]) -> Vec<Candidate>,
 ) -> Option<Move> {
+    let named = moves_named_in(text, legal, always)?;
+    exact_match(text.trim(), &candidates(&named)).map(|i| named[i])
+}
+
+/// The legal moves to the squares `text` names, and those `always` keeps:
+/// `None` when that is none of them or all of them (nothing to gain over
+/// reading among all).
+pub fn moves_named_in(
+    text: &str,
+    legal: &[Move],
+    always: impl Fn(&Move) -> bool,
+) -> Option<Vec<Move>> {
     let named: Vec<Move> = legal
         .iter()
         .filter(|m| always(m) || m.to.is_named_in(text))
         .copied()
         .collect();
-    if named.is_empty() || named.len() == legal.len() {
-        return None;
-    }
-    exact_match(text.trim(), &candidates(&named)).map(|i| named[i])
+    (!named.is_empty() && named.len() < legal.len()).then_some(named)
 }
 
 fn normalize(s: &str) -> String {

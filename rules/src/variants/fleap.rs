@@ -999,12 +999,7 @@ impl Fleap {
         // Every form of a move names its destination square: a text that
         // writes one move exactly is found among the moves to the squares
         // it names, without writing the forms of every legal move.
-        let named: Vec<Move> = legal
-            .iter()
-            .filter(|m| m.to.is_named_in(&norm))
-            .copied()
-            .collect();
-        if !named.is_empty() && named.len() < legal.len() {
+        if let Some(named) = notation::moves_named_in(&norm, legal, |_| false) {
             if let Some(m) = exact_in(&named, &self.written(pos, &named), &norm) {
                 return Ok(m);
             }
