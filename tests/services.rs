@@ -13,6 +13,7 @@ both_backends!(
     unique_game_ply_key,
     rate_limit_window_expires,
     sessions_expire,
+    turn_number_in_sql_agrees_with_next_turn_no,
 );
 
 fn t0() -> NaiveDateTime {
@@ -174,4 +175,58 @@ fn sessions_expire(backend: Backend) {
     assert!(accounts::session_user(&mut conn, "deadbeef", t0())
         .unwrap()
         .is_none());
+}
+
+/// A stored move's number is worked out inside its INSERT
+/// (`games::TurnNoAfter`): for every previous mover, next mover, previous
+/// number and a game with or without a Black, it is what `next_turn_no`
+/// gives, and 1 when there is no previous move.
+fn turn_number_in_sql_agrees_with_next_turn_no(backend: Backend) {
+    use missive::db::schema::moves;
+    use missive_rules::Color;
+    let app = TestApp::start(backend);
+    let mut conn = app.db();
+    let (id, alice, bob) = started_game(&mut conn);
+    let in_sql = |conn: &mut missive::db::DbConn, ply, black, mover| -> i32 {
+        diesel::select(games::TurnNoAfter::new(id, ply, black, mover))
+            .get_result(conn)
+            .unwrap()
+    };
+    for mover in [Color::White, Color::Black] {
+        assert_eq!(in_sql(&mut conn, 0, Some(bob.id), mover), 1);
+        assert_eq!(games::next_turn_no(None, mover), 1);
+    }
+    let mut ply = 0;
+    for (by, color) in [(alice.id, Color::White), (bob.id, Color::Black)] {
+        for number in [1, 7] {
+            ply += 1;
+            diesel::insert_into(moves::table)
+                .values((
+                    moves::game_id.eq(id),
+                    moves::ply.eq(ply),
+                    moves::display.eq("x"),
+                    moves::coordinate.eq("x"),
+                    moves::to_square.eq("e4"),
+                    moves::fen_after.eq("x"),
+                    moves::played_by.eq(by),
+                    moves::played_at.eq(t0()),
+                    moves::turn_no.eq(number),
+                ))
+                .execute(&mut conn)
+                .unwrap();
+            for mover in [Color::White, Color::Black] {
+                let want = games::next_turn_no(Some((number, color)), mover);
+                assert_eq!(
+                    in_sql(&mut conn, ply, Some(bob.id), mover),
+                    want,
+                    "{color:?} then {mover:?}"
+                );
+                // No Black in the game (as `next_turn_no` is given White).
+                let want = games::next_turn_no(Some((number, Color::White)), mover);
+                assert_eq!(in_sql(&mut conn, ply, None, mover), want);
+            }
+        }
+    }
+    // The numbers differ where they should: after Black's 7, White's is 8.
+    assert_eq!(in_sql(&mut conn, 4, Some(bob.id), Color::White), 8);
 }
