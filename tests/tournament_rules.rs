@@ -2,7 +2,8 @@
 //! crosstable and the withdrawal rule.
 
 use missive::services::pairing::{
-    double_round_robin, round_robin, swiss_round, Pairing, PairingError, SwissEntrant, SwissRound,
+    double_round_robin, round_robin, swiss_round, Float, Pairing, PairingError, SwissEntrant,
+    SwissRound,
 };
 use missive::services::standings::{
     crosstable, standings, withdrawal_effect, GameResult, Outcome, Standing, WithdrawalEffect,
@@ -194,6 +195,7 @@ fn entrant(id: i32, seed: usize) -> SwissEntrant {
         colors: Vec::new(),
         had_bye: false,
         withdrawn: false,
+        last_float: None,
     }
 }
 
@@ -261,7 +263,22 @@ impl Sim {
     }
 
     /// Records the results: `result(white seed, black seed)` gives white's points × 2.
+    /// Each player's float is set by the scores before the round, as the
+    /// server reports it to the next round's pairing.
     fn play(&mut self, round: &SwissRound, mut result: impl FnMut(usize, usize) -> i32) {
+        for p in &mut self.players {
+            p.last_float = None;
+        }
+        for &(w, b) in &round.games {
+            let (pw, pb) = (self.get(w).points2, self.get(b).points2);
+            let float = |mine: i32, theirs: i32| match mine.cmp(&theirs) {
+                std::cmp::Ordering::Greater => Some(Float::Down),
+                std::cmp::Ordering::Less => Some(Float::Up),
+                std::cmp::Ordering::Equal => None,
+            };
+            self.get_mut(w).last_float = float(pw, pb);
+            self.get_mut(b).last_float = float(pb, pw);
+        }
         for &(w, b) in &round.games {
             let score = result(self.get(w).seed, self.get(b).seed);
             let white = self.get_mut(w);
@@ -277,6 +294,7 @@ impl Sim {
             let p = self.get_mut(p);
             p.points2 += 2;
             p.had_bye = true;
+            p.last_float = Some(Float::Down);
         }
         self.history.push(round.clone());
     }
@@ -405,6 +423,25 @@ fn check_brackets(before: &[SwissEntrant], round: &SwissRound) -> usize {
         floated += ours;
     }
     floated
+}
+
+/// Players who float the way they floated in the round before (a bye is a downfloat).
+fn repeated_floats(before: &[SwissEntrant], round: &SwissRound) -> usize {
+    let get = |id: i32| before.iter().find(|p| p.id == id).unwrap();
+    let mut n = 0;
+    for &(w, b) in &round.games {
+        let (w, b) = (get(w), get(b));
+        let (high, low) = if w.points2 >= b.points2 {
+            (w, b)
+        } else {
+            (b, w)
+        };
+        if high.points2 > low.points2 {
+            n += usize::from(high.last_float == Some(Float::Down));
+            n += usize::from(low.last_float == Some(Float::Up));
+        }
+    }
+    n
 }
 
 #[test]
@@ -558,6 +595,7 @@ fn swiss_property_many_random_tournaments() {
     let mut impossible = 0;
     let mut rounds_paired = 0;
     let mut floats = 0;
+    let mut repeated = 0;
     for n in 5..=12usize {
         for seed in 0..25u64 {
             tournaments += 1;
@@ -591,6 +629,7 @@ fn swiss_property_many_random_tournaments() {
                 };
                 rounds_paired += 1;
                 floats += check_brackets(&before, &round);
+                repeated += repeated_floats(&before, &round);
                 sim.play(&round, |_, _| match rng.gen_range(0..10) {
                     0..=3 => 2,
                     4..=5 => 1,
@@ -612,7 +651,8 @@ fn swiss_property_many_random_tournaments() {
     }
     println!(
         "{tournaments} tournaments, {full_length} played n-1 rounds, {impossible} stopped on an \
-         impossible round, {rounds_paired} rounds paired, {floats} floats"
+         impossible round, {rounds_paired} rounds paired, {floats} floats, {repeated} of them \
+         the same way as the round before"
     );
     assert!(full_length > tournaments / 2);
 }
@@ -881,4 +921,96 @@ fn swiss_large_fields_pair_to_the_end() {
         assert!(paired >= rounds * 3 / 4, "n={n}: {paired} rounds");
         println!("n={n}: {paired} of {rounds} rounds paired");
     }
+}
+
+// ---------------------------------------------------------------- floats
+
+/// Three players on 1 point, three on 0: one of the three floats down and
+/// meets the top of the 0-point group; the others pair as they are.
+fn six_with_an_odd_top_group() -> Vec<SwissEntrant> {
+    (0..6)
+        .map(|i| SwissEntrant {
+            points2: if i < 3 { 2 } else { 0 },
+            ..entrant(i as i32 + 1, i)
+        })
+        .collect()
+}
+
+/// The game `id` plays in a round, as (opponent, it played White).
+fn opponent(round: &SwissRound, id: i32) -> i32 {
+    round
+        .games
+        .iter()
+        .find_map(|&(w, b)| {
+            if w == id {
+                Some(b)
+            } else if b == id {
+                Some(w)
+            } else {
+                None
+            }
+        })
+        .unwrap()
+}
+
+#[test]
+fn swiss_floats_the_lowest_of_an_odd_group_to_the_top_of_the_next() {
+    let r = swiss_round(&six_with_an_odd_top_group()).unwrap();
+    assert_eq!(opponent(&r, 3), 4, "{r:?}");
+    assert_eq!(opponent(&r, 1), 2, "{r:?}");
+    assert_eq!(opponent(&r, 5), 6, "{r:?}");
+}
+
+/// Dutch C.14: a player who floated down in the round before does not float
+/// down again when another can: the next lowest floats instead.
+#[test]
+fn swiss_does_not_float_down_the_same_player_twice_running() {
+    let mut field = six_with_an_odd_top_group();
+    field[2].last_float = Some(Float::Down);
+    let r = swiss_round(&field).unwrap();
+    assert_eq!(opponent(&r, 2), 4, "2 floats instead of 3: {r:?}");
+    assert_eq!(opponent(&r, 1), 3, "{r:?}");
+    assert_eq!(opponent(&r, 5), 6, "{r:?}");
+}
+
+/// Dutch C.15: the floater meets the top of the group below unless that
+/// player floated up in the round before; then the next one.
+#[test]
+fn swiss_does_not_float_up_the_same_player_twice_running() {
+    let mut field = six_with_an_odd_top_group();
+    field[3].last_float = Some(Float::Up);
+    let r = swiss_round(&field).unwrap();
+    assert_eq!(opponent(&r, 3), 5, "4 floated up last round: {r:?}");
+    assert_eq!(opponent(&r, 4), 6, "{r:?}");
+}
+
+/// The float limits give way when nobody else can float: every 1-point
+/// player floated down last round, so the lowest floats once more; and a
+/// repeat pairing is never the price of a float limit.
+#[test]
+fn swiss_float_limits_give_way_when_they_cannot_be_kept() {
+    let mut field = six_with_an_odd_top_group();
+    for p in &mut field[..3] {
+        p.last_float = Some(Float::Down);
+    }
+    let r = swiss_round(&field).unwrap();
+    assert_eq!(opponent(&r, 3), 4, "{r:?}");
+    let mut field = six_with_an_odd_top_group();
+    field[2].last_float = Some(Float::Down);
+    // 2 has met every 0-point player, so it cannot float, and 3 floated
+    // last round: 1 floats, though it is the highest, before 3 floats again.
+    field[1].opponents = vec![4, 5, 6];
+    for o in 4..=6 {
+        field[o as usize - 1].opponents.push(2);
+    }
+    let r = swiss_round(&field).unwrap();
+    assert_eq!(opponent(&r, 1), 4, "{r:?}");
+    assert_eq!(opponent(&r, 2), 3, "{r:?}");
+    // And when 1 has met them too, nobody can float but 3: it floats again.
+    field[0].opponents = vec![4, 5, 6];
+    for o in 4..=6 {
+        field[o as usize - 1].opponents.push(1);
+    }
+    let r = swiss_round(&field).unwrap();
+    assert_eq!(opponent(&r, 3), 4, "{r:?}");
 }

@@ -11,6 +11,7 @@ use common::{Backend, TestApp};
 use missive::db::models::{GameRow, User};
 use missive::db::DbConn;
 use missive::error::AppError;
+use missive::services::pairing;
 use missive::services::tournaments::{self as tsvc, StandingLine, TournamentForm};
 use missive::services::{accounts, games};
 use reqwest::StatusCode;
@@ -374,6 +375,32 @@ fn swiss_of_eight(backend: Backend) {
     // 2 (1: 2, 2 and 3: 1½, 4, 5, 6: 1, 7, 8: 0), no pair repeated.
     assert_eq!(r2, [(1, 4), (2, 3), (5, 8), (6, 7)]);
     assert_eq!(r3, [(1, 2), (3, 4), (5, 6), (7, 8)]);
+    // How round 4 would see round 3's floats, by the scores before it: pl1
+    // (2) met pl2 (1½) and pl3 (1½) met pl4 (1): down, up, down, up; the
+    // others met their own score. Round 2 was paired within the scores.
+    let t = tsvc::load(conn, tid).unwrap();
+    let mut floats = |round: i32| -> Vec<Option<pairing::Float>> {
+        let field = tsvc::swiss_field(conn, &t, round).unwrap();
+        (1..=8)
+            .map(|n| field.iter().find(|e| seed(e.id) == n).unwrap().last_float)
+            .collect()
+    };
+    use pairing::Float::{Down, Up};
+    assert_eq!(
+        floats(4),
+        [
+            Some(Down),
+            Some(Up),
+            Some(Down),
+            Some(Up),
+            None,
+            None,
+            None,
+            None
+        ]
+    );
+    assert_eq!(floats(3), [None; 8]);
+    assert_eq!(floats(1), [None; 8]);
     let v = tsvc::view(conn, tid).unwrap();
     // Hand-checked from those pairings and results:
     //   pl1 W5 W4 W2 = 3; pl2 W6 D3 L1 = 1½; pl3 W7 D2 W4 = 2½; pl4 W8 L1 L3 = 1;

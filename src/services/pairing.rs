@@ -27,6 +27,13 @@
 //! 3. Nobody meets the same opponent twice. A first search also refuses any pairing that would give
 //!    a player a colour difference above 2 or the same colour three times in a row; only when no
 //!    such pairing exists is the search repeated without those two limits.
+//!    Floats (Dutch quality criteria C.14 and C.15, which come after the number of floats): when
+//!    the pairing makes someone float the way they floated in the round before (down: against a
+//!    lower score, or a bye; up: against a higher one), the round is paired again with, in each
+//!    score, those who floated down last placed first (so others are left over to float down)
+//!    and those who floated up last placed last (so a floater meets others first); that pairing
+//!    is kept if it floats as many across every score, gives the same bye and repeats fewer
+//!    floats.
 //! 4. Colours: a player who has had fewer whites prefers white (and the other way round); with
 //!    equal counts they prefer the colour they did not have last. When both players want the same
 //!    colour, the stronger preference wins (larger colour difference, then two in a row), then the
@@ -123,6 +130,18 @@ pub struct SwissEntrant {
     pub colors: Vec<Color>,
     pub had_bye: bool,
     pub withdrawn: bool,
+    /// How this player was paired in the round before: against a lower score
+    /// (or given the bye), a higher one, or neither.
+    pub last_float: Option<Float>,
+}
+
+/// A float: a player paired outside their own score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Float {
+    /// Against a lower score, or given the bye.
+    Down,
+    /// Against a higher score.
+    Up,
 }
 
 /// One Swiss round: the boards in order (board 1 first) and the bye, if any.
@@ -164,6 +183,60 @@ pub fn swiss_round(entrants: &[SwissEntrant]) -> Result<SwissRound, PairingError
             .then(a.seed.cmp(&b.seed))
             .then(a.id.cmp(&b.id))
     });
+    let plain = pair_in_order(&field)?;
+    let repeats = |r: &SwissRound| {
+        let of = |id: i32| field.iter().find(|p| p.id == id).expect("a paired player");
+        r.games
+            .iter()
+            .filter(|&&(w, b)| floats_again(of(w), of(b)))
+            .count()
+    };
+    if repeats(&plain) == 0 {
+        return Ok(plain);
+    }
+    // Dutch C.14-C.15 (module docs, item 3).
+    let mut again = field.clone();
+    let float_rank = |p: &Player| match p.last_float {
+        Some(Float::Down) => 0,
+        None => 1,
+        Some(Float::Up) => 2,
+    };
+    again.sort_by(|a, b| {
+        b.points2
+            .cmp(&a.points2)
+            .then(float_rank(a).cmp(&float_rank(b)))
+            .then(a.seed.cmp(&b.seed))
+            .then(a.id.cmp(&b.id))
+    });
+    let profile = |r: &SwissRound| {
+        let score = |id: i32| field.iter().find(|p| p.id == id).map_or(0, |p| p.points2);
+        let mut levels: Vec<i32> = field.iter().map(|p| p.points2).collect();
+        levels.sort_unstable();
+        levels.dedup();
+        levels
+            .iter()
+            .map(|&cut| {
+                r.games
+                    .iter()
+                    .filter(|&&(w, b)| (score(w) >= cut) != (score(b) >= cut))
+                    .count()
+            })
+            .collect::<Vec<_>>()
+    };
+    Ok(match pair_in_order(&again) {
+        Ok(r)
+            if r.bye == plain.bye
+                && profile(&r) == profile(&plain)
+                && repeats(&r) < repeats(&plain) =>
+        {
+            r
+        }
+        _ => plain,
+    })
+}
+
+/// [`swiss_round`] over a field in the order the pairing ranks it.
+fn pair_in_order(field: &[Player]) -> Result<SwissRound, PairingError> {
     let index: HashMap<i32, usize> = field.iter().enumerate().map(|(i, p)| (p.id, i)).collect();
     let n = field.len();
     let met: Vec<Vec<bool>> = field
@@ -197,8 +270,8 @@ pub fn swiss_round(entrants: &[SwissEntrant]) -> Result<SwissRound, PairingError
     let (fresh, again) = bye_candidates.split_at(if n.is_multiple_of(2) { 1 } else { fresh_count });
     for candidates in [fresh, again] {
         for strict in [true, false] {
-            // The dead ends it remembers are whole states (the bye included), valid for every bye.
-            let mut search = Search::new(&field, &met, strict);
+            // The dead ends they remember are whole states (the bye included), valid for every bye.
+            let mut search = Search::new(field, &met, strict);
             for &bye in candidates {
                 let mut state = vec![WAIT; n];
                 if let Some(b) = bye {
@@ -239,13 +312,14 @@ enum Strength {
     Absolute,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Player {
     id: i32,
     seed: usize,
     points2: i32,
     opponents: Vec<i32>,
     had_bye: bool,
+    last_float: Option<Float>,
     /// Only white and black, in order.
     colors: Vec<Color>,
     /// Whites minus blacks.
@@ -292,6 +366,7 @@ impl Player {
             points2: e.points2,
             opponents: e.opponents.clone(),
             had_bye: e.had_bye,
+            last_float: e.last_float,
             colors,
             diff,
             prefers,
@@ -306,6 +381,18 @@ impl Player {
         let three = n >= 2 && self.colors[n - 1] == c && self.colors[n - 2] == c;
         d.abs() <= 2 && !three
     }
+}
+
+/// Whether pairing `a` with `b` makes one of them float the way they floated in the round before:
+/// the higher score floats down, the lower one up. A pairwise test, so the search's matching check
+/// (which sees only who may meet whom) prunes with it too.
+fn floats_again(a: &Player, b: &Player) -> bool {
+    let (higher, lower) = match a.points2.cmp(&b.points2) {
+        std::cmp::Ordering::Greater => (a, b),
+        std::cmp::Ordering::Less => (b, a),
+        std::cmp::Ordering::Equal => return false,
+    };
+    higher.last_float == Some(Float::Down) || lower.last_float == Some(Float::Up)
 }
 
 /// Whether `a` and `b` can be given colours that respect both players' limits.

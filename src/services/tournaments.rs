@@ -629,15 +629,14 @@ fn counts(g: &GameRow) -> bool {
     g.reason.as_deref() != Some(REPLACED)
 }
 
-/// Pair Swiss round `round` over the players still in, create its games and
-/// mail each player. The caller has claimed the round. `false` when no
-/// pairing without a repeat exists (withdrawals can leave too few players).
-fn pair_swiss_round(
+/// The players of a Swiss tournament as the pairing of round `round` sees
+/// them: scores, opponents, colours, byes, withdrawals, and how each was
+/// paired in the round before (a float against the scores of then).
+pub fn swiss_field(
     conn: &mut DbConn,
     t: &TournamentRow,
     round: i32,
-    now: NaiveDateTime,
-) -> Result<bool, AppError> {
+) -> Result<Vec<SwissEntrant>, AppError> {
     let players = entrants(conn, t.id)?;
     let all_games = games_of(conn, t.id)?;
     let byes = byes_of(conn, t.id)?;
@@ -646,6 +645,56 @@ fn pair_swiss_round(
         .filter(|p| p.results_cancelled)
         .map(|p| p.user_id)
         .collect();
+    // Points times two of `user` from the rounds before `before` (all rounds: `None`): finished
+    // games against players whose results stand, and byes.
+    let points2_of = |user: i32, before: Option<i32>| -> i32 {
+        let earlier = |r: Option<i32>| before.is_none_or(|b| r.is_some_and(|r| r < b));
+        let games: i32 = all_games
+            .iter()
+            .filter(|g| counts(g) && earlier(g.round) && g.status == gsvc::FINISHED)
+            .filter(|g| g.white_id == Some(user) || g.black_id == Some(user))
+            .filter(|g| {
+                let other = if g.white_id == Some(user) {
+                    g.black_id
+                } else {
+                    g.white_id
+                };
+                !other.is_some_and(|o| cancelled.contains(&o))
+            })
+            .map(|g| points2_for(g, user))
+            .sum();
+        let byes = byes
+            .iter()
+            .filter(|(r, u)| *u == user && earlier(Some(*r)))
+            .count() as i32;
+        games + 2 * byes
+    };
+    // How `user` was paired in the round before this one, against the scores of then.
+    let last_float = |user: i32| -> Option<pairing::Float> {
+        let previous = round - 1;
+        if byes.iter().any(|&(r, u)| r == previous && u == user) {
+            return Some(pairing::Float::Down);
+        }
+        let g = all_games.iter().find(|g| {
+            counts(g)
+                && g.round == Some(previous)
+                && (g.white_id == Some(user) || g.black_id == Some(user))
+        })?;
+        let other = if g.white_id == Some(user) {
+            g.black_id
+        } else {
+            g.white_id
+        }?;
+        let (mine, theirs) = (
+            points2_of(user, Some(previous)),
+            points2_of(other, Some(previous)),
+        );
+        match mine.cmp(&theirs) {
+            std::cmp::Ordering::Greater => Some(pairing::Float::Down),
+            std::cmp::Ordering::Less => Some(pairing::Float::Up),
+            std::cmp::Ordering::Equal => None,
+        }
+    };
     let mut field = Vec::new();
     for p in players.iter().filter(|p| p.replaced_by.is_none()) {
         let mine: Vec<&GameRow> = all_games
@@ -654,24 +703,10 @@ fn pair_swiss_round(
                 counts(g) && (g.white_id == Some(p.user_id) || g.black_id == Some(p.user_id))
             })
             .collect();
-        let points2: i32 = mine
-            .iter()
-            .filter(|g| g.status == gsvc::FINISHED)
-            .filter(|g| {
-                let other = if g.white_id == Some(p.user_id) {
-                    g.black_id
-                } else {
-                    g.white_id
-                };
-                !other.is_some_and(|o| cancelled.contains(&o))
-            })
-            .map(|g| points2_for(g, p.user_id))
-            .sum::<i32>()
-            + 2 * byes.iter().filter(|(_, u)| *u == p.user_id).count() as i32;
         field.push(SwissEntrant {
             id: p.user_id,
             seed: p.seed.unwrap_or(i32::MAX) as usize,
-            points2,
+            points2: points2_of(p.user_id, None),
             opponents: mine
                 .iter()
                 .filter_map(|g| {
@@ -694,8 +729,22 @@ fn pair_swiss_round(
                 .collect(),
             had_bye: byes.iter().any(|(_, u)| *u == p.user_id),
             withdrawn: p.withdrawn_at.is_some(),
+            last_float: last_float(p.user_id),
         });
     }
+    Ok(field)
+}
+
+/// Pair Swiss round `round` over the players still in, create its games and
+/// mail each player. The caller has claimed the round. `false` when no
+/// pairing without a repeat exists (withdrawals can leave too few players).
+fn pair_swiss_round(
+    conn: &mut DbConn,
+    t: &TournamentRow,
+    round: i32,
+    now: NaiveDateTime,
+) -> Result<bool, AppError> {
+    let field = swiss_field(conn, t, round)?;
     let paired = match pairing::swiss_round(&field) {
         Ok(p) => p,
         Err(pairing::PairingError::NoPairing) => return Ok(false),
