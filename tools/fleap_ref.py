@@ -18,10 +18,7 @@ difference, printing the position and both answers.
     cargo build --release
     python3 tools/fleap_ref.py --games 200 --binary target/release/missive
 """
-import argparse
-import random
-import subprocess
-import sys
+import ref_driver
 
 FILES = "abcdefg"
 SIZE = 7
@@ -429,24 +426,6 @@ def over(pos, history_counts):
     return None
 
 
-def theirs(binary, fen, moves):
-    out = subprocess.run(
-        [binary, "position", "fleap", "--fen", fen, *moves], capture_output=True, text=True
-    )
-    if out.returncode != 0:
-        return None, None, None, out.stderr.strip().splitlines()[0]
-    got, outcome, listed = None, None, []
-    for line in out.stdout.splitlines():
-        parts = line.split()
-        if parts[0] == "fen":
-            got = " ".join(parts[1:])
-        elif parts[0] == "outcome":
-            outcome = " ".join(parts[1:])
-        elif parts[0] == "move":
-            listed.append(parts[-1])
-    return got, outcome, listed, None
-
-
 def random_fen(rng):
     p = Pos()
     squares = [(f, r) for f in range(SIZE) for r in range(SIZE) if (f, r) not in HOLES]
@@ -470,61 +449,28 @@ def random_fen(rng):
     return p.fen()
 
 
-def play(binary, fen, plies, rng):
+def start(fen):
     pos = Pos.parse(fen)
-    counts = {pos.key(): 1}
-    moves = []
-    checked = 0
-    for _ in range(plies + 1):
-        got, outcome, listed, err = theirs(binary, fen, moves)
-        if err is not None:
-            if not moves:
-                return 0  # a random position Missive refuses (e.g. no legal FEN)
-            return fail(fen, moves, "missive refused: " + err)
-        if got != pos.fen():
-            return fail(fen, moves, f"FEN: missive {got}\n  reference     {pos.fen()}")
-        end = over(pos, counts)
-        if (outcome is None) != (end is None):
-            return fail(fen, moves, f"game end: missive {outcome!r}, reference {end!r}")
-        checked += 1
-        if end is not None:
-            return checked
-        mine = pseudo_moves(pos)
-        if len(set(listed)) != len(listed) or sorted(map(normal, listed)) != sorted(mine):
-            theirs_set = set(map(normal, listed))
-            return fail(
-                fen,
-                moves,
-                f"moves ({len(listed)} listed by missive): only missive "
-                f"{sorted(theirs_set - set(mine))}, "
-                f"only reference {sorted(set(mine) - theirs_set)}",
-            )
-        text = rng.choice(listed)
-        moves.append(text)
-        pos = mine[normal(text)]
-        counts[pos.key()] = counts.get(pos.key(), 0) + 1
-    return checked
+    return pos, {pos.key(): 1}
 
 
-def fail(fen, moves, what):
-    print(f"DIFFERENCE from --fen '{fen}' after {' '.join(moves) or '(no moves)'}:\n  {what}")
-    sys.exit(1)
+def moves(state):
+    pos, counts = state
+    out = {}
+    for text, np in pseudo_moves(pos).items():
+        after = dict(counts)
+        after[np.key()] = after.get(np.key(), 0) + 1
+        out[text] = (np, after)
+    return out
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=100)
-    ap.add_argument("--plies", type=int, default=150)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--binary", default="target/release/missive")
-    a = ap.parse_args()
-    rng = random.Random(a.seed)
-    positions = 0
-    for g in range(a.games):
-        fen = START if g % 2 == 0 else random_fen(rng)
-        positions += play(a.binary, fen, a.plies, rng)
-    print(f"fleap: {a.games} games, {positions} positions, every legal-move list alike")
-
+REFERENCE = ref_driver.Reference(
+    start=start,
+    fen=lambda state: state[0].fen(),
+    moves=moves,
+    over=lambda state, _moves: over(*state),
+    normal=normal,
+)
 
 if __name__ == "__main__":
-    main()
+    ref_driver.main("fleap", REFERENCE, START, random_fen)

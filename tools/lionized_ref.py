@@ -17,10 +17,7 @@ with what this file computes. Exits non-zero on the first difference.
     cargo build --release
     python3 tools/lionized_ref.py --games 200 --binary target/release/missive
 """
-import argparse
-import random
-import subprocess
-import sys
+import ref_driver
 
 FILES = "abcdefgh"
 START = "lcmzkfhl/pppppppp/8/8/8/8/PPPPPPPP/LHMZKFCL[] w - - 0 1"
@@ -339,26 +336,6 @@ def over(pos, mine):
     return None
 
 
-def theirs(binary, fen, moves):
-    out = subprocess.run(
-        [binary, "position", "lionized-chess", "--fen", fen, *moves],
-        capture_output=True,
-        text=True,
-    )
-    if out.returncode != 0:
-        return None, None, None, out.stderr.strip().splitlines()[0]
-    got, outcome, listed = None, None, []
-    for line in out.stdout.splitlines():
-        parts = line.split()
-        if parts[0] == "fen":
-            got = " ".join(parts[1:])
-        elif parts[0] == "outcome":
-            outcome = " ".join(parts[1:])
-        elif parts[0] == "move":
-            listed.append(parts[-1])
-    return got, outcome, listed, None
-
-
 def random_fen(rng):
     while True:
         p = Pos()
@@ -384,57 +361,13 @@ def random_fen(rng):
             return p.fen()
 
 
-def play(binary, fen, plies, rng):
-    pos = Pos.parse(fen)
-    moves = []
-    checked = 0
-    for _ in range(plies + 1):
-        got, outcome, listed, err = theirs(binary, fen, moves)
-        if err is not None:
-            if not moves:
-                return 0
-            return fail(fen, moves, "missive refused: " + err)
-        if normal_fen(got) != pos.fen():
-            return fail(fen, moves, f"FEN: missive {got}\n  reference     {pos.fen()}")
-        mine = legal(pos)
-        end = over(pos, mine)
-        if (outcome is None) != (end is None):
-            return fail(fen, moves, f"game end: missive {outcome!r}, reference {end!r}")
-        checked += 1
-        if end is not None:
-            return checked
-        if len(set(listed)) != len(listed) or sorted(listed) != sorted(mine):
-            return fail(
-                fen,
-                moves,
-                f"moves: only missive {sorted(set(listed) - set(mine))}, "
-                f"only reference {sorted(set(mine) - set(listed))}",
-            )
-        text = rng.choice(listed)
-        moves.append(text)
-        pos = mine[text]
-    return checked
-
-
-def fail(fen, moves, what):
-    print(f"DIFFERENCE from --fen '{fen}' after {' '.join(moves) or '(no moves)'}:\n  {what}")
-    sys.exit(1)
-
-
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=100)
-    ap.add_argument("--plies", type=int, default=150)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--binary", default="target/release/missive")
-    a = ap.parse_args()
-    rng = random.Random(a.seed)
-    positions = 0
-    for g in range(a.games):
-        fen = START if g % 2 == 0 else random_fen(rng)
-        positions += play(a.binary, fen, a.plies, rng)
-    print(f"lionized-chess: {a.games} games, {positions} positions, every legal-move list alike")
-
+REFERENCE = ref_driver.Reference(
+    start=Pos.parse,
+    fen=lambda pos: pos.fen(),
+    moves=legal,
+    over=over,
+    their_fen=normal_fen,
+)
 
 if __name__ == "__main__":
-    main()
+    ref_driver.main("lionized-chess", REFERENCE, START, random_fen)

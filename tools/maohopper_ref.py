@@ -16,10 +16,7 @@ non-zero on the first difference, printing the position and both answers.
     cargo build --release
     python3 tools/maohopper_ref.py --games 200 --binary target/release/missive
 """
-import argparse
-import random
-import subprocess
-import sys
+import ref_driver
 
 FILES = "abcdefghi"
 SIZE = 9
@@ -329,26 +326,6 @@ def over(pos, history):
     return None
 
 
-def theirs(binary, fen, moves):
-    out = subprocess.run(
-        [binary, "position", "maohopper", "--fen", fen, *moves],
-        capture_output=True,
-        text=True,
-    )
-    if out.returncode != 0:
-        return None, None, None, out.stderr.strip()
-    board, outcome, listed = None, None, []
-    for line in out.stdout.splitlines():
-        parts = line.split()
-        if parts[0] == "fen":
-            board = parts[1]
-        elif parts[0] == "outcome":
-            outcome = " ".join(parts[1:])
-        elif parts[0] == "move":
-            listed.append(parts[2])
-    return board, outcome, sorted(listed), None
-
-
 def random_fen(rng):
     board = {}
     # No piece may stand on the trap (Stones may).
@@ -369,59 +346,23 @@ def random_fen(rng):
     return Pos(board, rng.choice("wb")).board_text() + " " + rng.choice("wb") + " 1"
 
 
-def play(binary, fen, plies, rng):
+def start(fen):
     pos = Pos.parse(fen)
-    history = {pos.key()}
-    moves = []
-    checked = 0
-    for _ in range(plies + 1):
-        board, outcome, listed, err = theirs(binary, fen, moves)
-        if err is not None:
-            return fail(fen, moves, "missive refused: " + err)
-        if board != pos.board_text():
-            return fail(fen, moves, f"board: missive {board}, reference {pos.board_text()}")
-        mine = legal(pos, history)
-        end = over(pos, history)
-        if (outcome is None) != (end is None):
-            return fail(fen, moves, f"game end: missive {outcome!r}, reference {end!r}")
-        checked += 1
-        if end is not None:
-            return checked
-        if listed != sorted(mine):
-            return fail(
-                fen,
-                moves,
-                f"moves: only missive {sorted(set(listed) - set(mine))}, "
-                f"only reference {sorted(set(mine) - set(listed))}",
-            )
-        text = rng.choice(listed)
-        moves.append(text)
-        pos = mine[text]
-        history.add(pos.key())
-    return checked
+    return pos, frozenset([pos.key()])
 
 
-def fail(fen, moves, what):
-    print(f"DIFFERENCE from --fen '{fen}' after {' '.join(moves) or '(no moves)'}:\n  {what}")
-    sys.exit(1)
+def moves(state):
+    pos, history = state
+    return {t: (np, history | {np.key()}) for t, np in legal(pos, history).items()}
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=100)
-    ap.add_argument("--plies", type=int, default=150)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--binary", default="target/release/missive")
-    a = ap.parse_args()
-    rng = random.Random(a.seed)
-    positions = 0
-    for g in range(a.games):
-        # Half the games from the start, half from random positions (odd
-        # corners: Spears at the edge, Windmills in corners, Stones in rows).
-        fen = START if g % 2 == 0 else random_fen(rng)
-        positions += play(a.binary, fen, a.plies, rng)
-    print(f"maohopper: {a.games} games, {positions} positions, every legal-move list alike")
-
+REFERENCE = ref_driver.Reference(
+    start=start,
+    fen=lambda state: state[0].board_text(),
+    moves=moves,
+    over=lambda state, _moves: over(*state),
+    their_fen=lambda fen: fen.split()[0],
+)
 
 if __name__ == "__main__":
-    main()
+    ref_driver.main("maohopper", REFERENCE, START, random_fen)
