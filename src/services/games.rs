@@ -444,9 +444,6 @@ pub fn moves_between(
         .load(c))?)
 }
 
-/// The move number of a ply played by `mover`, from the previous ply's
-/// number and mover: a new number starts the game and whenever White moves
-/// after Black (so a side moving twice in a row stays on one number).
 /// [`next_turn_no`] as SQL: the move number of the move after `ply`, read
 /// from the move at `ply` inside the statement that stores the next one. One
 /// round trip fewer on PostgreSQL, and on SQLite no read before the guarded
@@ -512,6 +509,9 @@ where
     }
 }
 
+/// The move number of a ply played by `mover`, from the previous ply's
+/// number and mover: a new number starts the game and whenever White moves
+/// after Black (so a side moving twice in a row stays on one number).
 pub fn next_turn_no(previous: Option<(i32, Color)>, mover: Color) -> i32 {
     match previous {
         None => 1,

@@ -384,8 +384,7 @@ impl Player {
 }
 
 /// Whether pairing `a` with `b` makes one of them float the way they floated in the round before:
-/// the higher score floats down, the lower one up. A pairwise test, so the search's matching check
-/// (which sees only who may meet whom) prunes with it too.
+/// the higher score floats down, the lower one up.
 fn floats_again(a: &Player, b: &Player) -> bool {
     let (higher, lower) = match a.points2.cmp(&b.points2) {
         std::cmp::Ordering::Greater => (a, b),
