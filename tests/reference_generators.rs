@@ -1,5 +1,6 @@
 //! The independent generators in `tools/` (Maohopper Chess, Fleap, Lionized
-//! Chess, each written from its seed page and the rulings alone) against the
+//! Chess, Leap Chess with multiple captures: the variants no outside engine
+//! plays, each written from its seed page and the rulings alone) against the
 //! built `missive` binary, along a few short random games from the start and
 //! from random positions: FEN, game end and every legal-move list must agree.
 //! The README gives the longer runs; these keep CI honest about them.
@@ -58,4 +59,9 @@ fn fleap_agrees_with_the_independent_generator() {
 #[test]
 fn lionized_chess_agrees_with_the_independent_generator() {
     agrees("lionized_ref.py", 6, 60);
+}
+
+#[test]
+fn leap_chess_multi_agrees_with_the_independent_generator() {
+    agrees("leap_multi_ref.py", 8, 80);
 }
