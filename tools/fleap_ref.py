@@ -449,20 +449,7 @@ def random_fen(rng):
     return p.fen()
 
 
-def start(fen):
-    pos = Pos.parse(fen)
-    return pos, {pos.key(): 1}
-
-
-def moves(state):
-    pos, counts = state
-    out = {}
-    for text, np in pseudo_moves(pos).items():
-        after = dict(counts)
-        after[np.key()] = after.get(np.key(), 0) + 1
-        out[text] = (np, after)
-    return out
-
+start, moves = ref_driver.counting(Pos.parse, pseudo_moves, Pos.key)
 
 REFERENCE = ref_driver.Reference(
     start=start,

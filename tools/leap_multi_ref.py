@@ -263,19 +263,7 @@ def bare(board, c):
     return all(k == "K" for (cc, k) in board.values() if cc == c)
 
 
-def start(fen):
-    p = Pos.parse(fen)
-    return p, {p.key(): 1}
-
-
-def moves(state):
-    pos, counts = state
-    out = {}
-    for text, q in legal(pos).items():
-        after = dict(counts)
-        after[q.key()] = after.get(q.key(), 0) + 1
-        out[text] = (q, after)
-    return out
+start, moves = ref_driver.counting(Pos.parse, legal, Pos.key)
 
 
 def over(state, mine):

@@ -26,6 +26,26 @@ class Reference:
         self.their_fen, self.normal = their_fen, normal
 
 
+def counting(parse, legal, key):
+    """`start` and `moves` for a variant with a repetition rule: the state is
+    the position and how often each position (by `key`) has occurred."""
+
+    def start(fen):
+        pos = parse(fen)
+        return pos, {key(pos): 1}
+
+    def moves(state):
+        pos, counts = state
+        out = {}
+        for text, after in legal(pos).items():
+            seen = dict(counts)
+            seen[key(after)] = seen.get(key(after), 0) + 1
+            out[text] = (after, seen)
+        return out
+
+    return start, moves
+
+
 def theirs(binary, variant, fen, moves):
     """Missive's FEN, outcome (None while the game goes on) and legal moves
     in coordinate form after `moves` from `fen`; or the error it gave."""
