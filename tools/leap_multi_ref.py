@@ -121,7 +121,9 @@ def captures_from(board, s, c, ep=None, kings=False):
             t = (s[0] + dx, s[1] + fwd)
             if square(t) and t in board and board[t][0] != c and (kings or board[t][1] != "K"):
                 out.append((t, t))
-            elif ep is not None and t == ep:
+            elif ep is not None and t == ep and board.get((t[0], s[1])) == (other(c), "P"):
+                # The Pawn that double-stepped, while it stands: also
+                # within a chain (Missive's reading, `multi_en_passant_*`).
                 out.append((t, (t[0], s[1])))
     else:
         for v in LEAPS[kind]:
@@ -163,7 +165,7 @@ def chains(board, s, c, ep):
     out = []
 
     def go(b, at, path, first):
-        more = captures_from(b, at, c, ep if first else None)
+        more = captures_from(b, at, c, ep)
         if not more and not first:
             out.append((path, b))
             return

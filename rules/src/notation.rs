@@ -419,6 +419,21 @@ pub fn exact_among_named(
     exact_match(text.trim(), &candidates(&named)).map(|i| named[i])
 }
 
+/// [`exact_among_named`] for the variants that castle: a castling's `O-O`
+/// names no square, so castlings are always among the moves tried.
+pub fn exact_among_named_or_castling(
+    text: &str,
+    legal: &[Move],
+    candidates: impl FnOnce(&[Move]) -> Vec<Candidate>,
+) -> Option<Move> {
+    exact_among_named(text, legal, is_castling, candidates)
+}
+
+/// Whether `m` castles: the one kind of move whose forms name no square.
+pub fn is_castling(m: &Move) -> bool {
+    m.kind == crate::moves::MoveKind::Castle
+}
+
 /// The legal moves to the squares `text` names, and those `always` keeps:
 /// `None` when that is none of them or all of them (nothing to gain over
 /// reading among all).

@@ -177,18 +177,13 @@ pub fn swiss_round(entrants: &[SwissEntrant]) -> Result<SwissRound, PairingError
         .filter(|e| !e.withdrawn)
         .map(Player::new)
         .collect();
-    field.sort_by(|a, b| {
-        b.points2
-            .cmp(&a.points2)
-            .then(a.seed.cmp(&b.seed))
-            .then(a.id.cmp(&b.id))
-    });
+    field.sort_by_key(|p| rank(p, false));
     let plain = pair_in_order(&field)?;
+    let by_id: HashMap<i32, &Player> = field.iter().map(|p| (p.id, p)).collect();
     let repeats = |r: &SwissRound| {
-        let of = |id: i32| field.iter().find(|p| p.id == id).expect("a paired player");
         r.games
             .iter()
-            .filter(|&&(w, b)| floats_again(of(w), of(b)))
+            .filter(|&&(w, b)| floats_again(by_id[&w], by_id[&b]))
             .count()
     };
     if repeats(&plain) == 0 {
@@ -196,23 +191,12 @@ pub fn swiss_round(entrants: &[SwissEntrant]) -> Result<SwissRound, PairingError
     }
     // Dutch C.14-C.15 (module docs, item 3).
     let mut again = field.clone();
-    let float_rank = |p: &Player| match p.last_float {
-        Some(Float::Down) => 0,
-        None => 1,
-        Some(Float::Up) => 2,
-    };
-    again.sort_by(|a, b| {
-        b.points2
-            .cmp(&a.points2)
-            .then(float_rank(a).cmp(&float_rank(b)))
-            .then(a.seed.cmp(&b.seed))
-            .then(a.id.cmp(&b.id))
-    });
+    again.sort_by_key(|p| rank(p, true));
+    let mut levels: Vec<i32> = field.iter().map(|p| p.points2).collect();
+    levels.sort_unstable();
+    levels.dedup();
     let profile = |r: &SwissRound| {
-        let score = |id: i32| field.iter().find(|p| p.id == id).map_or(0, |p| p.points2);
-        let mut levels: Vec<i32> = field.iter().map(|p| p.points2).collect();
-        levels.sort_unstable();
-        levels.dedup();
+        let score = |id: i32| by_id[&id].points2;
         levels
             .iter()
             .map(|&cut| {
@@ -233,6 +217,19 @@ pub fn swiss_round(entrants: &[SwissEntrant]) -> Result<SwissRound, PairingError
         }
         _ => plain,
     })
+}
+
+/// The order the pairing ranks a field in: points, then seed; `by_floats`
+/// puts, within a score, those who floated down last before the others and
+/// those who floated up last after them.
+fn rank(p: &Player, by_floats: bool) -> (std::cmp::Reverse<i32>, u8, usize, i32) {
+    let floats = match p.last_float {
+        _ if !by_floats => 0,
+        Some(Float::Down) => 0,
+        None => 1,
+        Some(Float::Up) => 2,
+    };
+    (std::cmp::Reverse(p.points2), floats, p.seed, p.id)
 }
 
 /// [`swiss_round`] over a field in the order the pairing ranks it.

@@ -597,12 +597,9 @@ impl ChessLike {
         legal: &[Move],
         text: &str,
     ) -> Result<Move, MoveError> {
-        if let Some(m) = notation::exact_among_named(
-            text,
-            legal,
-            |m| m.kind == MoveKind::Castle,
-            |named| self.candidates(pos, named),
-        ) {
+        if let Some(m) = notation::exact_among_named_or_castling(text, legal, |named| {
+            self.candidates(pos, named)
+        }) {
             return Ok(m);
         }
         let cands = self.candidates(pos, legal);
@@ -851,7 +848,7 @@ mod tests {
             &chess,
             &positions,
             |pos, legal| v.candidates(pos, legal),
-            |m| m.kind == MoveKind::Castle,
+            notation::is_castling,
             |pos, legal, cands, text| {
                 let explain = ChessExplain { v, pos, legal };
                 notation::read_move(text, cands, &explain).map(|i| legal[i])

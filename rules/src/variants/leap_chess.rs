@@ -893,12 +893,9 @@ impl Variant for LeapChess {
         // Check marks are dropped here because a chain (`c3xe5xc7+`) is only
         // read by its exact forms.
         let text = text.trim().trim_end_matches(['+', '#', '!', '?']);
-        if let Some(m) = notation::exact_among_named(
-            text,
-            legal,
-            |m| m.kind == MoveKind::Castle,
-            |named| self.candidates(pos, named),
-        ) {
+        if let Some(m) = notation::exact_among_named_or_castling(text, legal, |named| {
+            self.candidates(pos, named)
+        }) {
             return Ok(m);
         }
         let cands = self.candidates(pos, legal);
@@ -1005,7 +1002,7 @@ mod tests {
                 &v,
                 &positions,
                 |pos, legal| v.candidates(pos, legal),
-                |m| m.kind == MoveKind::Castle,
+                notation::is_castling,
                 |pos, legal, cands, text| {
                     let explain = LeapExplain { v: &v, pos, legal };
                     let text = text.trim().trim_end_matches(['+', '#', '!', '?']);
