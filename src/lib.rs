@@ -10,6 +10,7 @@ pub mod error;
 pub mod jobs;
 pub mod listed_moves;
 pub mod mail_bench;
+pub mod nul_guard;
 pub mod position_cache;
 pub mod routes;
 pub mod services;
@@ -61,6 +62,7 @@ pub fn server_on(
         App::new()
             .app_data(data.clone())
             .configure(routes::configure)
+            .wrap(middleware::from_fn(nul_guard::refuse_nul))
             .wrap(middleware::Compress::default())
             .wrap(
                 middleware::DefaultHeaders::new()

@@ -41,23 +41,12 @@ fn unix_now() -> i64 {
     chrono::Utc::now().timestamp()
 }
 
-/// The POST routes the server declares, read from `src/routes/mod.rs`.
+/// The POST routes the server declares.
 fn declared_post_routes() -> Vec<String> {
-    let src = include_str!("../src/routes/mod.rs");
-    let flat: String = src.split_whitespace().collect();
-    // Routes after `web::scope("/x")` are under `/x` (the scopes are built
-    // in functions after `configure`).
-    let mut scopes = flat.split("web::scope(\"");
-    let top = scopes.next().map(|routes| ("", routes));
-    top.into_iter()
-        .chain(scopes.filter_map(|s| s.split_once('"')))
-        .flat_map(|(prefix, routes)| {
-            routes.split(".route(\"").skip(1).filter_map(move |r| {
-                let (path, rest) = r.split_once('"')?;
-                rest.starts_with(",web::post()")
-                    .then(|| format!("{prefix}{path}"))
-            })
-        })
+    common::declared_routes()
+        .into_iter()
+        .filter(|(method, _)| *method == "post")
+        .map(|(_, path)| path)
         .collect()
 }
 

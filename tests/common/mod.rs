@@ -376,3 +376,71 @@ impl TestClient {
         serde_json::from_str(&p.body).unwrap()
     }
 }
+
+/// The routes the server declares, as (method, pattern), read from
+/// `src/routes/mod.rs`: routes after `web::scope("/x")` are under `/x` (the
+/// scopes are built in functions after `configure`).
+pub fn declared_routes() -> Vec<(&'static str, String)> {
+    let src = include_str!("../../src/routes/mod.rs");
+    let flat: String = src.split_whitespace().collect();
+    let mut scopes = flat.split("web::scope(\"");
+    let top = scopes.next().map(|routes| ("", routes));
+    top.into_iter()
+        .chain(scopes.filter_map(|s| s.split_once('"')))
+        .flat_map(|(prefix, routes)| {
+            routes.split(".route(\"").skip(1).filter_map(move |r| {
+                let (path, rest) = r.split_once('"')?;
+                let method = ["get", "post"]
+                    .into_iter()
+                    .find(|m| rest.starts_with(&format!(",web::{m}()")))?;
+                Some((method, format!("{prefix}{path}")))
+            })
+        })
+        .collect()
+}
+
+/// The form and query fields the handlers read: the fields of every
+/// `Deserialize` struct in `src/routes/`, under their serde names.
+pub fn declared_fields() -> Vec<String> {
+    let sources = [
+        include_str!("../../src/routes/accounts.rs"),
+        include_str!("../../src/routes/games.rs"),
+        include_str!("../../src/routes/leave.rs"),
+        include_str!("../../src/routes/mail_settings.rs"),
+        include_str!("../../src/routes/pages.rs"),
+        include_str!("../../src/routes/play_link.rs"),
+        include_str!("../../src/routes/records.rs"),
+        include_str!("../../src/routes/tournaments.rs"),
+    ];
+    let mut fields = Vec::new();
+    for src in sources {
+        for block in src.split("#[derive(").skip(1) {
+            let derives = block.split(')').next().unwrap_or("");
+            if !derives.contains("Deserialize") {
+                continue;
+            }
+            let Some(body) = block.split_once('{').map(|(_, b)| b) else {
+                continue;
+            };
+            let body = body.split('}').next().unwrap_or("");
+            let mut renamed: Option<String> = None;
+            for line in body.lines().map(str::trim) {
+                if let Some(r) = line.strip_prefix("#[serde(rename = \"") {
+                    renamed = r.split('"').next().map(str::to_string);
+                    continue;
+                }
+                let Some((name, _)) = line.split_once(':') else {
+                    continue;
+                };
+                let name = name.trim_start_matches("pub ").trim();
+                if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                    continue;
+                }
+                fields.push(renamed.take().unwrap_or_else(|| name.to_string()));
+            }
+        }
+    }
+    fields.sort();
+    fields.dedup();
+    fields
+}
