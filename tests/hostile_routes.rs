@@ -12,7 +12,11 @@ use missive::services::tournaments::{self as tsvc, TournamentForm};
 use rand::{seq::SliceRandom, Rng, SeedableRng};
 use reqwest::StatusCode;
 
-both_backends!(every_route_survives_hostile_input, nul_is_refused_alike);
+both_backends!(
+    every_route_survives_hostile_input,
+    nul_is_refused_alike,
+    hostile_cookies_and_headers,
+);
 
 /// Values for path parts, query and form fields, percent-encoded as sent.
 const HOSTILE: &[&str] = &[
@@ -51,26 +55,6 @@ const HOSTILE: &[&str] = &[
     "accept",
     "none",
 ];
-
-/// What a path part may be: the real thing (so the handler goes deep), or
-/// anything hostile.
-fn path_values(param: &str, game: i32, tournament: i32) -> Vec<String> {
-    let real = match param {
-        "name" => vec!["alice".to_string(), "nobody".into()],
-        "file" => vec!["style.css".into(), "nope.css".into()],
-        _ => vec![game.to_string(), tournament.to_string()],
-    };
-    let long = "9".repeat(3000);
-    real.into_iter()
-        .chain(
-            HOSTILE
-                .iter()
-                .filter(|h| !h.is_empty())
-                .map(|h| h.to_string()),
-        )
-        .chain([long])
-        .collect()
-}
 
 /// Each `{…}` of a pattern replaced by `value`.
 fn fill(pattern: &str, value: &str) -> String {
@@ -154,90 +138,70 @@ impl Sweep<'_> {
     }
 }
 
-fn every_route_survives_hostile_input(backend: Backend) {
-    let app = TestApp::start(backend);
-    let alice = app.user("alice");
-    let bob = app.user("bob");
-    let game = alice.challenge("bob", "white");
-    assert_eq!(
-        bob.post(&format!("/games/{game}/accept"), &[]).status,
-        StatusCode::SEE_OTHER
-    );
-    assert_eq!(alice.play(game, "e4").status, StatusCode::SEE_OTHER);
-    let tournament = {
-        let conn = &mut app.db();
-        let now = missive::web::now();
-        let director = tsvc::set_director(conn, "alice", true).unwrap();
-        let closes = (now + chrono::Duration::days(3))
-            .format("%Y-%m-%d")
-            .to_string();
-        let form = TournamentForm {
-            name: "Open".into(),
-            variant: "chess".into(),
-            time_control: "3d/move".into(),
-            format: "round-robin".into(),
-            entry_closes: closes,
-            max_players: "8".into(),
-            ..TournamentForm::default()
-        };
-        let t = tsvc::create(conn, &director, &form, now).unwrap();
-        let bob_user = accounts::find_by_name(conn, "bob").unwrap().unwrap();
-        tsvc::join(conn, t, &bob_user, now).unwrap();
-        t
+/// The ids a sweep puts in path parts: games and tournaments in different
+/// states, so handlers go deep, not only into "not found".
+struct Ids {
+    games: Vec<i32>,
+    tournaments: Vec<i32>,
+}
+
+/// What a path part may be: the real things, or anything hostile.
+fn path_values(param: &str, ids: &Ids) -> Vec<String> {
+    let real: Vec<String> = match param {
+        "name" => vec!["alice".into(), "nobody".into()],
+        "file" => vec!["style.css".into(), "nope.css".into()],
+        _ => ids
+            .games
+            .iter()
+            .chain(&ids.tournaments)
+            .map(i32::to_string)
+            .collect(),
     };
-    let routes = declared_routes();
-    assert!(routes.len() > 40, "routes read: {routes:?}");
-    let fields: Vec<String> = declared_fields()
-        .into_iter()
-        .filter(|f| f != "csrf_token")
-        .collect();
-    for expected in [
-        "move",
-        "fen",
-        "start",
-        "policy",
-        "record",
-        "sig",
-        "max_players",
-    ] {
-        assert!(
-            fields.iter().any(|f| f == expected),
-            "{expected} in {fields:?}"
-        );
-    }
-    let token = alice.csrf();
-    let stranger = app.client();
-    let stranger_token = stranger.csrf();
-    let mut rng = rand::rngs::StdRng::seed_from_u64(20261125);
-    let mut sweep = Sweep {
-        client: &alice,
-        failures: Vec::new(),
-        requests: 0,
-    };
-    // Logging out would end the sweep's session: it goes last.
+    let long = "9".repeat(3000);
+    real.into_iter()
+        .chain(
+            HOSTILE
+                .iter()
+                .filter(|h| !h.is_empty())
+                .map(|h| h.to_string()),
+        )
+        .chain([long])
+        .collect()
+}
+
+/// Every declared route as `client`: each real path part with every field
+/// set to each hostile value and with random mixtures, each hostile path
+/// part with a few; form bodies also unreadable and empty. `/logout` last.
+fn sweep_as(
+    sweep: &mut Sweep,
+    routes: &[(&str, String)],
+    fields: &[String],
+    ids: &Ids,
+    rng: &mut rand::rngs::StdRng,
+) {
+    let real = ids.games.len().max(2);
+    let token = sweep.client.csrf();
     let (last, first): (Vec<_>, Vec<_>) = routes.iter().partition(|(_, p)| p == "/logout");
     for (method, pattern) in first.into_iter().chain(last) {
         let paths: Vec<String> = match param_of(pattern) {
-            Some(param) => path_values(param, game, tournament)
+            Some(param) => path_values(param, ids)
                 .iter()
                 .map(|v| fill(pattern, v))
                 .collect(),
             None => vec![pattern.clone()],
         };
         for (i, path) in paths.iter().enumerate() {
-            // Every field set to one hostile value, then random mixtures;
-            // the hostile path parts get fewer of each.
-            let (same, mixed) = if i < 2 { (HOSTILE.len(), 12) } else { (3, 2) };
+            let (same, mixed) = if i < real { (HOSTILE.len(), 8) } else { (3, 2) };
             let mut bodies: Vec<String> = HOSTILE
-                .choose_multiple(&mut rng, same)
-                .map(|v| encoded(&fields, || v.to_string()))
+                .choose_multiple(rng, same)
+                .map(|v| encoded(fields, || v.to_string()))
                 .collect();
             for _ in 0..mixed {
-                bodies.push(encoded(&fields, || {
+                bodies.push(encoded(fields, || {
                     if rng.gen_bool(0.1) {
                         "x".repeat(rng.gen_range(100..20_000))
                     } else {
-                        HOSTILE.choose(&mut rng).unwrap().to_string()
+                        HOSTILE.choose(rng).unwrap().to_string()
                     }
                 }));
             }
@@ -261,55 +225,118 @@ fn every_route_survives_hostile_input(backend: Backend) {
             }
         }
     }
-    // A stranger (not logged in) on every route with the real path parts.
-    let mut anonymous = Sweep {
-        client: &stranger,
-        failures: Vec::new(),
-        requests: 0,
-    };
-    for (method, pattern) in &routes {
-        let path = fill(pattern, &game.to_string());
-        let body = encoded(&fields, || HOSTILE.choose(&mut rng).unwrap().to_string());
-        match *method {
-            "get" => anonymous.get(&format!("{path}?{body}")),
-            _ => anonymous.post(
-                &path,
-                format!("csrf_token={stranger_token}&{body}").into_bytes(),
-            ),
+}
+
+fn every_route_survives_hostile_input(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let carol = app.user("carol");
+    app.user("dave");
+    let game = alice.challenge("bob", "white");
+    assert_eq!(
+        bob.post(&format!("/games/{game}/accept"), &[]).status,
+        StatusCode::SEE_OTHER
+    );
+    assert_eq!(alice.play(game, "e4").status, StatusCode::SEE_OTHER);
+    let challenge = carol.challenge("bob", "black");
+    // Alice directs an open tournament bob has joined and a running one
+    // of bob, carol and dave.
+    let (open, running, tournament_game) = {
+        let conn = &mut app.db();
+        let now = missive::web::now();
+        let director = tsvc::set_director(conn, "alice", true).unwrap();
+        let day = |d: i64| {
+            (now + chrono::Duration::days(d))
+                .format("%Y-%m-%d")
+                .to_string()
+        };
+        let form = |name: &str, closes: String| TournamentForm {
+            name: name.into(),
+            variant: "chess".into(),
+            time_control: "3d/move".into(),
+            format: "round-robin".into(),
+            entry_closes: closes,
+            max_players: "8".into(),
+            ..TournamentForm::default()
+        };
+        let open = tsvc::create(conn, &director, &form("Open", day(3)), now).unwrap();
+        let running = tsvc::create(conn, &director, &form("Running", day(1)), now).unwrap();
+        for name in ["bob", "carol", "dave"] {
+            let u = accounts::find_by_name(conn, name).unwrap().unwrap();
+            tsvc::join(conn, running, &u, now).unwrap();
         }
-    }
-    let failures: Vec<String> = sweep
-        .failures
+        let bob_user = accounts::find_by_name(conn, "bob").unwrap().unwrap();
+        tsvc::join(conn, open, &bob_user, now).unwrap();
+        let started = tsvc::sweep(conn, now + chrono::Duration::days(2)).unwrap();
+        assert_eq!(started, vec![running]);
+        let first = tsvc::games_of(conn, running).unwrap()[0].id;
+        (open, running, first)
+    };
+    let ids = Ids {
+        games: vec![game, challenge, tournament_game],
+        tournaments: vec![open, running],
+    };
+    let routes = declared_routes();
+    assert!(routes.len() > 40, "routes read: {routes:?}");
+    let fields: Vec<String> = declared_fields()
         .into_iter()
-        .chain(anonymous.failures)
+        .filter(|f| f != "csrf_token")
         .collect();
+    for expected in [
+        "move",
+        "fen",
+        "start",
+        "policy",
+        "record",
+        "sig",
+        "max_players",
+    ] {
+        assert!(
+            fields.iter().any(|f| f == expected),
+            "{expected} in {fields:?}"
+        );
+    }
+    let mut rng = rand::rngs::StdRng::seed_from_u64(20261125);
+    // A player of every game and tournament, the director, and a stranger.
+    let stranger = app.client();
+    let mut sweeps = Vec::new();
+    for client in [&bob, &alice, &stranger] {
+        let mut sweep = Sweep {
+            client,
+            failures: Vec::new(),
+            requests: 0,
+        };
+        sweep_as(&mut sweep, &routes, &fields, &ids, &mut rng);
+        sweeps.push(sweep);
+    }
+    let requests: usize = sweeps.iter().map(|s| s.requests).sum();
+    let failures: Vec<String> = sweeps.into_iter().flat_map(|s| s.failures).collect();
     assert!(
         failures.is_empty(),
-        "{} of {} requests failed:\n{}",
+        "{} of {requests} requests failed:\n{}",
         failures.len(),
-        sweep.requests + anonymous.requests,
         failures.join("\n")
     );
-    assert!(sweep.requests > 3000, "{} requests", sweep.requests);
+    assert!(requests > 20_000, "{requests} requests");
     eprintln!(
-        "{} requests as a director, {} as a stranger, over {} routes and {} fields",
-        sweep.requests,
-        anonymous.requests,
+        "{requests} requests over {} routes and {} fields",
         routes.len(),
         fields.len()
     );
-    // The server still serves, and stores a move in a new game.
+    // The server still serves, and stores moves in a new game. (Bob's and
+    // Alice's sessions ended with their sweeps' logouts, and their names
+    // were tried with wrong passwords: their logins are slowed now.)
     assert_eq!(app.client().get("/healthz").status, StatusCode::OK);
-    // (Alice's session ended with the sweep's logout, and her name was
-    // tried with wrong passwords: her logins are slowed now.)
-    let carol = app.user("carol");
-    let fresh = carol.challenge("bob", "white");
+    let erin = app.user("erin");
+    let fay = app.user("fay");
+    let fresh = erin.challenge("fay", "white");
     assert_eq!(
-        bob.post(&format!("/games/{fresh}/accept"), &[]).status,
+        fay.post(&format!("/games/{fresh}/accept"), &[]).status,
         StatusCode::SEE_OTHER
     );
-    assert_eq!(carol.play(fresh, "d4").status, StatusCode::SEE_OTHER);
-    assert_eq!(bob.play(fresh, "d5").status, StatusCode::SEE_OTHER);
+    assert_eq!(erin.play(fresh, "d4").status, StatusCode::SEE_OTHER);
+    assert_eq!(fay.play(fresh, "d5").status, StatusCode::SEE_OTHER);
 }
 
 /// PostgreSQL refuses NUL in text and SQLite stores it: both answer 400
@@ -348,5 +375,76 @@ fn nul_is_refused_alike(backend: Backend) {
         p.status
     );
     // The same move without the NUL is played.
+    assert_eq!(alice.play(id, "e4").status, StatusCode::SEE_OTHER);
+}
+
+/// Forged, broken and oversized cookies and odd content types: never a
+/// 5xx, never someone's session, never a stored move.
+fn hostile_cookies_and_headers(backend: Backend) {
+    let (app, alice, _bob, id) = TestApp::game_of_alice_and_bob(backend);
+    let token = alice.csrf();
+    let long = "a".repeat(6000);
+    let cookies: Vec<Vec<u8>> = vec![
+        b"missive_session=%00".to_vec(),
+        format!("missive_session={long}").into_bytes(),
+        b"missive_session=\xff\xfe; missive_csrf=\x80".to_vec(),
+        format!("missive_session=x; missive_session=y; missive_csrf={token}").into_bytes(),
+        format!("missive_csrf={token}; missive_csrf=other").into_bytes(),
+        b"missive_session".to_vec(),
+        b";;;===;".to_vec(),
+        b"missive_session=\"quoted\"; missive_csrf=".to_vec(),
+    ];
+    let client = reqwest::blocking::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let base = &app.base;
+    // The control: a real session shows its logout button.
+    assert!(alice.get("/").has("action=\"/logout\""));
+    for cookie in &cookies {
+        let value = reqwest::header::HeaderValue::from_bytes(cookie).unwrap();
+        for path in [
+            "/",
+            format!("/games/{id}").as_str(),
+            "/settings/mail",
+            "/director",
+        ] {
+            let r = client
+                .get(format!("{base}{path}"))
+                .header("cookie", value.clone())
+                .send()
+                .unwrap();
+            assert!(
+                r.status().as_u16() < 500,
+                "{path} {cookie:?}: {}",
+                r.status()
+            );
+            assert!(
+                !r.text().unwrap().contains("action=\"/logout\""),
+                "{path} {cookie:?}: a forged cookie is nobody"
+            );
+        }
+        for content_type in [
+            "application/x-www-form-urlencoded",
+            "application/x-www-form-urlencoded; charset=latin1",
+            "text/plain",
+            "multipart/form-data; boundary=x",
+            "application/json",
+        ] {
+            let r = client
+                .post(format!("{base}/games/{id}/move"))
+                .header("cookie", value.clone())
+                .header("content-type", content_type)
+                .body(format!("csrf_token={token}&move=e4&confirm=1"))
+                .send()
+                .unwrap();
+            let status = r.status();
+            assert!(
+                status.is_client_error(),
+                "{cookie:?} {content_type}: {status}"
+            );
+        }
+    }
+    assert_eq!(app.count("SELECT COUNT(*) AS n FROM moves"), 0);
     assert_eq!(alice.play(id, "e4").status, StatusCode::SEE_OTHER);
 }
