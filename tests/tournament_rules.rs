@@ -425,8 +425,9 @@ fn check_brackets(before: &[SwissEntrant], round: &SwissRound) -> usize {
     floated
 }
 
-/// Players who float the way they floated in the round before (a bye is a downfloat).
-fn repeated_floats(before: &[SwissEntrant], round: &SwissRound) -> usize {
+/// Players who float the way they floated in the round before, in games and
+/// by the bye (a bye is a downfloat).
+fn repeated_floats(before: &[SwissEntrant], round: &SwissRound) -> (usize, usize) {
     let get = |id: i32| before.iter().find(|p| p.id == id).unwrap();
     let mut n = 0;
     for &(w, b) in &round.games {
@@ -441,7 +442,10 @@ fn repeated_floats(before: &[SwissEntrant], round: &SwissRound) -> usize {
             n += usize::from(low.last_float == Some(Float::Up));
         }
     }
-    n
+    let bye = round
+        .bye
+        .map_or(0, |b| usize::from(get(b).last_float == Some(Float::Down)));
+    (n, bye)
 }
 
 #[test]
@@ -596,6 +600,7 @@ fn swiss_property_many_random_tournaments() {
     let mut rounds_paired = 0;
     let mut floats = 0;
     let mut repeated = 0;
+    let mut repeated_byes = 0;
     for n in 5..=12usize {
         for seed in 0..25u64 {
             tournaments += 1;
@@ -629,7 +634,9 @@ fn swiss_property_many_random_tournaments() {
                 };
                 rounds_paired += 1;
                 floats += check_brackets(&before, &round);
-                repeated += repeated_floats(&before, &round);
+                let (in_games, by_bye) = repeated_floats(&before, &round);
+                repeated += in_games;
+                repeated_byes += by_bye;
                 sim.play(&round, |_, _| match rng.gen_range(0..10) {
                     0..=3 => 2,
                     4..=5 => 1,
@@ -652,7 +659,8 @@ fn swiss_property_many_random_tournaments() {
     println!(
         "{tournaments} tournaments, {full_length} played n-1 rounds, {impossible} stopped on an \
          impossible round, {rounds_paired} rounds paired, {floats} floats, {repeated} of them \
-         the same way as the round before"
+         the same way as the round before, and {repeated_byes} byes to a player who floated down \
+         in the round before"
     );
     assert!(full_length > tournaments / 2);
 }
@@ -971,6 +979,29 @@ fn swiss_does_not_float_down_the_same_player_twice_running() {
     assert_eq!(opponent(&r, 2), 4, "2 floats instead of 3: {r:?}");
     assert_eq!(opponent(&r, 1), 3, "{r:?}");
     assert_eq!(opponent(&r, 5), 6, "{r:?}");
+}
+
+/// A bye is a downfloat (Dutch C.14): the lowest player, who floated down
+/// in the round before, plays; the next lowest of the same score has the
+/// bye; when all of that score floated down, the lowest has it after all.
+#[test]
+fn swiss_bye_passes_over_a_player_who_floated_down_last_round() {
+    let mut field: Vec<SwissEntrant> = (1..=5).map(|i| entrant(i, (i - 1) as usize)).collect();
+    field[0].points2 = 2;
+    field[1].points2 = 2;
+    assert_eq!(swiss_round(&field).unwrap().bye, Some(5));
+    field[4].last_float = Some(Float::Down);
+    let r = swiss_round(&field).unwrap();
+    assert_eq!(r.bye, Some(4), "{r:?}");
+    for p in &mut field[2..] {
+        p.last_float = Some(Float::Down);
+    }
+    assert_eq!(swiss_round(&field).unwrap().bye, Some(5));
+    // A lower score comes first all the same: 5 alone on no points.
+    field[3].points2 = 1;
+    field[4].last_float = Some(Float::Down);
+    field[3].last_float = None;
+    assert_eq!(swiss_round(&field).unwrap().bye, Some(5));
 }
 
 /// Dutch C.15: the floater meets the top of the group below unless that

@@ -15,7 +15,9 @@
 //!
 //! 1. Withdrawn players are left out. When the rest are odd in number, the bye goes to the
 //!    lowest-ranked player (rank = points, then seed) who has not had one and whose removal leaves a
-//!    pairable field; only if nobody fits may a player get a second bye.
+//!    pairable field; only if nobody fits may a player get a second bye. A bye counts as a downfloat,
+//!    so within the lowest score a player who floated down in the round before (or had the bye)
+//!    gets it only when nobody else of that score can.
 //! 2. Score brackets are paired from the top. A bracket is the players of the next score down plus
 //!    those floated into it; it makes as many pairs as still let the rest of the field be paired,
 //!    and the players left over float down into the next bracket. Within a bracket the
@@ -254,12 +256,24 @@ fn pair_in_order(field: &[Player]) -> Result<SwissRound, PairingError> {
         .collect();
 
     // Bye candidates, lowest-ranked first: those without a bye, then (last resort) the others.
+    // A bye is a downfloat (Dutch C.14), so within a score those who floated down in the round
+    // before come after the rest.
     let bye_candidates: Vec<Option<usize>> = if n.is_multiple_of(2) {
         vec![None]
     } else {
-        let fresh = (0..n).rev().filter(|&i| !field[i].had_bye);
-        let again = (0..n).rev().filter(|&i| field[i].had_bye);
-        fresh.chain(again).map(Some).collect()
+        let lowest_first = |had_bye: bool| {
+            let mut v: Vec<usize> = (0..n)
+                .rev()
+                .filter(|&i| field[i].had_bye == had_bye)
+                .collect();
+            v.sort_by_key(|&i| (field[i].points2, field[i].last_float == Some(Float::Down)));
+            v
+        };
+        lowest_first(false)
+            .into_iter()
+            .chain(lowest_first(true))
+            .map(Some)
+            .collect()
     };
     let fresh_count = field.iter().filter(|p| !p.had_bye).count();
     // A second bye is worse than a colour violation, so the relaxed search with fresh candidates
