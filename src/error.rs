@@ -25,6 +25,10 @@ pub enum AppError {
     Conflict(String),
     #[error("{0}")]
     RateLimited(String),
+    /// The database could not be reached: a connection lost (a database
+    /// restart, a network cut) or none free in time. 503, to be retried.
+    #[error("database unavailable: {0}")]
+    Unavailable(String),
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -49,6 +53,7 @@ impl AppError {
             AppError::Invalid(_) => "Not accepted",
             AppError::Conflict(_) => "The position has changed",
             AppError::RateLimited(_) => "Too many attempts",
+            AppError::Unavailable(_) => "Try again in a moment",
             AppError::Internal(_) => "Something went wrong",
         }
     }
@@ -58,6 +63,10 @@ impl AppError {
             AppError::Internal(_) => {
                 "The server could not complete this request. Please try again.".into()
             }
+            AppError::Unavailable(_) => "The database could not be reached for a moment. \
+                Please try again; if you were making a move, open the game first to see \
+                whether it was stored."
+                .into(),
             e => e.to_string(),
         }
     }
@@ -67,6 +76,19 @@ impl From<diesel::result::Error> for AppError {
     fn from(e: diesel::result::Error) -> Self {
         match e {
             diesel::result::Error::NotFound => AppError::NotFound("No such record.".into()),
+            // diesel reports a PostgreSQL connection that is gone (closed by
+            // the server, or the socket broken) with one of these two kinds.
+            diesel::result::Error::DatabaseError(
+                diesel::result::DatabaseErrorKind::ClosedConnection
+                | diesel::result::DatabaseErrorKind::UnableToSendCommand,
+                info,
+            ) => AppError::Unavailable(format!("connection lost: {}", info.message())),
+            // SQLite still busy after its busy timeout: the writer is swamped.
+            diesel::result::Error::DatabaseError(_, info)
+                if info.message().contains("database is locked") =>
+            {
+                AppError::Unavailable(info.message().to_string())
+            }
             e => AppError::Internal(format!("database: {e}")),
         }
     }
@@ -97,13 +119,16 @@ impl ResponseError for AppError {
             AppError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
             AppError::Conflict(_) => StatusCode::CONFLICT,
             AppError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
+            AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 
     fn error_response(&self) -> HttpResponse {
-        if let AppError::Internal(cause) = self {
-            tracing::error!("internal error: {cause}");
+        match self {
+            AppError::Internal(cause) => tracing::error!("internal error: {cause}"),
+            AppError::Unavailable(cause) => tracing::warn!("database unavailable: {cause}"),
+            _ => {}
         }
         let page = ErrorPage {
             page: crate::web::Page::anonymous(),
@@ -114,8 +139,52 @@ impl ResponseError for AppError {
         let body = page
             .render()
             .unwrap_or_else(|_| format!("<h1>{}</h1>", self.title()));
-        HttpResponse::build(self.status_code())
-            .content_type("text/html; charset=utf-8")
-            .body(body)
+        let mut response = HttpResponse::build(self.status_code());
+        if let AppError::Unavailable(_) = self {
+            response.insert_header(("Retry-After", "2"));
+        }
+        response.content_type("text/html; charset=utf-8").body(body)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use diesel::result::{DatabaseErrorKind, Error};
+
+    fn db_error(kind: DatabaseErrorKind, message: &str) -> AppError {
+        Error::DatabaseError(kind, Box::new(message.to_string())).into()
+    }
+
+    #[test]
+    fn a_lost_connection_is_503_with_retry_after() {
+        for e in [
+            db_error(
+                DatabaseErrorKind::ClosedConnection,
+                "terminating connection due to administrator command",
+            ),
+            db_error(
+                DatabaseErrorKind::UnableToSendCommand,
+                "SSL connection has been closed unexpectedly",
+            ),
+            db_error(DatabaseErrorKind::Unknown, "database is locked"),
+        ] {
+            assert!(matches!(e, AppError::Unavailable(_)), "{e:?}");
+            let r = e.error_response();
+            assert_eq!(r.status(), StatusCode::SERVICE_UNAVAILABLE);
+            assert_eq!(r.headers().get("Retry-After").unwrap(), "2");
+            // The cause is logged, not shown.
+            assert!(!e.public_message().contains("SSL"));
+        }
+        let other = db_error(DatabaseErrorKind::Unknown, "syntax error");
+        assert!(matches!(other, AppError::Internal(_)));
+        assert_eq!(
+            other.error_response().status(),
+            StatusCode::INTERNAL_SERVER_ERROR
+        );
+        assert!(matches!(
+            AppError::from(Error::NotFound),
+            AppError::NotFound(_)
+        ));
     }
 }

@@ -1,8 +1,9 @@
 //! No text with a NUL character reaches a handler. PostgreSQL refuses NUL
 //! in text (an error at the statement, so a 500 on a login, a note or a
 //! profile address), while SQLite stores it: one check in front of every
-//! route answers 400 on both backends instead. A NUL can only arrive as
-//! `%00` (in the path, the query or a form) or as a raw byte of a form body.
+//! route answers 400 (404 in the path: no page has such a name) on both
+//! backends instead. A NUL can only arrive as `%00` (in the path, the query
+//! or a form) or as a raw byte of a form body.
 
 use crate::error::AppError;
 use actix_web::body::{EitherBody, MessageBody};
@@ -30,25 +31,32 @@ fn is_form(req: &ServiceRequest) -> bool {
         })
 }
 
-/// The middleware: 400 for a NUL in the address or a form body; the body,
+/// The middleware: 404 for a NUL in the path, 400 in the query or a form
+/// body; the body,
 /// once read, is handed on to the handler unchanged.
 pub async fn refuse_nul(
     mut req: ServiceRequest,
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, Error> {
-    let address = req.uri().path_and_query().map(|p| p.as_str()).unwrap_or("");
-    if holds_nul(address.as_bytes()) {
-        return refuse(req, REFUSED);
+    // No page is named with a NUL: 404, as for any other unknown name.
+    if holds_nul(req.uri().path().as_bytes()) {
+        return refuse(req, AppError::NotFound("No such page.".into()));
+    }
+    if holds_nul(req.uri().query().unwrap_or("").as_bytes()) {
+        return refuse(req, AppError::BadRequest(REFUSED.into()));
     }
     if is_form(&req) {
         // The form extractor reads at most 64 KB; a larger body is left for
         // it to refuse as before.
         let body = match req.extract::<Bytes>().await {
             Ok(body) => body,
-            Err(_) => return refuse(req, "The form could not be read."),
+            Err(_) => {
+                let unreadable = AppError::BadRequest("The form could not be read.".into());
+                return refuse(req, unreadable);
+            }
         };
         if holds_nul(&body) {
-            return refuse(req, REFUSED);
+            return refuse(req, AppError::BadRequest(REFUSED.into()));
         }
         req.set_payload(Payload::from(body));
     }
@@ -57,8 +65,8 @@ pub async fn refuse_nul(
         .map(ServiceResponse::map_into_left_body)
 }
 
-fn refuse<B>(req: ServiceRequest, why: &str) -> Result<ServiceResponse<EitherBody<B>>, Error> {
-    let response = AppError::BadRequest(why.into()).error_response();
+fn refuse<B>(req: ServiceRequest, why: AppError) -> Result<ServiceResponse<EitherBody<B>>, Error> {
+    let response = why.error_response();
     Ok(req.into_response(response).map_into_right_body())
 }
 

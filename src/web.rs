@@ -89,7 +89,7 @@ where
     web::block(move || {
         let mut conn = pool
             .get()
-            .map_err(|e| AppError::internal(format!("database pool: {e}")))?;
+            .map_err(|e| AppError::Unavailable(format!("no database connection: {e}")))?;
         f(&mut conn)
     })
     .await

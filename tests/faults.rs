@@ -50,7 +50,11 @@ fn spawn(database_url: &str, smtp_url: &str, lease_secs: u32, dir: &std::path::P
             .env("MISSIVE_POOL_SIZE", "4")
             .env("RUST_LOG", "error")
             .env_remove("MISSIVE_CONFIG")
-            .stdout(Stdio::null())
+            .stdout(if std::env::var_os("MISSIVE_FAULT_LOGS").is_some() {
+                Stdio::inherit()
+            } else {
+                Stdio::null()
+            })
             .stderr(Stdio::inherit())
             .spawn()
             .expect("start the missive binary");
@@ -561,4 +565,115 @@ fn two_processes_forfeit_each_flagged_game_once() {
     );
     let (sent, _) = check_mail(&mut conn, &sink, 0);
     eprintln!("two sweepers: {flagged} games lost on time, {sent} mails sent");
+}
+
+/// PostgreSQL connections terminated under load (`pg_terminate_backend`,
+/// as a database restart or a network cut does to them): every move
+/// answered 303 is stored, a request whose connection died gets a 503
+/// (never a hang or a 500), and once the kills stop the server, its mail
+/// worker and its clock sweeper carry on with fresh connections.
+#[test]
+fn postgres_connections_killed_under_load() {
+    let Some(mut scratch) = ScratchDb::create() else {
+        return;
+    };
+    let db = scratch.url.clone();
+    let dir = tempfile::tempdir().unwrap();
+    let sink = SmtpSink::start();
+    let games = setup(&db, 8, 6);
+    let server = spawn(&db, &sink.url(), 3, dir.path());
+    let acked = Arc::new(Mutex::new(Vec::<Acked>::new()));
+    let failed = Arc::new(Mutex::new(HashMap::<u16, usize>::new()));
+    let killing = Arc::new(AtomicBool::new(true));
+    let mut handles = Vec::new();
+    for (t, mut mine) in tables_of(&games, 3).into_iter().enumerate() {
+        let (acked, failed, killing) = (acked.clone(), failed.clone(), killing.clone());
+        let addr = server.addr.clone();
+        handles.push(thread::spawn(move || {
+            let mut http = Http::new(&addr);
+            let seed = load::csrf_seed();
+            let csrf = load::csrf_for(&mut http, &seed).expect("a CSRF token");
+            let mut rng = rand::rngs::StdRng::seed_from_u64(t as u64);
+            // While connections are killed: any answer but a 303 sends the
+            // table to read the game again (the move may have been stored
+            // all the same, if its connection died after the commit).
+            while killing.load(Ordering::SeqCst) {
+                for table in mine.iter_mut().filter(|t| !t.finished()) {
+                    let p = load::post_move(&mut http, table, &seed, &csrf, &mut rng)
+                        .expect("an answer while connections are killed");
+                    if p.status == 303 {
+                        acked.lock().unwrap().push((table.id, p.ply, p.coordinate));
+                    } else {
+                        *failed.lock().unwrap().entry(p.status).or_default() += 1;
+                        while table.sync(&mut http, &seed).is_err() {
+                            thread::sleep(Duration::from_millis(20));
+                        }
+                    }
+                }
+            }
+            // Afterwards every move is accepted at the first try.
+            for table in mine.iter_mut() {
+                assert!(table.sync(&mut http, &seed).unwrap() || table.finished());
+                for _ in 0..4 {
+                    if table.finished() {
+                        break;
+                    }
+                    let p = load::post_move(&mut http, table, &seed, &csrf, &mut rng).unwrap();
+                    assert_eq!(p.status, 303, "a move after the kills, game {}", table.id);
+                    acked.lock().unwrap().push((table.id, p.ply, p.coordinate));
+                }
+            }
+        }));
+    }
+    let mut kills = 0;
+    let mut rng = rand::thread_rng();
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(4) {
+        thread::sleep(Duration::from_millis(rng.gen_range(100..400)));
+        #[derive(QueryableByName)]
+        struct Killed {
+            #[diesel(sql_type = diesel::sql_types::Bool)]
+            killed: bool,
+        }
+        let killed: Vec<Killed> = diesel::sql_query(format!(
+            "SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity \
+             WHERE datname = '{}' AND pid <> pg_backend_pid()",
+            scratch.name
+        ))
+        .load(&mut scratch.admin)
+        .unwrap();
+        kills += killed.iter().filter(|k| k.killed).count();
+    }
+    killing.store(false, Ordering::SeqCst);
+    for h in handles {
+        h.join().expect("load thread");
+    }
+    assert!(kills > 0, "connections were killed");
+    let mut conn = missive::db::Manager::new(&db).open().unwrap();
+    wait_zero(
+        &mut conn,
+        "SELECT COUNT(*) AS n FROM email_outbox WHERE sent_at IS NULL",
+        Duration::from_secs(90),
+    );
+    drop(server);
+    let acked = acked.lock().unwrap().clone();
+    let stored = check_games(&mut conn, &acked);
+    assert!(stored >= acked.len());
+    // A mail whose "sent" mark died with its connection goes out again
+    // (delivery is at least once): at most one per kill round.
+    let (sent, _) = check_mail(&mut conn, &sink, 20);
+    let failed = failed.lock().unwrap().clone();
+    eprintln!(
+        "connections killed: {kills} connections terminated, {} moves acknowledged, \
+         {stored} stored, refused while killing: {failed:?}, {sent} mails",
+        acked.len()
+    );
+    // 503 (with Retry-After) for a lost connection; 409 when the move was
+    // stored after all and the table, reading the game again, was behind.
+    for status in failed.keys() {
+        assert!(
+            *status == 503 || *status == 409,
+            "a killed connection answers 503, not {status}"
+        );
+    }
 }

@@ -339,15 +339,15 @@ fn every_route_survives_hostile_input(backend: Backend) {
     assert_eq!(fay.play(fresh, "d5").status, StatusCode::SEE_OTHER);
 }
 
-/// PostgreSQL refuses NUL in text and SQLite stores it: both answer 400
-/// before any handler runs, and nothing is stored.
+/// PostgreSQL refuses NUL in text and SQLite stores it: both answer 404
+/// (in the path) or 400 (in a query or a form) before any handler runs,
+/// and nothing is stored.
 fn nul_is_refused_alike(backend: Backend) {
     let (app, alice, _bob, id) = TestApp::game_of_alice_and_bob(backend);
-    for path in [
-        "/users/%00",
-        "/users/alice%00/games.pgn",
-        "/games?player=%00",
-    ] {
+    for path in ["/users/%00", "/users/alice%00/games.pgn", "/games/%00"] {
+        assert_eq!(alice.get(path).status, StatusCode::NOT_FOUND, "{path}");
+    }
+    for path in ["/games?player=%00", "/users/alice?x=%00"] {
         let p = alice.get(path);
         assert_eq!(p.status, StatusCode::BAD_REQUEST, "{path}");
         assert!(p.has("NUL"), "{path}: {}", p.body);
