@@ -564,12 +564,18 @@ pub fn write_pgn(e: &Export) -> String {
     out
 }
 
+/// A log's tags and comments end at their line: a line break (a bare
+/// carriage return too, which many readers break on) becomes a space.
+fn one_line(s: &str) -> String {
+    s.replace(['\n', '\r'], " ")
+}
+
 /// Write a game as a Game Courier-style log.
 pub fn write_gc_log(e: &Export) -> String {
     let mut out = String::new();
     out.push_str(&format!("// Variant: {}\n", e.variant.id()));
     for (k, v) in &e.tags {
-        out.push_str(&format!("// {k}: {}\n", v.replace('\n', " ")));
+        out.push_str(&format!("// {k}: {}\n", one_line(v)));
     }
     if let Some(fen) = e.start_fen {
         out.push_str(&format!("// FEN: {fen}\n"));
@@ -598,7 +604,7 @@ pub fn write_gc_log(e: &Export) -> String {
         }
         out.push_str(&format!("{number}{dots} {text}"));
         if let Some(c) = &m.comment {
-            out.push_str(&format!(" // {}", c.replace('\n', " ")));
+            out.push_str(&format!(" // {}", one_line(c)));
         }
         out.push('\n');
     }

@@ -466,6 +466,73 @@ mod records {
         }
     }
 
+    /// Tags and comments as players and directors may type them (a
+    /// tournament's name, a move's `//` comment), hostile ones included:
+    /// both formats still read back as the same game, tags whole in PGN,
+    /// and the text as each format can carry it (PGN comments lose their
+    /// braces, a log's lines their line breaks; both are trimmed).
+    #[test]
+    fn hostile_tags_and_comments_keep_the_game() {
+        let v = variant("chess").unwrap();
+        let hostile = [
+            "a}b",
+            "{x",
+            "line\nbreak",
+            "tab\there",
+            "back\\slash",
+            "quote\"q",
+            "]",
+            "[Event \"x\"]",
+            ";semi",
+            "// slashes",
+            "1-0",
+            "*",
+            "  padded  ",
+            "\r\n",
+            "日本",
+            "%escape",
+            "$1",
+            "(var)",
+            "1. e4",
+            "x\ry",
+            "<b>&amp;</b>",
+        ];
+        for h in hostile {
+            let export = Export {
+                variant: v,
+                start_fen: None,
+                tags: vec![("Event".into(), h.into())],
+                moves: ["e4", "e5", "Nf3", "Nc6"]
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| RecordMove {
+                        text: t.to_string(),
+                        comment: (i == 1).then(|| h.to_string()),
+                        time: None,
+                    })
+                    .collect(),
+                result: "*".into(),
+            };
+            let pgn = write_pgn(&export);
+            let rec = parse_pgn(&pgn)
+                .unwrap_or_else(|e| panic!("{h:?}: {e}\n{pgn}"))
+                .remove(0);
+            assert_eq!(check(&rec, variant).unwrap().ply(), 4, "{h:?}\n{pgn}");
+            assert_eq!(rec.tag("Event"), Some(h), "{pgn}");
+            let carried = h.replace(['{', '}'], "");
+            let carried = Some(carried.trim()).filter(|c| !c.is_empty());
+            assert_eq!(rec.moves[1].comment.as_deref(), carried, "{pgn}");
+
+            let log = write_gc_log(&export);
+            let rec = parse_gc_log(&log).unwrap_or_else(|e| panic!("{h:?}: {e}\n{log}"));
+            assert_eq!(check(&rec, variant).unwrap().ply(), 4, "{h:?}\n{log}");
+            let one_line = h.replace(['\n', '\r'], " ");
+            assert_eq!(rec.tag("Event"), Some(one_line.trim()), "{log}");
+            let carried = Some(one_line.trim()).filter(|c| !c.is_empty());
+            assert_eq!(rec.moves[1].comment.as_deref(), carried, "{log}");
+        }
+    }
+
     #[test]
     fn custom_start_and_black_first_numbering() {
         let v = variant("chess").unwrap();
