@@ -315,6 +315,31 @@ fn fen_errors_are_typed() {
     }
 }
 
+/// Shredder-FEN castling letters (the rook's file, as Chess960 tools write
+/// them) are read as the standard rights; written back as `KQkq`.
+#[test]
+fn shredder_fen_castling_letters_are_read() {
+    let v = variant("chess").unwrap();
+    for (shredder, standard) in [("AHah", "KQkq"), ("Hq", "Kq"), ("Aa", "Qq"), ("hK", "Kk")] {
+        let a = v
+            .parse_fen(&format!("r3k2r/8/8/8/8/8/8/R3K2R w {shredder} - 0 1"))
+            .unwrap();
+        let b = v
+            .parse_fen(&format!("r3k2r/8/8/8/8/8/8/R3K2R w {standard} - 0 1"))
+            .unwrap();
+        assert_eq!(v.fen(&a), v.fen(&b), "{shredder}");
+        let count = |fen: &str| Game::new(v, Some(fen)).unwrap().legal_moves().len();
+        assert_eq!(count(&v.fen(&a)), count(&v.fen(&b)));
+    }
+    // A letter with no castling partner on its file is refused, as before.
+    for rights in ["Bb", "Z", "1"] {
+        let e = v
+            .parse_fen(&format!("r3k2r/8/8/8/8/8/8/R3K2R w {rights} - 0 1"))
+            .unwrap_err();
+        assert!(e.to_string().contains("castling right"), "{rights}: {e}");
+    }
+}
+
 #[test]
 fn history_round_trips_through_storage() {
     let v = variant("chess").unwrap();

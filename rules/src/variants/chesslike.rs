@@ -140,6 +140,7 @@ impl ChessLike {
                     .castlings
                     .iter()
                     .find(|r| r.right == c)
+                    .or_else(|| self.castling_by_partner_file(c))
                     .ok_or_else(|| {
                         FenError::Syntax(format!("“{c}” is not a castling right of this variant"))
                     })?;
@@ -177,6 +178,21 @@ impl ChessLike {
             return Err(FenError::Invalid("the side not to move is in check".into()));
         }
         Ok(pos)
+    }
+
+    /// Shredder-FEN's castling letters (`AHah` for `KQkq`): the file of
+    /// the castling partner's square, upper case for White. Read, never
+    /// written.
+    fn castling_by_partner_file(&self, c: char) -> Option<&Castling> {
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let file = u32::from(c.to_ascii_lowercase()).checked_sub(u32::from('a'))?;
+        self.castlings
+            .iter()
+            .find(|r| r.color == color && u32::from(r.partner_from.file()) == file)
     }
 
     pub fn fen(&self, pos: &Position) -> String {
