@@ -32,8 +32,7 @@ fn is_form(req: &ServiceRequest) -> bool {
 }
 
 /// The middleware: 404 for a NUL in the path, 400 in the query or a form
-/// body; the body,
-/// once read, is handed on to the handler unchanged.
+/// body; a form body, once read, is handed on to the handler unchanged.
 pub async fn refuse_nul(
     mut req: ServiceRequest,
     next: Next<impl MessageBody>,
