@@ -197,3 +197,41 @@ pub fn parse_then_play(data: &[u8]) {
     }
     let _ = game.move_views();
 }
+
+/// Record reader: arbitrary text as a PGN or a Game Courier log (the input
+/// names its own variant, so no variant byte). Whatever reads and checks as
+/// a game is written out in both formats, with the tags the server writes,
+/// and each reads back and checks as the same game.
+pub fn record_reader(data: &[u8]) {
+    use missive_rules::record::{self, Export};
+    let input = text(data);
+    // Every game of a PGN file is read; the first is checked.
+    let _ = record::parse_pgn(&input);
+    let Ok(rec) = record::parse_any(&input) else {
+        return;
+    };
+    let Ok(game) = record::check(&rec, missive_rules::variant) else {
+        return;
+    };
+    let roster = ["Event", "Site", "Date", "Round", "White", "Black"];
+    let export = Export {
+        variant: game.variant(),
+        start_fen: rec.start_fen(),
+        tags: rec
+            .tags
+            .iter()
+            .filter(|(k, _)| roster.contains(&k.as_str()))
+            .cloned()
+            .collect(),
+        moves: rec.moves.clone(),
+        result: rec.result.clone().unwrap_or_else(|| "*".into()),
+    };
+    for written in [record::write_pgn(&export), record::write_gc_log(&export)] {
+        let back = record::parse_any(&written)
+            .unwrap_or_else(|e| panic!("a written record does not read: {e}\n{written}"));
+        let again = record::check(&back, missive_rules::variant)
+            .unwrap_or_else(|e| panic!("a written record does not check: {e}\n{written}"));
+        assert_eq!(again.fen(), game.fen(), "{written}");
+        assert_eq!(again.ply(), game.ply(), "{written}");
+    }
+}

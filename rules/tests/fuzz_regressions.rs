@@ -5,6 +5,7 @@
 #[path = "../../fuzz/src/lib.rs"]
 mod checks;
 
+use missive_rules::record::{write_gc_log, write_pgn, Export, RecordMove};
 use missive_rules::{variants, Game, Notation};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -12,10 +13,11 @@ use std::path::{Path, PathBuf};
 /// A fuzz target's check: it panics on a failure.
 type Check = fn(&[u8]);
 
-const TARGETS: [(&str, Check); 3] = [
+const TARGETS: [(&str, Check); 4] = [
     ("move_parser", checks::move_parser),
     ("fen_parser", checks::fen_parser),
     ("parse_then_play", checks::parse_then_play),
+    ("record_reader", checks::record_reader),
 ];
 
 fn root() -> PathBuf {
@@ -106,5 +108,32 @@ fn write_seeds() {
             play.extend_from_slice(b" // a comment\nnonsense");
         }
         write("parse_then_play", "game", play);
+        let mut replayed = Game::new(v, None).unwrap();
+        let moves: Vec<RecordMove> = choices
+            .iter()
+            .map_while(|&c| {
+                let legal = replayed.legal_moves().to_vec();
+                let m = legal.get(c as usize % legal.len().max(1))?;
+                let text = replayed.format(m, Notation::Coordinate);
+                replayed.play(m);
+                Some(RecordMove {
+                    text,
+                    comment: Some("a {comment}".into()),
+                    time: None,
+                })
+            })
+            .collect();
+        let export = Export {
+            variant: v,
+            start_fen: None,
+            tags: vec![
+                ("White".into(), "alice".into()),
+                ("Black".into(), "bob".into()),
+            ],
+            moves,
+            result: "*".into(),
+        };
+        write("record_reader", "pgn", write_pgn(&export).into_bytes());
+        write("record_reader", "log", write_gc_log(&export).into_bytes());
     }
 }
