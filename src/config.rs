@@ -78,6 +78,8 @@ pub const DEFAULT_CONFIG_FILE: &str = "missive.toml";
 /// `MISSIVE_` prefix in any case (`bind = "0.0.0.0:8080"`).
 struct Source {
     file: HashMap<String, String>,
+    /// Whether the environment comes before the file (tests read a map only).
+    env: bool,
 }
 
 impl Source {
@@ -98,20 +100,40 @@ impl Source {
             }
             None => HashMap::new(),
         };
-        Ok(Source { file })
+        Ok(Source { file, env: true })
     }
 
     fn var(&self, name: &str) -> Option<String> {
-        env::var(name)
-            .ok()
+        self.env
+            .then(|| env::var(name).ok())
+            .flatten()
             .or_else(|| self.file.get(name).cloned())
             .filter(|v| !v.trim().is_empty())
     }
 
-    fn num<T: std::str::FromStr>(&self, name: &str, default: T) -> T {
-        self.var(name)
-            .and_then(|v| v.trim().parse().ok())
-            .unwrap_or(default)
+    /// A number setting; a value that is not one stops the start (a typo
+    /// must not quietly become the default).
+    fn num<T: std::str::FromStr>(&self, name: &str, default: T) -> anyhow::Result<T> {
+        match self.var(name) {
+            None => Ok(default),
+            Some(v) => v.trim().parse().map_err(|_| {
+                anyhow::anyhow!("{name} {v:?} is not a whole number of the right size")
+            }),
+        }
+    }
+
+    /// An on/off setting: 1/true/yes/on or 0/false/no/off.
+    fn flag(&self, name: &str, default: bool) -> anyhow::Result<bool> {
+        match self.var(name) {
+            None => Ok(default),
+            Some(v) => match v.trim().to_ascii_lowercase().as_str() {
+                "1" | "true" | "yes" | "on" => Ok(true),
+                "0" | "false" | "no" | "off" => Ok(false),
+                _ => anyhow::bail!(
+                    "{name} {v:?} is neither on (1, true, yes, on) nor off (0, false, no, off)"
+                ),
+            },
+        }
     }
 }
 
@@ -181,46 +203,51 @@ impl Config {
     /// `MISSIVE_TRUST_PROXY` from the environment, or from the file named by
     /// `MISSIVE_CONFIG`.
     pub fn from_env() -> anyhow::Result<Config> {
-        let src = Source::load()?;
+        Config::from_source(&Source::load()?)
+    }
+
+    fn from_source(src: &Source) -> anyhow::Result<Config> {
         let d = Config::default();
         let bind = src.var("MISSIVE_BIND").unwrap_or(d.bind);
         let base_url = src
             .var("MISSIVE_BASE_URL")
             .unwrap_or_else(|| format!("http://{bind}"));
+        // Links in mail are built on it: it must be an http(s) address.
+        match url::Url::parse(base_url.trim()) {
+            Ok(u) if matches!(u.scheme(), "http" | "https") && u.host().is_some() => {}
+            _ => {
+                anyhow::bail!("MISSIVE_BASE_URL {base_url:?} is not an http:// or https:// address")
+            }
+        }
         Ok(Config {
             database_url: src.var("DATABASE_URL").unwrap_or(d.database_url),
             bind,
             base_url: base_url.trim_end_matches('/').to_string(),
             secret: src.var("MISSIVE_SECRET"),
-            login_limit_account: src.num("MISSIVE_LOGIN_LIMIT_ACCOUNT", d.login_limit_account),
-            login_limit_ip: src.num("MISSIVE_LOGIN_LIMIT_IP", d.login_limit_ip),
-            login_window_secs: src.num("MISSIVE_LOGIN_WINDOW_SECS", d.login_window_secs),
-            workers: src.num("MISSIVE_WORKERS", d.workers),
-            pool_size: src.num("MISSIVE_POOL_SIZE", d.pool_size).max(1),
-            position_cache_mb: src.num("MISSIVE_POSITION_CACHE_MB", d.position_cache_mb),
-            trust_proxy: matches!(
-                src.var("MISSIVE_TRUST_PROXY").as_deref().map(str::trim),
-                Some("1" | "true" | "yes")
-            ),
+            login_limit_account: src.num("MISSIVE_LOGIN_LIMIT_ACCOUNT", d.login_limit_account)?,
+            login_limit_ip: src.num("MISSIVE_LOGIN_LIMIT_IP", d.login_limit_ip)?,
+            login_window_secs: src.num("MISSIVE_LOGIN_WINDOW_SECS", d.login_window_secs)?,
+            workers: src.num("MISSIVE_WORKERS", d.workers)?,
+            pool_size: src.num("MISSIVE_POOL_SIZE", d.pool_size)?.max(1),
+            position_cache_mb: src.num("MISSIVE_POSITION_CACHE_MB", d.position_cache_mb)?,
+            trust_proxy: src.flag("MISSIVE_TRUST_PROXY", d.trust_proxy)?,
             smtp_url: src.var("MISSIVE_SMTP_URL"),
             mail_from: src.var("MISSIVE_MAIL_FROM").unwrap_or(d.mail_from),
             mail_reply_to: src.var("MISSIVE_MAIL_REPLY_TO"),
             mail_dir: src.var("MISSIVE_MAIL_DIR").unwrap_or(d.mail_dir),
-            mail_worker: !matches!(
-                src.var("MISSIVE_MAIL_WORKER").as_deref().map(str::trim),
-                Some("0" | "false" | "no" | "off")
-            ),
-            mail_poll_ms: src.num("MISSIVE_MAIL_POLL_MS", d.mail_poll_ms).max(10),
-            play_link_hours: src.num("MISSIVE_PLAY_LINK_HOURS", d.play_link_hours).max(1),
-            clock_worker: !matches!(
-                src.var("MISSIVE_CLOCK_WORKER").as_deref().map(str::trim),
-                Some("0" | "false" | "no" | "off")
-            ),
-            clock_poll_secs: src.num("MISSIVE_CLOCK_POLL_SECS", d.clock_poll_secs).max(1),
-            tournament_poll_secs: src
-                .num("MISSIVE_TOURNAMENT_POLL_SECS", d.tournament_poll_secs)
+            mail_worker: src.flag("MISSIVE_MAIL_WORKER", d.mail_worker)?,
+            mail_poll_ms: src.num("MISSIVE_MAIL_POLL_MS", d.mail_poll_ms)?.max(10),
+            play_link_hours: src
+                .num("MISSIVE_PLAY_LINK_HOURS", d.play_link_hours)?
                 .max(1),
-            leave_days: src.num("MISSIVE_LEAVE_DAYS", d.leave_days).clamp(0, 366),
+            clock_worker: src.flag("MISSIVE_CLOCK_WORKER", d.clock_worker)?,
+            clock_poll_secs: src
+                .num("MISSIVE_CLOCK_POLL_SECS", d.clock_poll_secs)?
+                .max(1),
+            tournament_poll_secs: src
+                .num("MISSIVE_TOURNAMENT_POLL_SECS", d.tournament_poll_secs)?
+                .max(1),
+            leave_days: src.num("MISSIVE_LEAVE_DAYS", d.leave_days)?.clamp(0, 366),
             digest_hour: match src.var("MISSIVE_DIGEST_HOUR") {
                 None => d.digest_hour,
                 Some(v) => match v.trim().parse::<u32>() {
@@ -228,7 +255,9 @@ impl Config {
                     _ => anyhow::bail!("MISSIVE_DIGEST_HOUR {v:?} is not an hour from 0 to 23"),
                 },
             },
-            mail_lease_secs: src.num("MISSIVE_MAIL_LEASE_SECS", d.mail_lease_secs).max(1),
+            mail_lease_secs: src
+                .num("MISSIVE_MAIL_LEASE_SECS", d.mail_lease_secs)?
+                .max(1),
         })
     }
 
@@ -249,5 +278,45 @@ mod tests {
         assert_eq!(m["DATABASE_URL"], "postgres://u@h/db");
         assert_eq!(m["MISSIVE_SECRET"], "a=b");
         assert!(parse_file("no equals sign").is_err());
+    }
+
+    fn from_file(text: &str) -> anyhow::Result<Config> {
+        Config::from_source(&Source {
+            file: parse_file(text).unwrap(),
+            env: false,
+        })
+    }
+
+    #[test]
+    fn settings_are_read_or_the_start_stops_with_the_reason() {
+        let c = from_file(
+            "MISSIVE_POOL_SIZE=4\nMISSIVE_WORKERS=2\nMISSIVE_MAIL_WORKER=off\n\
+             MISSIVE_TRUST_PROXY=yes\nMISSIVE_BASE_URL=https://missive.example.org/\n",
+        )
+        .unwrap();
+        assert_eq!((c.pool_size, c.workers), (4, 2));
+        assert!(!c.mail_worker && c.clock_worker && c.trust_proxy);
+        assert_eq!(c.base_url, "https://missive.example.org");
+        assert!(c.secure_cookies());
+        // Blank is the default; zero is raised to the least that works.
+        let c = from_file("MISSIVE_POOL_SIZE=\nMISSIVE_MAIL_POLL_MS=0\n").unwrap();
+        assert_eq!((c.pool_size, c.mail_poll_ms), (10, 10));
+        for (bad, named) in [
+            ("MISSIVE_POOL_SIZE=1O", "MISSIVE_POOL_SIZE"),
+            ("MISSIVE_WORKERS=-3", "MISSIVE_WORKERS"),
+            ("MISSIVE_LOGIN_WINDOW_SECS=15m", "MISSIVE_LOGIN_WINDOW_SECS"),
+            ("MISSIVE_LEAVE_DAYS=99999999999", "MISSIVE_LEAVE_DAYS"),
+            ("MISSIVE_MAIL_WORKER=nope", "MISSIVE_MAIL_WORKER"),
+            ("MISSIVE_TRUST_PROXY=ture", "MISSIVE_TRUST_PROXY"),
+            ("MISSIVE_BASE_URL=missive.example.org", "MISSIVE_BASE_URL"),
+            (
+                "MISSIVE_BASE_URL=ftp://missive.example.org",
+                "MISSIVE_BASE_URL",
+            ),
+            ("MISSIVE_DIGEST_HOUR=24", "MISSIVE_DIGEST_HOUR"),
+        ] {
+            let e = from_file(bad).unwrap_err().to_string();
+            assert!(e.contains(named), "{bad}: {e}");
+        }
     }
 }
