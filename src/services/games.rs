@@ -531,6 +531,12 @@ pub fn side_of(row: &GameRow, user_id: i32) -> Option<Color> {
     }
 }
 
+/// The other player of a game `user_id` plays in (`None` if they do not,
+/// or the seat is open).
+pub fn opponent_of(row: &GameRow, user_id: i32) -> Option<i32> {
+    player_of(row, side_of(row, user_id)?.opponent())
+}
+
 fn player_of(row: &GameRow, color: Color) -> Option<i32> {
     match color {
         Color::White => row.white_id,

@@ -645,22 +645,19 @@ pub fn swiss_field(
         .filter(|p| p.results_cancelled)
         .map(|p| p.user_id)
         .collect();
+    // The counted games `user` plays in.
+    let games_of_user = |user: i32| {
+        all_games
+            .iter()
+            .filter(move |g| counts(g) && gsvc::side_of(g, user).is_some())
+    };
     // Points times two of `user` from the rounds before `before` (all rounds: `None`): finished
     // games against players whose results stand, and byes.
     let points2_of = |user: i32, before: Option<i32>| -> i32 {
         let earlier = |r: Option<i32>| before.is_none_or(|b| r.is_some_and(|r| r < b));
-        let games: i32 = all_games
-            .iter()
-            .filter(|g| counts(g) && earlier(g.round) && g.status == gsvc::FINISHED)
-            .filter(|g| g.white_id == Some(user) || g.black_id == Some(user))
-            .filter(|g| {
-                let other = if g.white_id == Some(user) {
-                    g.black_id
-                } else {
-                    g.white_id
-                };
-                !other.is_some_and(|o| cancelled.contains(&o))
-            })
+        let games: i32 = games_of_user(user)
+            .filter(|g| earlier(g.round) && g.status == gsvc::FINISHED)
+            .filter(|g| !gsvc::opponent_of(g, user).is_some_and(|o| cancelled.contains(&o)))
             .map(|g| points2_for(g, user))
             .sum();
         let byes = byes
@@ -675,16 +672,8 @@ pub fn swiss_field(
         if byes.iter().any(|&(r, u)| r == previous && u == user) {
             return Some(pairing::Float::Down);
         }
-        let g = all_games.iter().find(|g| {
-            counts(g)
-                && g.round == Some(previous)
-                && (g.white_id == Some(user) || g.black_id == Some(user))
-        })?;
-        let other = if g.white_id == Some(user) {
-            g.black_id
-        } else {
-            g.white_id
-        }?;
+        let g = games_of_user(user).find(|g| g.round == Some(previous))?;
+        let other = gsvc::opponent_of(g, user)?;
         let (mine, theirs) = (
             points2_of(user, Some(previous)),
             points2_of(other, Some(previous)),
@@ -697,39 +686,20 @@ pub fn swiss_field(
     };
     let mut field = Vec::new();
     for p in players.iter().filter(|p| p.replaced_by.is_none()) {
-        let mine: Vec<&GameRow> = all_games
-            .iter()
-            .filter(|g| {
-                counts(g) && (g.white_id == Some(p.user_id) || g.black_id == Some(p.user_id))
-            })
-            .collect();
+        let user = p.user_id;
         field.push(SwissEntrant {
-            id: p.user_id,
+            id: user,
             seed: p.seed.unwrap_or(i32::MAX) as usize,
-            points2: points2_of(p.user_id, None),
-            opponents: mine
-                .iter()
-                .filter_map(|g| {
-                    if g.white_id == Some(p.user_id) {
-                        g.black_id
-                    } else {
-                        g.white_id
-                    }
-                })
+            points2: points2_of(user, None),
+            opponents: games_of_user(user)
+                .filter_map(|g| gsvc::opponent_of(g, user))
                 .collect(),
-            colors: mine
-                .iter()
-                .map(|g| {
-                    if g.white_id == Some(p.user_id) {
-                        Color::White
-                    } else {
-                        Color::Black
-                    }
-                })
+            colors: games_of_user(user)
+                .filter_map(|g| gsvc::side_of(g, user))
                 .collect(),
-            had_bye: byes.iter().any(|(_, u)| *u == p.user_id),
+            had_bye: byes.iter().any(|(_, u)| *u == user),
             withdrawn: p.withdrawn_at.is_some(),
-            last_float: last_float(p.user_id),
+            last_float: last_float(user),
         });
     }
     Ok(field)
@@ -1138,11 +1108,7 @@ pub fn replace(
             } else {
                 (g.white_id, Some(new.id))
             };
-            let opponent = if g.white_id == Some(old.id) {
-                g.black_id
-            } else {
-                g.white_id
-            };
+            let opponent = gsvc::opponent_of(g, old.id);
             diesel::update(games::table.find(g.id))
                 .set(games::reason.eq(Some(REPLACED)))
                 .execute(conn)?;
@@ -1830,7 +1796,7 @@ pub fn round_mail(
             .iter()
             .map(|g| {
                 let white = g.white_id == Some(user_id);
-                let other = if white { g.black_id } else { g.white_id };
+                let other = gsvc::opponent_of(g, user_id);
                 (
                     g.round.unwrap_or(0),
                     if white { "White" } else { "Black" }.to_string(),
