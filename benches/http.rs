@@ -32,6 +32,9 @@ struct Args {
     /// `--only a,b`: run only these cases (trivial, raw, sqlite-move,
     /// sqlite-page, postgres-move, postgres-page).
     only: Vec<String>,
+    /// `--sqlite-sync full|normal`: the server's `MISSIVE_SQLITE_SYNC`, and
+    /// the raw transactions' (default: the server's default).
+    sqlite_sync: missive::db::SqliteSync,
 }
 
 impl Args {
@@ -47,6 +50,7 @@ fn args() -> Args {
         workers: 0,
         pool: missive::Config::default().pool_size,
         only: Vec::new(),
+        sqlite_sync: missive::Config::default().sqlite_sync,
     };
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -58,6 +62,7 @@ fn args() -> Args {
             "--workers" => a.workers = val.parse().expect("--workers N"),
             "--pool" => a.pool = val.parse().expect("--pool N"),
             "--only" => a.only = val.split(',').map(|c| c.trim().to_string()).collect(),
+            "--sqlite-sync" => a.sqlite_sync = val.parse().expect("--sqlite-sync full|normal"),
             // `cargo bench` adds `--bench`; anything else is ignored too.
             _ => {
                 i += 1;
@@ -86,6 +91,7 @@ impl Server {
             base_url: format!("http://{addr}"),
             workers: a.workers,
             pool_size: a.pool,
+            sqlite_sync: a.sqlite_sync,
             ..missive::Config::default()
         };
         let (tx, rx) = mpsc::channel();
@@ -217,12 +223,14 @@ fn trivial(a: &Args) -> Summary {
     )
 }
 
-/// One INSERT per transaction on one connection with the server's pragmas
-/// (SQLite writes are serialised, so one writer is the ceiling).
-fn raw_sqlite(a: &Args) -> Summary {
+/// One INSERT per transaction on one connection with the server's pragmas,
+/// `sync` included (SQLite writes are serialised, so one writer is the
+/// ceiling).
+fn raw_sqlite(a: &Args, sync: missive::db::SqliteSync) -> Summary {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("raw.db");
     let mut conn = missive::db::Manager::new(&path.to_string_lossy())
+        .sqlite_sync(sync)
         .open()
         .expect("open SQLite");
     diesel::sql_query(
@@ -252,6 +260,13 @@ fn raw_sqlite(a: &Args) -> Summary {
         i += 1;
     }
     Summary::of(lat, started.elapsed().as_secs_f64()).with_cpu(cpu_since(cpu))
+}
+
+fn sync_name(sync: missive::db::SqliteSync) -> &'static str {
+    match sync {
+        missive::db::SqliteSync::Full => "synchronous=FULL",
+        missive::db::SqliteSync::Normal => "synchronous=NORMAL",
+    }
 }
 
 /// Players and one game per connection, set up through the services.
@@ -405,9 +420,22 @@ fn main() {
     if let Some(t) = &t {
         print_row("trivial GET /healthz", t);
     }
-    let raw = a.wants("raw").then(|| raw_sqlite(&a));
+    let raw = a.wants("raw").then(|| raw_sqlite(&a, a.sqlite_sync));
     if let Some(r) = &raw {
-        print_row("raw SQLite INSERT transaction", r);
+        print_row(&format!("raw SQLite tx, {}", sync_name(a.sqlite_sync)), r);
+    }
+    // The same transactions unsynced, beside them: what the durability the
+    // server's setting buys costs a bare transaction.
+    let raw_unsynced = (a.wants("raw") && a.sqlite_sync == missive::db::SqliteSync::Full)
+        .then(|| raw_sqlite(&a, missive::db::SqliteSync::Normal));
+    if let Some(r) = &raw_unsynced {
+        print_row(
+            &format!(
+                "  (for scale: {})",
+                sync_name(missive::db::SqliteSync::Normal)
+            ),
+            r,
+        );
     }
 
     let dir = tempfile::tempdir().unwrap();
@@ -481,6 +509,12 @@ fn main() {
                     "raw SQLite transaction",
                     false,
                 );
+                if let Some(u) = &raw_unsynced {
+                    println!(
+                        "    (for scale, not the target: against unsynced transactions {:.2})",
+                        m.rate() / u.rate().max(1e-9)
+                    );
+                }
             }
         }
     }

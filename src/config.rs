@@ -67,6 +67,9 @@ pub struct Config {
     /// sending before another process may take it over (a crashed process's
     /// mail waits this long).
     pub mail_lease_secs: i64,
+    /// `MISSIVE_SQLITE_SYNC`: `full` (every commit synced to the disk) or
+    /// `normal` (synced at checkpoints).
+    pub sqlite_sync: crate::db::SqliteSync,
 }
 
 /// Read when present in the working directory and `MISSIVE_CONFIG` is unset.
@@ -192,6 +195,7 @@ impl Default for Config {
             leave_days: crate::services::clocks::DEFAULT_LEAVE_DAYS,
             digest_hour: 7,
             mail_lease_secs: crate::services::mail::LEASE_SECS,
+            sqlite_sync: crate::db::SqliteSync::Full,
         }
     }
 }
@@ -258,7 +262,18 @@ impl Config {
             mail_lease_secs: src
                 .num("MISSIVE_MAIL_LEASE_SECS", d.mail_lease_secs)?
                 .max(1),
+            sqlite_sync: match src.var("MISSIVE_SQLITE_SYNC") {
+                None => d.sqlite_sync,
+                Some(v) => v
+                    .parse()
+                    .map_err(|e| anyhow::anyhow!("MISSIVE_SQLITE_SYNC {e}"))?,
+            },
         })
+    }
+
+    /// Opens connections to the configured database with its settings.
+    pub fn db_manager(&self) -> crate::db::Manager {
+        crate::db::Manager::new(&self.database_url).sqlite_sync(self.sqlite_sync)
     }
 
     pub fn secure_cookies(&self) -> bool {
@@ -298,6 +313,9 @@ mod tests {
         assert!(!c.mail_worker && c.clock_worker && c.trust_proxy);
         assert_eq!(c.base_url, "https://missive.example.org");
         assert!(c.secure_cookies());
+        assert_eq!(c.sqlite_sync, crate::db::SqliteSync::Full);
+        let c = from_file("MISSIVE_SQLITE_SYNC=Normal\n").unwrap();
+        assert_eq!(c.sqlite_sync, crate::db::SqliteSync::Normal);
         // Blank is the default; zero is raised to the least that works.
         let c = from_file("MISSIVE_POOL_SIZE=\nMISSIVE_MAIL_POLL_MS=0\n").unwrap();
         assert_eq!((c.pool_size, c.mail_poll_ms), (10, 10));
@@ -314,6 +332,7 @@ mod tests {
                 "MISSIVE_BASE_URL",
             ),
             ("MISSIVE_DIGEST_HOUR=24", "MISSIVE_DIGEST_HOUR"),
+            ("MISSIVE_SQLITE_SYNC=fast", "MISSIVE_SQLITE_SYNC"),
         ] {
             let e = from_file(bad).unwrap_err().to_string();
             assert!(e.contains(named), "{bad}: {e}");

@@ -28,7 +28,7 @@ pub use config::Config;
 
 /// Open the database (creating and migrating it) and load the secret.
 pub fn build_state(config: &Config) -> anyhow::Result<Arc<web::AppState>> {
-    let pool = db::connect(&config.database_url, config.pool_size)?;
+    let pool = db::connect_with(config.db_manager(), config.pool_size)?;
     let mut conn = pool.get()?;
     let secret = web::load_secret(&mut conn, config.secret.as_deref())?;
     let (sessions, attempts) = services::accounts::prune(&mut conn, web::now())?;
@@ -36,7 +36,7 @@ pub fn build_state(config: &Config) -> anyhow::Result<Arc<web::AppState>> {
         tracing::info!("pruned {sessions} expired sessions and {attempts} old login attempts");
     }
     drop(conn);
-    let writes = db::Writes::for_database(&config.database_url)?;
+    let writes = db::Writes::for_database(&config.db_manager())?;
     Ok(Arc::new(web::AppState::new(
         pool,
         config.clone(),

@@ -48,7 +48,8 @@ pub fn run(cmd: UserCommand) -> ExitCode {
 fn execute(cmd: UserCommand) -> anyhow::Result<String> {
     use missive::services::{accounts, tournaments};
     let config = missive::Config::from_env()?;
-    let mut conn = missive::db::Manager::new(&config.database_url)
+    let mut conn = config
+        .db_manager()
         .open()
         .map_err(|e| anyhow::anyhow!("cannot open the database: {e}"))?;
     missive::db::migrate(&mut conn)?;

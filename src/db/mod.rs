@@ -99,10 +99,9 @@ pub enum Writes {
 
 impl Writes {
     /// Grouped on SQLite, the request's own on PostgreSQL.
-    pub fn for_database(database_url: &str) -> anyhow::Result<Writes> {
-        let manager = Manager::new(database_url);
+    pub fn for_database(manager: &Manager) -> anyhow::Result<Writes> {
         Ok(match manager.backend() {
-            Backend::Sqlite => Writes::Grouped(group_commit::GroupCommit::start(&manager)?),
+            Backend::Sqlite => Writes::Grouped(group_commit::GroupCommit::start(manager)?),
             Backend::Postgres => Writes::Own,
         })
     }
@@ -167,18 +166,64 @@ pub fn parse_url(url: &str) -> (Backend, String) {
     }
 }
 
+/// When an SQLite commit is on the disk (`PRAGMA synchronous`, WAL mode).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum SqliteSync {
+    /// Every commit is synced to the disk before it returns, so an
+    /// acknowledged move survives a power cut or an operating-system crash,
+    /// not only a crash of the server. The group commit shares one sync
+    /// among the moves committed together.
+    #[default]
+    Full,
+    /// Commits reach the operating system at once and the disk at each
+    /// checkpoint: they survive the server process dying, but a power cut
+    /// may take the last ones back (SQLite's documentation of WAL mode).
+    Normal,
+}
+
+impl std::str::FromStr for SqliteSync {
+    type Err = String;
+    fn from_str(s: &str) -> Result<SqliteSync, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "full" => Ok(SqliteSync::Full),
+            "normal" => Ok(SqliteSync::Normal),
+            _ => Err(format!("{s:?} is neither full nor normal")),
+        }
+    }
+}
+
+impl SqliteSync {
+    fn pragma(self) -> &'static str {
+        match self {
+            SqliteSync::Full => "FULL",
+            SqliteSync::Normal => "NORMAL",
+        }
+    }
+}
+
 /// Opens connections of the backend the URL names (never falls back to the
 /// other backend, unlike `DbConn::establish`).
 #[derive(Clone, Debug)]
 pub struct Manager {
     backend: Backend,
     url: String,
+    sqlite_sync: SqliteSync,
 }
 
 impl Manager {
+    /// SQLite connections sync every commit ([`SqliteSync::Full`]) unless
+    /// [`Manager::sqlite_sync`] says otherwise.
     pub fn new(database_url: &str) -> Manager {
         let (backend, url) = parse_url(database_url);
-        Manager { backend, url }
+        Manager {
+            backend,
+            url,
+            sqlite_sync: SqliteSync::default(),
+        }
+    }
+    pub fn sqlite_sync(mut self, sync: SqliteSync) -> Manager {
+        self.sqlite_sync = sync;
+        self
     }
     pub fn backend(&self) -> Backend {
         self.backend
@@ -191,10 +236,11 @@ impl Manager {
             Backend::Sqlite => {
                 sqlite_process_setup();
                 let mut conn = diesel::SqliteConnection::establish(&self.url)?;
-                conn.batch_execute(
+                conn.batch_execute(&format!(
                     "PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL; \
-                     PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
-                )
+                     PRAGMA synchronous = {}; PRAGMA foreign_keys = ON;",
+                    self.sqlite_sync.pragma()
+                ))
                 .map_err(|e| ConnectionError::BadConnection(e.to_string()))?;
                 Ok(DbConn::Sqlite(conn))
             }
@@ -271,7 +317,11 @@ impl ManageConnection for Manager {
 
 /// Open a pool and bring the schema up to date.
 pub fn connect(database_url: &str, max_size: u32) -> anyhow::Result<Pool> {
-    let manager = Manager::new(database_url);
+    connect_with(Manager::new(database_url), max_size)
+}
+
+/// [`connect`] with a manager's settings.
+pub fn connect_with(manager: Manager, max_size: u32) -> anyhow::Result<Pool> {
     let mut first = manager
         .open()
         .map_err(|e| anyhow::anyhow!("cannot open the database: {e}"))?;
@@ -349,6 +399,37 @@ mod tests {
             ffi::sqlite3_close(db);
         }
         assert_eq!(on, 1);
+    }
+
+    /// An SQLite connection syncs every commit to the disk unless told
+    /// otherwise (`PRAGMA synchronous`: 2 is FULL, 1 NORMAL).
+    #[test]
+    fn sqlite_commits_are_synced_unless_told_otherwise() {
+        #[derive(QueryableByName)]
+        struct Level {
+            #[diesel(sql_type = diesel::sql_types::Integer)]
+            synchronous: i32,
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let url = dir.path().join("sync.db").to_string_lossy().into_owned();
+        let level = |manager: Manager| {
+            let mut conn = manager.open().unwrap();
+            diesel::sql_query("PRAGMA synchronous")
+                .get_result::<Level>(&mut conn)
+                .unwrap()
+                .synchronous
+        };
+        assert_eq!(level(Manager::new(&url)), 2);
+        assert_eq!(level(Manager::new(&url).sqlite_sync(SqliteSync::Normal)), 1);
+        assert_eq!(level(Manager::new(&url).sqlite_sync(SqliteSync::Full)), 2);
+        let config = crate::Config {
+            database_url: url.clone(),
+            sqlite_sync: SqliteSync::Normal,
+            ..Default::default()
+        };
+        assert_eq!(level(config.db_manager()), 1);
+        assert_eq!("FULL".parse(), Ok(SqliteSync::Full));
+        assert!("off".parse::<SqliteSync>().is_err());
     }
 
     /// `.cargo/config.toml`'s build flags reached the bundled SQLite: no
