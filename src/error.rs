@@ -76,13 +76,10 @@ impl From<diesel::result::Error> for AppError {
     fn from(e: diesel::result::Error) -> Self {
         match e {
             diesel::result::Error::NotFound => AppError::NotFound("No such record.".into()),
-            // diesel reports a PostgreSQL connection that is gone (closed by
-            // the server, or the socket broken) with one of these two kinds.
-            diesel::result::Error::DatabaseError(
-                diesel::result::DatabaseErrorKind::ClosedConnection
-                | diesel::result::DatabaseErrorKind::UnableToSendCommand,
-                info,
-            ) => AppError::Unavailable(format!("connection lost: {}", info.message())),
+            // A PostgreSQL connection that is gone.
+            diesel::result::Error::DatabaseError(_, ref info) if crate::db::connection_lost(&e) => {
+                AppError::Unavailable(format!("connection lost: {}", info.message()))
+            }
             // SQLite still busy after its busy timeout: the writer is swamped.
             diesel::result::Error::DatabaseError(_, info)
                 if info.message().contains("database is locked") =>

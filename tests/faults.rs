@@ -674,3 +674,48 @@ fn postgres_connections_killed_under_load() {
         );
     }
 }
+
+/// The pool hands out a PostgreSQL connection that answered a statement a
+/// moment ago without checking it again, and drops one that a statement
+/// found gone, so a dead connection fails one piece of work, not every one
+/// after it.
+#[test]
+fn postgres_pool_drops_a_connection_found_gone() {
+    let Some(scratch) = ScratchDb::create() else {
+        return;
+    };
+    let pool = missive::db::connect(&scratch.url, 1).expect("database");
+    let pid_of = |conn: &mut DbConn| count(conn, "SELECT pg_backend_pid()::bigint AS n");
+    let kill = |pid: i64| {
+        let mut admin = diesel::PgConnection::establish(&scratch.url).unwrap();
+        diesel::sql_query(format!("SELECT pg_terminate_backend({pid})"))
+            .execute(&mut admin)
+            .unwrap();
+    };
+
+    // Killed just after its last statement: handed out unchecked, so the
+    // first statement fails as a lost connection, and the pool drops it.
+    let first = pid_of(&mut pool.get().unwrap());
+    kill(first);
+    thread::sleep(Duration::from_millis(50));
+    {
+        let mut conn = pool.get().expect("handed out without a check");
+        let e = diesel::sql_query("SELECT 1")
+            .execute(&mut *conn)
+            .expect_err("the connection is gone");
+        assert!(missive::db::connection_lost(&e), "{e:?}");
+        assert!(matches!(
+            missive::error::AppError::from(e),
+            missive::error::AppError::Unavailable(_)
+        ));
+    }
+    let second = pid_of(&mut pool.get().unwrap());
+    assert_ne!(first, second, "the lost connection was dropped");
+
+    // Killed and then left idle past the trusted moment: checked on the way
+    // out, found dead and replaced, so the work never sees it.
+    kill(second);
+    thread::sleep(Duration::from_millis(700));
+    let third = pid_of(&mut pool.get().expect("a fresh connection"));
+    assert!(third != second && third != first);
+}
