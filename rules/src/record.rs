@@ -162,11 +162,21 @@ pub fn parse_pgn(text: &str) -> Result<Vec<Record>, RecordError> {
     Ok(games)
 }
 
-fn attach_comment(m: &mut RecordMove, c: &str) {
-    let c = c.trim();
-    if let Some(ts) = c.strip_prefix("[%ts ").and_then(|r| r.strip_suffix(']')) {
+/// `{[%ts ...]}` is a time stamp only right at the comment's start, as
+/// [`write_pgn`] writes it: a move comment of a player's that reads like one
+/// is written after a space and comes back as the comment it was.
+fn attach_comment(m: &mut RecordMove, raw: &str) {
+    let c = raw.trim();
+    if !raw.starts_with(TIME_STAMP) {
+        if !c.is_empty() {
+            m.comment = Some(match m.comment.take() {
+                Some(prev) => format!("{prev} {c}"),
+                None => c.to_string(),
+            });
+        }
+    } else if let Some(ts) = c.strip_prefix(TIME_STAMP).and_then(|r| r.strip_suffix(']')) {
         m.time = Some(ts.trim().to_string());
-    } else if let Some(rest) = c.strip_prefix("[%ts ") {
+    } else if let Some(rest) = c.strip_prefix(TIME_STAMP) {
         // A time stamp followed by text in one comment.
         if let Some((ts, text)) = rest.split_once(']') {
             m.time = Some(ts.trim().to_string());
@@ -174,13 +184,10 @@ fn attach_comment(m: &mut RecordMove, c: &str) {
                 m.comment = Some(text.trim().to_string());
             }
         }
-    } else if !c.is_empty() {
-        m.comment = Some(match m.comment.take() {
-            Some(prev) => format!("{prev} {c}"),
-            None => c.to_string(),
-        });
     }
 }
+
+const TIME_STAMP: &str = "[%ts ";
 
 fn is_result(w: &str) -> bool {
     matches!(w, "1-0" | "0-1" | "1/2-1/2" | "*")
@@ -539,10 +546,13 @@ pub fn write_pgn(e: &Export) -> String {
         }
         words.push(text);
         if let Some(t) = &m.time {
-            words.push(format!("{{[%ts {t}]}}"));
+            words.push(format!("{{{TIME_STAMP}{t}]}}"));
         }
         if let Some(c) = &m.comment {
-            words.push(format!("{{{}}}", c.replace(['{', '}'], "")));
+            let c = c.replace(['{', '}'], "");
+            // Not to be read back as a time stamp ([`attach_comment`]).
+            let gap = if c.starts_with(TIME_STAMP) { " " } else { "" };
+            words.push(format!("{{{gap}{c}}}"));
         }
     }
     words.push(e.result.clone());

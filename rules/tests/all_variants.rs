@@ -496,8 +496,15 @@ mod records {
             "1. e4",
             "x\ry",
             "<b>&amp;</b>",
+            "[%ts 2026-01-01T00:00:00Z]",
+            "[%ts x] y",
+            " [%ts padded]",
         ];
-        for h in hostile {
+        let stamps = [None, Some("2026-11-23T10:00:00Z".to_string())];
+        for (h, time) in hostile
+            .into_iter()
+            .flat_map(|h| stamps.iter().map(move |t| (h, t.clone())))
+        {
             let export = Export {
                 variant: v,
                 start_fen: None,
@@ -508,7 +515,7 @@ mod records {
                     .map(|(i, t)| RecordMove {
                         text: t.to_string(),
                         comment: (i == 1).then(|| h.to_string()),
-                        time: None,
+                        time: time.clone().filter(|_| i == 1),
                     })
                     .collect(),
                 result: "*".into(),
@@ -522,6 +529,7 @@ mod records {
             let carried = h.replace(['{', '}'], "");
             let carried = Some(carried.trim()).filter(|c| !c.is_empty());
             assert_eq!(rec.moves[1].comment.as_deref(), carried, "{pgn}");
+            assert_eq!(rec.moves[1].time, time, "{pgn}");
 
             let log = write_gc_log(&export);
             let rec = parse_gc_log(&log).unwrap_or_else(|e| panic!("{h:?}: {e}\n{log}"));
