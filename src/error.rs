@@ -25,10 +25,15 @@ pub enum AppError {
     Conflict(String),
     #[error("{0}")]
     RateLimited(String),
-    /// The database could not be reached: a connection lost (a database
-    /// restart, a network cut) or none free in time. 503, to be retried.
+    /// The database could not be reached: no connection free in time, or
+    /// SQLite still locked. 503, to be retried.
     #[error("database unavailable: {0}")]
     Unavailable(String),
+    /// The connection was found gone (a database restart, a network cut):
+    /// 503 like [`AppError::Unavailable`], and work that only reads may run
+    /// again on another connection ([`crate::web::Session::reading_with_user`]).
+    #[error("database connection lost: {0}")]
+    ConnectionLost(String),
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -53,7 +58,7 @@ impl AppError {
             AppError::Invalid(_) => "Not accepted",
             AppError::Conflict(_) => "The position has changed",
             AppError::RateLimited(_) => "Too many attempts",
-            AppError::Unavailable(_) => "Try again in a moment",
+            AppError::Unavailable(_) | AppError::ConnectionLost(_) => "Try again in a moment",
             AppError::Internal(_) => "Something went wrong",
         }
     }
@@ -63,10 +68,12 @@ impl AppError {
             AppError::Internal(_) => {
                 "The server could not complete this request. Please try again.".into()
             }
-            AppError::Unavailable(_) => "The database could not be reached for a moment. \
+            AppError::Unavailable(_) | AppError::ConnectionLost(_) => {
+                "The database could not be reached for a moment. \
                 Please try again; if you were making a move, open the game first to see \
                 whether it was stored."
-                .into(),
+                    .into()
+            }
             e => e.to_string(),
         }
     }
@@ -78,7 +85,7 @@ impl From<diesel::result::Error> for AppError {
             diesel::result::Error::NotFound => AppError::NotFound("No such record.".into()),
             // A PostgreSQL connection that is gone.
             diesel::result::Error::DatabaseError(_, ref info) if crate::db::connection_lost(&e) => {
-                AppError::Unavailable(format!("connection lost: {}", info.message()))
+                AppError::ConnectionLost(info.message().to_string())
             }
             // SQLite still busy after its busy timeout: the writer is swamped.
             diesel::result::Error::DatabaseError(_, info)
@@ -116,7 +123,9 @@ impl ResponseError for AppError {
             AppError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
             AppError::Conflict(_) => StatusCode::CONFLICT,
             AppError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
-            AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Unavailable(_) | AppError::ConnectionLost(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -125,6 +134,7 @@ impl ResponseError for AppError {
         match self {
             AppError::Internal(cause) => tracing::error!("internal error: {cause}"),
             AppError::Unavailable(cause) => tracing::warn!("database unavailable: {cause}"),
+            AppError::ConnectionLost(cause) => tracing::warn!("database connection lost: {cause}"),
             _ => {}
         }
         let page = ErrorPage {
@@ -137,7 +147,7 @@ impl ResponseError for AppError {
             .render()
             .unwrap_or_else(|_| format!("<h1>{}</h1>", self.title()));
         let mut response = HttpResponse::build(self.status_code());
-        if let AppError::Unavailable(_) = self {
+        if let AppError::Unavailable(_) | AppError::ConnectionLost(_) = self {
             response.insert_header(("Retry-After", "2"));
         }
         response.content_type("text/html; charset=utf-8").body(body)
@@ -155,18 +165,31 @@ mod tests {
 
     #[test]
     fn a_lost_connection_is_503_with_retry_after() {
-        for e in [
-            db_error(
-                DatabaseErrorKind::ClosedConnection,
-                "terminating connection due to administrator command",
+        for (e, lost) in [
+            (
+                db_error(
+                    DatabaseErrorKind::ClosedConnection,
+                    "terminating connection due to administrator command",
+                ),
+                true,
             ),
-            db_error(
-                DatabaseErrorKind::UnableToSendCommand,
-                "SSL connection has been closed unexpectedly",
+            (
+                db_error(
+                    DatabaseErrorKind::UnableToSendCommand,
+                    "SSL connection has been closed unexpectedly",
+                ),
+                true,
             ),
-            db_error(DatabaseErrorKind::Unknown, "database is locked"),
+            (
+                db_error(DatabaseErrorKind::Unknown, "database is locked"),
+                false,
+            ),
         ] {
-            assert!(matches!(e, AppError::Unavailable(_)), "{e:?}");
+            match e {
+                AppError::ConnectionLost(_) => assert!(lost, "{e:?}"),
+                AppError::Unavailable(_) => assert!(!lost, "{e:?}"),
+                _ => panic!("{e:?}"),
+            }
             let r = e.error_response();
             assert_eq!(r.status(), StatusCode::SERVICE_UNAVAILABLE);
             assert_eq!(r.headers().get("Retry-After").unwrap(), "2");

@@ -125,6 +125,68 @@ where
     db(state, f).await
 }
 
+/// [`db`] for work that only reads: when its connection is found gone (a
+/// database restart or a network cut, on PostgreSQL), it runs again on
+/// another connection instead of answering 503. The pool drops each dead
+/// connection as it fails and checks one that has been idle, so at most one
+/// try per pooled connection can fail. Work that writes must not come here:
+/// a COMMIT whose answer was lost may have been stored.
+pub async fn db_read<F, T>(state: &AppState, f: F) -> Result<T, AppError>
+where
+    F: Fn(&mut DbConn) -> Result<T, AppError> + Clone + Send + 'static,
+    T: Send + 'static,
+{
+    read_again(state, || db(state, f.clone())).await
+}
+
+/// [`db_short`] for work that only reads, tried again as [`db_read`] is.
+pub async fn db_short_read<F, T>(state: &AppState, f: F) -> Result<T, AppError>
+where
+    F: Fn(&mut DbConn) -> Result<T, AppError> + Clone + Send + 'static,
+    T: Send + 'static,
+{
+    read_again(state, || db_short(state, f.clone())).await
+}
+
+async fn read_again<T, Fut>(state: &AppState, attempt: impl Fn() -> Fut) -> Result<T, AppError>
+where
+    Fut: Future<Output = Result<T, AppError>>,
+{
+    let tries = state.pool.max_size() + 1;
+    let mut tried = 1;
+    loop {
+        match attempt().await {
+            Err(AppError::ConnectionLost(cause)) if tried < tries => {
+                tracing::warn!(
+                    "database connection lost ({cause}): reading again, {tried} of {tries}"
+                );
+                tried += 1;
+            }
+            answer => return answer,
+        }
+    }
+}
+
+/// The session's user and `f`'s answer, read
+/// [`together`](crate::db::together).
+fn lookup_then<F, T>(
+    conn: &mut DbConn,
+    token: Option<&str>,
+    f: F,
+) -> Result<(Option<User>, Result<T, AppError>), AppError>
+where
+    F: FnOnce(&mut DbConn, Option<&User>) -> Result<T, AppError>,
+{
+    crate::db::together(conn, |conn| -> Result<_, AppError> {
+        let user = match token {
+            Some(t) => accounts::session_user(conn, t, now())?,
+            None => None,
+        };
+        let result = f(conn, user.as_ref());
+        Ok((user, result))
+    })
+}
+
 fn hmac_hex(secret: &[u8], data: &str) -> String {
     let mut mac = Hmac::<Sha256>::new_from_slice(secret).expect("HMAC takes any key length");
     mac.update(data.as_bytes());
@@ -239,14 +301,28 @@ impl Session {
     {
         let token = self.token.clone();
         let (user, result) = db_short(&self.state, move |conn| {
-            crate::db::together(conn, |conn| -> Result<_, AppError> {
-                let user = match &token {
-                    Some(t) => accounts::session_user(conn, t, now())?,
-                    None => None,
-                };
-                let result = f(conn, user.as_ref());
-                Ok((user, result))
-            })
+            lookup_then(conn, token.as_deref(), f)
+        })
+        .await?;
+        Ok((self.into_ctx(user), result))
+    }
+
+    /// [`Session::with_user`] for work that only reads (a page), through
+    /// [`db_short_read`]: the lookup and `f` run again on another connection
+    /// when theirs was found gone.
+    pub async fn reading_with_user<F, T>(self, f: F) -> Result<(Ctx, Result<T, AppError>), AppError>
+    where
+        F: Fn(&mut DbConn, Option<&User>) -> Result<T, AppError> + Clone + Send + 'static,
+        T: Send + 'static,
+    {
+        let token = self.token.clone();
+        let (user, result) = db_short_read(&self.state, move |conn| {
+            let (user, result) = lookup_then(conn, token.as_deref(), &f)?;
+            match result {
+                // For `db_short_read` to try again.
+                Err(AppError::ConnectionLost(cause)) => Err(AppError::ConnectionLost(cause)),
+                result => Ok((user, result)),
+            }
         })
         .await?;
         Ok((self.into_ctx(user), result))
@@ -258,7 +334,7 @@ impl Session {
         let Some(token) = self.token.clone() else {
             return Ok(self.into_ctx(None));
         };
-        let user = db_short(&self.state, move |conn| {
+        let user = db_short_read(&self.state, move |conn| {
             Ok(accounts::session_user(conn, &token, now())?)
         })
         .await?;

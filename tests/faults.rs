@@ -433,6 +433,26 @@ impl ScratchDb {
     }
 }
 
+impl ScratchDb {
+    /// End every connection to the database but the admin's own, as a
+    /// database restart or a network cut would; how many were ended.
+    fn kill_connections(&mut self) -> usize {
+        #[derive(QueryableByName)]
+        struct Killed {
+            #[diesel(sql_type = diesel::sql_types::Bool)]
+            killed: bool,
+        }
+        let killed: Vec<Killed> = diesel::sql_query(format!(
+            "SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity \
+             WHERE datname = '{}' AND pid <> pg_backend_pid()",
+            self.name
+        ))
+        .load(&mut self.admin)
+        .unwrap();
+        killed.iter().filter(|k| k.killed).count()
+    }
+}
+
 impl Drop for ScratchDb {
     fn drop(&mut self) {
         let _ = diesel::sql_query(format!(
@@ -637,19 +657,7 @@ fn postgres_connections_killed_under_load() {
     let started = Instant::now();
     while started.elapsed() < Duration::from_secs(4) {
         thread::sleep(Duration::from_millis(rng.gen_range(100..400)));
-        #[derive(QueryableByName)]
-        struct Killed {
-            #[diesel(sql_type = diesel::sql_types::Bool)]
-            killed: bool,
-        }
-        let killed: Vec<Killed> = diesel::sql_query(format!(
-            "SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity \
-             WHERE datname = '{}' AND pid <> pg_backend_pid()",
-            scratch.name
-        ))
-        .load(&mut scratch.admin)
-        .unwrap();
-        kills += killed.iter().filter(|k| k.killed).count();
+        kills += scratch.kill_connections();
     }
     killing.store(false, Ordering::SeqCst);
     for h in handles {
@@ -706,7 +714,7 @@ fn postgres_pool_drops_a_connection_found_gone() {
         assert!(missive::db::connection_lost(&e), "{e:?}");
         assert!(matches!(
             missive::error::AppError::from(e),
-            missive::error::AppError::Unavailable(_)
+            missive::error::AppError::ConnectionLost(_)
         ));
     }
     let second = pid_of(&mut pool.get().unwrap());
@@ -718,4 +726,44 @@ fn postgres_pool_drops_a_connection_found_gone() {
     thread::sleep(Duration::from_millis(700));
     let third = pid_of(&mut pool.get().expect("a fresh connection"));
     assert!(third != second && third != first);
+}
+
+/// A page whose database connections were all ended a moment ago is read
+/// again on a new connection, not answered 503: each pooled connection
+/// answered a statement within the moment the pool trusts it, so the
+/// page's first try meets a dead one.
+#[test]
+fn postgres_pages_are_read_again_after_their_connections_are_killed() {
+    let Some(mut scratch) = ScratchDb::create() else {
+        return;
+    };
+    let db = scratch.url.clone();
+    let dir = tempfile::tempdir().unwrap();
+    let sink = SmtpSink::start();
+    let games = setup(&db, 2, 1);
+    let server = spawn(&db, &sink.url(), 3, dir.path());
+    let (id, white, _) = &games[0];
+    let seed = load::csrf_seed();
+    let mut http = Http::new(&server.addr);
+    let page = format!("/games/{id}");
+    // The game page, and pages read through the other retrying paths: the
+    // dashboard (the session lookup, then its own reads) and the game's JSON.
+    let pages = [
+        (page.clone(), format!("Game {id}")),
+        ("/".to_string(), "player0".to_string()),
+        (format!("/games/{id}.json"), format!("\"id\":{id}")),
+        (page, format!("Game {id}")),
+    ];
+    for (path, shows) in pages {
+        // Every pooled connection answers a statement, then all are ended.
+        for _ in 0..30 {
+            assert_eq!(http.get_status(&path, &white.cookie(&seed)).unwrap(), 200);
+        }
+        let killed = scratch.kill_connections();
+        assert!(killed > 0, "{path}");
+        let r = http.get(&path, &white.cookie(&seed)).unwrap();
+        assert_eq!(r.status, 200, "{path}: {killed} connections ended");
+        let body = String::from_utf8_lossy(&r.body);
+        assert!(body.contains(&shows), "{path}: {body}");
+    }
 }

@@ -316,26 +316,31 @@ impl ManageConnection for Manager {
     /// the pool instead of going back.
     fn has_broken(&self, conn: &mut DbConn) -> bool {
         use diesel::r2d2::R2D2Connection;
-        match conn {
-            DbConn::Sqlite(c) => c.is_broken(),
-            DbConn::Postgresql(c) => c.is_broken(),
-        }
+        Health::of(conn).is_some_and(|h| h.lost)
+            || match conn {
+                DbConn::Sqlite(c) => c.is_broken(),
+                DbConn::Postgresql(c) => c.is_broken(),
+            }
     }
 }
 
-/// When a statement last succeeded on a PostgreSQL connection (diesel's
-/// instrumentation hook sees every statement).
+/// What the pool knows of a PostgreSQL connection from the statements run
+/// on it (diesel's instrumentation hook sees every one).
 ///
 /// Checking each connection with `SELECT 1` as it leaves the pool was one
 /// round trip in nine of a move and one in four of a page. A connection
 /// that answered a statement a moment ago is taken as it is, as HikariCP
 /// does. If the server went in that moment, the request's first statement
-/// fails (503, `AppError::Unavailable`); diesel then reads libpq's status
-/// as unknown and marks the connection broken, so the pool drops it
-/// instead of handing it out again
-/// (`tests/faults.rs::postgres_pool_drops_a_connection_found_gone`).
+/// fails (`AppError::ConnectionLost`: a page is read again on another
+/// connection, other work answers 503), and the connection is marked lost,
+/// so the pool drops it instead of handing it out again. diesel marks a
+/// connection broken itself after some failed statements, not after all:
+/// a query that failed as it was prepared left it in the pool
+/// (`tests/faults.rs::postgres_pool_drops_a_connection_found_gone`,
+/// `postgres_pages_are_read_again_after_their_connections_are_killed`).
 struct Health {
     last_ok: Instant,
+    lost: bool,
 }
 
 impl Health {
@@ -345,6 +350,7 @@ impl Health {
     fn new() -> Health {
         Health {
             last_ok: Instant::now(),
+            lost: false,
         }
     }
 
@@ -360,8 +366,12 @@ impl Health {
 
 impl diesel::connection::Instrumentation for Health {
     fn on_connection_event(&mut self, event: diesel::connection::InstrumentationEvent<'_>) {
-        if let diesel::connection::InstrumentationEvent::FinishQuery { error: None, .. } = event {
-            self.last_ok = Instant::now();
+        if let diesel::connection::InstrumentationEvent::FinishQuery { error, .. } = event {
+            match error {
+                None => self.last_ok = Instant::now(),
+                Some(e) if connection_lost(e) => self.lost = true,
+                Some(_) => {}
+            }
         }
     }
 }

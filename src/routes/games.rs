@@ -349,7 +349,7 @@ struct Drawn {
 fn drawn_for(
     state: Arc<AppState>,
     view: Option<i64>,
-) -> impl FnOnce(&mut DbConn, &GameRow) -> Result<Drawn, AppError> {
+) -> impl FnOnce(&mut DbConn, &GameRow) -> Result<Drawn, AppError> + Clone {
     move |conn, row| {
         let restored = state
             .positions
@@ -365,12 +365,12 @@ fn drawn_for(
 async fn load_game<Ms: Send + 'static>(
     ctx: &Ctx,
     id: i32,
-    moves: impl FnOnce(&mut DbConn, &GameRow) -> Result<Ms, AppError> + Send + 'static,
+    moves: impl FnOnce(&mut DbConn, &GameRow) -> Result<Ms, AppError> + Clone + Send + 'static,
 ) -> Result<Loaded<Ms>, AppError> {
     let viewer = ctx.user.as_ref().map(|u| u.id);
     let state = ctx.state.clone();
-    db(&ctx.state, move |conn| {
-        read_game(conn, &state, id, viewer, moves)
+    crate::web::db_read(&ctx.state, move |conn| {
+        read_game(conn, &state, id, viewer, moves.clone())
     })
     .await
 }
@@ -641,7 +641,9 @@ pub async fn show(
     let state = session.state().clone();
     let window = drawn_for(state.clone(), view_ply);
     let (ctx, data) = session
-        .with_user(move |conn, user| read_game(conn, &state, id, user.map(|u| u.id), window))
+        .reading_with_user(move |conn, user| {
+            read_game(conn, &state, id, user.map(|u| u.id), window.clone())
+        })
         .await?;
     let data = data?;
     let body = render_game(

@@ -1,7 +1,7 @@
 use crate::error::AppError;
 use crate::services::clock::utc_minute;
 use crate::services::games::{self as svc, ACTIVE, PENDING};
-use crate::web::{db, html, Ctx, Page};
+use crate::web::{db_read, html, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -49,7 +49,7 @@ pub async fn home(ctx: Ctx) -> Result<HttpResponse, AppError> {
         return Ok(html(StatusCode::OK, page.render()?));
     };
     let uid = user.id;
-    let (mut mine, seeks, names, clocks_left) = db(&ctx.state, move |conn| {
+    let (mut mine, seeks, names, clocks_left) = db_read(&ctx.state, move |conn| {
         let mine = svc::games_of(conn, uid)?;
         // Time left and deadline where it is the user's turn on a clock
         // (their leave read once for all those games).

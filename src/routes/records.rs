@@ -5,7 +5,7 @@ use crate::db::models::GameRow;
 use crate::error::AppError;
 use crate::services::games as gsvc;
 use crate::services::records::{self as svc, ArchiveFilter, CheckReport, Format, VariantRecord};
-use crate::web::{clip, db, html, now, parse_id, see_other, Ctx, Page};
+use crate::web::{clip, db, db_read, html, now, parse_id, see_other, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -19,7 +19,7 @@ fn site(ctx: &Ctx) -> String {
 async fn export(ctx: Ctx, raw: String, format: Format) -> Result<HttpResponse, AppError> {
     let id = parse_id(&raw)?;
     let site = site(&ctx);
-    let body = db(&ctx.state, move |conn| {
+    let body = db_read(&ctx.state, move |conn| {
         svc::export_game(conn, id, &site, format)
     })
     .await?;
@@ -48,7 +48,7 @@ pub async fn user_pgn(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse,
     let name = clip(&path.into_inner(), 60);
     let site = site(&ctx);
     let who = name.clone();
-    let body = db(&ctx.state, move |conn| {
+    let body = db_read(&ctx.state, move |conn| {
         svc::export_user_games(conn, &who, &site)
     })
     .await?
@@ -248,7 +248,7 @@ pub async fn archive(ctx: Ctx, query: web::Query<ArchiveQuery>) -> Result<HttpRe
         sort: q.sort.trim().into(),
         page: page_no,
     };
-    let (rows, more, names) = db(&ctx.state, move |conn| svc::archive(conn, &filter)).await?;
+    let (rows, more, names) = db_read(&ctx.state, move |conn| svc::archive(conn, &filter)).await?;
     let link = |p: i64| {
         let pairs = [
             ("player", q.player.as_str()),
@@ -309,7 +309,7 @@ struct ProfilePage {
 pub async fn profile(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, AppError> {
     let wanted = clip(&path.into_inner(), 60);
     let w = wanted.clone();
-    let found = db(&ctx.state, move |conn| {
+    let found = db_read(&ctx.state, move |conn| {
         let Some(user) = crate::services::accounts::find_by_name(conn, &w)? else {
             return Ok(None);
         };
@@ -359,7 +359,7 @@ struct FeedPage {
 pub async fn feed(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, AppError> {
     let wanted = clip(&path.into_inner(), 60);
     let w = wanted.clone();
-    let found = db(&ctx.state, move |conn| {
+    let found = db_read(&ctx.state, move |conn| {
         let Some(user) = crate::services::accounts::find_by_name(conn, &w)? else {
             return Ok(None);
         };

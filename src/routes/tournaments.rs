@@ -7,7 +7,7 @@ use crate::error::AppError;
 use crate::services::clock::utc_minute;
 use crate::services::games as gsvc;
 use crate::services::tournaments::{self as svc, halves, quarters, TournamentForm};
-use crate::web::{clip, db, html, now, parse_id, see_other, Ctx, Page};
+use crate::web::{clip, db, db_read, html, now, parse_id, see_other, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -61,7 +61,7 @@ struct ListPage {
 }
 
 pub async fn list(ctx: Ctx) -> Result<HttpResponse, AppError> {
-    let rows = db(&ctx.state, svc::list).await?;
+    let rows = db_read(&ctx.state, svc::list).await?;
     let page = ListPage {
         page: ctx.page(),
         is_director: ctx.user.as_ref().is_some_and(|u| u.is_director),
@@ -254,7 +254,7 @@ struct TournamentPage {
 
 pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, AppError> {
     let id = tid(&path)?;
-    let v = db(&ctx.state, move |conn| svc::view(conn, id)).await?;
+    let v = db_read(&ctx.state, move |conn| svc::view(conn, id)).await?;
     let t = &v.t;
     let viewer = ctx.user.as_ref();
     let viewer_id = viewer.map(|u| u.id);
@@ -395,7 +395,7 @@ pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, App
 pub async fn games_pgn(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, AppError> {
     let id = tid(&path)?;
     let site = ctx.state.config.base_url.trim_end_matches('/').to_string();
-    let body = db(&ctx.state, move |conn| svc::export_pgn(conn, id, &site)).await?;
+    let body = db_read(&ctx.state, move |conn| svc::export_pgn(conn, id, &site)).await?;
     Ok(HttpResponse::Ok()
         .content_type("application/x-chess-pgn; charset=utf-8")
         .insert_header((
@@ -594,7 +594,7 @@ struct DirectorPage {
 
 pub async fn dashboard(ctx: Ctx) -> Result<HttpResponse, AppError> {
     let user = svc::require_director(ctx.user.as_ref())?.clone();
-    let d = db(&ctx.state, move |conn| svc::dashboard(conn, &user, now())).await?;
+    let d = db_read(&ctx.state, move |conn| svc::dashboard(conn, &user, now())).await?;
     let page = DirectorPage {
         page: ctx.page(),
         d,
