@@ -747,11 +747,17 @@ fn postgres_pages_are_read_again_after_their_connections_are_killed() {
     let mut http = Http::new(&server.addr);
     let page = format!("/games/{id}");
     // The game page, and pages read through the other retrying paths: the
-    // dashboard (the session lookup, then its own reads) and the game's JSON.
+    // dashboard, the game's JSON, leave and mail settings (the session
+    // lookup, then their own reads).
     let pages = [
         (page.clone(), format!("Game {id}")),
         ("/".to_string(), "player0".to_string()),
         (format!("/games/{id}.json"), format!("\"id\":{id}")),
+        ("/leave".to_string(), "<h1>Leave</h1>".to_string()),
+        (
+            "/settings/mail".to_string(),
+            "<h1>Mail settings</h1>".to_string(),
+        ),
         (page, format!("Game {id}")),
     ];
     for (path, shows) in pages {

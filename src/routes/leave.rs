@@ -3,7 +3,7 @@
 use crate::db::models::LeaveBooking;
 use crate::error::AppError;
 use crate::services::clocks;
-use crate::web::{db, html, now, see_other, Ctx, Page};
+use crate::web::{db, db_read, html, now, see_other, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -62,7 +62,7 @@ struct Loaded {
 
 async fn load(ctx: &Ctx, user_id: i32) -> Result<Loaded, AppError> {
     let base = ctx.state.config.leave_days;
-    db(&ctx.state, move |conn| {
+    db_read(&ctx.state, move |conn| {
         let this_year = clocks::year_of(now());
         let mut years = Vec::new();
         for year in [this_year, this_year + 1] {

@@ -2,7 +2,7 @@
 
 use crate::error::AppError;
 use crate::services::{links, mail};
-use crate::web::{db, html, now, see_other, Ctx, Page};
+use crate::web::{db, db_read, html, now, see_other, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -56,7 +56,7 @@ pub struct UnsubscribeQuery {
 pub async fn show(ctx: Ctx, q: web::Query<SavedQuery>) -> Result<HttpResponse, AppError> {
     let user = ctx.require_user()?.clone();
     let email = user.email.clone();
-    let (verified, policy) = db(&ctx.state, move |conn| {
+    let (verified, policy) = db_read(&ctx.state, move |conn| {
         Ok(mail::standing_of(conn, user.id)?)
     })
     .await?;
