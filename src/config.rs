@@ -195,7 +195,7 @@ impl Default for Config {
             leave_days: crate::services::clocks::DEFAULT_LEAVE_DAYS,
             digest_hour: 7,
             mail_lease_secs: crate::services::mail::LEASE_SECS,
-            sqlite_sync: crate::db::SqliteSync::Full,
+            sqlite_sync: crate::db::SqliteSync::default(),
         }
     }
 }

@@ -320,7 +320,7 @@ impl Session {
             let (user, result) = lookup_then(conn, token.as_deref(), &f)?;
             match result {
                 // For `db_short_read` to try again.
-                Err(AppError::ConnectionLost(cause)) => Err(AppError::ConnectionLost(cause)),
+                Err(lost @ AppError::ConnectionLost(_)) => Err(lost),
                 result => Ok((user, result)),
             }
         })

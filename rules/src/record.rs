@@ -166,23 +166,24 @@ pub fn parse_pgn(text: &str) -> Result<Vec<Record>, RecordError> {
 /// [`write_pgn`] writes it: a move comment of a player's that reads like one
 /// is written after a space and comes back as the comment it was.
 fn attach_comment(m: &mut RecordMove, raw: &str) {
-    let c = raw.trim();
-    if !raw.starts_with(TIME_STAMP) {
+    let Some(rest) = raw.strip_prefix(TIME_STAMP) else {
+        let c = raw.trim();
         if !c.is_empty() {
             m.comment = Some(match m.comment.take() {
                 Some(prev) => format!("{prev} {c}"),
                 None => c.to_string(),
             });
         }
-    } else if let Some(ts) = c.strip_prefix(TIME_STAMP).and_then(|r| r.strip_suffix(']')) {
+        return;
+    };
+    let rest = rest.trim_end();
+    if let Some(ts) = rest.strip_suffix(']') {
         m.time = Some(ts.trim().to_string());
-    } else if let Some(rest) = c.strip_prefix(TIME_STAMP) {
+    } else if let Some((ts, text)) = rest.split_once(']') {
         // A time stamp followed by text in one comment.
-        if let Some((ts, text)) = rest.split_once(']') {
-            m.time = Some(ts.trim().to_string());
-            if !text.trim().is_empty() {
-                m.comment = Some(text.trim().to_string());
-            }
+        m.time = Some(ts.trim().to_string());
+        if !text.trim().is_empty() {
+            m.comment = Some(text.trim().to_string());
         }
     }
 }
