@@ -7,6 +7,7 @@ use crate::db::models::User;
 use crate::db::{DbConn, Pool};
 use crate::error::AppError;
 use crate::services::accounts;
+use crate::services::games::{MoveOutcome, Submitted, UnsureMove};
 use actix_web::cookie::{Cookie, SameSite};
 use actix_web::dev::Payload;
 use actix_web::{web, FromRequest, HttpMessage, HttpRequest, HttpResponse};
@@ -148,6 +149,8 @@ where
     read_again(state, || db_short(state, f.clone())).await
 }
 
+/// `attempt` until it does not answer [`AppError::ConnectionLost`], at most
+/// once per pooled connection and once more.
 async fn read_again<T, Fut>(state: &AppState, attempt: impl Fn() -> Fut) -> Result<T, AppError>
 where
     Fut: Future<Output = Result<T, AppError>>,
@@ -158,13 +161,49 @@ where
         match attempt().await {
             Err(AppError::ConnectionLost(cause)) if tried < tries => {
                 tracing::warn!(
-                    "database connection lost ({cause}): reading again, {tried} of {tries}"
+                    "database connection lost ({cause}): trying again, {tried} of {tries}"
                 );
                 tried += 1;
             }
             answer => return answer,
         }
     }
+}
+
+/// A move, tried again on another connection when its own was lost
+/// (PostgreSQL), as a read is ([`db_read`]), with one difference: when the
+/// connection was lost while the move was being stored, the next try is
+/// told ([`UnsureMove`]) and first asks whether it was stored. `attempt`
+/// gives the session lookup's answer (`X`) and the move's, given the
+/// earlier unsure try if any
+/// ([`queue_move`](crate::services::games::queue_move)).
+pub async fn settle_move<X, Fut>(
+    state: &AppState,
+    attempt: impl Fn(Option<UnsureMove>) -> Fut,
+) -> Result<(X, Result<MoveOutcome, AppError>), AppError>
+where
+    Fut: Future<Output = Result<(X, Result<Submitted, AppError>), AppError>>,
+{
+    let unsure = std::cell::RefCell::new(None::<UnsureMove>);
+    let (unsure, attempt) = (&unsure, &attempt);
+    let (x, submitted) = read_again(state, move || async move {
+        let earlier = unsure.borrow().clone();
+        match attempt(earlier).await? {
+            (_, Err(lost @ AppError::ConnectionLost(_))) => Err(lost),
+            (_, Ok(Submitted::Unsure(this))) => {
+                let lost = this.lost();
+                *unsure.borrow_mut() = Some(this);
+                Err(lost)
+            }
+            answer => Ok(answer),
+        }
+    })
+    .await?;
+    let outcome = match submitted {
+        Ok(s) => s.outcome().await,
+        Err(e) => Err(e),
+    };
+    Ok((x, outcome))
 }
 
 /// The session's user and `f`'s answer, read
@@ -268,6 +307,7 @@ fn subtle_eq(a: &[u8], b: &[u8]) -> bool {
 /// database call takes this instead of [`Ctx`] and resolves the user inside
 /// that call ([`Session::with_user`]), saving a second database call and a
 /// pooled checkout per request.
+#[derive(Clone)]
 pub struct Session {
     token: Option<String>,
     csrf_token: String,

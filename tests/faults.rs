@@ -773,3 +773,197 @@ fn postgres_pages_are_read_again_after_their_connections_are_killed() {
         assert!(body.contains(&shows), "{path}: {body}");
     }
 }
+
+impl ScratchDb {
+    /// Make the next connection that stores a move end itself in the middle
+    /// of storing it, once: the move's transaction dies with its connection,
+    /// as it would in a database restart.
+    fn kill_the_next_move_store(&mut self) {
+        let mut conn = diesel::PgConnection::establish(&self.url).expect("scratch database");
+        for sql in [
+            "CREATE SEQUENCE IF NOT EXISTS move_store_kills",
+            "SELECT setval('move_store_kills', 1, false)",
+            "CREATE OR REPLACE FUNCTION kill_move_store() RETURNS trigger LANGUAGE plpgsql AS $$ \
+             BEGIN IF nextval('move_store_kills') = 1 THEN \
+             PERFORM pg_terminate_backend(pg_backend_pid()); END IF; RETURN NEW; END $$",
+            "CREATE OR REPLACE TRIGGER kill_move_store AFTER INSERT ON moves \
+             FOR EACH ROW EXECUTE FUNCTION kill_move_store()",
+        ] {
+            diesel::sql_query(sql).execute(&mut conn).unwrap();
+        }
+    }
+
+    /// How many moves the trigger of [`Self::kill_the_next_move_store`] saw.
+    fn move_stores_seen(&mut self) -> i64 {
+        let mut conn = DbConn::Postgresql(
+            diesel::PgConnection::establish(&self.url).expect("scratch database"),
+        );
+        count(&mut conn, "SELECT last_value AS n FROM move_store_kills")
+    }
+}
+
+/// A move whose connection is found gone before it is stored, or dies
+/// while it is being stored, is tried again on another connection: the
+/// player gets the usual 303, and the move is stored once, with one mail.
+#[test]
+fn postgres_moves_are_tried_again_after_their_connections_are_lost() {
+    let Some(mut scratch) = ScratchDb::create() else {
+        return;
+    };
+    let db = scratch.url.clone();
+    let dir = tempfile::tempdir().unwrap();
+    let sink = SmtpSink::start();
+    let games = setup(&db, 2, 1);
+    let server = spawn(&db, &sink.url(), 3, dir.path());
+    let (id, white, black) = games[0].clone();
+    let mut table = Table::new(id, white.clone(), black);
+    let seed = load::csrf_seed();
+    let mut http = Http::new(&server.addr);
+    let csrf = load::csrf_for(&mut http, &seed).unwrap();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(12);
+    // Lost before: every pooled connection answers a statement, then all
+    // are ended, and the move's session lookup finds its connection gone.
+    for _ in 0..30 {
+        let page = format!("/games/{id}");
+        assert_eq!(http.get_status(&page, &white.cookie(&seed)).unwrap(), 200);
+    }
+    assert!(scratch.kill_connections() > 0);
+    let first = load::post_move(&mut http, &mut table, &seed, &csrf, &mut rng).unwrap();
+    assert_eq!(first.status, 303, "the first move, its connection gone");
+    // Lost while storing: the connection storing the next move ends itself.
+    scratch.kill_the_next_move_store();
+    let second = load::post_move(&mut http, &mut table, &seed, &csrf, &mut rng).unwrap();
+    assert_eq!(second.status, 303, "the second move, its connection killed");
+    assert_eq!(
+        scratch.move_stores_seen(),
+        2,
+        "the second move's first store was killed, and it was stored again"
+    );
+    drop(server);
+    let mut conn = DbConn::Postgresql(diesel::PgConnection::establish(&db).unwrap());
+    let stored = games::moves_of(&mut conn, id).unwrap();
+    let stored: Vec<(i32, String)> = stored.into_iter().map(|m| (m.ply, m.coordinate)).collect();
+    assert_eq!(
+        stored,
+        vec![
+            (first.ply, first.coordinate),
+            (second.ply, second.coordinate)
+        ]
+    );
+    assert_eq!(games::load(&mut conn, id).unwrap().ply, 2);
+    let mails = format!("SELECT COUNT(*) AS n FROM email_outbox WHERE game_id = {id} AND ply = 2");
+    assert_eq!(count(&mut conn, &mails), 1, "one mail for the second move");
+}
+
+/// The service half of the above, for the case the server cannot be made
+/// to meet on purpose: a move whose COMMIT went through but whose answer
+/// was lost. Told of the unsure try, the next one finds the move stored
+/// and answers it as played, storing nothing; a different move stored at
+/// that ply (the player's other tab) is not taken for it.
+#[test]
+fn a_move_stored_before_its_connection_was_lost_is_not_stored_again() {
+    let Some(mut scratch) = ScratchDb::create() else {
+        return;
+    };
+    let db = scratch.url.clone();
+    let games_set = setup(&db, 2, 1);
+    let (id, white, black) = games_set[0].clone();
+    let pool = missive::db::connect(&db, 2).unwrap();
+    let writes = missive::db::Writes::Own;
+    let positions = missive::position_cache::PositionCache::new(1 << 20);
+    let now = missive::web::now();
+    let mut conn = pool.get().unwrap();
+    games::submit_move(&mut conn, id, &white.user, "e4", Some(0), true, now).unwrap();
+    drop(conn);
+    // Black's e5 dies with its connection while it is being stored.
+    scratch.kill_the_next_move_store();
+    let mut conn = pool.get().unwrap();
+    let unsure = match games::queue_move(
+        &mut conn,
+        &writes,
+        &positions,
+        id,
+        &black.user,
+        "e5",
+        Some(1),
+        true,
+        None,
+        now,
+    )
+    .unwrap()
+    {
+        games::Submitted::Unsure(u) => u,
+        _ => panic!("the killed store is unsure"),
+    };
+    drop(conn);
+    let mut conn = pool.get().unwrap();
+    assert_eq!(games::load(&mut conn, id).unwrap().ply, 1, "nothing stored");
+    // Then it is stored after all (as a COMMIT whose answer was lost is).
+    games::submit_move(&mut conn, id, &black.user, "e5", Some(1), true, now).unwrap();
+    let again = games::queue_move(
+        &mut conn,
+        &writes,
+        &positions,
+        id,
+        &black.user,
+        "e5",
+        Some(1),
+        true,
+        Some(&unsure),
+        now,
+    )
+    .unwrap();
+    match again {
+        games::Submitted::Done(games::MoveOutcome::Committed { played }) => {
+            assert_eq!(played.coordinate, "e7e5")
+        }
+        _ => panic!("the stored move is answered as played"),
+    }
+    assert_eq!(
+        games::moves_of(&mut conn, id).unwrap().len(),
+        2,
+        "stored once"
+    );
+    // Another game where a different move was stored at that ply.
+    let other = {
+        let mut c = pool.get().unwrap();
+        load::new_game(&mut c, &white, &black)
+    };
+    games::submit_move(&mut conn, other, &white.user, "e4", Some(0), true, now).unwrap();
+    scratch.kill_the_next_move_store();
+    let unsure = match games::queue_move(
+        &mut conn,
+        &writes,
+        &positions,
+        other,
+        &black.user,
+        "e5",
+        Some(1),
+        true,
+        None,
+        now,
+    )
+    .unwrap()
+    {
+        games::Submitted::Unsure(u) => u,
+        _ => panic!("the killed store is unsure"),
+    };
+    let mut conn = pool.get().unwrap();
+    games::submit_move(&mut conn, other, &black.user, "d5", Some(1), true, now).unwrap();
+    let again = games::queue_move(
+        &mut conn,
+        &writes,
+        &positions,
+        other,
+        &black.user,
+        "e5",
+        Some(1),
+        true,
+        Some(&unsure),
+        now,
+    );
+    assert!(
+        matches!(again, Err(missive::error::AppError::Conflict(_))),
+        "d5 is not taken for e5"
+    );
+}

@@ -779,11 +779,12 @@ pub async fn make_move(
         })?),
     };
     let confirmed = f.confirm == "1";
-    let text = f.text.clone();
     let state = session.state().clone();
-    // The session is looked up with the move's reads, in one database call.
-    let (ctx, result) = session
-        .with_user(move |conn, user| {
+    // The session is looked up with the move's reads, in one database call;
+    // the connection is back in the pool while the move commits.
+    let (ctx, result) = crate::web::settle_move(&state, |unsure| {
+        let (session, state, text) = (session.clone(), state.clone(), f.text.clone());
+        session.with_user(move |conn, user| {
             let user = crate::web::logged_in(user)?;
             let commit = confirmed || !user.confirm_moves;
             svc::queue_move(
@@ -795,12 +796,12 @@ pub async fn make_move(
                 &text,
                 expected_ply,
                 commit,
+                unsure.as_ref(),
                 now(),
             )
         })
-        .await?;
-    // The database connection is back in the pool while the move commits.
-    let result = async { result?.outcome().await }.await;
+    })
+    .await?;
     let (status, extras) = match result {
         Ok(MoveOutcome::Committed { .. }) => return Ok(see_other(&format!("/games/{id}"))),
         Ok(MoveOutcome::Preview { played, after }) => (

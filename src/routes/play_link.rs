@@ -224,25 +224,30 @@ pub async fn play(
         Ok(d) => d,
         Err(p) => return refused(&ctx, id, p),
     };
-    let user = data.user.clone();
-    let text = f.text.clone();
     let ply = link.ply;
-    let state = ctx.state.clone();
-    let submitted = db(&ctx.state, move |conn| {
-        svc::queue_move(
-            conn,
-            &state.writes,
-            &state.positions,
-            id,
-            &user,
-            &text,
-            Some(ply),
-            true,
-            now(),
-        )
+    let ((), result) = crate::web::settle_move(&ctx.state, |unsure| {
+        let (state, user, text) = (ctx.state.clone(), data.user.clone(), f.text.clone());
+        let on = ctx.state.clone();
+        async move {
+            let submitted = db(&on, move |conn| {
+                svc::queue_move(
+                    conn,
+                    &state.writes,
+                    &state.positions,
+                    id,
+                    &user,
+                    &text,
+                    Some(ply),
+                    true,
+                    unsure.as_ref(),
+                    now(),
+                )
+            })
+            .await;
+            Ok(((), submitted))
+        }
     })
-    .await;
-    let result = async { submitted?.outcome().await }.await;
+    .await?;
     match result {
         Ok(MoveOutcome::Committed { .. }) | Ok(MoveOutcome::Preview { .. }) => {
             Ok(see_other(&format!("/games/{id}")))

@@ -727,6 +727,41 @@ pub enum Submitted {
     },
     /// Too late: the loss on time was handed to the writes instead.
     LostOnTime(Stored),
+    /// Its connection was lost while it was being stored (PostgreSQL).
+    Unsure(UnsureMove),
+}
+
+/// A move whose connection was lost while it was being stored, before the
+/// COMMIT was answered (PostgreSQL): it may be in the database or not, and
+/// only the database can say. Trying it again blindly could play it twice
+/// (the opponent may have answered it meanwhile), so [`queue_move`], given
+/// one, first asks whether it was stored.
+#[derive(Clone, Debug)]
+pub struct UnsureMove {
+    /// The ply the move makes.
+    ply: i32,
+    user_id: i32,
+    played: Played,
+    cause: String,
+}
+
+impl UnsureMove {
+    /// Stored if the game's move at its ply is this player's and this move.
+    fn was_stored(&self, conn: &mut DbConn, game_id: i32) -> Result<bool, AppError> {
+        let stored: Option<(i32, String)> = per_backend!(conn, |c| moves::table
+            .find((game_id, self.ply))
+            .select((moves::played_by, moves::coordinate))
+            .first(c)
+            .optional())?;
+        Ok(stored.is_some_and(|(by, coordinate)| {
+            by == self.user_id && coordinate == self.played.coordinate
+        }))
+    }
+
+    /// The lost connection, as the error a request that gives up answers.
+    pub fn lost(&self) -> AppError {
+        AppError::ConnectionLost(self.cause.clone())
+    }
 }
 
 impl Submitted {
@@ -742,6 +777,7 @@ impl Submitted {
                 stored.committed().await?;
                 Err(AppError::Conflict(TIME_RAN_OUT.into()))
             }
+            Submitted::Unsure(unsure) => Err(unsure.lost()),
         }
     }
 }
@@ -751,7 +787,9 @@ impl Submitted {
 /// [`Submitted::outcome`]. Waiting for SQLite's writer on a pooled
 /// connection capped the moves in flight at the pool's size, and so the
 /// size of a group commit. The game is taken from and the position it
-/// leaves kept in `positions`, which the game page draws from.
+/// leaves kept in `positions`, which the game page draws from. `unsure`
+/// is this move's earlier try, when its connection was lost while storing
+/// it: if it was stored, that is the answer.
 #[allow(clippy::too_many_arguments)]
 pub fn queue_move(
     conn: &mut DbConn,
@@ -762,8 +800,15 @@ pub fn queue_move(
     text: &str,
     expected_ply: Option<i32>,
     commit: bool,
+    unsure: Option<&UnsureMove>,
     now: NaiveDateTime,
 ) -> Result<Submitted, AppError> {
+    if let Some(earlier) = unsure {
+        if earlier.was_stored(conn, id)? {
+            let played = earlier.played.clone();
+            return Ok(Submitted::Done(MoveOutcome::Committed { played }));
+        }
+    }
     match check_move(
         conn,
         Some(positions),
@@ -777,8 +822,17 @@ pub fn queue_move(
         Prepared::Preview(outcome) => Ok(Submitted::Done(outcome)),
         Prepared::Store(write) => {
             let played = write.played.clone();
-            let stored = writes.queue(conn, Box::new(move |c| store_move(c, &write)))?;
-            Ok(Submitted::Queued { played, stored })
+            let (ply, user_id) = (write.row.ply + 1, write.user_id);
+            match writes.queue(conn, Box::new(move |c| store_move(c, &write))) {
+                Ok(stored) => Ok(Submitted::Queued { played, stored }),
+                Err(AppError::ConnectionLost(cause)) => Ok(Submitted::Unsure(UnsureMove {
+                    ply,
+                    user_id,
+                    played,
+                    cause,
+                })),
+                Err(e) => Err(e),
+            }
         }
         Prepared::Late(late) => {
             let stored = writes.queue(conn, Box::new(move |c| late.store(c)))?;
