@@ -453,6 +453,34 @@ impl ScratchDb {
     }
 }
 
+/// One server process over a scratch PostgreSQL database, with `players`
+/// players and `games` games set up and an SMTP sink for its mail.
+struct OnePgServer {
+    scratch: ScratchDb,
+    games: Vec<(i32, Player, Player)>,
+    sink: SmtpSink,
+    server: Proc,
+    _dir: tempfile::TempDir,
+}
+
+impl OnePgServer {
+    /// `None` (the test is skipped, and says so) without PostgreSQL.
+    fn start(players: usize, games: usize) -> Option<OnePgServer> {
+        let scratch = ScratchDb::create()?;
+        let dir = tempfile::tempdir().unwrap();
+        let sink = SmtpSink::start();
+        let games = setup(&scratch.url, players, games);
+        let server = spawn(&scratch.url, &sink.url(), 3, dir.path());
+        Some(OnePgServer {
+            scratch,
+            games,
+            sink,
+            server,
+            _dir: dir,
+        })
+    }
+}
+
 impl Drop for ScratchDb {
     fn drop(&mut self) {
         let _ = diesel::sql_query(format!(
@@ -601,14 +629,17 @@ fn two_processes_forfeit_each_flagged_game_once() {
 /// worker and its clock sweeper carry on with fresh connections.
 #[test]
 fn postgres_connections_killed_under_load() {
-    let Some(mut scratch) = ScratchDb::create() else {
+    let Some(OnePgServer {
+        mut scratch,
+        games,
+        sink,
+        server,
+        _dir,
+    }) = OnePgServer::start(8, 6)
+    else {
         return;
     };
     let db = scratch.url.clone();
-    let dir = tempfile::tempdir().unwrap();
-    let sink = SmtpSink::start();
-    let games = setup(&db, 8, 6);
-    let server = spawn(&db, &sink.url(), 3, dir.path());
     let acked = Arc::new(Mutex::new(Vec::<Acked>::new()));
     let failed = Arc::new(Mutex::new(HashMap::<u16, usize>::new()));
     let killing = Arc::new(AtomicBool::new(true));
@@ -743,15 +774,11 @@ fn postgres_pool_drops_a_connection_found_gone() {
 /// page's first try meets a dead one.
 #[test]
 fn postgres_pages_are_read_again_after_their_connections_are_killed() {
-    let Some(mut scratch) = ScratchDb::create() else {
+    let Some(mut one) = OnePgServer::start(2, 1) else {
         return;
     };
-    let db = scratch.url.clone();
-    let dir = tempfile::tempdir().unwrap();
-    let sink = SmtpSink::start();
-    let games = setup(&db, 2, 1);
-    let server = spawn(&db, &sink.url(), 3, dir.path());
-    let (id, white, _) = &games[0];
+    let (server, scratch) = (&one.server, &mut one.scratch);
+    let (id, white, _) = &one.games[0];
     let seed = load::csrf_seed();
     let mut http = Http::new(&server.addr);
     let page = format!("/games/{id}");
@@ -816,14 +843,17 @@ impl ScratchDb {
 /// player gets the usual 303, and the move is stored once, with one mail.
 #[test]
 fn postgres_moves_are_tried_again_after_their_connections_are_lost() {
-    let Some(mut scratch) = ScratchDb::create() else {
+    let Some(OnePgServer {
+        mut scratch,
+        games,
+        server,
+        sink: _sink,
+        _dir,
+    }) = OnePgServer::start(2, 1)
+    else {
         return;
     };
     let db = scratch.url.clone();
-    let dir = tempfile::tempdir().unwrap();
-    let sink = SmtpSink::start();
-    let games = setup(&db, 2, 1);
-    let server = spawn(&db, &sink.url(), 3, dir.path());
     let (id, white, black) = games[0].clone();
     let mut table = Table::new(id, white.clone(), black);
     let seed = load::csrf_seed();
@@ -877,102 +907,59 @@ fn a_move_stored_before_its_connection_was_lost_is_not_stored_again() {
     let db = scratch.url.clone();
     let games_set = setup(&db, 2, 1);
     let (id, white, black) = games_set[0].clone();
-    let pool = missive::db::connect(&db, 2).unwrap();
+    let pool = missive::db::connect(&db, 4).unwrap();
     let writes = missive::db::Writes::Own;
     let positions = missive::position_cache::PositionCache::new(1 << 20);
     let now = missive::web::now();
-    let mut conn = pool.get().unwrap();
-    games::submit_move(&mut conn, id, &white.user, "e4", Some(0), true, now).unwrap();
-    drop(conn);
-    // Black's e5 dies with its connection while it is being stored.
-    scratch.kill_the_next_move_store();
-    let mut conn = pool.get().unwrap();
-    let unsure = match games::queue_move(
-        &mut conn,
-        &writes,
-        &positions,
-        id,
-        &black.user,
-        "e5",
-        Some(1),
-        true,
-        None,
-        now,
-    )
-    .unwrap()
-    {
-        games::Submitted::Unsure(u) => u,
-        _ => panic!("the killed store is unsure"),
+    // Black answers 1. e4 with e5, told of an earlier try or not.
+    let e5 = |game: i32, earlier: Option<&games::UnsureMove>| {
+        let mut conn = pool.get().unwrap();
+        let (user, writes, positions) = (&black.user, &writes, &positions);
+        games::queue_move(
+            &mut conn,
+            writes,
+            positions,
+            game,
+            user,
+            "e5",
+            Some(1),
+            true,
+            earlier,
+            now,
+        )
     };
-    drop(conn);
+    // 1. e4, then Black's e5 dies with its connection while being stored.
+    let mut unsure_e5 = |game: i32| {
+        let mut conn = pool.get().unwrap();
+        games::submit_move(&mut conn, game, &white.user, "e4", Some(0), true, now).unwrap();
+        scratch.kill_the_next_move_store();
+        match e5(game, None).unwrap() {
+            games::Submitted::Unsure(u) => u,
+            _ => panic!("the killed store is unsure"),
+        }
+    };
+    let unsure = unsure_e5(id);
     let mut conn = pool.get().unwrap();
     assert_eq!(games::load(&mut conn, id).unwrap().ply, 1, "nothing stored");
     // Then it is stored after all (as a COMMIT whose answer was lost is).
     games::submit_move(&mut conn, id, &black.user, "e5", Some(1), true, now).unwrap();
-    let again = games::queue_move(
-        &mut conn,
-        &writes,
-        &positions,
-        id,
-        &black.user,
-        "e5",
-        Some(1),
-        true,
-        Some(&unsure),
-        now,
-    )
-    .unwrap();
-    match again {
+    match e5(id, Some(&unsure)).unwrap() {
         games::Submitted::Done(games::MoveOutcome::Committed { played }) => {
             assert_eq!(played.coordinate, "e7e5")
         }
         _ => panic!("the stored move is answered as played"),
     }
-    assert_eq!(
-        games::moves_of(&mut conn, id).unwrap().len(),
-        2,
-        "stored once"
-    );
-    // Another game where a different move was stored at that ply.
-    let other = {
-        let mut c = pool.get().unwrap();
-        load::new_game(&mut c, &white, &black)
-    };
-    games::submit_move(&mut conn, other, &white.user, "e4", Some(0), true, now).unwrap();
-    scratch.kill_the_next_move_store();
-    let unsure = match games::queue_move(
-        &mut conn,
-        &writes,
-        &positions,
-        other,
-        &black.user,
-        "e5",
-        Some(1),
-        true,
-        None,
-        now,
-    )
-    .unwrap()
-    {
-        games::Submitted::Unsure(u) => u,
-        _ => panic!("the killed store is unsure"),
-    };
-    let mut conn = pool.get().unwrap();
+    let stored = games::moves_of(&mut conn, id).unwrap().len();
+    assert_eq!(stored, 2, "stored once");
+    // Another game, where Black's other tab stored d5 at that ply.
+    let other = load::new_game(&mut conn, &white, &black);
+    let unsure = unsure_e5(other);
     games::submit_move(&mut conn, other, &black.user, "d5", Some(1), true, now).unwrap();
-    let again = games::queue_move(
-        &mut conn,
-        &writes,
-        &positions,
-        other,
-        &black.user,
-        "e5",
-        Some(1),
-        true,
-        Some(&unsure),
-        now,
-    );
     assert!(
-        matches!(again, Err(missive::error::AppError::Conflict(_))),
+        matches!(
+            e5(other, Some(&unsure)),
+            Err(missive::error::AppError::Conflict(_))
+        ),
         "d5 is not taken for e5"
     );
 }
