@@ -122,20 +122,28 @@ pub fn spawn_digest_worker(pool: Pool, hour: u32, poll: Duration) -> Worker {
 }
 
 /// Start the clock sweeper: every `poll`, end the games whose player to move
-/// has run out of time and queue due reminders. Several processes may run it
-/// on one database: each forfeit and reminder is one conditional UPDATE.
+/// has run out of time and queue due reminders, and forget the writes' old
+/// retry keys (`db::once`). Several processes may run it on one database:
+/// each forfeit and reminder is one conditional UPDATE.
 pub fn spawn_clock_worker(pool: Pool, poll: Duration) -> Worker {
     spawn_loop("clock-worker", poll, move || {
         match pool.get() {
-            Ok(mut conn) => match clocks::sweep_report(&mut conn, crate::web::now()) {
-                Ok(s) if s.forfeits + s.reminders > 0 => tracing::info!(
-                    "clocks: {} games lost on time, {} reminders",
-                    s.forfeits,
-                    s.reminders
-                ),
-                Ok(_) => {}
-                Err(e) => tracing::warn!("clock worker: {e}"),
-            },
+            Ok(mut conn) => {
+                let now = crate::web::now();
+                match clocks::sweep_report(&mut conn, now) {
+                    Ok(s) if s.forfeits + s.reminders > 0 => tracing::info!(
+                        "clocks: {} games lost on time, {} reminders",
+                        s.forfeits,
+                        s.reminders
+                    ),
+                    Ok(_) => {}
+                    Err(e) => tracing::warn!("clock worker: {e}"),
+                }
+                // The retry keys of writes (`db::once`) are swept here too.
+                if let Err(e) = crate::db::once::prune(&mut conn, now) {
+                    tracing::warn!("clock worker, request keys: {e}");
+                }
+            }
             Err(e) => tracing::warn!("clock worker: no database connection: {e}"),
         }
         false

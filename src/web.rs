@@ -170,6 +170,25 @@ where
     }
 }
 
+/// Work that writes, tried again on another connection when its own was
+/// lost (PostgreSQL), as a read is ([`db_read`]): every try runs under the
+/// request's one random key ([`crate::db::once`]), so a try after one that
+/// was committed although its answer was lost answers what that one
+/// answered and writes nothing.
+pub async fn write_once<F, T>(state: &AppState, f: F) -> Result<T, AppError>
+where
+    F: Fn(&mut DbConn) -> Result<T, AppError> + Clone + Send + 'static,
+    T: crate::db::once::Answer + Send + 'static,
+{
+    let key = random_token();
+    let tried = std::cell::Cell::new(false);
+    read_again(state, || {
+        let (f, key, again) = (f.clone(), key.clone(), tried.replace(true));
+        db(state, move |conn| crate::db::once::once(conn, &key, again, now(), f))
+    })
+    .await
+}
+
 /// A move, tried again on another connection when its own was lost
 /// (PostgreSQL), as a read is ([`db_read`]), with one difference: when the
 /// connection was lost while the move was being stored, the next try is

@@ -4,6 +4,7 @@
 pub mod group_commit;
 pub mod kept_update;
 pub mod models;
+pub mod once;
 pub mod schema;
 pub mod stamp;
 

@@ -255,6 +255,14 @@ diesel::joinable!(tournament_players -> tournaments (tournament_id));
 diesel::joinable!(adjudication_requests -> games (game_id));
 diesel::joinable!(moves -> games (game_id));
 diesel::joinable!(game_histories -> games (game_id));
+diesel::table! {
+    request_keys (key) {
+        key -> Text,
+        answer -> Text,
+        created_at -> Timestamp,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     settings,
     users,

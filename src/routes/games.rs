@@ -6,7 +6,7 @@ use crate::position_cache::{LegalList, LegalMove, PictureOf, Restored};
 use crate::services::clock;
 use crate::services::clocks::{self, GameClock};
 use crate::services::games::{self as svc, Challenge, MoveOutcome, ACTIVE, PENDING};
-use crate::web::{db, html, now, parse_id, see_other, AppState, Ctx, Page, Session};
+use crate::web::{html, now, parse_id, see_other, write_once, AppState, Ctx, Page, Session};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -127,7 +127,7 @@ pub async fn create(ctx: Ctx, form: web::Form<NewGameForm>) -> Result<HttpRespon
         fen: f.fen.clone(),
         time_control: time_control.clone(),
     };
-    let result = db(&ctx.state, move |conn| {
+    let result = write_once(&ctx.state, move |conn| {
         svc::create_game(conn, &user, &challenge, now())
     })
     .await;
@@ -732,13 +732,13 @@ async fn game_action(
     ctx: Ctx,
     raw_id: &str,
     csrf: &str,
-    act: impl FnOnce(&mut DbConn, i32, &User) -> Result<(), AppError> + Send + 'static,
+    act: impl Fn(&mut DbConn, i32, &User) -> Result<(), AppError> + Clone + Send + 'static,
     then: impl FnOnce(i32) -> String,
 ) -> Result<HttpResponse, AppError> {
     ctx.check_csrf(csrf)?;
     let id = parse_id(raw_id)?;
     let user = ctx.require_user()?.clone();
-    db(&ctx.state, move |conn| act(conn, id, &user)).await?;
+    write_once(&ctx.state, move |conn| act(conn, id, &user)).await?;
     Ok(see_other(&then(id)))
 }
 

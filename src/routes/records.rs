@@ -5,7 +5,7 @@ use crate::db::models::GameRow;
 use crate::error::AppError;
 use crate::services::games as gsvc;
 use crate::services::records::{self as svc, ArchiveFilter, CheckReport, Format, VariantRecord};
-use crate::web::{clip, db, db_read, html, now, parse_id, see_other, Ctx, Page};
+use crate::web::{clip, db_read, html, now, parse_id, see_other, write_once, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -78,7 +78,7 @@ pub async fn save_note(
     let id = parse_id(&path)?;
     let user = ctx.require_user()?.clone();
     let body = form.into_inner().note;
-    db(&ctx.state, move |conn| {
+    write_once(&ctx.state, move |conn| {
         svc::save_note(conn, id, user.id, &body, now())
     })
     .await?;
