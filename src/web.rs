@@ -184,7 +184,9 @@ where
     let tried = std::cell::Cell::new(false);
     read_again(state, || {
         let (f, key, again) = (f.clone(), key.clone(), tried.replace(true));
-        db(state, move |conn| crate::db::once::once(conn, &key, again, now(), f))
+        db(state, move |conn| {
+            crate::db::once::once(conn, &key, again, now(), f)
+        })
     })
     .await
 }

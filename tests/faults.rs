@@ -811,30 +811,42 @@ fn postgres_pages_are_read_again_after_their_connections_are_killed() {
 }
 
 impl ScratchDb {
-    /// Make the next connection that stores a move end itself in the middle
-    /// of storing it, once: the move's transaction dies with its connection,
-    /// as it would in a database restart.
-    fn kill_the_next_move_store(&mut self) {
+    /// Make the next connection that inserts into `table` end itself in the
+    /// middle of that INSERT, once: its transaction dies with the
+    /// connection, as it would in a database restart. The trigger counts in
+    /// a sequence, which no rollback takes back, with `setval` (`nextval`
+    /// would change what `lastval()` gives the INSERT's caller).
+    fn kill_the_next_insert(&mut self, table: &str) {
         let mut conn = diesel::PgConnection::establish(&self.url).expect("scratch database");
+        let seq = format!("{table}_insert_kills");
         for sql in [
-            "CREATE SEQUENCE IF NOT EXISTS move_store_kills",
-            "SELECT setval('move_store_kills', 1, false)",
-            "CREATE OR REPLACE FUNCTION kill_move_store() RETURNS trigger LANGUAGE plpgsql AS $$ \
-             BEGIN IF nextval('move_store_kills') = 1 THEN \
-             PERFORM pg_terminate_backend(pg_backend_pid()); END IF; RETURN NEW; END $$",
-            "CREATE OR REPLACE TRIGGER kill_move_store AFTER INSERT ON moves \
-             FOR EACH ROW EXECUTE FUNCTION kill_move_store()",
+            format!("CREATE SEQUENCE IF NOT EXISTS {seq} MINVALUE 0 START 0"),
+            format!("SELECT setval('{seq}', 0)"),
+            format!(
+                "CREATE OR REPLACE FUNCTION kill_{table}_insert() RETURNS trigger \
+                 LANGUAGE plpgsql AS $$ DECLARE seen bigint; BEGIN \
+                 SELECT last_value INTO seen FROM {seq}; \
+                 PERFORM setval('{seq}', seen + 1); \
+                 IF seen = 0 THEN PERFORM pg_terminate_backend(pg_backend_pid()); END IF; \
+                 RETURN NEW; END $$"
+            ),
+            format!(
+                "CREATE OR REPLACE TRIGGER kill_{table}_insert AFTER INSERT ON {table} \
+                 FOR EACH ROW EXECUTE FUNCTION kill_{table}_insert()"
+            ),
         ] {
             diesel::sql_query(sql).execute(&mut conn).unwrap();
         }
     }
 
-    /// How many moves the trigger of [`Self::kill_the_next_move_store`] saw.
-    fn move_stores_seen(&mut self) -> i64 {
+    /// How many rows [`Self::kill_the_next_insert`]'s trigger on `table`
+    /// saw inserted (the killed one included).
+    fn inserts_seen(&mut self, table: &str) -> i64 {
         let mut conn = DbConn::Postgresql(
             diesel::PgConnection::establish(&self.url).expect("scratch database"),
         );
-        count(&mut conn, "SELECT last_value AS n FROM move_store_kills")
+        let sql = format!("SELECT last_value AS n FROM {table}_insert_kills");
+        count(&mut conn, &sql)
     }
 }
 
@@ -870,11 +882,11 @@ fn postgres_moves_are_tried_again_after_their_connections_are_lost() {
     let first = load::post_move(&mut http, &mut table, &seed, &csrf, &mut rng).unwrap();
     assert_eq!(first.status, 303, "the first move, its connection gone");
     // Lost while storing: the connection storing the next move ends itself.
-    scratch.kill_the_next_move_store();
+    scratch.kill_the_next_insert("moves");
     let second = load::post_move(&mut http, &mut table, &seed, &csrf, &mut rng).unwrap();
     assert_eq!(second.status, 303, "the second move, its connection killed");
     assert_eq!(
-        scratch.move_stores_seen(),
+        scratch.inserts_seen("moves"),
         2,
         "the second move's first store was killed, and it was stored again"
     );
@@ -932,7 +944,7 @@ fn a_move_stored_before_its_connection_was_lost_is_not_stored_again() {
     let mut unsure_e5 = |game: i32| {
         let mut conn = pool.get().unwrap();
         games::submit_move(&mut conn, game, &white.user, "e4", Some(0), true, now).unwrap();
-        scratch.kill_the_next_move_store();
+        scratch.kill_the_next_insert("moves");
         match e5(game, None).unwrap() {
             games::Submitted::Unsure(u) => u,
             _ => panic!("the killed store is unsure"),
@@ -962,4 +974,110 @@ fn a_move_stored_before_its_connection_was_lost_is_not_stored_again() {
         ),
         "d5 is not taken for e5"
     );
+}
+
+/// Writes other than moves are tried again after a lost connection too,
+/// under one request key: a note saved after every pooled connection was
+/// ended, a challenge whose INSERT killed its own connection (made once),
+/// and a resignation after the connections were ended again.
+#[test]
+fn postgres_writes_are_tried_again_after_their_connections_are_lost() {
+    let Some(mut one) = OnePgServer::start(2, 1) else {
+        return;
+    };
+    let (id, white, black) = one.games[0].clone();
+    let seed = load::csrf_seed();
+    let mut http = Http::new(&one.server.addr);
+    let csrf = load::csrf_for(&mut http, &seed).unwrap();
+    let cookie = white.cookie(&seed);
+    let lose_every_connection = |http: &mut Http, scratch: &mut ScratchDb| {
+        for _ in 0..30 {
+            let page = format!("/games/{id}");
+            assert_eq!(http.get_status(&page, &cookie).unwrap(), 200);
+        }
+        assert!(scratch.kill_connections() > 0);
+    };
+    lose_every_connection(&mut http, &mut one.scratch);
+    let note = [("csrf_token", csrf.as_str()), ("note", "after the kill")];
+    let r = http
+        .post(&format!("/games/{id}/notes"), &cookie, &note)
+        .unwrap();
+    assert_eq!(r.status, 303, "the note, its connection gone");
+    let challenge = [
+        ("csrf_token", csrf.as_str()),
+        ("variant", "chess"),
+        ("opponent", black.user.username.as_str()),
+        ("color", "white"),
+        ("fen", ""),
+        ("time_control", ""),
+    ];
+    one.scratch.kill_the_next_insert("games");
+    let r = http.post("/games/new", &cookie, &challenge).unwrap();
+    assert_eq!(r.status, 303, "the challenge, its connection killed");
+    assert_eq!(
+        one.scratch.inserts_seen("games"),
+        2,
+        "killed once, then made"
+    );
+    lose_every_connection(&mut http, &mut one.scratch);
+    let resign = [("csrf_token", csrf.as_str())];
+    let r = http
+        .post(&format!("/games/{id}/resign"), &cookie, &resign)
+        .unwrap();
+    assert_eq!(r.status, 303, "the resignation, its connection gone");
+    let mut conn = DbConn::Postgresql(diesel::PgConnection::establish(&one.scratch.url).unwrap());
+    assert_eq!(count(&mut conn, "SELECT COUNT(*) AS n FROM games"), 2);
+    let notes = "SELECT COUNT(*) AS n FROM game_notes WHERE body = 'after the kill'";
+    assert_eq!(count(&mut conn, notes), 1);
+    assert_ne!(games::load(&mut conn, id).unwrap().status, "active");
+}
+
+/// `db::once` at the service level, for the case a server cannot be made
+/// to meet on purpose: a write committed whose answer was lost. The next
+/// try under its key gets the stored answer and the write is not run
+/// again; a try whose key is not stored runs; a failed write stores no key;
+/// keys go after an hour. On SQLite nothing is stored: the write just runs.
+#[test]
+fn a_write_committed_before_its_connection_was_lost_is_not_done_again() {
+    use missive::db::once::{once, prune, KEPT};
+    let runs = std::cell::Cell::new(0);
+    let write = |answer: i32| {
+        let runs = &runs;
+        move |_: &mut DbConn| {
+            runs.set(runs.get() + 1);
+            Ok(answer)
+        }
+    };
+    let now = missive::web::now();
+    let dir = tempfile::tempdir().unwrap();
+    let sqlite = missive::db::connect(dir.path().join("once.db").to_str().unwrap(), 1).unwrap();
+    let mut conn = sqlite.get().unwrap();
+    assert_eq!(once(&mut conn, "k", false, now, write(1)).unwrap(), 1);
+    assert_eq!(once(&mut conn, "k", true, now, write(2)).unwrap(), 2);
+    assert_eq!(runs.replace(0), 2, "SQLite: no key, every try runs");
+    drop(conn);
+    let Some(scratch) = ScratchDb::create() else {
+        return;
+    };
+    let pool = missive::db::connect(&scratch.url, 1).unwrap();
+    let mut conn = pool.get().unwrap();
+    assert_eq!(once(&mut conn, "k1", false, now, write(7)).unwrap(), 7);
+    assert_eq!(once(&mut conn, "k1", true, now, write(8)).unwrap(), 7);
+    assert_eq!(runs.get(), 1, "the stored answer, the write not run again");
+    assert_eq!(once(&mut conn, "k2", true, now, write(9)).unwrap(), 9);
+    assert_eq!(runs.get(), 2, "a key not stored: the write runs");
+    let failing = |_: &mut DbConn| -> Result<i32, missive::error::AppError> {
+        Err(missive::error::AppError::Invalid("no".into()))
+    };
+    assert!(once(&mut conn, "k3", false, now, failing).is_err());
+    assert_eq!(once(&mut conn, "k3", true, now, write(5)).unwrap(), 5);
+    assert_eq!(runs.get(), 3, "a failed write stored no key");
+    let old = now - KEPT - chrono::TimeDelta::minutes(1);
+    once(&mut conn, "k4", false, old, write(4)).unwrap();
+    assert_eq!(
+        prune(&mut conn, now).unwrap(),
+        1,
+        "only the hour-old key goes"
+    );
+    assert_eq!(once(&mut conn, "k1", true, now, write(8)).unwrap(), 7);
 }
