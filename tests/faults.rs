@@ -979,7 +979,8 @@ fn a_move_stored_before_its_connection_was_lost_is_not_stored_again() {
 /// Writes other than moves are tried again after a lost connection too,
 /// under one request key: a note saved after every pooled connection was
 /// ended, a challenge whose INSERT killed its own connection (made once),
-/// and a resignation after the connections were ended again.
+/// a resignation and the mail settings after the connections were ended
+/// again, and a leave booking whose INSERT killed its connection.
 #[test]
 fn postgres_writes_are_tried_again_after_their_connections_are_lost() {
     let Some(mut one) = OnePgServer::start(2, 1) else {
@@ -1025,7 +1026,30 @@ fn postgres_writes_are_tried_again_after_their_connections_are_lost() {
         .post(&format!("/games/{id}/resign"), &cookie, &resign)
         .unwrap();
     assert_eq!(r.status, 303, "the resignation, its connection gone");
+    lose_every_connection(&mut http, &mut one.scratch);
+    let policy = [("csrf_token", csrf.as_str()), ("policy", "digest")];
+    let r = http.post("/settings/mail", &cookie, &policy).unwrap();
+    assert_eq!(r.status, 303, "the mail settings, their connection gone");
+    // Leave from the day after tomorrow, for two days.
+    let day = |n| (chrono::Utc::now().date_naive() + chrono::Days::new(n)).to_string();
+    let (start, end) = (day(2), day(3));
+    let leave = [
+        ("csrf_token", csrf.as_str()),
+        ("action", "book"),
+        ("start", start.as_str()),
+        ("end", end.as_str()),
+    ];
+    one.scratch.kill_the_next_insert("leave_bookings");
+    let r = http.post("/leave", &cookie, &leave).unwrap();
+    assert_eq!(r.status, 303, "the leave, its connection killed");
+    assert_eq!(one.scratch.inserts_seen("leave_bookings"), 2);
     let mut conn = DbConn::Postgresql(diesel::PgConnection::establish(&one.scratch.url).unwrap());
+    assert_eq!(
+        count(&mut conn, "SELECT COUNT(*) AS n FROM leave_bookings"),
+        1
+    );
+    let digest = "SELECT COUNT(*) AS n FROM mail_prefs WHERE policy = 'digest'";
+    assert_eq!(count(&mut conn, digest), 1);
     assert_eq!(count(&mut conn, "SELECT COUNT(*) AS n FROM games"), 2);
     let notes = "SELECT COUNT(*) AS n FROM game_notes WHERE body = 'after the kill'";
     assert_eq!(count(&mut conn, notes), 1);

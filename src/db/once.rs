@@ -31,6 +31,28 @@ impl Answer for () {
     }
 }
 
+impl Answer for bool {
+    fn to_text(&self) -> String {
+        self.to_string()
+    }
+    fn from_text(text: &str) -> Option<bool> {
+        text.parse().ok()
+    }
+}
+
+/// An id, such as a new game's, or none.
+impl Answer for Option<i32> {
+    fn to_text(&self) -> String {
+        self.map(|id| id.to_string()).unwrap_or_default()
+    }
+    fn from_text(text: &str) -> Option<Option<i32>> {
+        match text {
+            "" => Some(None),
+            t => t.parse().ok().map(Some),
+        }
+    }
+}
+
 /// An id, such as a new game's.
 impl Answer for i32 {
     fn to_text(&self) -> String {

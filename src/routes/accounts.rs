@@ -1,7 +1,7 @@
 use crate::error::AppError;
 use crate::services::accounts::{self, LoginLimits};
 use crate::web::{
-    db, html, now, removal_cookie, see_other, session_cookie, Ctx, Page, SESSION_COOKIE,
+    db, html, now, removal_cookie, see_other, session_cookie, write_once, Ctx, Page, SESSION_COOKIE,
 };
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -155,7 +155,7 @@ pub async fn logout(
     ctx.check_csrf(&form.csrf_token)?;
     if let Some(c) = req.cookie(SESSION_COOKIE) {
         let token = c.value().to_string();
-        db(&ctx.state, move |conn| {
+        write_once(&ctx.state, move |conn| {
             Ok(accounts::end_session(conn, &token)?)
         })
         .await?;
@@ -170,7 +170,7 @@ pub async fn settings(ctx: Ctx, form: web::Form<SettingsForm>) -> Result<HttpRes
     ctx.check_csrf(&form.csrf_token)?;
     let user_id = ctx.require_user()?.id;
     let on = form.confirm_moves == "1";
-    db(&ctx.state, move |conn| {
+    write_once(&ctx.state, move |conn| {
         Ok(accounts::set_confirm_moves(conn, user_id, on)?)
     })
     .await?;

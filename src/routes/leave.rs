@@ -3,7 +3,7 @@
 use crate::db::models::LeaveBooking;
 use crate::error::AppError;
 use crate::services::clocks;
-use crate::web::{db, db_read, html, now, see_other, Ctx, Page};
+use crate::web::{db_read, html, now, see_other, write_once, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -131,7 +131,7 @@ pub async fn save(ctx: Ctx, form: web::Form<LeaveForm>) -> Result<HttpResponse, 
     let result = match f.action.trim() {
         "" | "book" => {
             let (start, end) = (f.start.clone(), f.end.clone());
-            db(&ctx.state, move |conn| {
+            write_once(&ctx.state, move |conn| {
                 let s = clocks::parse_day("first", &start)?;
                 let e = clocks::parse_day("last", &end)?;
                 clocks::book_leave(conn, uid, s, e, base, now()).map(|_| ())
@@ -142,7 +142,7 @@ pub async fn save(ctx: Ctx, form: web::Form<LeaveForm>) -> Result<HttpResponse, 
             let id: i32 = f.id.trim().parse().map_err(|_| {
                 AppError::BadRequest("The booking to cancel is not a number.".into())
             })?;
-            db(&ctx.state, move |conn| {
+            write_once(&ctx.state, move |conn| {
                 clocks::cancel_leave(conn, uid, id, now())
             })
             .await

@@ -2,7 +2,7 @@
 
 use crate::error::AppError;
 use crate::services::{links, mail};
-use crate::web::{db, db_read, html, now, see_other, Ctx, Page};
+use crate::web::{db_read, html, now, see_other, write_once, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -81,7 +81,7 @@ pub async fn resend_verification(
 ) -> Result<HttpResponse, AppError> {
     ctx.check_csrf(&form.csrf_token)?;
     let user = ctx.require_user()?.clone();
-    db(&ctx.state, move |conn| {
+    write_once(&ctx.state, move |conn| {
         mail::send_verification(conn, user.id, now())
     })
     .await?;
@@ -98,7 +98,7 @@ pub async fn save(ctx: Ctx, form: web::Form<PolicyForm>) -> Result<HttpResponse,
     ctx.check_csrf(&form.csrf_token)?;
     let user = ctx.require_user()?.clone();
     let policy = form.policy.trim().to_string();
-    db(&ctx.state, move |conn| {
+    write_once(&ctx.state, move |conn| {
         mail::set_policy(conn, user.id, &policy, now())
     })
     .await?;
@@ -154,7 +154,7 @@ pub async fn unsubscribe(
         }
     }
     let user = checked_user(&ctx, &u, &sig)?;
-    db(&ctx.state, move |conn| {
+    write_once(&ctx.state, move |conn| {
         mail::set_policy(conn, user, mail::POLICY_NONE, now())
     })
     .await?;
@@ -184,7 +184,7 @@ pub async fn verify_email(
     let secret = ctx.state.secret.clone();
     let ok = match user {
         Some(u) => {
-            db(&ctx.state, move |conn| {
+            write_once(&ctx.state, move |conn| {
                 mail::verify_email(conn, &secret, u, &sig, now())
             })
             .await?

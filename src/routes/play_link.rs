@@ -6,7 +6,7 @@ use crate::error::AppError;
 use crate::routes::games::{clock_lines, ClockLines};
 use crate::services::games::{self as svc, MoveOutcome};
 use crate::services::links::{self, LinkProblem, PlayLink};
-use crate::web::{db, html, now, parse_id, see_other, Ctx, Page};
+use crate::web::{db, db_read, html, now, parse_id, see_other, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -151,7 +151,7 @@ async fn check(
 ) -> Result<Result<Checked, LinkProblem>, AppError> {
     let secret = ctx.state.secret.clone();
     let state = ctx.state.clone();
-    db(&ctx.state, move |conn| {
+    db_read(&ctx.state, move |conn| {
         let (row, user) = match links::check_play_link(conn, &secret, &link, &sig, now())? {
             Ok(x) => x,
             Err(p) => return Ok(Err(p)),

@@ -7,7 +7,7 @@ use crate::error::AppError;
 use crate::services::clock::utc_minute;
 use crate::services::games as gsvc;
 use crate::services::tournaments::{self as svc, halves, quarters, TournamentForm};
-use crate::web::{clip, db, db_read, html, now, parse_id, see_other, Ctx, Page};
+use crate::web::{clip, db_read, html, now, parse_id, see_other, write_once, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -160,7 +160,7 @@ pub async fn create(ctx: Ctx, form: web::Form<NewForm>) -> Result<HttpResponse, 
         leave_days: f.leave_days.clone(),
         forfeit_limit: f.forfeit_limit.clone(),
     };
-    match db(&ctx.state, move |conn| svc::create(conn, &user, &tf, now())).await {
+    match write_once(&ctx.state, move |conn| svc::create(conn, &user, &tf, now())).await {
         Ok(id) => Ok(see_other(&format!("/tournaments/{id}"))),
         Err(AppError::Invalid(msg)) => {
             let mut f = f;
@@ -430,7 +430,7 @@ async fn tournament_action(
     raw_id: &str,
     csrf: &str,
     actor: Actor,
-    act: impl FnOnce(&mut DbConn, i32, &User) -> Result<(), AppError> + Send + 'static,
+    act: impl Fn(&mut DbConn, i32, &User) -> Result<(), AppError> + Clone + Send + 'static,
 ) -> Result<HttpResponse, AppError> {
     ctx.check_csrf(csrf)?;
     let id = tid(raw_id)?;
@@ -439,7 +439,7 @@ async fn tournament_action(
         Actor::Director => svc::require_director(ctx.user.as_ref())?,
     }
     .clone();
-    db(&ctx.state, move |conn| act(conn, id, &user)).await?;
+    write_once(&ctx.state, move |conn| act(conn, id, &user)).await?;
     Ok(see_other(&format!("/tournaments/{id}")))
 }
 
@@ -548,7 +548,7 @@ pub async fn adjudicate(
     let id = parse_id(&path)?;
     let user = svc::require_director(ctx.user.as_ref())?.clone();
     let f = form.into_inner();
-    db(&ctx.state, move |conn| {
+    write_once(&ctx.state, move |conn| {
         svc::adjudicate(conn, id, &user, &f.result, &f.reason, now())
     })
     .await?;
@@ -571,7 +571,7 @@ pub async fn request_adjudication(
     let id = parse_id(&path)?;
     let user = ctx.require_user()?.clone();
     let note = form.into_inner().note;
-    let tid = db(&ctx.state, move |conn| {
+    let tid = write_once(&ctx.state, move |conn| {
         svc::request_adjudication(conn, id, &user, &note, now())?;
         Ok(gsvc::load(conn, id)?.tournament_id)
     })
@@ -624,7 +624,7 @@ pub async fn import_record(
     ctx.check_csrf(&form.csrf_token)?;
     let user = svc::require_director(ctx.user.as_ref())?.clone();
     let f = form.into_inner();
-    let id = db(&ctx.state, move |conn| {
+    let id = write_once(&ctx.state, move |conn| {
         svc::import_record(conn, &user, &f.record, &f.white, &f.black, now())
     })
     .await?;
