@@ -813,22 +813,21 @@ fn postgres_pages_are_read_again_after_their_connections_are_killed() {
 impl ScratchDb {
     /// Make the next connection that inserts into `table` end itself in the
     /// middle of that INSERT, once: its transaction dies with the
-    /// connection, as it would in a database restart. The trigger counts in
-    /// a sequence, which no rollback takes back, with `setval` (`nextval`
-    /// would change what `lastval()` gives the INSERT's caller).
+    /// connection, as it would in a database restart. The trigger counts
+    /// with `nextval`, which no rollback takes back; it also changes what
+    /// `lastval()` answers the INSERT's session, so these tests pin that
+    /// the server takes new ids from `RETURNING` (with `lastval()`, the
+    /// challenge's retry stored its history under the trigger's count).
     fn kill_the_next_insert(&mut self, table: &str) {
         let mut conn = diesel::PgConnection::establish(&self.url).expect("scratch database");
         let seq = format!("{table}_insert_kills");
         for sql in [
-            format!("CREATE SEQUENCE IF NOT EXISTS {seq} MINVALUE 0 START 0"),
-            format!("SELECT setval('{seq}', 0)"),
+            format!("CREATE SEQUENCE IF NOT EXISTS {seq}"),
+            format!("SELECT setval('{seq}', 1, false)"),
             format!(
                 "CREATE OR REPLACE FUNCTION kill_{table}_insert() RETURNS trigger \
-                 LANGUAGE plpgsql AS $$ DECLARE seen bigint; BEGIN \
-                 SELECT last_value INTO seen FROM {seq}; \
-                 PERFORM setval('{seq}', seen + 1); \
-                 IF seen = 0 THEN PERFORM pg_terminate_backend(pg_backend_pid()); END IF; \
-                 RETURN NEW; END $$"
+                 LANGUAGE plpgsql AS $$ BEGIN IF nextval('{seq}') = 1 THEN \
+                 PERFORM pg_terminate_backend(pg_backend_pid()); END IF; RETURN NEW; END $$"
             ),
             format!(
                 "CREATE OR REPLACE TRIGGER kill_{table}_insert AFTER INSERT ON {table} \

@@ -428,17 +428,6 @@ pub fn migrate(conn: &mut DbConn) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The id of the row this connection inserted last (no RETURNING needed).
-pub fn last_insert_id(conn: &mut DbConn) -> QueryResult<i32> {
-    use diesel::dsl::sql;
-    use diesel::sql_types::BigInt;
-    let id: i64 = match conn {
-        DbConn::Sqlite(c) => diesel::select(sql::<BigInt>("last_insert_rowid()")).get_result(c)?,
-        DbConn::Postgresql(c) => diesel::select(sql::<BigInt>("lastval()")).get_result(c)?,
-    };
-    i32::try_from(id).map_err(|_| diesel::result::Error::NotFound)
-}
-
 /// Whether a query failed on a unique key.
 pub fn is_unique_violation(e: &diesel::result::Error) -> bool {
     matches!(

@@ -4,7 +4,7 @@
 
 use crate::db::models::{GameRow, LeaveBooking};
 use crate::db::schema::{games, leave_bookings, leave_grants};
-use crate::db::{last_insert_id, per_backend, DbConn};
+use crate::db::{per_backend, DbConn};
 use crate::error::AppError;
 use crate::services::clock::{self, Interval, TimeControl};
 use crate::services::games as gsvc;
@@ -465,17 +465,20 @@ pub fn grant_leave(
         return Err(AppError::Invalid("That year cannot be used.".into()));
     }
     conn.transaction::<_, AppError, _>(|conn| {
-        diesel::insert_into(leave_grants::table)
-            .values((
-                leave_grants::user_id.eq(user_id),
-                leave_grants::year.eq(year),
-                leave_grants::days.eq(days),
-                leave_grants::granted_by.eq(Some(granted_by)),
-                leave_grants::reason.eq(crate::web::clip(reason.trim(), 500)),
-                leave_grants::created_at.eq(now),
-            ))
-            .execute(conn)?;
-        Ok(last_insert_id(conn)?)
+        let reason = crate::web::clip(reason.trim(), 500);
+        Ok(per_backend!(conn, |c| diesel::insert_into(
+            leave_grants::table
+        )
+        .values((
+            leave_grants::user_id.eq(user_id),
+            leave_grants::year.eq(year),
+            leave_grants::days.eq(days),
+            leave_grants::granted_by.eq(Some(granted_by)),
+            leave_grants::reason.eq(&reason),
+            leave_grants::created_at.eq(now),
+        ))
+        .returning(leave_grants::id)
+        .get_result(c))?)
     })
 }
 
@@ -537,15 +540,15 @@ pub fn book_leave(
         }
     }
     conn.transaction::<_, AppError, _>(|conn| {
-        diesel::insert_into(leave_bookings::table)
+        let id: i32 = per_backend!(conn, |c| diesel::insert_into(leave_bookings::table)
             .values((
                 leave_bookings::user_id.eq(user_id),
                 leave_bookings::start_date.eq(start),
                 leave_bookings::end_date.eq(end),
                 leave_bookings::created_at.eq(now),
             ))
-            .execute(conn)?;
-        let id = last_insert_id(conn)?;
+            .returning(leave_bookings::id)
+            .get_result(c))?;
         let payload = mail::Payload {
             from_user: Some(user_id),
             leave_start: Some(start.format("%Y-%m-%d").to_string()),

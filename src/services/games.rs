@@ -5,7 +5,7 @@ use crate::db::kept_update::kept_update;
 use crate::db::models::{GameRow, ListedMove, MoveRow, NewGame, NewMove, User};
 use crate::db::schema::{game_histories, game_notes, games, moves, users};
 use crate::db::stamp::Stamp;
-use crate::db::{is_unique_violation, last_insert_id, per_backend, DbConn, Stored, Writes};
+use crate::db::{is_unique_violation, per_backend, DbConn, Stored, Writes};
 use crate::error::AppError;
 use crate::position_cache::PositionCache;
 use crate::services::clock::{self, TimeControl};
@@ -118,10 +118,10 @@ pub fn history_of(conn: &mut DbConn, id: i32) -> Result<String, AppError> {
 /// Store a new game and its history (up to `new.ply`; run it in a
 /// transaction); its id.
 pub fn insert_game(conn: &mut DbConn, new: &NewGame, history: &str) -> Result<i32, AppError> {
-    diesel::insert_into(games::table)
+    let id: i32 = per_backend!(conn, |c| diesel::insert_into(games::table)
         .values(new)
-        .execute(conn)?;
-    let id = last_insert_id(conn)?;
+        .returning(games::id)
+        .get_result(c))?;
     diesel::insert_into(game_histories::table)
         .values((
             game_histories::game_id.eq(id),

@@ -14,7 +14,7 @@ use crate::db::schema::{
     adjudication_requests, adjudications, games, tournament_byes, tournament_players, tournaments,
     users,
 };
-use crate::db::{is_unique_violation, last_insert_id, DbConn};
+use crate::db::{is_unique_violation, per_backend, DbConn};
 use crate::error::AppError;
 use crate::services::games as gsvc;
 use crate::services::mail;
@@ -250,26 +250,28 @@ pub fn create(
         (1, 1000),
     )?;
     conn.transaction::<_, AppError, _>(|conn| {
-        diesel::insert_into(tournaments::table)
-            .values((
-                tournaments::name.eq(name),
-                tournaments::variant.eq(variant.id()),
-                tournaments::time_control.eq(&time_control),
-                tournaments::format.eq(format),
-                tournaments::rounds.eq(rounds),
-                tournaments::entry_opens.eq(opens),
-                tournaments::entry_closes.eq(closes),
-                tournaments::max_players.eq(max_players),
-                tournaments::entrants.eq(0),
-                tournaments::leave_days.eq(leave_days),
-                tournaments::forfeit_limit.eq(forfeit_limit),
-                tournaments::director_id.eq(director.id),
-                tournaments::status.eq(ENTRY),
-                tournaments::current_round.eq(0),
-                tournaments::created_at.eq(now),
-            ))
-            .execute(conn)?;
-        Ok(last_insert_id(conn)?)
+        Ok(per_backend!(conn, |c| diesel::insert_into(
+            tournaments::table
+        )
+        .values((
+            tournaments::name.eq(name),
+            tournaments::variant.eq(variant.id()),
+            tournaments::time_control.eq(&time_control),
+            tournaments::format.eq(format),
+            tournaments::rounds.eq(rounds),
+            tournaments::entry_opens.eq(opens),
+            tournaments::entry_closes.eq(closes),
+            tournaments::max_players.eq(max_players),
+            tournaments::entrants.eq(0),
+            tournaments::leave_days.eq(leave_days),
+            tournaments::forfeit_limit.eq(forfeit_limit),
+            tournaments::director_id.eq(director.id),
+            tournaments::status.eq(ENTRY),
+            tournaments::current_round.eq(0),
+            tournaments::created_at.eq(now),
+        ))
+        .returning(tournaments::id)
+        .get_result(c))?)
     })
 }
 
