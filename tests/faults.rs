@@ -1058,11 +1058,15 @@ fn postgres_writes_are_tried_again_after_their_connections_are_lost() {
 /// `db::once` at the service level, for the case a server cannot be made
 /// to meet on purpose: a write committed whose answer was lost. The next
 /// try under its key gets the stored answer and the write is not run
-/// again; a try whose key is not stored runs; a failed write stores no key;
-/// keys go after an hour. On SQLite nothing is stored: the write just runs.
+/// again; a try whose key is not stored runs. A refusal is an answer too,
+/// and the writes made before it stand (a draw accepted after the flag
+/// fell ends the game on time and answers so); a failure rolls back and
+/// stores no key. Keys go after an hour. On SQLite nothing is stored: the
+/// write just runs.
 #[test]
 fn a_write_committed_before_its_connection_was_lost_is_not_done_again() {
     use missive::db::once::{once, prune, KEPT};
+    use missive::error::AppError;
     let runs = std::cell::Cell::new(0);
     let write = |answer: i32| {
         let runs = &runs;
@@ -1082,6 +1086,7 @@ fn a_write_committed_before_its_connection_was_lost_is_not_done_again() {
     let Some(scratch) = ScratchDb::create() else {
         return;
     };
+    let players = setup(&scratch.url, 2, 1);
     let pool = missive::db::connect(&scratch.url, 1).unwrap();
     let mut conn = pool.get().unwrap();
     assert_eq!(once(&mut conn, "k1", false, now, write(7)).unwrap(), 7);
@@ -1089,14 +1094,33 @@ fn a_write_committed_before_its_connection_was_lost_is_not_done_again() {
     assert_eq!(runs.get(), 1, "the stored answer, the write not run again");
     assert_eq!(once(&mut conn, "k2", true, now, write(9)).unwrap(), 9);
     assert_eq!(runs.get(), 2, "a key not stored: the write runs");
-    let failing = |_: &mut DbConn| -> Result<i32, missive::error::AppError> {
-        Err(missive::error::AppError::Invalid("no".into()))
+    // A refusal after a write: White's flag has fallen when White accepts.
+    let (id, white, black) = &players[0];
+    games::draw(&mut conn, *id, &black.user, "offer", now).unwrap();
+    let late = now + chrono::TimeDelta::days(4);
+    let accept = |c: &mut DbConn| games::draw(c, *id, &white.user, "accept", late);
+    let flag_fell =
+        |r: Result<(), AppError>| matches!(r, Err(AppError::Conflict(m)) if m == games::FLAG_FELL);
+    assert!(flag_fell(once(&mut conn, "k3", false, late, accept)));
+    let row = games::load(&mut conn, *id).unwrap();
+    let forfeit = Some(missive::services::clocks::TIME_FORFEIT);
+    assert_eq!(row.reason.as_deref(), forfeit, "the forfeit stands");
+    assert!(flag_fell(once(&mut conn, "k3", true, late, |_| Ok(()))));
+    // A failure rolls back what was written before it and keeps no key.
+    let failing = |c: &mut DbConn| -> Result<i32, AppError> {
+        missive::services::records::save_note(c, *id, white.user.id, "rolled back", now)?;
+        Err(AppError::Internal("the server failed".into()))
     };
-    assert!(once(&mut conn, "k3", false, now, failing).is_err());
-    assert_eq!(once(&mut conn, "k3", true, now, write(5)).unwrap(), 5);
+    assert!(matches!(
+        once(&mut conn, "k4", false, now, failing),
+        Err(AppError::Internal(_))
+    ));
+    let notes = "SELECT COUNT(*) AS n FROM game_notes";
+    assert_eq!(count(&mut conn, notes), 0, "the note was rolled back");
+    assert_eq!(once(&mut conn, "k4", true, now, write(5)).unwrap(), 5);
     assert_eq!(runs.get(), 3, "a failed write stored no key");
     let old = now - KEPT - chrono::TimeDelta::minutes(1);
-    once(&mut conn, "k4", false, old, write(4)).unwrap();
+    once(&mut conn, "k5", false, old, write(4)).unwrap();
     assert_eq!(
         prune(&mut conn, now).unwrap(),
         1,

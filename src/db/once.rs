@@ -66,6 +66,12 @@ impl Answer for i32 {
 /// `f`, with `key` and its answer stored in the same transaction. When
 /// `again` (an earlier try under `key` lost its connection), the stored
 /// answer if there is one, and `f` is not run.
+///
+/// `f`'s writes stand whatever it answers, as they would outside a
+/// transaction: a refusal (a game found lost on time before a resignation,
+/// say, which ends the game and answers "the flag fell") is committed and
+/// kept with the key like any answer. Only a failure of the database
+/// itself rolls everything back.
 pub fn once<T: Answer>(
     conn: &mut DbConn,
     key: &str,
@@ -84,20 +90,73 @@ pub fn once<T: Answer>(
                 .first(c)
                 .optional())?;
             if let Some(text) = stored {
-                return T::from_text(&text).ok_or_else(|| {
+                return Ok(read_back(&text).ok_or_else(|| {
                     AppError::internal(format!("request key {key}: unreadable answer {text:?}"))
-                });
+                })?);
             }
         }
-        let answer = f(conn)?;
+        let (text, answer) = match f(conn) {
+            Ok(a) => (format!("{OK}{}", a.to_text()), Ok(a)),
+            Err(e) => match refusal_text(&e) {
+                Some(text) => (text, Err(e)),
+                // The database's failure, or the server's: all rolled back.
+                None => return Err(e),
+            },
+        };
         per_backend!(conn, |c| diesel::insert_into(request_keys::table)
             .values((
                 request_keys::key.eq(key),
-                request_keys::answer.eq(answer.to_text()),
+                request_keys::answer.eq(text),
                 request_keys::created_at.eq(Stamp(now)),
             ))
             .execute(c))?;
         Ok(answer)
+    })
+    .and_then(|answer| answer)
+}
+
+/// The prefix of a stored answer that is not a refusal.
+const OK: &str = "ok:";
+
+/// What a stored answer says.
+fn read_back<T: Answer>(text: &str) -> Option<Result<T, AppError>> {
+    match text.strip_prefix(OK) {
+        Some(answer) => T::from_text(answer).map(Ok),
+        None => refusal_of(text).map(Err),
+    }
+}
+
+/// The refusals a write may answer after writing, as stored text; `None`
+/// for failures (the database's, the server's), which roll the write back.
+fn refusal_text(e: &AppError) -> Option<String> {
+    let (kind, message) = match e {
+        AppError::NotFound(m) => ("not-found", m),
+        AppError::Forbidden(m) => ("forbidden", m),
+        AppError::LoginRequired(m) => ("login-required", m),
+        AppError::BadRequest(m) => ("bad-request", m),
+        AppError::Invalid(m) => ("invalid", m),
+        AppError::Conflict(m) => ("conflict", m),
+        AppError::RateLimited(m) => ("rate-limited", m),
+        AppError::Csrf
+        | AppError::Unavailable(_)
+        | AppError::ConnectionLost(_)
+        | AppError::Internal(_) => return None,
+    };
+    Some(format!("{kind}:{message}"))
+}
+
+fn refusal_of(text: &str) -> Option<AppError> {
+    let (kind, message) = text.split_once(':')?;
+    let message = message.to_string();
+    Some(match kind {
+        "not-found" => AppError::NotFound(message),
+        "forbidden" => AppError::Forbidden(message),
+        "login-required" => AppError::LoginRequired(message),
+        "bad-request" => AppError::BadRequest(message),
+        "invalid" => AppError::Invalid(message),
+        "conflict" => AppError::Conflict(message),
+        "rate-limited" => AppError::RateLimited(message),
+        _ => return None,
     })
 }
 
