@@ -191,6 +191,20 @@ where
     .await
 }
 
+/// A new session for `user_id`: the token for its cookie. Tried again after
+/// a lost connection like a read ([`db_read`]), since a repeat is harmless:
+/// a try whose answer was lost leaves a session no browser holds, which
+/// expires unused (only the token's hash is stored, so it cannot be kept
+/// with a request key and handed out again).
+pub async fn new_session(state: &AppState, user_id: i32) -> Result<String, AppError> {
+    read_again(state, || {
+        db(state, move |conn| {
+            accounts::create_session(conn, user_id, now())
+        })
+    })
+    .await
+}
+
 /// A move, tried again on another connection when its own was lost
 /// (PostgreSQL), as a read is ([`db_read`]), with one difference: when the
 /// connection was lost while the move was being stored, the next try is

@@ -979,7 +979,8 @@ fn a_move_stored_before_its_connection_was_lost_is_not_stored_again() {
 /// under one request key: a note saved after every pooled connection was
 /// ended, a challenge whose INSERT killed its own connection (made once),
 /// a resignation and the mail settings after the connections were ended
-/// again, and a leave booking whose INSERT killed its connection.
+/// again, a leave booking and a sign-up whose INSERT killed its
+/// connection, and a login after the connections were ended again.
 #[test]
 fn postgres_writes_are_tried_again_after_their_connections_are_lost() {
     let Some(mut one) = OnePgServer::start(2, 1) else {
@@ -1042,7 +1043,55 @@ fn postgres_writes_are_tried_again_after_their_connections_are_lost() {
     let r = http.post("/leave", &cookie, &leave).unwrap();
     assert_eq!(r.status, 303, "the leave, its connection killed");
     assert_eq!(one.scratch.inserts_seen("leave_bookings"), 2);
+    // Sign-up and login: the account or the attempt once, then a session.
+    let session_of = |r: &load::Reply| {
+        let set = r
+            .set_cookies
+            .iter()
+            .find(|c| c.starts_with("missive_session="));
+        let value = set.expect("a session cookie").split(';').next().unwrap();
+        format!("{value}; missive_csrf={seed}")
+    };
+    let signup = [
+        ("csrf_token", csrf.as_str()),
+        ("username", "carol"),
+        ("email", "carol@example.org"),
+        ("password", "a long enough secret 42"),
+    ];
+    one.scratch.kill_the_next_insert("users");
+    let r = http
+        .post("/signup", &format!("missive_csrf={seed}"), &signup)
+        .unwrap();
+    assert_eq!(
+        r.status,
+        303,
+        "the sign-up, its connection killed: {}",
+        r.text()
+    );
+    assert_eq!(
+        one.scratch.inserts_seen("users"),
+        2,
+        "killed once, then made"
+    );
+    let home = http.get("/", &session_of(&r)).unwrap();
+    assert!(home.text().contains("carol"), "carol is logged in");
+    lose_every_connection(&mut http, &mut one.scratch);
+    let login = [
+        ("csrf_token", csrf.as_str()),
+        ("username", white.user.username.as_str()),
+        ("password", "load test password"),
+    ];
+    let r = http
+        .post("/login", &format!("missive_csrf={seed}"), &login)
+        .unwrap();
+    assert_eq!(r.status, 303, "the login, its connection gone");
+    let home = http.get("/", &session_of(&r)).unwrap();
+    assert!(home.text().contains(&white.user.username), "logged in");
     let mut conn = DbConn::Postgresql(diesel::PgConnection::establish(&one.scratch.url).unwrap());
+    let carols = "SELECT COUNT(*) AS n FROM users WHERE username = 'carol'";
+    assert_eq!(count(&mut conn, carols), 1);
+    let attempts = "SELECT COUNT(*) AS n FROM login_attempts";
+    assert_eq!(count(&mut conn, attempts), 1, "the login recorded once");
     assert_eq!(
         count(&mut conn, "SELECT COUNT(*) AS n FROM leave_bookings"),
         1

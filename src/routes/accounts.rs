@@ -1,7 +1,8 @@
 use crate::error::AppError;
 use crate::services::accounts::{self, LoginLimits};
 use crate::web::{
-    db, html, now, removal_cookie, see_other, session_cookie, write_once, Ctx, Page, SESSION_COOKIE,
+    html, new_session, now, removal_cookie, see_other, session_cookie, write_once, Ctx, Page,
+    SESSION_COOKIE,
 };
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -72,13 +73,17 @@ pub async fn signup(ctx: Ctx, form: web::Form<SignupForm>) -> Result<HttpRespons
     ctx.check_csrf(&form.csrf_token)?;
     let f = form.into_inner();
     let (username, email, password) = (f.username.clone(), f.email.clone(), f.password);
-    let result = db(&ctx.state, move |conn| {
+    let signed_up = write_once(&ctx.state, move |conn| {
         let t = now();
         let user = accounts::signup(conn, &username, &email, &password, t)?;
         crate::services::mail::send_verification(conn, user.id, t)?;
-        accounts::create_session(conn, user.id, t)
+        Ok(user.id)
     })
     .await;
+    let result = match signed_up {
+        Ok(user_id) => new_session(&ctx.state, user_id).await,
+        Err(e) => Err(e),
+    };
     match result {
         Ok(token) => {
             let mut res = see_other("/");
@@ -122,12 +127,18 @@ pub async fn login(ctx: Ctx, form: web::Form<LoginForm>) -> Result<HttpResponse,
         per_ip: c.login_limit_ip,
         window_secs: c.login_window_secs,
     };
-    let result = db(&ctx.state, move |conn| {
-        let t = now();
-        let user = accounts::login(conn, &username, &f.password, &ip, limits, t)?;
-        accounts::create_session(conn, user.id, t)
+    let password = f.password.clone();
+    // The attempt is recorded whatever it answers, once (a refusal is kept
+    // with its request key like an answer).
+    let logged_in = write_once(&ctx.state, move |conn| {
+        let user = accounts::login(conn, &username, &password, &ip, limits, now())?;
+        Ok(user.id)
     })
     .await;
+    let result = match logged_in {
+        Ok(user_id) => new_session(&ctx.state, user_id).await,
+        Err(e) => Err(e),
+    };
     let (status, msg) = match result {
         Ok(token) => {
             let mut res = see_other("/");
