@@ -1,6 +1,6 @@
 //! Background loops. Each is safe to run in several processes at once.
 
-use crate::db::Pool;
+use crate::db::{Pool, PooledConn};
 use crate::services::mail::{self, Sender};
 use crate::services::{clocks, digest, tournaments};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -105,8 +105,8 @@ pub fn spawn_mail_worker(pool: Pool, sender: Sender, poll: Duration) -> Worker {
 /// that are due (from `hour` o'clock UTC) and not yet claimed by any process.
 pub fn spawn_digest_worker(pool: Pool, hour: u32, poll: Duration) -> Worker {
     spawn_loop("digest-worker", poll, move || {
-        match pool.get() {
-            Ok(mut conn) => match digest::run_digests(&mut conn, hour, crate::web::now()) {
+        with_connection(&pool, "digest worker", |conn| {
+            match digest::run_digests(conn, hour, crate::web::now()) {
                 Ok(r) if r.queued + r.empty > 0 => tracing::info!(
                     "digests: {} queued, {} with nothing to list",
                     r.queued,
@@ -114,10 +114,8 @@ pub fn spawn_digest_worker(pool: Pool, hour: u32, poll: Duration) -> Worker {
                 ),
                 Ok(_) => {}
                 Err(e) => tracing::warn!("digest worker: {e}"),
-            },
-            Err(e) => tracing::warn!("digest worker: no database connection: {e}"),
-        }
-        false
+            }
+        })
     })
 }
 
@@ -127,26 +125,22 @@ pub fn spawn_digest_worker(pool: Pool, hour: u32, poll: Duration) -> Worker {
 /// each forfeit and reminder is one conditional UPDATE.
 pub fn spawn_clock_worker(pool: Pool, poll: Duration) -> Worker {
     spawn_loop("clock-worker", poll, move || {
-        match pool.get() {
-            Ok(mut conn) => {
-                let now = crate::web::now();
-                match clocks::sweep_report(&mut conn, now) {
-                    Ok(s) if s.forfeits + s.reminders > 0 => tracing::info!(
-                        "clocks: {} games lost on time, {} reminders",
-                        s.forfeits,
-                        s.reminders
-                    ),
-                    Ok(_) => {}
-                    Err(e) => tracing::warn!("clock worker: {e}"),
-                }
-                // The retry keys of writes (`db::once`) are swept here too.
-                if let Err(e) = crate::db::once::prune(&mut conn, now) {
-                    tracing::warn!("clock worker, request keys: {e}");
-                }
+        with_connection(&pool, "clock worker", |conn| {
+            let now = crate::web::now();
+            match clocks::sweep_report(conn, now) {
+                Ok(s) if s.forfeits + s.reminders > 0 => tracing::info!(
+                    "clocks: {} games lost on time, {} reminders",
+                    s.forfeits,
+                    s.reminders
+                ),
+                Ok(_) => {}
+                Err(e) => tracing::warn!("clock worker: {e}"),
             }
-            Err(e) => tracing::warn!("clock worker: no database connection: {e}"),
-        }
-        false
+            // The retry keys of writes (`db::once`) are swept here too.
+            if let Err(e) = crate::db::once::prune(conn, now) {
+                tracing::warn!("clock worker, request keys: {e}");
+            }
+        })
     })
 }
 
@@ -156,16 +150,27 @@ pub fn spawn_clock_worker(pool: Pool, poll: Duration) -> Worker {
 /// conditional UPDATE, so several processes may run it).
 pub fn spawn_tournament_worker(pool: Pool, poll: Duration) -> Worker {
     spawn_loop("tournaments", poll, move || {
-        match pool.get() {
-            Ok(mut conn) => match tournaments::sweep(&mut conn, crate::web::now()) {
+        with_connection(
+            &pool,
+            "tournament sweeper",
+            |conn| match tournaments::sweep(conn, crate::web::now()) {
                 Ok(started) if !started.is_empty() => {
                     tracing::info!("tournaments started: {started:?}")
                 }
                 Ok(_) => {}
                 Err(e) => tracing::warn!("tournament sweeper: {e}"),
             },
-            Err(e) => tracing::warn!("tournament sweeper: no database connection: {e}"),
-        }
-        false
+        )
     })
+}
+
+/// One pass of a loop that waits out its poll after every pass: `pass` on
+/// a pooled connection, or a warning that none came (the next pass tries
+/// again). Always `false`: no pass asks to run again at once.
+fn with_connection(pool: &Pool, who: &str, pass: impl FnOnce(&mut PooledConn)) -> bool {
+    match pool.get() {
+        Ok(mut conn) => pass(&mut conn),
+        Err(e) => tracing::warn!("{who}: no database connection: {e}"),
+    }
+    false
 }

@@ -130,8 +130,9 @@ where
 /// database restart or a network cut, on PostgreSQL), it runs again on
 /// another connection instead of answering 503. The pool drops each dead
 /// connection as it fails and checks one that has been idle, so at most one
-/// try per pooled connection can fail. Work that writes must not come here:
-/// a COMMIT whose answer was lost may have been stored.
+/// try per pooled connection can fail. Work that writes must not come here
+/// (a COMMIT whose answer was lost may have been stored) unless doing it
+/// twice is harmless ([`new_session`]); see [`write_once`].
 pub async fn db_read<F, T>(state: &AppState, f: F) -> Result<T, AppError>
 where
     F: Fn(&mut DbConn) -> Result<T, AppError> + Clone + Send + 'static,
@@ -197,10 +198,8 @@ where
 /// expires unused (only the token's hash is stored, so it cannot be kept
 /// with a request key and handed out again).
 pub async fn new_session(state: &AppState, user_id: i32) -> Result<String, AppError> {
-    read_again(state, || {
-        db(state, move |conn| {
-            accounts::create_session(conn, user_id, now())
-        })
+    db_read(state, move |conn| {
+        accounts::create_session(conn, user_id, now())
     })
     .await
 }

@@ -80,10 +80,7 @@ pub async fn signup(ctx: Ctx, form: web::Form<SignupForm>) -> Result<HttpRespons
         Ok(user.id)
     })
     .await;
-    let result = match signed_up {
-        Ok(user_id) => new_session(&ctx.state, user_id).await,
-        Err(e) => Err(e),
-    };
+    let result = async { new_session(&ctx.state, signed_up?).await }.await;
     match result {
         Ok(token) => {
             let mut res = see_other("/");
@@ -135,10 +132,7 @@ pub async fn login(ctx: Ctx, form: web::Form<LoginForm>) -> Result<HttpResponse,
         Ok(user.id)
     })
     .await;
-    let result = match logged_in {
-        Ok(user_id) => new_session(&ctx.state, user_id).await,
-        Err(e) => Err(e),
-    };
+    let result = async { new_session(&ctx.state, logged_in?).await }.await;
     let (status, msg) = match result {
         Ok(token) => {
             let mut res = see_other("/");

@@ -227,9 +227,9 @@ pub async fn play(
     let ply = link.ply;
     let ((), result) = crate::web::settle_move(&ctx.state, |unsure| {
         let (state, user, text) = (ctx.state.clone(), data.user.clone(), f.text.clone());
-        let on = ctx.state.clone();
+        let app_state = &ctx.state;
         async move {
-            let submitted = db(&on, move |conn| {
+            let submitted = db(app_state, move |conn| {
                 svc::queue_move(
                     conn,
                     &state.writes,
