@@ -8,6 +8,8 @@
 mod common;
 #[path = "common/load.rs"]
 mod load;
+#[path = "common/stored.rs"]
+mod stored;
 
 use diesel::prelude::*;
 use load::{Http, Player, Table};
@@ -21,11 +23,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
+use stored::{check_games, count, no_duplicate_mail, Acked};
 
 const SECRET: &str = "fault-test-secret-0123456789abcdef";
-
-/// A move the server acknowledged with 303: (game, ply, coordinate).
-type Acked = (i32, i32, String);
 
 /// A server process; killed (SIGKILL) when dropped.
 struct Proc {
@@ -98,18 +98,6 @@ fn setup(database_url: &str, players: usize, games: usize) -> Vec<(i32, Player, 
         .collect()
 }
 
-fn count(conn: &mut DbConn, sql: &str) -> i64 {
-    #[derive(QueryableByName)]
-    struct N {
-        #[diesel(sql_type = diesel::sql_types::BigInt)]
-        n: i64,
-    }
-    diesel::sql_query(sql)
-        .get_result::<N>(conn)
-        .expect("count")
-        .n
-}
-
 /// Wait (bounded) until `sql` counts zero rows.
 fn wait_zero(conn: &mut DbConn, sql: &str, limit: Duration) {
     let started = Instant::now();
@@ -126,41 +114,6 @@ fn wait_zero(conn: &mut DbConn, sql: &str, limit: Duration) {
     }
 }
 
-/// Every game's stored moves have plies 1..=n, each stored FEN is the
-/// replay of the moves before it with the rules crate, the game row's FEN
-/// and ply agree, and every acknowledged move is stored as acknowledged.
-/// Returns the number of stored moves.
-fn check_games(conn: &mut DbConn, acked: &[Acked]) -> usize {
-    let ids: Vec<i32> = missive::db::schema::games::table
-        .select(missive::db::schema::games::id)
-        .load(conn)
-        .unwrap();
-    let mut stored: HashMap<(i32, i32), String> = HashMap::new();
-    for id in ids {
-        let row = games::load(conn, id).unwrap();
-        let moves = games::moves_of(conn, id).unwrap();
-        let variant = missive_rules::variant(&row.variant).unwrap();
-        let mut game = missive_rules::Game::new(variant, Some(&row.start_fen)).unwrap();
-        for (i, m) in moves.iter().enumerate() {
-            assert_eq!(m.ply, i as i32 + 1, "game {id}: plies are 1..=n");
-            game.play_text(&m.coordinate)
-                .unwrap_or_else(|e| panic!("game {id} ply {}: stored move illegal: {e}", m.ply));
-            assert_eq!(game.fen(), m.fen_after, "game {id} ply {}: FEN", m.ply);
-            stored.insert((id, m.ply), m.coordinate.clone());
-        }
-        assert_eq!(row.ply as usize, moves.len(), "game {id}: ply count");
-        assert_eq!(row.fen, game.fen(), "game {id}: the game's FEN");
-    }
-    for (g, ply, coord) in acked {
-        assert_eq!(
-            stored.get(&(*g, *ply)),
-            Some(coord),
-            "game {g} ply {ply}: a move answered 303 is stored as played"
-        );
-    }
-    stored.len()
-}
-
 /// The outbox row id in a mail's Message-ID (`<missive.ID.MICROS@host>`).
 fn outbox_id(data: &str) -> Option<i32> {
     let line = data
@@ -175,12 +128,7 @@ fn outbox_id(data: &str) -> Option<i32> {
 /// closed-as-stale row did not, with at most `surplus` extra deliveries
 /// (mails in flight when a process was killed). Returns (sent, skipped).
 fn check_mail(conn: &mut DbConn, sink: &SmtpSink, surplus: usize) -> (usize, usize) {
-    let dup = count(
-        conn,
-        "SELECT COUNT(*) AS n FROM (SELECT kind, user_id, game_id, ply FROM email_outbox \
-         GROUP BY kind, user_id, game_id, ply HAVING COUNT(*) > 1) d",
-    );
-    assert_eq!(dup, 0, "one outbox row per event");
+    no_duplicate_mail(conn);
     let rows = missive::services::mail::all(conn).unwrap();
     let mut delivered: HashMap<i32, usize> = HashMap::new();
     for m in sink.mails() {

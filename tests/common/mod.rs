@@ -61,7 +61,7 @@ fn random_suffix() -> String {
 }
 
 /// Start the server on a free port of 127.0.0.1.
-fn launch(
+pub fn launch(
     mut config: missive::Config,
 ) -> (String, actix_web::dev::ServerHandle, thread::JoinHandle<()>) {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
@@ -81,6 +81,12 @@ fn launch(
     });
     let handle = rx.recv().unwrap().expect("server starts");
     (format!("http://{addr}"), handle, thread)
+}
+
+/// Stop a server from [`launch`] at once, in-flight requests and all.
+pub fn halt(handle: actix_web::dev::ServerHandle, thread: thread::JoinHandle<()>) {
+    actix_web::rt::System::new().block_on(handle.stop(false));
+    let _ = thread.join();
 }
 
 impl TestApp {
