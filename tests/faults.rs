@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
-use stored::{check_games, count, no_duplicate_mail, Acked};
+use stored::{check_games, check_mail, count, Acked};
 
 const SECRET: &str = "fault-test-secret-0123456789abcdef";
 
@@ -112,52 +112,6 @@ fn wait_zero(conn: &mut DbConn, sql: &str, limit: Duration) {
         );
         thread::sleep(Duration::from_millis(50));
     }
-}
-
-/// The outbox row id in a mail's Message-ID (`<missive.ID.MICROS@host>`).
-fn outbox_id(data: &str) -> Option<i32> {
-    let line = data
-        .lines()
-        .find(|l| l.to_ascii_lowercase().starts_with("message-id:"))?;
-    let rest = &line[line.find("<missive.")? + "<missive.".len()..];
-    rest[..rest.find('.')?].parse().ok()
-}
-
-/// Mail: no two outbox rows for one event, every row closed, every mail
-/// the sink received is an outbox row, each sent row arrived and each
-/// closed-as-stale row did not, with at most `surplus` extra deliveries
-/// (mails in flight when a process was killed). Returns (sent, skipped).
-fn check_mail(conn: &mut DbConn, sink: &SmtpSink, surplus: usize) -> (usize, usize) {
-    no_duplicate_mail(conn);
-    let rows = missive::services::mail::all(conn).unwrap();
-    let mut delivered: HashMap<i32, usize> = HashMap::new();
-    for m in sink.mails() {
-        let id = outbox_id(&m.data).expect("every mail carries its outbox Message-ID");
-        *delivered.entry(id).or_default() += 1;
-    }
-    let (mut sent, mut skipped, mut extra) = (0, 0, 0);
-    for r in &rows {
-        assert!(r.sent_at.is_some(), "mail {} is closed", r.id);
-        let got = delivered.remove(&r.id).unwrap_or(0);
-        let expected = if r.last_error.is_none() {
-            sent += 1;
-            assert!(got >= 1, "mail {} ({}) was delivered", r.id, r.kind);
-            1
-        } else {
-            skipped += 1;
-            0
-        };
-        extra += got.saturating_sub(expected);
-    }
-    assert!(
-        delivered.is_empty(),
-        "mails delivered for no outbox row: {delivered:?}"
-    );
-    assert!(
-        extra <= surplus,
-        "{extra} mails delivered twice (at most {surplus} allowed)"
-    );
-    (sent, skipped)
 }
 
 /// Load: each thread plays its tables in turn until the server stops

@@ -21,28 +21,67 @@ mod load;
 mod stored;
 
 use load::{Http, Table};
+use missive::services::mail;
+use missive::smtp_sink::SmtpSink;
 use rand::{Rng, SeedableRng};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
-use stored::{check_games, count, no_duplicate_mail, Acked};
+use stored::{check_games, check_mail, count, no_duplicate_mail, Acked};
 
 const SECRET: &str = "power-cut-test-secret-0123456789abcdef";
 
 /// Cuts in a row, each on the database the last one left.
 const ROUNDS: u64 = 5;
 
-fn server_on(db: &Path) -> (String, actix_web::dev::ServerHandle, thread::JoinHandle<()>) {
-    common::launch(missive::Config {
+fn config(db: &Path, sink: &SmtpSink) -> missive::Config {
+    missive::Config {
         database_url: db.to_string_lossy().into_owned(),
         bind: "127.0.0.1:0".into(),
         secret: Some(SECRET.into()),
         workers: 2,
         pool_size: 4,
+        smtp_url: Some(sink.url()),
+        // A lease taken before a cut runs out soon after the reboot.
+        mail_lease_secs: 1,
         ..missive::Config::default()
-    })
+    }
+}
+
+/// The server and its mail sender, as `missive serve` runs them.
+struct Server {
+    base: String,
+    handle: actix_web::dev::ServerHandle,
+    thread: thread::JoinHandle<()>,
+    mailer: missive::jobs::Worker,
+}
+
+impl Server {
+    fn start(db: &Path, sink: &SmtpSink) -> Server {
+        let config = config(db, sink);
+        let pool = missive::db::connect(&config.database_url, 2).expect("database");
+        let secret = missive::web::load_secret(&mut pool.get().unwrap(), Some(SECRET)).unwrap();
+        let sender = mail::Sender {
+            transport: mail::Transport::from_config(&config).unwrap(),
+            ctx: mail::MailCtx::new(&config, &secret).unwrap(),
+            owner: missive::jobs::worker_name(),
+        };
+        let mailer = missive::jobs::spawn_mail_worker(pool, sender, Duration::from_millis(20));
+        let (base, handle, thread) = common::launch(config);
+        Server {
+            base,
+            handle,
+            thread,
+            mailer,
+        }
+    }
+
+    fn stop(self) {
+        self.mailer.stop();
+        common::halt(self.handle, self.thread);
+    }
 }
 
 /// The database file and its log as the dead disk holds them, copied to
@@ -132,13 +171,20 @@ fn a_power_cut_under_load_loses_no_acknowledged_move() {
         tables[i % 3].push(Table::new(*id, w.clone(), b.clone()));
     }
 
+    let sink = SmtpSink::start();
     let acked = Arc::new(Mutex::new(Vec::new()));
     let mut rng = rand::thread_rng();
     for round in 0..ROUNDS {
-        let (base, handle, server) = server_on(&db);
+        let server = Server::start(&db, &sink);
         let before = acked.lock().unwrap().len();
         let stop = Arc::new(AtomicBool::new(false));
-        let threads = load(&base, tables, acked.clone(), stop.clone(), 10 * round);
+        let threads = load(
+            &server.base,
+            tables,
+            acked.clone(),
+            stop.clone(),
+            10 * round,
+        );
         // The cut strikes in the middle of a random piece of file work (a
         // commit's log writes, its sync; in the second round a checkpoint's
         // writes to the database file): the first loses every unsynced
@@ -162,7 +208,7 @@ fn a_power_cut_under_load_loses_no_acknowledged_move() {
             .into_iter()
             .map(|t| t.join().expect("load thread"))
             .collect();
-        common::halt(handle, server);
+        server.stop();
         let made = acked.lock().unwrap().len() - before;
         assert!(made > 0, "round {round}: moves were made before the cut");
 
@@ -199,9 +245,10 @@ fn a_power_cut_under_load_loses_no_acknowledged_move() {
         db = next;
     }
 
-    // The games go on from what the last cut left.
-    let (base, handle, server) = server_on(&db);
-    let mut http = Http::new(base.trim_start_matches("http://"));
+    // The games go on from what the last cut left, and the mail queued
+    // before the cuts goes out.
+    let server = Server::start(&db, &sink);
+    let mut http = Http::new(server.base.trim_start_matches("http://"));
     let seed = load::csrf_seed();
     let csrf = load::csrf_for(&mut http, &seed).unwrap();
     let mut rng = rand::rngs::StdRng::seed_from_u64(7);
@@ -211,5 +258,25 @@ fn a_power_cut_under_load_loses_no_acknowledged_move() {
             assert_eq!(p.status, 303, "a move after the last cut");
         }
     }
-    common::halt(handle, server);
+    let mut conn = missive::db::Manager::new(&db.to_string_lossy())
+        .open()
+        .unwrap();
+    let started = Instant::now();
+    while count(
+        &mut conn,
+        "SELECT COUNT(*) AS n FROM email_outbox WHERE sent_at IS NULL",
+    ) > 0
+    {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the outbox drains"
+        );
+        thread::sleep(Duration::from_millis(20));
+    }
+    server.stop();
+    // A mail handed to the SMTP server just before a cut, whose "sent" mark
+    // the cut undid, goes out again: at most one per cut.
+    let (sent, skipped) = check_mail(&mut conn, &sink, ROUNDS as usize);
+    eprintln!("after the cuts: {sent} mails sent, {skipped} closed as stale");
+    assert!(sent > 0);
 }
