@@ -174,11 +174,29 @@ fn late_move_is_refused_and_forfeits(backend: Backend) {
     assert_eq!(row.reason.as_deref(), Some(clocks::TIME_FORFEIT));
     assert_eq!(row.black_clock_secs, Some(0));
     assert_eq!(mails(&mut conn, mail::GAME_OVER).len(), 2);
-    // The sweeper has nothing left to do, and a retry is refused as over.
+    // The sweeper has nothing left to do. A retry (a second tab, or the
+    // server's own after a lost connection) gets the same answer, and
+    // changes nothing; the winner is told the game is over.
     assert_eq!(clocks::sweep(&mut conn, late).unwrap(), 0);
-    let r = games::submit_move(&mut conn, id, &bob, "e5", None, true, late);
-    assert!(matches!(r, Err(AppError::Forbidden(_))));
+    let r = games::submit_move(&mut conn, id, &bob, "e5", Some(1), true, late);
+    match r {
+        Err(AppError::Conflict(msg)) => assert_eq!(msg, games::TIME_RAN_OUT),
+        other => panic!("expected the same answer, got {:?}", other.err()),
+    }
+    let r = games::submit_move(&mut conn, id, &alice, "Nf3", None, true, late);
+    assert!(matches!(r, Err(AppError::Forbidden(m)) if m == "This game is over."));
     assert_eq!(mails(&mut conn, mail::GAME_OVER).len(), 2);
+    assert_eq!(games::moves_of(&mut conn, id).unwrap().len(), 1);
+    // A move that finds the game already lost on time by the sweeper is
+    // told the same.
+    let id = game(&mut conn, &alice, &bob, "2d/move");
+    let flagged = t0() + Duration::days(2) + Duration::seconds(1);
+    assert_eq!(clocks::sweep(&mut conn, flagged).unwrap(), 1);
+    let r = games::submit_move(&mut conn, id, &alice, "e4", Some(0), true, flagged);
+    match r {
+        Err(AppError::Conflict(msg)) => assert_eq!(msg, games::TIME_RAN_OUT),
+        other => panic!("expected a loss on time, got {:?}", other.err()),
+    }
     // A draw offer cannot be accepted once the mover's flag has fallen.
     let id = game(&mut conn, &alice, &bob, "2d/move");
     games::draw(&mut conn, id, &bob, "offer", t0() + Duration::hours(1)).unwrap();

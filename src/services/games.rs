@@ -671,6 +671,14 @@ fn check_mover(row: &GameRow, user: &User) -> Result<Color, AppError> {
                 "The game has not started: the challenge has not been accepted yet.".into(),
             ))
         }
+        // The player whose time ran out, moving: told so, whoever ended the
+        // game (the clock sweeper, or an earlier try of this very move whose
+        // answer was lost), as the move that finds the flag down is.
+        _ if row.reason.as_deref() == Some(clocks::TIME_FORFEIT)
+            && row.turn == color_code(side) =>
+        {
+            return Err(AppError::Conflict(TIME_RAN_OUT.into()))
+        }
         _ => return Err(AppError::Forbidden("This game is over.".into())),
     }
     if row.turn != color_code(side) {
