@@ -185,10 +185,15 @@ fn a_power_cut_under_load_loses_no_acknowledged_move() {
             stop.clone(),
             10 * round,
         );
-        // The cut strikes in the middle of a random piece of file work (a
-        // commit's log writes, its sync; in the second round a checkpoint's
-        // writes to the database file): the first loses every unsynced
-        // write, the others a random number of each file's latest ones.
+        // Once moves flow, the cut is armed to strike in the middle of a
+        // random piece of file work (a commit's log writes, its sync; in the
+        // second round a checkpoint's writes to the database file): the
+        // first loses every unsynced write, the others a random number of
+        // each file's latest ones.
+        let started = Instant::now();
+        while acked.lock().unwrap().len() == before && started.elapsed() < Duration::from_secs(60) {
+            thread::sleep(Duration::from_millis(2));
+        }
         let all = round == 0;
         if round == 1 {
             cut_vfs::arm(rng.gen_range(1..60), true, all, rng.gen());
