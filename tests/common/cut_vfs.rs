@@ -5,8 +5,8 @@
 //! power does to a disk's write cache: every write not yet synced is undone
 //! (or, for each file, only a random number of the latest ones, as when the
 //! disk had written the first few out in order), and from that moment every
-//! file opened before it refuses all reads and writes, as a dead machine
-//! would. SQLite's own crash tests work the same way (its `test6.c`).
+//! file opened before it refuses all reads and writes, and nothing in their
+//! folders is opened or deleted again, as on a dead machine. SQLite's own crash tests work the same way (its `test6.c`).
 //!
 //! What is left on disk is what the machine would find after the power
 //! came back; a copy of the files (without the `-shm` index, which lives in
@@ -20,9 +20,10 @@
 use libsqlite3_sys as ffi;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::io::{Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
@@ -39,9 +40,13 @@ struct Disk {
     epoch: u64,
     /// Unsynced writes of each file, oldest first.
     unsynced: HashMap<String, Vec<Undo>>,
-    /// Every path a file was opened under, with the epoch it died in
-    /// (`u64::MAX` while it lives).
-    dead_paths: HashMap<String, u64>,
+    /// The folders of the files opened since the last cut.
+    open_dirs: HashSet<PathBuf>,
+    /// The folders of the files open at a cut: the dead machine's disk.
+    /// Nothing there is opened or deleted again: a connection the server
+    /// opened after the cut would trust the dead connections' `-shm`
+    /// index, which still lists the log frames the cut undid.
+    dead_dirs: HashSet<PathBuf>,
     /// A cut waiting for its moment.
     armed: Option<Armed>,
     /// What the armed cut did, once it struck.
@@ -68,7 +73,8 @@ fn disk() -> &'static Mutex<Disk> {
         Mutex::new(Disk {
             epoch: 0,
             unsynced: HashMap::new(),
-            dead_paths: HashMap::new(),
+            open_dirs: HashSet::new(),
+            dead_dirs: HashSet::new(),
             armed: None,
             fired: None,
         })
@@ -195,7 +201,6 @@ impl Disk {
     fn cut(&mut self, rng: &mut impl Rng, all: bool) -> CutReport {
         self.armed = None;
         CUT_BEFORE.store(self.epoch + 1, Ordering::SeqCst);
-        let dead_epoch = self.epoch;
         self.epoch += 1;
         let mut report = Vec::new();
         for (path, undos) in self.unsynced.drain() {
@@ -213,9 +218,8 @@ impl Disk {
             f.sync_all().unwrap();
             report.push((path, n, undone));
         }
-        for e in self.dead_paths.values_mut() {
-            *e = (*e).min(dead_epoch);
-        }
+        let dirs: Vec<PathBuf> = self.open_dirs.drain().collect();
+        self.dead_dirs.extend(dirs);
         report.sort();
         report
     }
@@ -244,6 +248,17 @@ impl Disk {
     }
 }
 
+/// The folder of a file SQLite names.
+unsafe fn dir_of(name: *const c_char) -> Option<PathBuf> {
+    if name.is_null() {
+        return None;
+    }
+    let p = unsafe { CStr::from_ptr(name) }
+        .to_string_lossy()
+        .into_owned();
+    Path::new(&p).parent().map(Path::to_path_buf)
+}
+
 unsafe extern "C" fn open(
     _vfs: *mut ffi::sqlite3_vfs,
     name: ffi::sqlite3_filename,
@@ -252,8 +267,14 @@ unsafe extern "C" fn open(
     out_flags: *mut c_int,
 ) -> c_int {
     unsafe {
-        let m = machine();
         (*file).pMethods = std::ptr::null();
+        // Under the lock throughout, so a cut comes wholly before or after.
+        let mut d = lock();
+        let dir = dir_of(name);
+        if dir.as_ref().is_some_and(|p| d.dead_dirs.contains(p)) {
+            return ffi::SQLITE_CANTOPEN;
+        }
+        let m = machine();
         let rc = ((*m).xOpen.unwrap())(m, name, real(file), flags, out_flags);
         if rc != ffi::SQLITE_OK || (*real(file)).pMethods.is_null() {
             return rc;
@@ -264,10 +285,7 @@ unsafe extern "C" fn open(
             let p = CStr::from_ptr(name).to_string_lossy().into_owned();
             Box::into_raw(Box::new(p))
         };
-        let mut d = lock();
-        if !path.is_null() {
-            d.dead_paths.insert((*path).clone(), u64::MAX);
-        }
+        d.open_dirs.extend(dir);
         std::ptr::write(
             file as *mut CutFile,
             CutFile {
@@ -288,13 +306,8 @@ unsafe extern "C" fn delete(
     sync_dir: c_int,
 ) -> c_int {
     unsafe {
-        let p = CStr::from_ptr(name).to_string_lossy().into_owned();
-        let d = lock();
-        // A file whose machine lost power is not deleted by it afterwards.
-        if d.dead_paths
-            .get(&p)
-            .is_some_and(|&e| e < CUT_BEFORE.load(Ordering::SeqCst))
-        {
+        // A dead machine deletes nothing.
+        if dir_of(name).is_some_and(|p| lock().dead_dirs.contains(&p)) {
             return ffi::SQLITE_IOERR_DELETE;
         }
         let m = machine();
