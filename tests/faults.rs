@@ -8,6 +8,8 @@
 mod common;
 #[path = "common/load.rs"]
 mod load;
+#[path = "common/move_load.rs"]
+mod move_load;
 #[path = "common/stored.rs"]
 mod stored;
 
@@ -16,6 +18,7 @@ use load::{Http, Player, Table};
 use missive::db::DbConn;
 use missive::services::games;
 use missive::smtp_sink::{free_port, SmtpSink};
+use move_load::{run_load, setup, tables_of, Load};
 use rand::{Rng, SeedableRng};
 use std::collections::HashMap;
 use std::process::{Child, Command, Stdio};
@@ -81,23 +84,6 @@ impl Drop for Proc {
     }
 }
 
-/// Players and chess games set up through the services before the load.
-fn setup(database_url: &str, players: usize, games: usize) -> Vec<(i32, Player, Player)> {
-    let pool = missive::db::connect(database_url, 2).expect("database");
-    let mut conn = pool.get().unwrap();
-    let secret = missive::web::load_secret(&mut conn, Some(SECRET)).unwrap();
-    let ps: Vec<Player> = (0..players)
-        .map(|i| load::player(&mut conn, &secret, &format!("player{i}")))
-        .collect();
-    (0..games)
-        .map(|i| {
-            let w = ps[(2 * i) % players].clone();
-            let b = ps[(2 * i + 1) % players].clone();
-            (load::new_game(&mut conn, &w, &b), w, b)
-        })
-        .collect()
-}
-
 /// Wait (bounded) until `sql` counts zero rows.
 fn wait_zero(conn: &mut DbConn, sql: &str, limit: Duration) {
     let started = Instant::now();
@@ -112,65 +98,6 @@ fn wait_zero(conn: &mut DbConn, sql: &str, limit: Duration) {
         );
         thread::sleep(Duration::from_millis(50));
     }
-}
-
-/// Load: each thread plays its tables in turn until the server stops
-/// answering, `stop` is set, `limit` moves were made or the time is up.
-fn run_load(
-    addr: &str,
-    tables: Vec<Vec<Table>>,
-    acked: Arc<Mutex<Vec<Acked>>>,
-    stop: Arc<AtomicBool>,
-    limit: usize,
-) -> Vec<thread::JoinHandle<Vec<Table>>> {
-    tables
-        .into_iter()
-        .enumerate()
-        .map(|(t, mut mine)| {
-            let (addr, acked, stop) = (addr.to_string(), acked.clone(), stop.clone());
-            thread::spawn(move || {
-                let mut http = Http::new(&addr);
-                let seed = load::csrf_seed();
-                let Ok(csrf) = load::csrf_for(&mut http, &seed) else {
-                    return mine;
-                };
-                let mut rng = rand::rngs::StdRng::seed_from_u64(t as u64);
-                let started = Instant::now();
-                let mut made = 0;
-                'load: while made < limit
-                    && !stop.load(Ordering::SeqCst)
-                    && started.elapsed() < Duration::from_secs(60)
-                {
-                    let mut any = false;
-                    for table in mine.iter_mut().filter(|t| !t.finished()) {
-                        any = true;
-                        match load::post_move(&mut http, table, &seed, &csrf, &mut rng) {
-                            Ok(p) if p.status == 303 => {
-                                acked.lock().unwrap().push((table.id, p.ply, p.coordinate));
-                                made += 1;
-                            }
-                            Ok(p) => {
-                                panic!("move {} in game {}: {}", p.coordinate, table.id, p.status)
-                            }
-                            Err(_) => break 'load,
-                        }
-                    }
-                    if !any {
-                        break;
-                    }
-                }
-                mine
-            })
-        })
-        .collect()
-}
-
-fn tables_of(games: &[(i32, Player, Player)], threads: usize) -> Vec<Vec<Table>> {
-    let mut out: Vec<Vec<Table>> = (0..threads).map(|_| Vec::new()).collect();
-    for (i, (id, w, b)) in games.iter().enumerate() {
-        out[i % threads].push(Table::new(*id, w.clone(), b.clone()));
-    }
-    out
 }
 
 /// Once the load is over: wait (bounded) until the outbox is drained, stop
@@ -204,7 +131,7 @@ fn kill_9_under_load_loses_no_acknowledged_move_and_no_mail() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("crash.db").to_string_lossy().into_owned();
     let sink = SmtpSink::start();
-    let games = setup(&db, 8, 6);
+    let games = setup(&db, 8, 6, SECRET);
     let mut server = spawn(&db, &sink.url(), 3, dir.path());
     let acked = Arc::new(Mutex::new(Vec::new()));
     let stop = Arc::new(AtomicBool::new(false));
@@ -213,7 +140,7 @@ fn kill_9_under_load_loses_no_acknowledged_move_and_no_mail() {
         tables_of(&games, 3),
         acked.clone(),
         stop.clone(),
-        10_000,
+        Load::limit(10_000),
     );
     // Kill at a random moment once moves are flowing.
     let started = Instant::now();
@@ -260,11 +187,17 @@ fn smtp_outage_queues_mail_and_delivers_each_once_when_back() {
     let db = dir.path().join("outage.db").to_string_lossy().into_owned();
     let port = free_port();
     let smtp_url = format!("smtp://127.0.0.1:{port}");
-    let games = setup(&db, 4, 4);
+    let games = setup(&db, 4, 4, SECRET);
     let server = spawn(&db, &smtp_url, 5, dir.path());
     let acked = Arc::new(Mutex::new(Vec::new()));
     let stop = Arc::new(AtomicBool::new(false));
-    for t in run_load(&server.addr, tables_of(&games, 2), acked.clone(), stop, 12) {
+    for t in run_load(
+        &server.addr,
+        tables_of(&games, 2),
+        acked.clone(),
+        stop,
+        Load::limit(12),
+    ) {
         t.join().expect("load thread");
     }
     let acked = acked.lock().unwrap().clone();
@@ -371,7 +304,7 @@ impl OnePgServer {
         let scratch = ScratchDb::create()?;
         let dir = tempfile::tempdir().unwrap();
         let sink = SmtpSink::start();
-        let games = setup(&scratch.url, players, games);
+        let games = setup(&scratch.url, players, games, SECRET);
         let server = spawn(&scratch.url, &sink.url(), 3, dir.path());
         Some(OnePgServer {
             scratch,
@@ -401,7 +334,7 @@ fn two_processes_on_one_postgres_database() {
     let db = scratch.url.clone();
     let dir = tempfile::tempdir().unwrap();
     let sink = SmtpSink::start();
-    let games = setup(&db, 6, 4);
+    let games = setup(&db, 6, 4, SECRET);
     let servers = [
         spawn(&db, &sink.url(), 10, dir.path()),
         spawn(&db, &sink.url(), 10, dir.path()),
@@ -818,7 +751,7 @@ fn a_move_stored_before_its_connection_was_lost_is_not_stored_again() {
         return;
     };
     let db = scratch.url.clone();
-    let games_set = setup(&db, 2, 1);
+    let games_set = setup(&db, 2, 1, SECRET);
     let (id, white, black) = games_set[0].clone();
     let pool = missive::db::connect(&db, 4).unwrap();
     let writes = missive::db::Writes::Own;
@@ -1037,7 +970,7 @@ fn a_write_committed_before_its_connection_was_lost_is_not_done_again() {
     let Some(scratch) = ScratchDb::create() else {
         return;
     };
-    let players = setup(&scratch.url, 2, 1);
+    let players = setup(&scratch.url, 2, 1, SECRET);
     let pool = missive::db::connect(&scratch.url, 1).unwrap();
     let mut conn = pool.get().unwrap();
     assert_eq!(once(&mut conn, "k1", false, now, write(7)).unwrap(), 7);

@@ -17,10 +17,12 @@ mod common;
 mod cut_vfs;
 #[path = "common/load.rs"]
 mod load;
+#[path = "common/move_load.rs"]
+mod move_load;
 #[path = "common/stored.rs"]
 mod stored;
 
-use load::{Http, Table};
+use load::Http;
 use missive::services::mail;
 use missive::smtp_sink::SmtpSink;
 use rand::{Rng, SeedableRng};
@@ -29,7 +31,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
-use stored::{check_games, check_mail, count, no_duplicate_mail, Acked};
+use stored::{check_games, check_mail, count, no_duplicate_mail};
 
 const SECRET: &str = "power-cut-test-secret-0123456789abcdef";
 
@@ -95,54 +97,6 @@ fn reboot(from: &Path, to: &Path) {
     }
 }
 
-/// Each thread plays its tables in turn until a move is not answered 303.
-fn load(
-    base: &str,
-    tables: Vec<Vec<Table>>,
-    acked: Arc<Mutex<Vec<Acked>>>,
-    stop: Arc<AtomicBool>,
-    seed: u64,
-) -> Vec<thread::JoinHandle<Vec<Table>>> {
-    let addr = base.trim_start_matches("http://").to_string();
-    tables
-        .into_iter()
-        .enumerate()
-        .map(|(t, mut mine)| {
-            let (addr, acked, stop) = (addr.clone(), acked.clone(), stop.clone());
-            thread::spawn(move || {
-                let mut http = Http::new(&addr);
-                let cookie_seed = load::csrf_seed();
-                let csrf = load::csrf_for(&mut http, &cookie_seed).expect("a CSRF token");
-                for table in mine.iter_mut() {
-                    // After a cut the server knows better than this side.
-                    assert!(table.sync(&mut http, &cookie_seed).is_ok());
-                }
-                let mut rng = rand::rngs::StdRng::seed_from_u64(seed + t as u64);
-                let started = Instant::now();
-                'load: while !stop.load(Ordering::SeqCst)
-                    && started.elapsed() < Duration::from_secs(60)
-                {
-                    let mut any = false;
-                    for table in mine.iter_mut().filter(|t| !t.finished()) {
-                        any = true;
-                        match load::post_move(&mut http, table, &cookie_seed, &csrf, &mut rng) {
-                            Ok(p) if p.status == 303 => {
-                                acked.lock().unwrap().push((table.id, p.ply, p.coordinate))
-                            }
-                            // The dead disk: the server answers 5xx from now on.
-                            _ => break 'load,
-                        }
-                    }
-                    if !any {
-                        break;
-                    }
-                }
-                mine
-            })
-        })
-        .collect()
-}
-
 #[test]
 fn a_power_cut_under_load_loses_no_acknowledged_move() {
     // The library is set up as the server sets it up, then the VFS goes in
@@ -153,23 +107,8 @@ fn a_power_cut_under_load_loses_no_acknowledged_move() {
     let dir = tempfile::tempdir().unwrap();
     let mut db = dir.path().join("boot0/power.db");
     std::fs::create_dir_all(db.parent().unwrap()).unwrap();
-    let (players, games) = {
-        let pool = missive::db::connect(&db.to_string_lossy(), 2).expect("database");
-        let mut conn = pool.get().unwrap();
-        let secret = missive::web::load_secret(&mut conn, Some(SECRET)).unwrap();
-        let players: Vec<load::Player> = (0..8)
-            .map(|i| load::player(&mut conn, &secret, &format!("player{i}")))
-            .collect();
-        let games: Vec<i32> = (0..12)
-            .map(|i| load::new_game(&mut conn, &players[2 * i % 8], &players[(2 * i + 1) % 8]))
-            .collect();
-        (players, games)
-    };
-    let mut tables: Vec<Vec<Table>> = (0..3).map(|_| Vec::new()).collect();
-    for (i, id) in games.iter().enumerate() {
-        let (w, b) = (&players[2 * i % 8], &players[(2 * i + 1) % 8]);
-        tables[i % 3].push(Table::new(*id, w.clone(), b.clone()));
-    }
+    let games = move_load::setup(&db.to_string_lossy(), 8, 12, SECRET);
+    let mut tables = move_load::tables_of(&games, 3);
 
     let sink = SmtpSink::start();
     let acked = Arc::new(Mutex::new(Vec::new()));
@@ -178,12 +117,17 @@ fn a_power_cut_under_load_loses_no_acknowledged_move() {
         let server = Server::start(&db, &sink);
         let before = acked.lock().unwrap().len();
         let stop = Arc::new(AtomicBool::new(false));
-        let threads = load(
+        let threads = move_load::run_load(
             &server.base,
             tables,
             acked.clone(),
             stop.clone(),
-            10 * round,
+            // The dead disk: the server answers 5xx from the cut on.
+            move_load::Load {
+                limit: usize::MAX,
+                seed: 10 * round,
+                refusal_ends_it: true,
+            },
         );
         // Once moves flow, the cut is armed to strike in the middle of a
         // random piece of file work (a commit's log writes, its sync; in the
