@@ -315,69 +315,25 @@ unsafe extern "C" fn delete(
     }
 }
 
-unsafe extern "C" fn access(
-    _: *mut ffi::sqlite3_vfs,
-    name: *const c_char,
-    flags: c_int,
-    out: *mut c_int,
-) -> c_int {
-    unsafe {
-        let m = machine();
-        ((*m).xAccess.unwrap())(m, name, flags, out)
-    }
-}
-
-unsafe extern "C" fn full_pathname(
-    _: *mut ffi::sqlite3_vfs,
-    name: *const c_char,
-    n: c_int,
-    out: *mut c_char,
-) -> c_int {
-    unsafe {
-        let m = machine();
-        ((*m).xFullPathname.unwrap())(m, name, n, out)
-    }
-}
-
-unsafe extern "C" fn randomness(_: *mut ffi::sqlite3_vfs, n: c_int, out: *mut c_char) -> c_int {
-    unsafe {
-        let m = machine();
-        ((*m).xRandomness.unwrap())(m, n, out)
-    }
-}
-
-unsafe extern "C" fn sleep(_: *mut ffi::sqlite3_vfs, micros: c_int) -> c_int {
-    unsafe {
-        let m = machine();
-        ((*m).xSleep.unwrap())(m, micros)
-    }
-}
-
-unsafe extern "C" fn current_time(_: *mut ffi::sqlite3_vfs, out: *mut f64) -> c_int {
-    unsafe {
-        let m = machine();
-        ((*m).xCurrentTime.unwrap())(m, out)
-    }
-}
-
-unsafe extern "C" fn last_error(_: *mut ffi::sqlite3_vfs, n: c_int, out: *mut c_char) -> c_int {
-    unsafe {
-        let m = machine();
-        match (*m).xGetLastError {
-            Some(f) => f(m, n, out),
-            None => 0,
+/// VFS functions that hand the call to the machine's VFS unchanged.
+macro_rules! to_machine {
+    ($($name:ident => $field:ident($($arg:ident: $ty:ty),*);)*) => {$(
+        unsafe extern "C" fn $name(_: *mut ffi::sqlite3_vfs, $($arg: $ty),*) -> c_int {
+            let m = machine();
+            // SAFETY: the machine's VFS is SQLite's own, for the process's life.
+            unsafe { ((*m).$field.unwrap())(m, $($arg),*) }
         }
-    }
+    )*};
 }
 
-unsafe extern "C" fn current_time_64(
-    _: *mut ffi::sqlite3_vfs,
-    out: *mut ffi::sqlite3_int64,
-) -> c_int {
-    unsafe {
-        let m = machine();
-        ((*m).xCurrentTimeInt64.unwrap())(m, out)
-    }
+to_machine! {
+    access => xAccess(name: *const c_char, flags: c_int, out: *mut c_int);
+    full_pathname => xFullPathname(name: *const c_char, n: c_int, out: *mut c_char);
+    randomness => xRandomness(n: c_int, out: *mut c_char);
+    sleep => xSleep(micros: c_int);
+    current_time => xCurrentTime(out: *mut f64);
+    last_error => xGetLastError(n: c_int, out: *mut c_char);
+    current_time_64 => xCurrentTimeInt64(out: *mut ffi::sqlite3_int64);
 }
 
 static IO_METHODS: ffi::sqlite3_io_methods = ffi::sqlite3_io_methods {
@@ -427,13 +383,18 @@ unsafe extern "C" fn read(
     }
 }
 
-/// The file's length and the bytes `[at, at + n)` as they are now (shorter
-/// where the file ends).
-unsafe fn before(file: *mut ffi::sqlite3_file, at: i64, n: usize) -> Option<(u64, Vec<u8>)> {
+/// Keep what a write (or truncation) of `n` bytes at `at` is about to
+/// overwrite: the bytes there now (fewer where the file ends) and the
+/// file's length. False when they could not be read.
+unsafe fn keep_undo(d: &mut Disk, file: *mut ffi::sqlite3_file, at: i64, n: usize) -> bool {
     unsafe {
+        let path = me(file).path;
+        if path.is_null() {
+            return true;
+        }
         let mut len: i64 = 0;
         if (methods(file).xFileSize.unwrap())(real(file), &mut len) != ffi::SQLITE_OK {
-            return None;
+            return false;
         }
         let have = (len - at).clamp(0, n as i64) as usize;
         let mut old = vec![0u8; have];
@@ -445,10 +406,15 @@ unsafe fn before(file: *mut ffi::sqlite3_file, at: i64, n: usize) -> Option<(u64
                 at,
             );
             if rc != ffi::SQLITE_OK {
-                return None;
+                return false;
             }
         }
-        Some((len as u64, old))
+        d.unsynced.entry((*path).clone()).or_default().push(Undo {
+            offset: at as u64,
+            old,
+            old_len: len as u64,
+        });
+        true
     }
 }
 
@@ -460,19 +426,8 @@ unsafe extern "C" fn write(
 ) -> c_int {
     unsafe {
         let mut d = lock();
-        if dead(me(file)) || d.strikes(me(file)) {
+        if dead(me(file)) || d.strikes(me(file)) || !keep_undo(&mut d, file, at, n as usize) {
             return ffi::SQLITE_IOERR_WRITE;
-        }
-        let path = me(file).path;
-        if !path.is_null() {
-            let Some((old_len, old)) = before(file, at, n as usize) else {
-                return ffi::SQLITE_IOERR_WRITE;
-            };
-            d.unsynced.entry((*path).clone()).or_default().push(Undo {
-                offset: at as u64,
-                old,
-                old_len,
-            });
         }
         (methods(file).xWrite.unwrap())(real(file), buf, n, at)
     }
@@ -481,19 +436,10 @@ unsafe extern "C" fn write(
 unsafe extern "C" fn truncate(file: *mut ffi::sqlite3_file, size: i64) -> c_int {
     unsafe {
         let mut d = lock();
-        if dead(me(file)) || d.strikes(me(file)) {
+        // What lies past `size` is kept whole.
+        if dead(me(file)) || d.strikes(me(file)) || !keep_undo(&mut d, file, size, usize::MAX >> 1)
+        {
             return ffi::SQLITE_IOERR_TRUNCATE;
-        }
-        let path = me(file).path;
-        if !path.is_null() {
-            let Some((old_len, old)) = before(file, size, usize::MAX >> 1) else {
-                return ffi::SQLITE_IOERR_TRUNCATE;
-            };
-            d.unsynced.entry((*path).clone()).or_default().push(Undo {
-                offset: size as u64,
-                old,
-                old_len,
-            });
         }
         (methods(file).xTruncate.unwrap())(real(file), size)
     }
@@ -525,34 +471,25 @@ unsafe extern "C" fn file_size(file: *mut ffi::sqlite3_file, out: *mut i64) -> c
     }
 }
 
-// Locks are passed on even on a dead file, so that its connections can
-// still let go of what they hold while they fail.
-unsafe extern "C" fn lock_file(file: *mut ffi::sqlite3_file, level: c_int) -> c_int {
-    unsafe { (methods(file).xLock.unwrap())(real(file), level) }
+/// File methods that hand the call to the machine's file unchanged, even
+/// on a dead file: its connections must still let go of their locks while
+/// they fail.
+macro_rules! to_real_file {
+    ($($name:ident => $field:ident($($arg:ident: $ty:ty),*);)*) => {$(
+        unsafe extern "C" fn $name(file: *mut ffi::sqlite3_file, $($arg: $ty),*) -> c_int {
+            unsafe { (methods(file).$field.unwrap())(real(file), $($arg),*) }
+        }
+    )*};
 }
 
-unsafe extern "C" fn unlock_file(file: *mut ffi::sqlite3_file, level: c_int) -> c_int {
-    unsafe { (methods(file).xUnlock.unwrap())(real(file), level) }
-}
-
-unsafe extern "C" fn check_reserved_lock(file: *mut ffi::sqlite3_file, out: *mut c_int) -> c_int {
-    unsafe { (methods(file).xCheckReservedLock.unwrap())(real(file), out) }
-}
-
-unsafe extern "C" fn file_control(
-    file: *mut ffi::sqlite3_file,
-    op: c_int,
-    arg: *mut c_void,
-) -> c_int {
-    unsafe { (methods(file).xFileControl.unwrap())(real(file), op, arg) }
-}
-
-unsafe extern "C" fn sector_size(file: *mut ffi::sqlite3_file) -> c_int {
-    unsafe { (methods(file).xSectorSize.unwrap())(real(file)) }
-}
-
-unsafe extern "C" fn device_characteristics(file: *mut ffi::sqlite3_file) -> c_int {
-    unsafe { (methods(file).xDeviceCharacteristics.unwrap())(real(file)) }
+to_real_file! {
+    lock_file => xLock(level: c_int);
+    unlock_file => xUnlock(level: c_int);
+    check_reserved_lock => xCheckReservedLock(out: *mut c_int);
+    file_control => xFileControl(op: c_int, arg: *mut c_void);
+    sector_size => xSectorSize();
+    device_characteristics => xDeviceCharacteristics();
+    shm_lock => xShmLock(offset: c_int, n: c_int, flags: c_int);
 }
 
 // The `-shm` index is memory shared between connections, never synced:
@@ -571,15 +508,6 @@ unsafe extern "C" fn shm_map(
         }
         (methods(file).xShmMap.unwrap())(real(file), page, size, extend, out)
     }
-}
-
-unsafe extern "C" fn shm_lock(
-    file: *mut ffi::sqlite3_file,
-    offset: c_int,
-    n: c_int,
-    flags: c_int,
-) -> c_int {
-    unsafe { (methods(file).xShmLock.unwrap())(real(file), offset, n, flags) }
 }
 
 unsafe extern "C" fn shm_barrier(file: *mut ffi::sqlite3_file) {
