@@ -11,6 +11,7 @@ pub mod jobs;
 pub mod listed_moves;
 pub mod mail_bench;
 pub mod nul_guard;
+pub mod page_cache;
 pub mod position_cache;
 pub mod routes;
 pub mod services;

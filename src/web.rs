@@ -31,6 +31,8 @@ pub struct AppState {
     /// rather than as parked database threads queueing on the pool.
     pub db_permits: tokio::sync::Semaphore,
     pub positions: crate::position_cache::PositionCache,
+    /// Game pages as sent, sent again while nothing was committed.
+    pub pages: crate::page_cache::PageCache,
     /// The plies game pages list, kept between views.
     pub listed: crate::listed_moves::ListedMoves,
     /// Usernames by id, kept (they never change).
@@ -49,12 +51,18 @@ impl AppState {
         let cache_bytes = u64::from(config.position_cache_mb) << 20;
         let inline_short_work =
             crate::db::parse_url(&config.database_url).0 == crate::db::Backend::Sqlite;
+        let pages = crate::page_cache::PageCache::new(
+            inline_short_work && crate::db::counts_commits(&pool),
+            cache_bytes,
+            std::time::Duration::from_millis(config.page_cache_ms),
+        );
         AppState {
             pool,
             config,
             secret,
             db_permits: tokio::sync::Semaphore::new(permits),
             positions: crate::position_cache::PositionCache::new(cache_bytes),
+            pages,
             listed: crate::listed_moves::ListedMoves::new(cache_bytes),
             // About 64 bytes a name: as many names as listed plies' bytes / 64.
             names: crate::user_names::UserNames::new((cache_bytes / 64) as usize),
@@ -354,6 +362,18 @@ impl Session {
         &self.state
     }
 
+    /// What a game page seen in this session is kept by
+    /// ([`crate::page_cache`]): the game, the ply asked for, the session
+    /// cookie and the CSRF token the page's forms carry.
+    pub fn page_key(&self, game: i32, ply: Option<i64>) -> crate::page_cache::PageKey {
+        crate::page_cache::PageKey {
+            game,
+            ply,
+            session: self.token.clone(),
+            csrf: self.csrf_token.clone(),
+        }
+    }
+
     /// Check a form's `csrf_token` before any database work (403 when
     /// missing or wrong).
     pub fn check_csrf(&self, token: &str) -> Result<(), AppError> {
@@ -523,10 +543,10 @@ pub fn see_other(location: &str) -> HttpResponse {
 }
 
 /// A rendered template with a status code.
-pub fn html(status: actix_web::http::StatusCode, body: String) -> HttpResponse {
+pub fn html(status: actix_web::http::StatusCode, body: impl Into<web::Bytes>) -> HttpResponse {
     HttpResponse::build(status)
         .content_type("text/html; charset=utf-8")
-        .body(body)
+        .body(body.into())
 }
 
 /// Parse an id from the path: anything but a positive number is "not found".

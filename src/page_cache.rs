@@ -1,0 +1,118 @@
+//! Game pages as last sent, kept for a moment on SQLite and sent again while
+//! nothing in the database has changed.
+//!
+//! A correspondence game's page is looked at far more often than it changes,
+//! and once restoring, listing and drawing were kept (`position_cache`), the
+//! session lookup and the game's reads were the page's largest cost: with
+//! them, a page took three to four times the CPU of a trivial handler, and a
+//! kept page sent again about one and a half times (`bench/http.sh`, README
+//! "Benchmarks").
+//!
+//! A kept page is only sent again when both hold:
+//! - **No commit since it was read.** Every SQLite connection this process
+//!   opens counts its commits ([`crate::db::sqlite_commits`], from SQLite's
+//!   WAL hook, which runs once a commit is done). A page is kept with the
+//!   count seen before its reads began, so a commit that its reads could
+//!   have missed has moved the count by the time it is asked for again. Any
+//!   commit at all (a move in another game, a mail marked sent) drops every
+//!   kept page: coarse, but no write path can forget to say what it changed.
+//! - **It is younger than [`Config::page_cache_ms`](crate::config::Config)**
+//!   (1 s unless set). This bounds what the count cannot see: a commit by
+//!   another process on the same file (the `missive user` commands), and
+//!   what the page draws from the clock alone (time left, a session's
+//!   expiry).
+//!
+//! A page is found by everything it was drawn for: the game, the ply asked
+//! for, the session cookie and the CSRF token. Only on SQLite, and only in
+//! WAL mode (the hook runs only there). PostgreSQL servers may be several
+//! processes on one database, none seeing the others' commits, so there
+//! nothing is kept.
+
+use actix_web::web::Bytes;
+use quick_cache::sync::Cache;
+use quick_cache::Weighter;
+use std::time::{Duration, Instant};
+
+/// What a page was drawn for.
+#[derive(Clone, Hash, PartialEq, Eq)]
+pub struct PageKey {
+    pub game: i32,
+    pub ply: Option<i64>,
+    pub session: Option<String>,
+    pub csrf: String,
+}
+
+#[derive(Clone)]
+struct Kept {
+    commits: u64,
+    at: Instant,
+    body: Bytes,
+}
+
+#[derive(Clone)]
+struct Size;
+
+impl Weighter<PageKey, Kept> for Size {
+    fn weight(&self, k: &PageKey, v: &Kept) -> u64 {
+        (v.body.len() + k.csrf.len() + k.session.as_ref().map_or(0, String::len) + 64) as u64
+    }
+}
+
+pub struct PageCache {
+    pages: Option<Cache<PageKey, Kept, Size>>,
+    fresh_for: Duration,
+}
+
+/// The commit count seen before a page's reads began: what the page is kept
+/// with ([`PageCache::keep`]).
+#[derive(Clone, Copy)]
+pub struct Seen {
+    commits: u64,
+    at: Instant,
+}
+
+impl PageCache {
+    /// About `bytes` of pages, each sent again for at most `fresh_for`; none
+    /// kept when either is zero or `on` is false.
+    pub fn new(on: bool, bytes: u64, fresh_for: Duration) -> PageCache {
+        let on = on && bytes > 0 && !fresh_for.is_zero();
+        PageCache {
+            pages: on.then(|| Cache::with_weighter(((bytes / 16_384) as usize).max(16), bytes, Size)),
+            fresh_for,
+        }
+    }
+
+    pub fn is_on(&self) -> bool {
+        self.pages.is_some()
+    }
+
+    /// The page kept for `key`, if nothing was committed since it was read
+    /// and it is still fresh.
+    pub fn get(&self, key: &PageKey) -> Option<Bytes> {
+        let kept = self.pages.as_ref()?.get(key)?;
+        (kept.commits == crate::db::sqlite_commits() && kept.at.elapsed() < self.fresh_for)
+            .then_some(kept.body)
+    }
+
+    /// Call before the page's first read.
+    pub fn seen(&self) -> Seen {
+        Seen {
+            commits: crate::db::sqlite_commits(),
+            at: Instant::now(),
+        }
+    }
+
+    /// Keep `body`, drawn from reads that began after `seen`.
+    pub fn keep(&self, key: PageKey, seen: Seen, body: Bytes) {
+        if let Some(pages) = &self.pages {
+            pages.insert(
+                key,
+                Kept {
+                    commits: seen.commits,
+                    at: seen.at,
+                    body,
+                },
+            );
+        }
+    }
+}

@@ -1,0 +1,188 @@
+//! Game pages kept as sent (`src/page_cache.rs`): sent again only while
+//! nothing was committed and for no longer than `MISSIVE_PAGE_CACHE_MS`,
+//! each to the session it was drawn for, and never on PostgreSQL.
+
+mod common;
+
+use common::{Backend, TestApp};
+use diesel::prelude::*;
+use std::ffi::CString;
+
+/// Commit `sql` to the SQLite file at `path` on a connection of this process
+/// whose WAL hook is taken off: a commit this process does not count, as
+/// one made by another process (a `missive user` command) is.
+fn commit_unseen(path: &str, sql: &str) {
+    use libsqlite3_sys as ffi;
+    let path = CString::new(path).unwrap();
+    let sql = CString::new(sql).unwrap();
+    // SAFETY: one connection, opened, used and closed on this thread; every
+    // pointer handed over lives until the call returns.
+    unsafe {
+        let mut db = std::ptr::null_mut();
+        assert_eq!(ffi::sqlite3_open(path.as_ptr(), &mut db), ffi::SQLITE_OK);
+        ffi::sqlite3_commit_hook(db, None, std::ptr::null_mut());
+        ffi::sqlite3_wal_hook(db, None, std::ptr::null_mut());
+        ffi::sqlite3_busy_timeout(db, 10_000);
+        let rc = ffi::sqlite3_exec(
+            db,
+            sql.as_ptr(),
+            None,
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+        );
+        assert_eq!(ffi::sqlite3_changes(db), 1, "one row changed");
+        ffi::sqlite3_close(db);
+        assert_eq!(rc, ffi::SQLITE_OK);
+    }
+}
+
+/// A write committed by a connection of the server's own kind (it counts).
+fn commit_counted(app: &TestApp, sql: &str) {
+    let mut conn = app.db();
+    let n = match &mut conn {
+        missive::db::DbConn::Sqlite(c) => diesel::sql_query(sql).execute(c).unwrap(),
+        missive::db::DbConn::Postgresql(c) => diesel::sql_query(sql).execute(c).unwrap(),
+    };
+    assert_eq!(n, 1, "one row changed");
+}
+
+fn alice_and_bob(cache_ms: u64) -> (TestApp, common::TestClient, common::TestClient, i32) {
+    let app = TestApp::start_with(Backend::Sqlite, |c| c.page_cache_ms = cache_ms);
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let id = alice.challenge("bob", "white");
+    bob.post(&format!("/games/{id}/accept"), &[]);
+    (app, alice, bob, id)
+}
+
+const OFFER: &str = "Your opponent offers a draw.";
+
+#[test]
+fn a_commit_is_counted_once_done() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = dir.path().join("count.db").to_string_lossy().into_owned();
+    let mut conn = missive::db::Manager::new(&url).open().unwrap();
+    let missive::db::DbConn::Sqlite(c) = &mut conn else {
+        unreachable!("an SQLite path opens SQLite")
+    };
+    diesel::sql_query("CREATE TABLE t (x INTEGER)")
+        .execute(c)
+        .unwrap();
+    for i in 0..3 {
+        let before = missive::db::sqlite_commits();
+        diesel::sql_query(format!("INSERT INTO t VALUES ({i})"))
+            .execute(c)
+            .unwrap();
+        // Other tests' commits may count too, so "at least one more".
+        assert!(missive::db::sqlite_commits() > before, "commit {i} counted");
+    }
+}
+
+#[test]
+fn a_kept_page_is_sent_again_until_anything_is_committed() {
+    let (app, alice, _bob, id) = alice_and_bob(600_000);
+    let page = format!("/games/{id}");
+    let first = alice.get(&page);
+    assert!(!first.has(OFFER));
+    // Black offers a draw behind the server's back: the kept page stands...
+    commit_unseen(
+        &app.database_url,
+        &format!("UPDATE games SET draw_offer = 'black' WHERE id = {id}"),
+    );
+    let again = alice.get(&page);
+    assert!(again.body == first.body, "the kept page is sent again");
+    // ...until this process commits anything, here to another table.
+    commit_counted(
+        &app,
+        "UPDATE users SET confirm_moves = NOT confirm_moves WHERE username = 'bob'",
+    );
+    assert!(alice.get(&page).has(OFFER), "a commit drops kept pages");
+}
+
+#[test]
+fn a_kept_page_is_sent_no_longer_than_its_time() {
+    let (app, alice, _bob, id) = alice_and_bob(1);
+    let page = format!("/games/{id}");
+    assert!(!alice.get(&page).has(OFFER));
+    commit_unseen(
+        &app.database_url,
+        &format!("UPDATE games SET draw_offer = 'black' WHERE id = {id}"),
+    );
+    // Longer than the page may be kept (1 ms): it is drawn afresh.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    assert!(alice.get(&page).has(OFFER));
+}
+
+#[test]
+fn a_move_is_on_both_pages_at_once() {
+    let (_app, alice, bob, id) = alice_and_bob(600_000);
+    let page = format!("/games/{id}");
+    assert!(alice.get(&page).has("Your turn"));
+    assert!(!bob.get(&page).has("Your turn"));
+    assert_eq!(alice.play(id, "e4").status(), reqwest::StatusCode::SEE_OTHER);
+    let (a, b) = (alice.get(&page), bob.get(&page));
+    assert!(a.has("e4") && !a.has("Your turn"), "the mover's page");
+    assert!(b.has("e4") && b.has("Your turn"), "the opponent's page");
+}
+
+#[test]
+fn each_session_gets_the_page_drawn_for_it() {
+    let (app, alice, bob, id) = alice_and_bob(600_000);
+    let page = format!("/games/{id}");
+    let anonymous = app.client();
+    // Twice each, so the second views come from the kept pages.
+    for _ in 0..2 {
+        let (a, b, n) = (alice.get(&page), bob.get(&page), anonymous.get(&page));
+        assert!(a.has(r#"<span class="who">alice</span>"#) && !a.has(r#"class="who">bob"#));
+        assert!(b.has(r#"<span class="who">bob</span>"#) && !b.has(r#"class="who">alice"#));
+        assert!(!n.has(r#"class="who""#) && n.has("Log in"));
+        assert_eq!(common::csrf_from(&a.body), Some(alice.csrf()));
+        assert_eq!(common::csrf_from(&b.body), Some(bob.csrf()));
+        assert_ne!(alice.csrf(), bob.csrf());
+    }
+    // A second login of alice (another browser) is another session.
+    let elsewhere = app.client();
+    elsewhere.login("alice", "correct horse battery");
+    let e = elsewhere.get(&page);
+    assert_eq!(common::csrf_from(&e.body), Some(elsewhere.csrf()));
+    // Logging out commits, so the old session's page is not sent again.
+    let out = alice.post("/logout", &[]);
+    assert_eq!(out.status(), reqwest::StatusCode::SEE_OTHER);
+    assert!(!alice.get(&page).has(r#"class="who">alice"#));
+}
+
+#[test]
+fn no_page_is_kept_on_postgres_when_turned_off_or_without_a_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("on.db").to_string_lossy().into_owned();
+    let state = |url: &str, ms: u64| {
+        let config = missive::Config {
+            database_url: url.to_string(),
+            page_cache_ms: ms,
+            ..missive::Config::default()
+        };
+        missive::build_state(&config).unwrap().pages.is_on()
+    };
+    assert!(state(&file, 1000), "on by default for an SQLite file");
+    assert!(!state(&file, 0), "MISSIVE_PAGE_CACHE_MS=0 turns it off");
+    let memory = missive::db::connect(":memory:", 1).unwrap();
+    assert!(
+        !missive::db::counts_commits(&memory),
+        "no WAL, no commit count"
+    );
+    if let Some(admin) = common::postgres_url() {
+        let name = "missive_page_cache_off";
+        let mut c = diesel::PgConnection::establish(&admin).unwrap();
+        let _ = diesel::sql_query(format!("DROP DATABASE IF EXISTS {name}")).execute(&mut c);
+        diesel::sql_query(format!("CREATE DATABASE {name}"))
+            .execute(&mut c)
+            .unwrap();
+        let mut url = url::Url::parse(&admin).unwrap();
+        url.set_path(&format!("/{name}"));
+        let on = state(url.as_str(), 1000);
+        let _ = diesel::sql_query(format!("DROP DATABASE {name} WITH (FORCE)")).execute(&mut c);
+        assert!(!on, "never on PostgreSQL");
+    } else {
+        eprintln!("MISSIVE_TEST_POSTGRES_URL is not set: PostgreSQL part skipped");
+    }
+}
