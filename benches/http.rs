@@ -9,7 +9,10 @@
 //! crate) and the game page, on SQLite and, when it answers, on PostgreSQL
 //! (`MISSIVE_BENCH_POSTGRES_URL`, else `MISSIVE_TEST_POSTGRES_URL`, else
 //! postgres://postgres@127.0.0.1:5432/postgres; a scratch database is
-//! created and dropped). Ratios against the targets close the run.
+//! created and dropped). On SQLite the game page is also measured, for
+//! scale, drawn afresh on every view (`MISSIVE_PAGE_CACHE_MS=0`), and kept
+//! beside one connection in eight posting moves (each commit drops every
+//! kept page). Ratios against the targets close the run.
 //! `MISSIVE_BENCH_SAVE_PAGE=FILE` saves one game page as the bench sees it.
 
 #[path = "../tests/common/load.rs"]
@@ -83,6 +86,12 @@ struct Server {
 
 impl Server {
     fn start(database_url: &str, a: &Args) -> Server {
+        Server::start_keeping(database_url, a, missive::Config::default().page_cache_ms)
+    }
+
+    /// [`Server::start`] with `MISSIVE_PAGE_CACHE_MS` set (0: every game
+    /// page drawn afresh).
+    fn start_keeping(database_url: &str, a: &Args, page_cache_ms: u64) -> Server {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
         let addr = listener.local_addr().unwrap().to_string();
         let config = missive::Config {
@@ -92,6 +101,7 @@ impl Server {
             workers: a.workers,
             pool_size: a.pool,
             sqlite_sync: a.sqlite_sync,
+            page_cache_ms,
             ..missive::Config::default()
         };
         let (tx, rx) = mpsc::channel();
@@ -287,6 +297,16 @@ fn setup_games(database_url: &str, conns: usize) -> Vec<(i32, Player, Player)> {
         .collect()
 }
 
+/// A new game between the players of each of `games`.
+fn fresh_games(database_url: &str, games: &[(i32, Player, Player)]) -> Vec<(i32, Player, Player)> {
+    let pool = missive::db::connect(database_url, 1).expect("database");
+    let mut conn = pool.get().unwrap();
+    games
+        .iter()
+        .map(|(_, w, b)| (load::new_game(&mut conn, w, b), w.clone(), b.clone()))
+        .collect()
+}
+
 struct Mover {
     table: Table,
     seed: String,
@@ -301,7 +321,7 @@ fn moves(a: &Args, database_url: &str, addr: &str, games: &[(i32, Player, Player
     let pool = missive::db::connect(database_url, 2).expect("database");
     let games = games.to_vec();
     drive(
-        a.conns,
+        games.len(),
         a.secs,
         move |i| {
             let (id, w, b) = games[i].clone();
@@ -354,7 +374,7 @@ fn pages(a: &Args, addr: &str, games: &[(i32, Player, Player)]) -> Summary {
         }
     }
     drive(
-        a.conns,
+        games.len(),
         a.secs,
         move |i| {
             let (id, w, _) = &games[i];
@@ -379,6 +399,30 @@ fn game_cases(label: &str, key: &str, database_url: &str, a: &Args) -> [Option<S
         p
     });
     drop(server);
+    if key == "sqlite" && a.wants("sqlite-page") {
+        // What a page costs drawn from the database, as every first view
+        // after a change is; then pages kept while moves commit, each commit
+        // dropping every kept page.
+        let server = Server::start_keeping(database_url, a, 0);
+        let drawn = pages(a, &server.addr, &games);
+        print_row("  (for scale: drawn every time)", &drawn);
+        drop(server);
+        let server = Server::start(database_url, a);
+        let movers = (a.conns / 8).max(1);
+        let (moving, viewed) = games.split_at(movers);
+        // The move case left these games where it stopped: new ones.
+        let moving = fresh_games(database_url, moving);
+        let moving = &moving[..];
+        let (mut posts, mut gets) = thread::scope(|s| {
+            let posts = s.spawn(|| moves(a, database_url, &server.addr, moving));
+            let gets = pages(a, &server.addr, viewed);
+            (posts.join().expect("movers"), gets)
+        });
+        // Both measured the one process's CPU, which they shared.
+        (posts.cpu_us, gets.cpu_us) = (None, None);
+        print_row(&format!("  (for scale: GET beside {movers} movers)"), &gets);
+        print_row("  (for scale: their move POSTs)", &posts);
+    }
     [m, p]
 }
 

@@ -77,7 +77,8 @@ impl PageCache {
     pub fn new(on: bool, bytes: u64, fresh_for: Duration) -> PageCache {
         let on = on && bytes > 0 && !fresh_for.is_zero();
         PageCache {
-            pages: on.then(|| Cache::with_weighter(((bytes / 16_384) as usize).max(16), bytes, Size)),
+            pages: on
+                .then(|| Cache::with_weighter(((bytes / 16_384) as usize).max(16), bytes, Size)),
             fresh_for,
         }
     }

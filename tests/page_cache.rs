@@ -119,7 +119,10 @@ fn a_move_is_on_both_pages_at_once() {
     let page = format!("/games/{id}");
     assert!(alice.get(&page).has("Your turn"));
     assert!(!bob.get(&page).has("Your turn"));
-    assert_eq!(alice.play(id, "e4").status(), reqwest::StatusCode::SEE_OTHER);
+    assert_eq!(
+        alice.play(id, "e4").status(),
+        reqwest::StatusCode::SEE_OTHER
+    );
     let (a, b) = (alice.get(&page), bob.get(&page));
     assert!(a.has("e4") && !a.has("Your turn"), "the mover's page");
     assert!(b.has("e4") && b.has("Your turn"), "the opponent's page");
