@@ -38,21 +38,12 @@ fn commit_unseen(path: &str, sql: &str) {
 
 /// A write committed by a connection of the server's own kind (it counts).
 fn commit_counted(app: &TestApp, sql: &str) {
-    let mut conn = app.db();
-    let n = match &mut conn {
-        missive::db::DbConn::Sqlite(c) => diesel::sql_query(sql).execute(c).unwrap(),
-        missive::db::DbConn::Postgresql(c) => diesel::sql_query(sql).execute(c).unwrap(),
-    };
+    let n = diesel::sql_query(sql).execute(&mut app.db()).unwrap();
     assert_eq!(n, 1, "one row changed");
 }
 
 fn alice_and_bob(cache_ms: u64) -> (TestApp, common::TestClient, common::TestClient, i32) {
-    let app = TestApp::start_with(Backend::Sqlite, |c| c.page_cache_ms = cache_ms);
-    let alice = app.user("alice");
-    let bob = app.user("bob");
-    let id = alice.challenge("bob", "white");
-    bob.post(&format!("/games/{id}/accept"), &[]);
-    (app, alice, bob, id)
+    TestApp::game_of_alice_and_bob_with(Backend::Sqlite, |c| c.page_cache_ms = cache_ms)
 }
 
 const OFFER: &str = "Your opponent offers a draw.";
@@ -178,35 +169,25 @@ fn each_session_gets_the_page_drawn_for_it() {
 
 #[test]
 fn no_page_is_kept_on_postgres_when_turned_off_or_without_a_log() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("on.db").to_string_lossy().into_owned();
-    let state = |url: &str, ms: u64| {
-        let config = missive::Config {
-            database_url: url.to_string(),
-            page_cache_ms: ms,
-            ..missive::Config::default()
-        };
-        missive::build_state(&config).unwrap().pages.is_on()
+    let kept = |backend, ms: u64| {
+        let app = TestApp::start_with(backend, |c| c.page_cache_ms = ms);
+        missive::build_state(&app.config).unwrap().pages.is_on()
     };
-    assert!(state(&file, 1000), "on by default for an SQLite file");
-    assert!(!state(&file, 0), "MISSIVE_PAGE_CACHE_MS=0 turns it off");
+    assert!(
+        kept(Backend::Sqlite, 1000),
+        "on by default for an SQLite file"
+    );
+    assert!(
+        !kept(Backend::Sqlite, 0),
+        "MISSIVE_PAGE_CACHE_MS=0 turns it off"
+    );
     let memory = missive::db::connect(":memory:", 1).unwrap();
     assert!(
         !missive::db::counts_commits(&memory),
         "no WAL, no commit count"
     );
-    if let Some(admin) = common::postgres_url() {
-        let name = "missive_page_cache_off";
-        let mut c = diesel::PgConnection::establish(&admin).unwrap();
-        let _ = diesel::sql_query(format!("DROP DATABASE IF EXISTS {name}")).execute(&mut c);
-        diesel::sql_query(format!("CREATE DATABASE {name}"))
-            .execute(&mut c)
-            .unwrap();
-        let mut url = url::Url::parse(&admin).unwrap();
-        url.set_path(&format!("/{name}"));
-        let on = state(url.as_str(), 1000);
-        let _ = diesel::sql_query(format!("DROP DATABASE {name} WITH (FORCE)")).execute(&mut c);
-        assert!(!on, "never on PostgreSQL");
+    if common::postgres_url().is_some() {
+        assert!(!kept(Backend::Postgres, 1000), "never on PostgreSQL");
     } else {
         eprintln!("MISSIVE_TEST_POSTGRES_URL is not set: PostgreSQL part skipped");
     }

@@ -179,7 +179,15 @@ impl TestApp {
     /// A server with alice and bob signed up and a game between them
     /// accepted, alice White: the start of most game tests.
     pub fn game_of_alice_and_bob(backend: Backend) -> (TestApp, TestClient, TestClient, i32) {
-        let app = TestApp::start(backend);
+        Self::game_of_alice_and_bob_with(backend, |_| {})
+    }
+
+    /// [`TestApp::game_of_alice_and_bob`] on a server with `tweak`ed settings.
+    pub fn game_of_alice_and_bob_with(
+        backend: Backend,
+        tweak: impl FnOnce(&mut missive::Config),
+    ) -> (TestApp, TestClient, TestClient, i32) {
+        let app = TestApp::start_with(backend, tweak);
         let alice = app.user("alice");
         let bob = app.user("bob");
         let id = alice.challenge("bob", "white");
