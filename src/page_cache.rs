@@ -1,5 +1,5 @@
 //! Game pages as last sent, kept for a moment on SQLite and sent again while
-//! nothing in the database has changed.
+//! nothing they show has changed.
 //!
 //! A correspondence game's page is looked at far more often than it changes,
 //! and once restoring, listing and drawing were kept (`position_cache`), the
@@ -9,25 +9,29 @@
 //! (84-90 µs; `bench/http.sh`, README "Game pages kept as sent").
 //!
 //! A kept page is only sent again when both hold:
-//! - **No commit since it was read.** Every SQLite connection this process
-//!   opens counts its commits ([`crate::db::sqlite_commits`], from SQLite's
-//!   WAL hook, which runs once a commit is done). A page is kept with the
-//!   count seen before its reads began, so a commit that its reads could
-//!   have missed has moved the count by the time it is asked for again. Any
-//!   commit at all (a move in another game, a mail marked sent) drops every
-//!   kept page: coarse, but no write path can forget to say what it changed.
+//! - **Nothing it shows was committed since it was read.** Every SQLite
+//!   connection this process opens reports what its commits changed
+//!   ([`crate::db::changes`]): the rows of one game (its row, moves,
+//!   repetition history, notes), tables no game page reads (the outbox,
+//!   login attempts), or anything else. A page is kept with its game's
+//!   version seen before its reads began, so a commit that its reads could
+//!   have missed has moved it by the time the page is asked for again. A
+//!   move in another game, or a mail marked sent, leaves it; a change to its
+//!   own game, or to anything not known to belong to one game (a user's
+//!   settings, a session ended, leave booked), drops it.
 //! - **It is younger than [`Config::page_cache_ms`](crate::config::Config)**
-//!   (1 s unless set). This bounds what the count cannot see: a commit by
+//!   (1 s unless set). This bounds what the versions cannot see: a commit by
 //!   another process on the same file (the `missive user` commands), and
 //!   what the page draws from the clock alone (time left, a session's
 //!   expiry).
 //!
 //! A page is found by everything it was drawn for: the game, the ply asked
 //! for, the session cookie and the CSRF token. Only on SQLite, and only in
-//! WAL mode (the hook runs only there). PostgreSQL servers may be several
-//! processes on one database, none seeing the others' commits, so there
-//! nothing is kept.
+//! WAL mode (the commit is reported only there). PostgreSQL servers may be
+//! several processes on one database, none seeing the others' commits, so
+//! there nothing is kept.
 
+use crate::db::changes::{version_of, Version};
 use actix_web::web::Bytes;
 use quick_cache::sync::Cache;
 use quick_cache::Weighter;
@@ -44,7 +48,7 @@ pub struct PageKey {
 
 #[derive(Clone)]
 struct Kept {
-    commits: u64,
+    version: Version,
     at: Instant,
     body: Bytes,
 }
@@ -63,11 +67,11 @@ pub struct PageCache {
     fresh_for: Duration,
 }
 
-/// The commit count seen before a page's reads began: what the page is kept
-/// with ([`PageCache::keep`]).
+/// The game's version seen before a page's reads began: what the page is
+/// kept with ([`PageCache::keep`]).
 #[derive(Clone, Copy)]
 pub struct Seen {
-    commits: u64,
+    version: Version,
     at: Instant,
 }
 
@@ -87,18 +91,18 @@ impl PageCache {
         self.pages.is_some()
     }
 
-    /// The page kept for `key`, if nothing was committed since it was read
-    /// and it is still fresh.
+    /// The page kept for `key`, if nothing it shows was committed since it
+    /// was read and it is still fresh.
     pub fn get(&self, key: &PageKey) -> Option<Bytes> {
         let kept = self.pages.as_ref()?.get(key)?;
-        (kept.commits == crate::db::sqlite_commits() && kept.at.elapsed() < self.fresh_for)
+        (kept.version == version_of(key.game) && kept.at.elapsed() < self.fresh_for)
             .then_some(kept.body)
     }
 
-    /// Call before the page's first read.
-    pub fn seen(&self) -> Seen {
+    /// Call before the first read of a page of `game`.
+    pub fn seen(&self, game: i32) -> Seen {
         Seen {
-            commits: crate::db::sqlite_commits(),
+            version: version_of(game),
             at: Instant::now(),
         }
     }
@@ -109,7 +113,7 @@ impl PageCache {
             pages.insert(
                 key,
                 Kept {
-                    commits: seen.commits,
+                    version: seen.version,
                     at: seen.at,
                     body,
                 },

@@ -1,6 +1,7 @@
 //! Game pages kept as sent (`src/page_cache.rs`): sent again only while
-//! nothing was committed and for no longer than `MISSIVE_PAGE_CACHE_MS`,
-//! each to the session it was drawn for, and never on PostgreSQL.
+//! nothing they show was committed (`src/db/changes.rs`) and for no longer
+//! than `MISSIVE_PAGE_CACHE_MS`, each to the session it was drawn for, and
+//! never on PostgreSQL.
 
 mod common;
 
@@ -9,8 +10,8 @@ use diesel::prelude::*;
 use std::ffi::CString;
 
 /// Commit `sql` to the SQLite file at `path` on a connection of this process
-/// whose WAL hook is taken off: a commit this process does not count, as
-/// one made by another process (a `missive user` command) is.
+/// whose hooks are taken off: a commit this process does not see, as one
+/// made by another process (a `missive user` command) is not.
 fn commit_unseen(path: &str, sql: &str) {
     use libsqlite3_sys as ffi;
     let path = CString::new(path).unwrap();
@@ -22,6 +23,8 @@ fn commit_unseen(path: &str, sql: &str) {
         assert_eq!(ffi::sqlite3_open(path.as_ptr(), &mut db), ffi::SQLITE_OK);
         ffi::sqlite3_commit_hook(db, None, std::ptr::null_mut());
         ffi::sqlite3_wal_hook(db, None, std::ptr::null_mut());
+        ffi::sqlite3_rollback_hook(db, None, std::ptr::null_mut());
+        ffi::sqlite3_preupdate_hook(db, None, std::ptr::null_mut());
         ffi::sqlite3_busy_timeout(db, 10_000);
         let rc = ffi::sqlite3_exec(
             db,
@@ -36,7 +39,7 @@ fn commit_unseen(path: &str, sql: &str) {
     }
 }
 
-/// A write committed by a connection of the server's own kind (it counts).
+/// A write committed by a connection of the server's own kind (it is seen).
 fn commit_counted(app: &TestApp, sql: &str) {
     let n = diesel::sql_query(sql).execute(&mut app.db()).unwrap();
     assert_eq!(n, 1, "one row changed");
@@ -69,38 +72,91 @@ fn a_commit_is_counted_once_done() {
     }
 }
 
-#[test]
-fn a_kept_page_is_sent_again_until_anything_is_committed() {
-    let (app, alice, _bob, id) = alice_and_bob(600_000);
-    let page = format!("/games/{id}");
-    // Black offers a draw, or takes it back, behind the server's back. The
-    // count is the whole process's: a commit of another test running beside
-    // this one, or of the server's mail worker, drops the kept page too, so
-    // a try with one between the two views is made again.
-    let toggle = format!(
-        "UPDATE games SET draw_offer = CASE WHEN draw_offer IS NULL THEN 'black' END \
-         WHERE id = {id}"
+/// A game of its own version: the server's other tests' games, in their own
+/// databases, have ids far below 4,000, so none of their commits moves it.
+fn game_with_a_version_of_its_own(app: &TestApp, alice: &common::TestClient) -> i32 {
+    commit_counted(
+        app,
+        "UPDATE sqlite_sequence SET seq = 4000 WHERE name = 'games'",
     );
+    let id = alice.challenge("bob", "white");
+    assert!((4001..4096).contains(&id), "game {id}");
+    id
+}
+
+fn version_of(game: i32) -> missive::db::changes::Version {
+    missive::db::changes::version_of(game)
+}
+
+/// Black offers a draw in `game`, or takes it back, behind the server's back.
+fn toggle_offer(app: &TestApp, game: i32) {
+    commit_unseen(
+        &app.database_url,
+        &format!(
+            "UPDATE games SET draw_offer = CASE WHEN draw_offer IS NULL THEN 'black' END \
+             WHERE id = {game}"
+        ),
+    );
+}
+
+#[test]
+fn a_kept_page_is_sent_again_until_anything_it_shows_is_committed() {
+    let (app, alice, bob, other) = alice_and_bob(600_000);
+    let id = game_with_a_version_of_its_own(&app, &alice);
+    bob.post(&format!("/games/{id}/accept"), &[]);
+    let page = format!("/games/{id}");
+    // Moves in another game, through the server (16 plies of an Italian
+    // game, one a try), and writes no game page reads, between two views.
+    let mut line = [
+        "e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "c3", "Nf6", "d3", "d6", "O-O", "O-O", "h3", "h6",
+        "a4", "a6",
+    ]
+    .iter()
+    .zip([&alice, &bob].into_iter().cycle());
     let mut offered = false;
-    let kept_through_a_change = (0..50).any(|_| {
-        let before = missive::db::sqlite_commits();
+    // A commit that may change anything (another test's migrations, say) drops
+    // the kept page too, so a try with one between the two views is made
+    // again.
+    let kept_through_other_commits = (0..16).any(|_| {
+        let before = version_of(id);
         let first = alice.get(&page);
-        commit_unseen(&app.database_url, &toggle);
+        toggle_offer(&app, id);
         offered = !offered;
+        let (text, player) = line.next().unwrap();
+        assert_eq!(
+            player.play(other, text).status(),
+            reqwest::StatusCode::SEE_OTHER
+        );
+        commit_counted(
+            &app,
+            "INSERT INTO login_attempts (username_key, ip, success, attempted_at) \
+             VALUES ('nobody', '192.0.2.1', 0, CURRENT_TIMESTAMP)",
+        );
         let again = alice.get(&page);
-        if missive::db::sqlite_commits() != before {
+        if version_of(id) != before {
             return false;
         }
-        // No counted commit between: the kept page stands, although the
-        // game has changed under it.
+        // The game changed under the kept page, unseen: it stands.
         assert!(again.body == first.body, "the kept page is sent again");
         true
     });
     assert!(
-        kept_through_a_change,
-        "50 tries, each with a counted commit"
+        kept_through_other_commits,
+        "16 tries, each with a commit that may change anything"
     );
-    // ...until this process commits anything, here to another table.
+    // ...until this process commits to its game...
+    commit_counted(
+        &app,
+        &format!("UPDATE games SET updated_at = datetime(updated_at, '+1 second') WHERE id = {id}"),
+    );
+    assert_eq!(
+        alice.get(&page).has(OFFER),
+        offered,
+        "a commit to the game drops its kept pages"
+    );
+    // ...or anything not known to belong to one game.
+    toggle_offer(&app, id);
+    offered = !offered;
     commit_counted(
         &app,
         "UPDATE users SET confirm_moves = NOT confirm_moves WHERE username = 'bob'",
@@ -108,7 +164,81 @@ fn a_kept_page_is_sent_again_until_anything_is_committed() {
     assert_eq!(
         alice.get(&page).has(OFFER),
         offered,
-        "a commit drops kept pages"
+        "a commit to a user drops every kept page"
+    );
+}
+
+#[test]
+fn commits_move_the_versions_of_what_they_changed() {
+    let (app, alice, bob, other) = alice_and_bob(600_000);
+    let id = game_with_a_version_of_its_own(&app, &alice);
+    bob.post(&format!("/games/{id}/accept"), &[]);
+    assert_eq!(
+        alice.play(id, "e4").status(),
+        reqwest::StatusCode::SEE_OTHER
+    );
+    // Only this test writes game `id`, and no game of another test shares
+    // its version, so each of these is what one commit did.
+    let moves_it = |sql: &str| {
+        let before = version_of(id);
+        commit_counted(&app, sql);
+        version_of(id).game != before.game
+    };
+    for (sql, what) in [
+        (
+            format!("UPDATE games SET draw_offer = 'black' WHERE id = {id}"),
+            "its row",
+        ),
+        (
+            format!("UPDATE moves SET comment = 'c' WHERE game_id = {id} AND ply = 1"),
+            "a move (a table without rowids)",
+        ),
+        (
+            format!("UPDATE game_histories SET ply = ply + 1 WHERE game_id = {id}"),
+            "its repetition history",
+        ),
+        (
+            format!(
+                "INSERT INTO game_notes (game_id, user_id, body, updated_at) \
+                 SELECT {id}, id, 'a note', CURRENT_TIMESTAMP FROM users WHERE username = 'bob'"
+            ),
+            "a note written",
+        ),
+        (
+            format!("DELETE FROM game_notes WHERE game_id = {id}"),
+            "a note deleted",
+        ),
+    ] {
+        assert!(
+            moves_it(&sql),
+            "a commit to {what} moves the game's version"
+        );
+    }
+    for (sql, what) in [
+        (
+            format!(
+                "UPDATE games SET draw_offer = CASE WHEN draw_offer IS NULL THEN 'white' END \
+                 WHERE id = {other}"
+            ),
+            "another game",
+        ),
+        (
+            "UPDATE email_outbox SET attempts = attempts + 1 WHERE id = (SELECT MIN(id) FROM email_outbox)"
+                .to_string(),
+            "the outbox",
+        ),
+    ] {
+        assert!(!moves_it(&sql), "a commit to {what} leaves the game's version");
+    }
+    // A commit to anything else moves every game's: the part all share.
+    let before = version_of(id);
+    commit_counted(
+        &app,
+        "UPDATE users SET confirm_moves = NOT confirm_moves WHERE username = 'bob'",
+    );
+    assert!(
+        version_of(id).everything > before.everything,
+        "a user's row"
     );
 }
 

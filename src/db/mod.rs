@@ -1,6 +1,7 @@
 //! Database access: one connection type over SQLite and PostgreSQL, chosen by
 //! the URL's scheme, a pool, and the embedded migrations of each backend.
 
+pub mod changes;
 pub mod group_commit;
 pub mod kept_update;
 pub mod models;
@@ -260,9 +261,10 @@ impl Manager {
 ///   value (diesel's `.first()` binds `LIMIT ?`, and SQLite checks whether a
 ///   limit is a constant) is thrown away and compiled again on every run:
 ///   that re-preparation was 60% of reading a game row.
-/// - The commit count ([`sqlite_commits`]), kept by a WAL hook that a commit
-///   hook set from the same auto-extension installs on every connection, so
-///   no commit of this process can miss it.
+/// - What each commit changed ([`changes`]: which games, or anything else,
+///   and [`sqlite_commits`]), kept by hooks set from the same
+///   auto-extension on every connection, so no commit of this process can
+///   miss them.
 /// - No memory statistics (`SQLITE_CONFIG_MEMSTATUS`): keeping them takes
 ///   one process-wide mutex on every allocation, which all the database
 ///   threads then queue on.
@@ -287,7 +289,7 @@ fn sqlite_process_setup() {
                     1 as std::os::raw::c_int,
                     std::ptr::null_mut::<std::os::raw::c_int>(),
                 );
-                ffi::sqlite3_commit_hook(db, Some(committing), db.cast());
+                changes::watch(db);
             }
             ffi::SQLITE_OK
         }
@@ -304,11 +306,10 @@ fn sqlite_process_setup() {
 /// How many write transactions SQLite connections of this process have
 /// committed (in WAL mode), counted once each commit is done.
 ///
-/// Whatever was read before this count was last seen may be out of date once
-/// it has moved; kept pages ([`crate::page_cache`]) are checked against it.
-/// Commits by other processes on the same file are not counted.
+/// Kept pages are checked against finer versions ([`changes::version_of`]);
+/// commits by other processes on the same file are not counted.
 pub fn sqlite_commits() -> u64 {
-    SQLITE_COMMITS.load(std::sync::atomic::Ordering::Acquire)
+    changes::commits()
 }
 
 /// Whether [`sqlite_commits`] counts the commits to `pool`'s database: it
@@ -325,41 +326,6 @@ pub fn counts_commits(pool: &Pool) -> bool {
             .is_ok_and(|m| m.journal_mode.eq_ignore_ascii_case("wal")),
         _ => false,
     }
-}
-
-static SQLITE_COMMITS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
-/// SQLite's commit hook, called as each commit begins: it sets the WAL
-/// hook ([`committed`]), which cannot be set when the connection opens
-/// (SQLite sets its own after the auto-extensions have run), and which the
-/// commit calls once done. Setting it again each time is two stores, and
-/// keeps it set whatever ran since (`PRAGMA wal_autocheckpoint` sets it too).
-unsafe extern "C" fn committing(db: *mut std::os::raw::c_void) -> std::os::raw::c_int {
-    // SAFETY: the pointer is the connection whose commit calls this hook,
-    // given as the hook's argument when the connection opened.
-    unsafe {
-        libsqlite3_sys::sqlite3_wal_hook(db.cast(), Some(committed), std::ptr::null_mut());
-    }
-    0 // go on with the commit
-}
-
-/// SQLite's WAL hook, which it calls after each commit, once the write lock
-/// is released. Setting it replaces SQLite's own hook, whose only work is the
-/// automatic checkpoint, so that is done here as SQLite does it (a passive
-/// checkpoint once the log holds 1,000 pages, its default).
-unsafe extern "C" fn committed(
-    _: *mut std::os::raw::c_void,
-    db: *mut libsqlite3_sys::sqlite3,
-    schema: *const std::os::raw::c_char,
-    frames: std::os::raw::c_int,
-) -> std::os::raw::c_int {
-    SQLITE_COMMITS.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
-    if frames >= 1000 {
-        // SAFETY: SQLite hands over the connection and schema name it
-        // committed on; checkpointing from the hook is what its own does.
-        unsafe { libsqlite3_sys::sqlite3_wal_checkpoint(db, schema) };
-    }
-    libsqlite3_sys::SQLITE_OK
 }
 
 impl ManageConnection for Manager {
@@ -489,6 +455,9 @@ pub fn migrate(conn: &mut DbConn) -> anyhow::Result<()> {
     .map_err(|e| anyhow::anyhow!("migrations failed: {e}"))?;
     for m in applied {
         tracing::info!("applied migration {m}");
+    }
+    if let DbConn::Sqlite(c) = conn {
+        changes::learn_layout(c).map_err(|e| anyhow::anyhow!("reading the tables' layout: {e}"))?;
     }
     Ok(())
 }

@@ -643,7 +643,7 @@ pub async fn show(
     if let Some(body) = kept.as_ref().and_then(|key| state.pages.get(key)) {
         return Ok(html(StatusCode::OK, body));
     }
-    let seen = state.pages.seen();
+    let seen = state.pages.seen(id);
     let window = drawn_for(state.clone(), view_ply);
     let reads = state.clone();
     let (ctx, data) = session
