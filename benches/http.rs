@@ -38,6 +38,9 @@ struct Args {
     /// `--sqlite-sync full|normal`: the server's `MISSIVE_SQLITE_SYNC`, and
     /// the raw transactions' (default: the server's default).
     sqlite_sync: missive::db::SqliteSync,
+    /// `--page-cache-ms N`: the server's `MISSIVE_PAGE_CACHE_MS` in the
+    /// main cases (0: every game page drawn, e.g. to profile that alone).
+    page_cache_ms: u64,
 }
 
 impl Args {
@@ -54,6 +57,7 @@ fn args() -> Args {
         pool: missive::Config::default().pool_size,
         only: Vec::new(),
         sqlite_sync: missive::Config::default().sqlite_sync,
+        page_cache_ms: missive::Config::default().page_cache_ms,
     };
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -66,6 +70,7 @@ fn args() -> Args {
             "--pool" => a.pool = val.parse().expect("--pool N"),
             "--only" => a.only = val.split(',').map(|c| c.trim().to_string()).collect(),
             "--sqlite-sync" => a.sqlite_sync = val.parse().expect("--sqlite-sync full|normal"),
+            "--page-cache-ms" => a.page_cache_ms = val.parse().expect("--page-cache-ms N"),
             // `cargo bench` adds `--bench`; anything else is ignored too.
             _ => {
                 i += 1;
@@ -86,7 +91,7 @@ struct Server {
 
 impl Server {
     fn start(database_url: &str, a: &Args) -> Server {
-        Server::start_keeping(database_url, a, missive::Config::default().page_cache_ms)
+        Server::start_keeping(database_url, a, a.page_cache_ms)
     }
 
     /// [`Server::start`] with `MISSIVE_PAGE_CACHE_MS` set (0: every game
