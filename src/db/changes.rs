@@ -54,14 +54,14 @@ static PENDING: Mutex<Option<HashMap<usize, Pending>>> = Mutex::new(None);
 const MOST_GAMES: usize = 64;
 
 #[derive(Default, Debug, PartialEq)]
-pub struct Pending {
+struct Pending {
     games: Vec<i64>,
     everything: bool,
 }
 
 /// How a change to a table concerns game pages.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Kind {
+enum Kind {
     /// Each row belongs to one game, named in this column.
     Game(GameColumn),
     /// No game page reads it.
@@ -73,13 +73,13 @@ pub enum Kind {
 /// Where a table names its game: the column's index, and how many columns
 /// the table has (a row of another width is not this table as migrated).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GameColumn {
-    pub index: i32,
-    pub width: i32,
+struct GameColumn {
+    index: i32,
+    width: i32,
 }
 
 /// Tables whose rows each belong to one game, and the column naming it.
-pub const GAME_TABLES: [(&str, &str); 4] = [
+const GAME_TABLES: [(&str, &str); 4] = [
     ("games", "id"),
     ("moves", "game_id"),
     ("game_histories", "game_id"),
@@ -89,7 +89,7 @@ pub const GAME_TABLES: [(&str, &str); 4] = [
 /// Tables no game page reads: what their changes touch is mail, logins and
 /// request bookkeeping. (`sessions` is not here: a logout must drop the
 /// pages kept for its cookie.)
-pub const UNREAD_TABLES: [&str; 5] = [
+const UNREAD_TABLES: [&str; 5] = [
     "email_outbox",
     "login_attempts",
     "request_keys",
@@ -132,7 +132,7 @@ fn slot(game: i64) -> usize {
 
 /// How a change to `table` concerns game pages, given where the game tables
 /// name their games (`None`: not known).
-pub fn kind_of(table: &[u8], layout: Option<&[(&'static str, GameColumn)]>) -> Kind {
+fn kind_of(table: &[u8], layout: Option<&[(&'static str, GameColumn)]>) -> Kind {
     if UNREAD_TABLES.iter().any(|t| t.as_bytes() == table) {
         return Kind::Unread;
     }
@@ -148,7 +148,7 @@ pub fn kind_of(table: &[u8], layout: Option<&[(&'static str, GameColumn)]>) -> K
 impl Pending {
     /// Note one change: the games it touched (`None`: one could not be read,
     /// or the table concerns everything).
-    pub fn note(&mut self, games: Option<&[i64]>) {
+    fn note(&mut self, games: Option<&[i64]>) {
         match games {
             Some(gs) if !self.everything => {
                 for &g in gs {
@@ -171,14 +171,14 @@ impl Pending {
 
 /// What a commit changed: the versions it moves.
 #[derive(Debug, PartialEq)]
-pub enum Moved {
+enum Moved {
     Everything,
     Games(Vec<i64>),
 }
 
 /// What a commit moves, from what its transaction noted (`None`: no row
 /// change was reported, as for a schema change).
-pub fn settle(pending: Option<Pending>) -> Moved {
+fn settle(pending: Option<Pending>) -> Moved {
     match pending {
         Some(p) if !p.everything => Moved::Games(p.games),
         _ => Moved::Everything,
@@ -206,7 +206,7 @@ fn pending<T>(f: impl FnOnce(&mut HashMap<usize, Pending>) -> T) -> T {
 
 /// Learn where the game tables name their games, from a database the
 /// migrations have just brought up to date.
-pub fn learn_layout(conn: &mut diesel::SqliteConnection) -> diesel::QueryResult<()> {
+pub(super) fn learn_layout(conn: &mut diesel::SqliteConnection) -> diesel::QueryResult<()> {
     use diesel::prelude::*;
     #[derive(diesel::QueryableByName)]
     struct Column {
@@ -247,7 +247,7 @@ fn layout() -> Option<&'static [(&'static str, GameColumn)]> {
 ///
 /// # Safety
 /// `db` must be an open connection, as SQLite hands it to an auto-extension.
-pub unsafe fn watch(db: *mut ffi::sqlite3) {
+pub(super) unsafe fn watch(db: *mut ffi::sqlite3) {
     // SAFETY: the caller's connection; each hook is given the connection
     // itself as its argument, and none outlives it.
     unsafe {
