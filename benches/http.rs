@@ -11,8 +11,8 @@
 //! postgres://postgres@127.0.0.1:5432/postgres; a scratch database is
 //! created and dropped). On SQLite the game page is also measured, for
 //! scale, drawn afresh on every view (`MISSIVE_PAGE_CACHE_MS=0`), and kept
-//! beside one connection in eight posting moves (each commit drops every
-//! kept page). Ratios against the targets close the run.
+//! beside one connection in eight posting moves (each move drops its own
+//! game's kept pages). Ratios against the targets close the run.
 //! `MISSIVE_BENCH_SAVE_PAGE=FILE` saves one game page as the bench sees it.
 
 #[path = "../tests/common/load.rs"]
@@ -406,8 +406,8 @@ fn game_cases(label: &str, key: &str, database_url: &str, a: &Args) -> [Option<S
     drop(server);
     if key == "sqlite" && a.wants("sqlite-page") {
         // What a page costs drawn from the database, as every first view
-        // after a change is; then pages kept while moves commit, each commit
-        // dropping every kept page.
+        // after a change is; then pages kept while moves in other games
+        // commit.
         let server = Server::start_keeping(database_url, a, 0);
         let drawn = pages(a, &server.addr, &games);
         print_row("  (for scale: drawn every time)", &drawn);

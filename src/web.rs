@@ -31,7 +31,7 @@ pub struct AppState {
     /// rather than as parked database threads queueing on the pool.
     pub db_permits: tokio::sync::Semaphore,
     pub positions: crate::position_cache::PositionCache,
-    /// Game pages as sent, sent again while nothing was committed.
+    /// Game pages as sent, sent again while nothing they show was committed.
     pub pages: crate::page_cache::PageCache,
     /// The plies game pages list, kept between views.
     pub listed: crate::listed_moves::ListedMoves,

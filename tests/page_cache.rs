@@ -63,24 +63,33 @@ fn a_commit_is_counted_once_done() {
         .execute(c)
         .unwrap();
     for i in 0..3 {
-        let before = missive::db::sqlite_commits();
+        let before = missive::db::changes::commits();
         diesel::sql_query(format!("INSERT INTO t VALUES ({i})"))
             .execute(c)
             .unwrap();
         // Other tests' commits may count too, so "at least one more".
-        assert!(missive::db::sqlite_commits() > before, "commit {i} counted");
+        assert!(
+            missive::db::changes::commits() > before,
+            "commit {i} counted"
+        );
     }
 }
 
-/// A game of its own version: the server's other tests' games, in their own
-/// databases, have ids far below 4,000, so none of their commits moves it.
-fn game_with_a_version_of_its_own(app: &TestApp, alice: &common::TestClient) -> i32 {
+/// A game of alice (White) and bob, accepted, with a version of its own:
+/// the server's other tests' games, in their own databases, have ids far
+/// below 4,000, so none of their commits moves it.
+fn game_with_a_version_of_its_own(
+    app: &TestApp,
+    alice: &common::TestClient,
+    bob: &common::TestClient,
+) -> i32 {
     commit_counted(
         app,
         "UPDATE sqlite_sequence SET seq = 4000 WHERE name = 'games'",
     );
     let id = alice.challenge("bob", "white");
     assert!((4001..4096).contains(&id), "game {id}");
+    bob.post(&format!("/games/{id}/accept"), &[]);
     id
 }
 
@@ -102,8 +111,7 @@ fn toggle_offer(app: &TestApp, game: i32) {
 #[test]
 fn a_kept_page_is_sent_again_until_anything_it_shows_is_committed() {
     let (app, alice, bob, other) = alice_and_bob(600_000);
-    let id = game_with_a_version_of_its_own(&app, &alice);
-    bob.post(&format!("/games/{id}/accept"), &[]);
+    let id = game_with_a_version_of_its_own(&app, &alice, &bob);
     let page = format!("/games/{id}");
     // Moves in another game, through the server (16 plies of an Italian
     // game, one a try), and writes no game page reads, between two views.
@@ -171,8 +179,7 @@ fn a_kept_page_is_sent_again_until_anything_it_shows_is_committed() {
 #[test]
 fn commits_move_the_versions_of_what_they_changed() {
     let (app, alice, bob, other) = alice_and_bob(600_000);
-    let id = game_with_a_version_of_its_own(&app, &alice);
-    bob.post(&format!("/games/{id}/accept"), &[]);
+    let id = game_with_a_version_of_its_own(&app, &alice, &bob);
     assert_eq!(
         alice.play(id, "e4").status(),
         reqwest::StatusCode::SEE_OTHER

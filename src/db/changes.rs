@@ -36,7 +36,7 @@ use std::collections::HashMap;
 use std::ffi::CStr;
 use std::os::raw::{c_char, c_int, c_void};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{LazyLock, Mutex, OnceLock};
 
 /// Every commit, whatever it changed.
 static COMMITS: AtomicU64 = AtomicU64::new(0);
@@ -47,7 +47,7 @@ const SLOTS: usize = 4096;
 static GAMES: [AtomicU64; SLOTS] = [const { AtomicU64::new(0) }; SLOTS];
 
 /// What a connection's open transaction has changed so far, by connection.
-static PENDING: Mutex<Option<HashMap<usize, Pending>>> = Mutex::new(None);
+static PENDING: LazyLock<Mutex<HashMap<usize, Pending>>> = LazyLock::new(Mutex::default);
 
 /// Past this many games in one transaction, everything is noted instead (a
 /// connection not in WAL mode never reaches the WAL hook to clear its list).
@@ -200,8 +200,7 @@ fn publish(moved: Moved) {
 }
 
 fn pending<T>(f: impl FnOnce(&mut HashMap<usize, Pending>) -> T) -> T {
-    let mut map = PENDING.lock().unwrap_or_else(|e| e.into_inner());
-    f(map.get_or_insert_with(HashMap::new))
+    f(&mut PENDING.lock().unwrap_or_else(|e| e.into_inner()))
 }
 
 /// Learn where the game tables name their games, from a database the
@@ -272,11 +271,33 @@ unsafe extern "C" fn changing(
     let table = unsafe { CStr::from_ptr(table) }.to_bytes();
     let games = match kind_of(table, layout()) {
         Kind::Everything => None,
-        Kind::Unread => Some(Vec::new()),
+        Kind::Unread => Some(Games::default()),
         // SAFETY: called from within the pre-update hook, as these must be.
         Kind::Game(column) => unsafe { games_of_row(db, op, column) },
     };
-    pending(|map| map.entry(db as usize).or_default().note(games.as_deref()));
+    pending(|map| {
+        map.entry(db as usize)
+            .or_default()
+            .note(games.as_ref().map(Games::as_slice))
+    });
+}
+
+/// The games one changed row belongs to: before the change and after it,
+/// at most two.
+#[derive(Default)]
+struct Games {
+    ids: [i64; 2],
+    len: usize,
+}
+
+impl Games {
+    fn push(&mut self, game: i64) {
+        self.ids[self.len] = game;
+        self.len += 1;
+    }
+    fn as_slice(&self) -> &[i64] {
+        &self.ids[..self.len]
+    }
 }
 
 /// The game a changing row belongs to, before and after the change; `None`
@@ -284,7 +305,7 @@ unsafe extern "C" fn changing(
 ///
 /// # Safety
 /// Only from within SQLite's pre-update hook for `db`.
-unsafe fn games_of_row(db: *mut ffi::sqlite3, op: c_int, column: GameColumn) -> Option<Vec<i64>> {
+unsafe fn games_of_row(db: *mut ffi::sqlite3, op: c_int, column: GameColumn) -> Option<Games> {
     // SAFETY: the hook's connection, during the hook.
     if unsafe { ffi::sqlite3_preupdate_count(db) } != column.width {
         return None;
@@ -305,7 +326,7 @@ unsafe fn games_of_row(db: *mut ffi::sqlite3, op: c_int, column: GameColumn) -> 
                 .then(|| ffi::sqlite3_value_int64(value))
         }
     };
-    let mut games = Vec::with_capacity(2);
+    let mut games = Games::default();
     if op != ffi::SQLITE_INSERT {
         games.push(read(true)?);
     }

@@ -261,8 +261,8 @@ impl Manager {
 ///   value (diesel's `.first()` binds `LIMIT ?`, and SQLite checks whether a
 ///   limit is a constant) is thrown away and compiled again on every run:
 ///   that re-preparation was 60% of reading a game row.
-/// - What each commit changed ([`changes`]: which games, or anything else,
-///   and [`sqlite_commits`]), kept by hooks set from the same
+/// - What each commit changed ([`changes`]: which games, or anything
+///   else), kept by hooks set from the same
 ///   auto-extension on every connection, so no commit of this process can
 ///   miss them.
 /// - No memory statistics (`SQLITE_CONFIG_MEMSTATUS`): keeping them takes
@@ -303,17 +303,8 @@ fn sqlite_process_setup() {
     });
 }
 
-/// How many write transactions SQLite connections of this process have
-/// committed (in WAL mode), counted once each commit is done.
-///
-/// Kept pages are checked against finer versions ([`changes::version_of`]);
-/// commits by other processes on the same file are not counted.
-pub fn sqlite_commits() -> u64 {
-    changes::commits()
-}
-
-/// Whether [`sqlite_commits`] counts the commits to `pool`'s database: it
-/// is SQLite, in WAL mode (the only mode whose commits call the hook).
+/// Whether [`changes`] sees the commits to `pool`'s database: it is SQLite,
+/// in WAL mode (the only mode whose commits call the WAL hook).
 pub fn counts_commits(pool: &Pool) -> bool {
     #[derive(diesel::QueryableByName)]
     struct Mode {
