@@ -9,7 +9,7 @@
 //! crate) and the game page, on SQLite and, when it answers, on PostgreSQL
 //! (`MISSIVE_BENCH_POSTGRES_URL`, else `MISSIVE_TEST_POSTGRES_URL`, else
 //! postgres://postgres@127.0.0.1:5432/postgres; a scratch database is
-//! created and dropped). On SQLite the game page is also measured, for
+//! created and dropped). On both the game page is also measured, for
 //! scale, drawn afresh on every view (`MISSIVE_PAGE_CACHE_MS=0`), and kept
 //! beside one connection in eight posting moves (each move drops its own
 //! game's kept pages). Ratios against the targets close the run.
@@ -404,7 +404,7 @@ fn game_cases(label: &str, key: &str, database_url: &str, a: &Args) -> [Option<S
         p
     });
     drop(server);
-    if key == "sqlite" && a.wants("sqlite-page") {
+    if a.wants(&format!("{key}-page")) {
         // What a page costs drawn from the database, as every first view
         // after a change is; then pages kept while moves in other games
         // commit.

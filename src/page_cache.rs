@@ -1,5 +1,5 @@
-//! Game pages as last sent, kept for a moment on SQLite and sent again while
-//! nothing they show has changed.
+//! Game pages as last sent, kept for a moment and sent again while nothing
+//! they show has changed.
 //!
 //! A correspondence game's page is looked at far more often than it changes,
 //! and once restoring, listing and drawing were kept (`position_cache`), the
@@ -26,12 +26,16 @@
 //!   expiry).
 //!
 //! A page is found by everything it was drawn for: the game, the ply asked
-//! for, the session cookie and the CSRF token. Only on SQLite, and only in
-//! WAL mode (the commit is reported only there). PostgreSQL servers may be
-//! several processes on one database, none seeing the others' commits, so
-//! there nothing is kept.
+//! for, the session cookie and the CSRF token. On SQLite only in WAL mode
+//! (the commit is reported only there). PostgreSQL servers may be several
+//! processes on one database, none seeing the others' commits: there the
+//! database reports what every transaction changed, and each process looks
+//! every few milliseconds ([`crate::db::page_changes`]); a page is sent
+//! again only while the last look is recent, and a process's own writes
+//! count at once ([`PageCache::wrote`]).
 
 use crate::db::changes::{version_of, Version};
+use crate::db::page_changes::Watch;
 use actix_web::web::Bytes;
 use quick_cache::sync::Cache;
 use quick_cache::Weighter;
@@ -65,6 +69,40 @@ impl Weighter<PageKey, Kept> for Size {
 pub struct PageCache {
     pages: Option<Cache<PageKey, Kept, Size>>,
     fresh_for: Duration,
+    changes: Changes,
+}
+
+/// Where the changes to the pages' database are seen.
+pub enum Changes {
+    /// This process's SQLite commits ([`crate::db::changes`]).
+    Sqlite,
+    /// A PostgreSQL database's, from its `page_changes` table.
+    Postgres(Watch),
+    /// Nowhere: nothing can be kept.
+    Unseen,
+}
+
+impl Changes {
+    fn version_of(&self, game: i32) -> Version {
+        match self {
+            Changes::Postgres(watch) => watch.version_of(game),
+            Changes::Sqlite | Changes::Unseen => version_of(game),
+        }
+    }
+
+    fn up_to_date(&self) -> bool {
+        match self {
+            Changes::Sqlite => true,
+            Changes::Postgres(watch) => watch.up_to_date(),
+            Changes::Unseen => false,
+        }
+    }
+}
+
+/// The game a request's path names (`/games/{id}/...`), if any.
+pub fn game_of_path(path: &str) -> Option<i32> {
+    let mut parts = path.strip_prefix("/games/")?.split('/');
+    parts.next()?.parse().ok()
 }
 
 /// The game's version seen before a page's reads began: what the page is
@@ -77,13 +115,24 @@ pub struct Seen {
 
 impl PageCache {
     /// About `bytes` of pages, each sent again for at most `fresh_for`; none
-    /// kept when either is zero or `on` is false.
-    pub fn new(on: bool, bytes: u64, fresh_for: Duration) -> PageCache {
-        let on = on && bytes > 0 && !fresh_for.is_zero();
+    /// kept when either is zero or the changes are not seen.
+    pub fn new(changes: Changes, bytes: u64, fresh_for: Duration) -> PageCache {
+        let on = !matches!(changes, Changes::Unseen) && bytes > 0 && !fresh_for.is_zero();
         PageCache {
             pages: on
                 .then(|| Cache::with_weighter(((bytes / 16_384) as usize).max(16), bytes, Size)),
             fresh_for,
+            changes,
+        }
+    }
+
+    /// This process has just committed a request's writes, to the game
+    /// named (or to anything): on PostgreSQL, where the database's own
+    /// report comes with the next look, the writer's next page must not be
+    /// an older one. (SQLite's hooks have counted them already.)
+    pub fn wrote(&self, game: Option<i32>) {
+        if let Changes::Postgres(watch) = &self.changes {
+            watch.wrote(game.map(i64::from));
         }
     }
 
@@ -94,15 +143,20 @@ impl PageCache {
     /// The page kept for `key`, if nothing it shows was committed since it
     /// was read and it is still fresh.
     pub fn get(&self, key: &PageKey) -> Option<Bytes> {
-        let kept = self.pages.as_ref()?.get(key)?;
-        (kept.version == version_of(key.game) && kept.at.elapsed() < self.fresh_for)
+        let pages = self.pages.as_ref()?;
+        // Asked first: on PostgreSQL asking keeps the looks coming.
+        let trusted = self.changes.up_to_date();
+        let kept = pages.get(key)?;
+        (trusted
+            && kept.version == self.changes.version_of(key.game)
+            && kept.at.elapsed() < self.fresh_for)
             .then_some(kept.body)
     }
 
     /// Call before the first read of a page of `game`.
     pub fn seen(&self, game: i32) -> Seen {
         Seen {
-            version: version_of(game),
+            version: self.changes.version_of(game),
             at: Instant::now(),
         }
     }

@@ -51,8 +51,16 @@ impl AppState {
         let cache_bytes = u64::from(config.position_cache_mb) << 20;
         let inline_short_work =
             crate::db::parse_url(&config.database_url).0 == crate::db::Backend::Sqlite;
+        use crate::page_cache::Changes;
+        let changes = if crate::db::counts_commits(&pool) {
+            Changes::Sqlite
+        } else if !inline_short_work && cache_bytes > 0 && config.page_cache_ms > 0 {
+            Changes::Postgres(crate::db::page_changes::Watch::start(config.db_manager()))
+        } else {
+            Changes::Unseen
+        };
         let pages = crate::page_cache::PageCache::new(
-            inline_short_work && crate::db::counts_commits(&pool),
+            changes,
             cache_bytes,
             std::time::Duration::from_millis(config.page_cache_ms),
         );

@@ -1,7 +1,7 @@
 //! Game pages kept as sent (`src/page_cache.rs`): sent again only while
-//! nothing they show was committed (`src/db/changes.rs`) and for no longer
-//! than `MISSIVE_PAGE_CACHE_MS`, each to the session it was drawn for, and
-//! never on PostgreSQL.
+//! nothing they show was committed (SQLite: `src/db/changes.rs`;
+//! PostgreSQL, by any process: `src/db/page_changes.rs`) and for no longer
+//! than `MISSIVE_PAGE_CACHE_MS`, each to the session it was drawn for.
 
 mod common;
 
@@ -265,7 +265,19 @@ fn a_kept_page_is_sent_no_longer_than_its_time() {
 
 #[test]
 fn a_move_is_on_both_pages_at_once() {
-    let (_app, alice, bob, id) = alice_and_bob(600_000);
+    a_move_is_on_both_pages_at_once_on(Backend::Sqlite);
+    if common::postgres_url().is_some() {
+        a_move_is_on_both_pages_at_once_on(Backend::Postgres);
+    } else {
+        eprintln!("MISSIVE_TEST_POSTGRES_URL is not set: PostgreSQL part skipped");
+    }
+}
+
+/// On PostgreSQL the database reports the move to the server a look later;
+/// the server's own writes count at once ([`missive::page_cache::PageCache::wrote`]).
+fn a_move_is_on_both_pages_at_once_on(backend: Backend) {
+    let (_app, alice, bob, id) =
+        TestApp::game_of_alice_and_bob_with(backend, |c| c.page_cache_ms = 600_000);
     let page = format!("/games/{id}");
     assert!(alice.get(&page).has("Your turn"));
     assert!(!bob.get(&page).has("Your turn"));
@@ -324,8 +336,172 @@ fn no_page_is_kept_on_postgres_when_turned_off_or_without_a_log() {
         "no WAL, no commit count"
     );
     if common::postgres_url().is_some() {
-        assert!(!kept(Backend::Postgres, 1000), "never on PostgreSQL");
+        assert!(kept(Backend::Postgres, 1000), "on by default on PostgreSQL");
+        assert!(
+            !kept(Backend::Postgres, 0),
+            "MISSIVE_PAGE_CACHE_MS=0 turns it off"
+        );
     } else {
         eprintln!("MISSIVE_TEST_POSTGRES_URL is not set: PostgreSQL part skipped");
+    }
+}
+
+/// Alice and Bob's game on PostgreSQL, or `None` (said) without it.
+fn postgres_game(cache_ms: u64) -> Option<(TestApp, common::TestClient, common::TestClient, i32)> {
+    if common::postgres_url().is_none() {
+        eprintln!("MISSIVE_TEST_POSTGRES_URL is not set: PostgreSQL test skipped");
+        return None;
+    }
+    Some(TestApp::game_of_alice_and_bob_with(
+        Backend::Postgres,
+        |c| c.page_cache_ms = cache_ms,
+    ))
+}
+
+/// Commit `sql` on PostgreSQL with triggers off for the session
+/// (`session_replication_role = replica`): a change no process is told of,
+/// to tell a kept page from a drawn one.
+fn commit_untold(app: &TestApp, sql: &str) {
+    let mut conn = app.db();
+    diesel::sql_query("SET session_replication_role = replica")
+        .execute(&mut conn)
+        .unwrap();
+    assert_eq!(diesel::sql_query(sql).execute(&mut conn).unwrap(), 1);
+}
+
+/// Until `done` holds, for at most 20 s (a look comes every 5 ms; the
+/// bound is for a machine under load, not a timing).
+fn eventually(what: &str, mut done: impl FnMut() -> bool) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !done() {
+        assert!(std::time::Instant::now() < deadline, "never: {what}");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
+
+/// On PostgreSQL: once alice's page is kept (the draw offer toggled behind
+/// every process's back still shows as before), `told` committed by a
+/// connection of another process drops it.
+fn postgres_kept_page_dropped_by(
+    app: &TestApp,
+    alice: &common::TestClient,
+    id: i32,
+    told: &str,
+    offered: &mut bool,
+) {
+    let page = format!("/games/{id}");
+    let toggle = format!(
+        "UPDATE games SET draw_offer = CASE WHEN draw_offer IS NULL THEN 'black' END WHERE id = {id}"
+    );
+    // The watch's first look, or a busy machine's late one, keeps nothing
+    // for a moment: then the page is drawn afresh and the try made again.
+    let kept = (0..200).any(|_| {
+        assert_eq!(alice.get(&page).has(OFFER), *offered);
+        commit_untold(app, &toggle);
+        *offered = !*offered;
+        if alice.get(&page).has(OFFER) == *offered {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            return false;
+        }
+        true
+    });
+    assert!(kept, "a PostgreSQL page is kept");
+    commit_counted(app, told);
+    eventually(told, || alice.get(&page).has(OFFER) == *offered);
+}
+
+#[test]
+fn postgres_pages_are_kept_until_any_process_commits_what_they_show() {
+    let Some((app, alice, _bob, id)) = postgres_game(600_000) else {
+        return;
+    };
+    let mut offered = false;
+    for told in [
+        format!("UPDATE games SET updated_at = updated_at + interval '1 second' WHERE id = {id}"),
+        format!("UPDATE moves SET comment = 'c' WHERE game_id = {id}"),
+        "UPDATE users SET confirm_moves = NOT confirm_moves WHERE username = 'bob'".into(),
+        "DELETE FROM sessions WHERE id = (SELECT MIN(id) FROM sessions \
+         WHERE user_id = (SELECT id FROM users WHERE username = 'bob'))"
+            .into(),
+    ] {
+        if told.starts_with("UPDATE moves") {
+            let played = alice.play(id, "e4");
+            assert_eq!(played.status(), reqwest::StatusCode::SEE_OTHER, "{}", played.body);
+        }
+        postgres_kept_page_dropped_by(&app, &alice, id, &told, &mut offered);
+    }
+}
+
+#[test]
+fn postgres_pages_of_two_processes_follow_each_others_moves() {
+    let Some((app, alice, bob, id)) = postgres_game(600_000) else {
+        return;
+    };
+    let page = format!("/games/{id}");
+    // A second server process on the same database; the same sessions.
+    let (base, handle, thread) = common::launch(app.config.clone());
+    let alice_there = common::TestClient {
+        base,
+        http: alice.http.clone(),
+    };
+    for (mover, text, watcher) in [(&alice_there, "e4", &bob), (&bob, "e5", &alice_there)] {
+        // The watcher's page is kept where it is viewed...
+        assert!(!watcher.get(&page).has("Your turn"), "{text}");
+        assert!(!watcher.get(&page).has("Your turn"), "{text}");
+        // ...the move is made on the other process, on whose page it is at
+        // once...
+        assert_eq!(mover.play(id, text).status(), reqwest::StatusCode::SEE_OTHER);
+        let after = mover.get(&page);
+        assert!(after.has(text) && !after.has("Your turn"), "{text}");
+        // ...and the watcher's process drops its page when it looks.
+        eventually(text, || watcher.get(&page).has("Your turn"));
+    }
+    common::halt(handle, thread);
+}
+
+#[test]
+fn every_postgres_table_a_game_page_reads_reports_its_changes() {
+    let Some((app, ..)) = postgres_game(1000) else {
+        return;
+    };
+    #[derive(QueryableByName, Debug)]
+    struct Trigger {
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        table_name: String,
+        #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Text>)]
+        function: Option<String>,
+        #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Text>)]
+        truncate_function: Option<String>,
+    }
+    let tables: Vec<Trigger> = diesel::sql_query(
+        "SELECT c.relname::text AS table_name, \
+           (SELECT p.proname::text FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid \
+             WHERE t.tgrelid = c.oid AND t.tgname = 'page_changes') AS function, \
+           (SELECT p.proname::text FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid \
+             WHERE t.tgrelid = c.oid AND t.tgname = 'page_changes_truncated') AS truncate_function \
+         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
+         WHERE c.relkind = 'r' AND n.nspname = 'public' \
+           AND c.relname NOT IN ('page_changes', '__diesel_schema_migrations')",
+    )
+    .load(&mut app.db())
+    .unwrap();
+    assert!(tables.len() >= 20, "{tables:?}");
+    for t in &tables {
+        let name = t.table_name.as_str();
+        let want = if missive::db::changes::UNREAD_TABLES.contains(&name) {
+            None
+        } else if name == "games" {
+            Some("page_changes_game_row")
+        } else if missive::db::changes::GAME_TABLES.iter().any(|(g, _)| *g == name) {
+            Some("page_changes_game_part")
+        } else {
+            Some("page_changes_anything")
+        };
+        assert_eq!(t.function.as_deref(), want, "{name}");
+        assert_eq!(
+            t.truncate_function.as_deref(),
+            want.map(|_| "page_changes_anything"),
+            "{name}"
+        );
     }
 }

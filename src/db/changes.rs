@@ -40,11 +40,51 @@ use std::sync::{LazyLock, Mutex, OnceLock};
 
 /// Every commit, whatever it changed.
 static COMMITS: AtomicU64 = AtomicU64::new(0);
-/// Commits that may have changed anything.
-static EVERYTHING: AtomicU64 = AtomicU64::new(0);
+/// What this process's SQLite commits changed.
+static SQLITE: Versions = Versions::new();
 const SLOTS: usize = 4096;
-/// Commits that changed a game, by the game's id modulo [`SLOTS`].
-static GAMES: [AtomicU64; SLOTS] = [const { AtomicU64::new(0) }; SLOTS];
+
+/// Counts of the changes seen, for game pages: one for changes that may
+/// have touched anything, and one for each game, shared by the games whose
+/// ids are equal modulo [`SLOTS`]. SQLite's hooks move one set for the
+/// whole process; each PostgreSQL database watched has its own
+/// ([`super::page_changes`]).
+pub struct Versions {
+    everything: AtomicU64,
+    games: [AtomicU64; SLOTS],
+}
+
+impl Default for Versions {
+    fn default() -> Versions {
+        Versions::new()
+    }
+}
+
+impl Versions {
+    pub const fn new() -> Versions {
+        Versions {
+            everything: AtomicU64::new(0),
+            games: [const { AtomicU64::new(0) }; SLOTS],
+        }
+    }
+
+    /// The version of `game` now. Read it before reading the game: whatever
+    /// was read after may be out of date once the version has moved.
+    pub fn of(&self, game: i32) -> Version {
+        Version {
+            everything: self.everything.load(Ordering::Acquire),
+            game: self.games[slot(game as i64)].load(Ordering::Acquire),
+        }
+    }
+
+    /// `game` changed, or (`None`) anything may have.
+    pub fn moved(&self, game: Option<i64>) {
+        match game {
+            Some(g) => self.games[slot(g)].fetch_add(1, Ordering::AcqRel),
+            None => self.everything.fetch_add(1, Ordering::AcqRel),
+        };
+    }
+}
 
 /// What a connection's open transaction has changed so far, by connection.
 static PENDING: LazyLock<Mutex<HashMap<usize, Pending>>> = LazyLock::new(Mutex::default);
@@ -79,7 +119,7 @@ struct GameColumn {
 }
 
 /// Tables whose rows each belong to one game, and the column naming it.
-const GAME_TABLES: [(&str, &str); 4] = [
+pub const GAME_TABLES: [(&str, &str); 4] = [
     ("games", "id"),
     ("moves", "game_id"),
     ("game_histories", "game_id"),
@@ -89,7 +129,7 @@ const GAME_TABLES: [(&str, &str); 4] = [
 /// Tables no game page reads: what their changes touch is mail, logins and
 /// request bookkeeping. (`sessions` is not here: a logout must drop the
 /// pages kept for its cookie.)
-const UNREAD_TABLES: [&str; 5] = [
+pub const UNREAD_TABLES: [&str; 5] = [
     "email_outbox",
     "login_attempts",
     "request_keys",
@@ -104,20 +144,18 @@ const UNREAD_TABLES: [&str; 5] = [
 static LAYOUT: OnceLock<Vec<(&'static str, GameColumn)>> = OnceLock::new();
 static LAYOUTS_DISAGREE: AtomicBool = AtomicBool::new(false);
 
-/// A point in the commits of this process, for one game.
+/// A point in the changes seen, for one game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Version {
     pub everything: u64,
     pub game: u64,
 }
 
-/// The version of `game` now. Read it before reading the game: whatever was
-/// read after may be out of date once the version has moved.
+/// The version of `game` in this process's SQLite commits now. Read it
+/// before reading the game: whatever was read after may be out of date once
+/// the version has moved.
 pub fn version_of(game: i32) -> Version {
-    Version {
-        everything: EVERYTHING.load(Ordering::Acquire),
-        game: GAMES[slot(game as i64)].load(Ordering::Acquire),
-    }
+    SQLITE.of(game)
 }
 
 /// How many write transactions SQLite connections of this process have
@@ -187,12 +225,10 @@ fn settle(pending: Option<Pending>) -> Moved {
 
 fn publish(moved: Moved) {
     match moved {
-        Moved::Everything => {
-            EVERYTHING.fetch_add(1, Ordering::AcqRel);
-        }
+        Moved::Everything => SQLITE.moved(None),
         Moved::Games(games) => {
             for g in games {
-                GAMES[slot(g)].fetch_add(1, Ordering::AcqRel);
+                SQLITE.moved(Some(g));
             }
         }
     }

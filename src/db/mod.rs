@@ -6,6 +6,7 @@ pub mod group_commit;
 pub mod kept_update;
 pub mod models;
 pub mod once;
+pub mod page_changes;
 pub mod schema;
 pub mod stamp;
 
