@@ -80,7 +80,10 @@ pub fn server_on(
                     let mut res = fut.await?;
                     let req = res.request().clone();
                     if let Some(state) = req.app_data::<web::State>() {
-                        if !matches!(method, actix_web::http::Method::GET | actix_web::http::Method::HEAD) {
+                        if !matches!(
+                            method,
+                            actix_web::http::Method::GET | actix_web::http::Method::HEAD
+                        ) {
                             state.pages.wrote(page_cache::game_of_path(&path));
                         }
                         let config = state.config.clone();

@@ -37,6 +37,17 @@ struct Proc {
 }
 
 fn spawn(database_url: &str, smtp_url: &str, lease_secs: u32, dir: &std::path::Path) -> Proc {
+    spawn_with(database_url, smtp_url, lease_secs, dir, &[])
+}
+
+/// [`spawn`] with more settings in the environment.
+fn spawn_with(
+    database_url: &str,
+    smtp_url: &str,
+    lease_secs: u32,
+    dir: &std::path::Path,
+    settings: &[(&str, &str)],
+) -> Proc {
     for _ in 0..5 {
         let addr = format!("127.0.0.1:{}", free_port());
         let mut child = Command::new(env!("CARGO_BIN_EXE_missive"))
@@ -52,6 +63,7 @@ fn spawn(database_url: &str, smtp_url: &str, lease_secs: u32, dir: &std::path::P
             .env("MISSIVE_WORKERS", "2")
             .env("MISSIVE_POOL_SIZE", "4")
             .env("RUST_LOG", "error")
+            .envs(settings.iter().copied())
             .env_remove("MISSIVE_CONFIG")
             .stdout(if std::env::var_os("MISSIVE_FAULT_LOGS").is_some() {
                 Stdio::inherit()
@@ -301,11 +313,15 @@ struct OnePgServer {
 impl OnePgServer {
     /// `None` (the test is skipped, and says so) without PostgreSQL.
     fn start(players: usize, games: usize) -> Option<OnePgServer> {
+        Self::start_with(players, games, &[])
+    }
+
+    fn start_with(players: usize, games: usize, settings: &[(&str, &str)]) -> Option<OnePgServer> {
         let scratch = ScratchDb::create()?;
         let dir = tempfile::tempdir().unwrap();
         let sink = SmtpSink::start();
         let games = setup(&scratch.url, players, games, SECRET);
-        let server = spawn(&scratch.url, &sink.url(), 3, dir.path());
+        let server = spawn_with(&scratch.url, &sink.url(), 3, dir.path(), settings);
         Some(OnePgServer {
             scratch,
             games,
@@ -609,7 +625,8 @@ fn postgres_pool_drops_a_connection_found_gone() {
 /// page's first try meets a dead one.
 #[test]
 fn postgres_pages_are_read_again_after_their_connections_are_killed() {
-    let Some(mut one) = OnePgServer::start(2, 1) else {
+    // Every game page drawn, so each view after the kill reads.
+    let Some(mut one) = OnePgServer::start_with(2, 1, &[("MISSIVE_PAGE_CACHE_MS", "0")]) else {
         return;
     };
     let (server, scratch) = (&one.server, &mut one.scratch);

@@ -426,7 +426,12 @@ fn postgres_pages_are_kept_until_any_process_commits_what_they_show() {
     ] {
         if told.starts_with("UPDATE moves") {
             let played = alice.play(id, "e4");
-            assert_eq!(played.status(), reqwest::StatusCode::SEE_OTHER, "{}", played.body);
+            assert_eq!(
+                played.status(),
+                reqwest::StatusCode::SEE_OTHER,
+                "{}",
+                played.body
+            );
         }
         postgres_kept_page_dropped_by(&app, &alice, id, &told, &mut offered);
     }
@@ -450,7 +455,10 @@ fn postgres_pages_of_two_processes_follow_each_others_moves() {
         assert!(!watcher.get(&page).has("Your turn"), "{text}");
         // ...the move is made on the other process, on whose page it is at
         // once...
-        assert_eq!(mover.play(id, text).status(), reqwest::StatusCode::SEE_OTHER);
+        assert_eq!(
+            mover.play(id, text).status(),
+            reqwest::StatusCode::SEE_OTHER
+        );
         let after = mover.get(&page);
         assert!(after.has(text) && !after.has("Your turn"), "{text}");
         // ...and the watcher's process drops its page when it looks.
@@ -492,7 +500,10 @@ fn every_postgres_table_a_game_page_reads_reports_its_changes() {
             None
         } else if name == "games" {
             Some("page_changes_game_row")
-        } else if missive::db::changes::GAME_TABLES.iter().any(|(g, _)| *g == name) {
+        } else if missive::db::changes::GAME_TABLES
+            .iter()
+            .any(|(g, _)| *g == name)
+        {
             Some("page_changes_game_part")
         } else {
             Some("page_changes_anything")

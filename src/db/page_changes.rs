@@ -259,8 +259,8 @@ fn look_until_dropped(manager: Manager, shared: Weak<Shared>) {
             }
         }
         let asked = s.last_asked.load(Ordering::Relaxed);
-        let busy = micros_since_epoch(Instant::now()).saturating_sub(asked)
-            < BUSY_FOR.as_micros() as u64;
+        let busy =
+            micros_since_epoch(Instant::now()).saturating_sub(asked) < BUSY_FOR.as_micros() as u64;
         drop(s);
         if busy {
             std::thread::sleep(LOOK_EVERY);
@@ -307,7 +307,11 @@ mod tests {
         assert_eq!(take(&mut r, t, &[row(100, None)]), vec![None], "first look");
         // Transaction 99 is still running: the horizon stays below 100.
         assert_eq!(
-            take(&mut r, t, &[row(99, Some((100, 7))), row(99, Some((100, 0)))]),
+            take(
+                &mut r,
+                t,
+                &[row(99, Some((100, 7))), row(99, Some((100, 0)))]
+            ),
             vec![Some(7), None]
         );
         // 99's rows come once it has committed, beside 100's read again.
@@ -323,7 +327,11 @@ mod tests {
             ),
             vec![Some(9), Some(9)]
         );
-        assert_eq!(r.counted, HashSet::from([(103, 9)]), "rows below the horizon forgotten");
+        assert_eq!(
+            r.counted,
+            HashSet::from([(103, 9)]),
+            "rows below the horizon forgotten"
+        );
         assert_eq!(take(&mut r, t, &[row(104, Some((103, 9)))]), vec![]);
     }
 
@@ -334,10 +342,17 @@ mod tests {
         take(&mut r, t, &[row(5, None)]);
         // Transaction 5 still runs; 6 committed: counted, within everything.
         assert_eq!(
-            take(&mut r, t + BLIND_AFTER + Duration::from_secs(1), &[row(5, Some((6, 3)))]),
+            take(
+                &mut r,
+                t + BLIND_AFTER + Duration::from_secs(1),
+                &[row(5, Some((6, 3)))]
+            ),
             vec![None]
         );
-        assert_eq!(take(&mut r, t + BLIND_AFTER * 2, &[row(7, Some((6, 3)))]), vec![]);
+        assert_eq!(
+            take(&mut r, t + BLIND_AFTER * 2, &[row(7, Some((6, 3)))]),
+            vec![]
+        );
     }
 
     #[test]
