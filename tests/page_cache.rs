@@ -379,14 +379,12 @@ fn eventually(what: &str, mut done: impl FnMut() -> bool) {
     }
 }
 
-/// On PostgreSQL: once alice's page is kept (the draw offer toggled behind
-/// every process's back still shows as before), `told` committed by a
-/// connection of another process drops it.
-fn postgres_kept_page_dropped_by(
+/// On PostgreSQL: toggle the draw offer behind every process's back once
+/// alice's page is kept, so that the page still shows it as before.
+fn postgres_page_kept_over_an_untold_change(
     app: &TestApp,
     alice: &common::TestClient,
     id: i32,
-    told: &str,
     offered: &mut bool,
 ) {
     let page = format!("/games/{id}");
@@ -406,7 +404,20 @@ fn postgres_kept_page_dropped_by(
         true
     });
     assert!(kept, "a PostgreSQL page is kept");
+}
+
+/// On PostgreSQL: once alice's page is kept over an untold change, `told`
+/// committed by a connection of another process drops it.
+fn postgres_kept_page_dropped_by(
+    app: &TestApp,
+    alice: &common::TestClient,
+    id: i32,
+    told: &str,
+    offered: &mut bool,
+) {
+    postgres_page_kept_over_an_untold_change(app, alice, id, offered);
     commit_counted(app, told);
+    let page = format!("/games/{id}");
     eventually(told, || alice.get(&page).has(OFFER) == *offered);
 }
 
@@ -435,6 +446,50 @@ fn postgres_pages_are_kept_until_any_process_commits_what_they_show() {
         }
         postgres_kept_page_dropped_by(&app, &alice, id, &told, &mut offered);
     }
+}
+
+#[test]
+fn postgres_pages_are_dropped_when_the_watch_loses_its_connection() {
+    let Some((app, alice, _bob, id)) = postgres_game(600_000) else {
+        return;
+    };
+    let page = format!("/games/{id}");
+    let mut offered = false;
+    let touch =
+        format!("UPDATE games SET updated_at = updated_at + interval '1 second' WHERE id = {id}");
+    postgres_kept_page_dropped_by(&app, &alice, id, &touch, &mut offered);
+    // Kept again over a change no process is told of...
+    postgres_page_kept_over_an_untold_change(&app, &alice, id, &mut offered);
+    // ...and every connection of the server ended, the watch's among them
+    // (as a database restart would). What happened while it was not
+    // looking cannot be known, so its first look on a new connection drops
+    // every kept page.
+    #[derive(QueryableByName)]
+    struct Ended {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        n: i64,
+    }
+    let ended: Ended = diesel::sql_query(
+        "SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity \
+         WHERE datname = current_database() AND pid <> pg_backend_pid()",
+    )
+    .get_result(&mut app.db())
+    .unwrap();
+    assert!(ended.n > 0);
+    // No view until the watch is back (it tries every 0.5 s): a view while
+    // it is down is drawn afresh and kept anew, over the page kept before.
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    eventually("the untold change shown", || {
+        alice.get(&page).has(OFFER) == offered
+    });
+    // Pages are kept, and dropped by what they show, again.
+    postgres_kept_page_dropped_by(
+        &app,
+        &alice,
+        id,
+        "UPDATE users SET confirm_moves = NOT confirm_moves WHERE username = 'bob'",
+        &mut offered,
+    );
 }
 
 #[test]

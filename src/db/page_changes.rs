@@ -183,12 +183,13 @@ fn look(conn: &mut DbConn, from: Option<u64>) -> QueryResult<Vec<Seen>> {
     let DbConn::Postgresql(pg) = conn else {
         return Err(diesel::result::Error::NotFound);
     };
-    // The first look only learns the horizon.
+    // The first look reads from its own horizon: it moves everything, and
+    // the rows it counts are not taken for news by the next.
     let from = from.unwrap_or(u64::MAX);
     diesel::sql_query(
         "SELECT h.horizon::text AS horizon, c.xid::text AS xid, c.game_id \
          FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon) h \
-         LEFT JOIN page_changes c ON c.xid >= $1::xid8",
+         LEFT JOIN page_changes c ON c.xid >= LEAST($1::xid8, h.horizon)",
     )
     .bind::<Text, _>(from.to_string())
     .load(pg)
