@@ -553,13 +553,11 @@ fn every_postgres_table_a_game_page_reads_reports_its_changes() {
         let name = t.table_name.as_str();
         let want = if missive::db::changes::UNREAD_TABLES.contains(&name) {
             None
-        } else if name == "games" {
-            Some("page_changes_game_row")
         } else if missive::db::changes::GAME_TABLES
             .iter()
             .any(|(g, _)| *g == name)
         {
-            Some("page_changes_game_part")
+            Some("page_changes_game")
         } else {
             Some("page_changes_anything")
         };

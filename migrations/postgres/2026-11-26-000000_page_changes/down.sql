@@ -12,7 +12,6 @@ BEGIN
     END LOOP;
 END
 $$;
-DROP FUNCTION page_changes_game_row();
-DROP FUNCTION page_changes_game_part();
+DROP FUNCTION page_changes_game();
 DROP FUNCTION page_changes_anything();
 DROP TABLE page_changes;

@@ -16,28 +16,23 @@ CREATE TABLE page_changes (
 
 CREATE INDEX page_changes_by_age ON page_changes (at);
 
--- A row of `games` changed: the game, before and after.
-CREATE FUNCTION page_changes_game_row() RETURNS trigger LANGUAGE plpgsql AS $$
+-- A row that belongs to one game changed (`games.id`, else `game_id`): the
+-- game, before and after.
+CREATE FUNCTION page_changes_game() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    before_id BIGINT;
+    after_id BIGINT;
 BEGIN
-    IF TG_OP <> 'INSERT' THEN
-        INSERT INTO page_changes (game_id) VALUES (OLD.id) ON CONFLICT DO NOTHING;
+    IF TG_TABLE_NAME = 'games' THEN
+        IF TG_OP <> 'INSERT' THEN before_id := OLD.id; END IF;
+        IF TG_OP <> 'DELETE' THEN after_id := NEW.id; END IF;
+    ELSE
+        IF TG_OP <> 'INSERT' THEN before_id := OLD.game_id; END IF;
+        IF TG_OP <> 'DELETE' THEN after_id := NEW.game_id; END IF;
     END IF;
-    IF TG_OP <> 'DELETE' THEN
-        INSERT INTO page_changes (game_id) VALUES (NEW.id) ON CONFLICT DO NOTHING;
-    END IF;
-    RETURN NULL;
-END
-$$;
-
--- A row that belongs to one game (`game_id`) changed.
-CREATE FUNCTION page_changes_game_part() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    IF TG_OP <> 'INSERT' THEN
-        INSERT INTO page_changes (game_id) VALUES (OLD.game_id) ON CONFLICT DO NOTHING;
-    END IF;
-    IF TG_OP <> 'DELETE' THEN
-        INSERT INTO page_changes (game_id) VALUES (NEW.game_id) ON CONFLICT DO NOTHING;
-    END IF;
+    INSERT INTO page_changes (game_id)
+        SELECT DISTINCT g FROM (VALUES (before_id), (after_id)) AS v (g) WHERE g IS NOT NULL
+        ON CONFLICT DO NOTHING;
     RETURN NULL;
 END
 $$;
@@ -52,14 +47,13 @@ END
 $$;
 
 CREATE TRIGGER page_changes AFTER INSERT OR UPDATE OR DELETE ON games
-    FOR EACH ROW EXECUTE FUNCTION page_changes_game_row();
-
+    FOR EACH ROW EXECUTE FUNCTION page_changes_game();
 CREATE TRIGGER page_changes AFTER INSERT OR UPDATE OR DELETE ON moves
-    FOR EACH ROW EXECUTE FUNCTION page_changes_game_part();
+    FOR EACH ROW EXECUTE FUNCTION page_changes_game();
 CREATE TRIGGER page_changes AFTER INSERT OR UPDATE OR DELETE ON game_histories
-    FOR EACH ROW EXECUTE FUNCTION page_changes_game_part();
+    FOR EACH ROW EXECUTE FUNCTION page_changes_game();
 CREATE TRIGGER page_changes AFTER INSERT OR UPDATE OR DELETE ON game_notes
-    FOR EACH ROW EXECUTE FUNCTION page_changes_game_part();
+    FOR EACH ROW EXECUTE FUNCTION page_changes_game();
 
 -- Row by row, so a statement that changed nothing notes nothing; a TRUNCATE
 -- has no rows to report, so it is noted by statement.
