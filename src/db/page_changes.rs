@@ -101,7 +101,8 @@ impl Watch {
     }
 
     /// Whether the last look began recently enough for kept pages to be
-    /// trusted ([`TRUSTED_FOR`]).
+    /// trusted ([`TRUSTED_FOR`]). Asking keeps the looks coming every
+    /// [`LOOK_EVERY`] for [`BUSY_FOR`].
     pub fn up_to_date(&self) -> bool {
         let now = micros_since_epoch(Instant::now());
         self.shared.last_asked.store(now, Ordering::Relaxed);
