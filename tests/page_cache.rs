@@ -569,3 +569,33 @@ fn every_postgres_table_a_game_page_reads_reports_its_changes() {
         );
     }
 }
+
+#[test]
+fn postgres_page_changes_are_pruned_after_a_minute() {
+    let Some((app, ..)) = postgres_game(0) else {
+        return;
+    };
+    let mut conn = app.db();
+    // Two transactions' changes: one begun two minutes ago, one now.
+    for sql in [
+        "INSERT INTO page_changes (xid, game_id, at) \
+         VALUES ('1', 424242, now() - interval '2 minutes')",
+        "INSERT INTO page_changes (xid, game_id) VALUES ('2', 434343)",
+    ] {
+        diesel::sql_query(sql).execute(&mut conn).unwrap();
+    }
+    assert!(missive::db::page_changes::prune(&mut conn).unwrap() >= 1);
+    let left = |game: i64| {
+        app.count(&format!(
+            "SELECT count(*) AS n FROM page_changes WHERE game_id = {game}"
+        ))
+    };
+    assert_eq!(left(424242), 0, "the old change is forgotten");
+    assert_eq!(left(434343), 1, "the new one is kept");
+    // Nothing to prune on SQLite.
+    let sqlite = TestApp::start(Backend::Sqlite);
+    assert_eq!(
+        missive::db::page_changes::prune(&mut sqlite.db()).unwrap(),
+        0
+    );
+}

@@ -19,7 +19,7 @@
 //! ids from that look's snapshot's `xmin` up), and each row is counted once.
 //! Rows are pruned a minute after their transaction began; a look that
 //! comes later than [`BLIND_AFTER`] after the one before, or the first one
-//! on a new connection, moves everything instead.
+//! on a new connection, moves everything instead ([`prune`]).
 //!
 //! The look is a round trip, so a commit is seen up to one look late. The
 //! page cache sends a kept page again only while the last look began within
@@ -196,7 +196,12 @@ fn look(conn: &mut DbConn, from: Option<u64>) -> QueryResult<Vec<Seen>> {
     .load(pg)
 }
 
-fn prune(conn: &mut DbConn) -> QueryResult<usize> {
+/// Forget the changes of transactions begun more than a minute ago (none
+/// on SQLite, which has no such table). Each watch does it every
+/// [`PRUNE_EVERY`], and the clock worker on each pass, so the table stays
+/// small whether pages are kept or not. Several processes may prune at
+/// once.
+pub fn prune(conn: &mut DbConn) -> QueryResult<usize> {
     let DbConn::Postgresql(pg) = conn else {
         return Ok(0);
     };
