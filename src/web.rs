@@ -49,15 +49,17 @@ impl AppState {
     pub fn new(pool: Pool, config: Config, secret: Vec<u8>, writes: crate::db::Writes) -> AppState {
         let permits = pool.max_size() as usize;
         let cache_bytes = u64::from(config.position_cache_mb) << 20;
-        let inline_short_work =
-            crate::db::parse_url(&config.database_url).0 == crate::db::Backend::Sqlite;
+        use crate::db::Backend;
         use crate::page_cache::Changes;
-        let changes = if crate::db::counts_commits(&pool) {
-            Changes::Sqlite
-        } else if !inline_short_work && cache_bytes > 0 && config.page_cache_ms > 0 {
-            Changes::Postgres(crate::db::page_changes::Watch::start(config.db_manager()))
-        } else {
-            Changes::Unseen
+        let backend = crate::db::parse_url(&config.database_url).0;
+        let inline_short_work = backend == Backend::Sqlite;
+        let changes = match backend {
+            Backend::Sqlite if crate::db::counts_commits(&pool) => Changes::Sqlite,
+            // The watch's connection is opened only if pages may be kept.
+            Backend::Postgres if cache_bytes > 0 && config.page_cache_ms > 0 => {
+                Changes::Postgres(crate::db::page_changes::Watch::start(config.db_manager()))
+            }
+            _ => Changes::Unseen,
         };
         let pages = crate::page_cache::PageCache::new(
             changes,
