@@ -119,6 +119,9 @@ struct GameColumn {
 }
 
 /// Tables whose rows each belong to one game, and the column naming it.
+/// PostgreSQL's triggers (migration `2026-11-26-000000_page_changes`) sort
+/// the tables as these two lists do; a test holds them to it
+/// (`every_postgres_table_a_game_page_reads_reports_its_changes`).
 pub const GAME_TABLES: [(&str, &str); 4] = [
     ("games", "id"),
     ("moves", "game_id"),
