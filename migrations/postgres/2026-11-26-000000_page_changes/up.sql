@@ -30,9 +30,14 @@ BEGIN
         IF TG_OP <> 'INSERT' THEN before_id := OLD.game_id; END IF;
         IF TG_OP <> 'DELETE' THEN after_id := NEW.game_id; END IF;
     END IF;
-    INSERT INTO page_changes (game_id)
-        SELECT DISTINCT g FROM (VALUES (before_id), (after_id)) AS v (g) WHERE g IS NOT NULL
-        ON CONFLICT DO NOTHING;
+    -- Plain one-row INSERTs, and one only when the game stays the same
+    -- (every move's UPDATE of its game).
+    IF before_id IS NOT NULL THEN
+        INSERT INTO page_changes (game_id) VALUES (before_id) ON CONFLICT DO NOTHING;
+    END IF;
+    IF after_id IS DISTINCT FROM before_id AND after_id IS NOT NULL THEN
+        INSERT INTO page_changes (game_id) VALUES (after_id) ON CONFLICT DO NOTHING;
+    END IF;
     RETURN NULL;
 END
 $$;
