@@ -212,12 +212,25 @@ impl Browser {
     }
 
     async fn find(&self, css: &str) -> Result<fantoccini::elements::Element> {
-        self.client
-            .wait()
-            .at_most(WAIT)
-            .for_element(Locator::Css(css))
-            .await
-            .with_context(|| format!("{}: no element {css}", self.name))
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self
+                .client
+                .wait()
+                .at_most(left)
+                .for_element(Locator::Css(css))
+                .await
+            {
+                // A look made while a form's answer is loading is cut short
+                // by chromedriver ("aborted by navigation"), not answered
+                // "no such element": look again on the page that loads.
+                Err(e) if e.to_string().contains("aborted by navigation") && !left.is_zero() => {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+                found => return found.with_context(|| format!("{}: no element {css}", self.name)),
+            }
+        }
     }
 
     async fn click(&self, css: &str) -> Result<()> {
