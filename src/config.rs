@@ -32,7 +32,7 @@ pub struct Config {
     /// (`page_cache`).
     pub position_cache_mb: u32,
     /// `MISSIVE_PAGE_CACHE_MS`: how long a game page as sent may be sent
-    /// again while nothing it shows was committed (SQLite only; 0: never).
+    /// again while nothing it shows was committed (0: never).
     pub page_cache_ms: u64,
     /// Take the client address from `Forwarded`/`X-Forwarded-For` (only
     /// behind a reverse proxy that sets them), for per-IP login limits.

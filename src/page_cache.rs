@@ -115,9 +115,16 @@ pub struct Seen {
 
 impl PageCache {
     /// About `bytes` of pages, each sent again for at most `fresh_for`; none
-    /// kept when either is zero or the changes are not seen.
-    pub fn new(changes: Changes, bytes: u64, fresh_for: Duration) -> PageCache {
-        let on = !matches!(changes, Changes::Unseen) && bytes > 0 && !fresh_for.is_zero();
+    /// kept when either is zero or the changes are not seen. `changes` is
+    /// called only when pages may be kept (on PostgreSQL it opens the
+    /// watch's connection).
+    pub fn new(changes: impl FnOnce() -> Changes, bytes: u64, fresh_for: Duration) -> PageCache {
+        let changes = if bytes > 0 && !fresh_for.is_zero() {
+            changes()
+        } else {
+            Changes::Unseen
+        };
+        let on = !matches!(changes, Changes::Unseen);
         PageCache {
             pages: on
                 .then(|| Cache::with_weighter(((bytes / 16_384) as usize).max(16), bytes, Size)),

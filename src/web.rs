@@ -53,13 +53,12 @@ impl AppState {
         use crate::page_cache::Changes;
         let backend = crate::db::parse_url(&config.database_url).0;
         let inline_short_work = backend == Backend::Sqlite;
-        let changes = match backend {
+        let changes = || match backend {
             Backend::Sqlite if crate::db::counts_commits(&pool) => Changes::Sqlite,
-            // The watch's connection is opened only if pages may be kept.
-            Backend::Postgres if cache_bytes > 0 && config.page_cache_ms > 0 => {
+            Backend::Sqlite => Changes::Unseen,
+            Backend::Postgres => {
                 Changes::Postgres(crate::db::page_changes::Watch::start(config.db_manager()))
             }
-            _ => Changes::Unseen,
         };
         let pages = crate::page_cache::PageCache::new(
             changes,

@@ -9,10 +9,25 @@ use common::{Backend, TestApp};
 use diesel::prelude::*;
 use std::ffi::CString;
 
-/// Commit `sql` to the SQLite file at `path` on a connection of this process
-/// whose hooks are taken off: a commit this process does not see, as one
-/// made by another process (a `missive user` command) is not.
-fn commit_unseen(path: &str, sql: &str) {
+/// Commit `sql` where no server process sees it, to tell a kept page from
+/// a drawn one: on SQLite through a connection whose hooks are taken off
+/// (as one made by another process, a `missive user` command, is not seen);
+/// on PostgreSQL with triggers off for the session
+/// (`session_replication_role = replica`).
+fn commit_unseen(app: &TestApp, sql: &str) {
+    match app.backend {
+        Backend::Sqlite => commit_unseen_sqlite(&app.database_url, sql),
+        Backend::Postgres => {
+            let mut conn = app.db();
+            diesel::sql_query("SET session_replication_role = replica")
+                .execute(&mut conn)
+                .unwrap();
+            assert_eq!(diesel::sql_query(sql).execute(&mut conn).unwrap(), 1);
+        }
+    }
+}
+
+fn commit_unseen_sqlite(path: &str, sql: &str) {
     use libsqlite3_sys as ffi;
     let path = CString::new(path).unwrap();
     let sql = CString::new(sql).unwrap();
@@ -100,7 +115,7 @@ fn version_of(game: i32) -> missive::db::changes::Version {
 /// Black offers a draw in `game`, or takes it back, behind the server's back.
 fn toggle_offer(app: &TestApp, game: i32) {
     commit_unseen(
-        &app.database_url,
+        app,
         &format!(
             "UPDATE games SET draw_offer = CASE WHEN draw_offer IS NULL THEN 'black' END \
              WHERE id = {game}"
@@ -255,7 +270,7 @@ fn a_kept_page_is_sent_no_longer_than_its_time() {
     let page = format!("/games/{id}");
     assert!(!alice.get(&page).has(OFFER));
     commit_unseen(
-        &app.database_url,
+        &app,
         &format!("UPDATE games SET draw_offer = 'black' WHERE id = {id}"),
     );
     // Longer than the page may be kept (1 ms): it is drawn afresh.
@@ -358,17 +373,6 @@ fn postgres_game(cache_ms: u64) -> Option<(TestApp, common::TestClient, common::
     ))
 }
 
-/// Commit `sql` on PostgreSQL with triggers off for the session
-/// (`session_replication_role = replica`): a change no process is told of,
-/// to tell a kept page from a drawn one.
-fn commit_untold(app: &TestApp, sql: &str) {
-    let mut conn = app.db();
-    diesel::sql_query("SET session_replication_role = replica")
-        .execute(&mut conn)
-        .unwrap();
-    assert_eq!(diesel::sql_query(sql).execute(&mut conn).unwrap(), 1);
-}
-
 /// Until `done` holds, for at most 20 s (a look comes every 5 ms; the
 /// bound is for a machine under load, not a timing).
 fn eventually(what: &str, mut done: impl FnMut() -> bool) {
@@ -381,21 +385,18 @@ fn eventually(what: &str, mut done: impl FnMut() -> bool) {
 
 /// On PostgreSQL: toggle the draw offer behind every process's back once
 /// alice's page is kept, so that the page still shows it as before.
-fn postgres_page_kept_over_an_untold_change(
+fn postgres_page_kept_over_an_unseen_change(
     app: &TestApp,
     alice: &common::TestClient,
     id: i32,
     offered: &mut bool,
 ) {
     let page = format!("/games/{id}");
-    let toggle = format!(
-        "UPDATE games SET draw_offer = CASE WHEN draw_offer IS NULL THEN 'black' END WHERE id = {id}"
-    );
     // The watch's first look, or a busy machine's late one, keeps nothing
     // for a moment: then the page is drawn afresh and the try made again.
     let kept = (0..200).any(|_| {
         assert_eq!(alice.get(&page).has(OFFER), *offered);
-        commit_untold(app, &toggle);
+        toggle_offer(app, id);
         *offered = !*offered;
         if alice.get(&page).has(OFFER) == *offered {
             std::thread::sleep(std::time::Duration::from_millis(10));
@@ -406,7 +407,7 @@ fn postgres_page_kept_over_an_untold_change(
     assert!(kept, "a PostgreSQL page is kept");
 }
 
-/// On PostgreSQL: once alice's page is kept over an untold change, `told`
+/// On PostgreSQL: once alice's page is kept over an unseen change, `told`
 /// committed by a connection of another process drops it.
 fn postgres_kept_page_dropped_by(
     app: &TestApp,
@@ -415,7 +416,7 @@ fn postgres_kept_page_dropped_by(
     told: &str,
     offered: &mut bool,
 ) {
-    postgres_page_kept_over_an_untold_change(app, alice, id, offered);
+    postgres_page_kept_over_an_unseen_change(app, alice, id, offered);
     commit_counted(app, told);
     let page = format!("/games/{id}");
     eventually(told, || alice.get(&page).has(OFFER) == *offered);
@@ -459,7 +460,7 @@ fn postgres_pages_are_dropped_when_the_watch_loses_its_connection() {
         format!("UPDATE games SET updated_at = updated_at + interval '1 second' WHERE id = {id}");
     postgres_kept_page_dropped_by(&app, &alice, id, &touch, &mut offered);
     // Kept again over a change no process is told of...
-    postgres_page_kept_over_an_untold_change(&app, &alice, id, &mut offered);
+    postgres_page_kept_over_an_unseen_change(&app, &alice, id, &mut offered);
     // ...and every connection of the server ended, the watch's among them
     // (as a database restart would). What happened while it was not
     // looking cannot be known, so its first look on a new connection drops
@@ -479,7 +480,7 @@ fn postgres_pages_are_dropped_when_the_watch_loses_its_connection() {
     // No view until the watch is back (it tries every 0.5 s): a view while
     // it is down is drawn afresh and kept anew, over the page kept before.
     std::thread::sleep(std::time::Duration::from_millis(1500));
-    eventually("the untold change shown", || {
+    eventually("the unseen change shown", || {
         alice.get(&page).has(OFFER) == offered
     });
     // Pages are kept, and dropped by what they show, again.

@@ -33,7 +33,7 @@ use super::{DbConn, Manager};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Nullable, Text};
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock, Weak};
 use std::time::{Duration, Instant};
 
@@ -65,9 +65,8 @@ struct Shared {
     /// When the last look that succeeded began, in microseconds after
     /// [`EPOCH`] (0: none yet, or the connection was lost since).
     last_look: AtomicU64,
-    /// When a kept page was last asked for, likewise.
+    /// When a kept page was last asked for, likewise, to the millisecond.
     last_asked: AtomicU64,
-    stop: AtomicBool,
 }
 
 static EPOCH: LazyLock<Instant> = LazyLock::new(Instant::now);
@@ -83,7 +82,6 @@ impl Watch {
             versions: Versions::new(),
             last_look: AtomicU64::new(0),
             last_asked: AtomicU64::new(0),
-            stop: AtomicBool::new(false),
         });
         let weak = Arc::downgrade(&shared);
         let spawned = std::thread::Builder::new()
@@ -105,7 +103,12 @@ impl Watch {
     /// [`LOOK_EVERY`] for [`BUSY_FOR`].
     pub fn up_to_date(&self) -> bool {
         let now = micros_since_epoch(Instant::now());
-        self.shared.last_asked.store(now, Ordering::Relaxed);
+        // Written at most once a millisecond: every worker asks on every
+        // kept page, and a store each time would bounce the line between
+        // cores.
+        if now.saturating_sub(self.shared.last_asked.load(Ordering::Relaxed)) > 1000 {
+            self.shared.last_asked.store(now, Ordering::Relaxed);
+        }
         let last = self.shared.last_look.load(Ordering::Acquire);
         last != 0 && now.saturating_sub(last) < TRUSTED_FOR.as_micros() as u64
     }
@@ -114,12 +117,6 @@ impl Watch {
     /// anything: its own next page must not wait for the next look.
     pub fn wrote(&self, game: Option<i64>) {
         self.shared.versions.moved(game);
-    }
-}
-
-impl Drop for Watch {
-    fn drop(&mut self) {
-        self.shared.stop.store(true, Ordering::Release);
     }
 }
 
@@ -214,10 +211,8 @@ fn look_until_dropped(manager: Manager, shared: Weak<Shared>) {
     let mut last_prune: Option<Instant> = None;
     let mut warned = false;
     loop {
+        // The watch was dropped: so is its thread.
         let Some(s) = shared.upgrade() else { return };
-        if s.stop.load(Ordering::Acquire) {
-            return;
-        }
         let c = match conn.as_mut() {
             Some(c) => c,
             None => match manager.open() {
@@ -277,12 +272,9 @@ fn look_until_dropped(manager: Manager, shared: Weak<Shared>) {
             while idle_since.elapsed() < IDLE_LOOK_EVERY {
                 std::thread::sleep(LOOK_EVERY * 4);
                 match shared.upgrade() {
-                    Some(s) if !s.stop.load(Ordering::Acquire) => {
-                        if s.last_asked.load(Ordering::Relaxed) != asked {
-                            break;
-                        }
-                    }
-                    _ => return,
+                    Some(s) if s.last_asked.load(Ordering::Relaxed) != asked => break,
+                    Some(_) => {}
+                    None => return,
                 }
             }
         }
