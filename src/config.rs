@@ -28,12 +28,8 @@ pub struct Config {
     /// `MISSIVE_POSITION_CACHE_MB`: memory for restored games, for board
     /// pictures and for the plies pages list, each (`position_cache`,
     /// `listed_moves`), and one kept username per 64 bytes of it
-    /// (`user_names`), and as much again for game pages as sent
-    /// (`page_cache`).
+    /// (`user_names`).
     pub position_cache_mb: u32,
-    /// `MISSIVE_PAGE_CACHE_MS`: how long a game page as sent may be sent
-    /// again while nothing it shows was committed (0: never).
-    pub page_cache_ms: u64,
     /// Take the client address from `Forwarded`/`X-Forwarded-For` (only
     /// behind a reverse proxy that sets them), for per-IP login limits.
     pub trust_proxy: bool,
@@ -185,7 +181,6 @@ impl Default for Config {
             workers: 0,
             pool_size: 10,
             position_cache_mb: 32,
-            page_cache_ms: 1000,
             trust_proxy: false,
             smtp_url: None,
             mail_from: "Missive <missive@localhost>".into(),
@@ -239,7 +234,6 @@ impl Config {
             workers: src.num("MISSIVE_WORKERS", d.workers)?,
             pool_size: src.num("MISSIVE_POOL_SIZE", d.pool_size)?.max(1),
             position_cache_mb: src.num("MISSIVE_POSITION_CACHE_MB", d.position_cache_mb)?,
-            page_cache_ms: src.num("MISSIVE_PAGE_CACHE_MS", d.page_cache_ms)?,
             trust_proxy: src.flag("MISSIVE_TRUST_PROXY", d.trust_proxy)?,
             smtp_url: src.var("MISSIVE_SMTP_URL"),
             mail_from: src.var("MISSIVE_MAIL_FROM").unwrap_or(d.mail_from),

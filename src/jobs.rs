@@ -121,8 +121,7 @@ pub fn spawn_digest_worker(pool: Pool, hour: u32, poll: Duration) -> Worker {
 
 /// Start the clock sweeper: every `poll`, end the games whose player to move
 /// has run out of time and queue due reminders, and forget the writes' old
-/// retry keys (`db::once`) and PostgreSQL's old page changes
-/// (`db::page_changes`). Several processes may run it on one database:
+/// retry keys (`db::once`). Several processes may run it on one database:
 /// each forfeit and reminder is one conditional UPDATE.
 pub fn spawn_clock_worker(pool: Pool, poll: Duration) -> Worker {
     spawn_loop("clock-worker", poll, move || {
@@ -137,14 +136,9 @@ pub fn spawn_clock_worker(pool: Pool, poll: Duration) -> Worker {
                 Ok(_) => {}
                 Err(e) => tracing::warn!("clock worker: {e}"),
             }
-            // The retry keys of writes (`db::once`) are swept here too, and
-            // PostgreSQL's record of changes for kept pages, which its
-            // triggers write whether any process keeps pages or not.
+            // The retry keys of writes (`db::once`) are swept here too.
             if let Err(e) = crate::db::once::prune(conn, now) {
                 tracing::warn!("clock worker, request keys: {e}");
-            }
-            if let Err(e) = crate::db::page_changes::prune(conn) {
-                tracing::warn!("clock worker, page changes: {e}");
             }
         })
     })

@@ -11,7 +11,6 @@ pub mod jobs;
 pub mod listed_moves;
 pub mod mail_bench;
 pub mod nul_guard;
-pub mod page_cache;
 pub mod position_cache;
 pub mod routes;
 pub mod services;
@@ -80,12 +79,6 @@ pub fn server_on(
                     let mut res = fut.await?;
                     let req = res.request().clone();
                     if let Some(state) = req.app_data::<web::State>() {
-                        if !matches!(
-                            method,
-                            actix_web::http::Method::GET | actix_web::http::Method::HEAD
-                        ) {
-                            state.pages.wrote(page_cache::game_of_path(&path));
-                        }
                         let config = state.config.clone();
                         web::add_csrf_cookie(&req, res.response_mut(), &config);
                     }

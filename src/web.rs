@@ -31,8 +31,6 @@ pub struct AppState {
     /// rather than as parked database threads queueing on the pool.
     pub db_permits: tokio::sync::Semaphore,
     pub positions: crate::position_cache::PositionCache,
-    /// Game pages as sent, sent again while nothing they show was committed.
-    pub pages: crate::page_cache::PageCache,
     /// The plies game pages list, kept between views.
     pub listed: crate::listed_moves::ListedMoves,
     /// Usernames by id, kept (they never change).
@@ -49,29 +47,14 @@ impl AppState {
     pub fn new(pool: Pool, config: Config, secret: Vec<u8>, writes: crate::db::Writes) -> AppState {
         let permits = pool.max_size() as usize;
         let cache_bytes = u64::from(config.position_cache_mb) << 20;
-        use crate::db::Backend;
-        use crate::page_cache::Changes;
         let backend = crate::db::parse_url(&config.database_url).0;
-        let inline_short_work = backend == Backend::Sqlite;
-        let changes = || match backend {
-            Backend::Sqlite if crate::db::counts_commits(&pool) => Changes::Sqlite,
-            Backend::Sqlite => Changes::Unseen,
-            Backend::Postgres => {
-                Changes::Postgres(crate::db::page_changes::Watch::start(config.db_manager()))
-            }
-        };
-        let pages = crate::page_cache::PageCache::new(
-            changes,
-            cache_bytes,
-            std::time::Duration::from_millis(config.page_cache_ms),
-        );
+        let inline_short_work = backend == crate::db::Backend::Sqlite;
         AppState {
             pool,
             config,
             secret,
             db_permits: tokio::sync::Semaphore::new(permits),
             positions: crate::position_cache::PositionCache::new(cache_bytes),
-            pages,
             listed: crate::listed_moves::ListedMoves::new(cache_bytes),
             // About 64 bytes a name: as many names as listed plies' bytes / 64.
             names: crate::user_names::UserNames::new((cache_bytes / 64) as usize),
@@ -369,18 +352,6 @@ pub struct Session {
 impl Session {
     pub fn state(&self) -> &Arc<AppState> {
         &self.state
-    }
-
-    /// What a game page seen in this session is kept by
-    /// ([`crate::page_cache`]): the game, the ply asked for, the session
-    /// cookie and the CSRF token the page's forms carry.
-    pub fn page_key(&self, game: i32, ply: Option<i64>) -> crate::page_cache::PageKey {
-        crate::page_cache::PageKey {
-            game,
-            ply,
-            session: self.token.clone(),
-            csrf: self.csrf_token.clone(),
-        }
     }
 
     /// Check a form's `csrf_token` before any database work (403 when

@@ -625,8 +625,7 @@ fn postgres_pool_drops_a_connection_found_gone() {
 /// page's first try meets a dead one.
 #[test]
 fn postgres_pages_are_read_again_after_their_connections_are_killed() {
-    // Every game page drawn, so each view after the kill reads.
-    let Some(mut one) = OnePgServer::start_with(2, 1, &[("MISSIVE_PAGE_CACHE_MS", "0")]) else {
+    let Some(mut one) = OnePgServer::start_with(2, 1, &[]) else {
         return;
     };
     let (server, scratch) = (&one.server, &mut one.scratch);

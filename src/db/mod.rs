@@ -1,12 +1,10 @@
 //! Database access: one connection type over SQLite and PostgreSQL, chosen by
 //! the URL's scheme, a pool, and the embedded migrations of each backend.
 
-pub mod changes;
 pub mod group_commit;
 pub mod kept_update;
 pub mod models;
 pub mod once;
-pub mod page_changes;
 pub mod schema;
 pub mod stamp;
 
@@ -262,10 +260,6 @@ impl Manager {
 ///   value (diesel's `.first()` binds `LIMIT ?`, and SQLite checks whether a
 ///   limit is a constant) is thrown away and compiled again on every run:
 ///   that re-preparation was 60% of reading a game row.
-/// - What each commit changed ([`changes`]: which games, or anything
-///   else), kept by hooks set from the same
-///   auto-extension on every connection, so no commit of this process can
-///   miss them.
 /// - No memory statistics (`SQLITE_CONFIG_MEMSTATUS`): keeping them takes
 ///   one process-wide mutex on every allocation, which all the database
 ///   threads then queue on.
@@ -290,7 +284,6 @@ fn sqlite_process_setup() {
                     1 as std::os::raw::c_int,
                     std::ptr::null_mut::<std::os::raw::c_int>(),
                 );
-                changes::watch(db);
             }
             ffi::SQLITE_OK
         }
@@ -302,22 +295,6 @@ fn sqlite_process_setup() {
             ffi::sqlite3_auto_extension(Some(on_open));
         }
     });
-}
-
-/// Whether [`changes`] sees the commits to `pool`'s database: it is SQLite,
-/// in WAL mode (the only mode whose commits call the WAL hook).
-pub fn counts_commits(pool: &Pool) -> bool {
-    #[derive(diesel::QueryableByName)]
-    struct Mode {
-        #[diesel(sql_type = diesel::sql_types::Text)]
-        journal_mode: String,
-    }
-    match pool.get().as_deref_mut() {
-        Ok(DbConn::Sqlite(c)) => diesel::sql_query("PRAGMA journal_mode")
-            .get_result::<Mode>(c)
-            .is_ok_and(|m| m.journal_mode.eq_ignore_ascii_case("wal")),
-        _ => false,
-    }
 }
 
 impl ManageConnection for Manager {
@@ -447,9 +424,6 @@ pub fn migrate(conn: &mut DbConn) -> anyhow::Result<()> {
     .map_err(|e| anyhow::anyhow!("migrations failed: {e}"))?;
     for m in applied {
         tracing::info!("applied migration {m}");
-    }
-    if let DbConn::Sqlite(c) = conn {
-        changes::learn_layout(c).map_err(|e| anyhow::anyhow!("reading the tables' layout: {e}"))?;
     }
     Ok(())
 }

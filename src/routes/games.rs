@@ -639,11 +639,6 @@ pub async fn show(
     let id = parse_id(&path)?;
     let view_ply = parse_ply(&query.ply)?;
     let state = session.state().clone();
-    let kept = state.pages.is_on().then(|| session.page_key(id, view_ply));
-    if let Some(body) = kept.as_ref().and_then(|key| state.pages.get(key)) {
-        return Ok(html(StatusCode::OK, body));
-    }
-    let seen = state.pages.seen(id);
     let window = drawn_for(state.clone(), view_ply);
     let reads = state.clone();
     let (ctx, data) = session
@@ -662,10 +657,6 @@ pub async fn show(
             view_ply,
         },
     )?;
-    let body = web::Bytes::from(body);
-    if let Some(key) = kept {
-        state.pages.keep(key, seen, body.clone());
-    }
     Ok(html(StatusCode::OK, body))
 }
 

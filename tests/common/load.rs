@@ -401,6 +401,8 @@ pub struct Summary {
     pub seconds: f64,
     pub p50_ms: f64,
     pub p99_ms: f64,
+    /// The requests' latencies added up, in seconds.
+    pub latency_sum_s: f64,
     /// CPU time the measuring process spent per request, in µs, when known.
     pub cpu_us: Option<f64>,
 }
@@ -408,6 +410,7 @@ pub struct Summary {
 impl Summary {
     pub fn of(mut micros: Vec<u64>, seconds: f64) -> Summary {
         micros.sort_unstable();
+        let latency_sum_s = micros.iter().sum::<u64>() as f64 / 1e6;
         let pick = |q: f64| {
             if micros.is_empty() {
                 0.0
@@ -421,6 +424,7 @@ impl Summary {
             seconds,
             p50_ms: pick(0.50),
             p99_ms: pick(0.99),
+            latency_sum_s,
             cpu_us: None,
         }
     }
