@@ -419,14 +419,22 @@ fn views_after_moves(
             }
             let csrf = v.csrf[side].clone()?;
             let p = load::post_move(http, &mut m.table, &v.seeds[side], &csrf, &mut m.rng).ok()?;
-            assert_eq!(p.status, 303, "move {} in game {}", p.coordinate, m.table.id);
+            assert_eq!(
+                p.status, 303,
+                "move {} in game {}",
+                p.coordinate, m.table.id
+            );
             let viewer = m.table.to_move().cookie(&v.seeds[1 - side]);
             timed(http, &format!("/games/{}", m.table.id), &viewer, 200)
         },
         addr,
     );
     let busy = s.latency_sum_s / conns.max(1) as f64;
-    Summary { seconds: busy, cpu_us: None, ..s }
+    Summary {
+        seconds: busy,
+        cpu_us: None,
+        ..s
+    }
 }
 
 fn game_cases(label: &str, key: &str, database_url: &str, a: &Args) -> [Option<Summary>; 2] {
@@ -548,14 +556,13 @@ fn main() {
     // neighbour on the machine disturbs much less than rates. Only between
     // cases that keep every core busy: the raw SQLite loop is one thread, so
     // its rate is not cores over CPU per request.
-    let ratio =
-        |what: &str, x: &Summary, base: &Option<Summary>, base_name: &str, target: f64| {
-            if let Some(base) = base {
-                let r = x.rate() / base.rate().max(1e-9);
-                let verdict = if r >= target { "met" } else { "NOT met" };
-                println!("  {what:<28} / {base_name:<22} = {r:.2}  (target {target}: {verdict})");
-            }
-        };
+    let ratio = |what: &str, x: &Summary, base: &Option<Summary>, base_name: &str, target: f64| {
+        if let Some(base) = base {
+            let r = x.rate() / base.rate().max(1e-9);
+            let verdict = if r >= target { "met" } else { "NOT met" };
+            println!("  {what:<28} / {base_name:<22} = {r:.2}  (target {target}: {verdict})");
+        }
+    };
     for (label, cases, page_target) in [("SQLite", &sqlite, 0.4), ("PostgreSQL", &pg, 0.1)] {
         if let Some([m, p]) = cases {
             if let Some(p) = p {

@@ -69,10 +69,42 @@ pub struct Config {
     pub mail_lease_secs: i64,
     /// `MISSIVE_SQLITE_SYNC`: `full` (every commit synced to the disk) or
     /// `normal` (synced at checkpoints).
-    pub sqlite_sync: crate::db::SqliteSync,
+    pub sqlite_sync: SqliteSync,
 }
 
 /// Read when present in the working directory and `MISSIVE_CONFIG` is unset.
+/// Leave days a player may book in a year unless a director grants more.
+pub const DEFAULT_LEAVE_DAYS: i32 = 30;
+
+/// How long a mail worker's claim on a mail lasts, in seconds.
+pub const MAIL_LEASE_SECS: i64 = 120;
+
+/// When an SQLite commit is on the disk (`PRAGMA synchronous`, WAL mode).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum SqliteSync {
+    /// Every commit is synced to the disk before it returns, so an
+    /// acknowledged move survives a power cut or an operating-system crash,
+    /// not only a crash of the server. The group commit shares one sync
+    /// among the moves committed together.
+    #[default]
+    Full,
+    /// Commits reach the operating system at once and the disk at each
+    /// checkpoint: they survive the server process dying, but a power cut
+    /// may take the last ones back (SQLite's documentation of WAL mode).
+    Normal,
+}
+
+impl std::str::FromStr for SqliteSync {
+    type Err = String;
+    fn from_str(s: &str) -> Result<SqliteSync, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "full" => Ok(SqliteSync::Full),
+            "normal" => Ok(SqliteSync::Normal),
+            _ => Err(format!("{s:?} is neither full nor normal")),
+        }
+    }
+}
+
 pub const DEFAULT_CONFIG_FILE: &str = "missive.toml";
 
 /// Where settings come from: the environment first, then the optional file
@@ -192,10 +224,10 @@ impl Default for Config {
             clock_worker: true,
             clock_poll_secs: 60,
             tournament_poll_secs: 30,
-            leave_days: crate::services::clocks::DEFAULT_LEAVE_DAYS,
+            leave_days: DEFAULT_LEAVE_DAYS,
             digest_hour: 7,
-            mail_lease_secs: crate::services::mail::LEASE_SECS,
-            sqlite_sync: crate::db::SqliteSync::default(),
+            mail_lease_secs: MAIL_LEASE_SECS,
+            sqlite_sync: SqliteSync::default(),
         }
     }
 }
@@ -271,11 +303,6 @@ impl Config {
         })
     }
 
-    /// Opens connections to the configured database with its settings.
-    pub fn db_manager(&self) -> crate::db::Manager {
-        crate::db::Manager::new(&self.database_url).sqlite_sync(self.sqlite_sync)
-    }
-
     pub fn secure_cookies(&self) -> bool {
         self.base_url.starts_with("https://")
     }
@@ -313,9 +340,9 @@ mod tests {
         assert!(!c.mail_worker && c.clock_worker && c.trust_proxy);
         assert_eq!(c.base_url, "https://missive.example.org");
         assert!(c.secure_cookies());
-        assert_eq!(c.sqlite_sync, crate::db::SqliteSync::Full);
+        assert_eq!(c.sqlite_sync, SqliteSync::Full);
         let c = from_file("MISSIVE_SQLITE_SYNC=Normal\n").unwrap();
-        assert_eq!(c.sqlite_sync, crate::db::SqliteSync::Normal);
+        assert_eq!(c.sqlite_sync, SqliteSync::Normal);
         // Blank is the default; zero is raised to the least that works.
         let c = from_file("MISSIVE_POOL_SIZE=\nMISSIVE_MAIL_POLL_MS=0\n").unwrap();
         assert_eq!((c.pool_size, c.mail_poll_ms), (10, 10));

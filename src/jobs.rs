@@ -1,8 +1,10 @@
 //! Background loops. Each is safe to run in several processes at once.
 
+use crate::clocks::clocks;
 use crate::db::{Pool, PooledConn};
-use crate::services::mail::{self, Sender};
-use crate::services::{clocks, digest, tournaments};
+use crate::mail::digest;
+use crate::mail::mail::{self, Sender};
+use crate::tournaments::tournaments;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;

@@ -2,8 +2,9 @@
 //! loopback (the in-process sink), over a scratch SQLite database or the
 //! PostgreSQL database named by `--database-url`.
 
-use crate::services::games::{self, Challenge};
-use crate::services::{accounts, mail};
+use crate::accounts::users as accounts;
+use crate::game::games::{self, Challenge};
+use crate::mail::mail;
 use crate::smtp_sink::SmtpSink;
 use std::time::Instant;
 
@@ -57,7 +58,7 @@ pub fn run(
     let b = accounts::find_by_name(&mut conn, &format!("bench_b{tag}"))?.expect("user b");
     // Unverified addresses get no mail but the verification mail.
     let secret = crate::web::load_secret(&mut conn, None)?;
-    let sig = crate::services::links::verify_sig(&secret, b.id, &b.email);
+    let sig = crate::accounts::links::verify_sig(&secret, b.id, &b.email);
     mail::verify_email(&mut conn, &secret, b.id, &sig, now).map_err(|e| anyhow::anyhow!("{e}"))?;
     for _ in 0..count {
         mail::enqueue(

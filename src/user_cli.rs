@@ -46,15 +46,15 @@ pub fn run(cmd: UserCommand) -> ExitCode {
 }
 
 fn execute(cmd: UserCommand) -> anyhow::Result<String> {
-    use missive::services::{accounts, tournaments};
+    use missive::accounts::users as accounts;
+    use missive::tournaments::tournaments;
     let config = missive::Config::from_env()?;
-    let mut conn = config
-        .db_manager()
+    let mut conn = missive::db::Manager::from_config(&config)
         .open()
         .map_err(|e| anyhow::anyhow!("cannot open the database: {e}"))?;
     missive::db::migrate(&mut conn)?;
     let now = missive::web::now();
-    let public = |e: missive::error::AppError| anyhow::anyhow!(e.public_message());
+    let public = |e: missive::domain::error::Error| anyhow::anyhow!(e.public_message());
     match cmd {
         UserCommand::Create {
             name,

@@ -6,11 +6,14 @@ mod common;
 use chrono::{Datelike, Duration, NaiveDate, NaiveDateTime};
 use common::{Backend, TestApp};
 use diesel::prelude::*;
+use missive::accounts::users as accounts;
+use missive::clocks::clocks;
 use missive::db::models::User;
 use missive::db::DbConn;
-use missive::error::AppError;
-use missive::services::clock::{TimeControl, DAY};
-use missive::services::{accounts, clocks, games, mail};
+use missive::domain::error::Error;
+use missive::domain::time_control::{TimeControl, DAY};
+use missive::game::games;
+use missive::mail::mail;
 use reqwest::StatusCode;
 
 both_backends!(
@@ -164,7 +167,7 @@ fn late_move_is_refused_and_forfeits(backend: Backend) {
     let late = t0() + Duration::hours(5) + Duration::days(2) + Duration::seconds(1);
     let r = games::submit_move(&mut conn, id, &bob, "e5", Some(1), true, late);
     match r {
-        Err(AppError::Conflict(msg)) => assert_eq!(msg, games::TIME_RAN_OUT),
+        Err(Error::Conflict(msg)) => assert_eq!(msg, games::TIME_RAN_OUT),
         other => panic!("expected a loss on time, got {:?}", other.err()),
     }
     assert_eq!(games::moves_of(&mut conn, id).unwrap().len(), 1);
@@ -180,11 +183,11 @@ fn late_move_is_refused_and_forfeits(backend: Backend) {
     assert_eq!(clocks::sweep(&mut conn, late).unwrap(), 0);
     let r = games::submit_move(&mut conn, id, &bob, "e5", Some(1), true, late);
     match r {
-        Err(AppError::Conflict(msg)) => assert_eq!(msg, games::TIME_RAN_OUT),
+        Err(Error::Conflict(msg)) => assert_eq!(msg, games::TIME_RAN_OUT),
         other => panic!("expected the same answer, got {:?}", other.err()),
     }
     let r = games::submit_move(&mut conn, id, &alice, "Nf3", None, true, late);
-    assert!(matches!(r, Err(AppError::Forbidden(m)) if m == "This game is over."));
+    assert!(matches!(r, Err(Error::Forbidden(m)) if m == "This game is over."));
     assert_eq!(mails(&mut conn, mail::GAME_OVER).len(), 2);
     assert_eq!(games::moves_of(&mut conn, id).unwrap().len(), 1);
     // A move that finds the game already lost on time by the sweeper is
@@ -194,7 +197,7 @@ fn late_move_is_refused_and_forfeits(backend: Backend) {
     assert_eq!(clocks::sweep(&mut conn, flagged).unwrap(), 1);
     let r = games::submit_move(&mut conn, id, &alice, "e4", Some(0), true, flagged);
     match r {
-        Err(AppError::Conflict(msg)) => assert_eq!(msg, games::TIME_RAN_OUT),
+        Err(Error::Conflict(msg)) => assert_eq!(msg, games::TIME_RAN_OUT),
         other => panic!("expected a loss on time, got {:?}", other.err()),
     }
     // A draw offer cannot be accepted once the mover's flag has fallen.
@@ -202,7 +205,7 @@ fn late_move_is_refused_and_forfeits(backend: Backend) {
     games::draw(&mut conn, id, &bob, "offer", t0() + Duration::hours(1)).unwrap();
     let r = games::draw(&mut conn, id, &alice, "accept", t0() + Duration::days(3));
     match r {
-        Err(AppError::Conflict(msg)) => assert_eq!(msg, games::FLAG_FELL),
+        Err(Error::Conflict(msg)) => assert_eq!(msg, games::FLAG_FELL),
         other => panic!("expected a loss on time, got {other:?}"),
     }
     let row = games::load(&mut conn, id).unwrap();
@@ -229,7 +232,7 @@ fn late_move_is_refused_and_forfeits(backend: Backend) {
         true,
         t0() + Duration::days(2),
     );
-    assert!(matches!(r, Err(AppError::Conflict(_))));
+    assert!(matches!(r, Err(Error::Conflict(_))));
     let id = game(&mut conn, &alice, &bob, "2d/move");
     play(
         &mut conn,
@@ -497,11 +500,11 @@ fn moves_spend_and_refill_the_banks(backend: Backend) {
     assert!(v.white.running && !v.black.running);
     assert_eq!(v.black.left_secs, 30 * DAY);
     // PGN names the control.
-    let pgn = missive::services::records::export_game(
+    let pgn = missive::game::records::export_game(
         &mut conn,
         iccf,
         "http://x",
-        missive::services::records::Format::Pgn,
+        missive::game::records::Format::Pgn,
     )
     .unwrap();
     assert!(pgn.contains("[TimeControl \"10/4320000\"]"), "{pgn}");
@@ -545,7 +548,7 @@ fn create_active_game_starts_the_clock(backend: Backend) {
     assert_eq!(games::load(&mut conn, free).unwrap().status, games::ACTIVE);
     assert!(matches!(
         games::create_active_game(&mut conn, "nope", bob.id, alice.id, None, None, t0()),
-        Err(AppError::Invalid(_))
+        Err(Error::Invalid(_))
     ));
 }
 
@@ -716,7 +719,7 @@ fn granted_leave_raises_the_allowance(backend: Backend) {
         30,
         t0(),
     );
-    assert!(matches!(r, Err(AppError::Invalid(_))));
+    assert!(matches!(r, Err(Error::Invalid(_))));
     clocks::grant_leave(&mut conn, alice.id, 2026, 5, director.id, "surgery", t0()).unwrap();
     assert_eq!(
         clocks::allowance(&mut conn, alice.id, 2026, 30).unwrap(),
@@ -769,7 +772,7 @@ fn sweep_bench() {
     let alice = player(&mut conn, "alice");
     let bob = player(&mut conn, "bob");
     let n: usize = 2000;
-    conn.transaction::<_, AppError, _>(|conn| {
+    conn.transaction::<_, Error, _>(|conn| {
         for i in 0..n {
             // One game in 20 runs on one day per move, the rest on 14.
             let control = if i % 20 == 0 { "1d/move" } else { "14d/move" };

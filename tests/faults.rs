@@ -16,7 +16,7 @@ mod stored;
 use diesel::prelude::*;
 use load::{Http, Player, Table};
 use missive::db::DbConn;
-use missive::services::games;
+use missive::game::games;
 use missive::smtp_sink::{free_port, SmtpSink};
 use move_load::{run_load, setup, tables_of, Load};
 use rand::{Rng, SeedableRng};
@@ -418,7 +418,7 @@ fn two_processes_forfeit_each_flagged_game_once() {
         let ps: Vec<Player> = (0..4)
             .map(|i| load::player(&mut conn, &secret, &format!("player{i}")))
             .collect();
-        let tc: missive::services::clock::TimeControl = "1d/move".parse().unwrap();
+        let tc: missive::domain::time_control::TimeControl = "1d/move".parse().unwrap();
         // Started three days ago with a day per move: White has run out.
         let long_ago = missive::web::now() - chrono::Duration::days(3);
         (0..flagged)
@@ -604,8 +604,8 @@ fn postgres_pool_drops_a_connection_found_gone() {
             .expect_err("the connection is gone");
         assert!(missive::db::connection_lost(&e), "{e:?}");
         assert!(matches!(
-            missive::error::AppError::from(e),
-            missive::error::AppError::ConnectionLost(_)
+            missive::domain::error::Error::from(e),
+            missive::domain::error::Error::ConnectionLost(_)
         ));
     }
     let second = pid_of(&mut pool.get().unwrap());
@@ -771,7 +771,7 @@ fn a_move_stored_before_its_connection_was_lost_is_not_stored_again() {
     let (id, white, black) = games_set[0].clone();
     let pool = missive::db::connect(&db, 4).unwrap();
     let writes = missive::db::Writes::Own;
-    let positions = missive::position_cache::PositionCache::new(1 << 20);
+    let positions = missive::game::positions::PositionCache::new(1 << 20);
     let now = missive::web::now();
     // Black answers 1. e4 with e5, told of an earlier try or not.
     let e5 = |game: i32, earlier: Option<&games::UnsureMove>| {
@@ -820,7 +820,7 @@ fn a_move_stored_before_its_connection_was_lost_is_not_stored_again() {
     assert!(
         matches!(
             e5(other, Some(&unsure)),
-            Err(missive::error::AppError::Conflict(_))
+            Err(missive::domain::error::Error::Conflict(_))
         ),
         "d5 is not taken for e5"
     );
@@ -966,7 +966,7 @@ fn postgres_writes_are_tried_again_after_their_connections_are_lost() {
 #[test]
 fn a_write_committed_before_its_connection_was_lost_is_not_done_again() {
     use missive::db::once::{once, prune, KEPT};
-    use missive::error::AppError;
+    use missive::domain::error::Error;
     let runs = std::cell::Cell::new(0);
     let write = |answer: i32| {
         let runs = &runs;
@@ -1000,20 +1000,20 @@ fn a_write_committed_before_its_connection_was_lost_is_not_done_again() {
     let late = now + chrono::TimeDelta::days(4);
     let accept = |c: &mut DbConn| games::draw(c, *id, &white.user, "accept", late);
     let flag_fell =
-        |r: Result<(), AppError>| matches!(r, Err(AppError::Conflict(m)) if m == games::FLAG_FELL);
+        |r: Result<(), Error>| matches!(r, Err(Error::Conflict(m)) if m == games::FLAG_FELL);
     assert!(flag_fell(once(&mut conn, "k3", false, late, accept)));
     let row = games::load(&mut conn, *id).unwrap();
-    let forfeit = Some(missive::services::clocks::TIME_FORFEIT);
+    let forfeit = Some(missive::clocks::clocks::TIME_FORFEIT);
     assert_eq!(row.reason.as_deref(), forfeit, "the forfeit stands");
     assert!(flag_fell(once(&mut conn, "k3", true, late, |_| Ok(()))));
     // A failure rolls back what was written before it and keeps no key.
-    let failing = |c: &mut DbConn| -> Result<i32, AppError> {
-        missive::services::records::save_note(c, *id, white.user.id, "rolled back", now)?;
-        Err(AppError::Internal("the server failed".into()))
+    let failing = |c: &mut DbConn| -> Result<i32, Error> {
+        missive::game::records::save_note(c, *id, white.user.id, "rolled back", now)?;
+        Err(Error::Internal("the server failed".into()))
     };
     assert!(matches!(
         once(&mut conn, "k4", false, now, failing),
-        Err(AppError::Internal(_))
+        Err(Error::Internal(_))
     ));
     let notes = "SELECT COUNT(*) AS n FROM game_notes";
     assert_eq!(count(&mut conn, notes), 0, "the note was rolled back");

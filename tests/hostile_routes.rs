@@ -7,8 +7,8 @@
 mod common;
 
 use common::{declared_fields, declared_routes, Backend, TestApp, TestClient};
-use missive::services::accounts;
-use missive::services::tournaments::{self as tsvc, TournamentForm};
+use missive::accounts::users as accounts;
+use missive::tournaments::tournaments::{self as tsvc, TournamentForm};
 use rand::{seq::SliceRandom, Rng, SeedableRng};
 use reqwest::StatusCode;
 

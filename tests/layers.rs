@@ -17,7 +17,10 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("mail", &["mail"]),
     ("jobs", &["jobs"]),
     ("web", &["web"]),
-    ("entry", &["", "app", "main", "rules_cli", "user_cli", "mail_bench"]),
+    (
+        "entry",
+        &["", "app", "main", "rules_cli", "user_cli", "mail_bench"],
+    ),
 ];
 
 fn layer_of(module: &str) -> Option<usize> {
@@ -28,7 +31,6 @@ fn layer_of(module: &str) -> Option<usize> {
 /// A source file by module path (`game::play`; the crate root is "").
 struct Source {
     module: String,
-    file: PathBuf,
     text: String,
 }
 
@@ -56,7 +58,6 @@ fn sources(src: &Path) -> Vec<Source> {
                 let text = strip_comments(&std::fs::read_to_string(&path).unwrap());
                 out.push(Source {
                     module: module_of(src, &path),
-                    file: path,
                     text,
                 });
             }
@@ -168,7 +169,8 @@ fn paths_named(module: &str, text: &str, root_names: &[&str]) -> Vec<String> {
                 .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
                 .unwrap_or(after.len());
             let path = after[..len].trim_end_matches(':');
-            if let Some(r) = resolve(path) {
+            // `crate::{...}` is a use tree, read above.
+            if let Some(r) = resolve(path).filter(|r| !r.is_empty()) {
                 out.push(r);
             }
             rest = &rest[at + len.max(1)..];
@@ -413,16 +415,25 @@ fn the_check_finds_a_planted_upward_import_and_cycle() {
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, text).unwrap();
     };
-    write("lib.rs", "pub mod domain; pub mod web; pub mod game; pub mod jobs;");
+    write(
+        "lib.rs",
+        "pub mod domain; pub mod web; pub mod game; pub mod jobs;",
+    );
     write("domain/mod.rs", "pub mod error;");
     write(
         "domain/error.rs",
         "// crate::web::Page in a comment is no import\nuse crate::{web::{self, Page}};\n",
     );
-    write("web/mod.rs", "pub struct Page; fn f() { let s = \"crate::jobs::x\"; }");
+    write(
+        "web/mod.rs",
+        "pub struct Page; fn f() { let s = \"crate::jobs::x\"; }",
+    );
     write("game/mod.rs", "pub mod play; pub mod finish;");
     write("game/play.rs", "use super::finish::end;\npub fn play() {}");
-    write("game/finish.rs", "pub fn end() { crate::game::play::play(); crate::jobs::run(); }");
+    write(
+        "game/finish.rs",
+        "pub fn end() { crate::game::play::play(); crate::jobs::run(); }",
+    );
     write("jobs/mod.rs", "pub fn run() {}");
     let g = graph(&sources(src));
     let up = upward(&g);

@@ -8,8 +8,8 @@ mod smtp;
 
 use chrono::Duration;
 use common::{csrf_from, Backend, TestApp};
-use missive::services::links::PlayLink;
-use missive::services::mail::{self, MailCtx, Sender, Transport};
+use missive::accounts::links::PlayLink;
+use missive::mail::mail::{self, MailCtx, Sender, Transport};
 use reqwest::StatusCode;
 use smtp::SmtpSink;
 use std::sync::{Arc, Barrier};
@@ -42,7 +42,7 @@ fn vuser(app: &TestApp, name: &str) -> common::TestClient {
     let c = app.user(name);
     let id = user_id(app, name);
     let sig =
-        missive::services::links::verify_sig(&secret(app), id, &format!("{name}@example.org"));
+        missive::accounts::links::verify_sig(&secret(app), id, &format!("{name}@example.org"));
     let p = c.get(&format!("/verify-email?u={id}&sig={sig}"));
     assert_eq!(p.status, StatusCode::OK, "{}", p.body);
     diesel::sql_query("DELETE FROM email_outbox WHERE kind = 'verify_email'")
@@ -527,7 +527,7 @@ fn mail_policy_and_one_click_unsubscribe(backend: Backend) {
     let (transport, list) = Transport::memory();
     let s = sender(&app, transport, "mem");
     drain(&app, &s, missive::web::now());
-    let sig = missive::services::links::unsubscribe_sig(&key, 2);
+    let sig = missive::accounts::links::unsubscribe_sig(&key, 2);
     let anon = app.client();
     // The link's page changes nothing by itself.
     let p = anon.get(&format!("/unsubscribe?u=2&sig={sig}"));
@@ -640,11 +640,10 @@ fn service_user(
 ) -> missive::db::models::User {
     let mut conn = app.db();
     let email = format!("{name}@example.org");
-    let u =
-        missive::services::accounts::signup(&mut conn, name, &email, "correct horse battery", now)
-            .unwrap();
+    let u = missive::accounts::users::signup(&mut conn, name, &email, "correct horse battery", now)
+        .unwrap();
     if verified {
-        let sig = missive::services::links::verify_sig(&secret(app), u.id, &email);
+        let sig = missive::accounts::links::verify_sig(&secret(app), u.id, &email);
         assert!(mail::verify_email(&mut conn, &secret(app), u.id, &sig, now).unwrap());
     }
     mail::set_policy(&mut conn, u.id, policy, now).unwrap();
@@ -660,7 +659,7 @@ fn service_game(
     at: chrono::NaiveDateTime,
     moves: &[&str],
 ) -> i32 {
-    use missive::services::games::{self, Challenge, MoveOutcome};
+    use missive::game::games::{self, Challenge, MoveOutcome};
     let mut conn = app.db();
     let id = games::create_game(
         &mut conn,
@@ -690,7 +689,7 @@ fn at(s: &str) -> chrono::NaiveDateTime {
 }
 
 fn daily_digest_once_a_day_right_games_right_order(backend: Backend) {
-    use missive::services::digest;
+    use missive::mail::digest;
     let app = TestApp::start(backend);
     let t0 = at("2026-11-20 10:00");
     let alice = service_user(&app, "alice", "digest", true, t0);
@@ -799,7 +798,7 @@ fn daily_digest_once_a_day_right_games_right_order(backend: Backend) {
     assert_eq!(digests(&app), 2);
     // She plays everywhere; the day after there is nothing to list: no mail.
     for (g, m) in [(g1, "e4"), (g2, "e5"), (g3, "e4")] {
-        missive::services::games::submit_move(&mut conn, g, &alice, m, None, true, day2).unwrap();
+        missive::game::games::submit_move(&mut conn, g, &alice, m, None, true, day2).unwrap();
     }
     let day3 = at("2026-11-23 07:00");
     let r = digest::run_digests(&mut conn, 7, day3).unwrap();
@@ -865,7 +864,7 @@ fn resend_verification_is_rate_limited(backend: Backend) {
         mail::send_verification(&mut conn, id, t).unwrap();
         assert!(matches!(
             mail::send_verification(&mut conn, id, t + Duration::minutes(9)),
-            Err(missive::error::AppError::RateLimited(_))
+            Err(missive::domain::error::Error::RateLimited(_))
         ));
         mail::send_verification(&mut conn, id, t + Duration::minutes(10)).unwrap();
     }
@@ -888,7 +887,7 @@ fn resend_verification_is_rate_limited(backend: Backend) {
     assert_eq!(oks, 1);
     assert_eq!(verify_mails(&app), 5);
     // Once confirmed, the button is gone and asking is refused (422).
-    let sig = missive::services::links::verify_sig(&secret(&app), id, "dave@example.org");
+    let sig = missive::accounts::links::verify_sig(&secret(&app), id, "dave@example.org");
     assert_eq!(
         dave.get(&format!("/verify-email?u={id}&sig={sig}")).status,
         StatusCode::OK
@@ -905,8 +904,9 @@ fn resend_verification_is_rate_limited(backend: Backend) {
 /// left first, games without a clock after them (longest waiting first), and
 /// each clock's time left and deadline in the mail.
 fn digest_lists_least_time_left_first(backend: Backend) {
-    use missive::services::clock::TimeControl;
-    use missive::services::{digest, games};
+    use missive::domain::time_control::TimeControl;
+    use missive::game::games;
+    use missive::mail::digest;
     let app = TestApp::start(backend);
     let t0 = at("2026-11-20 10:00");
     let alice = service_user(&app, "alice", "digest", true, t0);

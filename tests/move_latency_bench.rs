@@ -12,7 +12,7 @@ mod common;
 mod smtp;
 
 use common::{csrf_from, Backend, TestApp, TestClient};
-use missive::services::mail::{self, MailCtx, Sender, Transport};
+use missive::mail::mail::{self, MailCtx, Sender, Transport};
 use reqwest::StatusCode;
 use smtp::SmtpSink;
 use std::time::{Duration, Instant};
@@ -24,7 +24,7 @@ fn verified_user(app: &TestApp, name: &str) -> TestClient {
         "SELECT CAST(id AS BIGINT) AS n FROM users WHERE username = '{name}'"
     )) as i32;
     let secret = missive::web::load_secret(&mut app.db(), None).unwrap();
-    let sig = missive::services::links::verify_sig(&secret, id, &format!("{name}@example.org"));
+    let sig = missive::accounts::links::verify_sig(&secret, id, &format!("{name}@example.org"));
     assert_eq!(
         c.get(&format!("/verify-email?u={id}&sig={sig}")).status,
         StatusCode::OK

@@ -23,7 +23,7 @@ mod move_load;
 mod stored;
 
 use load::Http;
-use missive::services::mail;
+use missive::mail::mail;
 use missive::smtp_sink::SmtpSink;
 use rand::{Rng, SeedableRng};
 use std::path::{Path, PathBuf};

@@ -7,9 +7,10 @@ mod common;
 
 use common::{Backend, TestApp, TestClient};
 use diesel::RunQueryDsl;
-use missive::services::links::{self, PlayLink};
-use missive::services::tournaments::{self as tsvc, TournamentForm};
-use missive::services::{accounts, mail};
+use missive::accounts::links::{self, PlayLink};
+use missive::accounts::users as accounts;
+use missive::mail::mail;
+use missive::tournaments::tournaments::{self as tsvc, TournamentForm};
 use reqwest::StatusCode;
 
 both_backends!(

@@ -5,8 +5,9 @@ mod common;
 use chrono::{Duration, NaiveDate, NaiveDateTime};
 use common::{Backend, TestApp};
 use diesel::prelude::*;
-use missive::error::AppError;
-use missive::services::{accounts, games};
+use missive::accounts::users as accounts;
+use missive::domain::error::Error;
+use missive::game::games;
 
 both_backends!(
     stale_row_cannot_store_a_move,
@@ -65,7 +66,7 @@ fn stale_row_cannot_store_a_move(backend: Backend) {
     let r = games::move_from(&mut conn, &first, &alice, "e4", true, t0()).unwrap();
     assert!(matches!(r, games::MoveOutcome::Committed { .. }));
     let r = games::move_from(&mut conn, &second, &alice, "d4", true, t0());
-    assert!(matches!(r, Err(AppError::Conflict(_))), "{:?}", r.err());
+    assert!(matches!(r, Err(Error::Conflict(_))), "{:?}", r.err());
     let moves = games::moves_of(&mut conn, id).unwrap();
     assert_eq!(moves.len(), 1);
     assert_eq!(moves[0].display, "e4");
@@ -122,7 +123,7 @@ fn rate_limit_window_expires(backend: Backend) {
             limits,
             t0() + Duration::seconds(i),
         );
-        assert!(matches!(r, Err(AppError::Invalid(_))));
+        assert!(matches!(r, Err(Error::Invalid(_))));
     }
     let r = accounts::login(
         &mut conn,
@@ -132,7 +133,7 @@ fn rate_limit_window_expires(backend: Backend) {
         limits,
         t0() + Duration::seconds(5),
     );
-    assert!(matches!(r, Err(AppError::RateLimited(_))));
+    assert!(matches!(r, Err(Error::RateLimited(_))));
     // Another account from the same address is not affected.
     assert!(accounts::login(
         &mut conn,

@@ -1,11 +1,11 @@
 //! Issue 10's pure tournament algorithms: Berger tables, Swiss pairing, standings, tie-breaks, the
 //! crosstable and the withdrawal rule.
 
-use missive::services::pairing::{
+use missive::domain::pairing::{
     double_round_robin, round_robin, swiss_round, Float, Pairing, PairingError, SwissEntrant,
     SwissRound,
 };
-use missive::services::standings::{
+use missive::domain::standings::{
     crosstable, standings, withdrawal_effect, GameResult, Outcome, Standing, WithdrawalEffect,
 };
 use missive_rules::Color;

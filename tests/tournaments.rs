@@ -8,12 +8,13 @@ mod smtp;
 
 use chrono::{Duration, NaiveDate, NaiveDateTime};
 use common::{Backend, TestApp};
+use missive::accounts::users as accounts;
 use missive::db::models::{GameRow, User};
 use missive::db::DbConn;
-use missive::error::AppError;
-use missive::services::pairing;
-use missive::services::tournaments::{self as tsvc, StandingLine, TournamentForm};
-use missive::services::{accounts, games};
+use missive::domain::error::Error;
+use missive::domain::pairing;
+use missive::game::games;
+use missive::tournaments::tournaments::{self as tsvc, StandingLine, TournamentForm};
 use reqwest::StatusCode;
 use std::collections::{HashMap, HashSet};
 
@@ -131,10 +132,10 @@ fn time_forfeit(
         row = games::load(conn, game_id).unwrap();
     }
     assert!(
-        !missive::services::clocks::forfeit_if_flagged(conn, &row, start + Duration::days(2))
+        !missive::clocks::clocks::forfeit_if_flagged(conn, &row, start + Duration::days(2))
             .unwrap()
     );
-    assert!(missive::services::clocks::forfeit_if_flagged(conn, &row, now).unwrap());
+    assert!(missive::clocks::clocks::forfeit_if_flagged(conn, &row, now).unwrap());
     let row = games::load(conn, game_id).unwrap();
     assert_eq!(row.reason.as_deref(), Some("time-forfeit"));
 }
@@ -179,7 +180,7 @@ fn round_robin_of_five(backend: Backend) {
         }
     }
     // Everyone was mailed their games (one mail listing all five rounds).
-    let mails = missive::services::mail::all(conn).unwrap();
+    let mails = missive::mail::mail::all(conn).unwrap();
     for u in &us {
         assert_eq!(
             mails
@@ -190,13 +191,13 @@ fn round_robin_of_five(backend: Backend) {
         );
     }
     // The mail renders: the tournament, each round's game with its link.
-    let (transport, sent) = missive::services::mail::Transport::memory();
-    let sender = missive::services::mail::Sender {
+    let (transport, sent) = missive::mail::mail::Transport::memory();
+    let sender = missive::mail::mail::Sender {
         transport,
-        ctx: missive::services::mail::MailCtx::new(&app.config, b"secret").unwrap(),
+        ctx: missive::mail::mail::MailCtx::new(&app.config, b"secret").unwrap(),
         owner: "test".into(),
     };
-    missive::services::mail::drain_once(conn, &sender, start).unwrap();
+    missive::mail::mail::drain_once(conn, &sender, start).unwrap();
     let sent = sent.lock().unwrap().clone();
     let round_mails: Vec<_> = sent
         .iter()
@@ -221,7 +222,7 @@ fn round_robin_of_five(backend: Backend) {
     // The dashboard: ann books leave (days 2 to 4); a day and a half in,
     // every game whose mover is not ann runs out within 48 hours (3 days a
     // move), ann's own clocks are stopped.
-    missive::services::clocks::book_leave(
+    missive::clocks::clocks::book_leave(
         conn,
         us[0].id,
         (start + Duration::days(1)).date(),
@@ -433,7 +434,7 @@ fn swiss_of_eight(backend: Backend) {
     }
     assert!(v.crosstable.is_none());
     // Every player was mailed once per round.
-    let mails = missive::services::mail::all(conn).unwrap();
+    let mails = missive::mail::mail::all(conn).unwrap();
     assert_eq!(
         mails
             .iter()
@@ -617,7 +618,7 @@ fn director_withdraws_and_replaces(backend: Backend) {
     // Not the director's player? Not a withdrawn one? Refused.
     assert!(matches!(
         tsvc::replace(conn, tid, &dir, "ann", "new", start),
-        Err(AppError::Invalid(_))
+        Err(Error::Invalid(_))
     ));
     tsvc::replace(conn, tid, &dir, "dan", "new", start + Duration::hours(1)).unwrap();
     let after = tgames(conn, tid);
@@ -662,7 +663,7 @@ fn director_withdraws_and_replaces(backend: Backend) {
     tsvc::director_withdraw(conn, tid, &dir, "new", "", start + Duration::hours(3)).unwrap();
     assert!(matches!(
         tsvc::replace(conn, tid, &dir, "new", "other", start + Duration::hours(4)),
-        Err(AppError::Forbidden(_))
+        Err(Error::Forbidden(_))
     ));
     let _ = other;
 }
@@ -684,14 +685,11 @@ fn start_is_claimed_once_and_entry_is_bounded(backend: Backend) {
     tsvc::join(conn, tid, &us[0], t0()).unwrap();
     assert!(matches!(
         tsvc::join(conn, tid, &us[0], t0()),
-        Err(AppError::Conflict(_))
+        Err(Error::Conflict(_))
     ));
     tsvc::join(conn, tid, &us[1], t0()).unwrap();
     assert!(
-        matches!(
-            tsvc::join(conn, tid, &us[2], t0()),
-            Err(AppError::Conflict(_))
-        ),
+        matches!(tsvc::join(conn, tid, &us[2], t0()), Err(Error::Conflict(_))),
         "full"
     );
     tsvc::leave(conn, tid, &us[1]).unwrap();
@@ -731,10 +729,7 @@ fn start_is_claimed_once_and_entry_is_bounded(backend: Backend) {
             _ => f.max_players = value.into(),
         }
         assert!(
-            matches!(
-                tsvc::create(conn, &dir, &f, t0()),
-                Err(AppError::Invalid(_))
-            ),
+            matches!(tsvc::create(conn, &dir, &f, t0()), Err(Error::Invalid(_))),
             "{field}"
         );
     }
@@ -1087,7 +1082,7 @@ fn cli_creates_users_and_grants_the_director_role() {
         "stdin horse battery",
         &carol.password_hash
     ));
-    assert!(missive::services::mail::is_verified(&mut conn, alice.id).unwrap());
+    assert!(missive::mail::mail::is_verified(&mut conn, alice.id).unwrap());
     assert!(accounts::find_by_name(&mut conn, "dave").unwrap().is_none());
 }
 
@@ -1195,13 +1190,13 @@ fn withdrawal_mails(
     email: &str,
     now: NaiveDateTime,
 ) -> Vec<String> {
-    let (transport, sent) = missive::services::mail::Transport::memory();
-    let sender = missive::services::mail::Sender {
+    let (transport, sent) = missive::mail::mail::Transport::memory();
+    let sender = missive::mail::mail::Sender {
         transport,
-        ctx: missive::services::mail::MailCtx::new(&app.config, b"secret").unwrap(),
+        ctx: missive::mail::mail::MailCtx::new(&app.config, b"secret").unwrap(),
         owner: "test".into(),
     };
-    while missive::services::mail::drain_once(conn, &sender, now)
+    while missive::mail::mail::drain_once(conn, &sender, now)
         .unwrap()
         .sent
         > 0

@@ -20,7 +20,7 @@
 //! exclude each other, and it groups commits itself).
 
 use super::{DbConn, Manager};
-use crate::error::AppError;
+use crate::domain::error::Error;
 use diesel::Connection;
 use std::sync::mpsc;
 use std::sync::Mutex;
@@ -28,14 +28,14 @@ use std::thread;
 use tokio::sync::oneshot;
 
 /// A write to run in the batch's transaction.
-pub type Job = Box<dyn FnOnce(&mut DbConn) -> Result<(), AppError> + Send>;
+pub type Job = Box<dyn FnOnce(&mut DbConn) -> Result<(), Error> + Send>;
 
 /// The answer to one write: Ok once its batch is committed.
-pub type Answer = oneshot::Receiver<Result<(), AppError>>;
+pub type Answer = oneshot::Receiver<Result<(), Error>>;
 
 struct Pending {
     job: Job,
-    done: oneshot::Sender<Result<(), AppError>>,
+    done: oneshot::Sender<Result<(), Error>>,
 }
 
 /// Most writes in one transaction (bounds how long the lock is held).
@@ -90,14 +90,14 @@ impl GroupCommit {
 
     /// Hand `job` to the writer; the answer comes once its batch is
     /// committed (or failed).
-    pub fn queue(&self, job: Job) -> Result<Answer, AppError> {
+    pub fn queue(&self, job: Job) -> Result<Answer, Error> {
         let (done, answer) = oneshot::channel();
         let sent = match &*self.queue.lock().unwrap_or_else(|e| e.into_inner()) {
             Some(q) => q.send(Pending { job, done }).is_ok(),
             None => false,
         };
         if !sent {
-            return Err(AppError::internal("the database writer has stopped"));
+            return Err(Error::internal("the database writer has stopped"));
         }
         Ok(answer)
     }
@@ -105,16 +105,16 @@ impl GroupCommit {
     /// [`queue`](Self::queue) and wait for the answer, for the tests below
     /// (the server awaits [`Answer`] instead).
     #[cfg(test)]
-    fn run(&self, job: Job) -> Result<(), AppError> {
+    fn run(&self, job: Job) -> Result<(), Error> {
         answer_of(self.queue(job)?.blocking_recv())
     }
 }
 
 /// A dropped sender means the writer lost the write (a panic outside it).
 pub fn answer_of(
-    received: Result<Result<(), AppError>, oneshot::error::RecvError>,
-) -> Result<(), AppError> {
-    received.unwrap_or_else(|_| Err(AppError::internal("the database writer dropped this write")))
+    received: Result<Result<(), Error>, oneshot::error::RecvError>,
+) -> Result<(), Error> {
+    received.unwrap_or_else(|_| Err(Error::internal("the database writer dropped this write")))
 }
 
 impl Drop for GroupCommit {
@@ -131,12 +131,12 @@ impl Drop for GroupCommit {
 /// transaction itself failed.
 fn commit_batch(conn: &mut DbConn, batch: Vec<Pending>) -> bool {
     let mut answers = Vec::with_capacity(batch.len());
-    let committed = conn.transaction::<_, AppError, _>(|conn| {
+    let committed = conn.transaction::<_, Error, _>(|conn| {
         for Pending { job, done } in batch {
             let result = conn.transaction(|conn| {
                 // A panic in one write must not take the batch down with it.
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(conn)))
-                    .unwrap_or_else(|_| Err(AppError::internal("a panic while storing a write")))
+                    .unwrap_or_else(|_| Err(Error::internal("a panic while storing a write")))
             });
             answers.push((done, result));
         }
@@ -146,7 +146,7 @@ fn commit_batch(conn: &mut DbConn, batch: Vec<Pending>) -> bool {
     for (done, result) in answers {
         let result = match (&committed, result) {
             (Ok(()), r) => r,
-            (Err(e), _) => Err(AppError::internal(format!("commit failed: {e}"))),
+            (Err(e), _) => Err(Error::internal(format!("commit failed: {e}"))),
         };
         let _ = done.send(result);
     }

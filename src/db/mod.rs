@@ -1,11 +1,13 @@
 //! Database access: one connection type over SQLite and PostgreSQL, chosen by
 //! the URL's scheme, a pool, and the embedded migrations of each backend.
 
+pub mod error;
 pub mod group_commit;
 pub mod kept_update;
 pub mod models;
 pub mod once;
 pub mod schema;
+pub mod settings;
 pub mod stamp;
 
 use diesel::connection::SimpleConnection;
@@ -114,7 +116,7 @@ impl Writes {
         &self,
         conn: &mut DbConn,
         job: group_commit::Job,
-    ) -> Result<Stored, crate::error::AppError> {
+    ) -> Result<Stored, crate::domain::error::Error> {
         match self {
             Writes::Own => conn.transaction(job).map(|()| Stored::Committed),
             Writes::Grouped(g) => g.queue(job).map(Stored::Waiting),
@@ -131,7 +133,7 @@ pub enum Stored {
 
 impl Stored {
     /// Once the write is committed (or refused).
-    pub async fn committed(self) -> Result<(), crate::error::AppError> {
+    pub async fn committed(self) -> Result<(), crate::domain::error::Error> {
         match self {
             Stored::Committed => Ok(()),
             Stored::Waiting(answer) => group_commit::answer_of(answer.await),
@@ -167,31 +169,7 @@ pub fn parse_url(url: &str) -> (Backend, String) {
     }
 }
 
-/// When an SQLite commit is on the disk (`PRAGMA synchronous`, WAL mode).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub enum SqliteSync {
-    /// Every commit is synced to the disk before it returns, so an
-    /// acknowledged move survives a power cut or an operating-system crash,
-    /// not only a crash of the server. The group commit shares one sync
-    /// among the moves committed together.
-    #[default]
-    Full,
-    /// Commits reach the operating system at once and the disk at each
-    /// checkpoint: they survive the server process dying, but a power cut
-    /// may take the last ones back (SQLite's documentation of WAL mode).
-    Normal,
-}
-
-impl std::str::FromStr for SqliteSync {
-    type Err = String;
-    fn from_str(s: &str) -> Result<SqliteSync, String> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "full" => Ok(SqliteSync::Full),
-            "normal" => Ok(SqliteSync::Normal),
-            _ => Err(format!("{s:?} is neither full nor normal")),
-        }
-    }
-}
+pub use crate::config::SqliteSync;
 
 impl SqliteSync {
     fn pragma(self) -> &'static str {
@@ -221,6 +199,10 @@ impl Manager {
             url,
             sqlite_sync: SqliteSync::default(),
         }
+    }
+    /// The database the configuration names, as it says to sync.
+    pub fn from_config(config: &crate::config::Config) -> Manager {
+        Manager::new(&config.database_url).sqlite_sync(config.sqlite_sync)
     }
     pub fn sqlite_sync(mut self, sync: SqliteSync) -> Manager {
         self.sqlite_sync = sync;
@@ -332,7 +314,7 @@ impl ManageConnection for Manager {
 /// round trip in nine of a move and one in four of a page. A connection
 /// that answered a statement a moment ago is taken as it is, as HikariCP
 /// does. If the server went in that moment, the request's first statement
-/// fails (`AppError::ConnectionLost`: a page is read again on another
+/// fails (`Error::ConnectionLost`: a page is read again on another
 /// connection, other work answers 503), and the connection is marked lost,
 /// so the pool drops it instead of handing it out again. diesel marks a
 /// connection broken itself after some failed statements, not after all:
@@ -492,7 +474,7 @@ mod tests {
             sqlite_sync: SqliteSync::Normal,
             ..Default::default()
         };
-        assert_eq!(level(config.db_manager()), 1);
+        assert_eq!(level(Manager::from_config(&config)), 1);
         assert_eq!("FULL".parse(), Ok(SqliteSync::Full));
         assert!("off".parse::<SqliteSync>().is_err());
     }

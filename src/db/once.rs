@@ -11,7 +11,7 @@
 use super::schema::request_keys;
 use super::stamp::Stamp;
 use super::{per_backend, DbConn};
-use crate::error::AppError;
+use crate::domain::error::Error;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::Connection;
@@ -77,8 +77,8 @@ pub fn once<T: Answer>(
     key: &str,
     again: bool,
     now: NaiveDateTime,
-    f: impl FnOnce(&mut DbConn) -> Result<T, AppError>,
-) -> Result<T, AppError> {
+    f: impl FnOnce(&mut DbConn) -> Result<T, Error>,
+) -> Result<T, Error> {
     if matches!(conn, DbConn::Sqlite(_)) {
         return f(conn);
     }
@@ -91,7 +91,7 @@ pub fn once<T: Answer>(
                 .optional())?;
             if let Some(text) = stored {
                 return read_back(&text).ok_or_else(|| {
-                    AppError::internal(format!("request key {key}: unreadable answer {text:?}"))
+                    Error::internal(format!("request key {key}: unreadable answer {text:?}"))
                 });
             }
         }
@@ -119,7 +119,7 @@ pub fn once<T: Answer>(
 const OK: &str = "ok:";
 
 /// What a stored answer says.
-fn read_back<T: Answer>(text: &str) -> Option<Result<T, AppError>> {
+fn read_back<T: Answer>(text: &str) -> Option<Result<T, Error>> {
     match text.strip_prefix(OK) {
         Some(answer) => T::from_text(answer).map(Ok),
         None => refusal_of(text).map(Err),
@@ -128,34 +128,33 @@ fn read_back<T: Answer>(text: &str) -> Option<Result<T, AppError>> {
 
 /// The refusals a write may answer after writing, as stored text; `None`
 /// for failures (the database's, the server's), which roll the write back.
-fn refusal_text(e: &AppError) -> Option<String> {
+fn refusal_text(e: &Error) -> Option<String> {
     let (kind, message) = match e {
-        AppError::NotFound(m) => ("not-found", m),
-        AppError::Forbidden(m) => ("forbidden", m),
-        AppError::LoginRequired(m) => ("login-required", m),
-        AppError::BadRequest(m) => ("bad-request", m),
-        AppError::Invalid(m) => ("invalid", m),
-        AppError::Conflict(m) => ("conflict", m),
-        AppError::RateLimited(m) => ("rate-limited", m),
-        AppError::Csrf
-        | AppError::Unavailable(_)
-        | AppError::ConnectionLost(_)
-        | AppError::Internal(_) => return None,
+        Error::NotFound(m) => ("not-found", m),
+        Error::Forbidden(m) => ("forbidden", m),
+        Error::LoginRequired(m) => ("login-required", m),
+        Error::BadRequest(m) => ("bad-request", m),
+        Error::Invalid(m) => ("invalid", m),
+        Error::Conflict(m) => ("conflict", m),
+        Error::RateLimited(m) => ("rate-limited", m),
+        Error::Csrf | Error::Unavailable(_) | Error::ConnectionLost(_) | Error::Internal(_) => {
+            return None
+        }
     };
     Some(format!("{kind}:{message}"))
 }
 
-fn refusal_of(text: &str) -> Option<AppError> {
+fn refusal_of(text: &str) -> Option<Error> {
     let (kind, message) = text.split_once(':')?;
     let message = message.to_string();
     Some(match kind {
-        "not-found" => AppError::NotFound(message),
-        "forbidden" => AppError::Forbidden(message),
-        "login-required" => AppError::LoginRequired(message),
-        "bad-request" => AppError::BadRequest(message),
-        "invalid" => AppError::Invalid(message),
-        "conflict" => AppError::Conflict(message),
-        "rate-limited" => AppError::RateLimited(message),
+        "not-found" => Error::NotFound(message),
+        "forbidden" => Error::Forbidden(message),
+        "login-required" => Error::LoginRequired(message),
+        "bad-request" => Error::BadRequest(message),
+        "invalid" => Error::Invalid(message),
+        "conflict" => Error::Conflict(message),
+        "rate-limited" => Error::RateLimited(message),
         _ => return None,
     })
 }
@@ -166,7 +165,7 @@ pub const KEPT: chrono::TimeDelta = chrono::TimeDelta::hours(1);
 /// Forget the keys stored more than [`KEPT`] before `now`; how many. On
 /// SQLite, where [`once`] stores none, nothing is run: a DELETE there takes
 /// the write lock from the moves' writer even when it finds no row.
-pub fn prune(conn: &mut DbConn, now: NaiveDateTime) -> Result<usize, AppError> {
+pub fn prune(conn: &mut DbConn, now: NaiveDateTime) -> Result<usize, Error> {
     if matches!(conn, DbConn::Sqlite(_)) {
         return Ok(0);
     }

@@ -10,9 +10,12 @@
 
 #![allow(dead_code)]
 
+use missive::accounts::links;
+use missive::accounts::users as accounts;
 use missive::db::models::User;
 use missive::db::DbConn;
-use missive::services::{accounts, games, links, mail};
+use missive::game::games;
+use missive::mail::mail;
 use missive_rules::Game;
 use rand::Rng;
 use std::io::{self, BufRead, BufReader, Read, Write};

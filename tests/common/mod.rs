@@ -395,7 +395,7 @@ impl TestClient {
 /// `src/routes/mod.rs`: routes after `web::scope("/x")` are under `/x` (the
 /// scopes are built in functions after `configure`).
 pub fn declared_routes() -> Vec<(&'static str, String)> {
-    let src = include_str!("../../src/routes/mod.rs");
+    let src = include_str!("../../src/web/routes/mod.rs");
     let flat: String = src.split_whitespace().collect();
     let mut scopes = flat.split("web::scope(\"");
     let top = scopes.next().map(|routes| ("", routes));
@@ -417,14 +417,14 @@ pub fn declared_routes() -> Vec<(&'static str, String)> {
 /// `Deserialize` struct in `src/routes/`, under their serde names.
 pub fn declared_fields() -> Vec<String> {
     let sources = [
-        include_str!("../../src/routes/accounts.rs"),
-        include_str!("../../src/routes/games.rs"),
-        include_str!("../../src/routes/leave.rs"),
-        include_str!("../../src/routes/mail_settings.rs"),
-        include_str!("../../src/routes/pages.rs"),
-        include_str!("../../src/routes/play_link.rs"),
-        include_str!("../../src/routes/records.rs"),
-        include_str!("../../src/routes/tournaments.rs"),
+        include_str!("../../src/web/routes/accounts.rs"),
+        include_str!("../../src/web/routes/games.rs"),
+        include_str!("../../src/web/routes/leave.rs"),
+        include_str!("../../src/web/routes/mail_settings.rs"),
+        include_str!("../../src/web/routes/pages.rs"),
+        include_str!("../../src/web/routes/play_link.rs"),
+        include_str!("../../src/web/routes/records.rs"),
+        include_str!("../../src/web/routes/tournaments.rs"),
     ];
     let mut fields = Vec::new();
     for src in sources {

@@ -5,7 +5,7 @@
 
 use diesel::prelude::*;
 use missive::db::DbConn;
-use missive::services::games;
+use missive::game::games;
 use missive::smtp_sink::SmtpSink;
 use std::collections::HashMap;
 
@@ -84,7 +84,7 @@ pub fn outbox_id(data: &str) -> Option<i32> {
 /// (mails in flight when a process was killed). Returns (sent, skipped).
 pub fn check_mail(conn: &mut DbConn, sink: &SmtpSink, surplus: usize) -> (usize, usize) {
     no_duplicate_mail(conn);
-    let rows = missive::services::mail::all(conn).unwrap();
+    let rows = missive::mail::mail::all(conn).unwrap();
     let mut delivered: HashMap<i32, usize> = HashMap::new();
     for m in sink.mails() {
         let id = outbox_id(&m.data).expect("every mail carries its outbox Message-ID");

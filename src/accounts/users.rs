@@ -1,0 +1,332 @@
+//! Accounts: sign-up, log-in with rate limiting, sessions.
+
+use crate::db::models::{NewUser, User};
+use crate::db::schema::{login_attempts, sessions, users};
+use crate::db::stamp::Stamp;
+use crate::db::{is_unique_violation, per_backend, DbConn};
+use crate::domain::error::Error;
+use argon2::password_hash::{
+    rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString,
+};
+use argon2::Argon2;
+use chrono::{Duration, NaiveDateTime};
+use diesel::prelude::*;
+use sha2::{Digest, Sha256};
+
+pub const USERNAME_MIN: usize = 3;
+pub const USERNAME_MAX: usize = 20;
+pub const PASSWORD_MIN: usize = 8;
+pub const PASSWORD_MAX: usize = 256;
+
+/// How usernames compare: case-insensitively.
+pub fn username_key(name: &str) -> String {
+    name.trim().to_ascii_lowercase()
+}
+
+pub fn validate_username(name: &str) -> Result<(), String> {
+    let n = name.chars().count();
+    if !(USERNAME_MIN..=USERNAME_MAX).contains(&n) {
+        return Err(format!(
+            "A username has {USERNAME_MIN} to {USERNAME_MAX} characters."
+        ));
+    }
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        return Err("A username may use only letters a–z, digits, “_” and “-”.".into());
+    }
+    if !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        return Err("A username starts with a letter.".into());
+    }
+    Ok(())
+}
+
+pub fn validate_email(email: &str) -> Result<(), String> {
+    let bad = || Err("That does not look like an email address (name@example.org).".to_string());
+    if email.len() > 254 || email.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return bad();
+    }
+    let Some((local, domain)) = email.rsplit_once('@') else {
+        return bad();
+    };
+    if local.is_empty()
+        || local.contains('@')
+        || domain.len() < 3
+        || !domain.contains('.')
+        || domain.starts_with('.')
+        || domain.ends_with('.')
+        || domain.contains("..")
+    {
+        return bad();
+    }
+    Ok(())
+}
+
+const COMMON_PASSWORDS: &[&str] = &[
+    "password",
+    "password1",
+    "12345678",
+    "123456789",
+    "1234567890",
+    "qwertyuiop",
+    "qwerty123",
+    "iloveyou",
+    "letmein1",
+    "abcdefgh",
+    "abc12345",
+    "11111111",
+    "00000000",
+    "football",
+    "baseball",
+    "sunshine",
+    "princess",
+    "passw0rd",
+    "welcome1",
+    "chess123",
+    "chesschess",
+    "checkmate",
+];
+
+pub fn validate_password(password: &str, username: &str) -> Result<(), String> {
+    let n = password.chars().count();
+    if n < PASSWORD_MIN {
+        return Err(format!(
+            "That password is too weak: use at least {PASSWORD_MIN} characters."
+        ));
+    }
+    if n > PASSWORD_MAX {
+        return Err(format!("A password has at most {PASSWORD_MAX} characters."));
+    }
+    let lower = password.to_lowercase();
+    if COMMON_PASSWORDS.contains(&lower.as_str()) {
+        return Err("That password is too weak: it is one of the most common passwords.".into());
+    }
+    if !username.is_empty() && lower.contains(&username.to_lowercase()) {
+        return Err("That password is too weak: it contains your username.".into());
+    }
+    let distinct: std::collections::HashSet<char> = password.chars().collect();
+    if distinct.len() < 4 {
+        return Err("That password is too weak: it repeats too few different characters.".into());
+    }
+    Ok(())
+}
+
+pub fn hash_password(password: &str) -> Result<String, Error> {
+    let salt = SaltString::generate(&mut OsRng);
+    Argon2::default()
+        .hash_password(password.as_bytes(), &salt)
+        .map(|h| h.to_string())
+        .map_err(|e| Error::internal(format!("argon2: {e}")))
+}
+
+pub fn verify_password(password: &str, hash: &str) -> bool {
+    match PasswordHash::new(hash) {
+        Ok(parsed) => Argon2::default()
+            .verify_password(password.as_bytes(), &parsed)
+            .is_ok(),
+        Err(_) => false,
+    }
+}
+
+/// Create an account. Validation problems come back as `Error::Invalid`.
+pub fn signup(
+    conn: &mut DbConn,
+    username: &str,
+    email: &str,
+    password: &str,
+    now: NaiveDateTime,
+) -> Result<User, Error> {
+    let username = username.trim();
+    let email = email.trim();
+    validate_username(username).map_err(Error::Invalid)?;
+    validate_email(email).map_err(Error::Invalid)?;
+    validate_password(password, username).map_err(Error::Invalid)?;
+    let key = username_key(username);
+    let taken = || Error::Invalid(format!("The username “{username}” is already taken."));
+    if find_by_name(conn, &key)?.is_some() {
+        return Err(taken());
+    }
+    let hash = hash_password(password)?;
+    let new = NewUser {
+        username,
+        username_key: &key,
+        email,
+        password_hash: &hash,
+        confirm_moves: true,
+        created_at: now,
+    };
+    match diesel::insert_into(users::table).values(&new).execute(conn) {
+        Ok(_) => {}
+        Err(e) if is_unique_violation(&e) => return Err(taken()),
+        Err(e) => return Err(e.into()),
+    }
+    find_by_name(conn, &key)?.ok_or_else(|| Error::internal("new user vanished"))
+}
+
+/// An account made by the administrator (`missive user create`): validated
+/// like a sign-up, and its address counted as verified (no mail is sent).
+pub fn create_verified(
+    conn: &mut DbConn,
+    username: &str,
+    email: &str,
+    password: &str,
+    now: NaiveDateTime,
+) -> Result<User, Error> {
+    use crate::db::schema::verified_emails;
+    conn.transaction::<_, Error, _>(|conn| {
+        let user = signup(conn, username, email, password, now)?;
+        diesel::insert_into(verified_emails::table)
+            .values((
+                verified_emails::user_id.eq(user.id),
+                verified_emails::email.eq(&user.email),
+                verified_emails::verified_at.eq(now),
+            ))
+            .execute(conn)?;
+        Ok(user)
+    })
+}
+
+pub fn find_by_name(conn: &mut DbConn, name: &str) -> QueryResult<Option<User>> {
+    users::table
+        .filter(users::username_key.eq(username_key(name)))
+        .select(User::as_select())
+        .first(conn)
+        .optional()
+}
+
+pub fn find_by_id(conn: &mut DbConn, id: i32) -> QueryResult<Option<User>> {
+    users::table
+        .find(id)
+        .select(User::as_select())
+        .first(conn)
+        .optional()
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct LoginLimits {
+    pub per_account: i64,
+    pub per_ip: i64,
+    pub window_secs: i64,
+}
+
+/// A precomputed hash so unknown usernames take as long as known ones.
+fn dummy_hash() -> &'static str {
+    static H: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    H.get_or_init(|| hash_password("not a real password at all").unwrap_or_default())
+}
+
+/// Check credentials, counting failures per account and per IP in the
+/// database so the limit holds across processes.
+pub fn login(
+    conn: &mut DbConn,
+    username: &str,
+    password: &str,
+    ip: &str,
+    limits: LoginLimits,
+    now: NaiveDateTime,
+) -> Result<User, Error> {
+    let key = username_key(username);
+    let key: String = key.chars().take(64).collect();
+    let since = now - Duration::seconds(limits.window_secs);
+    let failures_account: i64 = login_attempts::table
+        .filter(login_attempts::username_key.eq(&key))
+        .filter(login_attempts::success.eq(false))
+        .filter(login_attempts::attempted_at.gt(since))
+        .count()
+        .get_result(conn)?;
+    let failures_ip: i64 = login_attempts::table
+        .filter(login_attempts::ip.eq(ip))
+        .filter(login_attempts::success.eq(false))
+        .filter(login_attempts::attempted_at.gt(since))
+        .count()
+        .get_result(conn)?;
+    if failures_account >= limits.per_account || failures_ip >= limits.per_ip {
+        let minutes = (limits.window_secs + 59) / 60;
+        return Err(Error::RateLimited(format!(
+            "Too many failed logins. Please wait up to {minutes} minutes and try again."
+        )));
+    }
+    let user = find_by_name(conn, &key)?;
+    let ok = match &user {
+        Some(u) => verify_password(password, &u.password_hash),
+        None => {
+            verify_password(password, dummy_hash());
+            false
+        }
+    };
+    diesel::insert_into(login_attempts::table)
+        .values((
+            login_attempts::username_key.eq(&key),
+            login_attempts::ip.eq(ip),
+            login_attempts::success.eq(ok),
+            login_attempts::attempted_at.eq(now),
+        ))
+        .execute(conn)?;
+    match user {
+        Some(u) if ok => Ok(u),
+        _ => Err(Error::Invalid("Wrong username or password.".into())),
+    }
+}
+
+fn token_hash(token: &str) -> String {
+    hex::encode(Sha256::digest(token.as_bytes()))
+}
+
+/// Start a session; returns the token for the cookie (only its hash is stored).
+pub fn create_session(
+    conn: &mut DbConn,
+    user_id: i32,
+    now: NaiveDateTime,
+) -> Result<String, Error> {
+    let token = crate::web::random_token();
+    diesel::insert_into(sessions::table)
+        .values((
+            sessions::token_hash.eq(token_hash(&token)),
+            sessions::user_id.eq(user_id),
+            sessions::created_at.eq(now),
+            sessions::expires_at.eq(now + Duration::days(crate::web::SESSION_DAYS)),
+        ))
+        .execute(conn)?;
+    Ok(token)
+}
+
+pub fn session_user(
+    conn: &mut DbConn,
+    token: &str,
+    now: NaiveDateTime,
+) -> QueryResult<Option<User>> {
+    let hash = token_hash(token);
+    per_backend!(conn, |c| sessions::table
+        .inner_join(users::table)
+        .filter(sessions::token_hash.eq(&hash))
+        .filter(sessions::expires_at.gt(Stamp(now)))
+        .select(User::as_select())
+        .first(c)
+        .optional())
+}
+
+pub fn end_session(conn: &mut DbConn, token: &str) -> QueryResult<()> {
+    diesel::delete(sessions::table.filter(sessions::token_hash.eq(token_hash(token))))
+        .execute(conn)?;
+    Ok(())
+}
+
+pub fn set_confirm_moves(conn: &mut DbConn, user_id: i32, on: bool) -> QueryResult<()> {
+    diesel::update(users::table.find(user_id))
+        .set(users::confirm_moves.eq(on))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Delete expired sessions and login attempts older than a day (run at
+/// start-up; the rate limit only looks at the recent window).
+pub fn prune(conn: &mut DbConn, now: NaiveDateTime) -> QueryResult<(usize, usize)> {
+    let sessions =
+        diesel::delete(sessions::table.filter(sessions::expires_at.le(now))).execute(conn)?;
+    let attempts = diesel::delete(
+        login_attempts::table.filter(login_attempts::attempted_at.lt(now - Duration::days(1))),
+    )
+    .execute(conn)?;
+    Ok((sessions, attempts))
+}

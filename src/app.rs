@@ -1,0 +1,157 @@
+//! The running server: state, workers, the HTTP server.
+
+use crate::config::Config;
+use crate::db;
+use actix_web::dev::{Server, Service};
+use actix_web::{middleware, web as aweb, App, HttpServer};
+use std::net::TcpListener;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Open the database (creating and migrating it) and load the secret.
+pub fn build_state(config: &Config) -> anyhow::Result<Arc<crate::web::AppState>> {
+    let pool = db::connect_with(crate::db::Manager::from_config(config), config.pool_size)?;
+    let mut conn = pool.get()?;
+    let secret = crate::db::settings::load_secret(&mut conn, config.secret.as_deref())?;
+    let (sessions, attempts) = crate::accounts::users::prune(&mut conn, crate::util::now())?;
+    if sessions + attempts > 0 {
+        tracing::info!("pruned {sessions} expired sessions and {attempts} old login attempts");
+    }
+    drop(conn);
+    let writes = db::Writes::for_database(&crate::db::Manager::from_config(config))?;
+    Ok(Arc::new(crate::web::AppState::new(
+        pool,
+        config.clone(),
+        secret,
+        writes,
+    )))
+}
+
+/// The HTTP server on an already bound listener (tests bind 127.0.0.1:0).
+pub fn server(config: &Config, listener: TcpListener) -> anyhow::Result<Server> {
+    let state = build_state(config)?;
+    server_on(state, config, listener)
+}
+
+/// The HTTP server over an already built state.
+pub fn server_on(
+    state: Arc<crate::web::AppState>,
+    config: &Config,
+    listener: TcpListener,
+) -> anyhow::Result<Server> {
+    let data = aweb::Data::new(state);
+    let mut http = HttpServer::new(move || {
+        App::new()
+            .app_data(data.clone())
+            .configure(crate::web::routes::configure)
+            .wrap(middleware::from_fn(crate::web::nul_guard::refuse_nul))
+            .wrap(middleware::Compress::default())
+            .wrap(
+                middleware::DefaultHeaders::new()
+                    .add(("X-Content-Type-Options", "nosniff"))
+                    .add(("X-Frame-Options", "DENY"))
+                    .add(("Referrer-Policy", "same-origin")),
+            )
+            .wrap_fn(|req, srv| {
+                let method = req.method().clone();
+                let path = req.path().to_string();
+                let started = Instant::now();
+                let fut = srv.call(req);
+                async move {
+                    let mut res = fut.await?;
+                    let req = res.request().clone();
+                    if let Some(state) = req.app_data::<crate::web::State>() {
+                        let config = state.config.clone();
+                        crate::web::add_csrf_cookie(&req, res.response_mut(), &config);
+                    }
+                    tracing::info!(
+                        "{method} {path} {} {:.1}ms",
+                        res.status().as_u16(),
+                        started.elapsed().as_secs_f64() * 1000.0
+                    );
+                    Ok(res)
+                }
+            })
+    });
+    if config.workers > 0 {
+        http = http.workers(config.workers);
+    }
+    Ok(http.listen(listener)?.run())
+}
+
+/// Run the server until it is stopped.
+pub async fn serve(config: Config) -> anyhow::Result<()> {
+    let listener = TcpListener::bind(&config.bind)
+        .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.bind))?;
+    tracing::info!(
+        "Missive listening on {} ({}), database {}",
+        config.bind,
+        config.base_url,
+        redact(&config.database_url)
+    );
+    let state = build_state(&config)?;
+    let worker = if config.mail_worker {
+        let transport = crate::mail::mail::Transport::from_config(&config)?;
+        tracing::info!("{}", transport.describe(&config));
+        let sender = crate::mail::mail::Sender {
+            transport,
+            ctx: crate::mail::mail::MailCtx::new(&config, &state.secret)?,
+            owner: crate::jobs::worker_name(),
+        };
+        Some(crate::jobs::spawn_mail_worker(
+            state.pool.clone(),
+            sender,
+            std::time::Duration::from_millis(config.mail_poll_ms),
+        ))
+    } else {
+        tracing::info!("MISSIVE_MAIL_WORKER is off: this process sends no mail");
+        None
+    };
+    let tournaments = crate::jobs::spawn_tournament_worker(
+        state.pool.clone(),
+        std::time::Duration::from_secs(config.tournament_poll_secs),
+    );
+    let clock_worker = if config.clock_worker {
+        Some(crate::jobs::spawn_clock_worker(
+            state.pool.clone(),
+            std::time::Duration::from_secs(config.clock_poll_secs),
+        ))
+    } else {
+        tracing::info!("MISSIVE_CLOCK_WORKER is off: this process ends no game on time");
+        None
+    };
+    // Several processes may run it: each day's digest is claimed once.
+    let digests = crate::jobs::spawn_digest_worker(
+        state.pool.clone(),
+        config.digest_hour,
+        std::time::Duration::from_secs(60),
+    );
+    server_on(state, &config, listener)?.await?;
+    if let Some(w) = worker {
+        w.stop();
+    }
+    tournaments.stop();
+    if let Some(w) = clock_worker {
+        w.stop();
+    }
+    digests.stop();
+    Ok(())
+}
+
+/// A database URL without its password, for logs.
+pub fn redact(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(mut u) if u.password().is_some() => {
+            let _ = u.set_password(Some("***"));
+            u.to_string()
+        }
+        _ => url.to_string(),
+    }
+}
+
+/// Log to stderr, `RUST_LOG` style filtering (default `info`).
+pub fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).try_init();
+}

@@ -1,0 +1,4 @@
+//! Game clocks as stored: the sweep that ends games on time, reminders,
+//! leave.
+
+pub mod clocks;

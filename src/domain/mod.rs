@@ -1,0 +1,8 @@
+//! The pure domain: what the server knows without a database or a clock
+//! of its own. Errors, time controls and their arithmetic, pairing and
+//! standings.
+
+pub mod error;
+pub mod pairing;
+pub mod standings;
+pub mod time_control;

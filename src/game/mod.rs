@@ -1,0 +1,5 @@
+//! Games: challenge, play, finish, records.
+
+pub mod games;
+pub mod positions;
+pub mod records;

@@ -1,0 +1,401 @@
+//! Game records (issue 11): private notes, PGN and log export, the archive
+//! query, per-user summaries and record checking. Plain functions over a
+//! connection; the rules crate writes and reads the records.
+
+use crate::db::models::{GameRow, MoveRow};
+use crate::db::schema::{game_notes, games, users};
+use crate::db::{is_unique_violation, DbConn};
+use crate::domain::error::Error;
+use crate::game::games as gsvc;
+use chrono::{NaiveDate, NaiveDateTime};
+use diesel::prelude::*;
+use missive_rules::record::{self, Export, RecordError, RecordMove};
+use missive_rules::{Game, ReplayError};
+use std::collections::HashMap;
+
+/// Longest private note kept.
+pub const NOTE_MAX: usize = 10_000;
+
+/// Save (or, when empty, delete) a user's private note on a game.
+pub fn save_note(
+    conn: &mut DbConn,
+    game_id: i32,
+    user_id: i32,
+    body: &str,
+    now: NaiveDateTime,
+) -> Result<(), Error> {
+    gsvc::load(conn, game_id)?;
+    let body = body.trim();
+    if body.chars().count() > NOTE_MAX {
+        return Err(Error::Invalid(format!(
+            "The note is too long (at most {NOTE_MAX} characters)."
+        )));
+    }
+    let mine = game_notes::table
+        .filter(game_notes::game_id.eq(game_id))
+        .filter(game_notes::user_id.eq(user_id));
+    if body.is_empty() {
+        diesel::delete(mine).execute(conn)?;
+        return Ok(());
+    }
+    conn.transaction::<_, Error, _>(|conn| {
+        let n = diesel::update(mine)
+            .set((game_notes::body.eq(body), game_notes::updated_at.eq(now)))
+            .execute(conn)?;
+        if n == 0 {
+            match diesel::insert_into(game_notes::table)
+                .values((
+                    game_notes::game_id.eq(game_id),
+                    game_notes::user_id.eq(user_id),
+                    game_notes::body.eq(body),
+                    game_notes::updated_at.eq(now),
+                ))
+                .execute(conn)
+            {
+                Ok(_) => {}
+                Err(e) if is_unique_violation(&e) => {
+                    return Err(Error::Conflict(
+                        "The note was saved from elsewhere meanwhile; try again.".into(),
+                    ))
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Ok(())
+    })
+}
+
+fn pgn_date(t: NaiveDateTime) -> String {
+    t.format("%Y.%m.%d").to_string()
+}
+
+fn stamp(t: NaiveDateTime) -> String {
+    t.and_utc().format("%Y-%m-%dT%H:%M:%SZ").to_string()
+}
+
+/// Whether the game started from a position other than the variant's own.
+pub fn custom_start(row: &GameRow) -> Result<bool, Error> {
+    let variant = gsvc::variant_of(row)?;
+    let standard = Game::new(variant, None)
+        .map(|g| g.fen())
+        .map_err(|e| Error::internal(format!("start position of {}: {e}", variant.id())))?;
+    Ok(standard != row.start_fen)
+}
+
+/// Which of the two written forms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Pgn,
+    Log,
+}
+
+/// Write one game (any status that has players) as PGN or a log.
+pub fn write_game(
+    row: &GameRow,
+    moves: &[MoveRow],
+    names: &HashMap<i32, String>,
+    site: &str,
+    format: Format,
+) -> Result<String, Error> {
+    let variant = gsvc::variant_of(row)?;
+    let name = |id: Option<i32>| {
+        id.and_then(|i| names.get(&i).cloned())
+            .unwrap_or_else(|| "?".into())
+    };
+    let result = row.result.clone().unwrap_or_else(|| "*".into());
+    let termination = match (row.status.as_str(), row.reason.as_deref()) {
+        (_, Some(reason)) => reason.replace('-', " "),
+        (gsvc::ACTIVE, None) => "unterminated".into(),
+        (status, None) => status.to_string(),
+    };
+    let mut tags: Vec<(String, String)> = vec![
+        ("Event".into(), "Missive correspondence game".into()),
+        ("Site".into(), format!("{site}/games/{}", row.id)),
+        ("Date".into(), pgn_date(row.created_at)),
+        ("Round".into(), "-".into()),
+        ("White".into(), name(row.white_id)),
+        ("Black".into(), name(row.black_id)),
+        ("Result".into(), result.clone()),
+        ("Termination".into(), termination),
+        // `-`: no clock; else the standard form where it says the same, or
+        // Missive's canonical text.
+        (
+            "TimeControl".into(),
+            match crate::clocks::clocks::control_of(row) {
+                Ok(Some(c)) => c.pgn_tag(),
+                _ => "-".into(),
+            },
+        ),
+        ("StartDate".into(), stamp(row.created_at)),
+    ];
+    if let Some(end) = row.ended_at {
+        tags.push(("EndDate".into(), pgn_date(end)));
+    }
+    let start = if custom_start(row)? {
+        Some(row.start_fen.as_str())
+    } else {
+        None
+    };
+    let export = Export {
+        variant,
+        start_fen: start,
+        tags,
+        moves: moves
+            .iter()
+            .map(|m| RecordMove {
+                text: m.coordinate.clone(),
+                comment: m.comment.clone(),
+                time: Some(stamp(m.played_at)),
+            })
+            .collect(),
+        result,
+    };
+    Ok(match format {
+        Format::Pgn => record::write_pgn(&export),
+        Format::Log => record::write_gc_log(&export),
+    })
+}
+
+/// One game with its moves and player names, written out.
+pub fn export_game(
+    conn: &mut DbConn,
+    id: i32,
+    site: &str,
+    format: Format,
+) -> Result<String, Error> {
+    let row = gsvc::load(conn, id)?;
+    let moves = gsvc::moves_of(conn, id)?;
+    let ids: Vec<i32> = [row.white_id, row.black_id].into_iter().flatten().collect();
+    let names = gsvc::user_names(conn, &ids)?;
+    write_game(&row, &moves, &names, site, format)
+}
+
+/// Every started game (in progress or finished) of a user as one PGN file,
+/// oldest first. `None` when there is no such user.
+pub fn export_user_games(
+    conn: &mut DbConn,
+    username: &str,
+    site: &str,
+) -> Result<Option<String>, Error> {
+    let Some(user) = crate::accounts::users::find_by_name(conn, username)? else {
+        return Ok(None);
+    };
+    let rows: Vec<GameRow> = games::table
+        .filter(games::white_id.eq(user.id).or(games::black_id.eq(user.id)))
+        .filter(games::status.eq_any([gsvc::ACTIVE, gsvc::FINISHED]))
+        .order(games::id.asc())
+        .select(GameRow::as_select())
+        .load(conn)?;
+    let mut ids: Vec<i32> = rows
+        .iter()
+        .flat_map(|r| [r.white_id, r.black_id])
+        .flatten()
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let names = gsvc::user_names(conn, &ids)?;
+    let mut out = String::new();
+    for row in &rows {
+        let moves = gsvc::moves_of(conn, row.id)?;
+        out.push_str(&write_game(row, &moves, &names, site, Format::Pgn)?);
+    }
+    Ok(Some(out))
+}
+
+/// What checking a record found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckReport {
+    pub ok: bool,
+    /// The variant id the record names.
+    pub variant: String,
+    /// Plies read (all of them when `ok`, else those before the failure).
+    pub plies: usize,
+    /// The first illegal ply (1-based) and its text, when one is illegal.
+    pub bad_ply: Option<(usize, String)>,
+    /// One line: what is wrong, or how the game ends.
+    pub message: String,
+    /// Final FEN, when every move is legal.
+    pub fen: Option<String>,
+}
+
+/// Check a PGN or Game Courier log with the rules, move by move. Nothing is
+/// stored.
+pub fn check_record(text: &str) -> CheckReport {
+    let mut report = CheckReport {
+        ok: false,
+        variant: String::new(),
+        plies: 0,
+        bad_ply: None,
+        message: String::new(),
+        fen: None,
+    };
+    let rec = match record::parse_any(text) {
+        Ok(r) => r,
+        Err(e) => {
+            report.message = format!("The record cannot be read: {e}.");
+            return report;
+        }
+    };
+    report.variant = rec.variant_id();
+    match record::check(&rec, missive_rules::variant) {
+        Ok(game) => {
+            report.ok = true;
+            report.plies = game.ply();
+            report.fen = Some(game.fen());
+            report.message = match game.outcome() {
+                Some(o) => format!(
+                    "Every move is legal; the game ends {} ({o}).",
+                    o.result_code()
+                ),
+                None => format!(
+                    "Every move is legal; the record ends with {} (the rules do not end the game).",
+                    rec.result.as_deref().unwrap_or("no result")
+                ),
+            };
+        }
+        Err(RecordError::Illegal(ReplayError::Move(i, e))) => {
+            let text = rec.moves.get(i).map(|m| m.text.clone()).unwrap_or_default();
+            report.plies = i;
+            report.bad_ply = Some((i + 1, text.clone()));
+            report.message = format!("Ply {} (“{}”) is illegal: {e}.", i + 1, text);
+        }
+        Err(e) => report.message = format!("The record is not valid: {e}."),
+    }
+    report
+}
+
+/// Archive filters, as the query string gives them (all optional).
+#[derive(Clone, Debug, Default)]
+pub struct ArchiveFilter {
+    pub player: String,
+    pub variant: String,
+    pub status: String,
+    pub result: String,
+    pub from: Option<NaiveDate>,
+    pub to: Option<NaiveDate>,
+    /// `last-move` (default) or `ended`.
+    pub sort: String,
+    /// 1-based.
+    pub page: i64,
+    /// Only the games of this tournament.
+    pub tournament: Option<i32>,
+}
+
+pub const ARCHIVE_PAGE: i64 = 50;
+
+/// One page of the archive: games, whether more follow, player names.
+pub type ArchivePage = (Vec<GameRow>, bool, HashMap<i32, String>);
+
+/// Games matching the filters (one page, plus whether there is a next page),
+/// with player names. Challenges never accepted are not listed.
+pub fn archive(conn: &mut DbConn, f: &ArchiveFilter) -> Result<ArchivePage, Error> {
+    let mut q = games::table
+        .filter(games::status.eq_any([gsvc::ACTIVE, gsvc::FINISHED]))
+        .into_boxed();
+    let player = f.player.trim();
+    if !player.is_empty() {
+        let uid = users::table
+            .filter(users::username_key.eq(crate::accounts::users::username_key(player)))
+            .select(users::id)
+            .first::<i32>(conn)
+            .optional()?
+            .unwrap_or(-1);
+        q = q.filter(games::white_id.eq(uid).or(games::black_id.eq(uid)));
+    }
+    if let Some(t) = f.tournament {
+        q = q.filter(games::tournament_id.eq(t));
+    }
+    if !f.variant.trim().is_empty() {
+        q = q.filter(games::variant.eq(f.variant.trim().to_string()));
+    }
+    match f.status.trim() {
+        "" => {}
+        s => q = q.filter(games::status.eq(s.to_string())),
+    }
+    match f.result.trim() {
+        "" => {}
+        r => q = q.filter(games::result.eq(r.to_string())),
+    }
+    let by_end = f.sort == "ended";
+    let column_from = f.from.and_then(|d| d.and_hms_opt(0, 0, 0));
+    let column_to =
+        f.to.and_then(|d| d.succ_opt())
+            .and_then(|d| d.and_hms_opt(0, 0, 0));
+    if by_end {
+        if let Some(t) = column_from {
+            q = q.filter(games::ended_at.ge(t));
+        }
+        if let Some(t) = column_to {
+            q = q.filter(games::ended_at.lt(t));
+        }
+        q = q
+            .filter(games::ended_at.is_not_null())
+            .order((games::ended_at.desc(), games::id.desc()));
+    } else {
+        if let Some(t) = column_from {
+            q = q.filter(games::updated_at.ge(t));
+        }
+        if let Some(t) = column_to {
+            q = q.filter(games::updated_at.lt(t));
+        }
+        q = q.order((games::updated_at.desc(), games::id.desc()));
+    }
+    let page = f.page.clamp(1, 100_000);
+    let mut rows: Vec<GameRow> = q
+        .offset((page - 1) * ARCHIVE_PAGE)
+        .limit(ARCHIVE_PAGE + 1)
+        .select(GameRow::as_select())
+        .load(conn)?;
+    let more = rows.len() as i64 > ARCHIVE_PAGE;
+    rows.truncate(ARCHIVE_PAGE as usize);
+    let mut ids: Vec<i32> = rows
+        .iter()
+        .flat_map(|r| [r.white_id, r.black_id])
+        .flatten()
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let names = gsvc::user_names(conn, &ids)?;
+    Ok((rows, more, names))
+}
+
+/// A user's results in one variant.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct VariantRecord {
+    pub variant: String,
+    pub wins: i64,
+    pub losses: i64,
+    pub draws: i64,
+    pub playing: i64,
+}
+
+/// Wins, losses, draws and games in progress per variant for a user.
+pub fn results_by_variant(conn: &mut DbConn, user_id: i32) -> Result<Vec<VariantRecord>, Error> {
+    let rows: Vec<(String, String, Option<String>, Option<i32>)> = games::table
+        .filter(games::white_id.eq(user_id).or(games::black_id.eq(user_id)))
+        .filter(games::status.eq_any([gsvc::ACTIVE, gsvc::FINISHED]))
+        .select((
+            games::variant,
+            games::status,
+            games::result,
+            games::white_id,
+        ))
+        .load(conn)?;
+    let mut map: std::collections::BTreeMap<String, VariantRecord> = Default::default();
+    for (variant, status, result, white) in rows {
+        let e = map.entry(variant.clone()).or_insert_with(|| VariantRecord {
+            variant,
+            ..Default::default()
+        });
+        let white_me = white == Some(user_id);
+        match (status.as_str(), result.as_deref()) {
+            (gsvc::ACTIVE, _) => e.playing += 1,
+            (_, Some("1-0")) if white_me => e.wins += 1,
+            (_, Some("0-1")) if !white_me => e.wins += 1,
+            (_, Some("1-0")) | (_, Some("0-1")) => e.losses += 1,
+            (_, Some(_)) => e.draws += 1,
+            _ => {}
+        }
+    }
+    Ok(map.into_values().collect())
+}

@@ -1,0 +1,30 @@
+//! Small helpers every layer may use: the time as stored, random tokens,
+//! clipped text for messages.
+
+use chrono::NaiveDateTime;
+
+/// The current time as stored (UTC, microsecond precision on both backends).
+pub fn now() -> NaiveDateTime {
+    let t = chrono::Utc::now().naive_utc();
+    let micros = t.and_utc().timestamp_micros();
+    chrono::DateTime::from_timestamp_micros(micros)
+        .map(|d| d.naive_utc())
+        .unwrap_or(t)
+}
+
+/// 32 random bytes as hex: session tokens, secrets.
+pub fn random_token() -> String {
+    use rand::RngCore;
+    let mut bytes = [0u8; 32];
+    rand::thread_rng().fill_bytes(&mut bytes);
+    hex::encode(bytes)
+}
+
+/// At most `n` characters of a user-supplied string, for messages.
+pub fn clip(s: &str, n: usize) -> String {
+    if s.chars().count() > n {
+        s.chars().take(n).collect::<String>() + "…"
+    } else {
+        s.to_string()
+    }
+}

@@ -1,0 +1,601 @@
+//! Request plumbing shared by the routes: application state, the session and
+//! CSRF cookies, the request context extractor, and running database work off
+//! the async threads.
+
+pub mod error;
+pub mod nul_guard;
+pub mod routes;
+pub mod user_names;
+pub mod views;
+
+use crate::accounts::users as accounts;
+use crate::config::Config;
+use crate::db::models::User;
+use crate::db::{DbConn, Pool};
+use crate::domain::error::Error;
+use crate::game::games::{MoveOutcome, Submitted, UnsureMove};
+use actix_web::cookie::{Cookie, SameSite};
+use actix_web::dev::Payload;
+use actix_web::{web, FromRequest, HttpMessage, HttpRequest, HttpResponse};
+use hmac::{Hmac, Mac};
+use sha2::Sha256;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+pub const SESSION_COOKIE: &str = "missive_session";
+pub const CSRF_COOKIE: &str = "missive_csrf";
+/// How long a login lasts.
+pub const SESSION_DAYS: i64 = 30;
+
+pub struct AppState {
+    pub pool: Pool,
+    pub config: Config,
+    pub secret: Vec<u8>,
+    /// One permit per pooled connection: requests wait here, as futures,
+    /// rather than as parked database threads queueing on the pool.
+    pub db_permits: tokio::sync::Semaphore,
+    pub positions: crate::game::positions::PositionCache,
+    /// The plies game pages list, kept between views.
+    pub listed: crate::web::views::listed_moves::ListedMoves,
+    /// Usernames by id, kept (they never change).
+    pub names: crate::web::user_names::UserNames,
+    /// How moves are committed (SQLite: grouped by one writer thread).
+    pub writes: crate::db::Writes,
+    /// Whether [`db_short`] may run on the request's own thread: on SQLite,
+    /// whose reads never wait for a lock in WAL mode; not on PostgreSQL,
+    /// where every statement is a trip over the network.
+    inline_short_work: bool,
+}
+
+impl AppState {
+    pub fn new(pool: Pool, config: Config, secret: Vec<u8>, writes: crate::db::Writes) -> AppState {
+        let permits = pool.max_size() as usize;
+        let cache_bytes = u64::from(config.position_cache_mb) << 20;
+        let backend = crate::db::parse_url(&config.database_url).0;
+        let inline_short_work = backend == crate::db::Backend::Sqlite;
+        AppState {
+            pool,
+            config,
+            secret,
+            db_permits: tokio::sync::Semaphore::new(permits),
+            positions: crate::game::positions::PositionCache::new(cache_bytes),
+            listed: crate::web::views::listed_moves::ListedMoves::new(cache_bytes),
+            // About 64 bytes a name: as many names as listed plies' bytes / 64.
+            names: crate::web::user_names::UserNames::new((cache_bytes / 64) as usize),
+            writes,
+            inline_short_work,
+        }
+    }
+}
+
+pub type State = web::Data<Arc<AppState>>;
+
+pub use crate::db::settings::load_secret;
+pub use crate::util::{clip, now, random_token};
+
+/// Run database work on the blocking pool with a pooled connection.
+pub async fn db<F, T>(state: &AppState, f: F) -> Result<T, Error>
+where
+    F: FnOnce(&mut DbConn) -> Result<T, Error> + Send + 'static,
+    T: Send + 'static,
+{
+    let _permit = state
+        .db_permits
+        .acquire()
+        .await
+        .map_err(|e| Error::internal(format!("database permits: {e}")))?;
+    let pool = state.pool.clone();
+    web::block(move || {
+        let mut conn = pool
+            .get()
+            .map_err(|e| Error::Unavailable(format!("no database connection: {e}")))?;
+        f(&mut conn)
+    })
+    .await
+    .map_err(|e| Error::internal(format!("blocking task: {e}")))?
+}
+
+/// [`db`] for work that is short and, on SQLite, only reads or hands its
+/// writes to the group commit (a session lookup, the game page, checking a
+/// move): on SQLite it runs right here, on the request's thread, when a
+/// pooled connection is free at once, and goes to the blocking pool
+/// otherwise.
+///
+/// The hop to a blocking thread and back (two wake-ups and two thread
+/// switches) cost a game page more CPU than its database reads (`perf`,
+/// README "Benchmarks"). An SQLite read in WAL mode takes no lock a writer
+/// holds, so it does not stall the thread's other connections for longer
+/// than its own few tens of microseconds.
+pub async fn db_short<F, T>(state: &AppState, f: F) -> Result<T, Error>
+where
+    F: FnOnce(&mut DbConn) -> Result<T, Error> + Send + 'static,
+    T: Send + 'static,
+{
+    if state.inline_short_work {
+        if let Ok(_permit) = state.db_permits.try_acquire() {
+            if let Some(mut conn) = state.pool.try_get() {
+                // A panic must not take the worker thread and its other
+                // connections with it (on the blocking pool it cannot).
+                return std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&mut conn)))
+                    .unwrap_or_else(|_| Err(Error::internal("panic in database work")));
+            }
+        }
+    }
+    db(state, f).await
+}
+
+/// [`db`] for work that only reads: when its connection is found gone (a
+/// database restart or a network cut, on PostgreSQL), it runs again on
+/// another connection instead of answering 503. The pool drops each dead
+/// connection as it fails and checks one that has been idle, so at most one
+/// try per pooled connection can fail. Work that writes must not come here
+/// (a COMMIT whose answer was lost may have been stored) unless doing it
+/// twice is harmless ([`new_session`]); see [`write_once`].
+pub async fn db_read<F, T>(state: &AppState, f: F) -> Result<T, Error>
+where
+    F: Fn(&mut DbConn) -> Result<T, Error> + Clone + Send + 'static,
+    T: Send + 'static,
+{
+    read_again(state, || db(state, f.clone())).await
+}
+
+/// [`db_short`] for work that only reads, tried again as [`db_read`] is.
+pub async fn db_short_read<F, T>(state: &AppState, f: F) -> Result<T, Error>
+where
+    F: Fn(&mut DbConn) -> Result<T, Error> + Clone + Send + 'static,
+    T: Send + 'static,
+{
+    read_again(state, || db_short(state, f.clone())).await
+}
+
+/// `attempt` until it does not answer [`Error::ConnectionLost`], at most
+/// once per pooled connection and once more.
+async fn read_again<T, Fut>(state: &AppState, attempt: impl Fn() -> Fut) -> Result<T, Error>
+where
+    Fut: Future<Output = Result<T, Error>>,
+{
+    let tries = state.pool.max_size() + 1;
+    let mut tried = 1;
+    loop {
+        match attempt().await {
+            Err(Error::ConnectionLost(cause)) if tried < tries => {
+                tracing::warn!(
+                    "database connection lost ({cause}): trying again, {tried} of {tries}"
+                );
+                tried += 1;
+            }
+            answer => return answer,
+        }
+    }
+}
+
+/// Work that writes, tried again on another connection when its own was
+/// lost (PostgreSQL), as a read is ([`db_read`]): every try runs under the
+/// request's one random key ([`crate::db::once`]), so a try after one that
+/// was committed although its answer was lost answers what that one
+/// answered and writes nothing.
+pub async fn write_once<F, T>(state: &AppState, f: F) -> Result<T, Error>
+where
+    F: Fn(&mut DbConn) -> Result<T, Error> + Clone + Send + 'static,
+    T: crate::db::once::Answer + Send + 'static,
+{
+    let key = random_token();
+    let tried = std::cell::Cell::new(false);
+    read_again(state, || {
+        let (f, key, again) = (f.clone(), key.clone(), tried.replace(true));
+        db(state, move |conn| {
+            crate::db::once::once(conn, &key, again, now(), f)
+        })
+    })
+    .await
+}
+
+/// A new session for `user_id`: the token for its cookie. Tried again after
+/// a lost connection like a read ([`db_read`]), since a repeat is harmless:
+/// a try whose answer was lost leaves a session no browser holds, which
+/// expires unused (only the token's hash is stored, so it cannot be kept
+/// with a request key and handed out again).
+pub async fn new_session(state: &AppState, user_id: i32) -> Result<String, Error> {
+    db_read(state, move |conn| {
+        accounts::create_session(conn, user_id, now())
+    })
+    .await
+}
+
+/// A move, tried again on another connection when its own was lost
+/// (PostgreSQL), as a read is ([`db_read`]), with one difference: when the
+/// connection was lost while the move was being stored, the next try is
+/// told ([`UnsureMove`]) and first asks whether it was stored. `attempt`
+/// gives the session lookup's answer (`X`) and the move's, given the
+/// earlier unsure try if any
+/// ([`queue_move`](crate::game::games::queue_move)).
+pub async fn settle_move<X, Fut>(
+    state: &AppState,
+    attempt: impl Fn(Option<UnsureMove>) -> Fut,
+) -> Result<(X, Result<MoveOutcome, Error>), Error>
+where
+    Fut: Future<Output = Result<(X, Result<Submitted, Error>), Error>>,
+{
+    let unsure = std::cell::RefCell::new(None::<UnsureMove>);
+    let (unsure, attempt) = (&unsure, &attempt);
+    let (x, submitted) = read_again(state, move || async move {
+        let earlier = unsure.borrow().clone();
+        match attempt(earlier).await? {
+            (_, Err(lost @ Error::ConnectionLost(_))) => Err(lost),
+            (_, Ok(Submitted::Unsure(this))) => {
+                let lost = this.lost();
+                *unsure.borrow_mut() = Some(this);
+                Err(lost)
+            }
+            answer => Ok(answer),
+        }
+    })
+    .await?;
+    let outcome = match submitted {
+        Ok(s) => s.outcome().await,
+        Err(e) => Err(e),
+    };
+    Ok((x, outcome))
+}
+
+/// The session's user and `f`'s answer, read
+/// [`together`](crate::db::together).
+fn lookup_then<F, T>(
+    conn: &mut DbConn,
+    token: Option<&str>,
+    f: F,
+) -> Result<(Option<User>, Result<T, Error>), Error>
+where
+    F: FnOnce(&mut DbConn, Option<&User>) -> Result<T, Error>,
+{
+    crate::db::together(conn, |conn| -> Result<_, Error> {
+        let user = match token {
+            Some(t) => accounts::session_user(conn, t, now())?,
+            None => None,
+        };
+        let result = f(conn, user.as_ref());
+        Ok((user, result))
+    })
+}
+
+fn hmac_hex(secret: &[u8], data: &str) -> String {
+    let mut mac = Hmac::<Sha256>::new_from_slice(secret).expect("HMAC takes any key length");
+    mac.update(data.as_bytes());
+    hex::encode(mac.finalize().into_bytes())
+}
+
+/// What every page template needs: who is logged in and the form token.
+#[derive(Clone, Debug, Default)]
+pub struct Page {
+    pub user: Option<String>,
+    pub csrf: String,
+}
+
+impl Page {
+    pub fn anonymous() -> Page {
+        Page::default()
+    }
+}
+
+/// A fresh CSRF cookie value to set on the response.
+#[derive(Clone)]
+struct NewCsrfCookie(String);
+
+/// The request context: the logged-in user (if any), the CSRF token for
+/// forms, and the client's address.
+pub struct Ctx {
+    pub user: Option<User>,
+    pub csrf_token: String,
+    pub ip: String,
+    pub state: Arc<AppState>,
+}
+
+impl Ctx {
+    pub fn page(&self) -> Page {
+        Page {
+            user: self.user.as_ref().map(|u| u.username.clone()),
+            csrf: self.csrf_token.clone(),
+        }
+    }
+
+    /// The logged-in user, or a "please log in" error.
+    pub fn require_user(&self) -> Result<&User, Error> {
+        logged_in(self.user.as_ref())
+    }
+
+    /// Check a form's `csrf_token` (403 when missing or wrong).
+    pub fn check_csrf(&self, token: &str) -> Result<(), Error> {
+        check_csrf_token(&self.csrf_token, token)
+    }
+}
+
+/// The user, or a "please log in" error (401).
+pub fn logged_in(user: Option<&User>) -> Result<&User, Error> {
+    user.ok_or_else(|| Error::LoginRequired("You need to log in to do that.".into()))
+}
+
+fn check_csrf_token(expected: &str, token: &str) -> Result<(), Error> {
+    if !token.is_empty() && subtle_eq(token.as_bytes(), expected.as_bytes()) {
+        Ok(())
+    } else {
+        Err(Error::Csrf)
+    }
+}
+
+/// Constant-time comparison.
+fn subtle_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// The request before its session is looked up: the CSRF token, the
+/// client's address and the session cookie. A handler whose work is one
+/// database call takes this instead of [`Ctx`] and resolves the user inside
+/// that call ([`Session::with_user`]), saving a second database call and a
+/// pooled checkout per request.
+#[derive(Clone)]
+pub struct Session {
+    token: Option<String>,
+    csrf_token: String,
+    ip: String,
+    state: Arc<AppState>,
+}
+
+impl Session {
+    pub fn state(&self) -> &Arc<AppState> {
+        &self.state
+    }
+
+    /// Check a form's `csrf_token` before any database work (403 when
+    /// missing or wrong).
+    pub fn check_csrf(&self, token: &str) -> Result<(), Error> {
+        check_csrf_token(&self.csrf_token, token)
+    }
+
+    /// Look the session up and run `f` with its user on the same pooled
+    /// connection, in one [`db_short`] call: `f` must be short work of the
+    /// kind that allows. The lookup and `f` go [`together`](crate::db::together):
+    /// on SQLite one snapshot and one read-lock cycle instead of two, so `f`
+    /// reads, and writes only through [`Writes`](crate::db::Writes) (a read
+    /// transaction cannot always become a write one; a move refused as too
+    /// late hands its loss on time to the writes too). The context comes
+    /// back even when `f` fails, so the caller can still render a page.
+    pub async fn with_user<F, T>(self, f: F) -> Result<(Ctx, Result<T, Error>), Error>
+    where
+        F: FnOnce(&mut DbConn, Option<&User>) -> Result<T, Error> + Send + 'static,
+        T: Send + 'static,
+    {
+        let token = self.token.clone();
+        let (user, result) = db_short(&self.state, move |conn| {
+            lookup_then(conn, token.as_deref(), f)
+        })
+        .await?;
+        Ok((self.into_ctx(user), result))
+    }
+
+    /// [`Session::with_user`] for work that only reads (a page), through
+    /// [`db_short_read`]: the lookup and `f` run again on another connection
+    /// when theirs was found gone.
+    pub async fn reading_with_user<F, T>(self, f: F) -> Result<(Ctx, Result<T, Error>), Error>
+    where
+        F: Fn(&mut DbConn, Option<&User>) -> Result<T, Error> + Clone + Send + 'static,
+        T: Send + 'static,
+    {
+        let token = self.token.clone();
+        let (user, result) = db_short_read(&self.state, move |conn| {
+            let (user, result) = lookup_then(conn, token.as_deref(), &f)?;
+            match result {
+                // For `db_short_read` to try again.
+                Err(lost @ Error::ConnectionLost(_)) => Err(lost),
+                result => Ok((user, result)),
+            }
+        })
+        .await?;
+        Ok((self.into_ctx(user), result))
+    }
+
+    /// The context alone (the session lookup in its own database call, with
+    /// no transaction around its one statement).
+    pub async fn resolve(self) -> Result<Ctx, Error> {
+        let Some(token) = self.token.clone() else {
+            return Ok(self.into_ctx(None));
+        };
+        let user = db_short_read(&self.state, move |conn| {
+            Ok(accounts::session_user(conn, &token, now())?)
+        })
+        .await?;
+        Ok(self.into_ctx(user))
+    }
+
+    fn into_ctx(self, user: Option<User>) -> Ctx {
+        Ctx {
+            user,
+            csrf_token: self.csrf_token,
+            ip: self.ip,
+            state: self.state,
+        }
+    }
+
+    fn from_request_now(req: &HttpRequest) -> Result<Session, Error> {
+        let state = req
+            .app_data::<State>()
+            .ok_or_else(|| Error::internal("application state missing"))?
+            .get_ref()
+            .clone();
+        // The CSRF token is an HMAC of a per-browser random cookie.
+        let existing = req.extensions().get::<NewCsrfCookie>().map(|c| c.0.clone());
+        let seed = match existing.or_else(|| {
+            req.cookie(CSRF_COOKIE)
+                .map(|c| c.value().to_string())
+                .filter(|v| v.len() == 64 && v.bytes().all(|b| b.is_ascii_hexdigit()))
+        }) {
+            Some(v) => v,
+            None => {
+                let v = random_token();
+                req.extensions_mut().insert(NewCsrfCookie(v.clone()));
+                v
+            }
+        };
+        let csrf_token = hmac_hex(&state.secret, &format!("csrf:{seed}"));
+        let ip = if state.config.trust_proxy {
+            req.connection_info()
+                .realip_remote_addr()
+                .map(|s| clip(s, 64))
+        } else {
+            req.peer_addr().map(|a| a.ip().to_string())
+        }
+        .unwrap_or_else(|| "unknown".into());
+        let token = req
+            .cookie(SESSION_COOKIE)
+            .map(|c| c.value().to_string())
+            .filter(|v| v.len() == 64);
+        Ok(Session {
+            token,
+            csrf_token,
+            ip,
+            state,
+        })
+    }
+}
+
+impl FromRequest for Session {
+    type Error = Error;
+    type Future = std::future::Ready<Result<Session, Error>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        std::future::ready(Session::from_request_now(req))
+    }
+}
+
+impl FromRequest for Ctx {
+    type Error = Error;
+    type Future = Pin<Box<dyn Future<Output = Result<Ctx, Error>>>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let session = Session::from_request_now(req);
+        Box::pin(async move { session?.resolve().await })
+    }
+}
+
+fn base_cookie<'a>(config: &Config, name: &'a str, value: String) -> Cookie<'a> {
+    Cookie::build(name, value)
+        .path("/")
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .secure(config.secure_cookies())
+        .finish()
+}
+
+pub fn session_cookie(config: &Config, token: String) -> Cookie<'static> {
+    let mut c = base_cookie(config, SESSION_COOKIE, token);
+    c.set_max_age(actix_web::cookie::time::Duration::days(SESSION_DAYS));
+    c
+}
+
+pub fn removal_cookie(config: &Config) -> Cookie<'static> {
+    let mut c = base_cookie(config, SESSION_COOKIE, String::new());
+    c.make_removal();
+    c
+}
+
+/// Middleware body: set the CSRF cookie when this request created one.
+pub fn add_csrf_cookie<B>(req: &HttpRequest, res: &mut HttpResponse<B>, config: &Config) {
+    if let Some(NewCsrfCookie(v)) = req.extensions().get::<NewCsrfCookie>().cloned() {
+        let mut c = base_cookie(config, CSRF_COOKIE, v);
+        c.set_max_age(actix_web::cookie::time::Duration::days(365));
+        let _ = res.add_cookie(&c);
+    }
+}
+
+/// A 303 redirect after a successful form post.
+pub fn see_other(location: &str) -> HttpResponse {
+    HttpResponse::SeeOther()
+        .insert_header((actix_web::http::header::LOCATION, location))
+        .finish()
+}
+
+/// A rendered template with a status code.
+pub fn html(status: actix_web::http::StatusCode, body: impl Into<web::Bytes>) -> HttpResponse {
+    HttpResponse::build(status)
+        .content_type("text/html; charset=utf-8")
+        .body(body.into())
+}
+
+/// Parse an id from the path: anything but a positive number is "not found".
+pub fn parse_id(raw: &str) -> Result<i32, Error> {
+    raw.parse::<i32>()
+        .ok()
+        .filter(|id| *id > 0)
+        .ok_or_else(|| Error::NotFound(format!("There is no game “{}”.", clip(raw, 40))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use diesel::RunQueryDsl;
+
+    fn state(database_url: &str) -> Arc<AppState> {
+        crate::build_state(&Config {
+            database_url: database_url.into(),
+            ..Config::default()
+        })
+        .expect("state")
+    }
+
+    #[actix_web::test]
+    async fn short_work_on_sqlite_runs_on_the_request_thread_and_survives_a_panic() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = state(&dir.path().join("t.db").to_string_lossy());
+        let here = std::thread::current().id();
+        let ran_on = db_short(&state, |_| Ok(std::thread::current().id()))
+            .await
+            .unwrap();
+        assert_eq!(
+            ran_on, here,
+            "SQLite short work is not sent to the blocking pool"
+        );
+        // With every pooled connection taken, it waits on the blocking pool
+        // for one instead.
+        let held: Vec<_> = (0..state.pool.max_size())
+            .map(|_| state.pool.get().unwrap())
+            .collect();
+        let (waited_on, ()) = tokio::join!(
+            db_short(&state, |_| Ok(std::thread::current().id())),
+            async move {
+                actix_web::rt::time::sleep(std::time::Duration::from_millis(20)).await;
+                drop(held);
+            }
+        );
+        assert_ne!(waited_on.unwrap(), here);
+        // A panic is an internal error, and the thread goes on serving.
+        let r: Result<(), Error> = db_short(&state, |_| panic!("a bug")).await;
+        assert!(matches!(r, Err(Error::Internal(_))), "{r:?}");
+        let n: i64 = db_short(&state, |c| {
+            Ok(diesel::select(diesel::dsl::sql::<diesel::sql_types::BigInt>("1")).get_result(c)?)
+        })
+        .await
+        .unwrap();
+        assert_eq!(n, 1);
+    }
+
+    /// On SQLite `with_user` runs the session lookup and its work in one
+    /// transaction.
+    #[actix_web::test]
+    async fn the_session_lookup_shares_its_works_transaction() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = state(&dir.path().join("t.db").to_string_lossy());
+        let req = actix_web::test::TestRequest::default()
+            .app_data(web::Data::new(state.clone()))
+            .to_http_request();
+        let (ctx, depth) = Session::from_request_now(&req)
+            .unwrap()
+            .with_user(move |c, user| {
+                assert!(user.is_none());
+                Ok(crate::db::transaction_depth(c)?)
+            })
+            .await
+            .unwrap();
+        assert!(ctx.user.is_none());
+        assert_eq!(depth.unwrap(), Some(1));
+    }
+}

@@ -1,0 +1,183 @@
+use crate::accounts::users::{self as accounts, LoginLimits};
+use crate::domain::error::Error;
+use crate::web::{
+    html, new_session, now, removal_cookie, see_other, session_cookie, write_once, Ctx, Page,
+    SESSION_COOKIE,
+};
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpRequest, HttpResponse};
+use askama::Template;
+use serde::Deserialize;
+
+#[derive(Template)]
+#[template(path = "signup.html")]
+struct SignupPage {
+    page: Page,
+    error: Option<String>,
+    username: String,
+    email: String,
+}
+
+#[derive(Template)]
+#[template(path = "login.html")]
+struct LoginPage {
+    page: Page,
+    error: Option<String>,
+    username: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct SignupForm {
+    csrf_token: String,
+    username: String,
+    email: String,
+    password: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct LoginForm {
+    csrf_token: String,
+    username: String,
+    password: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct CsrfForm {
+    csrf_token: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct SettingsForm {
+    csrf_token: String,
+    confirm_moves: String,
+}
+
+pub async fn signup_form(ctx: Ctx) -> Result<HttpResponse, Error> {
+    if ctx.user.is_some() {
+        return Ok(see_other("/"));
+    }
+    let page = SignupPage {
+        page: ctx.page(),
+        error: None,
+        username: String::new(),
+        email: String::new(),
+    };
+    Ok(html(StatusCode::OK, page.render()?))
+}
+
+pub async fn signup(ctx: Ctx, form: web::Form<SignupForm>) -> Result<HttpResponse, Error> {
+    ctx.check_csrf(&form.csrf_token)?;
+    let f = form.into_inner();
+    let (username, email, password) = (f.username.clone(), f.email.clone(), f.password);
+    let signed_up = write_once(&ctx.state, move |conn| {
+        let t = now();
+        let user = accounts::signup(conn, &username, &email, &password, t)?;
+        crate::mail::mail::send_verification(conn, user.id, t)?;
+        Ok(user.id)
+    })
+    .await;
+    let result = async { new_session(&ctx.state, signed_up?).await }.await;
+    match result {
+        Ok(token) => {
+            let mut res = see_other("/");
+            res.add_cookie(&session_cookie(&ctx.state.config, token))
+                .map_err(Error::internal)?;
+            Ok(res)
+        }
+        Err(Error::Invalid(msg)) => {
+            let page = SignupPage {
+                page: ctx.page(),
+                error: Some(msg),
+                username: crate::web::clip(&f.username, 40),
+                email: crate::web::clip(&f.email, 254),
+            };
+            Ok(html(StatusCode::UNPROCESSABLE_ENTITY, page.render()?))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+pub async fn login_form(ctx: Ctx) -> Result<HttpResponse, Error> {
+    if ctx.user.is_some() {
+        return Ok(see_other("/"));
+    }
+    let page = LoginPage {
+        page: ctx.page(),
+        error: None,
+        username: String::new(),
+    };
+    Ok(html(StatusCode::OK, page.render()?))
+}
+
+pub async fn login(ctx: Ctx, form: web::Form<LoginForm>) -> Result<HttpResponse, Error> {
+    ctx.check_csrf(&form.csrf_token)?;
+    let f = form.into_inner();
+    let username = f.username.clone();
+    let ip = ctx.ip.clone();
+    let c = &ctx.state.config;
+    let limits = LoginLimits {
+        per_account: c.login_limit_account,
+        per_ip: c.login_limit_ip,
+        window_secs: c.login_window_secs,
+    };
+    let password = f.password.clone();
+    // The attempt is recorded whatever it answers, once (a refusal is kept
+    // with its request key like an answer).
+    let logged_in = write_once(&ctx.state, move |conn| {
+        let user = accounts::login(conn, &username, &password, &ip, limits, now())?;
+        Ok(user.id)
+    })
+    .await;
+    let result = async { new_session(&ctx.state, logged_in?).await }.await;
+    let (status, msg) = match result {
+        Ok(token) => {
+            let mut res = see_other("/");
+            res.add_cookie(&session_cookie(&ctx.state.config, token))
+                .map_err(Error::internal)?;
+            return Ok(res);
+        }
+        Err(Error::Invalid(msg)) => (StatusCode::UNPROCESSABLE_ENTITY, msg),
+        Err(Error::RateLimited(msg)) => (StatusCode::TOO_MANY_REQUESTS, msg),
+        Err(e) => return Err(e),
+    };
+    let page = LoginPage {
+        page: ctx.page(),
+        error: Some(msg),
+        username: crate::web::clip(&f.username, 40),
+    };
+    Ok(html(status, page.render()?))
+}
+
+pub async fn logout(
+    ctx: Ctx,
+    req: HttpRequest,
+    form: web::Form<CsrfForm>,
+) -> Result<HttpResponse, Error> {
+    ctx.check_csrf(&form.csrf_token)?;
+    if let Some(c) = req.cookie(SESSION_COOKIE) {
+        let token = c.value().to_string();
+        write_once(&ctx.state, move |conn| {
+            Ok(accounts::end_session(conn, &token)?)
+        })
+        .await?;
+    }
+    let mut res = see_other("/");
+    res.add_cookie(&removal_cookie(&ctx.state.config))
+        .map_err(Error::internal)?;
+    Ok(res)
+}
+
+pub async fn settings(ctx: Ctx, form: web::Form<SettingsForm>) -> Result<HttpResponse, Error> {
+    ctx.check_csrf(&form.csrf_token)?;
+    let user_id = ctx.require_user()?.id;
+    let on = form.confirm_moves == "1";
+    write_once(&ctx.state, move |conn| {
+        Ok(accounts::set_confirm_moves(conn, user_id, on)?)
+    })
+    .await?;
+    Ok(see_other("/"))
+}

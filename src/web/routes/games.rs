@@ -1,0 +1,919 @@
+use crate::clocks::clocks::{self, GameClock};
+use crate::db::models::{GameRow, ListedMove, User};
+use crate::db::DbConn;
+use crate::domain::error::Error;
+use crate::domain::time_control as clock;
+use crate::game::games::{self as svc, Challenge, MoveOutcome, ACTIVE, PENDING};
+use crate::game::positions::{LegalList, LegalMove, PictureOf, Restored};
+use crate::web::views::board_svg::{self, SvgOptions};
+use crate::web::{html, now, parse_id, see_other, write_once, AppState, Ctx, Page, Session};
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use askama::Template;
+use missive_rules::{BoardView, Color, Game};
+use serde::Deserialize;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct NewGameForm {
+    csrf_token: String,
+    variant: String,
+    opponent: String,
+    color: String,
+    fen: String,
+    time_control: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct NewGameQuery {
+    variant: String,
+    opponent: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct CsrfForm {
+    csrf_token: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct MoveForm {
+    csrf_token: String,
+    #[serde(rename = "move")]
+    text: String,
+    confirm: String,
+    ply: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct DrawForm {
+    csrf_token: String,
+    action: String,
+}
+
+#[derive(Template)]
+#[template(path = "new_game.html")]
+struct NewGamePage {
+    page: Page,
+    error: Option<String>,
+    variants: Vec<(String, String)>,
+    variant: String,
+    opponent: String,
+    color: String,
+    fen: String,
+    /// (form value, label) of each preset.
+    presets: &'static [(&'static str, &'static str)],
+    time_control: String,
+    /// The text sent back when it is not a preset.
+    custom_time_control: Option<String>,
+}
+
+fn custom_control(text: &str) -> Option<String> {
+    (!clock::presets().iter().any(|(v, _)| *v == text)).then(|| text.to_string())
+}
+
+fn variant_list() -> Vec<(String, String)> {
+    missive_rules::variants()
+        .iter()
+        .map(|v| (v.id().to_string(), v.name().to_string()))
+        .collect()
+}
+
+pub async fn new_form(ctx: Ctx, query: web::Query<NewGameQuery>) -> Result<HttpResponse, Error> {
+    ctx.require_user()?;
+    let q = query.into_inner();
+    let variant = if q.variant.is_empty() {
+        missive_rules::variants()
+            .first()
+            .map(|v| v.id().to_string())
+            .unwrap_or_default()
+    } else {
+        crate::web::clip(&q.variant, 40)
+    };
+    let page = NewGamePage {
+        page: ctx.page(),
+        error: None,
+        variants: variant_list(),
+        variant,
+        opponent: crate::web::clip(&q.opponent, 40),
+        color: "random".into(),
+        fen: String::new(),
+        presets: clock::presets(),
+        time_control: clock::DEFAULT_PRESET.into(),
+        custom_time_control: None,
+    };
+    Ok(html(StatusCode::OK, page.render()?))
+}
+
+pub async fn create(ctx: Ctx, form: web::Form<NewGameForm>) -> Result<HttpResponse, Error> {
+    ctx.check_csrf(&form.csrf_token)?;
+    let user = ctx.require_user()?.clone();
+    let f = form.into_inner();
+    // A form without the field gets the default, as the select shows it.
+    let time_control = if f.time_control.trim().is_empty() {
+        clock::DEFAULT_PRESET.to_string()
+    } else {
+        f.time_control.clone()
+    };
+    let challenge = Challenge {
+        variant: f.variant.clone(),
+        opponent: f.opponent.clone(),
+        color: f.color.clone(),
+        fen: f.fen.clone(),
+        time_control: time_control.clone(),
+    };
+    let result = write_once(&ctx.state, move |conn| {
+        svc::create_game(conn, &user, &challenge, now())
+    })
+    .await;
+    match result {
+        Ok(id) => Ok(see_other(&format!("/games/{id}"))),
+        Err(Error::Invalid(msg)) => {
+            let page = NewGamePage {
+                page: ctx.page(),
+                error: Some(msg),
+                variants: variant_list(),
+                variant: crate::web::clip(&f.variant, 40),
+                opponent: crate::web::clip(&f.opponent, 40),
+                color: crate::web::clip(&f.color, 10),
+                fen: crate::web::clip(&f.fen, svc::FEN_MAX),
+                presets: clock::presets(),
+                time_control: crate::web::clip(&time_control, 80),
+                custom_time_control: custom_control(&crate::web::clip(&time_control, 80)),
+            };
+            Ok(html(StatusCode::UNPROCESSABLE_ENTITY, page.render()?))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// One move of the move list: a link to the position after it.
+/// Its texts are borrowed from the listed plies: copying them out (and
+/// freeing the copies) was a tenth of drawing a game page.
+pub struct MoveCell<'a> {
+    ply: i32,
+    display: &'a str,
+    comment: Option<&'a str>,
+    current: bool,
+}
+
+pub struct MoveLine<'a> {
+    number: usize,
+    /// Black moved first in this line (custom start): show "…" for White.
+    ellipsis: bool,
+    first: Vec<MoveCell<'a>>,
+    second: Vec<MoveCell<'a>>,
+}
+
+/// Which plies the page's move list shows (`first..=last` of `total`).
+pub struct ListWindow {
+    first: i32,
+    last: i32,
+    total: i32,
+}
+
+/// How many plies the game page lists (around the ply shown); the full list
+/// is at `/games/{id}/moves` and in the exports.
+pub const MOVE_WINDOW: i32 = 40;
+
+/// The plies to list around `shown` of `total`: `MOVE_WINDOW` of them, the
+/// shown ply among the last ten when possible.
+pub fn window_around(shown: i32, total: i32) -> (i32, i32) {
+    if total <= 0 {
+        return (1, 0);
+    }
+    let last = (shown + 10).clamp(MOVE_WINDOW.min(total), total);
+    let first = (last - MOVE_WINDOW + 1).max(1);
+    (first, last)
+}
+
+/// The move list: one line per move number, White's ply (or plies) then
+/// Black's, each a link to the position after it. The number stored with
+/// each ply groups them, so a window of a long game lists correctly.
+fn move_lines(moves: &[ListedMove], black_id: Option<i32>, shown: i32) -> Vec<MoveLine<'_>> {
+    let mut rows: Vec<MoveLine> = Vec::new();
+    for m in moves {
+        let black = Some(m.played_by) == black_id;
+        let cell = MoveCell {
+            ply: m.ply,
+            display: &m.display,
+            comment: m.comment.as_deref(),
+            current: m.ply == shown,
+        };
+        let number = m.turn_no.max(0) as usize;
+        match rows.last_mut() {
+            Some(r) if r.number == number => {
+                if black {
+                    r.second.push(cell)
+                } else {
+                    r.first.push(cell)
+                }
+            }
+            _ => {
+                let (first, second) = if black {
+                    (Vec::new(), vec![cell])
+                } else {
+                    (vec![cell], Vec::new())
+                };
+                rows.push(MoveLine {
+                    number,
+                    ellipsis: black,
+                    first,
+                    second,
+                })
+            }
+        }
+    }
+    rows
+}
+
+/// Where the replay links lead (`?ply=N`).
+pub struct Replay {
+    shown: i32,
+    total: i32,
+    prev: i32,
+    next: i32,
+}
+
+pub struct Preview {
+    svg: String,
+    display: String,
+    coordinate: String,
+}
+
+#[derive(Template)]
+#[template(path = "game.html")]
+struct GamePage<'a> {
+    page: Page,
+    id: i32,
+    variant_id: String,
+    variant_name: String,
+    side_names: (String, String),
+    white: String,
+    black: String,
+    status_line: String,
+    result: Option<String>,
+    error: Option<String>,
+    preview: Option<Preview>,
+    svg: Arc<str>,
+    rows: Vec<MoveLine<'a>>,
+    can_move: bool,
+    ply: i32,
+    move_text: String,
+    example: String,
+    legal: Arc<LegalList>,
+    can_answer_challenge: bool,
+    can_decline: bool,
+    decline_label: String,
+    playing: bool,
+    draw_offer_from_opponent: bool,
+    draw_offered_by_me: bool,
+    fen: String,
+    replay: Replay,
+    listed: ListWindow,
+    /// The viewer's private note, when logged in.
+    note: Option<String>,
+    /// The tournament (id, name) and round this game is part of.
+    tournament: Option<(i32, String, Option<i32>)>,
+    logged_in: bool,
+    clock: Option<ClockLines>,
+}
+
+/// The clocks as the game page (and the play-link page) shows them.
+pub struct ClockLines {
+    pub control: String,
+    pub white: String,
+    pub black: String,
+    white_running: bool,
+    black_running: bool,
+    pub deadline: Option<String>,
+}
+
+pub fn clock_lines(c: &GameClock) -> ClockLines {
+    let line = |s: &clocks::SideClock| {
+        let mut t = clock::describe(s.left_secs);
+        if s.on_leave {
+            t.push_str(" (on leave: stopped)");
+        } else if s.running {
+            t.push_str(" (running)");
+        }
+        t
+    };
+    ClockLines {
+        control: c.control.label(),
+        white: line(&c.white),
+        black: line(&c.black),
+        white_running: c.white.running,
+        black_running: c.black.running,
+        deadline: c.deadline.map(clock::utc_minute),
+    }
+}
+
+/// Everything a game page needs from the database, with its moves as `Ms`:
+/// the plies a page lists, or whole rows for the JSON export.
+struct Loaded<Ms = Drawn> {
+    row: GameRow,
+    /// The moves the page lists (a window of a long game), or all of them.
+    moves: Ms,
+    names: HashMap<i32, String>,
+    /// The viewer's private note on this game.
+    note: Option<String>,
+    clock: Option<GameClock>,
+    /// The tournament the game belongs to: its id and name.
+    tournament: Option<(i32, String)>,
+}
+
+/// The ply a page shows: `?ply=N` clamped to the game, else the last.
+fn shown_ply(view_ply: Option<i64>, total: i32) -> i32 {
+    view_ply
+        .map(|p| p.clamp(0, i64::from(total.max(0))) as i32)
+        .unwrap_or(total)
+}
+
+/// What a game page draws beyond the game's row.
+struct Drawn {
+    /// The plies it lists (a window of a long game).
+    listed: Arc<[ListedMove]>,
+    /// The game at its current ply, from the position cache.
+    restored: Arc<Restored>,
+}
+
+/// What the page showing ply `view` (`None`: the current one) draws: the
+/// plies it lists, kept in `state` between views, and the game, restored
+/// or kept in `state` (the other views of a game read neither).
+fn drawn_for(
+    state: Arc<AppState>,
+    view: Option<i64>,
+) -> impl FnOnce(&mut DbConn, &GameRow) -> Result<Drawn, Error> + Clone {
+    move |conn, row| {
+        let restored = state
+            .positions
+            .game(row, || svc::history_of(conn, row.id))?;
+        let (first, last) = window_around(shown_ply(view, row.ply), row.ply);
+        let listed = state.listed.window(row, first, last, || {
+            svc::moves_between(conn, row.id, first, last)
+        })?;
+        Ok(Drawn { listed, restored })
+    }
+}
+
+async fn load_game<Ms: Send + 'static>(
+    ctx: &Ctx,
+    id: i32,
+    moves: impl FnOnce(&mut DbConn, &GameRow) -> Result<Ms, Error> + Clone + Send + 'static,
+) -> Result<Loaded<Ms>, Error> {
+    let viewer = ctx.user.as_ref().map(|u| u.id);
+    let state = ctx.state.clone();
+    crate::web::db_read(&ctx.state, move |conn| {
+        read_game(conn, &state, id, viewer, moves.clone())
+    })
+    .await
+}
+
+/// Everything a game page shows, read together ([`crate::db::together`]):
+/// on SQLite one snapshot and one read-lock cycle. On PostgreSQL each
+/// statement sees the latest commit, which is consistent too: the listed
+/// plies and the clocks follow from the game row read first (plies are
+/// never changed once stored), and the rest does not change with a move.
+fn read_game<Ms>(
+    conn: &mut DbConn,
+    state: &AppState,
+    id: i32,
+    viewer: Option<i32>,
+    moves: impl FnOnce(&mut DbConn, &GameRow) -> Result<Ms, Error>,
+) -> Result<Loaded<Ms>, Error> {
+    crate::db::together(conn, |conn| {
+        let (row, note) = svc::load_with_note(conn, id, viewer)?;
+        let moves = moves(conn, &row)?;
+        let ids: Vec<i32> = [
+            Some(row.challenger_id),
+            row.opponent_id,
+            row.white_id,
+            row.black_id,
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        let names = state.names.of(&ids, |ids| svc::user_names(conn, ids))?;
+        let clock = clocks::view(conn, &row, now())?;
+        let tournament = match row.tournament_id {
+            Some(t) => crate::tournaments::tournaments::name_of(conn, t)?.map(|name| (t, name)),
+            None => None,
+        };
+        Ok(Loaded {
+            row,
+            moves,
+            names,
+            note,
+            clock,
+            tournament,
+        })
+    })
+}
+
+struct PageExtras {
+    error: Option<String>,
+    move_text: String,
+    preview: Option<(missive_rules::Played, Box<Game>)>,
+    /// `?ply=N`: show the position after N plies (clamped to the game).
+    view_ply: Option<i64>,
+}
+
+/// Render the game page; a panic in the rules engine becomes an error page.
+fn render_game(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<String, Error> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        render_game_inner(ctx, data, extras)
+    }))
+    .map_err(|_| Error::internal(format!("panic while drawing game {}", data.row.id)))?
+}
+
+fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<String, Error> {
+    let row = &data.row;
+    let variant = svc::variant_of(row)?;
+    let game = &data.moves.restored.game;
+    let viewer: Option<&User> = ctx.user.as_ref();
+    let my_side = viewer.and_then(|u| svc::side_of(row, u.id));
+    let sides = [
+        variant.side_name(Color::White).to_string(),
+        variant.side_name(Color::Black).to_string(),
+    ];
+    let side_name = |c: Color| match c {
+        Color::Black => sides[1].clone(),
+        _ => sides[0].clone(),
+    };
+    let name = |id: Option<i32>| {
+        id.and_then(|i| data.names.get(&i).cloned())
+            .unwrap_or_else(|| "(open seat)".into())
+    };
+    let flipped = my_side == Some(Color::Black);
+    // Replay: the position after `shown` plies comes from the stored FEN of
+    // that ply (the start FEN for 0), never from replaying the moves; the
+    // window read with the game holds that ply.
+    let total = row.ply;
+    let shown = shown_ply(extras.view_ply, total);
+    let replaying = shown < total;
+    let last = match shown {
+        0 => None,
+        n => Some(
+            data.moves
+                .listed
+                .iter()
+                .find(|m| m.ply == n)
+                .ok_or_else(|| Error::internal(format!("game {} has no ply {n}", row.id)))?,
+        ),
+    };
+    let shown_fen = match last {
+        None => row.start_fen.clone(),
+        Some(m) => m.fen_after.clone(),
+    };
+    let picture = PictureOf {
+        variant,
+        fen: &shown_fen,
+        flipped,
+        last_move: last.map(|m| (m.from_square.as_deref(), m.to_square.as_str())),
+    };
+    let svg = ctx
+        .state
+        .positions
+        .picture(&picture, || match replaying {
+            true => Ok(BoardView::new(variant, &variant.parse_fen(&shown_fen)?)),
+            false => Ok(game.board_view()),
+        })
+        .map_err(|e| Error::internal(format!("game {} ply {shown} has a bad FEN: {e}", row.id)))?;
+    let rows = move_lines(&data.moves.listed, row.black_id, shown);
+    let listed = ListWindow {
+        first: data.moves.listed.first().map(|m| m.ply).unwrap_or(1),
+        last: data.moves.listed.last().map(|m| m.ply).unwrap_or(0),
+        total,
+    };
+    let to_move = game.side_to_move();
+    let can_move =
+        row.status == ACTIVE && my_side == Some(to_move) && game.outcome().is_none() && !replaying;
+    let status_line = match row.status.as_str() {
+        PENDING => match row.opponent_id {
+            Some(o) => format!("Challenge: waiting for {} to accept.", name(Some(o))),
+            None => "Open seek: anyone may accept.".to_string(),
+        },
+        ACTIVE => {
+            let mut s = if can_move {
+                format!("Your turn ({}).", side_name(to_move))
+            } else {
+                format!("{} to move.", side_name(to_move))
+            };
+            if game.in_check() {
+                s.push_str(" Check!");
+            }
+            s
+        }
+        svc::DECLINED => "The challenge was declined.".into(),
+        svc::WITHDRAWN => "The challenge was withdrawn.".into(),
+        _ => "The game is over.".into(),
+    };
+    let result = svc::describe_result(row, [&sides[0], &sides[1]])
+        .map(|r| format!("{} ({r})", row.result.clone().unwrap_or_default()));
+    let legal = if can_move {
+        data.moves.restored.legal_moves()
+    } else {
+        Arc::default()
+    };
+    let example = legal
+        .moves
+        .first()
+        .map(|m: &LegalMove| m.display.clone())
+        .unwrap_or_default();
+    let preview = extras.preview.map(|(played, after)| {
+        let (from, to) = variant.move_squares(&played.mv);
+        let from = from.map(|s| s.name());
+        let to = to.name();
+        Preview {
+            svg: board_svg::render(
+                &after.board_view(),
+                &SvgOptions {
+                    flipped,
+                    last_move: Some((from.as_deref(), to.as_str())),
+                },
+            ),
+            display: played.display,
+            coordinate: played.coordinate,
+        }
+    });
+    let uid = viewer.map(|u| u.id);
+    let pending = row.status == PENDING;
+    let can_answer_challenge = pending
+        && uid.is_some()
+        && uid != Some(row.challenger_id)
+        && (row.opponent_id.is_none() || row.opponent_id == uid);
+    let can_decline =
+        pending && uid.is_some() && (row.opponent_id == uid || uid == Some(row.challenger_id));
+    let decline_label = if uid == Some(row.challenger_id) {
+        "Withdraw challenge"
+    } else {
+        "Decline challenge"
+    };
+    let playing = row.status == ACTIVE && my_side.is_some();
+    let mine = my_side.map(svc::color_code);
+    let theirs = my_side.map(|c| svc::color_code(c.opponent()));
+    let page = GamePage {
+        page: ctx.page(),
+        id: row.id,
+        variant_id: variant.id().to_string(),
+        variant_name: variant.name().to_string(),
+        side_names: (sides[0].clone(), sides[1].clone()),
+        white: name(row.white_id),
+        black: name(row.black_id),
+        status_line,
+        result,
+        error: extras.error,
+        preview,
+        svg,
+        rows,
+        can_move,
+        ply: row.ply,
+        move_text: extras.move_text,
+        example,
+        legal,
+        can_answer_challenge,
+        can_decline,
+        decline_label: decline_label.into(),
+        playing,
+        draw_offer_from_opponent: playing && row.draw_offer.as_deref() == theirs,
+        draw_offered_by_me: playing && row.draw_offer.as_deref() == mine,
+        fen: shown_fen,
+        replay: Replay {
+            shown,
+            total,
+            prev: (shown - 1).max(0),
+            next: (shown + 1).min(total),
+        },
+        listed,
+        note: data.note.clone(),
+        tournament: data
+            .tournament
+            .clone()
+            .map(|(id, name)| (id, name, row.round)),
+        logged_in: viewer.is_some(),
+        clock: data.clock.as_ref().map(clock_lines),
+    };
+    Ok(page.render()?)
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct ShowQuery {
+    ply: String,
+}
+
+/// Read `?ply=`: a number, clamped later to the game (negative is the start,
+/// too large is the last ply); anything else is a 400, never a 500.
+fn parse_ply(raw: &str) -> Result<Option<i64>, Error> {
+    let raw = raw.trim();
+    if raw.is_empty() {
+        return Ok(None);
+    }
+    let (negative, digits) = match raw.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, raw.strip_prefix('+').unwrap_or(raw)),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(Error::BadRequest(format!(
+            "The ply “{}” is not a number.",
+            crate::web::clip(raw, 20)
+        )));
+    }
+    let n = digits.parse::<i64>().unwrap_or(i64::MAX);
+    Ok(Some(if negative { 0 } else { n }))
+}
+
+pub async fn show(
+    session: Session,
+    path: web::Path<String>,
+    query: web::Query<ShowQuery>,
+) -> Result<HttpResponse, Error> {
+    let id = parse_id(&path)?;
+    let view_ply = parse_ply(&query.ply)?;
+    let state = session.state().clone();
+    let window = drawn_for(state.clone(), view_ply);
+    let reads = state.clone();
+    let (ctx, data) = session
+        .reading_with_user(move |conn, user| {
+            read_game(conn, &reads, id, user.map(|u| u.id), window.clone())
+        })
+        .await?;
+    let data = data?;
+    let body = render_game(
+        &ctx,
+        &data,
+        PageExtras {
+            error: None,
+            move_text: String::new(),
+            preview: None,
+            view_ply,
+        },
+    )?;
+    Ok(html(StatusCode::OK, body))
+}
+
+pub async fn json(path: web::Path<String>, ctx: Ctx) -> Result<HttpResponse, Error> {
+    let id = parse_id(&path)?;
+    let data = load_game(&ctx, id, |c, row| svc::moves_of(c, row.id)).await?;
+    let row = &data.row;
+    let variant = svc::variant_of(row)?;
+    let side = |c: &str| match c {
+        "black" => variant.side_name(Color::Black),
+        _ => variant.side_name(Color::White),
+    };
+    let name = |id: Option<i32>| id.and_then(|i| data.names.get(&i).cloned());
+    let moves: Vec<serde_json::Value> = data
+        .moves
+        .iter()
+        .map(|m| {
+            serde_json::json!({
+                "ply": m.ply,
+                "notation": m.display,
+                "coordinate": m.coordinate,
+                "from": m.from_square,
+                "to": m.to_square,
+                "fen_after": m.fen_after,
+                "comment": m.comment,
+                "played_at": m.played_at.and_utc().to_rfc3339(),
+                "time_used_secs": m.time_used_secs,
+            })
+        })
+        .collect();
+    let clock = data.clock.as_ref().map(|c| {
+        serde_json::json!({
+            "time_control": c.control.to_string(),
+            "label": c.control.label(),
+            "white_left_secs": c.white.left_secs,
+            "black_left_secs": c.black.left_secs,
+            "white_running": c.white.running,
+            "black_running": c.black.running,
+            "white_on_leave": c.white.on_leave,
+            "black_on_leave": c.black.on_leave,
+            "deadline": c.deadline.map(|d| d.and_utc().to_rfc3339()),
+        })
+    });
+    let body = serde_json::json!({
+        "id": row.id,
+        "variant": row.variant,
+        "variant_name": variant.name(),
+        "status": row.status,
+        "result": row.result,
+        "reason": row.reason,
+        "side_to_move": if row.status == ACTIVE { Some(row.turn.clone()) } else { None },
+        "side_to_move_name": if row.status == ACTIVE { Some(side(&row.turn)) } else { None },
+        "fen": row.fen,
+        "start_fen": row.start_fen,
+        "ply": row.ply,
+        "white": name(row.white_id),
+        "black": name(row.black_id),
+        "draw_offer": row.draw_offer,
+        "created_at": row.created_at.and_utc().to_rfc3339(),
+        "ended_at": row.ended_at.map(|t| t.and_utc().to_rfc3339()),
+        "time_control": row.time_control,
+        "clock": clock,
+        "moves": moves,
+    });
+    Ok(HttpResponse::Ok()
+        .content_type("application/json")
+        .body(body.to_string()))
+}
+
+/// Every answer to a challenge and every game action but a move has one
+/// shape: the CSRF token, the game id, the logged-in player, the service
+/// call on a database thread, then a redirect.
+async fn game_action(
+    ctx: Ctx,
+    raw_id: &str,
+    csrf: &str,
+    act: impl Fn(&mut DbConn, i32, &User) -> Result<(), Error> + Clone + Send + 'static,
+    then: impl FnOnce(i32) -> String,
+) -> Result<HttpResponse, Error> {
+    ctx.check_csrf(csrf)?;
+    let id = parse_id(raw_id)?;
+    let user = ctx.require_user()?.clone();
+    write_once(&ctx.state, move |conn| act(conn, id, &user)).await?;
+    Ok(see_other(&then(id)))
+}
+
+fn game_page(id: i32) -> String {
+    format!("/games/{id}")
+}
+
+pub async fn accept(
+    ctx: Ctx,
+    path: web::Path<String>,
+    form: web::Form<CsrfForm>,
+) -> Result<HttpResponse, Error> {
+    let act = |conn: &mut DbConn, id, user: &User| svc::accept(conn, id, user, now());
+    game_action(ctx, &path, &form.csrf_token, act, game_page).await
+}
+
+pub async fn decline(
+    ctx: Ctx,
+    path: web::Path<String>,
+    form: web::Form<CsrfForm>,
+) -> Result<HttpResponse, Error> {
+    let act = |conn: &mut DbConn, id, user: &User| svc::decline(conn, id, user, now());
+    game_action(ctx, &path, &form.csrf_token, act, |_| "/".into()).await
+}
+
+pub async fn make_move(
+    session: Session,
+    path: web::Path<String>,
+    form: web::Form<MoveForm>,
+) -> Result<HttpResponse, Error> {
+    session.check_csrf(&form.csrf_token)?;
+    let id = parse_id(&path)?;
+    let f = form.into_inner();
+    let expected_ply = match f.ply.trim() {
+        "" => None,
+        p => Some(p.parse::<i32>().map_err(|_| {
+            Error::BadRequest("The form's position number is not a number.".into())
+        })?),
+    };
+    let confirmed = f.confirm == "1";
+    let state = session.state().clone();
+    // The session is looked up with the move's reads, in one database call;
+    // the connection is back in the pool while the move commits.
+    let (ctx, result) = crate::web::settle_move(&state, |unsure| {
+        let (session, state, text) = (session.clone(), state.clone(), f.text.clone());
+        session.with_user(move |conn, user| {
+            let user = crate::web::logged_in(user)?;
+            let commit = confirmed || !user.confirm_moves;
+            svc::queue_move(
+                conn,
+                &state.writes,
+                &state.positions,
+                id,
+                user,
+                &text,
+                expected_ply,
+                commit,
+                unsure.as_ref(),
+                now(),
+            )
+        })
+    })
+    .await?;
+    let (status, extras) = match result {
+        Ok(MoveOutcome::Committed { .. }) => return Ok(see_other(&format!("/games/{id}"))),
+        Ok(MoveOutcome::Preview { played, after }) => (
+            StatusCode::OK,
+            PageExtras {
+                error: None,
+                move_text: String::new(),
+                preview: Some((played, after)),
+                view_ply: None,
+            },
+        ),
+        Err(Error::Invalid(msg)) => (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            PageExtras {
+                error: Some(msg),
+                move_text: crate::web::clip(&f.text, 200),
+                preview: None,
+                view_ply: None,
+            },
+        ),
+        // The game moved on (or ended on time): show it as it is now.
+        Err(Error::Conflict(msg)) => (
+            StatusCode::CONFLICT,
+            PageExtras {
+                error: Some(msg),
+                move_text: String::new(),
+                preview: None,
+                view_ply: None,
+            },
+        ),
+        Err(e) => return Err(e),
+    };
+    let data = load_game(&ctx, id, drawn_for(ctx.state.clone(), None)).await?;
+    Ok(html(status, render_game(&ctx, &data, extras)?))
+}
+
+pub async fn resign(
+    ctx: Ctx,
+    path: web::Path<String>,
+    form: web::Form<CsrfForm>,
+) -> Result<HttpResponse, Error> {
+    let act = |conn: &mut DbConn, id, user: &User| svc::resign(conn, id, user, now());
+    game_action(ctx, &path, &form.csrf_token, act, game_page).await
+}
+
+pub async fn draw(
+    ctx: Ctx,
+    path: web::Path<String>,
+    form: web::Form<DrawForm>,
+) -> Result<HttpResponse, Error> {
+    let f = form.into_inner();
+    let action = f.action;
+    let act = move |conn: &mut DbConn, id, user: &User| svc::draw(conn, id, user, &action, now());
+    game_action(ctx, &path, &f.csrf_token, act, game_page).await
+}
+
+#[derive(Template)]
+#[template(path = "game_moves.html")]
+struct MovesPage<'a> {
+    page: Page,
+    id: i32,
+    variant_name: String,
+    white: String,
+    black: String,
+    rows: Vec<MoveLine<'a>>,
+    total: i32,
+}
+
+/// `GET /games/{id}/moves`: every move of the game, each a link to its ply
+/// (the game page lists only a window of a long game).
+pub async fn all_moves(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Error> {
+    let id = parse_id(&path)?;
+    let data = load_game(&ctx, id, |c, row| svc::moves_between(c, row.id, 1, row.ply)).await?;
+    let row = &data.row;
+    let name = |id: Option<i32>| {
+        id.and_then(|i| data.names.get(&i).cloned())
+            .unwrap_or_else(|| "(open seat)".into())
+    };
+    let page = MovesPage {
+        page: ctx.page(),
+        id: row.id,
+        variant_name: svc::variant_of(row)?.name().to_string(),
+        white: name(row.white_id),
+        black: name(row.black_id),
+        rows: move_lines(&data.moves, row.black_id, -1),
+        total: row.ply,
+    };
+    Ok(html(StatusCode::OK, page.render()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_window_holds_the_shown_ply() {
+        assert_eq!(window_around(0, 0), (1, 0));
+        assert_eq!(window_around(10, 10), (1, 10));
+        assert_eq!(window_around(3, 10), (1, 10));
+        assert_eq!(window_around(1000, 1000), (961, 1000));
+        assert_eq!(window_around(0, 1000), (1, 40));
+        assert_eq!(window_around(500, 1000), (471, 510));
+        assert_eq!(window_around(995, 1000), (961, 1000));
+        for total in [1, 39, 40, 41, 100] {
+            for shown in 0..=total {
+                let (first, last) = window_around(shown, total);
+                assert!(first >= 1 && last <= total && last - first < MOVE_WINDOW);
+                assert!(
+                    shown == 0 || (first..=last).contains(&shown),
+                    "{shown} {total}"
+                );
+                assert_eq!(last - first + 1, MOVE_WINDOW.min(total));
+            }
+        }
+    }
+}

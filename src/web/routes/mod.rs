@@ -1,0 +1,127 @@
+//! HTTP handlers, one module per area. Each reads the request, calls a
+//! service, and picks a template.
+
+pub mod accounts;
+pub mod games;
+pub mod leave;
+pub mod mail_settings;
+pub mod pages;
+pub mod play_link;
+pub mod records;
+pub mod tournaments;
+
+use crate::domain::error::Error;
+use actix_web::web;
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.app_data(
+        web::FormConfig::default()
+            .limit(64 * 1024)
+            .error_handler(|err, _req| {
+                Error::BadRequest(format!(
+                    "The form could not be read ({}).",
+                    crate::web::clip(&err.to_string(), 80)
+                ))
+                .into()
+            }),
+    )
+    .app_data(web::QueryConfig::default().error_handler(|_err, _req| {
+        Error::BadRequest("The address has a query string that cannot be read.".into()).into()
+    }))
+    .route("/", web::get().to(pages::home))
+    .route("/healthz", web::get().to(pages::healthz))
+    .service(games_scope())
+    .route("/signup", web::get().to(accounts::signup_form))
+    .route("/signup", web::post().to(accounts::signup))
+    .route("/login", web::get().to(accounts::login_form))
+    .route("/login", web::post().to(accounts::login))
+    .route("/logout", web::post().to(accounts::logout))
+    .route("/settings", web::post().to(accounts::settings))
+    .route("/settings/mail", web::get().to(mail_settings::show))
+    .route("/settings/mail", web::post().to(mail_settings::save))
+    .route(
+        "/settings/mail/verify",
+        web::post().to(mail_settings::resend_verification),
+    )
+    .route(
+        "/unsubscribe",
+        web::get().to(mail_settings::unsubscribe_form),
+    )
+    .route("/unsubscribe", web::post().to(mail_settings::unsubscribe))
+    .route("/verify-email", web::get().to(mail_settings::verify_email))
+    .route("/leave", web::get().to(leave::show))
+    .route("/leave", web::post().to(leave::save))
+    .route("/variants", web::get().to(pages::variants))
+    .route("/variants/{id}", web::get().to(pages::variant))
+    .route("/static/{file}", web::get().to(pages::static_file))
+    .route("/users/{name}/games.pgn", web::get().to(records::user_pgn))
+    .route("/users/{name}/feed.atom", web::get().to(records::feed))
+    .route("/users/{name}", web::get().to(records::profile))
+    .route("/records/check", web::get().to(records::check_form))
+    .route("/records/check", web::post().to(records::check))
+    .route("/tournaments", web::get().to(tournaments::list))
+    .route("/tournaments/new", web::get().to(tournaments::new_form))
+    .route("/tournaments/new", web::post().to(tournaments::create))
+    .route(
+        "/tournaments/{id}/games.pgn",
+        web::get().to(tournaments::games_pgn),
+    )
+    .route("/tournaments/{id}", web::get().to(tournaments::show))
+    .route("/tournaments/{id}/join", web::post().to(tournaments::join))
+    .route(
+        "/tournaments/{id}/leave",
+        web::post().to(tournaments::leave),
+    )
+    .route(
+        "/tournaments/{id}/start",
+        web::post().to(tournaments::start),
+    )
+    .route(
+        "/tournaments/{id}/withdraw",
+        web::post().to(tournaments::withdraw),
+    )
+    .route(
+        "/tournaments/{id}/replace",
+        web::post().to(tournaments::replace),
+    )
+    .route(
+        "/tournaments/{id}/grant-leave",
+        web::post().to(tournaments::grant_leave),
+    )
+    .route("/director", web::get().to(tournaments::dashboard))
+    .route(
+        "/records/import",
+        web::post().to(tournaments::import_record),
+    )
+    .default_service(web::to(pages::not_found));
+}
+
+/// Everything under `/games`, the busiest part of the site, in one scope so
+/// that a request elsewhere skips it with one prefix test. The router tries
+/// patterns in order, and each pattern with a `{}` part is a regex match, so
+/// the game page and the move come first: `[^/.]+` keeps the page's id from
+/// swallowing `5.json` and its kin below.
+fn games_scope() -> actix_web::Scope {
+    web::scope("/games")
+        .route("", web::get().to(records::archive))
+        .route("/new", web::get().to(games::new_form))
+        .route("/new", web::post().to(games::create))
+        .route("/{id:[^/.]+}", web::get().to(games::show))
+        .route("/{id}/move", web::post().to(games::make_move))
+        .route("/{id}.json", web::get().to(games::json))
+        .route("/{id}.pgn", web::get().to(records::pgn))
+        .route("/{id}.txt", web::get().to(records::log))
+        .route("/{id}/notes", web::post().to(records::save_note))
+        .route("/{id}/moves", web::get().to(games::all_moves))
+        .route("/{id}/accept", web::post().to(games::accept))
+        .route("/{id}/decline", web::post().to(games::decline))
+        .route("/{id}/play", web::get().to(play_link::show))
+        .route("/{id}/play", web::post().to(play_link::play))
+        .route("/{id}/resign", web::post().to(games::resign))
+        .route("/{id}/draw", web::post().to(games::draw))
+        .route("/{id}/adjudicate", web::post().to(tournaments::adjudicate))
+        .route(
+            "/{id}/adjudication-request",
+            web::post().to(tournaments::request_adjudication),
+        )
+}

@@ -1,0 +1,269 @@
+//! Play by link: the "your turn" mail's signed link lets that player make
+//! that move in that game without logging in, and nothing else.
+
+use crate::accounts::links::{self, LinkProblem, PlayLink};
+use crate::domain::error::Error;
+use crate::game::games::{self as svc, MoveOutcome};
+use crate::web::routes::games::{clock_lines, ClockLines};
+use crate::web::views::board_svg::{self, SvgOptions};
+use crate::web::{db, db_read, html, now, parse_id, see_other, Ctx, Page};
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use askama::Template;
+use missive_rules::Color;
+use serde::Deserialize;
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct LinkQuery {
+    u: String,
+    ply: String,
+    exp: String,
+    sig: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct LinkMoveForm {
+    csrf_token: String,
+    u: String,
+    ply: String,
+    exp: String,
+    sig: String,
+    #[serde(rename = "move")]
+    text: String,
+}
+
+#[derive(Template)]
+#[template(path = "play_link.html")]
+struct PlayLinkPage {
+    page: Page,
+    id: i32,
+    player: String,
+    opponent: String,
+    variant_name: String,
+    svg: String,
+    moves: String,
+    legal: Vec<String>,
+    error: Option<String>,
+    move_text: String,
+    /// The time control, the player's and the opponent's time left, and the deadline.
+    clock: Option<ClockLines>,
+    mine_is_black: bool,
+    u: i32,
+    ply: i32,
+    exp: i64,
+    sig: String,
+}
+
+#[derive(Template)]
+#[template(path = "link_refused.html")]
+struct RefusedPage {
+    page: Page,
+    message: String,
+    id: i32,
+}
+
+/// A link's fields; anything unreadable is treated as a tampered link.
+fn read_link(id: i32, u: &str, ply: &str, exp: &str) -> Option<PlayLink> {
+    Some(PlayLink {
+        game: id,
+        user: u.trim().parse().ok()?,
+        ply: ply.trim().parse().ok()?,
+        expires: exp.trim().parse().ok()?,
+    })
+}
+
+fn refused(ctx: &Ctx, id: i32, problem: LinkProblem) -> Result<HttpResponse, Error> {
+    let status = match problem {
+        LinkProblem::Tampered => StatusCode::FORBIDDEN,
+        LinkProblem::Expired | LinkProblem::Used => StatusCode::GONE,
+    };
+    let page = RefusedPage {
+        page: ctx.page(),
+        message: problem.message().to_string(),
+        id,
+    };
+    Ok(html(status, page.render()?))
+}
+
+fn render_page(
+    ctx: &Ctx,
+    data: &Checked,
+    link: &PlayLink,
+    sig: &str,
+    error: Option<String>,
+    move_text: String,
+) -> Result<HttpResponse, Error> {
+    let row = &data.row;
+    let variant = svc::variant_of(row)?;
+    let game = &data.restored.game;
+    let flipped = svc::side_of(row, link.user) == Some(Color::Black);
+    let svg = board_svg::render(
+        &game.board_view(),
+        &SvgOptions {
+            flipped,
+            last_move: data.last.as_ref().map(|(f, t)| (f.as_deref(), t.as_str())),
+        },
+    );
+    let page = PlayLinkPage {
+        page: ctx.page(),
+        id: row.id,
+        player: data.player.clone(),
+        opponent: data.opponent.clone(),
+        variant_name: variant.name().to_string(),
+        svg,
+        moves: data.moves.clone(),
+        legal: game.move_views().into_iter().map(|m| m.display).collect(),
+        error: error.clone(),
+        move_text,
+        clock: data.clock.as_ref().map(clock_lines),
+        mine_is_black: flipped,
+        u: link.user,
+        ply: link.ply,
+        exp: link.expires,
+        sig: sig.to_string(),
+    };
+    let status = if error.is_some() {
+        StatusCode::UNPROCESSABLE_ENTITY
+    } else {
+        StatusCode::OK
+    };
+    Ok(html(status, page.render()?))
+}
+
+struct Checked {
+    row: crate::db::models::GameRow,
+    /// The game at its current ply, from the position cache.
+    restored: std::sync::Arc<crate::game::positions::Restored>,
+    user: crate::db::models::User,
+    player: String,
+    opponent: String,
+    moves: String,
+    last: Option<(Option<String>, String)>,
+    clock: Option<crate::clocks::clocks::GameClock>,
+}
+
+async fn check(
+    ctx: &Ctx,
+    link: PlayLink,
+    sig: String,
+) -> Result<Result<Checked, LinkProblem>, Error> {
+    let secret = ctx.state.secret.clone();
+    let state = ctx.state.clone();
+    db_read(&ctx.state, move |conn| {
+        let (row, user) = match links::check_play_link(conn, &secret, &link, &sig, now())? {
+            Ok(x) => x,
+            Err(p) => return Ok(Err(p)),
+        };
+        let restored = state
+            .positions
+            .game(&row, || svc::history_of(conn, row.id))?;
+        let moves = svc::moves_of(conn, row.id)?;
+        let ids: Vec<i32> = [row.white_id, row.black_id].into_iter().flatten().collect();
+        let names = svc::user_names(conn, &ids)?;
+        let opponent_id = if row.white_id == Some(user.id) {
+            row.black_id
+        } else {
+            row.white_id
+        };
+        let opponent = opponent_id
+            .and_then(|i| names.get(&i).cloned())
+            .unwrap_or_default();
+        let last = moves
+            .last()
+            .map(|m| (m.from_square.clone(), m.to_square.clone()));
+        let moves = moves
+            .iter()
+            .map(|m| m.display.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let clock = crate::clocks::clocks::view(conn, &row, now())?;
+        Ok(Ok(Checked {
+            restored,
+            clock,
+            player: user.username.clone(),
+            row,
+            user,
+            opponent,
+            moves,
+            last,
+        }))
+    })
+    .await
+}
+
+pub async fn show(
+    ctx: Ctx,
+    path: web::Path<String>,
+    query: web::Query<LinkQuery>,
+) -> Result<HttpResponse, Error> {
+    let id = parse_id(&path)?;
+    let q = query.into_inner();
+    let Some(link) = read_link(id, &q.u, &q.ply, &q.exp) else {
+        return refused(&ctx, id, LinkProblem::Tampered);
+    };
+    match check(&ctx, link.clone(), q.sig.clone()).await? {
+        Ok(data) => render_page(&ctx, &data, &link, &q.sig, None, String::new()),
+        Err(p) => refused(&ctx, id, p),
+    }
+}
+
+pub async fn play(
+    ctx: Ctx,
+    path: web::Path<String>,
+    form: web::Form<LinkMoveForm>,
+) -> Result<HttpResponse, Error> {
+    let id = parse_id(&path)?;
+    ctx.check_csrf(&form.csrf_token)?;
+    let f = form.into_inner();
+    let Some(link) = read_link(id, &f.u, &f.ply, &f.exp) else {
+        return refused(&ctx, id, LinkProblem::Tampered);
+    };
+    let data = match check(&ctx, link.clone(), f.sig.clone()).await? {
+        Ok(d) => d,
+        Err(p) => return refused(&ctx, id, p),
+    };
+    let ply = link.ply;
+    let ((), result) = crate::web::settle_move(&ctx.state, |unsure| {
+        let (state, user, text) = (ctx.state.clone(), data.user.clone(), f.text.clone());
+        let app_state = &ctx.state;
+        async move {
+            let submitted = db(app_state, move |conn| {
+                svc::queue_move(
+                    conn,
+                    &state.writes,
+                    &state.positions,
+                    id,
+                    &user,
+                    &text,
+                    Some(ply),
+                    true,
+                    unsure.as_ref(),
+                    now(),
+                )
+            })
+            .await;
+            Ok(((), submitted))
+        }
+    })
+    .await?;
+    match result {
+        Ok(MoveOutcome::Committed { .. }) | Ok(MoveOutcome::Preview { .. }) => {
+            Ok(see_other(&format!("/games/{id}")))
+        }
+        Err(Error::Invalid(msg)) => render_page(
+            &ctx,
+            &data,
+            &link,
+            &f.sig,
+            Some(msg),
+            crate::web::clip(&f.text, 200),
+        ),
+        // Too late: the game was just lost on time (the page says so).
+        Err(Error::Conflict(msg)) if msg == svc::TIME_RAN_OUT => Err(Error::Conflict(msg)),
+        // Another request played this ply first: the link is used.
+        Err(Error::Conflict(_)) => refused(&ctx, id, LinkProblem::Used),
+        Err(e) => Err(e),
+    }
+}

@@ -1,0 +1,629 @@
+//! Tournaments (issue 10): the list, the creation form, the tournament page,
+//! joining, the director's actions and dashboard, adjudication.
+
+use crate::db::models::User;
+use crate::db::DbConn;
+use crate::domain::error::Error;
+use crate::domain::time_control::utc_minute;
+use crate::game::games as gsvc;
+use crate::tournaments::tournaments::{self as svc, halves, quarters, TournamentForm};
+use crate::web::{clip, db_read, html, now, parse_id, see_other, write_once, Ctx, Page};
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use askama::Template;
+use chrono::NaiveDateTime;
+use serde::Deserialize;
+
+fn tid(raw: &str) -> Result<i32, Error> {
+    raw.parse::<i32>()
+        .ok()
+        .filter(|id| *id > 0)
+        .ok_or_else(|| Error::NotFound(format!("There is no tournament “{}”.", clip(raw, 40))))
+}
+
+/// The tournament's clock in words ("3 days per move"); a stored text that
+/// no longer reads as a time control is shown as it is.
+fn time_control_label(tc: Option<&str>) -> String {
+    match tc {
+        None => "no clock".into(),
+        Some(text) => text
+            .parse::<crate::domain::time_control::TimeControl>()
+            .map(|c| c.label())
+            .unwrap_or_else(|_| text.to_string()),
+    }
+}
+
+fn variant_name(id: &str) -> String {
+    missive_rules::variant(id)
+        .map(|v| v.name().to_string())
+        .unwrap_or_else(|| id.to_string())
+}
+
+// ---------------------------------------------------------------------------
+// The list
+
+pub struct ListLine {
+    id: i32,
+    name: String,
+    variant: String,
+    format: String,
+    status: String,
+    players: String,
+    entry: String,
+}
+
+#[derive(Template)]
+#[template(path = "tournaments.html")]
+struct ListPage {
+    page: Page,
+    tournaments: Vec<ListLine>,
+    is_director: bool,
+}
+
+pub async fn list(ctx: Ctx) -> Result<HttpResponse, Error> {
+    let rows = db_read(&ctx.state, svc::list).await?;
+    let page = ListPage {
+        page: ctx.page(),
+        is_director: ctx.user.as_ref().is_some_and(|u| u.is_director),
+        tournaments: rows
+            .iter()
+            .map(|t| ListLine {
+                id: t.id,
+                name: t.name.clone(),
+                variant: variant_name(&t.variant),
+                format: svc::format_label(&t.format).to_string(),
+                status: t.status.clone(),
+                players: format!("{} / {}", t.entrants, t.max_players),
+                entry: format!(
+                    "{} to {}",
+                    utc_minute(t.entry_opens),
+                    utc_minute(t.entry_closes)
+                ),
+            })
+            .collect(),
+    };
+    Ok(html(StatusCode::OK, page.render()?))
+}
+
+// ---------------------------------------------------------------------------
+// Creating
+
+#[derive(Deserialize, Default, Clone)]
+#[serde(default)]
+pub struct NewForm {
+    csrf_token: String,
+    name: String,
+    variant: String,
+    time_control: String,
+    format: String,
+    rounds: String,
+    entry_opens: String,
+    entry_closes: String,
+    max_players: String,
+    leave_days: String,
+    forfeit_limit: String,
+}
+
+#[derive(Template)]
+#[template(path = "tournament_new.html")]
+struct NewPage {
+    page: Page,
+    error: Option<String>,
+    variants: Vec<(String, String)>,
+    presets: Vec<(String, String)>,
+    f: NewForm,
+}
+
+fn new_page(ctx: &Ctx, error: Option<String>, f: NewForm) -> NewPage {
+    NewPage {
+        page: ctx.page(),
+        error,
+        variants: missive_rules::variants()
+            .iter()
+            .map(|v| (v.id().to_string(), v.name().to_string()))
+            .collect(),
+        presets: crate::domain::time_control::presets()
+            .iter()
+            .map(|(v, l)| (v.to_string(), l.to_string()))
+            .collect(),
+        f,
+    }
+}
+
+pub async fn new_form(ctx: Ctx) -> Result<HttpResponse, Error> {
+    svc::require_director(ctx.user.as_ref())?;
+    let f = NewForm {
+        variant: "chess".into(),
+        time_control: crate::domain::time_control::DEFAULT_PRESET.into(),
+        format: svc::ROUND_ROBIN.into(),
+        max_players: svc::DEFAULT_MAX_PLAYERS.to_string(),
+        leave_days: svc::DEFAULT_LEAVE_DAYS.to_string(),
+        forfeit_limit: svc::DEFAULT_FORFEIT_LIMIT.to_string(),
+        ..Default::default()
+    };
+    Ok(html(StatusCode::OK, new_page(&ctx, None, f).render()?))
+}
+
+pub async fn create(ctx: Ctx, form: web::Form<NewForm>) -> Result<HttpResponse, Error> {
+    ctx.check_csrf(&form.csrf_token)?;
+    let user = svc::require_director(ctx.user.as_ref())?.clone();
+    let f = form.into_inner();
+    let tf = TournamentForm {
+        name: f.name.clone(),
+        variant: f.variant.clone(),
+        time_control: f.time_control.clone(),
+        format: f.format.clone(),
+        rounds: f.rounds.clone(),
+        entry_opens: f.entry_opens.clone(),
+        entry_closes: f.entry_closes.clone(),
+        max_players: f.max_players.clone(),
+        leave_days: f.leave_days.clone(),
+        forfeit_limit: f.forfeit_limit.clone(),
+    };
+    match write_once(&ctx.state, move |conn| svc::create(conn, &user, &tf, now())).await {
+        Ok(id) => Ok(see_other(&format!("/tournaments/{id}"))),
+        Err(Error::Invalid(msg)) => {
+            let mut f = f;
+            for s in [
+                &mut f.name,
+                &mut f.variant,
+                &mut f.time_control,
+                &mut f.format,
+                &mut f.rounds,
+                &mut f.entry_opens,
+                &mut f.entry_closes,
+                &mut f.max_players,
+                &mut f.leave_days,
+                &mut f.forfeit_limit,
+            ] {
+                *s = clip(s, svc::NAME_MAX);
+            }
+            Ok(html(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                new_page(&ctx, Some(msg), f).render()?,
+            ))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The tournament page
+
+pub struct PlayerLine {
+    seed: String,
+    name: String,
+    note: String,
+}
+
+pub struct StandingRow {
+    rank: String,
+    name: String,
+    points: String,
+    played: u32,
+    sb: String,
+    buchholz: String,
+    note: String,
+}
+
+pub struct GameCell {
+    id: i32,
+    white: String,
+    black: String,
+    result: String,
+    note: String,
+    mine: bool,
+}
+
+pub struct RoundBlock {
+    number: i32,
+    games: Vec<GameCell>,
+    byes: Vec<String>,
+}
+
+#[derive(Template)]
+#[template(path = "tournament.html")]
+struct TournamentPage {
+    page: Page,
+    id: i32,
+    name: String,
+    variant_id: String,
+    variant: String,
+    format: String,
+    rounds: String,
+    time_control: String,
+    entry: String,
+    max_players: i32,
+    entrants: i32,
+    leave_days: i32,
+    forfeit_limit: i32,
+    director: String,
+    status: String,
+    swiss: bool,
+    can_join: bool,
+    can_leave: bool,
+    is_director: bool,
+    can_start: bool,
+    players: Vec<PlayerLine>,
+    standings: Vec<StandingRow>,
+    crosstable: Option<(Vec<String>, svc::CrossRows)>,
+    rounds_list: Vec<RoundBlock>,
+    adjudications: Vec<(i32, String, String)>,
+    logged_in: bool,
+}
+
+pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Error> {
+    let id = tid(&path)?;
+    let v = db_read(&ctx.state, move |conn| svc::view(conn, id)).await?;
+    let t = &v.t;
+    let viewer = ctx.user.as_ref();
+    let viewer_id = viewer.map(|u| u.id);
+    let joined = viewer_id.is_some_and(|u| v.players.iter().any(|(p, _)| p.user_id == u));
+    let is_director = svc::require_director_of(viewer, t).is_ok();
+    let now = now();
+    let entry_open = t.status == svc::ENTRY && now >= t.entry_opens && now < t.entry_closes;
+    let name = |id: Option<i32>| {
+        id.and_then(|i| v.names.get(&i).cloned())
+            .unwrap_or_else(|| "?".into())
+    };
+    let mut players = Vec::new();
+    for (p, n) in &v.players {
+        let mut note = Vec::new();
+        if let Some(at) = p.withdrawn_at {
+            note.push(format!(
+                "withdrawn {} ({})",
+                utc_minute(at),
+                p.withdrawal_reason.clone().unwrap_or_default()
+            ));
+        }
+        if p.results_cancelled {
+            note.push("results cancelled".into());
+        }
+        if let Some(r) = p.replaced_by {
+            note.push(format!("replaced by {}", name(Some(r))));
+        }
+        players.push(PlayerLine {
+            seed: p.seed.map(|s| s.to_string()).unwrap_or_default(),
+            name: n.clone(),
+            note: note.join("; "),
+        });
+    }
+    let standings = v
+        .standings
+        .iter()
+        .map(|s| StandingRow {
+            rank: if s.cancelled {
+                "–".into()
+            } else {
+                s.rank.to_string()
+            },
+            name: s.name.clone(),
+            points: if s.cancelled {
+                "–".into()
+            } else {
+                halves(s.points2)
+            },
+            played: s.played,
+            sb: quarters(s.sb4),
+            buchholz: halves(s.buchholz2),
+            note: if s.cancelled {
+                "withdrawn, results cancelled".into()
+            } else if s.withdrawn {
+                "withdrawn, remaining games lost".into()
+            } else {
+                String::new()
+            },
+        })
+        .collect();
+    let mut rounds_list: Vec<RoundBlock> = Vec::new();
+    for g in &v.games {
+        let r = g.round.unwrap_or(0);
+        if rounds_list.last().map(|b| b.number) != Some(r) {
+            rounds_list.push(RoundBlock {
+                number: r,
+                games: vec![],
+                byes: vec![],
+            });
+        }
+        let note = match g.reason.as_deref() {
+            Some(svc::REPLACED) => "not played: the player was replaced".to_string(),
+            Some(reason) => reason.replace('-', " "),
+            None if g.status == gsvc::ACTIVE => format!("{} plies", g.ply),
+            None => String::new(),
+        };
+        if let Some(b) = rounds_list.last_mut() {
+            b.games.push(GameCell {
+                id: g.id,
+                white: name(g.white_id),
+                black: name(g.black_id),
+                result: g.result.clone().unwrap_or_else(|| "*".into()),
+                note,
+                mine: viewer_id.is_some() && (g.white_id == viewer_id || g.black_id == viewer_id),
+            });
+        }
+    }
+    for (r, u) in &v.byes {
+        if let Some(b) = rounds_list.iter_mut().find(|b| b.number == *r) {
+            b.byes.push(name(Some(*u)));
+        }
+    }
+    let crosstable = v.crosstable.as_ref().map(|rows| {
+        (
+            rows.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>(),
+            rows.clone(),
+        )
+    });
+    let page = TournamentPage {
+        page: ctx.page(),
+        id: t.id,
+        name: t.name.clone(),
+        variant_id: t.variant.clone(),
+        variant: variant_name(&t.variant),
+        format: svc::format_label(&t.format).to_string(),
+        rounds: if t.rounds > 0 {
+            t.rounds.to_string()
+        } else {
+            String::new()
+        },
+        time_control: time_control_label(t.time_control.as_deref()),
+        entry: format!(
+            "{} to {}",
+            utc_minute(t.entry_opens),
+            utc_minute(t.entry_closes)
+        ),
+        max_players: t.max_players,
+        entrants: t.entrants,
+        leave_days: t.leave_days,
+        forfeit_limit: t.forfeit_limit,
+        director: v.director.clone(),
+        status: t.status.clone(),
+        swiss: t.format == svc::SWISS,
+        can_join: entry_open && viewer.is_some() && !joined,
+        can_leave: t.status == svc::ENTRY && joined,
+        can_start: is_director && t.status == svc::ENTRY,
+        is_director,
+        players,
+        standings,
+        crosstable,
+        rounds_list,
+        adjudications: v.adjudications.clone(),
+        logged_in: viewer.is_some(),
+    };
+    Ok(html(StatusCode::OK, page.render()?))
+}
+
+pub async fn games_pgn(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Error> {
+    let id = tid(&path)?;
+    let site = ctx.state.config.base_url.trim_end_matches('/').to_string();
+    let body = db_read(&ctx.state, move |conn| svc::export_pgn(conn, id, &site)).await?;
+    Ok(HttpResponse::Ok()
+        .content_type("application/x-chess-pgn; charset=utf-8")
+        .insert_header((
+            "Content-Disposition",
+            format!("inline; filename=\"missive-tournament-{id}.pgn\""),
+        ))
+        .body(body))
+}
+
+// ---------------------------------------------------------------------------
+// Actions
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct CsrfForm {
+    csrf_token: String,
+}
+
+/// Who may take an action on a tournament.
+enum Actor {
+    /// Any logged-in player.
+    Player,
+    /// A director (the service checks it is this tournament's).
+    Director,
+}
+
+/// Every action on a tournament has one shape: the CSRF token, the id, the
+/// actor, the service call on a database thread, then back to the
+/// tournament's page.
+async fn tournament_action(
+    ctx: Ctx,
+    raw_id: &str,
+    csrf: &str,
+    actor: Actor,
+    act: impl Fn(&mut DbConn, i32, &User) -> Result<(), Error> + Clone + Send + 'static,
+) -> Result<HttpResponse, Error> {
+    ctx.check_csrf(csrf)?;
+    let id = tid(raw_id)?;
+    let user = match actor {
+        Actor::Player => ctx.require_user()?,
+        Actor::Director => svc::require_director(ctx.user.as_ref())?,
+    }
+    .clone();
+    write_once(&ctx.state, move |conn| act(conn, id, &user)).await?;
+    Ok(see_other(&format!("/tournaments/{id}")))
+}
+
+pub async fn join(
+    ctx: Ctx,
+    path: web::Path<String>,
+    form: web::Form<CsrfForm>,
+) -> Result<HttpResponse, Error> {
+    tournament_action(
+        ctx,
+        &path,
+        &form.csrf_token,
+        Actor::Player,
+        |conn, id, user| svc::join(conn, id, user, now()),
+    )
+    .await
+}
+
+pub async fn leave(
+    ctx: Ctx,
+    path: web::Path<String>,
+    form: web::Form<CsrfForm>,
+) -> Result<HttpResponse, Error> {
+    tournament_action(ctx, &path, &form.csrf_token, Actor::Player, svc::leave).await
+}
+
+pub async fn start(
+    ctx: Ctx,
+    path: web::Path<String>,
+    form: web::Form<CsrfForm>,
+) -> Result<HttpResponse, Error> {
+    tournament_action(
+        ctx,
+        &path,
+        &form.csrf_token,
+        Actor::Director,
+        |conn, id, user| svc::start_by_director(conn, id, user, now()).map(|_| ()),
+    )
+    .await
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct PlayerForm {
+    csrf_token: String,
+    player: String,
+    note: String,
+    newcomer: String,
+    days: String,
+    reason: String,
+}
+
+pub async fn withdraw(
+    ctx: Ctx,
+    path: web::Path<String>,
+    form: web::Form<PlayerForm>,
+) -> Result<HttpResponse, Error> {
+    let f = form.into_inner();
+    let csrf = f.csrf_token.clone();
+    tournament_action(ctx, &path, &csrf, Actor::Director, move |conn, id, user| {
+        svc::director_withdraw(conn, id, user, &f.player, &f.note, now())
+    })
+    .await
+}
+
+pub async fn replace(
+    ctx: Ctx,
+    path: web::Path<String>,
+    form: web::Form<PlayerForm>,
+) -> Result<HttpResponse, Error> {
+    let f = form.into_inner();
+    let csrf = f.csrf_token.clone();
+    tournament_action(ctx, &path, &csrf, Actor::Director, move |conn, id, user| {
+        svc::replace(conn, id, user, &f.player, &f.newcomer, now())
+    })
+    .await
+}
+
+pub async fn grant_leave(
+    ctx: Ctx,
+    path: web::Path<String>,
+    form: web::Form<PlayerForm>,
+) -> Result<HttpResponse, Error> {
+    let f = form.into_inner();
+    let csrf = f.csrf_token.clone();
+    tournament_action(ctx, &path, &csrf, Actor::Director, move |conn, id, user| {
+        svc::grant_leave(conn, id, user, &f.player, &f.days, &f.reason, now())
+    })
+    .await
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct AdjudicateForm {
+    csrf_token: String,
+    result: String,
+    reason: String,
+}
+
+pub async fn adjudicate(
+    ctx: Ctx,
+    path: web::Path<String>,
+    form: web::Form<AdjudicateForm>,
+) -> Result<HttpResponse, Error> {
+    ctx.check_csrf(&form.csrf_token)?;
+    let id = parse_id(&path)?;
+    let user = svc::require_director(ctx.user.as_ref())?.clone();
+    let f = form.into_inner();
+    write_once(&ctx.state, move |conn| {
+        svc::adjudicate(conn, id, &user, &f.result, &f.reason, now())
+    })
+    .await?;
+    Ok(see_other(&format!("/games/{id}")))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct RequestForm {
+    csrf_token: String,
+    note: String,
+}
+
+pub async fn request_adjudication(
+    ctx: Ctx,
+    path: web::Path<String>,
+    form: web::Form<RequestForm>,
+) -> Result<HttpResponse, Error> {
+    ctx.check_csrf(&form.csrf_token)?;
+    let id = parse_id(&path)?;
+    let user = ctx.require_user()?.clone();
+    let note = form.into_inner().note;
+    let tid = write_once(&ctx.state, move |conn| {
+        svc::request_adjudication(conn, id, &user, &note, now())?;
+        Ok(gsvc::load(conn, id)?.tournament_id)
+    })
+    .await?;
+    Ok(see_other(&match tid {
+        Some(t) => format!("/tournaments/{t}"),
+        None => format!("/games/{id}"),
+    }))
+}
+
+// ---------------------------------------------------------------------------
+// The director's dashboard
+
+#[derive(Template)]
+#[template(path = "director.html")]
+struct DirectorPage {
+    page: Page,
+    d: svc::Dashboard,
+}
+
+pub async fn dashboard(ctx: Ctx) -> Result<HttpResponse, Error> {
+    let user = svc::require_director(ctx.user.as_ref())?.clone();
+    let d = db_read(&ctx.state, move |conn| svc::dashboard(conn, &user, now())).await?;
+    let page = DirectorPage {
+        page: ctx.page(),
+        d,
+    };
+    Ok(html(StatusCode::OK, page.render()?))
+}
+
+/// Dates in templates.
+pub fn fmt_when(t: &NaiveDateTime) -> String {
+    utc_minute(*t)
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct ImportForm {
+    csrf_token: String,
+    record: String,
+    white: String,
+    black: String,
+}
+
+/// A director imports a checked record as a finished game.
+pub async fn import_record(ctx: Ctx, form: web::Form<ImportForm>) -> Result<HttpResponse, Error> {
+    ctx.check_csrf(&form.csrf_token)?;
+    let user = svc::require_director(ctx.user.as_ref())?.clone();
+    let f = form.into_inner();
+    let id = write_once(&ctx.state, move |conn| {
+        svc::import_record(conn, &user, &f.record, &f.white, &f.black, now())
+    })
+    .await?;
+    Ok(see_other(&format!("/games/{id}")))
+}

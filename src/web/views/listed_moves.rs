@@ -1,0 +1,209 @@
+//! The plies a game page lists, kept between page views.
+//!
+//! Reading the forty listed plies was the largest single part of a game
+//! page's CPU after its thread hops (`perf`, README "Benchmarks"), and a
+//! correspondence game is looked at many times between two moves. A stored
+//! ply never changes: moves are only ever inserted, each under its own
+//! (game, ply) key, and games are never deleted. So a window of plies,
+//! once read whole, stays right for as long as its game exists; the game's
+//! creation time is part of what an entry is checked against, so even a
+//! game id given again to a new game (a database edited by hand) cannot be
+//! shown another game's moves. Several server processes on one database
+//! each keep their own: there is nothing to invalidate.
+
+use crate::db::models::{GameRow, ListedMove};
+use crate::domain::error::Error;
+use chrono::NaiveDateTime;
+use quick_cache::sync::Cache;
+use quick_cache::Weighter;
+use std::sync::Arc;
+
+struct Window {
+    created_at: NaiveDateTime,
+    moves: Arc<[ListedMove]>,
+}
+
+/// Weights are bytes, roughly: each ply's texts and a fixed allowance.
+#[derive(Clone)]
+struct Bytes;
+
+impl Weighter<(i32, i32, i32), Arc<Window>> for Bytes {
+    fn weight(&self, _: &(i32, i32, i32), w: &Arc<Window>) -> u64 {
+        w.moves
+            .iter()
+            .map(|m| {
+                let squares = m.from_square.as_ref().map_or(0, String::len) + m.to_square.len();
+                let comment = m.comment.as_ref().map_or(0, String::len);
+                (m.display.len() + squares + m.fen_after.len() + comment + 96) as u64
+            })
+            .sum::<u64>()
+            + 64
+    }
+}
+
+pub struct ListedMoves {
+    windows: Cache<(i32, i32, i32), Arc<Window>, Bytes>,
+}
+
+impl ListedMoves {
+    /// A cache holding about `bytes` of listed plies (0: keeps nothing).
+    pub fn new(bytes: u64) -> ListedMoves {
+        ListedMoves {
+            windows: Cache::with_weighter(((bytes / 8_192) as usize).max(16), bytes, Bytes),
+        }
+    }
+
+    /// Plies `first..=last` of the game `row`, in order: kept, or read with
+    /// `read` and kept when it returned every one of them (a window read
+    /// short is shown as read, and read again next time).
+    pub fn window(
+        &self,
+        row: &GameRow,
+        first: i32,
+        last: i32,
+        read: impl FnOnce() -> Result<Vec<ListedMove>, Error>,
+    ) -> Result<Arc<[ListedMove]>, Error> {
+        if first > last {
+            // Nothing to list (a game with no moves yet): nothing to read.
+            return Ok(Arc::from([]));
+        }
+        let key = (row.id, first, last);
+        if let Some(w) = self.windows.get(&key) {
+            if w.created_at == row.created_at {
+                return Ok(w.moves.clone());
+            }
+        }
+        let moves: Arc<[ListedMove]> = read()?.into();
+        let whole = moves.iter().map(|m| m.ply).eq(first..=last);
+        // Only plies the game already has: `last` past its end would be a
+        // window that a later move fills in (and a game with none has no
+        // window to keep).
+        if whole && first <= last && last <= row.ply {
+            self.windows.insert(
+                key,
+                Arc::new(Window {
+                    created_at: row.created_at,
+                    moves: moves.clone(),
+                }),
+            );
+        }
+        Ok(moves)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    fn game(id: i32, ply: i32, created_at: NaiveDateTime) -> GameRow {
+        GameRow::for_tests(id, ply, "", created_at)
+    }
+
+    fn plies(first: i32, last: i32, tag: &str) -> Vec<ListedMove> {
+        (first..=last)
+            .map(|ply| ListedMove {
+                ply,
+                display: format!("{tag}{ply}"),
+                from_square: Some("e2".into()),
+                to_square: "e4".into(),
+                fen_after: "8/8/8/8/8/8/8/8 w - - 0 1".into(),
+                played_by: 1,
+                comment: None,
+                turn_no: (ply + 1) / 2,
+            })
+            .collect()
+    }
+
+    fn at(secs: i64) -> NaiveDateTime {
+        chrono::DateTime::from_timestamp(secs, 0)
+            .unwrap()
+            .naive_utc()
+    }
+
+    #[test]
+    fn a_whole_window_is_read_once() {
+        let cache = ListedMoves::new(1 << 20);
+        let row = game(7, 12, at(1_000));
+        let reads = Cell::new(0);
+        let read = |tag: &'static str| {
+            let reads = &reads;
+            move || {
+                reads.set(reads.get() + 1);
+                Ok(plies(3, 12, tag))
+            }
+        };
+        let a = cache.window(&row, 3, 12, read("a")).unwrap();
+        let b = cache.window(&row, 3, 12, read("b")).unwrap();
+        assert_eq!(reads.get(), 1);
+        assert!(Arc::ptr_eq(&a, &b));
+        assert_eq!(b[0].display, "a3");
+        // Another window of the same game, or the same window of another
+        // game, is read for itself.
+        cache.window(&row, 4, 12, || Ok(plies(4, 12, "c"))).unwrap();
+        let other = cache
+            .window(&game(8, 12, at(1_000)), 3, 12, read("d"))
+            .unwrap();
+        assert_eq!((reads.get(), other[0].display.as_str()), (2, "d3"));
+    }
+
+    #[test]
+    fn an_empty_window_reads_nothing() {
+        let cache = ListedMoves::new(1 << 20);
+        let listed = cache
+            .window(&game(7, 0, at(1_000)), 1, 0, || panic!("read"))
+            .unwrap();
+        assert!(listed.is_empty());
+    }
+
+    #[test]
+    fn a_new_game_under_an_old_id_is_read_afresh() {
+        let cache = ListedMoves::new(1 << 20);
+        cache
+            .window(&game(7, 5, at(1_000)), 1, 5, || Ok(plies(1, 5, "old")))
+            .unwrap();
+        let again = cache
+            .window(&game(7, 5, at(2_000)), 1, 5, || Ok(plies(1, 5, "new")))
+            .unwrap();
+        assert_eq!(again[0].display, "new1");
+    }
+
+    #[test]
+    fn a_window_read_short_or_past_the_end_is_not_kept() {
+        let cache = ListedMoves::new(1 << 20);
+        let row = game(7, 5, at(1_000));
+        let reads = Cell::new(0);
+        for _ in 0..2 {
+            let short = cache
+                .window(&row, 1, 5, || {
+                    reads.set(reads.get() + 1);
+                    let mut p = plies(1, 5, "x");
+                    p.remove(2);
+                    Ok(p)
+                })
+                .unwrap();
+            assert_eq!(short.len(), 4, "shown as read");
+        }
+        assert_eq!(reads.get(), 2, "a window with a ply missing is read again");
+        for _ in 0..2 {
+            cache
+                .window(&row, 1, 6, || {
+                    reads.set(reads.get() + 1);
+                    Ok(plies(1, 6, "x"))
+                })
+                .unwrap();
+        }
+        assert_eq!(reads.get(), 4, "plies past the game's end are not kept");
+        let err = cache.window(&row, 1, 5, || Err(Error::internal("disk")));
+        assert!(err.is_err(), "a failed read is the page's error");
+        let zero = ListedMoves::new(0);
+        for _ in 0..2 {
+            zero.window(&row, 1, 5, || {
+                reads.set(reads.get() + 1);
+                Ok(plies(1, 5, "x"))
+            })
+            .unwrap();
+        }
+        assert_eq!(reads.get(), 6, "a cache of no size keeps nothing");
+    }
+}

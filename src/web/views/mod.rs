@@ -1,0 +1,4 @@
+//! What pages draw: the board picture and the move list.
+
+pub mod board_svg;
+pub mod listed_moves;
