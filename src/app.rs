@@ -1,31 +1,13 @@
 //! The running server: state, workers, the HTTP server.
 
 use crate::config::Config;
-use crate::db;
 use actix_web::dev::{Server, Service};
 use actix_web::{middleware, web as aweb, App, HttpServer};
 use std::net::TcpListener;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// Open the database (creating and migrating it) and load the secret.
-pub fn build_state(config: &Config) -> anyhow::Result<Arc<crate::web::AppState>> {
-    let pool = db::connect_with(crate::db::Manager::from_config(config), config.pool_size)?;
-    let mut conn = pool.get()?;
-    let secret = crate::db::settings::load_secret(&mut conn, config.secret.as_deref())?;
-    let (sessions, attempts) = crate::accounts::users::prune(&mut conn, crate::util::now())?;
-    if sessions + attempts > 0 {
-        tracing::info!("pruned {sessions} expired sessions and {attempts} old login attempts");
-    }
-    drop(conn);
-    let writes = db::Writes::for_database(&crate::db::Manager::from_config(config))?;
-    Ok(Arc::new(crate::web::AppState::new(
-        pool,
-        config.clone(),
-        secret,
-        writes,
-    )))
-}
+pub use crate::web::build_state;
 
 /// The HTTP server on an already bound listener (tests bind 127.0.0.1:0).
 pub fn server(config: &Config, listener: TcpListener) -> anyhow::Result<Server> {
@@ -87,15 +69,15 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         "Missive listening on {} ({}), database {}",
         config.bind,
         config.base_url,
-        redact(&config.database_url)
+        crate::util::redact(&config.database_url)
     );
     let state = build_state(&config)?;
     let worker = if config.mail_worker {
-        let transport = crate::mail::mail::Transport::from_config(&config)?;
+        let transport = crate::mail::transport::Transport::from_config(&config)?;
         tracing::info!("{}", transport.describe(&config));
-        let sender = crate::mail::mail::Sender {
+        let sender = crate::mail::drain::Sender {
             transport,
-            ctx: crate::mail::mail::MailCtx::new(&config, &state.secret)?,
+            ctx: crate::mail::context::MailCtx::new(&config, &state.secret)?,
             owner: crate::jobs::worker_name(),
         };
         Some(crate::jobs::spawn_mail_worker(
@@ -136,17 +118,6 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     }
     digests.stop();
     Ok(())
-}
-
-/// A database URL without its password, for logs.
-pub fn redact(url: &str) -> String {
-    match url::Url::parse(url) {
-        Ok(mut u) if u.password().is_some() => {
-            let _ = u.set_password(Some("***"));
-            u.to_string()
-        }
-        _ => url.to_string(),
-    }
 }
 
 /// Log to stderr, `RUST_LOG` style filtering (default `info`).

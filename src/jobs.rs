@@ -1,9 +1,11 @@
 //! Background loops. Each is safe to run in several processes at once.
 
-use crate::clocks::clocks;
+use crate::clocks::forfeit;
+use crate::db::outbox;
 use crate::db::{Pool, PooledConn};
 use crate::mail::digest;
-use crate::mail::mail::{self, Sender};
+use crate::mail::drain;
+use crate::mail::drain::Sender;
 use crate::tournaments::tournaments;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -33,7 +35,7 @@ pub fn worker_name() -> String {
         "{}-{}-{}",
         hostname_or_local(),
         std::process::id(),
-        &crate::web::random_token()[..8]
+        &crate::util::random_token()[..8]
     )
 }
 
@@ -79,7 +81,7 @@ fn spawn_loop(
 /// nothing to do (immediately again when a full batch went out).
 pub fn spawn_mail_worker(pool: Pool, sender: Sender, poll: Duration) -> Worker {
     spawn_loop("mail-worker", poll, move || match pool.get() {
-        Ok(mut conn) => match mail::drain_once(&mut conn, &sender, crate::web::now()) {
+        Ok(mut conn) => match drain::drain_once(&mut conn, &sender, crate::util::now()) {
             Ok(r) => {
                 if r.sent + r.failed + r.skipped > 0 {
                     tracing::info!(
@@ -89,7 +91,7 @@ pub fn spawn_mail_worker(pool: Pool, sender: Sender, poll: Duration) -> Worker {
                         r.skipped
                     );
                 }
-                r.sent + r.failed + r.skipped >= mail::BATCH as usize
+                r.sent + r.failed + r.skipped >= outbox::BATCH as usize
             }
             Err(e) => {
                 tracing::warn!("mail worker: {e}");
@@ -108,7 +110,7 @@ pub fn spawn_mail_worker(pool: Pool, sender: Sender, poll: Duration) -> Worker {
 pub fn spawn_digest_worker(pool: Pool, hour: u32, poll: Duration) -> Worker {
     spawn_loop("digest-worker", poll, move || {
         with_connection(&pool, "digest worker", |conn| {
-            match digest::run_digests(conn, hour, crate::web::now()) {
+            match digest::run_digests(conn, hour, crate::util::now()) {
                 Ok(r) if r.queued + r.empty > 0 => tracing::info!(
                     "digests: {} queued, {} with nothing to list",
                     r.queued,
@@ -128,8 +130,8 @@ pub fn spawn_digest_worker(pool: Pool, hour: u32, poll: Duration) -> Worker {
 pub fn spawn_clock_worker(pool: Pool, poll: Duration) -> Worker {
     spawn_loop("clock-worker", poll, move || {
         with_connection(&pool, "clock worker", |conn| {
-            let now = crate::web::now();
-            match clocks::sweep_report(conn, now) {
+            let now = crate::util::now();
+            match forfeit::sweep_report(conn, now) {
                 Ok(s) if s.forfeits + s.reminders > 0 => tracing::info!(
                     "clocks: {} games lost on time, {} reminders",
                     s.forfeits,
@@ -155,7 +157,7 @@ pub fn spawn_tournament_worker(pool: Pool, poll: Duration) -> Worker {
         with_connection(
             &pool,
             "tournament sweeper",
-            |conn| match tournaments::sweep(conn, crate::web::now()) {
+            |conn| match tournaments::sweep(conn, crate::util::now()) {
                 Ok(started) if !started.is_empty() => {
                     tracing::info!("tournaments started: {started:?}")
                 }

@@ -2,9 +2,14 @@
 //! loopback (the in-process sink), over a scratch SQLite database or the
 //! PostgreSQL database named by `--database-url`.
 
+use crate::accounts::mail_settings;
 use crate::accounts::users as accounts;
-use crate::game::games::{self, Challenge};
-use crate::mail::mail;
+use crate::db::outbox;
+use crate::game::challenge;
+use crate::game::challenge::Challenge;
+use crate::mail::context;
+use crate::mail::drain;
+use crate::mail::transport;
 use crate::smtp_sink::SmtpSink;
 use std::time::Instant;
 
@@ -28,8 +33,8 @@ pub fn run(
     };
     let pool = crate::db::connect(&url, (workers as u32 + 1).max(2))?;
     let mut conn = pool.get()?;
-    let now = crate::web::now();
-    let tag = &crate::web::random_token()[..6];
+    let now = crate::util::now();
+    let tag = &crate::util::random_token()[..6];
     let a = accounts::signup(
         &mut conn,
         &format!("bench_a{tag}"),
@@ -53,33 +58,34 @@ pub fn run(
         fen: String::new(),
         time_control: String::new(),
     };
-    let game =
-        games::create_game(&mut conn, &a, &challenge, now).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let game = challenge::create_game(&mut conn, &a, &challenge, now)
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
     let b = accounts::find_by_name(&mut conn, &format!("bench_b{tag}"))?.expect("user b");
     // Unverified addresses get no mail but the verification mail.
-    let secret = crate::web::load_secret(&mut conn, None)?;
+    let secret = crate::db::settings::load_secret(&mut conn, None)?;
     let sig = crate::accounts::links::verify_sig(&secret, b.id, &b.email);
-    mail::verify_email(&mut conn, &secret, b.id, &sig, now).map_err(|e| anyhow::anyhow!("{e}"))?;
+    mail_settings::verify_email(&mut conn, &secret, b.id, &sig, now)
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
     for _ in 0..count {
-        mail::enqueue(
+        outbox::enqueue(
             &mut conn,
-            mail::CHALLENGE_RECEIVED,
+            outbox::CHALLENGE_RECEIVED,
             b.id,
             Some(game),
             Some(0),
-            &mail::Payload::default(),
+            &outbox::Payload::default(),
             now,
         )?;
     }
     drop(conn);
     let sink = SmtpSink::start();
-    let config = crate::Config::default();
+    let config = crate::config::Config::default();
     let started = Instant::now();
     let handles: Vec<_> = (0..workers.max(1))
         .map(|i| {
-            let sender = mail::Sender {
-                transport: mail::Transport::Smtp(mail::smtp_transport(&sink.url())?),
-                ctx: mail::MailCtx::new(&config, &secret)?,
+            let sender = drain::Sender {
+                transport: transport::Transport::Smtp(transport::smtp_transport(&sink.url())?),
+                ctx: context::MailCtx::new(&config, &secret)?,
                 owner: format!("bench-{i}"),
             };
             let pool = pool.clone();
@@ -87,7 +93,7 @@ pub fn run(
                 let mut conn = pool.get()?;
                 let mut sent = 0;
                 loop {
-                    let r = mail::drain_once(&mut conn, &sender, now)
+                    let r = drain::drain_once(&mut conn, &sender, now)
                         .map_err(|e| anyhow::anyhow!("{e}"))?;
                     sent += r.sent;
                     if r.sent + r.failed + r.skipped == 0 {

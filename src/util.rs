@@ -28,3 +28,14 @@ pub fn clip(s: &str, n: usize) -> String {
         s.to_string()
     }
 }
+
+/// A database URL without its password, for logs.
+pub fn redact(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(mut u) if u.password().is_some() => {
+            let _ = u.set_password(Some("***"));
+            u.to_string()
+        }
+        _ => url.to_string(),
+    }
+}

@@ -7,13 +7,20 @@ use chrono::{Datelike, Duration, NaiveDate, NaiveDateTime};
 use common::{Backend, TestApp};
 use diesel::prelude::*;
 use missive::accounts::users as accounts;
-use missive::clocks::clocks;
+use missive::clocks::forfeit;
+use missive::clocks::leave;
+use missive::clocks::state;
 use missive::db::models::User;
+use missive::db::outbox;
 use missive::db::DbConn;
 use missive::domain::error::Error;
 use missive::domain::time_control::{TimeControl, DAY};
-use missive::game::games;
-use missive::mail::mail;
+use missive::game::challenge;
+use missive::game::draw;
+use missive::game::play;
+use missive::game::rows;
+use missive::mail::context;
+use missive::mail::render;
 use reqwest::StatusCode;
 
 both_backends!(
@@ -69,7 +76,7 @@ fn tc(text: &str) -> TimeControl {
 
 /// Alice (White) against Bob, started at `t0()` with `control`.
 fn game(conn: &mut DbConn, alice: &User, bob: &User, control: &str) -> i32 {
-    games::create_active_game(
+    challenge::create_active_game(
         conn,
         "chess",
         alice.id,
@@ -81,8 +88,8 @@ fn game(conn: &mut DbConn, alice: &User, bob: &User, control: &str) -> i32 {
     .unwrap()
 }
 
-fn mails(conn: &mut DbConn, kind: &str) -> Vec<mail::OutboxRow> {
-    mail::all(conn)
+fn mails(conn: &mut DbConn, kind: &str) -> Vec<outbox::OutboxRow> {
+    outbox::all(conn)
         .unwrap()
         .into_iter()
         .filter(|m| m.kind == kind)
@@ -90,9 +97,9 @@ fn mails(conn: &mut DbConn, kind: &str) -> Vec<mail::OutboxRow> {
 }
 
 fn play(conn: &mut DbConn, id: i32, user: &User, text: &str, now: NaiveDateTime) {
-    let r = games::submit_move(conn, id, user, text, None, true, now);
+    let r = play::submit_move(conn, id, user, text, None, true, now);
     assert!(
-        matches!(r, Ok(games::MoveOutcome::Committed { .. })),
+        matches!(r, Ok(play::MoveOutcome::Committed { .. })),
         "{text}: {:?}",
         r.err()
     );
@@ -111,7 +118,7 @@ fn timeout_forfeits_once_with_two_racing_sweepers(backend: Backend) {
     play(&mut conn, ids[4], &alice, "d4", t0());
     // A minute before the deadline nothing happens.
     let early = t0() + Duration::days(1) - Duration::minutes(1);
-    assert_eq!(clocks::sweep_report(&mut conn, early).unwrap().forfeits, 0);
+    assert_eq!(forfeit::sweep_report(&mut conn, early).unwrap().forfeits, 0);
     let now = t0() + Duration::days(1);
     let url = app.database_url.clone();
     let barrier = std::sync::Arc::new(std::sync::Barrier::new(2));
@@ -122,22 +129,22 @@ fn timeout_forfeits_once_with_two_racing_sweepers(backend: Backend) {
             std::thread::spawn(move || {
                 let mut conn = missive::db::Manager::new(&url).open().unwrap();
                 barrier.wait();
-                clocks::sweep_report(&mut conn, now).unwrap().forfeits
+                forfeit::sweep_report(&mut conn, now).unwrap().forfeits
             })
         })
         .collect();
     let total: usize = racers.into_iter().map(|t| t.join().unwrap()).sum();
     assert_eq!(total, 5, "each game forfeited by exactly one sweeper");
     for (i, id) in ids.iter().enumerate() {
-        let row = games::load(&mut conn, *id).unwrap();
-        assert_eq!(row.status, games::FINISHED);
-        assert_eq!(row.reason.as_deref(), Some(clocks::TIME_FORFEIT));
+        let row = rows::load(&mut conn, *id).unwrap();
+        assert_eq!(row.status, rows::FINISHED);
+        assert_eq!(row.reason.as_deref(), Some(state::TIME_FORFEIT));
         let expected = if i < 3 { "0-1" } else { "1-0" };
         assert_eq!(row.result.as_deref(), Some(expected), "game {id}");
         assert_eq!(row.ended_at, Some(now));
         assert!(row.clock_deadline.is_none());
     }
-    let over = mails(&mut conn, mail::GAME_OVER);
+    let over = mails(&mut conn, outbox::GAME_OVER);
     assert_eq!(over.len(), 10, "one game-over mail per player per game");
     for id in &ids {
         let mut to: Vec<i32> = over
@@ -150,10 +157,10 @@ fn timeout_forfeits_once_with_two_racing_sweepers(backend: Backend) {
     }
     // Later sweeps find nothing more.
     assert_eq!(
-        clocks::sweep(&mut conn, now + Duration::days(3)).unwrap(),
+        forfeit::sweep(&mut conn, now + Duration::days(3)).unwrap(),
         0
     );
-    assert_eq!(mails(&mut conn, mail::GAME_OVER).len(), 10);
+    assert_eq!(mails(&mut conn, outbox::GAME_OVER).len(), 10);
 }
 
 fn late_move_is_refused_and_forfeits(backend: Backend) {
@@ -165,65 +172,65 @@ fn late_move_is_refused_and_forfeits(backend: Backend) {
     play(&mut conn, id, &alice, "e4", t0() + Duration::hours(5));
     // Bob answers two days and a second after Alice's move.
     let late = t0() + Duration::hours(5) + Duration::days(2) + Duration::seconds(1);
-    let r = games::submit_move(&mut conn, id, &bob, "e5", Some(1), true, late);
+    let r = play::submit_move(&mut conn, id, &bob, "e5", Some(1), true, late);
     match r {
-        Err(Error::Conflict(msg)) => assert_eq!(msg, games::TIME_RAN_OUT),
+        Err(Error::Conflict(msg)) => assert_eq!(msg, rows::TIME_RAN_OUT),
         other => panic!("expected a loss on time, got {:?}", other.err()),
     }
-    assert_eq!(games::moves_of(&mut conn, id).unwrap().len(), 1);
-    let row = games::load(&mut conn, id).unwrap();
-    assert_eq!(row.status, games::FINISHED);
+    assert_eq!(rows::moves_of(&mut conn, id).unwrap().len(), 1);
+    let row = rows::load(&mut conn, id).unwrap();
+    assert_eq!(row.status, rows::FINISHED);
     assert_eq!(row.result.as_deref(), Some("1-0"));
-    assert_eq!(row.reason.as_deref(), Some(clocks::TIME_FORFEIT));
+    assert_eq!(row.reason.as_deref(), Some(state::TIME_FORFEIT));
     assert_eq!(row.black_clock_secs, Some(0));
-    assert_eq!(mails(&mut conn, mail::GAME_OVER).len(), 2);
+    assert_eq!(mails(&mut conn, outbox::GAME_OVER).len(), 2);
     // The sweeper has nothing left to do. A retry (a second tab, or the
     // server's own after a lost connection) gets the same answer, and
     // changes nothing; the winner is told the game is over.
-    assert_eq!(clocks::sweep(&mut conn, late).unwrap(), 0);
-    let r = games::submit_move(&mut conn, id, &bob, "e5", Some(1), true, late);
+    assert_eq!(forfeit::sweep(&mut conn, late).unwrap(), 0);
+    let r = play::submit_move(&mut conn, id, &bob, "e5", Some(1), true, late);
     match r {
-        Err(Error::Conflict(msg)) => assert_eq!(msg, games::TIME_RAN_OUT),
+        Err(Error::Conflict(msg)) => assert_eq!(msg, rows::TIME_RAN_OUT),
         other => panic!("expected the same answer, got {:?}", other.err()),
     }
-    let r = games::submit_move(&mut conn, id, &alice, "Nf3", None, true, late);
+    let r = play::submit_move(&mut conn, id, &alice, "Nf3", None, true, late);
     assert!(matches!(r, Err(Error::Forbidden(m)) if m == "This game is over."));
-    assert_eq!(mails(&mut conn, mail::GAME_OVER).len(), 2);
-    assert_eq!(games::moves_of(&mut conn, id).unwrap().len(), 1);
+    assert_eq!(mails(&mut conn, outbox::GAME_OVER).len(), 2);
+    assert_eq!(rows::moves_of(&mut conn, id).unwrap().len(), 1);
     // A move that finds the game already lost on time by the sweeper is
     // told the same.
     let id = game(&mut conn, &alice, &bob, "2d/move");
     let flagged = t0() + Duration::days(2) + Duration::seconds(1);
-    assert_eq!(clocks::sweep(&mut conn, flagged).unwrap(), 1);
-    let r = games::submit_move(&mut conn, id, &alice, "e4", Some(0), true, flagged);
+    assert_eq!(forfeit::sweep(&mut conn, flagged).unwrap(), 1);
+    let r = play::submit_move(&mut conn, id, &alice, "e4", Some(0), true, flagged);
     match r {
-        Err(Error::Conflict(msg)) => assert_eq!(msg, games::TIME_RAN_OUT),
+        Err(Error::Conflict(msg)) => assert_eq!(msg, rows::TIME_RAN_OUT),
         other => panic!("expected a loss on time, got {:?}", other.err()),
     }
     // A draw offer cannot be accepted once the mover's flag has fallen.
     let id = game(&mut conn, &alice, &bob, "2d/move");
-    games::draw(&mut conn, id, &bob, "offer", t0() + Duration::hours(1)).unwrap();
-    let r = games::draw(&mut conn, id, &alice, "accept", t0() + Duration::days(3));
+    draw::draw(&mut conn, id, &bob, "offer", t0() + Duration::hours(1)).unwrap();
+    let r = draw::draw(&mut conn, id, &alice, "accept", t0() + Duration::days(3));
     match r {
-        Err(Error::Conflict(msg)) => assert_eq!(msg, games::FLAG_FELL),
+        Err(Error::Conflict(msg)) => assert_eq!(msg, rows::FLAG_FELL),
         other => panic!("expected a loss on time, got {other:?}"),
     }
-    let row = games::load(&mut conn, id).unwrap();
+    let row = rows::load(&mut conn, id).unwrap();
     assert_eq!(
         (row.result.as_deref(), row.reason.as_deref()),
-        (Some("0-1"), Some(clocks::TIME_FORFEIT))
+        (Some("0-1"), Some(state::TIME_FORFEIT))
     );
     // Before the flag falls, the same agreement is a draw.
     let id = game(&mut conn, &alice, &bob, "2d/move");
-    games::draw(&mut conn, id, &bob, "offer", t0()).unwrap();
-    games::draw(&mut conn, id, &alice, "accept", t0() + Duration::days(1)).unwrap();
+    draw::draw(&mut conn, id, &bob, "offer", t0()).unwrap();
+    draw::draw(&mut conn, id, &alice, "accept", t0() + Duration::days(1)).unwrap();
     assert_eq!(
-        games::load(&mut conn, id).unwrap().reason.as_deref(),
+        rows::load(&mut conn, id).unwrap().reason.as_deref(),
         Some("agreement")
     );
     // The deadline itself is too late; a second before is in time.
     let id = game(&mut conn, &alice, &bob, "2d/move");
-    let r = games::submit_move(
+    let r = play::submit_move(
         &mut conn,
         id,
         &alice,
@@ -287,11 +294,11 @@ fn leave_stops_the_clock_and_moves_the_deadline(backend: Backend) {
     let carol = player(&mut conn, "carol");
     let id = game(&mut conn, &alice, &bob, "3d/move");
     let other = game(&mut conn, &carol, &alice, "14d/move");
-    let row = games::load(&mut conn, id).unwrap();
-    let before = clocks::view(&mut conn, &row, t0()).unwrap().unwrap();
+    let row = rows::load(&mut conn, id).unwrap();
+    let before = state::view(&mut conn, &row, t0()).unwrap().unwrap();
     assert_eq!(before.deadline, Some(t0() + Duration::days(3)));
     // Alice (to move) books 3 and 4 March: her clock stops for two days.
-    clocks::book_leave(
+    leave::book_leave(
         &mut conn,
         alice.id,
         day(2026, 3, 3),
@@ -300,34 +307,34 @@ fn leave_stops_the_clock_and_moves_the_deadline(backend: Backend) {
         t0(),
     )
     .unwrap();
-    let row = games::load(&mut conn, id).unwrap();
+    let row = rows::load(&mut conn, id).unwrap();
     // The stored deadline ignores leave; the clock does not.
     assert_eq!(row.clock_deadline, Some(t0() + Duration::days(3)));
-    let after = clocks::view(&mut conn, &row, t0()).unwrap().unwrap();
+    let after = state::view(&mut conn, &row, t0()).unwrap().unwrap();
     assert_eq!(after.deadline, Some(t0() + Duration::days(5)));
     // On leave the clock is stopped and shown so.
     let mid = t0() + Duration::days(2);
-    let v = clocks::view(&mut conn, &row, mid).unwrap().unwrap();
+    let v = state::view(&mut conn, &row, mid).unwrap().unwrap();
     assert!(v.white.on_leave && !v.white.running);
     assert_eq!(v.white.left_secs, 3 * DAY - 12 * 3600);
     assert!(!v.black.on_leave && !v.black.running);
     // In the other game Alice has Black and Carol is to move: Alice is
     // shown on leave, and Carol's clock runs to its own deadline.
-    let other_row = games::load(&mut conn, other).unwrap();
-    let o = clocks::view(&mut conn, &other_row, mid).unwrap().unwrap();
+    let other_row = rows::load(&mut conn, other).unwrap();
+    let o = state::view(&mut conn, &other_row, mid).unwrap().unwrap();
     assert!(o.black.on_leave && !o.black.running);
     assert!(!o.white.on_leave && o.white.running);
     assert_eq!(o.deadline, Some(t0() + Duration::days(14)));
     // Both her opponents (not Alice) are told, once each.
-    let told: Vec<i32> = mails(&mut conn, mail::LEAVE_BOOKED)
+    let told: Vec<i32> = mails(&mut conn, outbox::LEAVE_BOOKED)
         .iter()
         .map(|m| m.user_id)
         .collect();
     assert_eq!(told.len(), 2);
     assert!(told.contains(&bob.id) && told.contains(&carol.id));
-    let ctx = mail::MailCtx::new(&app.config, b"a secret for tests").unwrap();
-    let leave_mail = &mails(&mut conn, mail::LEAVE_BOOKED)[0];
-    let r = mail::render(&mut conn, &ctx, leave_mail, t0())
+    let ctx = context::MailCtx::new(&app.config, b"a secret for tests").unwrap();
+    let leave_mail = &mails(&mut conn, outbox::LEAVE_BOOKED)[0];
+    let r = render::render(&mut conn, &ctx, leave_mail, t0())
         .unwrap()
         .unwrap();
     assert_eq!(
@@ -338,25 +345,25 @@ fn leave_stops_the_clock_and_moves_the_deadline(backend: Backend) {
     // Past the leave-less deadline, the sweeper leaves the game alone.
     let past_old = t0() + Duration::days(4);
     assert_eq!(
-        clocks::sweep_report(&mut conn, past_old).unwrap().forfeits,
+        forfeit::sweep_report(&mut conn, past_old).unwrap().forfeits,
         0
     );
-    assert_eq!(games::load(&mut conn, id).unwrap().status, games::ACTIVE);
+    assert_eq!(rows::load(&mut conn, id).unwrap().status, rows::ACTIVE);
     // Alice moves on day 4: two days of running time used, bank back to 3.
     play(&mut conn, id, &alice, "e4", past_old);
-    let m = games::moves_of(&mut conn, id).unwrap();
+    let m = rows::moves_of(&mut conn, id).unwrap();
     assert_eq!(m[0].time_used_secs, Some(2 * DAY));
     // Bob is not on leave: his 3 days run out on schedule.
     assert_eq!(
-        clocks::sweep_report(&mut conn, past_old + Duration::days(3))
+        forfeit::sweep_report(&mut conn, past_old + Duration::days(3))
             .unwrap()
             .forfeits,
         1
     );
     // In the other game Carol (not on leave, 14 days) is to move.
-    assert_eq!(games::load(&mut conn, other).unwrap().status, games::ACTIVE);
+    assert_eq!(rows::load(&mut conn, other).unwrap().status, rows::ACTIVE);
     assert_eq!(
-        games::load(&mut conn, id).unwrap().result.as_deref(),
+        rows::load(&mut conn, id).unwrap().result.as_deref(),
         Some("1-0")
     );
 }
@@ -367,7 +374,7 @@ fn capped_leave_in_a_game(backend: Backend) {
     let alice = player(&mut conn, "alice");
     let bob = player(&mut conn, "bob");
     // A tournament-style game that counts only 1 leave day a year.
-    let capped = games::create_active_game(
+    let capped = challenge::create_active_game(
         &mut conn,
         "chess",
         alice.id,
@@ -378,7 +385,7 @@ fn capped_leave_in_a_game(backend: Backend) {
     )
     .unwrap();
     let free = game(&mut conn, &alice, &bob, "3d/move");
-    clocks::book_leave(
+    leave::book_leave(
         &mut conn,
         alice.id,
         day(2026, 3, 3),
@@ -387,19 +394,19 @@ fn capped_leave_in_a_game(backend: Backend) {
         t0(),
     )
     .unwrap();
-    let row = games::load(&mut conn, capped).unwrap();
-    let v = clocks::view(&mut conn, &row, t0()).unwrap().unwrap();
+    let row = rows::load(&mut conn, capped).unwrap();
+    let v = state::view(&mut conn, &row, t0()).unwrap().unwrap();
     assert_eq!(v.deadline, Some(t0() + Duration::days(4)));
-    let row = games::load(&mut conn, free).unwrap();
-    let v = clocks::view(&mut conn, &row, t0()).unwrap().unwrap();
+    let row = rows::load(&mut conn, free).unwrap();
+    let v = state::view(&mut conn, &row, t0()).unwrap().unwrap();
     assert_eq!(v.deadline, Some(t0() + Duration::days(7)));
-    let s = clocks::sweep_report(&mut conn, t0() + Duration::days(4)).unwrap();
+    let s = forfeit::sweep_report(&mut conn, t0() + Duration::days(4)).unwrap();
     assert_eq!(s.forfeits, 1);
     assert_eq!(
-        games::load(&mut conn, capped).unwrap().status,
-        games::FINISHED
+        rows::load(&mut conn, capped).unwrap().status,
+        rows::FINISHED
     );
-    assert_eq!(games::load(&mut conn, free).unwrap().status, games::ACTIVE);
+    assert_eq!(rows::load(&mut conn, free).unwrap().status, rows::ACTIVE);
 }
 
 fn one_reminder_per_move(backend: Backend) {
@@ -409,7 +416,7 @@ fn one_reminder_per_move(backend: Backend) {
     let bob = player(&mut conn, "bob");
     let id = game(&mut conn, &alice, &bob, "3d/move");
     // 3 days per move: the reminder comes when 24 hours are left.
-    let s = clocks::sweep_report(&mut conn, t0() + Duration::hours(47)).unwrap();
+    let s = forfeit::sweep_report(&mut conn, t0() + Duration::hours(47)).unwrap();
     assert_eq!(s.reminders, 0);
     let due = t0() + Duration::hours(48);
     let url = app.database_url.clone();
@@ -418,39 +425,39 @@ fn one_reminder_per_move(backend: Backend) {
             let url = url.clone();
             std::thread::spawn(move || {
                 let mut conn = missive::db::Manager::new(&url).open().unwrap();
-                clocks::sweep_report(&mut conn, due).unwrap().reminders
+                forfeit::sweep_report(&mut conn, due).unwrap().reminders
             })
         })
         .collect();
     let total: usize = racers.into_iter().map(|t| t.join().unwrap()).sum();
     assert_eq!(total, 1);
     assert_eq!(
-        clocks::sweep_report(&mut conn, due + Duration::hours(5))
+        forfeit::sweep_report(&mut conn, due + Duration::hours(5))
             .unwrap()
             .reminders,
         0
     );
-    let sent = mails(&mut conn, mail::CLOCK_REMINDER);
+    let sent = mails(&mut conn, outbox::CLOCK_REMINDER);
     assert_eq!(sent.len(), 1);
     assert_eq!((sent[0].user_id, sent[0].ply), (alice.id, Some(0)));
     // After Alice's move it is Bob's turn, and his own reminder.
     let moved = due + Duration::hours(6);
     play(&mut conn, id, &alice, "e4", moved);
     assert_eq!(
-        clocks::sweep_report(&mut conn, moved + Duration::hours(47))
+        forfeit::sweep_report(&mut conn, moved + Duration::hours(47))
             .unwrap()
             .reminders,
         0
     );
     for _ in 0..2 {
-        clocks::sweep(&mut conn, moved + Duration::hours(50)).unwrap();
+        forfeit::sweep(&mut conn, moved + Duration::hours(50)).unwrap();
     }
-    let sent = mails(&mut conn, mail::CLOCK_REMINDER);
+    let sent = mails(&mut conn, outbox::CLOCK_REMINDER);
     assert_eq!(sent.len(), 2);
     assert_eq!((sent[1].user_id, sent[1].ply), (bob.id, Some(1)));
     // The reminder renders with the time left and deadline.
-    let ctx = mail::MailCtx::new(&app.config, b"a secret for tests").unwrap();
-    let r = mail::render(&mut conn, &ctx, &sent[1], moved + Duration::hours(50))
+    let ctx = context::MailCtx::new(&app.config, b"a secret for tests").unwrap();
+    let r = render::render(&mut conn, &ctx, &sent[1], moved + Duration::hours(50))
         .unwrap()
         .unwrap();
     assert!(r.text.contains("22 hours left; deadline"), "{}", r.text);
@@ -476,24 +483,24 @@ fn moves_spend_and_refill_the_banks(backend: Backend) {
         play(&mut conn, iccf, &bob, b, now);
         play(&mut conn, inc, &bob, b, now);
     }
-    let row = games::load(&mut conn, iccf).unwrap();
+    let row = rows::load(&mut conn, iccf).unwrap();
     // 50 - 10x2 + 50 for the tenth move; 50 - 10x1 + 50.
     assert_eq!(row.white_clock_secs, Some(80 * DAY));
     assert_eq!(row.black_clock_secs, Some(90 * DAY));
-    let row = games::load(&mut conn, inc).unwrap();
+    let row = rows::load(&mut conn, inc).unwrap();
     // 30 - 10x2 + 10; 30 - 10x1 + 10.
     assert_eq!(row.white_clock_secs, Some(20 * DAY));
     assert_eq!(row.black_clock_secs, Some(30 * DAY));
     assert_eq!(row.turn_started_at, Some(now));
     assert_eq!(row.clock_deadline, Some(now + Duration::days(20)));
-    let m = games::moves_of(&mut conn, inc).unwrap();
+    let m = rows::moves_of(&mut conn, inc).unwrap();
     assert_eq!(m.len(), 20);
     assert!(m
         .iter()
         .enumerate()
         .all(|(i, m)| m.time_used_secs == Some(if i % 2 == 0 { 2 * DAY } else { DAY })));
     // White, to move, sees time running; Black's bank is still.
-    let v = clocks::view(&mut conn, &row, now + Duration::days(5))
+    let v = state::view(&mut conn, &row, now + Duration::days(5))
         .unwrap()
         .unwrap();
     assert_eq!(v.white.left_secs, 15 * DAY);
@@ -516,20 +523,20 @@ fn create_active_game_starts_the_clock(backend: Backend) {
     let alice = player(&mut conn, "alice");
     let bob = player(&mut conn, "bob");
     let id = game(&mut conn, &alice, &bob, "7d/move");
-    let row = games::load(&mut conn, id).unwrap();
-    assert_eq!(row.status, games::ACTIVE);
+    let row = rows::load(&mut conn, id).unwrap();
+    assert_eq!(row.status, rows::ACTIVE);
     assert_eq!(row.white_id, Some(alice.id));
     assert_eq!(row.black_id, Some(bob.id));
     assert_eq!(row.challenger_id, alice.id);
     assert_eq!(row.time_control.as_deref(), Some("7d/move"));
     assert_eq!(row.turn_started_at, Some(t0()));
     assert_eq!(row.clock_deadline, Some(t0() + Duration::days(7)));
-    let turn = mails(&mut conn, mail::YOUR_TURN);
+    let turn = mails(&mut conn, outbox::YOUR_TURN);
     assert_eq!(turn.len(), 1);
     assert_eq!((turn[0].user_id, turn[0].game_id), (alice.id, Some(id)));
     // The "your turn" mail shows the clock.
-    let ctx = mail::MailCtx::new(&app.config, b"a secret for tests").unwrap();
-    let r = mail::render(&mut conn, &ctx, &turn[0], t0() + Duration::days(1))
+    let ctx = context::MailCtx::new(&app.config, b"a secret for tests").unwrap();
+    let r = render::render(&mut conn, &ctx, &turn[0], t0() + Duration::days(1))
         .unwrap()
         .unwrap();
     assert!(
@@ -540,14 +547,15 @@ fn create_active_game_starts_the_clock(backend: Backend) {
     );
     // Without a clock nothing runs out.
     let free =
-        games::create_active_game(&mut conn, "chess", bob.id, alice.id, None, None, t0()).unwrap();
+        challenge::create_active_game(&mut conn, "chess", bob.id, alice.id, None, None, t0())
+            .unwrap();
     assert_eq!(
-        clocks::sweep(&mut conn, t0() + Duration::days(999)).unwrap(),
+        forfeit::sweep(&mut conn, t0() + Duration::days(999)).unwrap(),
         1
     );
-    assert_eq!(games::load(&mut conn, free).unwrap().status, games::ACTIVE);
+    assert_eq!(rows::load(&mut conn, free).unwrap().status, rows::ACTIVE);
     assert!(matches!(
-        games::create_active_game(&mut conn, "nope", bob.id, alice.id, None, None, t0()),
+        challenge::create_active_game(&mut conn, "nope", bob.id, alice.id, None, None, t0()),
         Err(Error::Invalid(_))
     ));
 }
@@ -711,7 +719,7 @@ fn granted_leave_raises_the_allowance(backend: Backend) {
     let mut conn = app.db();
     let alice = player(&mut conn, "alice");
     let director = player(&mut conn, "dora");
-    let r = clocks::book_leave(
+    let r = leave::book_leave(
         &mut conn,
         alice.id,
         day(2026, 4, 1),
@@ -720,16 +728,10 @@ fn granted_leave_raises_the_allowance(backend: Backend) {
         t0(),
     );
     assert!(matches!(r, Err(Error::Invalid(_))));
-    clocks::grant_leave(&mut conn, alice.id, 2026, 5, director.id, "surgery", t0()).unwrap();
-    assert_eq!(
-        clocks::allowance(&mut conn, alice.id, 2026, 30).unwrap(),
-        35
-    );
-    assert_eq!(
-        clocks::allowance(&mut conn, alice.id, 2027, 30).unwrap(),
-        30
-    );
-    clocks::book_leave(
+    leave::grant_leave(&mut conn, alice.id, 2026, 5, director.id, "surgery", t0()).unwrap();
+    assert_eq!(leave::allowance(&mut conn, alice.id, 2026, 30).unwrap(), 35);
+    assert_eq!(leave::allowance(&mut conn, alice.id, 2027, 30).unwrap(), 30);
+    leave::book_leave(
         &mut conn,
         alice.id,
         day(2026, 4, 1),
@@ -738,9 +740,9 @@ fn granted_leave_raises_the_allowance(backend: Backend) {
         t0(),
     )
     .unwrap();
-    assert_eq!(clocks::days_booked(&mut conn, alice.id, 2026).unwrap(), 35);
+    assert_eq!(leave::days_booked(&mut conn, alice.id, 2026).unwrap(), 35);
     // A booking across New Year counts in each year.
-    clocks::book_leave(
+    leave::book_leave(
         &mut conn,
         alice.id,
         day(2026, 12, 31),
@@ -749,7 +751,7 @@ fn granted_leave_raises_the_allowance(backend: Backend) {
         t0(),
     )
     .unwrap_err();
-    clocks::book_leave(
+    leave::book_leave(
         &mut conn,
         alice.id,
         day(2027, 1, 1),
@@ -758,8 +760,8 @@ fn granted_leave_raises_the_allowance(backend: Backend) {
         t0(),
     )
     .unwrap();
-    assert_eq!(clocks::days_booked(&mut conn, alice.id, 2027).unwrap(), 30);
-    assert!(clocks::grant_leave(&mut conn, alice.id, 2026, 0, director.id, "", t0()).is_err());
+    assert_eq!(leave::days_booked(&mut conn, alice.id, 2027).unwrap(), 30);
+    assert!(leave::grant_leave(&mut conn, alice.id, 2026, 0, director.id, "", t0()).is_err());
 }
 
 /// `cargo test --release --test clocks -- --ignored --nocapture`: how long a
@@ -776,7 +778,7 @@ fn sweep_bench() {
         for i in 0..n {
             // One game in 20 runs on one day per move, the rest on 14.
             let control = if i % 20 == 0 { "1d/move" } else { "14d/move" };
-            games::create_active_game(
+            challenge::create_active_game(
                 conn,
                 "chess",
                 alice.id,
@@ -791,13 +793,13 @@ fn sweep_bench() {
     .unwrap();
     let time = |conn: &mut DbConn, now: NaiveDateTime| {
         let started = std::time::Instant::now();
-        let s = clocks::sweep_report(conn, now).unwrap();
+        let s = forfeit::sweep_report(conn, now).unwrap();
         (started.elapsed().as_secs_f64() * 1000.0, s)
     };
     // The first pass pays for preparing the statements.
     time(&mut conn, t0() + Duration::minutes(1));
     let (idle, s) = time(&mut conn, t0() + Duration::hours(1));
-    assert_eq!(s, clocks::Swept::default());
+    assert_eq!(s, forfeit::Swept::default());
     let (busy, s) = time(&mut conn, t0() + Duration::days(1));
     assert_eq!(s.forfeits, n / 20);
     println!(

@@ -16,7 +16,10 @@ mod stored;
 use diesel::prelude::*;
 use load::{Http, Player, Table};
 use missive::db::DbConn;
-use missive::game::games;
+use missive::game::challenge;
+use missive::game::draw;
+use missive::game::play;
+use missive::game::rows;
 use missive::smtp_sink::{free_port, SmtpSink};
 use move_load::{run_load, setup, tables_of, Load};
 use rand::{Rng, SeedableRng};
@@ -424,7 +427,7 @@ fn two_processes_forfeit_each_flagged_game_once() {
         (0..flagged)
             .map(|i| {
                 let (w, b) = (&ps[i % 4], &ps[(i + 1) % 4]);
-                games::create_active_game(
+                challenge::create_active_game(
                     &mut conn,
                     "chess",
                     w.user.id,
@@ -454,7 +457,7 @@ fn two_processes_forfeit_each_flagged_game_once() {
     );
     drop(servers);
     for id in &ids {
-        let g = games::load(&mut conn, *id).unwrap();
+        let g = rows::load(&mut conn, *id).unwrap();
         assert_eq!(
             (g.result.as_deref(), g.reason.as_deref()),
             (Some("0-1"), Some("time-forfeit")),
@@ -742,7 +745,7 @@ fn postgres_moves_are_tried_again_after_their_connections_are_lost() {
     );
     drop(server);
     let mut conn = DbConn::Postgresql(diesel::PgConnection::establish(&db).unwrap());
-    let stored = games::moves_of(&mut conn, id).unwrap();
+    let stored = rows::moves_of(&mut conn, id).unwrap();
     let stored: Vec<(i32, String)> = stored.into_iter().map(|m| (m.ply, m.coordinate)).collect();
     assert_eq!(
         stored,
@@ -751,7 +754,7 @@ fn postgres_moves_are_tried_again_after_their_connections_are_lost() {
             (second.ply, second.coordinate)
         ]
     );
-    assert_eq!(games::load(&mut conn, id).unwrap().ply, 2);
+    assert_eq!(rows::load(&mut conn, id).unwrap().ply, 2);
     let mails = format!("SELECT COUNT(*) AS n FROM email_outbox WHERE game_id = {id} AND ply = 2");
     assert_eq!(count(&mut conn, &mails), 1, "one mail for the second move");
 }
@@ -774,10 +777,10 @@ fn a_move_stored_before_its_connection_was_lost_is_not_stored_again() {
     let positions = missive::game::positions::PositionCache::new(1 << 20);
     let now = missive::web::now();
     // Black answers 1. e4 with e5, told of an earlier try or not.
-    let e5 = |game: i32, earlier: Option<&games::UnsureMove>| {
+    let e5 = |game: i32, earlier: Option<&play::UnsureMove>| {
         let mut conn = pool.get().unwrap();
         let (user, writes, positions) = (&black.user, &writes, &positions);
-        games::queue_move(
+        play::queue_move(
             &mut conn,
             writes,
             positions,
@@ -793,30 +796,30 @@ fn a_move_stored_before_its_connection_was_lost_is_not_stored_again() {
     // 1. e4, then Black's e5 dies with its connection while being stored.
     let mut unsure_e5 = |game: i32| {
         let mut conn = pool.get().unwrap();
-        games::submit_move(&mut conn, game, &white.user, "e4", Some(0), true, now).unwrap();
+        play::submit_move(&mut conn, game, &white.user, "e4", Some(0), true, now).unwrap();
         scratch.kill_the_next_insert("moves");
         match e5(game, None).unwrap() {
-            games::Submitted::Unsure(u) => u,
+            play::Submitted::Unsure(u) => u,
             _ => panic!("the killed store is unsure"),
         }
     };
     let unsure = unsure_e5(id);
     let mut conn = pool.get().unwrap();
-    assert_eq!(games::load(&mut conn, id).unwrap().ply, 1, "nothing stored");
+    assert_eq!(rows::load(&mut conn, id).unwrap().ply, 1, "nothing stored");
     // Then it is stored after all (as a COMMIT whose answer was lost is).
-    games::submit_move(&mut conn, id, &black.user, "e5", Some(1), true, now).unwrap();
+    play::submit_move(&mut conn, id, &black.user, "e5", Some(1), true, now).unwrap();
     match e5(id, Some(&unsure)).unwrap() {
-        games::Submitted::Done(games::MoveOutcome::Committed { played }) => {
+        play::Submitted::Done(play::MoveOutcome::Committed { played }) => {
             assert_eq!(played.coordinate, "e7e5")
         }
         _ => panic!("the stored move is answered as played"),
     }
-    let stored = games::moves_of(&mut conn, id).unwrap().len();
+    let stored = rows::moves_of(&mut conn, id).unwrap().len();
     assert_eq!(stored, 2, "stored once");
     // Another game, where Black's other tab stored d5 at that ply.
     let other = load::new_game(&mut conn, &white, &black);
     let unsure = unsure_e5(other);
-    games::submit_move(&mut conn, other, &black.user, "d5", Some(1), true, now).unwrap();
+    play::submit_move(&mut conn, other, &black.user, "d5", Some(1), true, now).unwrap();
     assert!(
         matches!(
             e5(other, Some(&unsure)),
@@ -952,7 +955,7 @@ fn postgres_writes_are_tried_again_after_their_connections_are_lost() {
     assert_eq!(count(&mut conn, "SELECT COUNT(*) AS n FROM games"), 2);
     let notes = "SELECT COUNT(*) AS n FROM game_notes WHERE body = 'after the kill'";
     assert_eq!(count(&mut conn, notes), 1);
-    assert_ne!(games::load(&mut conn, id).unwrap().status, "active");
+    assert_ne!(rows::load(&mut conn, id).unwrap().status, "active");
 }
 
 /// `db::once` at the service level, for the case a server cannot be made
@@ -996,14 +999,14 @@ fn a_write_committed_before_its_connection_was_lost_is_not_done_again() {
     assert_eq!(runs.get(), 2, "a key not stored: the write runs");
     // A refusal after a write: White's flag has fallen when White accepts.
     let (id, white, black) = &players[0];
-    games::draw(&mut conn, *id, &black.user, "offer", now).unwrap();
+    draw::draw(&mut conn, *id, &black.user, "offer", now).unwrap();
     let late = now + chrono::TimeDelta::days(4);
-    let accept = |c: &mut DbConn| games::draw(c, *id, &white.user, "accept", late);
+    let accept = |c: &mut DbConn| draw::draw(c, *id, &white.user, "accept", late);
     let flag_fell =
-        |r: Result<(), Error>| matches!(r, Err(Error::Conflict(m)) if m == games::FLAG_FELL);
+        |r: Result<(), Error>| matches!(r, Err(Error::Conflict(m)) if m == rows::FLAG_FELL);
     assert!(flag_fell(once(&mut conn, "k3", false, late, accept)));
-    let row = games::load(&mut conn, *id).unwrap();
-    let forfeit = Some(missive::clocks::clocks::TIME_FORFEIT);
+    let row = rows::load(&mut conn, *id).unwrap();
+    let forfeit = Some(missive::clocks::state::TIME_FORFEIT);
     assert_eq!(row.reason.as_deref(), forfeit, "the forfeit stands");
     assert!(flag_fell(once(&mut conn, "k3", true, late, |_| Ok(()))));
     // A failure rolls back what was written before it and keeps no key.

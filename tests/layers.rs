@@ -149,6 +149,11 @@ fn paths_named(module: &str, text: &str, root_names: &[&str]) -> Vec<String> {
         let after = &rest[at + 3..];
         let Some(end) = after.find(';') else { break };
         for p in expand_use(after[..end].trim()) {
+            // `use super::*` is the idiom of an inline test module, whose
+            // `super` is the file's own module, not its parent.
+            if p == "super" {
+                continue;
+            }
             if let Some(r) = resolve(&p) {
                 out.push(r);
             }

@@ -9,7 +9,13 @@ mod smtp;
 use chrono::Duration;
 use common::{csrf_from, Backend, TestApp};
 use missive::accounts::links::PlayLink;
-use missive::mail::mail::{self, MailCtx, Sender, Transport};
+use missive::accounts::mail_settings;
+use missive::db::outbox;
+use missive::mail::context::MailCtx;
+use missive::mail::drain;
+use missive::mail::drain::Sender;
+use missive::mail::transport;
+use missive::mail::transport::Transport;
 use reqwest::StatusCode;
 use smtp::SmtpSink;
 use std::sync::{Arc, Barrier};
@@ -69,14 +75,14 @@ fn sender(app: &TestApp, transport: Transport, owner: &str) -> Sender {
 fn smtp_sender(app: &TestApp, url: &str, owner: &str) -> Sender {
     sender(
         app,
-        Transport::Smtp(mail::smtp_transport(url).unwrap()),
+        Transport::Smtp(transport::smtp_transport(url).unwrap()),
         owner,
     )
 }
 
-fn drain(app: &TestApp, s: &Sender, now: chrono::NaiveDateTime) -> mail::DrainReport {
+fn drain(app: &TestApp, s: &Sender, now: chrono::NaiveDateTime) -> drain::DrainReport {
     let mut conn = app.db();
-    mail::drain_once(&mut conn, s, now).unwrap()
+    drain::drain_once(&mut conn, s, now).unwrap()
 }
 
 /// The path and query of the play link in a mail.
@@ -301,7 +307,7 @@ fn smtp_down_keeps_mail_queued_and_sends_it_once(backend: Backend) {
     // Nobody listens: everything fails, is kept, with the error recorded.
     let r = drain(&app, &s, t0);
     assert_eq!((r.sent, r.failed, r.skipped), (0, 2, 1), "{r:?}");
-    let rows = mail::all(&mut app.db()).unwrap();
+    let rows = outbox::all(&mut app.db()).unwrap();
     let rows: Vec<_> = rows.iter().filter(|r| r.sent_at.is_none()).collect();
     assert_eq!(rows.len(), 2);
     assert!(rows
@@ -311,7 +317,7 @@ fn smtp_down_keeps_mail_queued_and_sends_it_once(backend: Backend) {
     assert_eq!(drain(&app, &s, t0 + Duration::seconds(5)).failed, 0);
     let r = drain(&app, &s, t0 + Duration::seconds(31));
     assert_eq!(r.failed, 2);
-    let rows = mail::all(&mut app.db()).unwrap();
+    let rows = outbox::all(&mut app.db()).unwrap();
     assert!(rows
         .iter()
         .filter(|r| r.sent_at.is_none())
@@ -335,7 +341,7 @@ fn smtp_down_keeps_mail_queued_and_sends_it_once(backend: Backend) {
     for k in 0..3 {
         assert_eq!(
             drain(&app, &s3, later + Duration::hours(k)),
-            mail::DrainReport::default()
+            drain::DrainReport::default()
         );
     }
     assert_eq!(sink.count(), 2);
@@ -347,7 +353,7 @@ fn smtp_down_keeps_mail_queued_and_sends_it_once(backend: Backend) {
         1,
         "{to:?}"
     );
-    let rows = mail::all(&mut app.db()).unwrap();
+    let rows = outbox::all(&mut app.db()).unwrap();
     assert!(rows.iter().all(|r| r.sent_at.is_some()));
 }
 
@@ -358,13 +364,13 @@ fn two_workers_send_each_mail_once(backend: Backend) {
     {
         let mut conn = app.db();
         for _ in 0..60 {
-            mail::enqueue(
+            outbox::enqueue(
                 &mut conn,
-                mail::CHALLENGE_ACCEPTED,
+                outbox::CHALLENGE_ACCEPTED,
                 1,
                 Some(id),
                 Some(0),
-                &mail::Payload::default(),
+                &outbox::Payload::default(),
                 now,
             )
             .unwrap();
@@ -384,7 +390,7 @@ fn two_workers_send_each_mail_once(backend: Backend) {
                 barrier.wait();
                 let mut sent = 0;
                 loop {
-                    let r = mail::drain_once(&mut conn, &s, now).unwrap();
+                    let r = drain::drain_once(&mut conn, &s, now).unwrap();
                     sent += r.sent;
                     if r.sent + r.failed + r.skipped == 0 {
                         break;
@@ -409,7 +415,7 @@ fn every_event_queues_its_mail(backend: Backend) {
     let (transport, list) = Transport::memory();
     let s = sender(&app, transport, "mem");
     let kinds = |app: &TestApp| -> Vec<(String, i32)> {
-        mail::all(&mut app.db())
+        outbox::all(&mut app.db())
             .unwrap()
             .into_iter()
             .map(|r| (r.kind, r.user_id))
@@ -644,9 +650,9 @@ fn service_user(
         .unwrap();
     if verified {
         let sig = missive::accounts::links::verify_sig(&secret(app), u.id, &email);
-        assert!(mail::verify_email(&mut conn, &secret(app), u.id, &sig, now).unwrap());
+        assert!(mail_settings::verify_email(&mut conn, &secret(app), u.id, &sig, now).unwrap());
     }
-    mail::set_policy(&mut conn, u.id, policy, now).unwrap();
+    mail_settings::set_policy(&mut conn, u.id, policy, now).unwrap();
     u
 }
 
@@ -659,9 +665,12 @@ fn service_game(
     at: chrono::NaiveDateTime,
     moves: &[&str],
 ) -> i32 {
-    use missive::game::games::{self, Challenge, MoveOutcome};
+    use missive::game::challenge;
+    use missive::game::challenge::Challenge;
+    use missive::game::play;
+    use missive::game::play::MoveOutcome;
     let mut conn = app.db();
-    let id = games::create_game(
+    let id = challenge::create_game(
         &mut conn,
         white,
         &Challenge {
@@ -674,11 +683,11 @@ fn service_game(
         at,
     )
     .unwrap();
-    games::accept(&mut conn, id, black, at).unwrap();
+    challenge::accept(&mut conn, id, black, at).unwrap();
     for (i, m) in moves.iter().enumerate() {
         let mover = if i % 2 == 0 { white } else { black };
         let t = at + Duration::hours(i as i64 + 1);
-        let r = games::submit_move(&mut conn, id, mover, m, None, true, t).unwrap();
+        let r = play::submit_move(&mut conn, id, mover, m, None, true, t).unwrap();
         assert!(matches!(r, MoveOutcome::Committed { .. }));
     }
     id
@@ -798,7 +807,7 @@ fn daily_digest_once_a_day_right_games_right_order(backend: Backend) {
     assert_eq!(digests(&app), 2);
     // She plays everywhere; the day after there is nothing to list: no mail.
     for (g, m) in [(g1, "e4"), (g2, "e5"), (g3, "e4")] {
-        missive::game::games::submit_move(&mut conn, g, &alice, m, None, true, day2).unwrap();
+        missive::game::play::submit_move(&mut conn, g, &alice, m, None, true, day2).unwrap();
     }
     let day3 = at("2026-11-23 07:00");
     let r = digest::run_digests(&mut conn, 7, day3).unwrap();
@@ -861,12 +870,12 @@ fn resend_verification_is_rate_limited(backend: Backend) {
     let t = at("2030-01-01 12:00");
     {
         let mut conn = app.db();
-        mail::send_verification(&mut conn, id, t).unwrap();
+        mail_settings::send_verification(&mut conn, id, t).unwrap();
         assert!(matches!(
-            mail::send_verification(&mut conn, id, t + Duration::minutes(9)),
+            mail_settings::send_verification(&mut conn, id, t + Duration::minutes(9)),
             Err(missive::domain::error::Error::RateLimited(_))
         ));
-        mail::send_verification(&mut conn, id, t + Duration::minutes(10)).unwrap();
+        mail_settings::send_verification(&mut conn, id, t + Duration::minutes(10)).unwrap();
     }
     assert_eq!(verify_mails(&app), 4);
     let later = t + Duration::minutes(30);
@@ -878,7 +887,7 @@ fn resend_verification_is_rate_limited(backend: Backend) {
             std::thread::spawn(move || {
                 let mut conn = missive::db::Manager::new(&url).open().unwrap();
                 barrier.wait();
-                mail::send_verification(&mut conn, id, later).is_ok()
+                mail_settings::send_verification(&mut conn, id, later).is_ok()
             })
         })
         .collect();
@@ -905,7 +914,7 @@ fn resend_verification_is_rate_limited(backend: Backend) {
 /// each clock's time left and deadline in the mail.
 fn digest_lists_least_time_left_first(backend: Backend) {
     use missive::domain::time_control::TimeControl;
-    use missive::game::games;
+    use missive::game::challenge;
     use missive::mail::digest;
     let app = TestApp::start(backend);
     let t0 = at("2026-11-20 10:00");
@@ -914,7 +923,8 @@ fn digest_lists_least_time_left_first(backend: Backend) {
     let mut conn = app.db();
     let clocked = |conn: &mut missive::db::DbConn, tc: &str, start| {
         let tc: TimeControl = tc.parse().unwrap();
-        games::create_active_game(conn, "chess", alice.id, bob.id, Some(&tc), None, start).unwrap()
+        challenge::create_active_game(conn, "chess", alice.id, bob.id, Some(&tc), None, start)
+            .unwrap()
     };
     // No clock, waiting since the day before: listed last all the same.
     let unclocked = service_game(&app, &alice, &bob, t0 - Duration::days(1), &[]);
@@ -961,22 +971,26 @@ fn digest_lists_least_time_left_first(backend: Backend) {
 fn enqueue_follows_verification_and_policy(backend: Backend) {
     let app = TestApp::start(backend);
     let now = missive::web::now();
-    let payload = mail::Payload::default();
+    let payload = outbox::Payload::default();
     let mut n = 0;
-    for policy in [mail::POLICY_EVERY, mail::POLICY_DIGEST, mail::POLICY_NONE] {
+    for policy in [
+        outbox::POLICY_EVERY,
+        outbox::POLICY_DIGEST,
+        outbox::POLICY_NONE,
+    ] {
         for verified in [true, false] {
             n += 1;
             let u = service_user(&app, &format!("queue{n}"), policy, verified, now);
-            for kind in [mail::YOUR_TURN, mail::GAME_OVER, mail::VERIFY_EMAIL] {
-                mail::enqueue(&mut app.db(), kind, u.id, None, Some(777), &payload, now).unwrap();
+            for kind in [outbox::YOUR_TURN, outbox::GAME_OVER, outbox::VERIFY_EMAIL] {
+                outbox::enqueue(&mut app.db(), kind, u.id, None, Some(777), &payload, now).unwrap();
                 let queued = app.count(&format!(
                     "SELECT COUNT(*) AS n FROM email_outbox \
                      WHERE user_id = {} AND kind = '{kind}' AND ply = 777",
                     u.id
                 ));
-                let wanted = (verified || kind == mail::VERIFY_EMAIL)
-                    && policy != mail::POLICY_NONE
-                    && !(policy == mail::POLICY_DIGEST && kind == mail::YOUR_TURN);
+                let wanted = (verified || kind == outbox::VERIFY_EMAIL)
+                    && policy != outbox::POLICY_NONE
+                    && !(policy == outbox::POLICY_DIGEST && kind == outbox::YOUR_TURN);
                 assert_eq!(queued, i64::from(wanted), "{policy} {verified} {kind}");
             }
         }

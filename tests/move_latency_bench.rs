@@ -12,7 +12,10 @@ mod common;
 mod smtp;
 
 use common::{csrf_from, Backend, TestApp, TestClient};
-use missive::mail::mail::{self, MailCtx, Sender, Transport};
+use missive::mail::context::MailCtx;
+use missive::mail::drain::Sender;
+use missive::mail::transport;
+use missive::mail::transport::Transport;
 use reqwest::StatusCode;
 use smtp::SmtpSink;
 use std::time::{Duration, Instant};
@@ -66,7 +69,7 @@ fn run(stalled: bool, moves: usize) -> Run {
     let pool = missive::db::connect(&app.database_url, 2).unwrap();
     let secret = missive::web::load_secret(&mut app.db(), None).unwrap();
     let sender = Sender {
-        transport: Transport::Smtp(mail::smtp_transport(&sink.url()).unwrap()),
+        transport: Transport::Smtp(transport::smtp_transport(&sink.url()).unwrap()),
         ctx: MailCtx::new(&app.config, &secret).unwrap(),
         owner: "bench".into(),
     };

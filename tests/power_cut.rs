@@ -23,7 +23,9 @@ mod move_load;
 mod stored;
 
 use load::Http;
-use missive::mail::mail;
+use missive::mail::context;
+use missive::mail::drain;
+use missive::mail::transport;
 use missive::smtp_sink::SmtpSink;
 use rand::{Rng, SeedableRng};
 use std::path::{Path, PathBuf};
@@ -65,9 +67,9 @@ impl Server {
         let config = config(db, sink);
         let pool = missive::db::connect(&config.database_url, 2).expect("database");
         let secret = missive::web::load_secret(&mut pool.get().unwrap(), Some(SECRET)).unwrap();
-        let sender = mail::Sender {
-            transport: mail::Transport::from_config(&config).unwrap(),
-            ctx: mail::MailCtx::new(&config, &secret).unwrap(),
+        let sender = drain::Sender {
+            transport: transport::Transport::from_config(&config).unwrap(),
+            ctx: context::MailCtx::new(&config, &secret).unwrap(),
             owner: missive::jobs::worker_name(),
         };
         let mailer = missive::jobs::spawn_mail_worker(pool, sender, Duration::from_millis(20));

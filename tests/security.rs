@@ -8,8 +8,8 @@ mod common;
 use common::{Backend, TestApp, TestClient};
 use diesel::RunQueryDsl;
 use missive::accounts::links::{self, PlayLink};
+use missive::accounts::mail_settings;
 use missive::accounts::users as accounts;
-use missive::mail::mail;
 use missive::tournaments::tournaments::{self as tsvc, TournamentForm};
 use reqwest::StatusCode;
 
@@ -130,7 +130,7 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
         ))
         .execute(conn)
         .unwrap();
-        assert!(!mail::is_verified(conn, bob_id).unwrap());
+        assert!(!mail_settings::is_verified(conn, bob_id).unwrap());
         (open_t, start_t, run_t, run_game)
     };
     let (closes, leave_start, leave_end) = (day(5), day(10), day(12));

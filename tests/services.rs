@@ -7,7 +7,9 @@ use common::{Backend, TestApp};
 use diesel::prelude::*;
 use missive::accounts::users as accounts;
 use missive::domain::error::Error;
-use missive::game::games;
+use missive::game::challenge;
+use missive::game::play;
+use missive::game::rows;
 
 both_backends!(
     stale_row_cannot_store_a_move,
@@ -43,15 +45,15 @@ fn started_game(
     conn: &mut missive::db::DbConn,
 ) -> (i32, missive::db::models::User, missive::db::models::User) {
     let (a, b) = two_players(conn);
-    let challenge = games::Challenge {
+    let challenge = challenge::Challenge {
         variant: "chess".into(),
         opponent: "bob".into(),
         color: "white".into(),
         fen: String::new(),
         time_control: String::new(),
     };
-    let id = games::create_game(conn, &a, &challenge, t0()).unwrap();
-    games::accept(conn, id, &b, t0()).unwrap();
+    let id = challenge::create_game(conn, &a, &challenge, t0()).unwrap();
+    challenge::accept(conn, id, &b, t0()).unwrap();
     (id, a, b)
 }
 
@@ -60,28 +62,28 @@ fn stale_row_cannot_store_a_move(backend: Backend) {
     let mut conn = app.db();
     let (id, alice, _bob) = started_game(&mut conn);
     // Two requests read the game at ply 0...
-    let first = games::load(&mut conn, id).unwrap();
+    let first = rows::load(&mut conn, id).unwrap();
     let second = first.clone();
     // ...the first stores its move, the second must not.
-    let r = games::move_from(&mut conn, &first, &alice, "e4", true, t0()).unwrap();
-    assert!(matches!(r, games::MoveOutcome::Committed { .. }));
-    let r = games::move_from(&mut conn, &second, &alice, "d4", true, t0());
+    let r = play::move_from(&mut conn, &first, &alice, "e4", true, t0()).unwrap();
+    assert!(matches!(r, play::MoveOutcome::Committed { .. }));
+    let r = play::move_from(&mut conn, &second, &alice, "d4", true, t0());
     assert!(matches!(r, Err(Error::Conflict(_))), "{:?}", r.err());
-    let moves = games::moves_of(&mut conn, id).unwrap();
+    let moves = rows::moves_of(&mut conn, id).unwrap();
     assert_eq!(moves.len(), 1);
     assert_eq!(moves[0].display, "e4");
     assert_eq!(moves[0].coordinate, "e2e4");
     assert_eq!(moves[0].from_square.as_deref(), Some("e2"));
     assert_eq!(moves[0].to_square, "e4");
     assert_eq!(moves[0].played_at, t0());
-    let row = games::load(&mut conn, id).unwrap();
+    let row = rows::load(&mut conn, id).unwrap();
     assert_eq!(row.ply, 1);
     assert_eq!(row.turn, "black");
     assert_eq!(row.fen, moves[0].fen_after);
     // A preview stores nothing.
-    let r = games::move_from(&mut conn, &row, &_bob, "e5", false, t0()).unwrap();
-    assert!(matches!(r, games::MoveOutcome::Preview { .. }));
-    assert_eq!(games::moves_of(&mut conn, id).unwrap().len(), 1);
+    let r = play::move_from(&mut conn, &row, &_bob, "e5", false, t0()).unwrap();
+    assert!(matches!(r, play::MoveOutcome::Preview { .. }));
+    assert_eq!(rows::moves_of(&mut conn, id).unwrap().len(), 1);
 }
 
 fn unique_game_ply_key(backend: Backend) {
@@ -89,7 +91,7 @@ fn unique_game_ply_key(backend: Backend) {
     let app = TestApp::start(backend);
     let mut conn = app.db();
     let (id, alice, _) = started_game(&mut conn);
-    games::submit_move(&mut conn, id, &alice, "e4", Some(0), true, t0()).unwrap();
+    play::submit_move(&mut conn, id, &alice, "e4", Some(0), true, t0()).unwrap();
     let dup = diesel::insert_into(moves::table)
         .values((
             moves::game_id.eq(id),
@@ -179,7 +181,7 @@ fn sessions_expire(backend: Backend) {
 }
 
 /// A stored move's number is worked out inside its INSERT
-/// (`games::TurnNoAfter`): for every previous mover, next mover, previous
+/// (`rows::TurnNoAfter`): for every previous mover, next mover, previous
 /// number and a game with or without a Black, it is what `next_turn_no`
 /// gives, and 1 when there is no previous move.
 fn turn_number_in_sql_agrees_with_next_turn_no(backend: Backend) {
@@ -189,13 +191,13 @@ fn turn_number_in_sql_agrees_with_next_turn_no(backend: Backend) {
     let mut conn = app.db();
     let (id, alice, bob) = started_game(&mut conn);
     let in_sql = |conn: &mut missive::db::DbConn, ply, black, mover| -> i32 {
-        diesel::select(games::TurnNoAfter::new(id, ply, black, mover))
+        diesel::select(rows::TurnNoAfter::new(id, ply, black, mover))
             .get_result(conn)
             .unwrap()
     };
     for mover in [Color::White, Color::Black] {
         assert_eq!(in_sql(&mut conn, 0, Some(bob.id), mover), 1);
-        assert_eq!(games::next_turn_no(None, mover), 1);
+        assert_eq!(rows::next_turn_no(None, mover), 1);
     }
     let mut ply = 0;
     for (by, color) in [(alice.id, Color::White), (bob.id, Color::Black)] {
@@ -216,14 +218,14 @@ fn turn_number_in_sql_agrees_with_next_turn_no(backend: Backend) {
                 .execute(&mut conn)
                 .unwrap();
             for mover in [Color::White, Color::Black] {
-                let want = games::next_turn_no(Some((number, color)), mover);
+                let want = rows::next_turn_no(Some((number, color)), mover);
                 assert_eq!(
                     in_sql(&mut conn, ply, Some(bob.id), mover),
                     want,
                     "{color:?} then {mover:?}"
                 );
                 // No Black in the game (as `next_turn_no` is given White).
-                let want = games::next_turn_no(Some((number, Color::White)), mover);
+                let want = rows::next_turn_no(Some((number, Color::White)), mover);
                 assert_eq!(in_sql(&mut conn, ply, None, mover), want);
             }
         }

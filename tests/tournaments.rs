@@ -13,7 +13,10 @@ use missive::db::models::{GameRow, User};
 use missive::db::DbConn;
 use missive::domain::error::Error;
 use missive::domain::pairing;
-use missive::game::games;
+use missive::game::draw;
+use missive::game::play;
+use missive::game::resign;
+use missive::game::rows;
 use missive::tournaments::tournaments::{self as tsvc, StandingLine, TournamentForm};
 use reqwest::StatusCode;
 use std::collections::{HashMap, HashSet};
@@ -104,11 +107,11 @@ fn finish(
     let white = &by[&g.white_id.unwrap()];
     let black = &by[&g.black_id.unwrap()];
     match result {
-        "1-0" => games::resign(conn, g.id, black, now).unwrap(),
-        "0-1" => games::resign(conn, g.id, white, now).unwrap(),
+        "1-0" => resign::resign(conn, g.id, black, now).unwrap(),
+        "0-1" => resign::resign(conn, g.id, white, now).unwrap(),
         _ => {
-            games::draw(conn, g.id, white, "offer", now).unwrap();
-            games::draw(conn, g.id, black, "accept", now).unwrap();
+            draw::draw(conn, g.id, white, "offer", now).unwrap();
+            draw::draw(conn, g.id, black, "accept", now).unwrap();
         }
     }
 }
@@ -123,20 +126,20 @@ fn time_forfeit(
     start: NaiveDateTime,
     now: NaiveDateTime,
 ) {
-    let mut row = games::load(conn, game_id).unwrap();
-    if games::player_to_move(&row) != Some(loser) {
-        let mover = accounts::find_by_id(conn, games::player_to_move(&row).unwrap())
+    let mut row = rows::load(conn, game_id).unwrap();
+    if rows::player_to_move(&row) != Some(loser) {
+        let mover = accounts::find_by_id(conn, rows::player_to_move(&row).unwrap())
             .unwrap()
             .unwrap();
-        games::submit_move(conn, game_id, &mover, "e4", None, true, start).unwrap();
-        row = games::load(conn, game_id).unwrap();
+        play::submit_move(conn, game_id, &mover, "e4", None, true, start).unwrap();
+        row = rows::load(conn, game_id).unwrap();
     }
     assert!(
-        !missive::clocks::clocks::forfeit_if_flagged(conn, &row, start + Duration::days(2))
+        !missive::clocks::forfeit::forfeit_if_flagged(conn, &row, start + Duration::days(2))
             .unwrap()
     );
-    assert!(missive::clocks::clocks::forfeit_if_flagged(conn, &row, now).unwrap());
-    let row = games::load(conn, game_id).unwrap();
+    assert!(missive::clocks::forfeit::forfeit_if_flagged(conn, &row, now).unwrap());
+    let row = rows::load(conn, game_id).unwrap();
     assert_eq!(row.reason.as_deref(), Some("time-forfeit"));
 }
 
@@ -165,7 +168,7 @@ fn round_robin_of_five(backend: Backend) {
     assert_eq!(gs.len(), 10);
     let mut pairs = HashSet::new();
     for g in &gs {
-        assert_eq!(g.status, games::ACTIVE);
+        assert_eq!(g.status, rows::ACTIVE);
         assert_eq!(g.turn, "white");
         let (w, b) = (g.white_id.unwrap(), g.black_id.unwrap());
         assert!(pairs.insert((w.min(b), w.max(b))), "pair repeated");
@@ -180,7 +183,7 @@ fn round_robin_of_five(backend: Backend) {
         }
     }
     // Everyone was mailed their games (one mail listing all five rounds).
-    let mails = missive::mail::mail::all(conn).unwrap();
+    let mails = missive::db::outbox::all(conn).unwrap();
     for u in &us {
         assert_eq!(
             mails
@@ -191,13 +194,13 @@ fn round_robin_of_five(backend: Backend) {
         );
     }
     // The mail renders: the tournament, each round's game with its link.
-    let (transport, sent) = missive::mail::mail::Transport::memory();
-    let sender = missive::mail::mail::Sender {
+    let (transport, sent) = missive::mail::transport::Transport::memory();
+    let sender = missive::mail::drain::Sender {
         transport,
-        ctx: missive::mail::mail::MailCtx::new(&app.config, b"secret").unwrap(),
+        ctx: missive::mail::context::MailCtx::new(&app.config, b"secret").unwrap(),
         owner: "test".into(),
     };
-    missive::mail::mail::drain_once(conn, &sender, start).unwrap();
+    missive::mail::drain::drain_once(conn, &sender, start).unwrap();
     let sent = sent.lock().unwrap().clone();
     let round_mails: Vec<_> = sent
         .iter()
@@ -222,7 +225,7 @@ fn round_robin_of_five(backend: Backend) {
     // The dashboard: ann books leave (days 2 to 4); a day and a half in,
     // every game whose mover is not ann runs out within 48 hours (3 days a
     // move), ann's own clocks are stopped.
-    missive::clocks::clocks::book_leave(
+    missive::clocks::leave::book_leave(
         conn,
         us[0].id,
         (start + Duration::days(1)).date(),
@@ -434,7 +437,7 @@ fn swiss_of_eight(backend: Backend) {
     }
     assert!(v.crosstable.is_none());
     // Every player was mailed once per round.
-    let mails = missive::mail::mail::all(conn).unwrap();
+    let mails = missive::db::outbox::all(conn).unwrap();
     assert_eq!(
         mails
             .iter()
@@ -495,7 +498,7 @@ fn forfeits_withdraw_and_cancel_below_half(backend: Backend) {
         .iter()
         .filter(|g| g.white_id == Some(fay) || g.black_id == Some(fay))
     {
-        assert_eq!(g.status, games::FINISHED);
+        assert_eq!(g.status, rows::FINISHED);
         let lost = (g.result.as_deref() == Some("1-0")) == (g.black_id == Some(fay));
         assert!(lost, "game {}", g.id);
     }
@@ -561,7 +564,7 @@ fn forfeits_withdraw_and_stand_from_half(backend: Backend) {
     let (e, _) = v.players.iter().find(|(p, _)| p.user_id == fay).unwrap();
     assert!(e.withdrawn_at.is_some());
     assert!(!e.results_cancelled, "3 of 4 completed: at least half");
-    let last = games::load(conn, fays[3].id).unwrap();
+    let last = rows::load(conn, fays[3].id).unwrap();
     assert_eq!(last.reason.as_deref(), Some("withdrawal"));
     let fl = line(&v.standings, "fay");
     assert_eq!((fl.points2, fl.played, fl.cancelled), (1, 4, false));
@@ -637,19 +640,19 @@ fn director_withdraws_and_replaces(backend: Backend) {
     assert!(after
         .iter()
         .filter(|g| news.iter().any(|n| n.1 == g.white_id && n.2 == g.black_id))
-        .all(|g| g.status == games::ACTIVE));
+        .all(|g| g.status == rows::ACTIVE));
     let v = tsvc::view(conn, tid).unwrap();
     assert!(v.standings.iter().any(|l| l.name == "new" && !l.cancelled));
     assert!(!v.standings.iter().any(|l| l.name == "dan" && !l.cancelled));
     // Once a first-round game has a move, nobody is replaced any more.
     let r1 = after
         .iter()
-        .find(|g| g.round == Some(1) && g.status == games::ACTIVE)
+        .find(|g| g.round == Some(1) && g.status == rows::ACTIVE)
         .unwrap();
     let white = accounts::find_by_id(conn, r1.white_id.unwrap())
         .unwrap()
         .unwrap();
-    games::submit_move(
+    play::submit_move(
         conn,
         r1.id,
         &white,
@@ -1082,7 +1085,7 @@ fn cli_creates_users_and_grants_the_director_role() {
         "stdin horse battery",
         &carol.password_hash
     ));
-    assert!(missive::mail::mail::is_verified(&mut conn, alice.id).unwrap());
+    assert!(missive::accounts::mail_settings::is_verified(&mut conn, alice.id).unwrap());
     assert!(accounts::find_by_name(&mut conn, "dave").unwrap().is_none());
 }
 
@@ -1190,13 +1193,13 @@ fn withdrawal_mails(
     email: &str,
     now: NaiveDateTime,
 ) -> Vec<String> {
-    let (transport, sent) = missive::mail::mail::Transport::memory();
-    let sender = missive::mail::mail::Sender {
+    let (transport, sent) = missive::mail::transport::Transport::memory();
+    let sender = missive::mail::drain::Sender {
         transport,
-        ctx: missive::mail::mail::MailCtx::new(&app.config, b"secret").unwrap(),
+        ctx: missive::mail::context::MailCtx::new(&app.config, b"secret").unwrap(),
         owner: "test".into(),
     };
-    while missive::mail::mail::drain_once(conn, &sender, now)
+    while missive::mail::drain::drain_once(conn, &sender, now)
         .unwrap()
         .sent
         > 0

@@ -144,7 +144,7 @@ pub fn check_play_link(
 > {
     use crate::db::models::User;
     use crate::db::schema::users;
-    use crate::game::games as gsvc;
+    use crate::game::rows;
     use diesel::prelude::*;
     if !link.verify(secret, sig) {
         return Ok(Err(LinkProblem::Tampered));
@@ -152,12 +152,12 @@ pub fn check_play_link(
     if link.expired(now) {
         return Ok(Err(LinkProblem::Expired));
     }
-    let row = match gsvc::load(conn, link.game) {
+    let row = match rows::load(conn, link.game) {
         Ok(r) => r,
         Err(crate::domain::error::Error::NotFound(_)) => return Ok(Err(LinkProblem::Used)),
         Err(e) => return Err(e),
     };
-    if row.ply != link.ply || gsvc::player_to_move(&row) != Some(link.user) {
+    if row.ply != link.ply || rows::player_to_move(&row) != Some(link.user) {
         return Ok(Err(LinkProblem::Used));
     }
     let user: Option<User> = users::table

@@ -13,6 +13,8 @@ use chrono::{Duration, NaiveDateTime};
 use diesel::prelude::*;
 use sha2::{Digest, Sha256};
 
+/// How long a login lasts.
+pub const SESSION_DAYS: i64 = 30;
 pub const USERNAME_MIN: usize = 3;
 pub const USERNAME_MAX: usize = 20;
 pub const PASSWORD_MIN: usize = 8;
@@ -279,13 +281,13 @@ pub fn create_session(
     user_id: i32,
     now: NaiveDateTime,
 ) -> Result<String, Error> {
-    let token = crate::web::random_token();
+    let token = crate::util::random_token();
     diesel::insert_into(sessions::table)
         .values((
             sessions::token_hash.eq(token_hash(&token)),
             sessions::user_id.eq(user_id),
             sessions::created_at.eq(now),
-            sessions::expires_at.eq(now + Duration::days(crate::web::SESSION_DAYS)),
+            sessions::expires_at.eq(now + Duration::days(SESSION_DAYS)),
         ))
         .execute(conn)?;
     Ok(token)

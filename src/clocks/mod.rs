@@ -1,4 +1,6 @@
-//! Game clocks as stored: the sweep that ends games on time, reminders,
-//! leave.
+//! Game clocks as stored: each side's time as it stands, the forfeits and
+//! reminders the sweep makes, and leave.
 
-pub mod clocks;
+pub mod forfeit;
+pub mod leave;
+pub mod state;

@@ -6,6 +6,7 @@ pub mod group_commit;
 pub mod kept_update;
 pub mod models;
 pub mod once;
+pub mod outbox;
 pub mod schema;
 pub mod settings;
 pub mod stamp;
@@ -469,7 +470,7 @@ mod tests {
         assert_eq!(level(Manager::new(&url)), 2);
         assert_eq!(level(Manager::new(&url).sqlite_sync(SqliteSync::Normal)), 1);
         assert_eq!(level(Manager::new(&url).sqlite_sync(SqliteSync::Full)), 2);
-        let config = crate::Config {
+        let config = crate::config::Config {
             database_url: url.clone(),
             sqlite_sync: SqliteSync::Normal,
             ..Default::default()

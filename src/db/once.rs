@@ -2,7 +2,7 @@
 //!
 //! A PostgreSQL connection can die between a COMMIT and its answer, so a
 //! write whose connection was lost may be in the database or not. The
-//! request tries it again on another connection ([`crate::web::write_once`])
+//! request tries it again on another connection (the web layer's `write_once`)
 //! under the same random key; [`once`] stores the key and the answer in the
 //! write's own transaction, so a later try finds them and answers the same
 //! without writing again. SQLite connections are not lost (the file cannot

@@ -172,7 +172,7 @@ pub fn parse_duration(text: &str) -> Result<i64, String> {
     let bad = || {
         format!(
             "“{}” is not a duration: write a number and a unit, d (days), h, m or s, like 3d or 1d12h.",
-            crate::web::clip(text, 30)
+            crate::util::clip(text, 30)
         )
     };
     if text.is_empty() {
@@ -303,13 +303,13 @@ impl FromStr for TimeControl {
             let Some(rest) = t.strip_prefix('+') else {
                 return Err(format!(
                     "“{}” is not understood: after the initial time come +D/move, +D/Nmoves or max D.",
-                    crate::web::clip(t, 30)
+                    crate::util::clip(t, 30)
                 ));
             };
             let (d, per) = rest.split_once('/').ok_or_else(|| {
                 format!(
                     "“{}” must say per what: +1d/move or +50d/10moves.",
-                    crate::web::clip(t, 30)
+                    crate::util::clip(t, 30)
                 )
             })?;
             let secs = parse_duration(d)?;
@@ -328,7 +328,7 @@ impl FromStr for TimeControl {
                     .ok_or_else(|| {
                         format!(
                             "“{}”: the number of moves must be between 1 and {MAX_SCHEDULE_MOVES}, like +50d/10moves.",
-                            crate::web::clip(t, 30)
+                            crate::util::clip(t, 30)
                         )
                     })?;
                 if tc.schedule.is_some() {

@@ -1,5 +1,15 @@
-//! Games: challenge, play, finish, records.
+//! Games: one file per act (challenge, play, resign, draw, finish), the
+//! rows they read and write, restoring a game from its row, the mails
+//! their acts queue, records.
 
-pub mod games;
+pub mod challenge;
+pub mod draw;
+pub mod ending;
+pub mod finish;
+pub mod notify;
+pub mod play;
 pub mod positions;
 pub mod records;
+pub mod resign;
+pub mod restore;
+pub mod rows;

@@ -1,6 +1,6 @@
-//! What a game page draws from a position alone, kept for the positions
-//! drawn lately: the game restored from its stored FEN and history, its
-//! legal-move list, and board pictures.
+//! Games restored from their stored FEN and history, with their legal-move
+//! lists, kept for the positions seen lately (board pictures are kept by
+//! `web::views::pictures`).
 //!
 //! Restoring, listing and drawing were over a quarter of a game page's CPU
 //! (`perf`), and a correspondence game's page is seen many times between two
@@ -17,9 +17,8 @@
 
 use crate::db::models::GameRow;
 use crate::domain::error::Error;
-use crate::web::views::board_svg::{self, SvgOptions};
 use chrono::NaiveDateTime;
-use missive_rules::{BoardView, FenError, Game, Variant};
+use missive_rules::{Game, Variant};
 use quick_cache::sync::Cache;
 use quick_cache::Weighter;
 use std::hash::{BuildHasher, Hash};
@@ -134,35 +133,6 @@ impl Restored {
     }
 }
 
-/// A board picture and what it was drawn from.
-struct Picture {
-    variant: &'static str,
-    fen: String,
-    flipped: bool,
-    last_move: Option<(Option<String>, String)>,
-    svg: Arc<str>,
-}
-
-/// What a picture shows, as the page asks for it.
-pub struct PictureOf<'a> {
-    pub variant: &'a dyn Variant,
-    pub fen: &'a str,
-    pub flipped: bool,
-    pub last_move: Option<(Option<&'a str>, &'a str)>,
-}
-
-impl PictureOf<'_> {
-    fn is(&self, p: &Picture) -> bool {
-        p.variant == self.variant.id()
-            && p.fen == self.fen
-            && p.flipped == self.flipped
-            && p.last_move
-                .as_ref()
-                .map(|(f, t)| (f.as_deref(), t.as_str()))
-                == self.last_move
-    }
-}
-
 /// Weights are bytes, roughly: the FEN kept, the game's history (its entries
 /// take about as much as their text, 17 bytes), and a fixed allowance for
 /// the position, its legal moves and their written list.
@@ -175,24 +145,16 @@ impl Weighter<u64, Arc<Restored>> for Bytes {
     }
 }
 
-impl Weighter<u64, Arc<Picture>> for Bytes {
-    fn weight(&self, _: &u64, p: &Arc<Picture>) -> u64 {
-        (p.fen.len() + p.svg.len() + 128) as u64
-    }
-}
-
 pub struct PositionCache {
     games: Cache<u64, Arc<Restored>, Bytes>,
-    pictures: Cache<u64, Arc<Picture>, Bytes>,
     hasher: std::collections::hash_map::RandomState,
 }
 
 impl PositionCache {
-    /// A cache holding about `bytes` of games and as much of pictures.
+    /// A cache holding about `bytes` of games.
     pub fn new(bytes: u64) -> PositionCache {
         PositionCache {
             games: Cache::with_weighter(((bytes / 16_384) as usize).max(16), bytes, Bytes),
-            pictures: Cache::with_weighter(((bytes / 8_192) as usize).max(16), bytes, Bytes),
             hasher: Default::default(),
         }
     }
@@ -202,7 +164,7 @@ impl PositionCache {
     }
 
     /// The game of `row`, restored once from its FEN and the history that
-    /// `history` reads ([`crate::game::games::history_of`]).
+    /// `history` reads ([`crate::game::rows::history_of`]).
     pub fn game(
         &self,
         row: &GameRow,
@@ -215,7 +177,7 @@ impl PositionCache {
                 return Ok(r);
             }
         }
-        let game = crate::game::games::restore_with(row, &history()?)?;
+        let game = crate::game::restore::restore_with(row, &history()?)?;
         Ok(self.keep(key, game))
     }
 
@@ -244,40 +206,6 @@ impl PositionCache {
         });
         self.games.insert(self.key(&key), r.clone());
         r
-    }
-
-    /// The board picture of `of`, drawn by `view` (the position `of.fen`
-    /// names) when not kept.
-    pub fn picture(
-        &self,
-        of: &PictureOf,
-        view: impl FnOnce() -> Result<BoardView, FenError>,
-    ) -> Result<Arc<str>, FenError> {
-        let key = self.key((of.variant.id(), of.fen, of.flipped, of.last_move));
-        if let Some(p) = self.pictures.get(&key) {
-            if of.is(&p) {
-                return Ok(p.svg.clone());
-            }
-        }
-        let svg: Arc<str> = board_svg::render(
-            &view()?,
-            &SvgOptions {
-                flipped: of.flipped,
-                last_move: of.last_move,
-            },
-        )
-        .into();
-        let picture = Picture {
-            variant: of.variant.id(),
-            fen: of.fen.to_string(),
-            flipped: of.flipped,
-            last_move: of
-                .last_move
-                .map(|(f, t)| (f.map(str::to_string), t.to_string())),
-            svg: svg.clone(),
-        };
-        self.pictures.insert(key, Arc::new(picture));
-        Ok(svg)
     }
 }
 
@@ -399,42 +327,6 @@ mod tests {
         assert_eq!(cache.games.len(), 1, "the game before the move is dropped");
         assert_eq!(after.game.fen(), E4);
         assert_eq!(after.game.history_string(), history);
-    }
-
-    #[test]
-    fn pictures_differ_by_side_and_last_move() {
-        let cache = PositionCache::new(1 << 20);
-        let draws = std::cell::Cell::new(0);
-        let pos = chess().parse_fen(E4).unwrap();
-        let view = || {
-            draws.set(draws.get() + 1);
-            Ok(BoardView::new(chess(), &pos))
-        };
-        let of = |flipped, last_move| PictureOf {
-            variant: chess(),
-            fen: E4,
-            flipped,
-            last_move,
-        };
-        let plain = cache.picture(&of(false, None), view).unwrap();
-        let again = cache.picture(&of(false, None), view).unwrap();
-        assert_eq!(draws.get(), 1, "the second picture comes from the cache");
-        assert_eq!(plain, again);
-        let flipped = cache.picture(&of(true, None), view).unwrap();
-        let marked = cache
-            .picture(&of(false, Some((Some("e2"), "e4"))), view)
-            .unwrap();
-        assert_eq!(draws.get(), 3);
-        assert_ne!(plain, flipped);
-        assert_ne!(plain, marked);
-        let direct = board_svg::render(
-            &BoardView::new(chess(), &pos),
-            &SvgOptions {
-                flipped: true,
-                last_move: None,
-            },
-        );
-        assert_eq!(&*flipped, direct.as_str());
     }
 
     /// `MISSIVE_POSITION_CACHE_MB=0`: nothing is kept, every answer is

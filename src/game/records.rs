@@ -6,7 +6,8 @@ use crate::db::models::{GameRow, MoveRow};
 use crate::db::schema::{game_notes, games, users};
 use crate::db::{is_unique_violation, DbConn};
 use crate::domain::error::Error;
-use crate::game::games as gsvc;
+use crate::game::restore;
+use crate::game::rows;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use missive_rules::record::{self, Export, RecordError, RecordMove};
@@ -24,7 +25,7 @@ pub fn save_note(
     body: &str,
     now: NaiveDateTime,
 ) -> Result<(), Error> {
-    gsvc::load(conn, game_id)?;
+    rows::load(conn, game_id)?;
     let body = body.trim();
     if body.chars().count() > NOTE_MAX {
         return Err(Error::Invalid(format!(
@@ -75,7 +76,7 @@ fn stamp(t: NaiveDateTime) -> String {
 
 /// Whether the game started from a position other than the variant's own.
 pub fn custom_start(row: &GameRow) -> Result<bool, Error> {
-    let variant = gsvc::variant_of(row)?;
+    let variant = restore::variant_of(row)?;
     let standard = Game::new(variant, None)
         .map(|g| g.fen())
         .map_err(|e| Error::internal(format!("start position of {}: {e}", variant.id())))?;
@@ -97,7 +98,7 @@ pub fn write_game(
     site: &str,
     format: Format,
 ) -> Result<String, Error> {
-    let variant = gsvc::variant_of(row)?;
+    let variant = restore::variant_of(row)?;
     let name = |id: Option<i32>| {
         id.and_then(|i| names.get(&i).cloned())
             .unwrap_or_else(|| "?".into())
@@ -105,7 +106,7 @@ pub fn write_game(
     let result = row.result.clone().unwrap_or_else(|| "*".into());
     let termination = match (row.status.as_str(), row.reason.as_deref()) {
         (_, Some(reason)) => reason.replace('-', " "),
-        (gsvc::ACTIVE, None) => "unterminated".into(),
+        (rows::ACTIVE, None) => "unterminated".into(),
         (status, None) => status.to_string(),
     };
     let mut tags: Vec<(String, String)> = vec![
@@ -121,7 +122,7 @@ pub fn write_game(
         // Missive's canonical text.
         (
             "TimeControl".into(),
-            match crate::clocks::clocks::control_of(row) {
+            match crate::clocks::state::control_of(row) {
                 Ok(Some(c)) => c.pgn_tag(),
                 _ => "-".into(),
             },
@@ -163,10 +164,10 @@ pub fn export_game(
     site: &str,
     format: Format,
 ) -> Result<String, Error> {
-    let row = gsvc::load(conn, id)?;
-    let moves = gsvc::moves_of(conn, id)?;
+    let row = rows::load(conn, id)?;
+    let moves = rows::moves_of(conn, id)?;
     let ids: Vec<i32> = [row.white_id, row.black_id].into_iter().flatten().collect();
-    let names = gsvc::user_names(conn, &ids)?;
+    let names = rows::user_names(conn, &ids)?;
     write_game(&row, &moves, &names, site, format)
 }
 
@@ -182,7 +183,7 @@ pub fn export_user_games(
     };
     let rows: Vec<GameRow> = games::table
         .filter(games::white_id.eq(user.id).or(games::black_id.eq(user.id)))
-        .filter(games::status.eq_any([gsvc::ACTIVE, gsvc::FINISHED]))
+        .filter(games::status.eq_any([rows::ACTIVE, rows::FINISHED]))
         .order(games::id.asc())
         .select(GameRow::as_select())
         .load(conn)?;
@@ -193,10 +194,10 @@ pub fn export_user_games(
         .collect();
     ids.sort_unstable();
     ids.dedup();
-    let names = gsvc::user_names(conn, &ids)?;
+    let names = rows::user_names(conn, &ids)?;
     let mut out = String::new();
     for row in &rows {
-        let moves = gsvc::moves_of(conn, row.id)?;
+        let moves = rows::moves_of(conn, row.id)?;
         out.push_str(&write_game(row, &moves, &names, site, Format::Pgn)?);
     }
     Ok(Some(out))
@@ -290,7 +291,7 @@ pub type ArchivePage = (Vec<GameRow>, bool, HashMap<i32, String>);
 /// with player names. Challenges never accepted are not listed.
 pub fn archive(conn: &mut DbConn, f: &ArchiveFilter) -> Result<ArchivePage, Error> {
     let mut q = games::table
-        .filter(games::status.eq_any([gsvc::ACTIVE, gsvc::FINISHED]))
+        .filter(games::status.eq_any([rows::ACTIVE, rows::FINISHED]))
         .into_boxed();
     let player = f.player.trim();
     if !player.is_empty() {
@@ -355,7 +356,7 @@ pub fn archive(conn: &mut DbConn, f: &ArchiveFilter) -> Result<ArchivePage, Erro
         .collect();
     ids.sort_unstable();
     ids.dedup();
-    let names = gsvc::user_names(conn, &ids)?;
+    let names = rows::user_names(conn, &ids)?;
     Ok((rows, more, names))
 }
 
@@ -373,7 +374,7 @@ pub struct VariantRecord {
 pub fn results_by_variant(conn: &mut DbConn, user_id: i32) -> Result<Vec<VariantRecord>, Error> {
     let rows: Vec<(String, String, Option<String>, Option<i32>)> = games::table
         .filter(games::white_id.eq(user_id).or(games::black_id.eq(user_id)))
-        .filter(games::status.eq_any([gsvc::ACTIVE, gsvc::FINISHED]))
+        .filter(games::status.eq_any([rows::ACTIVE, rows::FINISHED]))
         .select((
             games::variant,
             games::status,
@@ -389,7 +390,7 @@ pub fn results_by_variant(conn: &mut DbConn, user_id: i32) -> Result<Vec<Variant
         });
         let white_me = white == Some(user_id);
         match (status.as_str(), result.as_deref()) {
-            (gsvc::ACTIVE, _) => e.playing += 1,
+            (rows::ACTIVE, _) => e.playing += 1,
             (_, Some("1-0")) if white_me => e.wins += 1,
             (_, Some("0-1")) if !white_me => e.wins += 1,
             (_, Some("1-0")) | (_, Some("0-1")) => e.losses += 1,

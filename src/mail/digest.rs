@@ -7,13 +7,15 @@
 //! transaction that queues the outbox mail, so only one insert wins.
 
 use crate::accounts::links::{self, PlayLink};
-use crate::clocks::clocks;
+use crate::clocks::state;
 use crate::db::models::{DigestSent, GameRow, User};
+use crate::db::outbox;
 use crate::db::schema::{digest_sent, games, mail_prefs, moves, users, verified_emails};
 use crate::db::{is_unique_violation, DbConn};
 use crate::domain::error::Error;
-use crate::game::games as gsvc;
-use crate::mail::mail::{self, MailCtx, Rendered};
+use crate::game::restore;
+use crate::game::rows;
+use crate::mail::context::{MailCtx, Rendered};
 use askama::Template;
 use chrono::{NaiveDate, NaiveDateTime, Timelike};
 use diesel::prelude::*;
@@ -47,7 +49,7 @@ pub fn games_to_list(
     // `updated_at` is set by the move (or the acceptance) that gave this
     // player the turn; draw offers do not touch it.
     let rows: Vec<GameRow> = games::table
-        .filter(games::status.eq(gsvc::ACTIVE))
+        .filter(games::status.eq(rows::ACTIVE))
         .filter(
             games::turn
                 .eq("white")
@@ -64,10 +66,10 @@ pub fn games_to_list(
         .collect();
     ids.sort_unstable();
     ids.dedup();
-    let names = gsvc::user_names(conn, &ids)?;
+    let names = rows::user_names(conn, &ids)?;
     let mut out = Vec::with_capacity(rows.len());
     for g in rows {
-        let variant = gsvc::variant_of(&g)?;
+        let variant = restore::variant_of(&g)?;
         let opponent_id = if g.white_id == Some(user_id) {
             g.black_id
         } else {
@@ -79,10 +81,10 @@ pub fn games_to_list(
             .select(moves::display)
             .first(conn)
             .optional()?;
-        let clock = clocks::view(conn, &g, now)?;
-        let side = gsvc::side_of(&g, user_id);
+        let clock = state::view(conn, &g, now)?;
+        let side = rows::side_of(&g, user_id);
         let (time_left_secs, clock_text) = match (&clock, side) {
-            (Some(c), Some(side)) => (Some(c.side(side).left_secs), clocks::describe_for(c, side)),
+            (Some(c), Some(side)) => (Some(c.side(side).left_secs), state::describe_for(c, side)),
             _ => (None, String::new()),
         };
         out.push(TurnGame {
@@ -123,7 +125,7 @@ fn candidates(conn: &mut DbConn, day: NaiveDate) -> QueryResult<Vec<i32>> {
     let rows: Vec<(i32, String, String)> = users::table
         .inner_join(mail_prefs::table.on(mail_prefs::user_id.eq(users::id)))
         .inner_join(verified_emails::table.on(verified_emails::user_id.eq(users::id)))
-        .filter(mail_prefs::policy.eq(mail::POLICY_DIGEST))
+        .filter(mail_prefs::policy.eq(outbox::POLICY_DIGEST))
         .order(users::id.asc())
         .select((users::id, users::email, verified_emails::email))
         .load(conn)?;
@@ -157,13 +159,13 @@ pub fn run_digests(conn: &mut DbConn, hour: u32, now: NaiveDateTime) -> Result<D
                 })
                 .execute(conn)?;
             if listed > 0 {
-                mail::enqueue(
+                outbox::enqueue(
                     conn,
-                    mail::DIGEST,
+                    outbox::DIGEST,
                     user_id,
                     None,
                     None,
-                    &mail::Payload::default(),
+                    &outbox::Payload::default(),
                     now,
                 )?;
             }

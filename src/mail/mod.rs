@@ -1,4 +1,8 @@
 //! Mail: rendering queued mails, the transport, the outbox drain, digests.
+//! Mails are queued by the use cases through `db::outbox`.
 
+pub mod context;
 pub mod digest;
-pub mod mail;
+pub mod drain;
+pub mod render;
+pub mod transport;

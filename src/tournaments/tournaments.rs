@@ -10,6 +10,7 @@
 //! and each Swiss round (`current_round = r`).
 
 use crate::db::models::{EntrantRow, GameRow, TournamentRow, User};
+use crate::db::outbox;
 use crate::db::schema::{
     adjudication_requests, adjudications, games, tournament_byes, tournament_players, tournaments,
     users,
@@ -17,9 +18,10 @@ use crate::db::schema::{
 use crate::db::{is_unique_violation, per_backend, DbConn};
 use crate::domain::error::Error;
 use crate::domain::pairing::{self, Pairing, SwissEntrant};
-use crate::game::games as gsvc;
-use crate::mail::mail;
-use crate::web::clip;
+use crate::game::challenge;
+use crate::game::finish;
+use crate::game::rows;
+use crate::util::clip;
 use chrono::{Duration, NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use missive_rules::Color;
@@ -543,13 +545,13 @@ fn mail_round(
     user_id: i32,
     now: NaiveDateTime,
 ) -> Result<(), Error> {
-    mail::enqueue(
+    outbox::enqueue(
         conn,
-        mail::TOURNAMENT_ROUND,
+        outbox::TOURNAMENT_ROUND,
         user_id,
         None,
         None,
-        &mail::Payload {
+        &outbox::Payload {
             tournament_id: Some(tid),
             round,
             ..Default::default()
@@ -576,7 +578,7 @@ fn new_game(
         ),
         None => None,
     };
-    let id = gsvc::create_active_game(
+    let id = challenge::create_active_game(
         conn,
         &t.variant,
         white,
@@ -647,15 +649,15 @@ pub fn swiss_field(
     let games_of_user = |user: i32| {
         all_games
             .iter()
-            .filter(move |g| counts(g) && gsvc::side_of(g, user).is_some())
+            .filter(move |g| counts(g) && rows::side_of(g, user).is_some())
     };
     // Points times two of `user` from the rounds before `before` (all rounds: `None`): finished
     // games against players whose results stand, and byes.
     let points2_of = |user: i32, before: Option<i32>| -> i32 {
         let earlier = |r: Option<i32>| before.is_none_or(|b| r.is_some_and(|r| r < b));
         let games: i32 = games_of_user(user)
-            .filter(|g| earlier(g.round) && g.status == gsvc::FINISHED)
-            .filter(|g| !gsvc::opponent_of(g, user).is_some_and(|o| cancelled.contains(&o)))
+            .filter(|g| earlier(g.round) && g.status == rows::FINISHED)
+            .filter(|g| !rows::opponent_of(g, user).is_some_and(|o| cancelled.contains(&o)))
             .map(|g| points2_for(g, user))
             .sum();
         let byes = byes
@@ -671,7 +673,7 @@ pub fn swiss_field(
             return Some(pairing::Float::Down);
         }
         let g = games_of_user(user).find(|g| g.round == Some(previous))?;
-        let other = gsvc::opponent_of(g, user)?;
+        let other = rows::opponent_of(g, user)?;
         let (mine, theirs) = (
             points2_of(user, Some(previous)),
             points2_of(other, Some(previous)),
@@ -690,10 +692,10 @@ pub fn swiss_field(
             seed: p.seed.unwrap_or(i32::MAX) as usize,
             points2: points2_of(user, None),
             opponents: games_of_user(user)
-                .filter_map(|g| gsvc::opponent_of(g, user))
+                .filter_map(|g| rows::opponent_of(g, user))
                 .collect(),
             colors: games_of_user(user)
-                .filter_map(|g| gsvc::side_of(g, user))
+                .filter_map(|g| rows::side_of(g, user))
                 .collect(),
             had_bye: byes.iter().any(|(_, u)| *u == user),
             withdrawn: p.withdrawn_at.is_some(),
@@ -745,7 +747,7 @@ pub fn advance(conn: &mut DbConn, tid: i32, now: NaiveDateTime) -> Result<(), Er
     }
     let running: i64 = games::table
         .filter(games::tournament_id.eq(tid))
-        .filter(games::status.eq(gsvc::ACTIVE))
+        .filter(games::status.eq(rows::ACTIVE))
         .count()
         .get_result(conn)?;
     if running > 0 {
@@ -827,7 +829,7 @@ pub fn sweep(conn: &mut DbConn, now: NaiveDateTime) -> Result<Vec<i32>, Error> {
 /// The hook `services::games` calls inside the transaction that ends a game
 /// (any ending): applies the forfeit rule, then advances the tournament.
 pub fn on_game_end(conn: &mut DbConn, game_id: i32, now: NaiveDateTime) -> Result<(), Error> {
-    let g = gsvc::load(conn, game_id)?;
+    let g = rows::load(conn, game_id)?;
     let Some(tid) = g.tournament_id else {
         return Ok(());
     };
@@ -932,7 +934,7 @@ pub fn withdraw(
         .collect();
     let completed = mine
         .iter()
-        .filter(|g| g.status == gsvc::FINISHED && g.reason.as_deref() != Some(WITHDRAWAL))
+        .filter(|g| g.status == rows::FINISHED && g.reason.as_deref() != Some(WITHDRAWAL))
         .count();
     let scheduled = scheduled_games(t, field).max(0) as usize;
     let effect = crate::domain::standings::withdrawal_effect(completed, scheduled);
@@ -955,30 +957,30 @@ pub fn withdraw(
         if n == 0 {
             return Err(Error::Conflict("That player is already withdrawn.".into()));
         }
-        let notice = mail::Payload {
+        let notice = outbox::Payload {
             tournament_id: Some(t.id),
             reason: Some(clip(why, 300)),
             results_cancelled: Some(cancel),
             ..Default::default()
         };
-        mail::enqueue(
+        outbox::enqueue(
             conn,
-            mail::TOURNAMENT_WITHDRAWN,
+            outbox::TOURNAMENT_WITHDRAWN,
             user,
             None,
             None,
             &notice,
             now,
         )?;
-        for g in mine.iter().filter(|g| g.status == gsvc::ACTIVE) {
+        for g in mine.iter().filter(|g| g.status == rows::ACTIVE) {
             let result = if g.white_id == Some(user) {
                 "0-1"
             } else {
                 "1-0"
             };
-            let row = gsvc::load(conn, g.id)?;
-            if row.status == gsvc::ACTIVE
-                && !gsvc::end_game(conn, &row, result, WITHDRAWAL, None, now)?
+            let row = rows::load(conn, g.id)?;
+            if row.status == rows::ACTIVE
+                && !finish::end_game(conn, &row, result, WITHDRAWAL, None, now)?
             {
                 return Err(Error::Conflict(
                     "A game of that player changed meanwhile; try again.".into(),
@@ -1102,7 +1104,7 @@ pub fn replace(
             } else {
                 (g.white_id, Some(new.id))
             };
-            let opponent = gsvc::opponent_of(g, old.id);
+            let opponent = rows::opponent_of(g, old.id);
             diesel::update(games::table.find(g.id))
                 .set(games::reason.eq(Some(REPLACED)))
                 .execute(conn)?;
@@ -1147,7 +1149,7 @@ fn directed_game(
     director: &User,
 ) -> Result<(GameRow, TournamentRow), Error> {
     require_director(Some(director))?;
-    let g = gsvc::load(conn, game_id)?;
+    let g = rows::load(conn, game_id)?;
     let tid = g.tournament_id.ok_or_else(|| {
         Error::Forbidden("This game is not a tournament game: nobody adjudicates it.".into())
     })?;
@@ -1201,14 +1203,14 @@ pub fn adjudicate(
         ))
         .execute(conn)?;
         match g.status.as_str() {
-            gsvc::ACTIVE => {
-                if !gsvc::end_game(conn, &g, result, ADJUDICATION, None, now)? {
+            rows::ACTIVE => {
+                if !finish::end_game(conn, &g, result, ADJUDICATION, None, now)? {
                     return Err(Error::Conflict(
                         "The game changed meanwhile (a move was played): look at it again.".into(),
                     ));
                 }
             }
-            gsvc::FINISHED => {
+            rows::FINISHED => {
                 diesel::update(games::table.find(g.id))
                     .set((
                         games::result.eq(Some(result)),
@@ -1235,8 +1237,8 @@ pub fn request_adjudication(
     note: &str,
     now: NaiveDateTime,
 ) -> Result<(), Error> {
-    let g = gsvc::load(conn, game_id)?;
-    if gsvc::side_of(&g, user.id).is_none() {
+    let g = rows::load(conn, game_id)?;
+    if rows::side_of(&g, user.id).is_none() {
         return Err(Error::Forbidden(
             "Only the two players of a game can ask for its adjudication.".into(),
         ));
@@ -1352,7 +1354,7 @@ pub fn view(conn: &mut DbConn, tid: i32) -> Result<TournamentView, Error> {
     let byes = byes_of(conn, tid)?;
     let mut ids: Vec<i32> = players.iter().map(|p| p.user_id).collect();
     ids.push(t.director_id);
-    let names = gsvc::user_names(conn, &ids)?;
+    let names = rows::user_names(conn, &ids)?;
     let name = |id: i32| names.get(&id).cloned().unwrap_or_else(|| "?".into());
     let (standings, crosstable) = compute_standings(&t, &players, &all, &byes, &name);
     let adjudications: Vec<(i32, String, String)> = adjudications::table
@@ -1407,7 +1409,7 @@ pub fn compute_standings(
     let mut results = Vec::new();
     for g in all
         .iter()
-        .filter(|g| counts(g) && g.status == gsvc::FINISHED)
+        .filter(|g| counts(g) && g.status == rows::FINISHED)
     {
         let (Some(white), Some(black)) = (g.white_id, g.black_id) else {
             continue;
@@ -1515,21 +1517,21 @@ fn clock_watch(conn: &mut DbConn, tids: &[i32], now: NaiveDateTime) -> Result<Cl
     // cheap filter, then the clocks service gives the true deadline.
     let candidates: Vec<GameRow> = games::table
         .filter(games::tournament_id.eq_any(tids))
-        .filter(games::status.eq(gsvc::ACTIVE))
+        .filter(games::status.eq(rows::ACTIVE))
         .filter(games::clock_deadline.le(soon))
         .order(games::clock_deadline.asc())
         .limit(200)
         .select(GameRow::as_select())
         .load(conn)?;
     // Every mover's leave in one query, not one per game.
-    let movers: Vec<i32> = candidates.iter().filter_map(gsvc::player_to_move).collect();
-    let leave = crate::clocks::clocks::booked_leave_of(conn, &movers)?;
+    let movers: Vec<i32> = candidates.iter().filter_map(rows::player_to_move).collect();
+    let leave = crate::clocks::state::booked_leave_of(conn, &movers)?;
     let mut w = ClockWatch::default();
     for g in candidates {
-        let booked = gsvc::player_to_move(&g)
+        let booked = rows::player_to_move(&g)
             .and_then(|p| leave.get(&p))
             .map_or(&[][..], Vec::as_slice);
-        if let Some(m) = crate::clocks::clocks::mover_clock_with(&g, booked) {
+        if let Some(m) = crate::clocks::state::mover_clock_with(&g, booked) {
             if m.deadline <= soon {
                 if let (Some(tid), Some(white), Some(black)) =
                     (g.tournament_id, g.white_id, g.black_id)
@@ -1636,7 +1638,7 @@ pub fn dashboard(
         .collect();
     ids.sort_unstable();
     ids.dedup();
-    let names = gsvc::user_names(conn, &ids)?;
+    let names = rows::user_names(conn, &ids)?;
     let name = |id: Option<i32>| id.and_then(|i| names.get(&i).cloned()).unwrap_or_default();
     Ok(Dashboard {
         nearing_timeout: clocks
@@ -1706,7 +1708,7 @@ pub fn grant_leave(
     }
     let days = int_field(days, "number of days", 0, (1, 365))?;
     let year = chrono::Datelike::year(&now.date());
-    crate::clocks::clocks::grant_leave(conn, u.id, year, days, director.id, reason.trim(), now)?;
+    crate::clocks::leave::grant_leave(conn, u.id, year, days, director.id, reason.trim(), now)?;
     Ok(())
 }
 
@@ -1764,7 +1766,7 @@ pub fn round_mail(
         .flat_map(|g| [g.white_id, g.black_id])
         .flatten()
         .collect();
-    let names = gsvc::user_names(conn, &ids)?;
+    let names = rows::user_names(conn, &ids)?;
     let bye = match round {
         Some(r) => byes_of(conn, tid)?
             .iter()
@@ -1785,7 +1787,7 @@ pub fn round_mail(
             .iter()
             .map(|g| {
                 let white = g.white_id == Some(user_id);
-                let other = gsvc::opponent_of(g, user_id);
+                let other = rows::opponent_of(g, user_id);
                 (
                     g.round.unwrap_or(0),
                     if white { "White" } else { "Black" }.to_string(),
@@ -1822,7 +1824,7 @@ pub fn export_pgn(conn: &mut DbConn, tid: i32, site: &str) -> Result<String, Err
         .flat_map(|g| [g.white_id, g.black_id])
         .flatten()
         .collect();
-    let names = gsvc::user_names(conn, &ids)?;
+    let names = rows::user_names(conn, &ids)?;
     let mut out = String::new();
     for g in rows.iter().filter(|g| counts(g)) {
         let moves = by_game.remove(&g.id).unwrap_or_default();
@@ -1908,7 +1910,7 @@ pub fn import_record(
     let mut previous: Option<(i32, Color)> = None;
     for m in &rec.moves {
         let side = game.side_to_move();
-        let turn_no = gsvc::next_turn_no(previous, side);
+        let turn_no = rows::next_turn_no(previous, side);
         previous = Some((turn_no, side));
         let played = game
             .play_text(&m.text)
@@ -1942,11 +1944,11 @@ pub fn import_record(
     let fen = game.fen();
     let history = game.history_string();
     conn.transaction::<_, Error, _>(|conn| {
-        let id = gsvc::insert_game(
+        let id = rows::insert_game(
             conn,
             &NewGame {
                 variant: variant.id(),
-                status: gsvc::FINISHED,
+                status: rows::FINISHED,
                 challenger_id: w.id,
                 opponent_id: Some(b.id),
                 white_id: Some(w.id),
@@ -1955,7 +1957,7 @@ pub fn import_record(
                 start_fen: &start_fen,
                 fen: &fen,
                 ply: plies.len() as i32,
-                turn: gsvc::color_code(game.side_to_move()),
+                turn: rows::color_code(game.side_to_move()),
                 created_at: now,
                 updated_at: now,
                 time_control: None,
@@ -1986,7 +1988,7 @@ pub fn import_record(
                         .as_deref()
                         .map(str::trim)
                         .filter(|c| !c.is_empty())
-                        .map(|c| clip(c, gsvc::COMMENT_MAX)),
+                        .map(|c| clip(c, rows::COMMENT_MAX)),
                     time_used_secs: None,
                     turn_no: *turn_no,
                     // The game's history is stored whole, up to its last ply.

@@ -13,7 +13,7 @@ use crate::config::Config;
 use crate::db::models::User;
 use crate::db::{DbConn, Pool};
 use crate::domain::error::Error;
-use crate::game::games::{MoveOutcome, Submitted, UnsureMove};
+use crate::game::play::{MoveOutcome, Submitted, UnsureMove};
 use actix_web::cookie::{Cookie, SameSite};
 use actix_web::dev::Payload;
 use actix_web::{web, FromRequest, HttpMessage, HttpRequest, HttpResponse};
@@ -25,8 +25,7 @@ use std::sync::Arc;
 
 pub const SESSION_COOKIE: &str = "missive_session";
 pub const CSRF_COOKIE: &str = "missive_csrf";
-/// How long a login lasts.
-pub const SESSION_DAYS: i64 = 30;
+pub use crate::accounts::users::SESSION_DAYS;
 
 pub struct AppState {
     pub pool: Pool,
@@ -36,6 +35,8 @@ pub struct AppState {
     /// rather than as parked database threads queueing on the pool.
     pub db_permits: tokio::sync::Semaphore,
     pub positions: crate::game::positions::PositionCache,
+    /// Board pictures by what they show.
+    pub pictures: crate::web::views::pictures::Pictures,
     /// The plies game pages list, kept between views.
     pub listed: crate::web::views::listed_moves::ListedMoves,
     /// Usernames by id, kept (they never change).
@@ -60,6 +61,7 @@ impl AppState {
             secret,
             db_permits: tokio::sync::Semaphore::new(permits),
             positions: crate::game::positions::PositionCache::new(cache_bytes),
+            pictures: crate::web::views::pictures::Pictures::new(cache_bytes),
             listed: crate::web::views::listed_moves::ListedMoves::new(cache_bytes),
             // About 64 bytes a name: as many names as listed plies' bytes / 64.
             names: crate::web::user_names::UserNames::new((cache_bytes / 64) as usize),
@@ -70,6 +72,25 @@ impl AppState {
 }
 
 pub type State = web::Data<Arc<AppState>>;
+
+/// Open the database (creating and migrating it) and load the secret.
+pub fn build_state(config: &Config) -> anyhow::Result<Arc<AppState>> {
+    let pool = crate::db::connect_with(crate::db::Manager::from_config(config), config.pool_size)?;
+    let mut conn = pool.get()?;
+    let secret = crate::db::settings::load_secret(&mut conn, config.secret.as_deref())?;
+    let (sessions, attempts) = crate::accounts::users::prune(&mut conn, crate::util::now())?;
+    if sessions + attempts > 0 {
+        tracing::info!("pruned {sessions} expired sessions and {attempts} old login attempts");
+    }
+    drop(conn);
+    let writes = crate::db::Writes::for_database(&crate::db::Manager::from_config(config))?;
+    Ok(Arc::new(AppState::new(
+        pool,
+        config.clone(),
+        secret,
+        writes,
+    )))
+}
 
 pub use crate::db::settings::load_secret;
 pub use crate::util::{clip, now, random_token};
@@ -209,7 +230,7 @@ pub async fn new_session(state: &AppState, user_id: i32) -> Result<String, Error
 /// told ([`UnsureMove`]) and first asks whether it was stored. `attempt`
 /// gives the session lookup's answer (`X`) and the move's, given the
 /// earlier unsure try if any
-/// ([`queue_move`](crate::game::games::queue_move)).
+/// ([`queue_move`](crate::game::play::queue_move)).
 pub async fn settle_move<X, Fut>(
     state: &AppState,
     attempt: impl Fn(Option<UnsureMove>) -> Fut,
@@ -535,7 +556,7 @@ mod tests {
     use diesel::RunQueryDsl;
 
     fn state(database_url: &str) -> Arc<AppState> {
-        crate::build_state(&Config {
+        build_state(&Config {
             database_url: database_url.into(),
             ..Config::default()
         })

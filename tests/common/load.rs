@@ -11,11 +11,11 @@
 #![allow(dead_code)]
 
 use missive::accounts::links;
+use missive::accounts::mail_settings;
 use missive::accounts::users as accounts;
 use missive::db::models::User;
 use missive::db::DbConn;
-use missive::game::games;
-use missive::mail::mail;
+use missive::game::challenge;
 use missive_rules::Game;
 use rand::Rng;
 use std::io::{self, BufRead, BufReader, Read, Write};
@@ -265,7 +265,7 @@ pub fn player(conn: &mut DbConn, secret: &[u8], name: &str) -> Player {
     let user = accounts::signup(conn, name, &email, "load test password", now)
         .unwrap_or_else(|e| panic!("sign up {name}: {e}"));
     let sig = links::verify_sig(secret, user.id, &email);
-    assert!(mail::verify_email(conn, secret, user.id, &sig, now).expect("verify"));
+    assert!(mail_settings::verify_email(conn, secret, user.id, &sig, now).expect("verify"));
     accounts::set_confirm_moves(conn, user.id, false).expect("confirm off");
     let session = accounts::create_session(conn, user.id, now).expect("session");
     Player { user, session }
@@ -274,7 +274,7 @@ pub fn player(conn: &mut DbConn, secret: &[u8], name: &str) -> Player {
 /// A chess game between `white` and `black`, challenged and accepted.
 pub fn new_game(conn: &mut DbConn, white: &Player, black: &Player) -> i32 {
     let now = missive::web::now();
-    let challenge = games::Challenge {
+    let challenge = challenge::Challenge {
         variant: "chess".into(),
         opponent: black.user.username.clone(),
         color: "white".into(),
@@ -282,8 +282,8 @@ pub fn new_game(conn: &mut DbConn, white: &Player, black: &Player) -> i32 {
         // The form's default clock, as real games have.
         time_control: "3d/move".into(),
     };
-    let id = games::create_game(conn, &white.user, &challenge, now).expect("create game");
-    games::accept(conn, id, &black.user, now).expect("accept");
+    let id = challenge::create_game(conn, &white.user, &challenge, now).expect("create game");
+    challenge::accept(conn, id, &black.user, now).expect("accept");
     id
 }
 

@@ -5,7 +5,7 @@
 
 use diesel::prelude::*;
 use missive::db::DbConn;
-use missive::game::games;
+use missive::game::rows;
 use missive::smtp_sink::SmtpSink;
 use std::collections::HashMap;
 
@@ -35,8 +35,8 @@ pub fn check_games(conn: &mut DbConn, acked: &[Acked]) -> usize {
         .unwrap();
     let mut stored: HashMap<(i32, i32), String> = HashMap::new();
     for id in ids {
-        let row = games::load(conn, id).unwrap();
-        let moves = games::moves_of(conn, id).unwrap();
+        let row = rows::load(conn, id).unwrap();
+        let moves = rows::moves_of(conn, id).unwrap();
         let variant = missive_rules::variant(&row.variant).unwrap();
         let mut game = missive_rules::Game::new(variant, Some(&row.start_fen)).unwrap();
         for (i, m) in moves.iter().enumerate() {
@@ -84,7 +84,7 @@ pub fn outbox_id(data: &str) -> Option<i32> {
 /// (mails in flight when a process was killed). Returns (sent, skipped).
 pub fn check_mail(conn: &mut DbConn, sink: &SmtpSink, surplus: usize) -> (usize, usize) {
     no_duplicate_mail(conn);
-    let rows = missive::mail::mail::all(conn).unwrap();
+    let rows = missive::db::outbox::all(conn).unwrap();
     let mut delivered: HashMap<i32, usize> = HashMap::new();
     for m in sink.mails() {
         let id = outbox_id(&m.data).expect("every mail carries its outbox Message-ID");

@@ -76,7 +76,7 @@ pub async fn signup(ctx: Ctx, form: web::Form<SignupForm>) -> Result<HttpRespons
     let signed_up = write_once(&ctx.state, move |conn| {
         let t = now();
         let user = accounts::signup(conn, &username, &email, &password, t)?;
-        crate::mail::mail::send_verification(conn, user.id, t)?;
+        crate::accounts::mail_settings::send_verification(conn, user.id, t)?;
         Ok(user.id)
     })
     .await;

@@ -1,11 +1,21 @@
-use crate::clocks::clocks::{self, GameClock};
+use crate::clocks::state;
+use crate::clocks::state::GameClock;
 use crate::db::models::{GameRow, ListedMove, User};
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::time_control as clock;
-use crate::game::games::{self as svc, Challenge, MoveOutcome, ACTIVE, PENDING};
-use crate::game::positions::{LegalList, LegalMove, PictureOf, Restored};
+use crate::game::challenge;
+use crate::game::challenge::Challenge;
+use crate::game::draw;
+use crate::game::play;
+use crate::game::play::MoveOutcome;
+use crate::game::positions::{LegalList, LegalMove, Restored};
+use crate::game::resign;
+use crate::game::restore;
+use crate::game::rows;
+use crate::game::rows::{ACTIVE, PENDING};
 use crate::web::views::board_svg::{self, SvgOptions};
+use crate::web::views::pictures::PictureOf;
 use crate::web::{html, now, parse_id, see_other, write_once, AppState, Ctx, Page, Session};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
@@ -128,7 +138,7 @@ pub async fn create(ctx: Ctx, form: web::Form<NewGameForm>) -> Result<HttpRespon
         time_control: time_control.clone(),
     };
     let result = write_once(&ctx.state, move |conn| {
-        svc::create_game(conn, &user, &challenge, now())
+        challenge::create_game(conn, &user, &challenge, now())
     })
     .await;
     match result {
@@ -141,7 +151,7 @@ pub async fn create(ctx: Ctx, form: web::Form<NewGameForm>) -> Result<HttpRespon
                 variant: crate::web::clip(&f.variant, 40),
                 opponent: crate::web::clip(&f.opponent, 40),
                 color: crate::web::clip(&f.color, 10),
-                fen: crate::web::clip(&f.fen, svc::FEN_MAX),
+                fen: crate::web::clip(&f.fen, rows::FEN_MAX),
                 presets: clock::presets(),
                 time_control: crate::web::clip(&time_control, 80),
                 custom_time_control: custom_control(&crate::web::clip(&time_control, 80)),
@@ -295,7 +305,7 @@ pub struct ClockLines {
 }
 
 pub fn clock_lines(c: &GameClock) -> ClockLines {
-    let line = |s: &clocks::SideClock| {
+    let line = |s: &state::SideClock| {
         let mut t = clock::describe(s.left_secs);
         if s.on_leave {
             t.push_str(" (on leave: stopped)");
@@ -353,10 +363,10 @@ fn drawn_for(
     move |conn, row| {
         let restored = state
             .positions
-            .game(row, || svc::history_of(conn, row.id))?;
+            .game(row, || rows::history_of(conn, row.id))?;
         let (first, last) = window_around(shown_ply(view, row.ply), row.ply);
         let listed = state.listed.window(row, first, last, || {
-            svc::moves_between(conn, row.id, first, last)
+            rows::moves_between(conn, row.id, first, last)
         })?;
         Ok(Drawn { listed, restored })
     }
@@ -388,7 +398,7 @@ fn read_game<Ms>(
     moves: impl FnOnce(&mut DbConn, &GameRow) -> Result<Ms, Error>,
 ) -> Result<Loaded<Ms>, Error> {
     crate::db::together(conn, |conn| {
-        let (row, note) = svc::load_with_note(conn, id, viewer)?;
+        let (row, note) = rows::load_with_note(conn, id, viewer)?;
         let moves = moves(conn, &row)?;
         let ids: Vec<i32> = [
             Some(row.challenger_id),
@@ -399,8 +409,8 @@ fn read_game<Ms>(
         .into_iter()
         .flatten()
         .collect();
-        let names = state.names.of(&ids, |ids| svc::user_names(conn, ids))?;
-        let clock = clocks::view(conn, &row, now())?;
+        let names = state.names.of(&ids, |ids| rows::user_names(conn, ids))?;
+        let clock = state::view(conn, &row, now())?;
         let tournament = match row.tournament_id {
             Some(t) => crate::tournaments::tournaments::name_of(conn, t)?.map(|name| (t, name)),
             None => None,
@@ -434,10 +444,10 @@ fn render_game(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<String, E
 
 fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<String, Error> {
     let row = &data.row;
-    let variant = svc::variant_of(row)?;
+    let variant = restore::variant_of(row)?;
     let game = &data.moves.restored.game;
     let viewer: Option<&User> = ctx.user.as_ref();
-    let my_side = viewer.and_then(|u| svc::side_of(row, u.id));
+    let my_side = viewer.and_then(|u| rows::side_of(row, u.id));
     let sides = [
         variant.side_name(Color::White).to_string(),
         variant.side_name(Color::Black).to_string(),
@@ -479,7 +489,7 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
     };
     let svg = ctx
         .state
-        .positions
+        .pictures
         .picture(&picture, || match replaying {
             true => Ok(BoardView::new(variant, &variant.parse_fen(&shown_fen)?)),
             false => Ok(game.board_view()),
@@ -510,11 +520,11 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
             }
             s
         }
-        svc::DECLINED => "The challenge was declined.".into(),
-        svc::WITHDRAWN => "The challenge was withdrawn.".into(),
+        rows::DECLINED => "The challenge was declined.".into(),
+        rows::WITHDRAWN => "The challenge was withdrawn.".into(),
         _ => "The game is over.".into(),
     };
-    let result = svc::describe_result(row, [&sides[0], &sides[1]])
+    let result = rows::describe_result(row, [&sides[0], &sides[1]])
         .map(|r| format!("{} ({r})", row.result.clone().unwrap_or_default()));
     let legal = if can_move {
         data.moves.restored.legal_moves()
@@ -556,8 +566,8 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
         "Decline challenge"
     };
     let playing = row.status == ACTIVE && my_side.is_some();
-    let mine = my_side.map(svc::color_code);
-    let theirs = my_side.map(|c| svc::color_code(c.opponent()));
+    let mine = my_side.map(rows::color_code);
+    let theirs = my_side.map(|c| rows::color_code(c.opponent()));
     let page = GamePage {
         page: ctx.page(),
         id: row.id,
@@ -660,9 +670,9 @@ pub async fn show(
 
 pub async fn json(path: web::Path<String>, ctx: Ctx) -> Result<HttpResponse, Error> {
     let id = parse_id(&path)?;
-    let data = load_game(&ctx, id, |c, row| svc::moves_of(c, row.id)).await?;
+    let data = load_game(&ctx, id, |c, row| rows::moves_of(c, row.id)).await?;
     let row = &data.row;
-    let variant = svc::variant_of(row)?;
+    let variant = restore::variant_of(row)?;
     let side = |c: &str| match c {
         "black" => variant.side_name(Color::Black),
         _ => variant.side_name(Color::White),
@@ -750,7 +760,7 @@ pub async fn accept(
     path: web::Path<String>,
     form: web::Form<CsrfForm>,
 ) -> Result<HttpResponse, Error> {
-    let act = |conn: &mut DbConn, id, user: &User| svc::accept(conn, id, user, now());
+    let act = |conn: &mut DbConn, id, user: &User| challenge::accept(conn, id, user, now());
     game_action(ctx, &path, &form.csrf_token, act, game_page).await
 }
 
@@ -759,7 +769,7 @@ pub async fn decline(
     path: web::Path<String>,
     form: web::Form<CsrfForm>,
 ) -> Result<HttpResponse, Error> {
-    let act = |conn: &mut DbConn, id, user: &User| svc::decline(conn, id, user, now());
+    let act = |conn: &mut DbConn, id, user: &User| challenge::decline(conn, id, user, now());
     game_action(ctx, &path, &form.csrf_token, act, |_| "/".into()).await
 }
 
@@ -786,7 +796,7 @@ pub async fn make_move(
         session.with_user(move |conn, user| {
             let user = crate::web::logged_in(user)?;
             let commit = confirmed || !user.confirm_moves;
-            svc::queue_move(
+            play::queue_move(
                 conn,
                 &state.writes,
                 &state.positions,
@@ -842,7 +852,7 @@ pub async fn resign(
     path: web::Path<String>,
     form: web::Form<CsrfForm>,
 ) -> Result<HttpResponse, Error> {
-    let act = |conn: &mut DbConn, id, user: &User| svc::resign(conn, id, user, now());
+    let act = |conn: &mut DbConn, id, user: &User| resign::resign(conn, id, user, now());
     game_action(ctx, &path, &form.csrf_token, act, game_page).await
 }
 
@@ -853,7 +863,7 @@ pub async fn draw(
 ) -> Result<HttpResponse, Error> {
     let f = form.into_inner();
     let action = f.action;
-    let act = move |conn: &mut DbConn, id, user: &User| svc::draw(conn, id, user, &action, now());
+    let act = move |conn: &mut DbConn, id, user: &User| draw::draw(conn, id, user, &action, now());
     game_action(ctx, &path, &f.csrf_token, act, game_page).await
 }
 
@@ -873,7 +883,10 @@ struct MovesPage<'a> {
 /// (the game page lists only a window of a long game).
 pub async fn all_moves(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Error> {
     let id = parse_id(&path)?;
-    let data = load_game(&ctx, id, |c, row| svc::moves_between(c, row.id, 1, row.ply)).await?;
+    let data = load_game(&ctx, id, |c, row| {
+        rows::moves_between(c, row.id, 1, row.ply)
+    })
+    .await?;
     let row = &data.row;
     let name = |id: Option<i32>| {
         id.and_then(|i| data.names.get(&i).cloned())
@@ -882,7 +895,7 @@ pub async fn all_moves(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse
     let page = MovesPage {
         page: ctx.page(),
         id: row.id,
-        variant_name: svc::variant_of(row)?.name().to_string(),
+        variant_name: restore::variant_of(row)?.name().to_string(),
         white: name(row.white_id),
         black: name(row.black_id),
         rows: move_lines(&data.moves, row.black_id, -1),

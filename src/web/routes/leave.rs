@@ -1,6 +1,6 @@
 //! Leave: book whole UTC days ahead, see and cancel bookings.
 
-use crate::clocks::clocks;
+use crate::clocks::leave;
 use crate::db::models::LeaveBooking;
 use crate::domain::error::Error;
 use crate::web::{db_read, html, now, see_other, write_once, Ctx, Page};
@@ -63,18 +63,18 @@ struct Loaded {
 async fn load(ctx: &Ctx, user_id: i32) -> Result<Loaded, Error> {
     let base = ctx.state.config.leave_days;
     db_read(&ctx.state, move |conn| {
-        let this_year = clocks::year_of(now());
+        let this_year = leave::year_of(now());
         let mut years = Vec::new();
         for year in [this_year, this_year + 1] {
             years.push(YearLine {
                 year,
-                allowed: clocks::allowance(conn, user_id, year, base)?,
-                booked: clocks::days_booked(conn, user_id, year)?,
+                allowed: leave::allowance(conn, user_id, year, base)?,
+                booked: leave::days_booked(conn, user_id, year)?,
             });
         }
         Ok(Loaded {
             years,
-            bookings: clocks::bookings_of(conn, user_id)?,
+            bookings: leave::bookings_of(conn, user_id)?,
         })
     })
     .await
@@ -132,9 +132,9 @@ pub async fn save(ctx: Ctx, form: web::Form<LeaveForm>) -> Result<HttpResponse, 
         "" | "book" => {
             let (start, end) = (f.start.clone(), f.end.clone());
             write_once(&ctx.state, move |conn| {
-                let s = clocks::parse_day("first", &start)?;
-                let e = clocks::parse_day("last", &end)?;
-                clocks::book_leave(conn, uid, s, e, base, now()).map(|_| ())
+                let s = leave::parse_day("first", &start)?;
+                let e = leave::parse_day("last", &end)?;
+                leave::book_leave(conn, uid, s, e, base, now()).map(|_| ())
             })
             .await
         }
@@ -144,7 +144,7 @@ pub async fn save(ctx: Ctx, form: web::Form<LeaveForm>) -> Result<HttpResponse, 
                     Error::BadRequest("The booking to cancel is not a number.".into())
                 })?;
             write_once(&ctx.state, move |conn| {
-                clocks::cancel_leave(conn, uid, id, now())
+                leave::cancel_leave(conn, uid, id, now())
             })
             .await
         }

@@ -1,8 +1,9 @@
 //! The mail settings page and the one-click unsubscribe link.
 
 use crate::accounts::links;
+use crate::accounts::mail_settings;
+use crate::db::outbox;
 use crate::domain::error::Error;
-use crate::mail::mail;
 use crate::web::{db_read, html, now, see_other, write_once, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
@@ -58,7 +59,7 @@ pub async fn show(ctx: Ctx, q: web::Query<SavedQuery>) -> Result<HttpResponse, E
     let user = ctx.require_user()?.clone();
     let email = user.email.clone();
     let (verified, policy) = db_read(&ctx.state, move |conn| {
-        Ok(mail::standing_of(conn, user.id)?)
+        Ok(mail_settings::standing_of(conn, user.id)?)
     })
     .await?;
     let page = SettingsPage {
@@ -69,7 +70,7 @@ pub async fn show(ctx: Ctx, q: web::Query<SavedQuery>) -> Result<HttpResponse, E
         verified,
         sent: !q.sent.is_empty(),
         digest_hour: ctx.state.config.digest_hour,
-        resend_minutes: mail::VERIFY_RESEND_MINUTES,
+        resend_minutes: mail_settings::VERIFY_RESEND_MINUTES,
     };
     Ok(html(StatusCode::OK, page.render()?))
 }
@@ -83,7 +84,7 @@ pub async fn resend_verification(
     ctx.check_csrf(&form.csrf_token)?;
     let user = ctx.require_user()?.clone();
     write_once(&ctx.state, move |conn| {
-        mail::send_verification(conn, user.id, now())
+        mail_settings::send_verification(conn, user.id, now())
     })
     .await?;
     Ok(see_other("/settings/mail?sent=1"))
@@ -100,7 +101,7 @@ pub async fn save(ctx: Ctx, form: web::Form<PolicyForm>) -> Result<HttpResponse,
     let user = ctx.require_user()?.clone();
     let policy = form.policy.trim().to_string();
     write_once(&ctx.state, move |conn| {
-        mail::set_policy(conn, user.id, &policy, now())
+        mail_settings::set_policy(conn, user.id, &policy, now())
     })
     .await?;
     Ok(see_other("/settings/mail?saved=1"))
@@ -156,7 +157,7 @@ pub async fn unsubscribe(
     }
     let user = checked_user(&ctx, &u, &sig)?;
     write_once(&ctx.state, move |conn| {
-        mail::set_policy(conn, user, mail::POLICY_NONE, now())
+        mail_settings::set_policy(conn, user, outbox::POLICY_NONE, now())
     })
     .await?;
     let page = UnsubscribePage {
@@ -186,7 +187,7 @@ pub async fn verify_email(
     let ok = match user {
         Some(u) => {
             write_once(&ctx.state, move |conn| {
-                mail::verify_email(conn, &secret, u, &sig, now())
+                mail_settings::verify_email(conn, &secret, u, &sig, now())
             })
             .await?
         }

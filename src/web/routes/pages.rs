@@ -1,6 +1,7 @@
 use crate::domain::error::Error;
 use crate::domain::time_control::utc_minute;
-use crate::game::games::{self as svc, ACTIVE, PENDING};
+use crate::game::rows;
+use crate::game::rows::{ACTIVE, PENDING};
 use crate::web::{db_read, html, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
@@ -50,18 +51,18 @@ pub async fn home(ctx: Ctx) -> Result<HttpResponse, Error> {
     };
     let uid = user.id;
     let (mut mine, seeks, names, clocks_left) = db_read(&ctx.state, move |conn| {
-        let mine = svc::games_of(conn, uid)?;
+        let mine = rows::games_of(conn, uid)?;
         // Time left and deadline where it is the user's turn on a clock
         // (their leave read once for all those games).
         let mut clocks_left = std::collections::HashMap::new();
         let now = crate::web::now();
-        let booked = crate::clocks::clocks::booked_leave(conn, uid)?;
-        for g in mine.iter().filter(|g| svc::player_to_move(g) == Some(uid)) {
-            if let Some(m) = crate::clocks::clocks::mover_clock_with(g, &booked) {
+        let booked = crate::clocks::state::booked_leave(conn, uid)?;
+        for g in mine.iter().filter(|g| rows::player_to_move(g) == Some(uid)) {
+            if let Some(m) = crate::clocks::state::mover_clock_with(g, &booked) {
                 clocks_left.insert(g.id, (m.left(now).max(0), Some(m.deadline)));
             }
         }
-        let seeks = svc::open_seeks(conn, uid)?;
+        let seeks = rows::open_seeks(conn, uid)?;
         let mut ids: Vec<i32> = mine
             .iter()
             .chain(seeks.iter())
@@ -70,7 +71,7 @@ pub async fn home(ctx: Ctx) -> Result<HttpResponse, Error> {
             .collect();
         ids.sort_unstable();
         ids.dedup();
-        let names = svc::user_names(conn, &ids)?;
+        let names = rows::user_names(conn, &ids)?;
         Ok((mine, seeks, names, clocks_left))
     })
     .await?;
@@ -115,7 +116,7 @@ pub async fn home(ctx: Ctx) -> Result<HttpResponse, Error> {
             note: String::new(),
         };
         match g.status.as_str() {
-            ACTIVE if svc::player_to_move(g) == Some(uid) => d.your_turn.push(GameLine {
+            ACTIVE if rows::player_to_move(g) == Some(uid) => d.your_turn.push(GameLine {
                 note: match clocks_left.get(&g.id) {
                     Some((left, Some(deadline))) => format!(
                         "{} left (deadline {}), waiting since {}",
@@ -153,7 +154,7 @@ pub async fn home(ctx: Ctx) -> Result<HttpResponse, Error> {
                 ]
             })
             .unwrap_or(["White", "Black"]);
-        let what = svc::describe_result(g, sides).unwrap_or_else(|| g.status.clone());
+        let what = rows::describe_result(g, sides).unwrap_or_else(|| g.status.clone());
         d.finished.push(GameLine {
             note: format!("{what}, {}", utc_minute(ended)),
             ..line

@@ -3,7 +3,10 @@
 
 use crate::accounts::links::{self, LinkProblem, PlayLink};
 use crate::domain::error::Error;
-use crate::game::games::{self as svc, MoveOutcome};
+use crate::game::play;
+use crate::game::play::MoveOutcome;
+use crate::game::restore;
+use crate::game::rows;
 use crate::web::routes::games::{clock_lines, ClockLines};
 use crate::web::views::board_svg::{self, SvgOptions};
 use crate::web::{db, db_read, html, now, parse_id, see_other, Ctx, Page};
@@ -96,9 +99,9 @@ fn render_page(
     move_text: String,
 ) -> Result<HttpResponse, Error> {
     let row = &data.row;
-    let variant = svc::variant_of(row)?;
+    let variant = restore::variant_of(row)?;
     let game = &data.restored.game;
-    let flipped = svc::side_of(row, link.user) == Some(Color::Black);
+    let flipped = rows::side_of(row, link.user) == Some(Color::Black);
     let svg = board_svg::render(
         &game.board_view(),
         &SvgOptions {
@@ -141,7 +144,7 @@ struct Checked {
     opponent: String,
     moves: String,
     last: Option<(Option<String>, String)>,
-    clock: Option<crate::clocks::clocks::GameClock>,
+    clock: Option<crate::clocks::state::GameClock>,
 }
 
 async fn check(
@@ -158,10 +161,10 @@ async fn check(
         };
         let restored = state
             .positions
-            .game(&row, || svc::history_of(conn, row.id))?;
-        let moves = svc::moves_of(conn, row.id)?;
+            .game(&row, || rows::history_of(conn, row.id))?;
+        let moves = rows::moves_of(conn, row.id)?;
         let ids: Vec<i32> = [row.white_id, row.black_id].into_iter().flatten().collect();
-        let names = svc::user_names(conn, &ids)?;
+        let names = rows::user_names(conn, &ids)?;
         let opponent_id = if row.white_id == Some(user.id) {
             row.black_id
         } else {
@@ -178,7 +181,7 @@ async fn check(
             .map(|m| m.display.as_str())
             .collect::<Vec<_>>()
             .join(" ");
-        let clock = crate::clocks::clocks::view(conn, &row, now())?;
+        let clock = crate::clocks::state::view(conn, &row, now())?;
         Ok(Ok(Checked {
             restored,
             clock,
@@ -230,7 +233,7 @@ pub async fn play(
         let app_state = &ctx.state;
         async move {
             let submitted = db(app_state, move |conn| {
-                svc::queue_move(
+                play::queue_move(
                     conn,
                     &state.writes,
                     &state.positions,
@@ -261,7 +264,7 @@ pub async fn play(
             crate::web::clip(&f.text, 200),
         ),
         // Too late: the game was just lost on time (the page says so).
-        Err(Error::Conflict(msg)) if msg == svc::TIME_RAN_OUT => Err(Error::Conflict(msg)),
+        Err(Error::Conflict(msg)) if msg == rows::TIME_RAN_OUT => Err(Error::Conflict(msg)),
         // Another request played this ply first: the link is used.
         Err(Error::Conflict(_)) => refused(&ctx, id, LinkProblem::Used),
         Err(e) => Err(e),

@@ -3,8 +3,8 @@
 
 use crate::db::models::GameRow;
 use crate::domain::error::Error;
-use crate::game::games as gsvc;
 use crate::game::records::{self as svc, ArchiveFilter, CheckReport, Format, VariantRecord};
+use crate::game::rows;
 use crate::web::{clip, db_read, html, now, parse_id, see_other, write_once, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
@@ -217,7 +217,7 @@ pub async fn archive(ctx: Ctx, query: web::Query<ArchiveQuery>) -> Result<HttpRe
             .clamp(1, 100_000),
     };
     let status = q.status.trim();
-    if !["", gsvc::ACTIVE, gsvc::FINISHED].contains(&status) {
+    if !["", rows::ACTIVE, rows::FINISHED].contains(&status) {
         return Err(Error::BadRequest(
             "The status must be active or finished.".into(),
         ));
@@ -388,7 +388,7 @@ pub async fn feed(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Err
             name(r.black_id),
             r.variant
         );
-        if r.status == gsvc::FINISHED {
+        if r.status == rows::FINISHED {
             let when = r.ended_at.unwrap_or(r.updated_at);
             entries.push(FeedEntry {
                 id: format!("{site}/games/{}#over", r.id),
@@ -405,7 +405,7 @@ pub async fn feed(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Err
                     r.reason.clone().unwrap_or_default().replace('-', " ")
                 ),
             });
-        } else if gsvc::player_to_move(r) == Some(user.id) {
+        } else if rows::player_to_move(r) == Some(user.id) {
             entries.push(FeedEntry {
                 id: format!("{site}/games/{}#ply-{}", r.id, r.ply),
                 title: format!("Your turn in game {}", r.id),

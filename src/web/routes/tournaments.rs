@@ -5,7 +5,7 @@ use crate::db::models::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::time_control::utc_minute;
-use crate::game::games as gsvc;
+use crate::game::rows;
 use crate::tournaments::tournaments::{self as svc, halves, quarters, TournamentForm};
 use crate::web::{clip, db_read, html, now, parse_id, see_other, write_once, Ctx, Page};
 use actix_web::http::StatusCode;
@@ -328,7 +328,7 @@ pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Err
         let note = match g.reason.as_deref() {
             Some(svc::REPLACED) => "not played: the player was replaced".to_string(),
             Some(reason) => reason.replace('-', " "),
-            None if g.status == gsvc::ACTIVE => format!("{} plies", g.ply),
+            None if g.status == rows::ACTIVE => format!("{} plies", g.ply),
             None => String::new(),
         };
         if let Some(b) = rounds_list.last_mut() {
@@ -573,7 +573,7 @@ pub async fn request_adjudication(
     let note = form.into_inner().note;
     let tid = write_once(&ctx.state, move |conn| {
         svc::request_adjudication(conn, id, &user, &note, now())?;
-        Ok(gsvc::load(conn, id)?.tournament_id)
+        Ok(rows::load(conn, id)?.tournament_id)
     })
     .await?;
     Ok(see_other(&match tid {

@@ -278,7 +278,7 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
             let _ = write!(
                 out,
                 "<g class=\"hand\" data-side=\"{}\">",
-                crate::game::games::color_code(side)
+                crate::game::rows::color_code(side)
             );
             for (i, hi) in items.iter().enumerate() {
                 let col = (i % 2) as f32;

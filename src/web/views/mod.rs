@@ -2,3 +2,4 @@
 
 pub mod board_svg;
 pub mod listed_moves;
+pub mod pictures;

@@ -1,0 +1,167 @@
+//! Clocks over the database: each game's clocks as they stand, leave
+//! bookings and grants, and the sweeper that ends games on time and sends
+//! reminders. The arithmetic is in [`crate::domain::time_control`].
+
+use crate::clocks::state::{mover_clock, MoverClock, TIME_FORFEIT};
+use crate::db::models::GameRow;
+use crate::db::outbox;
+use crate::db::schema::games;
+use crate::db::DbConn;
+use crate::domain::error::Error;
+use crate::domain::time_control::{self as clock};
+use crate::game::finish;
+use crate::game::rows;
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use missive_rules::Color;
+
+/// Games looked at per sweep (the rest wait for the next pass).
+pub const SWEEP_BATCH: i64 = 200;
+
+// ---------------------------------------------------------------------------
+// The sweeper
+
+/// What one sweep did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Swept {
+    /// Games this call ended on time.
+    pub forfeits: usize,
+    /// Reminders this call queued.
+    pub reminders: usize,
+}
+
+/// End the games whose player to move has run out, and queue due reminders.
+/// Safe with several sweepers at once: each game is ended (and each reminder
+/// queued) by one conditional UPDATE. Returns the forfeits plus reminders
+/// this call made.
+pub fn sweep(conn: &mut DbConn, now: NaiveDateTime) -> Result<usize, Error> {
+    let s = sweep_report(conn, now)?;
+    Ok(s.forfeits + s.reminders)
+}
+
+/// [`sweep`], with the forfeits and reminders counted apart.
+pub fn sweep_report(conn: &mut DbConn, now: NaiveDateTime) -> Result<Swept, Error> {
+    let mut swept = Swept::default();
+    // The stored deadline ignores leave, which only delays it: every game
+    // out of time is among these, and each is rechecked with leave.
+    let due: Vec<GameRow> = games::table
+        .filter(games::status.eq(rows::ACTIVE))
+        .filter(games::clock_deadline.le(now))
+        .order(games::clock_deadline.asc())
+        .limit(SWEEP_BATCH)
+        .select(GameRow::as_select())
+        .load(conn)?;
+    for row in due {
+        if forfeit_if_flagged(conn, &row, now)? {
+            swept.forfeits += 1;
+        }
+    }
+    // Games already reminded at their ply are left out in SQL, so that they
+    // never fill the batch ahead of games still to remind.
+    let remind: Vec<GameRow> = games::table
+        .filter(games::status.eq(rows::ACTIVE))
+        .filter(games::clock_remind_at.le(now))
+        .filter(
+            games::reminded_ply
+                .is_null()
+                .or(games::reminded_ply.ne(games::ply.nullable())),
+        )
+        .order(games::clock_remind_at.asc())
+        .limit(SWEEP_BATCH)
+        .select(GameRow::as_select())
+        .load(conn)?;
+    for row in remind {
+        if remind_if_due(conn, &row, now)? {
+            swept.reminders += 1;
+        }
+    }
+    Ok(swept)
+}
+
+/// End `row` on time if its mover has run out at `now` (leave counted).
+/// True when this call ended it.
+pub fn forfeit_if_flagged(
+    conn: &mut DbConn,
+    row: &GameRow,
+    now: NaiveDateTime,
+) -> Result<bool, Error> {
+    match mover_clock(conn, row)? {
+        Some(m) if m.flagged(now) => forfeit(conn, row, &m, now),
+        _ => Ok(false),
+    }
+}
+
+/// End `row` as lost on time by the mover `m`, in a transaction of its own
+/// (true when this call ended it; false when the game had already moved on
+/// or ended).
+pub fn forfeit(
+    conn: &mut DbConn,
+    row: &GameRow,
+    m: &MoverClock,
+    now: NaiveDateTime,
+) -> Result<bool, Error> {
+    conn.transaction::<_, Error, _>(|conn| lose_on_time(conn, row, m, now))
+}
+
+/// [`forfeit`] in the caller's transaction.
+pub fn lose_on_time(
+    conn: &mut DbConn,
+    row: &GameRow,
+    m: &MoverClock,
+    now: NaiveDateTime,
+) -> Result<bool, Error> {
+    let result = if m.color == Color::White {
+        "0-1"
+    } else {
+        "1-0"
+    };
+    finish::end_game(conn, row, result, TIME_FORFEIT, None, now)
+}
+
+/// Queue the mover's reminder if it is due at `now` and none was sent at
+/// this ply. True when this call queued it.
+pub fn remind_if_due(conn: &mut DbConn, row: &GameRow, now: NaiveDateTime) -> Result<bool, Error> {
+    let Some(m) = mover_clock(conn, row)? else {
+        return Ok(false);
+    };
+    if m.flagged(now) || now < clock::reminder_at(m.started, m.bank, &m.leave) {
+        return Ok(false);
+    }
+    conn.transaction::<_, Error, _>(|conn| {
+        let n = diesel::update(
+            games::table
+                .filter(games::id.eq(row.id))
+                .filter(games::status.eq(rows::ACTIVE))
+                .filter(games::ply.eq(row.ply))
+                .filter(
+                    games::reminded_ply
+                        .is_null()
+                        .or(games::reminded_ply.ne(row.ply)),
+                ),
+        )
+        .set(games::reminded_ply.eq(Some(row.ply)))
+        .execute(conn)?;
+        if n == 0 {
+            return Ok(false);
+        }
+        outbox::enqueue(
+            conn,
+            outbox::CLOCK_REMINDER,
+            m.user_id,
+            Some(row.id),
+            Some(row.ply),
+            &outbox::Payload::default(),
+            now,
+        )?;
+        Ok(true)
+    })
+}
+
+/// A game whose player to move has run out is lost on time before anything
+/// else happens to it (no draw agreed or resignation after the flag fell).
+pub fn end_if_flagged(conn: &mut DbConn, row: &GameRow, now: NaiveDateTime) -> Result<(), Error> {
+    if forfeit_if_flagged(conn, row, now)? {
+        return Err(Error::Conflict(rows::FLAG_FELL.into()));
+    }
+    Ok(())
+}

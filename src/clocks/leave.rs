@@ -1,0 +1,227 @@
+//! Clocks over the database: each game's clocks as they stand, leave
+//! bookings and grants, and the sweeper that ends games on time and sends
+//! reminders. The arithmetic is in [`crate::domain::time_control`].
+
+use crate::db::models::LeaveBooking;
+use crate::db::outbox;
+use crate::db::schema::{games, leave_bookings, leave_grants};
+use crate::db::{per_backend, DbConn};
+use crate::domain::error::Error;
+use crate::domain::time_control::{self as clock};
+use crate::game::rows;
+use chrono::{Datelike, NaiveDate, NaiveDateTime, TimeDelta};
+use diesel::prelude::*;
+
+/// Leave days per calendar year when the configuration says nothing.
+pub const DEFAULT_LEAVE_DAYS: i32 = crate::config::DEFAULT_LEAVE_DAYS;
+
+/// Longest single booking, in days.
+pub const MAX_BOOKING_DAYS: i64 = 366;
+
+// ---------------------------------------------------------------------------
+// Leave
+
+/// Leave days a user may book in `year`: the base allowance plus grants.
+pub fn allowance(conn: &mut DbConn, user_id: i32, year: i32, base_days: i32) -> Result<i64, Error> {
+    let granted: Vec<i32> = leave_grants::table
+        .filter(leave_grants::user_id.eq(user_id))
+        .filter(leave_grants::year.eq(year))
+        .select(leave_grants::days)
+        .load(conn)?;
+    Ok(i64::from(base_days) + granted.into_iter().map(i64::from).sum::<i64>())
+}
+
+/// Leave days booked by a user in `year`.
+pub fn days_booked(conn: &mut DbConn, user_id: i32, year: i32) -> Result<i64, Error> {
+    Ok(bookings_of(conn, user_id)?
+        .iter()
+        .flat_map(|b| clock::days_per_year(b.start_date, b.end_date))
+        .filter(|(y, _)| *y == year)
+        .map(|(_, d)| d)
+        .sum())
+}
+
+/// A user's bookings, earliest first.
+pub fn bookings_of(conn: &mut DbConn, user_id: i32) -> Result<Vec<LeaveBooking>, Error> {
+    Ok(leave_bookings::table
+        .filter(leave_bookings::user_id.eq(user_id))
+        .order(leave_bookings::start_date.asc())
+        .select(LeaveBooking::as_select())
+        .load(conn)?)
+}
+
+/// Give a player `days` more leave in `year` (a tournament director's grant).
+pub fn grant_leave(
+    conn: &mut DbConn,
+    user_id: i32,
+    year: i32,
+    days: i32,
+    granted_by: i32,
+    reason: &str,
+    now: NaiveDateTime,
+) -> Result<i32, Error> {
+    if !(1..=366).contains(&days) {
+        return Err(Error::Invalid(
+            "Grant between 1 and 366 days of leave.".into(),
+        ));
+    }
+    if !(2000..=9999).contains(&year) {
+        return Err(Error::Invalid("That year cannot be used.".into()));
+    }
+    conn.transaction::<_, Error, _>(|conn| {
+        let reason = crate::util::clip(reason.trim(), 500);
+        Ok(per_backend!(conn, |c| diesel::insert_into(
+            leave_grants::table
+        )
+        .values((
+            leave_grants::user_id.eq(user_id),
+            leave_grants::year.eq(year),
+            leave_grants::days.eq(days),
+            leave_grants::granted_by.eq(Some(granted_by)),
+            leave_grants::reason.eq(&reason),
+            leave_grants::created_at.eq(now),
+        ))
+        .returning(leave_grants::id)
+        .get_result(c))?)
+    })
+}
+
+/// Read a `YYYY-MM-DD` form field.
+pub fn parse_day(what: &str, text: &str) -> Result<NaiveDate, Error> {
+    NaiveDate::parse_from_str(text.trim(), "%Y-%m-%d").map_err(|_| {
+        Error::Invalid(format!(
+            "The {what} date “{}” is not a date: write it as YYYY-MM-DD.",
+            crate::util::clip(text.trim(), 20)
+        ))
+    })
+}
+
+/// Book leave for whole UTC days `start..=end`: ahead only (from tomorrow),
+/// within each year's allowance. Opponents in the user's active games are
+/// told by mail.
+pub fn book_leave(
+    conn: &mut DbConn,
+    user_id: i32,
+    start: NaiveDate,
+    end: NaiveDate,
+    base_days: i32,
+    now: NaiveDateTime,
+) -> Result<i32, Error> {
+    let tomorrow = now.date() + TimeDelta::days(1);
+    if start < tomorrow {
+        return Err(Error::Invalid(format!(
+            "Leave is booked ahead: the first day must be {} or later.",
+            tomorrow.format("%Y-%m-%d")
+        )));
+    }
+    if end < start {
+        return Err(Error::Invalid(
+            "The last day of leave comes before the first.".into(),
+        ));
+    }
+    if (end - start).num_days() + 1 > MAX_BOOKING_DAYS {
+        return Err(Error::Invalid(format!(
+            "One booking is at most {MAX_BOOKING_DAYS} days."
+        )));
+    }
+    let existing = bookings_of(conn, user_id)?;
+    if existing
+        .iter()
+        .any(|b| b.start_date <= end && start <= b.end_date)
+    {
+        return Err(Error::Invalid(
+            "These days overlap leave you have already booked.".into(),
+        ));
+    }
+    for (year, days) in clock::days_per_year(start, end) {
+        let allowed = allowance(conn, user_id, year, base_days)?;
+        let used = days_booked(conn, user_id, year)?;
+        if used + days > allowed {
+            return Err(Error::Invalid(format!(
+                "That is {days} days of leave in {year}, but only {} of your {allowed} days are left.",
+                (allowed - used).max(0)
+            )));
+        }
+    }
+    conn.transaction::<_, Error, _>(|conn| {
+        let id: i32 = per_backend!(conn, |c| diesel::insert_into(leave_bookings::table)
+            .values((
+                leave_bookings::user_id.eq(user_id),
+                leave_bookings::start_date.eq(start),
+                leave_bookings::end_date.eq(end),
+                leave_bookings::created_at.eq(now),
+            ))
+            .returning(leave_bookings::id)
+            .get_result(c))?;
+        let payload = outbox::Payload {
+            from_user: Some(user_id),
+            leave_start: Some(start.format("%Y-%m-%d").to_string()),
+            leave_end: Some(end.format("%Y-%m-%d").to_string()),
+            ..Default::default()
+        };
+        for opponent in active_opponents(conn, user_id)? {
+            outbox::enqueue(
+                conn,
+                outbox::LEAVE_BOOKED,
+                opponent,
+                None,
+                None,
+                &payload,
+                now,
+            )?;
+        }
+        Ok(id)
+    })
+}
+
+/// The distinct opponents of a user in their active games.
+pub fn active_opponents(conn: &mut DbConn, user_id: i32) -> Result<Vec<i32>, Error> {
+    let rows: Vec<(Option<i32>, Option<i32>)> = games::table
+        .filter(games::status.eq(rows::ACTIVE))
+        .filter(games::white_id.eq(user_id).or(games::black_id.eq(user_id)))
+        .select((games::white_id, games::black_id))
+        .load(conn)?;
+    let mut out: Vec<i32> = rows
+        .into_iter()
+        .flat_map(|(w, b)| [w, b])
+        .flatten()
+        .filter(|p| *p != user_id)
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
+/// Cancel a booking that has not started yet.
+pub fn cancel_leave(
+    conn: &mut DbConn,
+    user_id: i32,
+    booking_id: i32,
+    now: NaiveDateTime,
+) -> Result<(), Error> {
+    let booking: Option<LeaveBooking> = leave_bookings::table
+        .find(booking_id)
+        .select(LeaveBooking::as_select())
+        .first(conn)
+        .optional()?;
+    let Some(b) = booking.filter(|b| b.user_id == user_id) else {
+        return Err(Error::NotFound("You have no such leave booking.".into()));
+    };
+    if b.start_date <= now.date() {
+        return Err(Error::Invalid(
+            "This leave has already begun: it can no longer be cancelled.".into(),
+        ));
+    }
+    diesel::delete(
+        leave_bookings::table
+            .filter(leave_bookings::id.eq(b.id))
+            .filter(leave_bookings::user_id.eq(user_id)),
+    )
+    .execute(conn)?;
+    Ok(())
+}
+
+/// The year of a moment, for allowance pages.
+pub fn year_of(now: NaiveDateTime) -> i32 {
+    now.date().year()
+}

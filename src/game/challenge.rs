@@ -1,0 +1,331 @@
+//! Games: challenges, moves, resignations and draws. Legality is decided by
+//! the rules crate only; this module stores what it says.
+
+use crate::clocks::state;
+use crate::db::models::{NewGame, User};
+use crate::db::outbox;
+use crate::db::schema::games;
+use crate::db::DbConn;
+use crate::domain::error::Error;
+use crate::domain::time_control::{self as clock, TimeControl};
+use crate::game::notify;
+use crate::game::rows::{
+    color_code, insert_game, load, ACTIVE, DECLINED, FEN_MAX, PENDING, WITHDRAWN,
+};
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use missive_rules::{Color, Game, Variant};
+
+/// A challenge as the form sends it.
+#[derive(Clone, Debug, Default)]
+pub struct Challenge {
+    pub variant: String,
+    /// Empty for an open seek.
+    pub opponent: String,
+    /// `white`, `black` or `random`.
+    pub color: String,
+    /// Empty for the variant's start position.
+    pub fen: String,
+    /// Canonical time control text; empty or `none` for no clock.
+    pub time_control: String,
+}
+
+pub fn create_game(
+    conn: &mut DbConn,
+    creator: &User,
+    challenge: &Challenge,
+    now: NaiveDateTime,
+) -> Result<i32, Error> {
+    let variant = missive_rules::variant(challenge.variant.trim()).ok_or_else(|| {
+        Error::Invalid(format!(
+            "There is no variant “{}”: choose one from the list.",
+            crate::util::clip(challenge.variant.trim(), 40)
+        ))
+    })?;
+    let opponent_name = challenge.opponent.trim();
+    let opponent = if opponent_name.is_empty() {
+        None
+    } else {
+        let found = crate::accounts::users::find_by_name(conn, opponent_name)?;
+        let found = found.ok_or_else(|| {
+            Error::Invalid(format!(
+                "There is no player named “{}”.",
+                crate::util::clip(opponent_name, 40)
+            ))
+        })?;
+        if found.id == creator.id {
+            return Err(Error::Invalid("You cannot challenge yourself.".into()));
+        }
+        Some(found)
+    };
+    let color = match challenge.color.trim() {
+        "white" => Color::White,
+        "black" => Color::Black,
+        "random" | "" => {
+            if rand::random::<bool>() {
+                Color::White
+            } else {
+                Color::Black
+            }
+        }
+        other => {
+            return Err(Error::Invalid(format!(
+                "“{}” is not a colour: choose white, black or random.",
+                crate::util::clip(other, 20)
+            )))
+        }
+    };
+    let fen = challenge.fen.trim();
+    if fen.len() > FEN_MAX {
+        return Err(Error::Invalid(format!(
+            "The start position is too long (at most {FEN_MAX} characters)."
+        )));
+    }
+    let game = Game::new(variant, Some(fen))
+        .map_err(|e| Error::Invalid(format!("The start position cannot be used: {e}.")))?;
+    if let Some(outcome) = game.outcome() {
+        return Err(Error::Invalid(format!(
+            "The start position cannot be used: the game would already be over ({outcome})."
+        )));
+    }
+    let control = clock::parse_optional(&challenge.time_control).map_err(Error::Invalid)?;
+    let control_text = control.map(|c| c.to_string());
+    let start_fen = game.fen();
+    let history = game.history_string();
+    let (white_id, black_id) = match color {
+        Color::White => (Some(creator.id), opponent.as_ref().map(|o| o.id)),
+        _ => (opponent.as_ref().map(|o| o.id), Some(creator.id)),
+    };
+    let new = NewGame {
+        variant: variant.id(),
+        status: PENDING,
+        challenger_id: creator.id,
+        opponent_id: opponent.as_ref().map(|o| o.id),
+        white_id,
+        black_id,
+        challenger_color: color_code(color),
+        start_fen: &start_fen,
+        fen: &start_fen,
+        ply: 0,
+        turn: color_code(game.side_to_move()),
+        created_at: now,
+        updated_at: now,
+        time_control: control_text,
+        leave_cap_days: None,
+    };
+    conn.transaction::<_, Error, _>(|conn| {
+        let id = insert_game(conn, &new, &history)?;
+        if let Some(o) = &opponent {
+            outbox::enqueue(
+                conn,
+                outbox::CHALLENGE_RECEIVED,
+                o.id,
+                Some(id),
+                Some(0),
+                &outbox::Payload {
+                    from_user: Some(creator.id),
+                    ..Default::default()
+                },
+                now,
+            )?;
+        }
+        Ok(id)
+    })
+}
+
+/// The clock columns of a game whose first turn begins at `now`: both
+/// banks full, the deadline and reminder (leave ignored) of the side to move.
+struct ClockStart {
+    white: Option<i64>,
+    black: Option<i64>,
+    started: Option<NaiveDateTime>,
+    deadline: Option<NaiveDateTime>,
+    remind_at: Option<NaiveDateTime>,
+}
+
+fn clock_start(control: Option<&TimeControl>, now: NaiveDateTime) -> ClockStart {
+    match control {
+        None => ClockStart {
+            white: None,
+            black: None,
+            started: None,
+            deadline: None,
+            remind_at: None,
+        },
+        Some(c) => ClockStart {
+            white: Some(c.initial_secs),
+            black: Some(c.initial_secs),
+            started: Some(now),
+            deadline: Some(clock::deadline(now, c.initial_secs, &[])),
+            remind_at: Some(clock::reminder_at(now, c.initial_secs, &[])),
+        },
+    }
+}
+
+/// A game that starts at once, without a challenge (tournaments): White is
+/// recorded as the challenger, the clock runs from `now`, and the player to
+/// move is mailed "your turn".
+pub fn create_active_game(
+    conn: &mut DbConn,
+    variant_id: &str,
+    white_id: i32,
+    black_id: i32,
+    time_control: Option<&TimeControl>,
+    leave_cap_days: Option<i32>,
+    now: NaiveDateTime,
+) -> Result<i32, Error> {
+    let variant = missive_rules::variant(variant_id).ok_or_else(|| {
+        Error::Invalid(format!(
+            "There is no variant “{}”.",
+            crate::util::clip(variant_id, 40)
+        ))
+    })?;
+    if white_id == black_id {
+        return Err(Error::Invalid(
+            "A player cannot play against themselves.".into(),
+        ));
+    }
+    let game = Game::new(variant, None)
+        .map_err(|e| Error::internal(format!("{variant_id} has no start position: {e}")))?;
+    let start_fen = game.fen();
+    let history = game.history_string();
+    let start = clock_start(time_control, now);
+    let new = NewGame {
+        variant: variant.id(),
+        status: ACTIVE,
+        challenger_id: white_id,
+        opponent_id: Some(black_id),
+        white_id: Some(white_id),
+        black_id: Some(black_id),
+        challenger_color: "white",
+        start_fen: &start_fen,
+        fen: &start_fen,
+        ply: 0,
+        turn: color_code(game.side_to_move()),
+        created_at: now,
+        updated_at: now,
+        time_control: time_control.map(|c| c.to_string()),
+        leave_cap_days,
+    };
+    conn.transaction::<_, Error, _>(|conn| {
+        let id = insert_game(conn, &new, &history)?;
+        diesel::update(games::table.find(id))
+            .set((
+                games::white_clock_secs.eq(start.white),
+                games::black_clock_secs.eq(start.black),
+                games::turn_started_at.eq(start.started),
+                games::clock_deadline.eq(start.deadline),
+                games::clock_remind_at.eq(start.remind_at),
+            ))
+            .execute(conn)?;
+        let to_move = if game.side_to_move() == Color::Black {
+            black_id
+        } else {
+            white_id
+        };
+        outbox::enqueue(
+            conn,
+            outbox::YOUR_TURN,
+            to_move,
+            Some(id),
+            Some(0),
+            &outbox::Payload::default(),
+            now,
+        )?;
+        Ok(id)
+    })
+}
+
+pub fn accept(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Result<(), Error> {
+    let row = load(conn, id)?;
+    if row.status != PENDING {
+        return Err(Error::Conflict(
+            "This challenge is no longer open: it was already accepted, declined or withdrawn."
+                .into(),
+        ));
+    }
+    if row.challenger_id == user.id {
+        return Err(Error::Forbidden(
+            "You cannot accept your own challenge.".into(),
+        ));
+    }
+    if let Some(o) = row.opponent_id {
+        if o != user.id {
+            return Err(Error::Forbidden(
+                "This challenge is addressed to another player.".into(),
+            ));
+        }
+    }
+    let (white_id, black_id) = if row.challenger_color == "white" {
+        (Some(row.challenger_id), Some(user.id))
+    } else {
+        (Some(user.id), Some(row.challenger_id))
+    };
+    // The clock starts when the game does.
+    let control = state::control_of(&row)?;
+    let start = clock_start(control.as_ref(), now);
+    conn.transaction::<_, Error, _>(|conn| {
+        let n = diesel::update(
+            games::table
+                .filter(games::id.eq(id))
+                .filter(games::status.eq(PENDING)),
+        )
+        .set((
+            (
+                games::status.eq(ACTIVE),
+                games::opponent_id.eq(Some(user.id)),
+                games::white_id.eq(white_id),
+                games::black_id.eq(black_id),
+                games::updated_at.eq(now),
+            ),
+            (
+                games::white_clock_secs.eq(start.white),
+                games::black_clock_secs.eq(start.black),
+                games::turn_started_at.eq(start.started),
+                games::clock_deadline.eq(start.deadline),
+                games::clock_remind_at.eq(start.remind_at),
+            ),
+        ))
+        .execute(conn)?;
+        if n == 0 {
+            return Err(Error::Conflict(
+                "Someone else answered this challenge first.".into(),
+            ));
+        }
+        notify::on_accept(conn, &row, user.id, white_id, black_id, now)?;
+        Ok(())
+    })
+}
+
+/// The opponent declines, or the challenger withdraws.
+pub fn decline(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Result<(), Error> {
+    let row = load(conn, id)?;
+    if row.status != PENDING {
+        return Err(Error::Conflict("This challenge is no longer open.".into()));
+    }
+    let new_status = if row.opponent_id == Some(user.id) {
+        DECLINED
+    } else if row.challenger_id == user.id {
+        WITHDRAWN
+    } else {
+        return Err(Error::Forbidden(
+            "Only the player challenged can decline this challenge (or its author withdraw it)."
+                .into(),
+        ));
+    };
+    let n = diesel::update(
+        games::table
+            .filter(games::id.eq(id))
+            .filter(games::status.eq(PENDING)),
+    )
+    .set((
+        games::status.eq(new_status),
+        games::updated_at.eq(now),
+        games::ended_at.eq(Some(now)),
+    ))
+    .execute(conn)?;
+    if n == 0 {
+        return Err(Error::Conflict("This challenge is no longer open.".into()));
+    }
+    Ok(())
+}

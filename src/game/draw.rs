@@ -1,0 +1,95 @@
+//! Games: challenges, moves, resignations and draws. Legality is decided by
+//! the rules crate only; this module stores what it says.
+
+use crate::clocks::forfeit::end_if_flagged;
+use crate::db::models::User;
+use crate::db::outbox;
+use crate::db::schema::games;
+use crate::db::DbConn;
+use crate::domain::error::Error;
+use crate::game::finish::{check_participant, finish};
+use crate::game::rows::{color_code, load, player_of, ACTIVE};
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use missive_rules::Variant;
+
+pub fn draw(
+    conn: &mut DbConn,
+    id: i32,
+    user: &User,
+    action: &str,
+    now: NaiveDateTime,
+) -> Result<(), Error> {
+    let row = load(conn, id)?;
+    let side = check_participant(&row, user, "offer or answer a draw")?;
+    end_if_flagged(conn, &row, now)?;
+    let mine = color_code(side);
+    let theirs = color_code(side.opponent());
+    let offer = row.draw_offer.as_deref();
+    match action {
+        "offer" => {
+            if offer == Some(theirs) {
+                return finish(conn, &row, "1/2-1/2", "agreement", Some(theirs), now);
+            }
+            if offer == Some(mine) {
+                return Err(Error::Invalid("You have already offered a draw.".into()));
+            }
+            conn.transaction::<_, Error, _>(|conn| {
+                let n = diesel::update(
+                    games::table
+                        .filter(games::id.eq(id))
+                        .filter(games::status.eq(ACTIVE))
+                        .filter(games::draw_offer.is_null()),
+                )
+                .set(games::draw_offer.eq(Some(mine)))
+                .execute(conn)?;
+                if n == 0 {
+                    return Err(Error::Conflict(
+                        "The game changed in the meantime; look at it again.".into(),
+                    ));
+                }
+                if let Some(to) = player_of(&row, side.opponent()) {
+                    outbox::enqueue(
+                        conn,
+                        outbox::DRAW_OFFER,
+                        to,
+                        Some(id),
+                        Some(row.ply),
+                        &outbox::Payload {
+                            from_user: Some(user.id),
+                            ..Default::default()
+                        },
+                        now,
+                    )?;
+                }
+                Ok(())
+            })
+        }
+        "accept" => {
+            if offer != Some(theirs) {
+                return Err(Error::Invalid(
+                    "There is no draw offer from your opponent to accept.".into(),
+                ));
+            }
+            finish(conn, &row, "1/2-1/2", "agreement", Some(theirs), now)
+        }
+        "decline" => {
+            if offer != Some(theirs) {
+                return Err(Error::Invalid(
+                    "There is no draw offer from your opponent to decline.".into(),
+                ));
+            }
+            diesel::update(
+                games::table
+                    .filter(games::id.eq(id))
+                    .filter(games::draw_offer.eq(theirs)),
+            )
+            .set(games::draw_offer.eq(None::<String>))
+            .execute(conn)?;
+            Ok(())
+        }
+        _ => Err(Error::BadRequest(
+            "The draw action must be offer, accept or decline.".into(),
+        )),
+    }
+}

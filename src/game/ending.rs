@@ -1,0 +1,61 @@
+//! The update that ends a game, and nothing after it.
+
+use crate::clocks::state;
+use crate::db::models::GameRow;
+use crate::db::outbox;
+use crate::db::schema::games;
+use crate::db::DbConn;
+use crate::domain::error::Error;
+use crate::game::notify;
+use crate::game::rows::{parse_color, ACTIVE, FINISHED};
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use missive_rules::{Color, Variant};
+
+/// Record that an active game ended and queue the game-over mails, without
+/// the tournament's consequences: [`crate::game::finish::end_game`] is the
+/// one way every game ends; the tournament's forfeit rule, which ends other
+/// games itself, calls this and then its own consequences. The update is conditional on the game being still
+/// active at `row.ply`, so of two racing callers one ends the game and
+/// queues the game-over mails, and the other gets `false` and does nothing.
+pub fn record_end(
+    conn: &mut DbConn,
+    row: &GameRow,
+    result: &str,
+    reason: &str,
+    last_move: Option<&outbox::Payload>,
+    now: NaiveDateTime,
+) -> Result<bool, Error> {
+    let target = games::table
+        .filter(games::id.eq(row.id))
+        .filter(games::status.eq(ACTIVE))
+        .filter(games::ply.eq(row.ply));
+    let changes = (
+        games::status.eq(FINISHED),
+        games::result.eq(Some(result)),
+        games::reason.eq(Some(reason)),
+        games::draw_offer.eq(None::<String>),
+        games::updated_at.eq(now),
+        games::ended_at.eq(Some(now)),
+        games::clock_deadline.eq(None::<NaiveDateTime>),
+        games::clock_remind_at.eq(None::<NaiveDateTime>),
+    );
+    let n = if reason == state::TIME_FORFEIT && row.time_control.is_some() {
+        // The loser's clock shows zero.
+        match parse_color(&row.turn) {
+            Some(Color::Black) => diesel::update(target)
+                .set((changes, games::black_clock_secs.eq(Some(0i64))))
+                .execute(conn)?,
+            _ => diesel::update(target)
+                .set((changes, games::white_clock_secs.eq(Some(0i64))))
+                .execute(conn)?,
+        }
+    } else {
+        diesel::update(target).set(changes).execute(conn)?
+    };
+    if n == 0 {
+        return Ok(false);
+    }
+    notify::on_game_over(conn, row, last_move, now)?;
+    Ok(true)
+}

@@ -1,0 +1,79 @@
+//! How a game ends: the one function every ending goes through, and the
+//! checks shared by the acts that end a game by choice (resign, draw).
+
+use crate::db::models::{GameRow, User};
+use crate::db::outbox;
+use crate::db::schema::games;
+use crate::db::DbConn;
+use crate::domain::error::Error;
+use crate::game::ending::record_end;
+use crate::game::rows::{side_of, ACTIVE};
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use missive_rules::{Color, Variant};
+
+pub fn check_participant(row: &GameRow, user: &User, what: &str) -> Result<Color, Error> {
+    let side = side_of(row, user.id)
+        .ok_or_else(|| Error::Forbidden(format!("Only the two players can {what}.")))?;
+    if row.status != ACTIVE {
+        return Err(Error::Forbidden(format!(
+            "You cannot {what}: the game is not in progress."
+        )));
+    }
+    Ok(side)
+}
+
+pub fn finish(
+    conn: &mut DbConn,
+    row: &GameRow,
+    result: &str,
+    reason: &str,
+    extra_guard_offer: Option<&str>,
+    now: NaiveDateTime,
+) -> Result<(), Error> {
+    let changed = || Error::Conflict("The game changed in the meantime; look at it again.".into());
+    conn.transaction::<_, Error, _>(|conn| {
+        if let Some(offer) = extra_guard_offer {
+            // The offer must still stand (it is cleared by `end_game`).
+            let n = diesel::update(
+                games::table
+                    .filter(games::id.eq(row.id))
+                    .filter(games::status.eq(ACTIVE))
+                    .filter(games::draw_offer.eq(offer.to_string())),
+            )
+            .set(games::updated_at.eq(now))
+            .execute(conn)?;
+            if n == 0 {
+                return Err(changed());
+            }
+        }
+        if !end_game(conn, row, result, reason, None, now)? {
+            return Err(changed());
+        }
+        Ok(())
+    })
+}
+
+/// End an active game: the one way every game ends (rules outcome,
+/// resignation, agreement, time forfeit, adjudication). Run it inside the
+/// caller's transaction. The update is conditional on the game being still
+/// active at `row.ply`, so of two racing callers one ends the game and
+/// queues the game-over mails, and the other gets `false` and does nothing.
+/// A tournament game then takes the tournament's forfeit rule and its next
+/// Swiss round, in the same transaction.
+pub fn end_game(
+    conn: &mut DbConn,
+    row: &GameRow,
+    result: &str,
+    reason: &str,
+    last_move: Option<&outbox::Payload>,
+    now: NaiveDateTime,
+) -> Result<bool, Error> {
+    if !record_end(conn, row, result, reason, last_move, now)? {
+        return Ok(false);
+    }
+    if row.tournament_id.is_some() {
+        crate::tournaments::tournaments::on_game_end(conn, row.id, now)?;
+    }
+    Ok(true)
+}

@@ -1,0 +1,519 @@
+//! Games: challenges, moves, resignations and draws. Legality is decided by
+//! the rules crate only; this module stores what it says.
+
+use crate::clocks::forfeit;
+use crate::clocks::state;
+use crate::db::kept_update::kept_update;
+use crate::db::models::{GameRow, NewMove, User};
+use crate::db::outbox;
+use crate::db::schema::{games, moves};
+use crate::db::stamp::Stamp;
+use crate::db::{is_unique_violation, per_backend, DbConn, Stored, Writes};
+use crate::domain::error::Error;
+use crate::domain::time_control::{self as clock, TimeControl};
+use crate::game::finish::end_game;
+use crate::game::notify;
+use crate::game::positions::PositionCache;
+use crate::game::restore::restore;
+use crate::game::rows::{
+    color_code, history_of, load, player_of, side_of, TurnNoAfter, ACTIVE, COMMENT_MAX,
+    MOVE_TEXT_MAX, PENDING, TIME_RAN_OUT,
+};
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use missive_rules::{Color, Game, Played, Variant};
+
+/// What a move submission did.
+pub enum MoveOutcome {
+    /// Not stored: the position it would give, for the confirmation step.
+    Preview {
+        played: Played,
+        after: Box<Game>,
+    },
+    Committed {
+        played: Played,
+    },
+}
+
+/// Check that `user` may move in `row` now.
+fn check_mover(row: &GameRow, user: &User) -> Result<Color, Error> {
+    let side = side_of(row, user.id)
+        .ok_or_else(|| Error::Forbidden("You are not playing in this game.".into()))?;
+    match row.status.as_str() {
+        ACTIVE => {}
+        PENDING => {
+            return Err(Error::Forbidden(
+                "The game has not started: the challenge has not been accepted yet.".into(),
+            ))
+        }
+        // The player whose time ran out, moving: told so, whoever ended the
+        // game (the clock sweeper, or an earlier try of this very move whose
+        // answer was lost), as the move that finds the flag down is.
+        _ if row.reason.as_deref() == Some(state::TIME_FORFEIT) && row.turn == color_code(side) => {
+            return Err(Error::Conflict(TIME_RAN_OUT.into()))
+        }
+        _ => return Err(Error::Forbidden("This game is over.".into())),
+    }
+    if row.turn != color_code(side) {
+        return Err(Error::Forbidden(
+            "It is not your turn: wait for your opponent's move.".into(),
+        ));
+    }
+    Ok(side)
+}
+
+/// Read, check and (when `commit`) store a move in a transaction on `conn`.
+/// `expected_ply` is the ply the player saw; if the game has moved on since,
+/// nothing is played. The server uses [`queue_move`] instead, which does not
+/// wait for the commit on the connection.
+pub fn submit_move(
+    conn: &mut DbConn,
+    id: i32,
+    user: &User,
+    text: &str,
+    expected_ply: Option<i32>,
+    commit: bool,
+    now: NaiveDateTime,
+) -> Result<MoveOutcome, Error> {
+    let prepared = check_move(conn, None, id, user, text, expected_ply, commit, now)?;
+    store_now(conn, prepared)
+}
+
+/// Read and check a move: the game row, the ply the player saw, then
+/// [`prepare_move`].
+#[allow(clippy::too_many_arguments)]
+fn check_move(
+    conn: &mut DbConn,
+    positions: Option<&PositionCache>,
+    id: i32,
+    user: &User,
+    text: &str,
+    expected_ply: Option<i32>,
+    commit: bool,
+    now: NaiveDateTime,
+) -> Result<Prepared, Error> {
+    let row = load(conn, id)?;
+    if expected_ply.is_some_and(|p| p != row.ply) {
+        return Err(Error::position_changed());
+    }
+    prepare_move(conn, positions, row, user, text, commit, now)
+}
+
+/// A move [`queue_move`] checked: a preview, or handed to the writes.
+pub enum Submitted {
+    Done(MoveOutcome),
+    Queued {
+        played: Played,
+        stored: Stored,
+    },
+    /// Too late: the loss on time was handed to the writes instead.
+    LostOnTime(Stored),
+    /// Its connection was lost while it was being stored (PostgreSQL).
+    Unsure(UnsureMove),
+}
+
+/// A move whose connection was lost while it was being stored, before the
+/// COMMIT was answered (PostgreSQL): it may be in the database or not, and
+/// only the database can say. Trying it again blindly could play it twice
+/// (the opponent may have answered it meanwhile), so [`queue_move`], given
+/// one, first asks whether it was stored.
+#[derive(Clone, Debug)]
+pub struct UnsureMove {
+    /// The ply the move makes.
+    ply: i32,
+    user_id: i32,
+    played: Played,
+    cause: String,
+}
+
+impl UnsureMove {
+    /// Stored if the game's move at its ply is this player's and this move.
+    fn was_stored(&self, conn: &mut DbConn, game_id: i32) -> Result<bool, Error> {
+        let stored: Option<(i32, String)> = per_backend!(conn, |c| moves::table
+            .find((game_id, self.ply))
+            .select((moves::played_by, moves::coordinate))
+            .first(c)
+            .optional())?;
+        Ok(stored.is_some_and(|(by, coordinate)| {
+            by == self.user_id && coordinate == self.played.coordinate
+        }))
+    }
+
+    /// The lost connection, as the error a request that gives up answers.
+    pub fn lost(&self) -> Error {
+        Error::ConnectionLost(self.cause.clone())
+    }
+}
+
+impl Submitted {
+    /// The outcome, once a queued move is committed (or refused there).
+    pub async fn outcome(self) -> Result<MoveOutcome, Error> {
+        match self {
+            Submitted::Done(outcome) => Ok(outcome),
+            Submitted::Queued { played, stored } => {
+                stored.committed().await?;
+                Ok(MoveOutcome::Committed { played })
+            }
+            Submitted::LostOnTime(stored) => {
+                stored.committed().await?;
+                Err(Error::Conflict(TIME_RAN_OUT.into()))
+            }
+            Submitted::Unsure(unsure) => Err(unsure.lost()),
+        }
+    }
+}
+
+/// [`submit_move`] for the server: the move is checked on `conn` and given
+/// to `writes`, and the caller gives the connection back before awaiting
+/// [`Submitted::outcome`]. Waiting for SQLite's writer on a pooled
+/// connection capped the moves in flight at the pool's size, and so the
+/// size of a group commit. The game is taken from and the position it
+/// leaves kept in `positions`, which the game page draws from. `unsure`
+/// is this move's earlier try, when its connection was lost while storing
+/// it: if it was stored, that is the answer.
+#[allow(clippy::too_many_arguments)]
+pub fn queue_move(
+    conn: &mut DbConn,
+    writes: &Writes,
+    positions: &PositionCache,
+    id: i32,
+    user: &User,
+    text: &str,
+    expected_ply: Option<i32>,
+    commit: bool,
+    unsure: Option<&UnsureMove>,
+    now: NaiveDateTime,
+) -> Result<Submitted, Error> {
+    if let Some(earlier) = unsure {
+        if earlier.was_stored(conn, id)? {
+            let played = earlier.played.clone();
+            return Ok(Submitted::Done(MoveOutcome::Committed { played }));
+        }
+    }
+    match check_move(
+        conn,
+        Some(positions),
+        id,
+        user,
+        text,
+        expected_ply,
+        commit,
+        now,
+    )? {
+        Prepared::Preview(outcome) => Ok(Submitted::Done(outcome)),
+        Prepared::Store(write) => {
+            let played = write.played.clone();
+            let (ply, user_id) = (write.row.ply + 1, write.user_id);
+            match writes.queue(conn, Box::new(move |c| store_move(c, &write))) {
+                Ok(stored) => Ok(Submitted::Queued { played, stored }),
+                Err(Error::ConnectionLost(cause)) => Ok(Submitted::Unsure(UnsureMove {
+                    ply,
+                    user_id,
+                    played,
+                    cause,
+                })),
+                Err(e) => Err(e),
+            }
+        }
+        Prepared::Late(late) => {
+            let stored = writes.queue(conn, Box::new(move |c| late.store(c)))?;
+            Ok(Submitted::LostOnTime(stored))
+        }
+    }
+}
+
+/// [`submit_move`] on a game row already loaded, in a transaction on `conn`.
+/// If the row is stale (another move was stored since it was read), nothing
+/// is stored and the answer is "the position has changed".
+pub fn move_from(
+    conn: &mut DbConn,
+    row: &GameRow,
+    user: &User,
+    text: &str,
+    commit: bool,
+    now: NaiveDateTime,
+) -> Result<MoveOutcome, Error> {
+    let prepared = prepare_move(conn, None, row.clone(), user, text, commit, now)?;
+    store_now(conn, prepared)
+}
+
+/// A checked move's outcome, stored first in a transaction of its own.
+fn store_now(conn: &mut DbConn, prepared: Prepared) -> Result<MoveOutcome, Error> {
+    match prepared {
+        Prepared::Preview(outcome) => Ok(outcome),
+        Prepared::Store(write) => {
+            conn.transaction(|conn| store_move(conn, &write))?;
+            Ok(MoveOutcome::Committed {
+                played: write.played,
+            })
+        }
+        Prepared::Late(late) => {
+            conn.transaction(|conn| late.store(conn))?;
+            Err(Error::Conflict(TIME_RAN_OUT.into()))
+        }
+    }
+}
+
+/// A checked move and everything its storing needs, owned, so that it can
+/// be stored on another connection (SQLite's group commit, `db::group_commit`).
+pub struct MoveWrite {
+    row: GameRow,
+    user_id: i32,
+    side: Color,
+    played: Played,
+    from: Option<String>,
+    to: String,
+    fen: String,
+    /// What the move adds to the game's history.
+    history_entry: String,
+    outcome: Option<missive_rules::Outcome>,
+    draw_offer: Option<String>,
+    next_side: Color,
+    control: Option<TimeControl>,
+    mover_clock: Option<state::MoverClock>,
+    /// The mover's earlier moves (counted only for "N moves in D days").
+    before: i64,
+    now: NaiveDateTime,
+}
+
+enum Prepared {
+    Preview(MoveOutcome),
+    Store(Box<MoveWrite>),
+    Late(Box<LateMove>),
+}
+
+/// A move made after the mover's flag fell: the game is lost on time,
+/// whatever the move. Checking writes nothing (so a move's reads can share
+/// one snapshot); the loss is stored like a move, by the writes.
+struct LateMove {
+    row: GameRow,
+    clock: state::MoverClock,
+    now: NaiveDateTime,
+}
+
+impl LateMove {
+    /// Run it in a transaction; "the position has changed" when the game
+    /// had moved on or ended before the loss could be stored.
+    fn store(&self, conn: &mut DbConn) -> Result<(), Error> {
+        if forfeit::lose_on_time(conn, &self.row, &self.clock, self.now)? {
+            Ok(())
+        } else {
+            Err(Error::position_changed())
+        }
+    }
+}
+
+/// Everything about a move but storing it: the mover, the clock, the rules.
+/// With `positions`, the game comes from there and the one the move leaves
+/// goes there (whether or not the move is then stored: the history a game
+/// has at a ply and FEN is the same whichever way it got there).
+fn prepare_move(
+    conn: &mut DbConn,
+    positions: Option<&PositionCache>,
+    owned: GameRow,
+    user: &User,
+    text: &str,
+    commit: bool,
+    now: NaiveDateTime,
+) -> Result<Prepared, Error> {
+    let row = &owned;
+    let id = row.id;
+    let side = check_mover(row, user)?;
+    let control = state::control_of(row)?;
+    let mover_clock = match state::mover_clock(conn, row)? {
+        Some(clock) if clock.flagged(now) => {
+            return Ok(Prepared::Late(Box::new(LateMove {
+                row: owned,
+                clock,
+                now,
+            })));
+        }
+        running => running,
+    };
+    if text.len() > MOVE_TEXT_MAX {
+        return Err(Error::Invalid(
+            "That text is far too long to be a move.".into(),
+        ));
+    }
+    let mut game = match positions {
+        Some(p) => p.game(row, || history_of(conn, id))?.game.clone(),
+        None => restore(conn, row)?,
+    };
+    let played = game
+        .play_text(text)
+        .map_err(|e| Error::Invalid(capitalise(&e.to_string())))?;
+    if !commit {
+        return Ok(Prepared::Preview(MoveOutcome::Preview {
+            played,
+            after: Box::new(game),
+        }));
+    }
+    let variant = game.variant();
+    let (from, to) = variant.move_squares(&played.mv);
+    let from = from.map(|s| s.name());
+    let to = to.name();
+    let fen = game.fen();
+    let outcome = game.outcome();
+    let draw_offer = match row.draw_offer.as_deref() {
+        Some(c) if c == color_code(side) && outcome.is_none() => Some(c.to_string()),
+        _ => None,
+    };
+    let next_side = game.side_to_move();
+    let history_entry = game.last_history_entry();
+    if let Some(p) = positions {
+        p.keep_move(row, &fen, game);
+    }
+    // Read before the transaction, which must begin with its write (SQLite
+    // cannot upgrade a reading transaction once another has written). Only
+    // an "N moves in D days" schedule needs the count.
+    let scheduled = control.as_ref().is_some_and(|c| c.schedule.is_some());
+    let before: i64 = if mover_clock.is_some() && scheduled {
+        moves::table
+            .filter(moves::game_id.eq(id))
+            .filter(moves::played_by.eq(user.id))
+            .count()
+            .get_result(conn)?
+    } else {
+        0
+    };
+    Ok(Prepared::Store(Box::new(MoveWrite {
+        row: owned,
+        user_id: user.id,
+        side,
+        played,
+        from,
+        to,
+        fen,
+        history_entry,
+        outcome,
+        draw_offer,
+        next_side,
+        control,
+        mover_clock,
+        before,
+        now,
+    })))
+}
+
+/// Store a move checked by [`submit_move`]: the guarded update of the
+/// game, the move row, the mails or the game's end. Run it in a transaction;
+/// "the position has changed" when another move was stored first.
+pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), Error> {
+    let row = &w.row;
+    let (id, side, next_side, now, before) = (row.id, w.side, w.next_side, w.now, w.before);
+    let new_ply = row.ply + 1;
+    // The clocks after this move: the mover's bank loses the running
+    // time used and gains the increment and schedule credit; the next
+    // mover's turn begins now.
+    let mut banks = (row.white_clock_secs, row.black_clock_secs);
+    let mut time_used = None;
+    let mut next = (None, None, None);
+    if let (Some(c), Some(m)) = (&w.control, &w.mover_clock) {
+        let used = clock::running_secs(m.started, now, &m.leave);
+        let done = u32::try_from(before + 1).unwrap_or(u32::MAX);
+        let bank = c.after_move(m.bank, used, done);
+        match m.color {
+            Color::Black => banks.1 = Some(bank),
+            _ => banks.0 = Some(bank),
+        }
+        time_used = Some(used);
+        let next_bank = match next_side {
+            Color::Black => banks.1,
+            _ => banks.0,
+        }
+        .unwrap_or(0);
+        next = (
+            Some(now),
+            Some(clock::deadline(now, next_bank, &[])),
+            Some(clock::reminder_at(now, next_bank, &[])),
+        );
+    }
+    // The conditional update is the guard: only one request can move the
+    // game from `row.ply`; the unique (game_id, ply) key backs it up.
+    let n = per_backend!(conn, |c| kept_update(
+        games::table,
+        games::id
+            .eq(id)
+            .and(games::ply.eq(row.ply))
+            .and(games::status.eq(ACTIVE)),
+        (
+            (
+                games::fen.eq(&w.fen),
+                games::ply.eq(new_ply),
+                games::turn.eq(color_code(next_side)),
+                games::draw_offer.eq(&w.draw_offer),
+                games::updated_at.eq(Stamp(now)),
+            ),
+            (
+                games::white_clock_secs.eq(banks.0),
+                games::black_clock_secs.eq(banks.1),
+                games::turn_started_at.eq(next.0.or(row.turn_started_at).map(Stamp)),
+                games::clock_deadline.eq(next.1.map(Stamp)),
+                games::clock_remind_at.eq(next.2.map(Stamp)),
+            ),
+        ),
+    )
+    .execute(c))?;
+    if n == 0 {
+        return Err(Error::position_changed());
+    }
+    let turn_no = TurnNoAfter::new(id, row.ply, row.black_id, side);
+    let mv = NewMove {
+        game_id: id,
+        ply: new_ply,
+        display: &w.played.display,
+        coordinate: &w.played.coordinate,
+        from_square: w.from.as_deref(),
+        to_square: &w.to,
+        fen_after: &w.fen,
+        played_by: w.user_id,
+        played_at: now,
+        comment: w
+            .played
+            .comment
+            .as_deref()
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .map(|c| crate::util::clip(c, COMMENT_MAX)),
+        time_used_secs: time_used,
+        turn_no,
+        history_entry: Some(&w.history_entry),
+    };
+    match per_backend!(conn, |c| diesel::insert_into(moves::table)
+        .values(mv)
+        .execute(c))
+    {
+        Ok(_) => {}
+        Err(e) if is_unique_violation(&e) => return Err(Error::position_changed()),
+        Err(e) => return Err(e.into()),
+    }
+    match w.outcome {
+        Some(o) => {
+            let after = load(conn, id)?;
+            let payload = outbox::move_payload(w.user_id, &w.played);
+            if !end_game(
+                conn,
+                &after,
+                o.result_code(),
+                o.reason.code(),
+                Some(&payload),
+                now,
+            )? {
+                return Err(Error::position_changed());
+            }
+        }
+        None => {
+            let next_player = player_of(row, next_side);
+            notify::on_move(conn, row, w.user_id, next_player, new_ply, &w.played, now)?
+        }
+    }
+    Ok(())
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}

@@ -1,0 +1,326 @@
+//! Games: challenges, moves, resignations and draws. Legality is decided by
+//! the rules crate only; this module stores what it says.
+
+use crate::db::models::{GameRow, ListedMove, MoveRow, NewGame};
+use crate::db::schema::{game_histories, game_notes, games, moves, users};
+use crate::db::{per_backend, DbConn};
+use crate::domain::error::Error;
+use diesel::prelude::*;
+use missive_rules::Color;
+use std::collections::HashMap;
+
+pub const PENDING: &str = "pending";
+
+pub const ACTIVE: &str = "active";
+
+pub const FINISHED: &str = "finished";
+
+pub const DECLINED: &str = "declined";
+
+pub const WITHDRAWN: &str = "withdrawn";
+
+/// What a player who moves too late is told.
+pub const TIME_RAN_OUT: &str =
+    "Your time ran out before this move arrived: the move was not played, and the game is lost on time.";
+
+/// What a draw or resignation after the mover's time ran out is told.
+pub const FLAG_FELL: &str =
+    "The time of the player to move had run out: the game is lost on time, and nothing else was done.";
+
+/// Longest custom start position accepted.
+pub const FEN_MAX: usize = 2000;
+
+/// Longest move text accepted before asking the rules crate.
+pub const MOVE_TEXT_MAX: usize = 500;
+
+/// Longest `//` comment kept with a move (the move text limit bounds it too).
+pub const COMMENT_MAX: usize = 400;
+
+pub fn color_code(c: Color) -> &'static str {
+    match c {
+        Color::White => "white",
+        Color::Black => "black",
+        Color::Neutral => "neutral",
+    }
+}
+
+pub fn parse_color(s: &str) -> Option<Color> {
+    match s {
+        "white" => Some(Color::White),
+        "black" => Some(Color::Black),
+        _ => None,
+    }
+}
+
+/// A game's repetition history ([`Game::history_string`]): its
+/// `game_histories` row (the history up to that row's ply) followed by the
+/// entries its later moves added. Kept apart from the game's row, which
+/// every list and page reads, because only restoring a game needs it, and a
+/// long game's runs to kilobytes: a move stores only the entry it adds.
+pub fn history_of(conn: &mut DbConn, id: i32) -> Result<String, Error> {
+    let (base_ply, mut history): (i32, String) = per_backend!(conn, |c| game_histories::table
+        .find(id)
+        .select((game_histories::ply, game_histories::history))
+        .first(c)
+        .optional())?
+    .ok_or_else(|| Error::internal(format!("game {id} has no history")))?;
+    let later: Vec<(i32, Option<String>)> = per_backend!(conn, |c| moves::table
+        .filter(moves::game_id.eq(id))
+        .filter(moves::ply.gt(base_ply))
+        .order(moves::ply.asc())
+        .select((moves::ply, moves::history_entry))
+        .load(c))?;
+    history.reserve(later.len() * 18);
+    for (ply, entry) in later {
+        let entry = entry
+            .ok_or_else(|| Error::internal(format!("game {id}: ply {ply} has no history entry")))?;
+        history.push(',');
+        history.push_str(&entry);
+    }
+    Ok(history)
+}
+
+/// Store a new game and its history (up to `new.ply`; run it in a
+/// transaction); its id.
+pub fn insert_game(conn: &mut DbConn, new: &NewGame, history: &str) -> Result<i32, Error> {
+    let id: i32 = per_backend!(conn, |c| diesel::insert_into(games::table)
+        .values(new)
+        .returning(games::id)
+        .get_result(c))?;
+    diesel::insert_into(game_histories::table)
+        .values((
+            game_histories::game_id.eq(id),
+            game_histories::ply.eq(new.ply),
+            game_histories::history.eq(history),
+        ))
+        .execute(conn)?;
+    Ok(id)
+}
+
+pub fn load(conn: &mut DbConn, id: i32) -> Result<GameRow, Error> {
+    per_backend!(conn, |c| games::table
+        .find(id)
+        .select(GameRow::as_select())
+        .first(c)
+        .optional())?
+    .ok_or_else(|| Error::NotFound(format!("There is no game {id}.")))
+}
+
+/// The game and, for a `viewer`, their private note on it, in one statement
+/// (a round trip less for a PostgreSQL game page).
+pub fn load_with_note(
+    conn: &mut DbConn,
+    id: i32,
+    viewer: Option<i32>,
+) -> Result<(GameRow, Option<String>), Error> {
+    let Some(uid) = viewer else {
+        return Ok((load(conn, id)?, None));
+    };
+    per_backend!(conn, |c| games::table
+        .left_join(
+            game_notes::table.on(game_notes::game_id
+                .eq(games::id)
+                .and(game_notes::user_id.eq(uid))),
+        )
+        .filter(games::id.eq(id))
+        .select((GameRow::as_select(), game_notes::body.nullable()))
+        .first(c)
+        .optional())?
+    .ok_or_else(|| Error::NotFound(format!("There is no game {id}.")))
+}
+
+pub fn moves_of(conn: &mut DbConn, game_id: i32) -> Result<Vec<MoveRow>, Error> {
+    Ok(moves::table
+        .filter(moves::game_id.eq(game_id))
+        .order(moves::ply.asc())
+        .select(MoveRow::as_select())
+        .load(conn)?)
+}
+
+/// Plies `first..=last` as a page lists them (a window of a long game).
+pub fn moves_between(
+    conn: &mut DbConn,
+    game_id: i32,
+    first: i32,
+    last: i32,
+) -> Result<Vec<ListedMove>, Error> {
+    Ok(per_backend!(conn, |c| moves::table
+        .filter(moves::game_id.eq(game_id))
+        .filter(moves::ply.between(first, last))
+        .order(moves::ply.asc())
+        .select(ListedMove::as_select())
+        .load(c))?)
+}
+
+/// [`next_turn_no`] as SQL: the move number of the move after `ply`, read
+/// from the move at `ply` inside the statement that stores the next one. One
+/// round trip fewer on PostgreSQL, and on SQLite no read before the guarded
+/// update (a read first would pin a snapshot that a concurrent move makes
+/// stale, SQLITE_BUSY_SNAPSHOT). Written by hand because diesel's typed form
+/// of a scalar subquery with a CASE has no name a struct field could take.
+#[derive(Debug, Clone, Copy, diesel::query_builder::QueryId)]
+pub struct TurnNoAfter {
+    game: i32,
+    ply: i32,
+    /// The game's Black: the previous move was Black's when it played it
+    /// (NULL equals nothing, as `next_turn_no` reads a missing Black).
+    black: Option<i32>,
+    /// 1 when the mover is not Black, so a move after Black's starts a turn.
+    step: i32,
+}
+
+impl TurnNoAfter {
+    pub fn new(game: i32, ply: i32, black: Option<i32>, mover: Color) -> TurnNoAfter {
+        TurnNoAfter {
+            game,
+            ply,
+            black,
+            step: i32::from(mover != Color::Black),
+        }
+    }
+}
+
+impl diesel::expression::Expression for TurnNoAfter {
+    type SqlType = diesel::sql_types::Integer;
+}
+
+impl<QS> diesel::expression::AppearsOnTable<QS> for TurnNoAfter {}
+
+impl<QS> diesel::expression::SelectableExpression<QS> for TurnNoAfter {}
+
+impl diesel::expression::ValidGrouping<()> for TurnNoAfter {
+    type IsAggregate = diesel::expression::is_aggregate::Never;
+}
+
+impl<DB> diesel::query_builder::QueryFragment<DB> for TurnNoAfter
+where
+    DB: diesel::backend::Backend,
+    i32: diesel::serialize::ToSql<diesel::sql_types::Integer, DB>,
+    Option<i32>:
+        diesel::serialize::ToSql<diesel::sql_types::Nullable<diesel::sql_types::Integer>, DB>,
+{
+    fn walk_ast<'b>(
+        &'b self,
+        mut out: diesel::query_builder::AstPass<'_, 'b, DB>,
+    ) -> QueryResult<()> {
+        use diesel::sql_types::{Integer, Nullable};
+        out.push_sql("COALESCE((SELECT turn_no + CASE WHEN played_by = ");
+        out.push_bind_param::<Nullable<Integer>, _>(&self.black)?;
+        out.push_sql(" THEN ");
+        out.push_bind_param::<Integer, _>(&self.step)?;
+        out.push_sql(" ELSE 0 END FROM moves WHERE game_id = ");
+        out.push_bind_param::<Integer, _>(&self.game)?;
+        out.push_sql(" AND ply = ");
+        out.push_bind_param::<Integer, _>(&self.ply)?;
+        out.push_sql("), 1)");
+        Ok(())
+    }
+}
+
+/// The move number of a ply played by `mover`, from the previous ply's
+/// number and mover: a new number starts the game and whenever White moves
+/// after Black (so a side moving twice in a row stays on one number).
+pub fn next_turn_no(previous: Option<(i32, Color)>, mover: Color) -> i32 {
+    match previous {
+        None => 1,
+        Some((n, Color::Black)) if mover != Color::Black => n + 1,
+        Some((n, _)) => n,
+    }
+}
+
+/// Which side a user plays in a game, if any.
+pub fn side_of(row: &GameRow, user_id: i32) -> Option<Color> {
+    if row.white_id == Some(user_id) {
+        Some(Color::White)
+    } else if row.black_id == Some(user_id) {
+        Some(Color::Black)
+    } else {
+        None
+    }
+}
+
+/// The other player of a game `user_id` plays in (`None` if they do not,
+/// or the seat is open).
+pub fn opponent_of(row: &GameRow, user_id: i32) -> Option<i32> {
+    player_of(row, side_of(row, user_id)?.opponent())
+}
+
+pub fn player_of(row: &GameRow, color: Color) -> Option<i32> {
+    match color {
+        Color::White => row.white_id,
+        Color::Black => row.black_id,
+        Color::Neutral => None,
+    }
+}
+
+/// Every game a user takes part in or has created.
+pub fn games_of(conn: &mut DbConn, user_id: i32) -> Result<Vec<GameRow>, Error> {
+    Ok(games::table
+        .filter(
+            games::white_id
+                .eq(user_id)
+                .or(games::black_id.eq(user_id))
+                .or(games::challenger_id.eq(user_id))
+                .or(games::opponent_id.eq(user_id)),
+        )
+        .select(GameRow::as_select())
+        .load(conn)?)
+}
+
+/// Open seeks by other players, newest first.
+pub fn open_seeks(conn: &mut DbConn, user_id: i32) -> Result<Vec<GameRow>, Error> {
+    Ok(games::table
+        .filter(games::status.eq(PENDING))
+        .filter(games::opponent_id.is_null())
+        .filter(games::challenger_id.ne(user_id))
+        .order(games::created_at.desc())
+        .limit(50)
+        .select(GameRow::as_select())
+        .load(conn)?)
+}
+
+pub fn user_names(conn: &mut DbConn, ids: &[i32]) -> Result<HashMap<i32, String>, Error> {
+    let rows: Vec<(i32, String)> = match *ids {
+        // A game's players (at most four seats): one query of fixed shape,
+        // which diesel keeps prepared; an `IN` list of varying length is
+        // compiled again on every call on SQLite.
+        [] => Vec::new(),
+        [a] | [a, ..] if ids.len() <= 4 => {
+            let at = |i: usize| ids.get(i).copied().unwrap_or(a);
+            per_backend!(conn, |c| users::table
+                .filter(
+                    users::id
+                        .eq(at(0))
+                        .or(users::id.eq(at(1)))
+                        .or(users::id.eq(at(2)))
+                        .or(users::id.eq(at(3))),
+                )
+                .select((users::id, users::username))
+                .load(c))?
+        }
+        _ => users::table
+            .filter(users::id.eq_any(ids))
+            .select((users::id, users::username))
+            .load(conn)?,
+    };
+    Ok(rows.into_iter().collect())
+}
+
+/// The player whose turn it is, if the game is in progress.
+pub fn player_to_move(row: &GameRow) -> Option<i32> {
+    if row.status != ACTIVE {
+        return None;
+    }
+    parse_color(&row.turn).and_then(|c| player_of(row, c))
+}
+
+/// A result and reason in words ("White wins by checkmate").
+pub fn describe_result(row: &GameRow, side_names: [&str; 2]) -> Option<String> {
+    let result = row.result.as_deref()?;
+    let reason = row.reason.as_deref().unwrap_or("").replace('-', " ");
+    Some(match result {
+        "1-0" => format!("{} wins by {reason}", side_names[0]),
+        "0-1" => format!("{} wins by {reason}", side_names[1]),
+        _ => format!("Draw by {reason}"),
+    })
+}
