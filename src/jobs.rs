@@ -6,7 +6,7 @@ use crate::db::{Pool, PooledConn};
 use crate::mail::digest;
 use crate::mail::drain;
 use crate::mail::drain::Sender;
-use crate::tournaments::tournaments;
+use crate::tournaments::rounds;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -154,17 +154,15 @@ pub fn spawn_clock_worker(pool: Pool, poll: Duration) -> Worker {
 /// conditional UPDATE, so several processes may run it).
 pub fn spawn_tournament_worker(pool: Pool, poll: Duration) -> Worker {
     spawn_loop("tournaments", poll, move || {
-        with_connection(
-            &pool,
-            "tournament sweeper",
-            |conn| match tournaments::sweep(conn, crate::util::now()) {
+        with_connection(&pool, "tournament sweeper", |conn| {
+            match rounds::sweep(conn, crate::util::now()) {
                 Ok(started) if !started.is_empty() => {
                     tracing::info!("tournaments started: {started:?}")
                 }
                 Ok(_) => {}
                 Err(e) => tracing::warn!("tournament sweeper: {e}"),
-            },
-        )
+            }
+        })
     })
 }
 

@@ -47,7 +47,7 @@ pub fn run(cmd: UserCommand) -> ExitCode {
 
 fn execute(cmd: UserCommand) -> anyhow::Result<String> {
     use missive::accounts::users as accounts;
-    use missive::tournaments::tournaments;
+    use missive::tournaments::directors;
     let config = missive::Config::from_env()?;
     let mut conn = missive::db::Manager::from_config(&config)
         .open()
@@ -70,11 +70,11 @@ fn execute(cmd: UserCommand) -> anyhow::Result<String> {
             ))
         }
         UserCommand::GrantDirector { name } => {
-            let u = tournaments::set_director(&mut conn, &name, true).map_err(public)?;
+            let u = directors::set_director(&mut conn, &name, true).map_err(public)?;
             Ok(format!("{} is now a tournament director", u.username))
         }
         UserCommand::RevokeDirector { name } => {
-            let u = tournaments::set_director(&mut conn, &name, false).map_err(public)?;
+            let u = directors::set_director(&mut conn, &name, false).map_err(public)?;
             Ok(format!("{} is no longer a tournament director", u.username))
         }
     }

@@ -8,7 +8,11 @@ mod common;
 
 use common::{declared_fields, declared_routes, Backend, TestApp, TestClient};
 use missive::accounts::users as accounts;
-use missive::tournaments::tournaments::{self as tsvc, TournamentForm};
+use missive::tournaments::directors;
+use missive::tournaments::entry;
+use missive::tournaments::entry::TournamentForm;
+use missive::tournaments::rounds;
+use missive::tournaments::rows;
 use rand::{seq::SliceRandom, Rng, SeedableRng};
 use reqwest::StatusCode;
 
@@ -245,7 +249,7 @@ fn every_route_survives_hostile_input(backend: Backend) {
     let (open, running, tournament_game) = {
         let conn = &mut app.db();
         let now = missive::web::now();
-        let director = tsvc::set_director(conn, "alice", true).unwrap();
+        let director = directors::set_director(conn, "alice", true).unwrap();
         let day = |d: i64| {
             (now + chrono::Duration::days(d))
                 .format("%Y-%m-%d")
@@ -260,17 +264,17 @@ fn every_route_survives_hostile_input(backend: Backend) {
             max_players: "8".into(),
             ..TournamentForm::default()
         };
-        let open = tsvc::create(conn, &director, &form("Open", day(3)), now).unwrap();
-        let running = tsvc::create(conn, &director, &form("Running", day(1)), now).unwrap();
+        let open = entry::create(conn, &director, &form("Open", day(3)), now).unwrap();
+        let running = entry::create(conn, &director, &form("Running", day(1)), now).unwrap();
         for name in ["bob", "carol", "dave"] {
             let u = accounts::find_by_name(conn, name).unwrap().unwrap();
-            tsvc::join(conn, running, &u, now).unwrap();
+            entry::join(conn, running, &u, now).unwrap();
         }
         let bob_user = accounts::find_by_name(conn, "bob").unwrap().unwrap();
-        tsvc::join(conn, open, &bob_user, now).unwrap();
-        let started = tsvc::sweep(conn, now + chrono::Duration::days(2)).unwrap();
+        entry::join(conn, open, &bob_user, now).unwrap();
+        let started = rounds::sweep(conn, now + chrono::Duration::days(2)).unwrap();
         assert_eq!(started, vec![running]);
-        let first = tsvc::games_of(conn, running).unwrap()[0].id;
+        let first = rows::games_of(conn, running).unwrap()[0].id;
         (open, running, first)
     };
     let ids = Ids {

@@ -10,7 +10,11 @@ use diesel::RunQueryDsl;
 use missive::accounts::links::{self, PlayLink};
 use missive::accounts::mail_settings;
 use missive::accounts::users as accounts;
-use missive::tournaments::tournaments::{self as tsvc, TournamentForm};
+use missive::tournaments::directors;
+use missive::tournaments::entry;
+use missive::tournaments::entry::TournamentForm;
+use missive::tournaments::rounds;
+use missive::tournaments::rows;
 use reqwest::StatusCode;
 
 both_backends!(
@@ -92,7 +96,7 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
     };
     let (open_t, start_t, run_t, run_game) = {
         let conn = &mut app.db();
-        let dir = tsvc::set_director(conn, "alice", true).unwrap();
+        let dir = directors::set_director(conn, "alice", true).unwrap();
         let form = |name: &str, closes: String| TournamentForm {
             name: name.into(),
             variant: "chess".into(),
@@ -105,20 +109,20 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
             leave_days: "".into(),
             forfeit_limit: "".into(),
         };
-        let open_t = tsvc::create(conn, &dir, &form("Open", day(3)), now).unwrap();
-        let start_t = tsvc::create(conn, &dir, &form("To start", day(3)), now).unwrap();
-        let run_t = tsvc::create(conn, &dir, &form("Running", day(1)), now).unwrap();
+        let open_t = entry::create(conn, &dir, &form("Open", day(3)), now).unwrap();
+        let start_t = entry::create(conn, &dir, &form("To start", day(3)), now).unwrap();
+        let run_t = entry::create(conn, &dir, &form("Running", day(1)), now).unwrap();
         for name in ["bob", "dave", "fay"] {
             let u = accounts::find_by_name(conn, name).unwrap().unwrap();
-            tsvc::join(conn, start_t, &u, now).unwrap();
+            entry::join(conn, start_t, &u, now).unwrap();
             // Three players: one adjudicated game does not end the tournament.
-            tsvc::join(conn, run_t, &u, now).unwrap();
+            entry::join(conn, run_t, &u, now).unwrap();
         }
-        let started = tsvc::sweep(conn, now + chrono::Duration::days(2)).unwrap();
+        let started = rounds::sweep(conn, now + chrono::Duration::days(2)).unwrap();
         assert_eq!(started, vec![run_t]);
         let bob_id = accounts::find_by_name(conn, "bob").unwrap().unwrap().id;
         // A game of bob's (he asks for its adjudication).
-        let run_game = tsvc::games_of(conn, run_t)
+        let run_game = rows::games_of(conn, run_t)
             .unwrap()
             .iter()
             .find(|g| g.white_id == Some(bob_id) || g.black_id == Some(bob_id))

@@ -16,8 +16,15 @@ use missive::domain::pairing;
 use missive::game::draw;
 use missive::game::play;
 use missive::game::resign;
-use missive::game::rows;
-use missive::tournaments::tournaments::{self as tsvc, StandingLine, TournamentForm};
+use missive::game::rows as game_rows;
+use missive::tournaments::directors;
+use missive::tournaments::entry;
+use missive::tournaments::entry::TournamentForm;
+use missive::tournaments::rounds;
+use missive::tournaments::rows;
+use missive::tournaments::views;
+use missive::tournaments::views::StandingLine;
+use missive::tournaments::withdrawal;
 use reqwest::StatusCode;
 use std::collections::{HashMap, HashSet};
 
@@ -53,7 +60,7 @@ fn user(conn: &mut DbConn, name: &str) -> User {
 
 fn director(conn: &mut DbConn, name: &str) -> User {
     user(conn, name);
-    tsvc::set_director(conn, name, true).unwrap()
+    directors::set_director(conn, name, true).unwrap()
 }
 
 fn form(name: &str, format: &str, rounds: &str, forfeit_limit: &str) -> TournamentForm {
@@ -79,20 +86,20 @@ fn started(
     f: TournamentForm,
     players: &[&User],
 ) -> (i32, NaiveDateTime) {
-    let tid = tsvc::create(conn, dir, &f, t0()).unwrap();
+    let tid = entry::create(conn, dir, &f, t0()).unwrap();
     for (i, p) in players.iter().enumerate() {
-        tsvc::join(conn, tid, p, t0() + Duration::minutes(i as i64)).unwrap();
+        entry::join(conn, tid, p, t0() + Duration::minutes(i as i64)).unwrap();
     }
-    let close = tsvc::load(conn, tid).unwrap().entry_closes;
-    assert!(tsvc::sweep(conn, close - Duration::seconds(1))
+    let close = rows::load(conn, tid).unwrap().entry_closes;
+    assert!(rounds::sweep(conn, close - Duration::seconds(1))
         .unwrap()
         .is_empty());
-    assert_eq!(tsvc::sweep(conn, close).unwrap(), vec![tid]);
+    assert_eq!(rounds::sweep(conn, close).unwrap(), vec![tid]);
     (tid, close)
 }
 
 fn tgames(conn: &mut DbConn, tid: i32) -> Vec<GameRow> {
-    tsvc::games_of(conn, tid).unwrap()
+    rows::games_of(conn, tid).unwrap()
 }
 
 /// End a game with a chosen result through the games service: the loser
@@ -126,20 +133,20 @@ fn time_forfeit(
     start: NaiveDateTime,
     now: NaiveDateTime,
 ) {
-    let mut row = rows::load(conn, game_id).unwrap();
-    if rows::player_to_move(&row) != Some(loser) {
-        let mover = accounts::find_by_id(conn, rows::player_to_move(&row).unwrap())
+    let mut row = game_rows::load(conn, game_id).unwrap();
+    if game_rows::player_to_move(&row) != Some(loser) {
+        let mover = accounts::find_by_id(conn, game_rows::player_to_move(&row).unwrap())
             .unwrap()
             .unwrap();
         play::submit_move(conn, game_id, &mover, "e4", None, true, start).unwrap();
-        row = rows::load(conn, game_id).unwrap();
+        row = game_rows::load(conn, game_id).unwrap();
     }
     assert!(
         !missive::clocks::forfeit::forfeit_if_flagged(conn, &row, start + Duration::days(2))
             .unwrap()
     );
     assert!(missive::clocks::forfeit::forfeit_if_flagged(conn, &row, now).unwrap());
-    let row = rows::load(conn, game_id).unwrap();
+    let row = game_rows::load(conn, game_id).unwrap();
     assert_eq!(row.reason.as_deref(), Some("time-forfeit"));
 }
 
@@ -159,8 +166,8 @@ fn round_robin_of_five(backend: Backend) {
     let us: Vec<User> = names.iter().map(|n| user(conn, n)).collect();
     let refs: Vec<&User> = us.iter().collect();
     let (tid, start) = started(conn, &dir, form("Winter RR", "round-robin", "", "2"), &refs);
-    let t = tsvc::load(conn, tid).unwrap();
-    assert_eq!(t.status, tsvc::RUNNING);
+    let t = rows::load(conn, tid).unwrap();
+    assert_eq!(t.status, rows::RUNNING);
     assert_eq!((t.rounds, t.current_round), (5, 5));
     let gs = tgames(conn, tid);
     // Berger tables: all ten games at once, every pair exactly once, two
@@ -168,7 +175,7 @@ fn round_robin_of_five(backend: Backend) {
     assert_eq!(gs.len(), 10);
     let mut pairs = HashSet::new();
     for g in &gs {
-        assert_eq!(g.status, rows::ACTIVE);
+        assert_eq!(g.status, game_rows::ACTIVE);
         assert_eq!(g.turn, "white");
         let (w, b) = (g.white_id.unwrap(), g.black_id.unwrap());
         assert!(pairs.insert((w.min(b), w.max(b))), "pair repeated");
@@ -234,7 +241,7 @@ fn round_robin_of_five(backend: Backend) {
         start,
     )
     .unwrap();
-    let d = tsvc::dashboard(conn, &dir, start + Duration::hours(36)).unwrap();
+    let d = views::dashboard(conn, &dir, start + Duration::hours(36)).unwrap();
     assert_eq!(d.on_leave.len(), 1);
     assert_eq!(d.on_leave[0].0, "ann");
     let ann_white = gs.iter().filter(|g| g.white_id == Some(us[0].id)).count();
@@ -275,13 +282,13 @@ fn round_robin_of_five(backend: Backend) {
         };
         finish(conn, g, result, &who, start + Duration::hours(k as i64 + 1));
     }
-    let t = tsvc::load(conn, tid).unwrap();
+    let t = rows::load(conn, tid).unwrap();
     assert_eq!(
         t.status,
-        tsvc::FINISHED,
+        rows::FINISHED,
         "every game over: the tournament is"
     );
-    let v = tsvc::view(conn, tid).unwrap();
+    let v = views::view(conn, tid).unwrap();
     // Hand-checked: points ann 2½ ben 2½ cat 2 dan 1½ eve 1½; Sonneborn-
     // Berger ann 5¼ (ben 2½ + cat 2 + ½·dan 1½), ben 4 (dan + eve + ½·cat),
     // cat 3½ (dan + ½·ben + ½·eve), eve 3½ (ann + ½·cat), dan 2¾ (eve + ½·ann).
@@ -323,7 +330,7 @@ fn swiss_of_eight(backend: Backend) {
     let mut met: HashSet<(usize, usize)> = HashSet::new();
     let mut rounds_seen = Vec::new();
     for round in 1..=3 {
-        let t = tsvc::load(conn, tid).unwrap();
+        let t = rows::load(conn, tid).unwrap();
         assert_eq!(t.current_round, round, "round {round} is paired");
         let gs: Vec<GameRow> = tgames(conn, tid)
             .into_iter()
@@ -349,7 +356,7 @@ fn swiss_of_eight(backend: Backend) {
                 "0-1"
             };
             // The next round appears only when the last game of this one ends.
-            assert_eq!(tsvc::load(conn, tid).unwrap().current_round, round);
+            assert_eq!(rows::load(conn, tid).unwrap().current_round, round);
             finish(
                 conn,
                 g,
@@ -359,7 +366,7 @@ fn swiss_of_eight(backend: Backend) {
             );
         }
     }
-    assert_eq!(tsvc::load(conn, tid).unwrap().status, tsvc::FINISHED);
+    assert_eq!(rows::load(conn, tid).unwrap().status, rows::FINISHED);
     // Round 1: top half against bottom half.
     let r1: Vec<(usize, usize)> = rounds_seen[0]
         .iter()
@@ -382,9 +389,9 @@ fn swiss_of_eight(backend: Backend) {
     // How round 4 would see round 3's floats, by the scores before it: pl1
     // (2) met pl2 (1½) and pl3 (1½) met pl4 (1): down, up, down, up; the
     // others met their own score. Round 2 was paired within the scores.
-    let t = tsvc::load(conn, tid).unwrap();
+    let t = rows::load(conn, tid).unwrap();
     let mut floats = |round: i32| -> Vec<Option<pairing::Float>> {
-        let field = tsvc::swiss_field(conn, &t, round).unwrap();
+        let field = rounds::swiss_field(conn, &t, round).unwrap();
         (1..=8)
             .map(|n| field.iter().find(|e| seed(e.id) == n).unwrap().last_float)
             .collect()
@@ -405,7 +412,7 @@ fn swiss_of_eight(backend: Backend) {
     );
     assert_eq!(floats(3), [None; 8]);
     assert_eq!(floats(1), [None; 8]);
-    let v = tsvc::view(conn, tid).unwrap();
+    let v = views::view(conn, tid).unwrap();
     // Hand-checked from those pairings and results:
     //   pl1 W5 W4 W2 = 3; pl2 W6 D3 L1 = 1½; pl3 W7 D2 W4 = 2½; pl4 W8 L1 L3 = 1;
     //   pl5 L1 W8 W6 = 2; pl6 L2 W7 L5 = 1; pl7 L3 L6 W8 = 1; pl8 = 0.
@@ -483,13 +490,13 @@ fn forfeits_withdraw_and_cancel_below_half(backend: Backend) {
         start + Duration::hours(1),
     );
     time_forfeit(conn, fays[0].id, fay, start, start + Duration::days(4));
-    assert!(tsvc::view(conn, tid)
+    assert!(views::view(conn, tid)
         .unwrap()
         .players
         .iter()
         .all(|(p, _)| p.withdrawn_at.is_none()));
     time_forfeit(conn, fays[1].id, fay, start, start + Duration::days(5));
-    let v = tsvc::view(conn, tid).unwrap();
+    let v = views::view(conn, tid).unwrap();
     let (e, _) = v.players.iter().find(|(p, _)| p.user_id == fay).unwrap();
     assert!(e.withdrawn_at.is_some());
     assert!(e.results_cancelled, "2 of 5 completed: fewer than half");
@@ -498,7 +505,7 @@ fn forfeits_withdraw_and_cancel_below_half(backend: Backend) {
         .iter()
         .filter(|g| g.white_id == Some(fay) || g.black_id == Some(fay))
     {
-        assert_eq!(g.status, rows::FINISHED);
+        assert_eq!(g.status, game_rows::FINISHED);
         let lost = (g.result.as_deref() == Some("1-0")) == (g.black_id == Some(fay));
         assert!(lost, "game {}", g.id);
     }
@@ -524,7 +531,7 @@ fn forfeits_withdraw_and_cancel_below_half(backend: Backend) {
     }
     assert_eq!(v.standings.last().unwrap().name, "fay");
     // The dashboard lists the forfeits and the withdrawal.
-    let d = tsvc::dashboard(conn, &dir, start + Duration::days(5)).unwrap();
+    let d = views::dashboard(conn, &dir, start + Duration::days(5)).unwrap();
     assert_eq!(d.forfeits.len(), 2);
     assert_eq!(d.withdrawals.len(), 1);
     assert!(d.withdrawals[0].4);
@@ -560,11 +567,11 @@ fn forfeits_withdraw_and_stand_from_half(backend: Backend) {
     finish(conn, &fays[0], "1/2-1/2", &who, start + Duration::hours(1));
     time_forfeit(conn, fays[1].id, fay, start, start + Duration::days(4));
     time_forfeit(conn, fays[2].id, fay, start, start + Duration::days(5));
-    let v = tsvc::view(conn, tid).unwrap();
+    let v = views::view(conn, tid).unwrap();
     let (e, _) = v.players.iter().find(|(p, _)| p.user_id == fay).unwrap();
     assert!(e.withdrawn_at.is_some());
     assert!(!e.results_cancelled, "3 of 4 completed: at least half");
-    let last = rows::load(conn, fays[3].id).unwrap();
+    let last = game_rows::load(conn, fays[3].id).unwrap();
     assert_eq!(last.reason.as_deref(), Some("withdrawal"));
     let fl = line(&v.standings, "fay");
     assert_eq!((fl.points2, fl.played, fl.cancelled), (1, 4, false));
@@ -586,7 +593,7 @@ fn forfeits_withdraw_and_stand_from_half(backend: Backend) {
         assert_eq!(line(&v.standings, &name_of(opp(g))).points2, 2);
     }
     // A third forfeit cannot happen: fay has no running game left.
-    assert_eq!(tsvc::time_forfeits(conn, tid, fay).unwrap(), 2);
+    assert_eq!(withdrawal::time_forfeits(conn, tid, fay).unwrap(), 2);
 }
 
 /// The director withdraws a player before any move (fewer than half: results
@@ -609,8 +616,8 @@ fn director_withdraws_and_replaces(backend: Backend) {
         .map(|g| (g.round.unwrap(), g.white_id, g.black_id))
         .collect();
     assert_eq!(dans.len(), 3);
-    tsvc::director_withdraw(conn, tid, &dir, "dan", "does not answer", start).unwrap();
-    let v = tsvc::view(conn, tid).unwrap();
+    withdrawal::director_withdraw(conn, tid, &dir, "dan", "does not answer", start).unwrap();
+    let v = views::view(conn, tid).unwrap();
     let (e, _) = v.players.iter().find(|(p, _)| p.user_id == dan).unwrap();
     assert!(e.results_cancelled);
     assert!(e
@@ -620,10 +627,10 @@ fn director_withdraws_and_replaces(backend: Backend) {
         .contains("does not answer"));
     // Not the director's player? Not a withdrawn one? Refused.
     assert!(matches!(
-        tsvc::replace(conn, tid, &dir, "ann", "new", start),
+        withdrawal::replace(conn, tid, &dir, "ann", "new", start),
         Err(Error::Invalid(_))
     ));
-    tsvc::replace(conn, tid, &dir, "dan", "new", start + Duration::hours(1)).unwrap();
+    withdrawal::replace(conn, tid, &dir, "dan", "new", start + Duration::hours(1)).unwrap();
     let after = tgames(conn, tid);
     let news: Vec<(i32, Option<i32>, Option<i32>)> = after
         .iter()
@@ -640,14 +647,14 @@ fn director_withdraws_and_replaces(backend: Backend) {
     assert!(after
         .iter()
         .filter(|g| news.iter().any(|n| n.1 == g.white_id && n.2 == g.black_id))
-        .all(|g| g.status == rows::ACTIVE));
-    let v = tsvc::view(conn, tid).unwrap();
+        .all(|g| g.status == game_rows::ACTIVE));
+    let v = views::view(conn, tid).unwrap();
     assert!(v.standings.iter().any(|l| l.name == "new" && !l.cancelled));
     assert!(!v.standings.iter().any(|l| l.name == "dan" && !l.cancelled));
     // Once a first-round game has a move, nobody is replaced any more.
     let r1 = after
         .iter()
-        .find(|g| g.round == Some(1) && g.status == rows::ACTIVE)
+        .find(|g| g.round == Some(1) && g.status == game_rows::ACTIVE)
         .unwrap();
     let white = accounts::find_by_id(conn, r1.white_id.unwrap())
         .unwrap()
@@ -663,9 +670,9 @@ fn director_withdraws_and_replaces(backend: Backend) {
     )
     .unwrap();
     let other = user(conn, "other");
-    tsvc::director_withdraw(conn, tid, &dir, "new", "", start + Duration::hours(3)).unwrap();
+    withdrawal::director_withdraw(conn, tid, &dir, "new", "", start + Duration::hours(3)).unwrap();
     assert!(matches!(
-        tsvc::replace(conn, tid, &dir, "new", "other", start + Duration::hours(4)),
+        withdrawal::replace(conn, tid, &dir, "new", "other", start + Duration::hours(4)),
         Err(Error::Forbidden(_))
     ));
     let _ = other;
@@ -682,37 +689,40 @@ fn start_is_claimed_once_and_entry_is_bounded(backend: Backend) {
         .collect();
     let mut f = form("Small", "swiss", "5", "2");
     f.max_players = "2".into();
-    let tid = tsvc::create(conn, &dir, &f, t0()).unwrap();
+    let tid = entry::create(conn, &dir, &f, t0()).unwrap();
     // Not before the window opens (the form's date: 2026-12-01 00:00).
-    assert!(tsvc::join(conn, tid, &us[0], t0() - Duration::days(1)).is_err());
-    tsvc::join(conn, tid, &us[0], t0()).unwrap();
+    assert!(entry::join(conn, tid, &us[0], t0() - Duration::days(1)).is_err());
+    entry::join(conn, tid, &us[0], t0()).unwrap();
     assert!(matches!(
-        tsvc::join(conn, tid, &us[0], t0()),
+        entry::join(conn, tid, &us[0], t0()),
         Err(Error::Conflict(_))
     ));
-    tsvc::join(conn, tid, &us[1], t0()).unwrap();
+    entry::join(conn, tid, &us[1], t0()).unwrap();
     assert!(
-        matches!(tsvc::join(conn, tid, &us[2], t0()), Err(Error::Conflict(_))),
+        matches!(
+            entry::join(conn, tid, &us[2], t0()),
+            Err(Error::Conflict(_))
+        ),
         "full"
     );
-    tsvc::leave(conn, tid, &us[1]).unwrap();
-    tsvc::join(conn, tid, &us[2], t0()).unwrap();
-    assert_eq!(tsvc::load(conn, tid).unwrap().entrants, 2);
+    entry::leave(conn, tid, &us[1]).unwrap();
+    entry::join(conn, tid, &us[2], t0()).unwrap();
+    assert_eq!(rows::load(conn, tid).unwrap().entrants, 2);
     // Two processes race to start it: one wins.
-    let close = tsvc::load(conn, tid).unwrap().entry_closes;
-    let a = tsvc::start(conn, tid, close).unwrap();
-    let b = tsvc::start(&mut other_conn, tid, close).unwrap();
+    let close = rows::load(conn, tid).unwrap().entry_closes;
+    let a = rounds::start(conn, tid, close).unwrap();
+    let b = rounds::start(&mut other_conn, tid, close).unwrap();
     assert!(a ^ b);
-    assert!(tsvc::sweep(conn, close).unwrap().is_empty());
+    assert!(rounds::sweep(conn, close).unwrap().is_empty());
     let gs = tgames(conn, tid);
     assert_eq!(gs.len(), 1, "one game, one pairing");
     // Five rounds asked, but two players can meet only once.
-    assert_eq!(tsvc::load(conn, tid).unwrap().rounds, 1);
-    assert!(tsvc::join(conn, tid, &us[1], t0()).is_err(), "started");
+    assert_eq!(rows::load(conn, tid).unwrap().rounds, 1);
+    assert!(entry::join(conn, tid, &us[1], t0()).is_err(), "started");
     // A tournament nobody joined is cancelled when entry closes.
-    let empty = tsvc::create(conn, &dir, &form("Empty", "round-robin", "", "2"), t0()).unwrap();
-    tsvc::sweep(conn, close).unwrap();
-    assert_eq!(tsvc::load(conn, empty).unwrap().status, tsvc::CANCELLED);
+    let empty = entry::create(conn, &dir, &form("Empty", "round-robin", "", "2"), t0()).unwrap();
+    rounds::sweep(conn, close).unwrap();
+    assert_eq!(rows::load(conn, empty).unwrap().status, rows::CANCELLED);
     // Bad input is refused with a reason.
     for (field, value) in [
         ("format", "knockout"),
@@ -732,7 +742,7 @@ fn start_is_claimed_once_and_entry_is_bounded(backend: Backend) {
             _ => f.max_players = value.into(),
         }
         assert!(
-            matches!(tsvc::create(conn, &dir, &f, t0()), Err(Error::Invalid(_))),
+            matches!(entry::create(conn, &dir, &f, t0()), Err(Error::Invalid(_))),
             "{field}"
         );
     }
@@ -1133,7 +1143,7 @@ fn bench_standings_of_a_thousand_games() {
     let t = std::time::Instant::now();
     let runs = 10;
     for _ in 0..runs {
-        let v = tsvc::view(conn, tid).unwrap();
+        let v = views::view(conn, tid).unwrap();
         assert_eq!(v.standings.len(), 46);
     }
     eprintln!(

@@ -73,7 +73,7 @@ pub fn end_game(
         return Ok(false);
     }
     if row.tournament_id.is_some() {
-        crate::tournaments::tournaments::on_game_end(conn, row.id, now)?;
+        crate::tournaments::withdrawal::on_game_end(conn, row.id, now)?;
     }
     Ok(true)
 }

@@ -42,14 +42,14 @@ macro_rules! mail_templates {
 #[template(path = "email/tournament_round.txt")]
 struct TournamentRoundTxt<'a> {
     m: &'a MailData,
-    t: &'a crate::tournaments::tournaments::RoundMail,
+    t: &'a crate::tournaments::views::RoundMail,
 }
 
 #[derive(Template)]
 #[template(path = "email/tournament_round.html")]
 struct TournamentRoundHtml<'a> {
     m: &'a MailData,
-    t: &'a crate::tournaments::tournaments::RoundMail,
+    t: &'a crate::tournaments::views::RoundMail,
 }
 
 /// A withdrawal notice: the tournament, why, and what became of the results.
@@ -223,7 +223,7 @@ pub fn render(
         let Some(tid) = payload.tournament_id else {
             return Ok(None);
         };
-        let Some(data) = crate::tournaments::tournaments::round_mail(
+        let Some(data) = crate::tournaments::views::round_mail(
             conn,
             &ctx.base_url,
             tid,
@@ -257,7 +257,7 @@ pub fn render(
         let Some(tid) = payload.tournament_id else {
             return Ok(None);
         };
-        let Some(tournament) = crate::tournaments::tournaments::name_of(conn, tid)? else {
+        let Some(tournament) = crate::tournaments::rows::name_of(conn, tid)? else {
             return Ok(None);
         };
         let w = WithdrawnMail {

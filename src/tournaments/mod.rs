@@ -1,4 +1,11 @@
 //! Tournaments: entry, rounds and pairing, forfeits and withdrawal,
-//! adjudication, views.
+//! adjudication, directors, views and records.
 
-pub mod tournaments;
+pub mod adjudication;
+pub mod directors;
+pub mod entry;
+pub mod records;
+pub mod rounds;
+pub mod rows;
+pub mod views;
+pub mod withdrawal;

@@ -412,7 +412,7 @@ fn read_game<Ms>(
         let names = state.names.of(&ids, |ids| rows::user_names(conn, ids))?;
         let clock = state::view(conn, &row, now())?;
         let tournament = match row.tournament_id {
-            Some(t) => crate::tournaments::tournaments::name_of(conn, t)?.map(|name| (t, name)),
+            Some(t) => crate::tournaments::rows::name_of(conn, t)?.map(|name| (t, name)),
             None => None,
         };
         Ok(Loaded {

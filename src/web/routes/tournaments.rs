@@ -5,8 +5,16 @@ use crate::db::models::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::time_control::utc_minute;
-use crate::game::rows;
-use crate::tournaments::tournaments::{self as svc, halves, quarters, TournamentForm};
+use crate::game::rows as game_rows;
+use crate::tournaments::adjudication;
+use crate::tournaments::directors;
+use crate::tournaments::entry;
+use crate::tournaments::entry::TournamentForm;
+use crate::tournaments::records;
+use crate::tournaments::rows;
+use crate::tournaments::rows::{halves, quarters};
+use crate::tournaments::views;
+use crate::tournaments::withdrawal;
 use crate::web::{clip, db_read, html, now, parse_id, see_other, write_once, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
@@ -61,7 +69,7 @@ struct ListPage {
 }
 
 pub async fn list(ctx: Ctx) -> Result<HttpResponse, Error> {
-    let rows = db_read(&ctx.state, svc::list).await?;
+    let rows = db_read(&ctx.state, rows::list).await?;
     let page = ListPage {
         page: ctx.page(),
         is_director: ctx.user.as_ref().is_some_and(|u| u.is_director),
@@ -71,7 +79,7 @@ pub async fn list(ctx: Ctx) -> Result<HttpResponse, Error> {
                 id: t.id,
                 name: t.name.clone(),
                 variant: variant_name(&t.variant),
-                format: svc::format_label(&t.format).to_string(),
+                format: rows::format_label(&t.format).to_string(),
                 status: t.status.clone(),
                 players: format!("{} / {}", t.entrants, t.max_players),
                 entry: format!(
@@ -131,14 +139,14 @@ fn new_page(ctx: &Ctx, error: Option<String>, f: NewForm) -> NewPage {
 }
 
 pub async fn new_form(ctx: Ctx) -> Result<HttpResponse, Error> {
-    svc::require_director(ctx.user.as_ref())?;
+    directors::require_director(ctx.user.as_ref())?;
     let f = NewForm {
         variant: "chess".into(),
         time_control: crate::domain::time_control::DEFAULT_PRESET.into(),
-        format: svc::ROUND_ROBIN.into(),
-        max_players: svc::DEFAULT_MAX_PLAYERS.to_string(),
-        leave_days: svc::DEFAULT_LEAVE_DAYS.to_string(),
-        forfeit_limit: svc::DEFAULT_FORFEIT_LIMIT.to_string(),
+        format: rows::ROUND_ROBIN.into(),
+        max_players: rows::DEFAULT_MAX_PLAYERS.to_string(),
+        leave_days: rows::DEFAULT_LEAVE_DAYS.to_string(),
+        forfeit_limit: rows::DEFAULT_FORFEIT_LIMIT.to_string(),
         ..Default::default()
     };
     Ok(html(StatusCode::OK, new_page(&ctx, None, f).render()?))
@@ -146,7 +154,7 @@ pub async fn new_form(ctx: Ctx) -> Result<HttpResponse, Error> {
 
 pub async fn create(ctx: Ctx, form: web::Form<NewForm>) -> Result<HttpResponse, Error> {
     ctx.check_csrf(&form.csrf_token)?;
-    let user = svc::require_director(ctx.user.as_ref())?.clone();
+    let user = directors::require_director(ctx.user.as_ref())?.clone();
     let f = form.into_inner();
     let tf = TournamentForm {
         name: f.name.clone(),
@@ -160,7 +168,11 @@ pub async fn create(ctx: Ctx, form: web::Form<NewForm>) -> Result<HttpResponse, 
         leave_days: f.leave_days.clone(),
         forfeit_limit: f.forfeit_limit.clone(),
     };
-    match write_once(&ctx.state, move |conn| svc::create(conn, &user, &tf, now())).await {
+    match write_once(&ctx.state, move |conn| {
+        entry::create(conn, &user, &tf, now())
+    })
+    .await
+    {
         Ok(id) => Ok(see_other(&format!("/tournaments/{id}"))),
         Err(Error::Invalid(msg)) => {
             let mut f = f;
@@ -176,7 +188,7 @@ pub async fn create(ctx: Ctx, form: web::Form<NewForm>) -> Result<HttpResponse, 
                 &mut f.leave_days,
                 &mut f.forfeit_limit,
             ] {
-                *s = clip(s, svc::NAME_MAX);
+                *s = clip(s, rows::NAME_MAX);
             }
             Ok(html(
                 StatusCode::UNPROCESSABLE_ENTITY,
@@ -246,7 +258,7 @@ struct TournamentPage {
     can_start: bool,
     players: Vec<PlayerLine>,
     standings: Vec<StandingRow>,
-    crosstable: Option<(Vec<String>, svc::CrossRows)>,
+    crosstable: Option<(Vec<String>, views::CrossRows)>,
     rounds_list: Vec<RoundBlock>,
     adjudications: Vec<(i32, String, String)>,
     logged_in: bool,
@@ -254,14 +266,14 @@ struct TournamentPage {
 
 pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Error> {
     let id = tid(&path)?;
-    let v = db_read(&ctx.state, move |conn| svc::view(conn, id)).await?;
+    let v = db_read(&ctx.state, move |conn| views::view(conn, id)).await?;
     let t = &v.t;
     let viewer = ctx.user.as_ref();
     let viewer_id = viewer.map(|u| u.id);
     let joined = viewer_id.is_some_and(|u| v.players.iter().any(|(p, _)| p.user_id == u));
-    let is_director = svc::require_director_of(viewer, t).is_ok();
+    let is_director = directors::require_director_of(viewer, t).is_ok();
     let now = now();
-    let entry_open = t.status == svc::ENTRY && now >= t.entry_opens && now < t.entry_closes;
+    let entry_open = t.status == rows::ENTRY && now >= t.entry_opens && now < t.entry_closes;
     let name = |id: Option<i32>| {
         id.and_then(|i| v.names.get(&i).cloned())
             .unwrap_or_else(|| "?".into())
@@ -326,9 +338,9 @@ pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Err
             });
         }
         let note = match g.reason.as_deref() {
-            Some(svc::REPLACED) => "not played: the player was replaced".to_string(),
+            Some(rows::REPLACED) => "not played: the player was replaced".to_string(),
             Some(reason) => reason.replace('-', " "),
-            None if g.status == rows::ACTIVE => format!("{} plies", g.ply),
+            None if g.status == game_rows::ACTIVE => format!("{} plies", g.ply),
             None => String::new(),
         };
         if let Some(b) = rounds_list.last_mut() {
@@ -359,7 +371,7 @@ pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Err
         name: t.name.clone(),
         variant_id: t.variant.clone(),
         variant: variant_name(&t.variant),
-        format: svc::format_label(&t.format).to_string(),
+        format: rows::format_label(&t.format).to_string(),
         rounds: if t.rounds > 0 {
             t.rounds.to_string()
         } else {
@@ -377,10 +389,10 @@ pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Err
         forfeit_limit: t.forfeit_limit,
         director: v.director.clone(),
         status: t.status.clone(),
-        swiss: t.format == svc::SWISS,
+        swiss: t.format == rows::SWISS,
         can_join: entry_open && viewer.is_some() && !joined,
-        can_leave: t.status == svc::ENTRY && joined,
-        can_start: is_director && t.status == svc::ENTRY,
+        can_leave: t.status == rows::ENTRY && joined,
+        can_start: is_director && t.status == rows::ENTRY,
         is_director,
         players,
         standings,
@@ -395,7 +407,7 @@ pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Err
 pub async fn games_pgn(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Error> {
     let id = tid(&path)?;
     let site = ctx.state.config.base_url.trim_end_matches('/').to_string();
-    let body = db_read(&ctx.state, move |conn| svc::export_pgn(conn, id, &site)).await?;
+    let body = db_read(&ctx.state, move |conn| records::export_pgn(conn, id, &site)).await?;
     Ok(HttpResponse::Ok()
         .content_type("application/x-chess-pgn; charset=utf-8")
         .insert_header((
@@ -436,7 +448,7 @@ async fn tournament_action(
     let id = tid(raw_id)?;
     let user = match actor {
         Actor::Player => ctx.require_user()?,
-        Actor::Director => svc::require_director(ctx.user.as_ref())?,
+        Actor::Director => directors::require_director(ctx.user.as_ref())?,
     }
     .clone();
     write_once(&ctx.state, move |conn| act(conn, id, &user)).await?;
@@ -453,7 +465,7 @@ pub async fn join(
         &path,
         &form.csrf_token,
         Actor::Player,
-        |conn, id, user| svc::join(conn, id, user, now()),
+        |conn, id, user| entry::join(conn, id, user, now()),
     )
     .await
 }
@@ -463,7 +475,7 @@ pub async fn leave(
     path: web::Path<String>,
     form: web::Form<CsrfForm>,
 ) -> Result<HttpResponse, Error> {
-    tournament_action(ctx, &path, &form.csrf_token, Actor::Player, svc::leave).await
+    tournament_action(ctx, &path, &form.csrf_token, Actor::Player, entry::leave).await
 }
 
 pub async fn start(
@@ -476,7 +488,7 @@ pub async fn start(
         &path,
         &form.csrf_token,
         Actor::Director,
-        |conn, id, user| svc::start_by_director(conn, id, user, now()).map(|_| ()),
+        |conn, id, user| entry::start_by_director(conn, id, user, now()).map(|_| ()),
     )
     .await
 }
@@ -500,7 +512,7 @@ pub async fn withdraw(
     let f = form.into_inner();
     let csrf = f.csrf_token.clone();
     tournament_action(ctx, &path, &csrf, Actor::Director, move |conn, id, user| {
-        svc::director_withdraw(conn, id, user, &f.player, &f.note, now())
+        withdrawal::director_withdraw(conn, id, user, &f.player, &f.note, now())
     })
     .await
 }
@@ -513,7 +525,7 @@ pub async fn replace(
     let f = form.into_inner();
     let csrf = f.csrf_token.clone();
     tournament_action(ctx, &path, &csrf, Actor::Director, move |conn, id, user| {
-        svc::replace(conn, id, user, &f.player, &f.newcomer, now())
+        withdrawal::replace(conn, id, user, &f.player, &f.newcomer, now())
     })
     .await
 }
@@ -526,7 +538,7 @@ pub async fn grant_leave(
     let f = form.into_inner();
     let csrf = f.csrf_token.clone();
     tournament_action(ctx, &path, &csrf, Actor::Director, move |conn, id, user| {
-        svc::grant_leave(conn, id, user, &f.player, &f.days, &f.reason, now())
+        directors::grant_leave(conn, id, user, &f.player, &f.days, &f.reason, now())
     })
     .await
 }
@@ -546,10 +558,10 @@ pub async fn adjudicate(
 ) -> Result<HttpResponse, Error> {
     ctx.check_csrf(&form.csrf_token)?;
     let id = parse_id(&path)?;
-    let user = svc::require_director(ctx.user.as_ref())?.clone();
+    let user = directors::require_director(ctx.user.as_ref())?.clone();
     let f = form.into_inner();
     write_once(&ctx.state, move |conn| {
-        svc::adjudicate(conn, id, &user, &f.result, &f.reason, now())
+        adjudication::adjudicate(conn, id, &user, &f.result, &f.reason, now())
     })
     .await?;
     Ok(see_other(&format!("/games/{id}")))
@@ -572,8 +584,8 @@ pub async fn request_adjudication(
     let user = ctx.require_user()?.clone();
     let note = form.into_inner().note;
     let tid = write_once(&ctx.state, move |conn| {
-        svc::request_adjudication(conn, id, &user, &note, now())?;
-        Ok(rows::load(conn, id)?.tournament_id)
+        adjudication::request_adjudication(conn, id, &user, &note, now())?;
+        Ok(game_rows::load(conn, id)?.tournament_id)
     })
     .await?;
     Ok(see_other(&match tid {
@@ -589,12 +601,12 @@ pub async fn request_adjudication(
 #[template(path = "director.html")]
 struct DirectorPage {
     page: Page,
-    d: svc::Dashboard,
+    d: views::Dashboard,
 }
 
 pub async fn dashboard(ctx: Ctx) -> Result<HttpResponse, Error> {
-    let user = svc::require_director(ctx.user.as_ref())?.clone();
-    let d = db_read(&ctx.state, move |conn| svc::dashboard(conn, &user, now())).await?;
+    let user = directors::require_director(ctx.user.as_ref())?.clone();
+    let d = db_read(&ctx.state, move |conn| views::dashboard(conn, &user, now())).await?;
     let page = DirectorPage {
         page: ctx.page(),
         d,
@@ -619,10 +631,10 @@ pub struct ImportForm {
 /// A director imports a checked record as a finished game.
 pub async fn import_record(ctx: Ctx, form: web::Form<ImportForm>) -> Result<HttpResponse, Error> {
     ctx.check_csrf(&form.csrf_token)?;
-    let user = svc::require_director(ctx.user.as_ref())?.clone();
+    let user = directors::require_director(ctx.user.as_ref())?.clone();
     let f = form.into_inner();
     let id = write_once(&ctx.state, move |conn| {
-        svc::import_record(conn, &user, &f.record, &f.white, &f.black, now())
+        records::import_record(conn, &user, &f.record, &f.white, &f.black, now())
     })
     .await?;
     Ok(see_other(&format!("/games/{id}")))

@@ -1,0 +1,177 @@
+//! Tournaments (issue 10): directors create them, players join during the
+//! entry window, the server pairs them (Berger tables, Swiss rounds from
+//! `services::pairing`), creates the games, applies the forfeit rules as games
+//! end, and computes standings (`services::standings`) from the games.
+//!
+//! A tournament is `entry` (open for joining), `running`, `finished`, or
+//! `cancelled` (fewer than two players when the entry window closed). Every
+//! state change that two processes could race for is claimed with a
+//! conditional UPDATE of the tournament row: the start (`status = 'entry'`)
+//! and each Swiss round (`current_round = r`).
+
+use crate::db::models::{GameRow, TournamentRow, User};
+use crate::db::schema::{adjudication_requests, adjudications, games};
+use crate::db::DbConn;
+use crate::domain::error::Error;
+use crate::game::finish;
+use crate::game::rows;
+use crate::tournaments::directors::{require_director, require_director_of};
+use crate::tournaments::rounds::advance;
+use crate::tournaments::rows::{load, ADJUDICATION, NOTE_MAX};
+use crate::util::clip;
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+// ---------------------------------------------------------------------------
+// Adjudication
+
+pub fn parse_result(raw: &str) -> Result<&'static str, Error> {
+    match raw.trim() {
+        "1-0" => Ok("1-0"),
+        "0-1" => Ok("0-1"),
+        "1/2-1/2" => Ok("1/2-1/2"),
+        other => Err(Error::Invalid(format!(
+            "“{}” is not a result: use 1-0, 0-1 or 1/2-1/2.",
+            clip(other, 20)
+        ))),
+    }
+}
+
+/// The tournament of a game, if the user directs it (403 otherwise).
+fn directed_game(
+    conn: &mut DbConn,
+    game_id: i32,
+    director: &User,
+) -> Result<(GameRow, TournamentRow), Error> {
+    require_director(Some(director))?;
+    let g = rows::load(conn, game_id)?;
+    let tid = g.tournament_id.ok_or_else(|| {
+        Error::Forbidden("This game is not a tournament game: nobody adjudicates it.".into())
+    })?;
+    let t = load(conn, tid)?;
+    require_director_of(Some(director), &t)?;
+    Ok((g, t))
+}
+
+/// A director sets a game's result, with a reason (code `adjudication`). A
+/// running game ends (through the games service, so the forfeit rules and
+/// pairing see it); a finished game's result is overruled.
+pub fn adjudicate(
+    conn: &mut DbConn,
+    game_id: i32,
+    director: &User,
+    result: &str,
+    reason: &str,
+    now: NaiveDateTime,
+) -> Result<(), Error> {
+    let (g, t) = directed_game(conn, game_id, director)?;
+    let result = parse_result(result)?;
+    let reason = reason.trim();
+    if reason.is_empty() {
+        return Err(Error::Invalid(
+            "Give the reason for the adjudication.".into(),
+        ));
+    }
+    if reason.chars().count() > NOTE_MAX {
+        return Err(Error::Invalid(format!(
+            "The reason has at most {NOTE_MAX} characters."
+        )));
+    }
+    conn.transaction::<_, Error, _>(|conn| {
+        diesel::insert_into(adjudications::table)
+            .values((
+                adjudications::game_id.eq(g.id),
+                adjudications::director_id.eq(director.id),
+                adjudications::result.eq(result),
+                adjudications::reason.eq(reason),
+                adjudications::created_at.eq(now),
+            ))
+            .execute(conn)?;
+        diesel::update(
+            adjudication_requests::table
+                .filter(adjudication_requests::game_id.eq(g.id))
+                .filter(adjudication_requests::resolved_at.is_null()),
+        )
+        .set((
+            adjudication_requests::resolved_at.eq(Some(now)),
+            adjudication_requests::resolved_by.eq(Some(director.id)),
+        ))
+        .execute(conn)?;
+        match g.status.as_str() {
+            rows::ACTIVE => {
+                if !finish::end_game(conn, &g, result, ADJUDICATION, None, now)? {
+                    return Err(Error::Conflict(
+                        "The game changed meanwhile (a move was played): look at it again.".into(),
+                    ));
+                }
+            }
+            rows::FINISHED => {
+                diesel::update(games::table.find(g.id))
+                    .set((
+                        games::result.eq(Some(result)),
+                        games::reason.eq(Some(ADJUDICATION)),
+                        games::updated_at.eq(now),
+                    ))
+                    .execute(conn)?;
+            }
+            _ => {
+                return Err(Error::Invalid(
+                    "This game has not started: there is nothing to adjudicate.".into(),
+                ))
+            }
+        }
+        advance(conn, t.id, now)
+    })
+}
+
+/// A player of a tournament game asks its director to decide it.
+pub fn request_adjudication(
+    conn: &mut DbConn,
+    game_id: i32,
+    user: &User,
+    note: &str,
+    now: NaiveDateTime,
+) -> Result<(), Error> {
+    let g = rows::load(conn, game_id)?;
+    if rows::side_of(&g, user.id).is_none() {
+        return Err(Error::Forbidden(
+            "Only the two players of a game can ask for its adjudication.".into(),
+        ));
+    }
+    if g.tournament_id.is_none() {
+        return Err(Error::Forbidden(
+            "Only tournament games are adjudicated (by their director).".into(),
+        ));
+    }
+    let note = note.trim();
+    if note.is_empty() {
+        return Err(Error::Invalid(
+            "Say what the director should decide, and why.".into(),
+        ));
+    }
+    if note.chars().count() > NOTE_MAX {
+        return Err(Error::Invalid(format!(
+            "The note has at most {NOTE_MAX} characters."
+        )));
+    }
+    let pending: i64 = adjudication_requests::table
+        .filter(adjudication_requests::game_id.eq(game_id))
+        .filter(adjudication_requests::user_id.eq(user.id))
+        .filter(adjudication_requests::resolved_at.is_null())
+        .count()
+        .get_result(conn)?;
+    if pending > 0 {
+        return Err(Error::Conflict(
+            "You already have a request waiting for the director on this game.".into(),
+        ));
+    }
+    diesel::insert_into(adjudication_requests::table)
+        .values((
+            adjudication_requests::game_id.eq(game_id),
+            adjudication_requests::user_id.eq(user.id),
+            adjudication_requests::note.eq(note),
+            adjudication_requests::created_at.eq(now),
+        ))
+        .execute(conn)?;
+    Ok(())
+}

@@ -1,0 +1,269 @@
+//! Tournaments (issue 10): directors create them, players join during the
+//! entry window, the server pairs them (Berger tables, Swiss rounds from
+//! `services::pairing`), creates the games, applies the forfeit rules as games
+//! end, and computes standings (`services::standings`) from the games.
+//!
+//! A tournament is `entry` (open for joining), `running`, `finished`, or
+//! `cancelled` (fewer than two players when the entry window closed). Every
+//! state change that two processes could race for is claimed with a
+//! conditional UPDATE of the tournament row: the start (`status = 'entry'`)
+//! and each Swiss round (`current_round = r`).
+
+use crate::db::models::User;
+use crate::db::schema::{tournament_players, tournaments};
+use crate::db::{is_unique_violation, per_backend, DbConn};
+use crate::domain::error::Error;
+use crate::tournaments::directors::{require_director, require_director_of};
+use crate::tournaments::rounds::start;
+use crate::tournaments::rows::{
+    int_field, load, parse_time_control, parse_when, DEFAULT_FORFEIT_LIMIT, DEFAULT_LEAVE_DAYS,
+    DEFAULT_MAX_PLAYERS, DOUBLE_ROUND_ROBIN, ENTRY, NAME_MAX, PLAYERS_MAX, ROUND_ROBIN, SWISS,
+    SWISS_ROUNDS_MAX,
+};
+use crate::util::clip;
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+// ---------------------------------------------------------------------------
+// Creating
+
+/// The creation form, as sent (every field text; empty means the default).
+#[derive(Clone, Debug, Default)]
+pub struct TournamentForm {
+    pub name: String,
+    pub variant: String,
+    pub time_control: String,
+    pub format: String,
+    pub rounds: String,
+    pub entry_opens: String,
+    pub entry_closes: String,
+    pub max_players: String,
+    pub leave_days: String,
+    pub forfeit_limit: String,
+}
+
+pub fn create(
+    conn: &mut DbConn,
+    director: &User,
+    form: &TournamentForm,
+    now: NaiveDateTime,
+) -> Result<i32, Error> {
+    require_director(Some(director))?;
+    let name = form.name.trim();
+    if name.is_empty() {
+        return Err(Error::Invalid("Give the tournament a name.".into()));
+    }
+    if name.chars().count() > NAME_MAX {
+        return Err(Error::Invalid(format!(
+            "A tournament name has at most {NAME_MAX} characters."
+        )));
+    }
+    let variant = missive_rules::variant(form.variant.trim()).ok_or_else(|| {
+        Error::Invalid(format!(
+            "There is no variant “{}”: choose one from the list.",
+            clip(form.variant.trim(), 40)
+        ))
+    })?;
+    let time_control = parse_time_control(&form.time_control)?;
+    let format = form.format.trim();
+    let rounds = match format {
+        ROUND_ROBIN | DOUBLE_ROUND_ROBIN => 0,
+        SWISS => {
+            if form.rounds.trim().is_empty() {
+                return Err(Error::Invalid(
+                    "A Swiss tournament needs a number of rounds.".into(),
+                ));
+            }
+            int_field(&form.rounds, "number of rounds", 0, (1, SWISS_ROUNDS_MAX))?
+        }
+        other => {
+            return Err(Error::Invalid(format!(
+                "“{}” is not a format: choose round-robin, double-round-robin or swiss.",
+                clip(other, 30)
+            )))
+        }
+    };
+    let opens = match form.entry_opens.trim() {
+        "" => now,
+        raw => parse_when(raw, false).ok_or_else(|| {
+            Error::Invalid(format!(
+                "The entry opening “{}” is not a date (YYYY-MM-DD) or date-time (YYYY-MM-DDTHH:MM, UTC).",
+                clip(raw, 30)
+            ))
+        })?,
+    };
+    let closes = parse_when(&form.entry_closes, true).ok_or_else(|| {
+        Error::Invalid(
+            "Give the end of the entry window as a date (YYYY-MM-DD) or date-time \
+             (YYYY-MM-DDTHH:MM, UTC)."
+                .into(),
+        )
+    })?;
+    if closes <= opens {
+        return Err(Error::Invalid(
+            "The entry window must close after it opens.".into(),
+        ));
+    }
+    if closes <= now {
+        return Err(Error::Invalid(
+            "The entry window must close in the future.".into(),
+        ));
+    }
+    let max_players = int_field(
+        &form.max_players,
+        "maximum number of players",
+        DEFAULT_MAX_PLAYERS,
+        (2, PLAYERS_MAX),
+    )?;
+    let leave_days = int_field(
+        &form.leave_days,
+        "leave allowance",
+        DEFAULT_LEAVE_DAYS,
+        (0, 365),
+    )?;
+    let forfeit_limit = int_field(
+        &form.forfeit_limit,
+        "forfeit limit",
+        DEFAULT_FORFEIT_LIMIT,
+        (1, 1000),
+    )?;
+    conn.transaction::<_, Error, _>(|conn| {
+        Ok(per_backend!(conn, |c| diesel::insert_into(
+            tournaments::table
+        )
+        .values((
+            tournaments::name.eq(name),
+            tournaments::variant.eq(variant.id()),
+            tournaments::time_control.eq(&time_control),
+            tournaments::format.eq(format),
+            tournaments::rounds.eq(rounds),
+            tournaments::entry_opens.eq(opens),
+            tournaments::entry_closes.eq(closes),
+            tournaments::max_players.eq(max_players),
+            tournaments::entrants.eq(0),
+            tournaments::leave_days.eq(leave_days),
+            tournaments::forfeit_limit.eq(forfeit_limit),
+            tournaments::director_id.eq(director.id),
+            tournaments::status.eq(ENTRY),
+            tournaments::current_round.eq(0),
+            tournaments::created_at.eq(now),
+        ))
+        .returning(tournaments::id)
+        .get_result(c))?)
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Joining
+
+pub fn join(conn: &mut DbConn, tid: i32, user: &User, now: NaiveDateTime) -> Result<(), Error> {
+    let t = load(conn, tid)?;
+    if t.status != ENTRY {
+        return Err(Error::Forbidden(
+            "This tournament is no longer taking entries.".into(),
+        ));
+    }
+    if now < t.entry_opens {
+        return Err(Error::Forbidden(format!(
+            "Entries open on {}.",
+            crate::domain::time_control::utc_minute(t.entry_opens)
+        )));
+    }
+    if now >= t.entry_closes {
+        return Err(Error::Forbidden("The entry window has closed.".into()));
+    }
+    conn.transaction::<_, Error, _>(|conn| {
+        // The counter is the guard: two players racing for the last place
+        // cannot both pass it.
+        let n = diesel::update(
+            tournaments::table
+                .filter(tournaments::id.eq(tid))
+                .filter(tournaments::status.eq(ENTRY))
+                .filter(tournaments::entrants.lt(tournaments::max_players)),
+        )
+        .set(tournaments::entrants.eq(tournaments::entrants + 1))
+        .execute(conn)?;
+        if n == 0 {
+            return Err(Error::Conflict(
+                "The tournament is full (or has just started).".into(),
+            ));
+        }
+        match diesel::insert_into(tournament_players::table)
+            .values((
+                tournament_players::tournament_id.eq(tid),
+                tournament_players::user_id.eq(user.id),
+                tournament_players::joined_at.eq(now),
+                tournament_players::results_cancelled.eq(false),
+            ))
+            .execute(conn)
+        {
+            Ok(_) => Ok(()),
+            Err(e) if is_unique_violation(&e) => Err(Error::Conflict(
+                "You have already joined this tournament.".into(),
+            )),
+            Err(e) => Err(e.into()),
+        }
+    })
+}
+
+/// Leave a tournament before it starts.
+pub fn leave(conn: &mut DbConn, tid: i32, user: &User) -> Result<(), Error> {
+    let t = load(conn, tid)?;
+    if t.status != ENTRY {
+        return Err(Error::Forbidden(
+            "The tournament has started: ask its director to withdraw you.".into(),
+        ));
+    }
+    conn.transaction::<_, Error, _>(|conn| {
+        let n = diesel::delete(
+            tournament_players::table
+                .filter(tournament_players::tournament_id.eq(tid))
+                .filter(tournament_players::user_id.eq(user.id)),
+        )
+        .execute(conn)?;
+        if n == 0 {
+            return Err(Error::Invalid("You are not in this tournament.".into()));
+        }
+        let n = diesel::update(
+            tournaments::table
+                .filter(tournaments::id.eq(tid))
+                .filter(tournaments::status.eq(ENTRY)),
+        )
+        .set(tournaments::entrants.eq(tournaments::entrants - 1))
+        .execute(conn)?;
+        if n == 0 {
+            return Err(Error::Conflict("The tournament has just started.".into()));
+        }
+        Ok(())
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Starting and pairing
+
+/// The director starts their tournament now (before the entry window closes).
+pub fn start_by_director(
+    conn: &mut DbConn,
+    tid: i32,
+    director: &User,
+    now: NaiveDateTime,
+) -> Result<(), Error> {
+    let t = load(conn, tid)?;
+    require_director_of(Some(director), &t)?;
+    if t.status != ENTRY {
+        return Err(Error::Conflict(
+            "This tournament has already started.".into(),
+        ));
+    }
+    if t.entrants < 2 {
+        return Err(Error::Invalid(
+            "A tournament needs at least two players to start.".into(),
+        ));
+    }
+    if !start(conn, tid, now)? {
+        return Err(Error::Conflict(
+            "This tournament has already started.".into(),
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,221 @@
+//! Tournaments (issue 10): directors create them, players join during the
+//! entry window, the server pairs them (Berger tables, Swiss rounds from
+//! `services::pairing`), creates the games, applies the forfeit rules as games
+//! end, and computes standings (`services::standings`) from the games.
+//!
+//! A tournament is `entry` (open for joining), `running`, `finished`, or
+//! `cancelled` (fewer than two players when the entry window closed). Every
+//! state change that two processes could race for is claimed with a
+//! conditional UPDATE of the tournament row: the start (`status = 'entry'`)
+//! and each Swiss round (`current_round = r`).
+
+use crate::db::models::User;
+use crate::db::schema::games;
+use crate::db::DbConn;
+use crate::domain::error::Error;
+use crate::game::rows;
+use crate::tournaments::directors::require_director;
+use crate::tournaments::rows::{counts, games_of, load, named_player};
+use crate::util::clip;
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use missive_rules::Color;
+use std::collections::HashMap;
+
+/// Every started game of a tournament as one PGN file (round order), with
+/// all moves read in one query.
+pub fn export_pgn(conn: &mut DbConn, tid: i32, site: &str) -> Result<String, Error> {
+    use crate::db::models::MoveRow;
+    use crate::db::schema::moves;
+    let t = load(conn, tid)?;
+    let rows = games_of(conn, tid)?;
+    let all_moves: Vec<MoveRow> = moves::table
+        .inner_join(games::table)
+        .filter(games::tournament_id.eq(tid))
+        .order((moves::game_id.asc(), moves::ply.asc()))
+        .select(MoveRow::as_select())
+        .load(conn)?;
+    let mut by_game: HashMap<i32, Vec<MoveRow>> = HashMap::new();
+    for m in all_moves {
+        by_game.entry(m.game_id).or_default().push(m);
+    }
+    let ids: Vec<i32> = rows
+        .iter()
+        .flat_map(|g| [g.white_id, g.black_id])
+        .flatten()
+        .collect();
+    let names = rows::user_names(conn, &ids)?;
+    let mut out = String::new();
+    for g in rows.iter().filter(|g| counts(g)) {
+        let moves = by_game.remove(&g.id).unwrap_or_default();
+        let pgn = crate::game::records::write_game(
+            g,
+            &moves,
+            &names,
+            site,
+            crate::game::records::Format::Pgn,
+        )?;
+        out.push_str(&tag_event(&pgn, &t.name, g.round));
+    }
+    Ok(out)
+}
+
+/// A game's PGN with the tournament as its Event and its round as Round.
+fn tag_event(pgn: &str, event: &str, round: Option<i32>) -> String {
+    let quote = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
+    pgn.lines()
+        .map(|l| {
+            if l.starts_with("[Event ") {
+                format!("[Event \"{}\"]", quote(event))
+            } else if l.starts_with("[Round ") {
+                format!(
+                    "[Round \"{}\"]",
+                    round.map(|r| r.to_string()).unwrap_or("-".into())
+                )
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + if pgn.ends_with('\n') { "\n" } else { "" }
+}
+
+/// Longest record accepted for import.
+pub const RECORD_MAX: usize = 1_000_000;
+
+/// A director imports a checked record (PGN or Game Courier log) as a
+/// finished game between two existing players. Every move is replayed with
+/// the rules (the record is refused at its first illegal ply) and stored with
+/// the position after it, as if played; the result is the record's (or, if
+/// it has none, how the rules end the game).
+pub fn import_record(
+    conn: &mut DbConn,
+    director: &User,
+    text: &str,
+    white: &str,
+    black: &str,
+    now: NaiveDateTime,
+) -> Result<i32, Error> {
+    use crate::db::models::{NewGame, NewMove};
+    use crate::db::schema::moves;
+    use missive_rules::record;
+    require_director(Some(director))?;
+    if text.len() > RECORD_MAX {
+        return Err(Error::Invalid("The record is too long.".into()));
+    }
+    let w = named_player(conn, white)?;
+    let b = named_player(conn, black)?;
+    if w.id == b.id {
+        return Err(Error::Invalid(
+            "White and Black must be two different players.".into(),
+        ));
+    }
+    let report = crate::game::records::check_record(text);
+    if !report.ok {
+        return Err(Error::Invalid(report.message));
+    }
+    let rec = record::parse_any(text)
+        .map_err(|e| Error::Invalid(format!("The record cannot be read: {e}.")))?;
+    let variant = missive_rules::variant(&rec.variant_id()).ok_or_else(|| {
+        Error::Invalid(format!(
+            "There is no variant “{}”.",
+            clip(&rec.variant_id(), 40)
+        ))
+    })?;
+    let mut game = missive_rules::Game::new(variant, rec.start_fen())
+        .map_err(|e| Error::Invalid(format!("The start position cannot be used: {e}.")))?;
+    let start_fen = game.fen();
+    let mut plies = Vec::new();
+    let mut previous: Option<(i32, Color)> = None;
+    for m in &rec.moves {
+        let side = game.side_to_move();
+        let turn_no = rows::next_turn_no(previous, side);
+        previous = Some((turn_no, side));
+        let played = game
+            .play_text(&m.text)
+            .map_err(|e| Error::Invalid(format!("“{}” is illegal: {e}.", clip(&m.text, 40))))?;
+        let (from, to) = variant.move_squares(&played.mv);
+        plies.push((
+            played,
+            from.map(|s| s.name()),
+            to.name(),
+            game.fen(),
+            m.comment.clone(),
+            if side == Color::Black { b.id } else { w.id },
+            turn_no,
+        ));
+    }
+    let outcome = game.outcome();
+    let (result, reason) = match (rec.result.as_deref(), outcome) {
+        (Some(r @ ("1-0" | "0-1" | "1/2-1/2")), Some(o)) if r == o.result_code() => {
+            (r.to_string(), o.reason.code().to_string())
+        }
+        (Some(r @ ("1-0" | "0-1" | "1/2-1/2")), _) => (r.to_string(), "imported".to_string()),
+        (_, Some(o)) => (o.result_code().to_string(), o.reason.code().to_string()),
+        _ => {
+            return Err(Error::Invalid(
+                "The record has no result and the rules do not end the game: only finished \
+                 games are imported."
+                    .into(),
+            ))
+        }
+    };
+    let fen = game.fen();
+    let history = game.history_string();
+    conn.transaction::<_, Error, _>(|conn| {
+        let id = rows::insert_game(
+            conn,
+            &NewGame {
+                variant: variant.id(),
+                status: rows::FINISHED,
+                challenger_id: w.id,
+                opponent_id: Some(b.id),
+                white_id: Some(w.id),
+                black_id: Some(b.id),
+                challenger_color: "white",
+                start_fen: &start_fen,
+                fen: &fen,
+                ply: plies.len() as i32,
+                turn: rows::color_code(game.side_to_move()),
+                created_at: now,
+                updated_at: now,
+                time_control: None,
+                leave_cap_days: None,
+            },
+            &history,
+        )?;
+        diesel::update(games::table.find(id))
+            .set((
+                games::result.eq(Some(&result)),
+                games::reason.eq(Some(&reason)),
+                games::ended_at.eq(Some(now)),
+            ))
+            .execute(conn)?;
+        for (i, (played, from, to, fen_after, comment, by, turn_no)) in plies.iter().enumerate() {
+            diesel::insert_into(moves::table)
+                .values(NewMove {
+                    game_id: id,
+                    ply: i as i32 + 1,
+                    display: &played.display,
+                    coordinate: &played.coordinate,
+                    from_square: from.as_deref(),
+                    to_square: to,
+                    fen_after,
+                    played_by: *by,
+                    played_at: now,
+                    comment: comment
+                        .as_deref()
+                        .map(str::trim)
+                        .filter(|c| !c.is_empty())
+                        .map(|c| clip(c, rows::COMMENT_MAX)),
+                    time_used_secs: None,
+                    turn_no: *turn_no,
+                    // The game's history is stored whole, up to its last ply.
+                    history_entry: None,
+                })
+                .execute(conn)?;
+        }
+        Ok(id)
+    })
+}

@@ -1,0 +1,374 @@
+//! Tournaments (issue 10): directors create them, players join during the
+//! entry window, the server pairs them (Berger tables, Swiss rounds from
+//! `services::pairing`), creates the games, applies the forfeit rules as games
+//! end, and computes standings (`services::standings`) from the games.
+//!
+//! A tournament is `entry` (open for joining), `running`, `finished`, or
+//! `cancelled` (fewer than two players when the entry window closed). Every
+//! state change that two processes could race for is claimed with a
+//! conditional UPDATE of the tournament row: the start (`status = 'entry'`)
+//! and each Swiss round (`current_round = r`).
+
+use crate::db::models::TournamentRow;
+use crate::db::outbox;
+use crate::db::schema::{games, tournament_byes, tournament_players, tournaments};
+use crate::db::DbConn;
+use crate::domain::error::Error;
+use crate::domain::pairing::{self, Pairing, SwissEntrant};
+use crate::game::challenge;
+use crate::game::rows;
+use crate::tournaments::rows::{
+    byes_of, counts, entrants, games_of, load, points2_for, CANCELLED, DOUBLE_ROUND_ROBIN, ENTRY,
+    FINISHED, RUNNING, SWISS,
+};
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use std::collections::HashSet;
+
+/// Start a tournament taking entries: claim it, seed the players in join
+/// order, pair, create the games and mail the players, in one transaction.
+/// `false` when another process (or request) claimed it first. With fewer
+/// than two players it is cancelled instead.
+pub fn start(conn: &mut DbConn, tid: i32, now: NaiveDateTime) -> Result<bool, Error> {
+    conn.transaction::<_, Error, _>(|conn| {
+        let n = diesel::update(
+            tournaments::table
+                .filter(tournaments::id.eq(tid))
+                .filter(tournaments::status.eq(ENTRY)),
+        )
+        .set((
+            tournaments::status.eq(RUNNING),
+            tournaments::started_at.eq(Some(now)),
+        ))
+        .execute(conn)?;
+        if n == 0 {
+            return Ok(false);
+        }
+        let t = load(conn, tid)?;
+        let players = entrants(conn, tid)?;
+        if players.len() < 2 {
+            diesel::update(tournaments::table.find(tid))
+                .set((
+                    tournaments::status.eq(CANCELLED),
+                    tournaments::finished_at.eq(Some(now)),
+                ))
+                .execute(conn)?;
+            return Ok(true);
+        }
+        for (i, p) in players.iter().enumerate() {
+            diesel::update(tournament_players::table.find(p.id))
+                .set(tournament_players::seed.eq(Some(i as i32 + 1)))
+                .execute(conn)?;
+        }
+        let ids: Vec<i32> = players.iter().map(|p| p.user_id).collect();
+        match t.format.as_str() {
+            SWISS => {
+                // More rounds than opponents cannot be paired without repeats.
+                let rounds = t.rounds.min(ids.len() as i32 - 1).max(1);
+                diesel::update(tournaments::table.find(tid))
+                    .set((
+                        tournaments::rounds.eq(rounds),
+                        tournaments::current_round.eq(1),
+                    ))
+                    .execute(conn)?;
+                if !pair_swiss_round(conn, &t, 1, now)? {
+                    return Err(Error::internal(format!(
+                        "tournament {tid}: the first round cannot be paired"
+                    )));
+                }
+            }
+            format => {
+                let table = if format == DOUBLE_ROUND_ROBIN {
+                    pairing::double_round_robin(ids.len())
+                } else {
+                    pairing::round_robin(ids.len())
+                };
+                let rounds = table.len() as i32;
+                diesel::update(tournaments::table.find(tid))
+                    .set((
+                        tournaments::rounds.eq(rounds),
+                        tournaments::current_round.eq(rounds),
+                    ))
+                    .execute(conn)?;
+                for (r, boards) in table.iter().enumerate() {
+                    let round = r as i32 + 1;
+                    for board in boards {
+                        match *board {
+                            Pairing::Game { white, black } => {
+                                new_game(conn, &t, ids[white], ids[black], round, now)?;
+                            }
+                            Pairing::Bye(p) => record_bye(conn, tid, round, ids[p])?,
+                        }
+                    }
+                }
+                for &p in &ids {
+                    mail_round(conn, tid, None, p, now)?;
+                }
+            }
+        }
+        Ok(true)
+    })
+}
+
+pub fn record_bye(conn: &mut DbConn, tid: i32, round: i32, user_id: i32) -> Result<(), Error> {
+    diesel::insert_into(tournament_byes::table)
+        .values((
+            tournament_byes::tournament_id.eq(tid),
+            tournament_byes::round.eq(round),
+            tournament_byes::user_id.eq(user_id),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+pub fn mail_round(
+    conn: &mut DbConn,
+    tid: i32,
+    round: Option<i32>,
+    user_id: i32,
+    now: NaiveDateTime,
+) -> Result<(), Error> {
+    outbox::enqueue(
+        conn,
+        outbox::TOURNAMENT_ROUND,
+        user_id,
+        None,
+        None,
+        &outbox::Payload {
+            tournament_id: Some(tid),
+            round,
+            ..Default::default()
+        },
+        now,
+    )?;
+    Ok(())
+}
+
+/// A tournament game: started at once (white to move, clock running), with
+/// the tournament's time control and leave allowance.
+pub fn new_game(
+    conn: &mut DbConn,
+    t: &TournamentRow,
+    white: i32,
+    black: i32,
+    round: i32,
+    now: NaiveDateTime,
+) -> Result<i32, Error> {
+    let tc = match &t.time_control {
+        Some(text) => Some(
+            text.parse::<crate::domain::time_control::TimeControl>()
+                .map_err(|e| Error::internal(format!("tournament {} time control: {e}", t.id)))?,
+        ),
+        None => None,
+    };
+    let id = challenge::create_active_game(
+        conn,
+        &t.variant,
+        white,
+        black,
+        tc.as_ref(),
+        Some(t.leave_days),
+        now,
+    )?;
+    diesel::update(games::table.find(id))
+        .set((
+            games::tournament_id.eq(Some(t.id)),
+            games::round.eq(Some(round)),
+        ))
+        .execute(conn)?;
+    Ok(id)
+}
+
+/// The players of a Swiss tournament as the pairing of round `round` sees
+/// them: scores, opponents, colours, byes, withdrawals, and how each was
+/// paired in the round before (a float against the scores of then).
+pub fn swiss_field(
+    conn: &mut DbConn,
+    t: &TournamentRow,
+    round: i32,
+) -> Result<Vec<SwissEntrant>, Error> {
+    let players = entrants(conn, t.id)?;
+    let all_games = games_of(conn, t.id)?;
+    let byes = byes_of(conn, t.id)?;
+    let cancelled: HashSet<i32> = players
+        .iter()
+        .filter(|p| p.results_cancelled)
+        .map(|p| p.user_id)
+        .collect();
+    // The counted games `user` plays in.
+    let games_of_user = |user: i32| {
+        all_games
+            .iter()
+            .filter(move |g| counts(g) && rows::side_of(g, user).is_some())
+    };
+    // Points times two of `user` from the rounds before `before` (all rounds: `None`): finished
+    // games against players whose results stand, and byes.
+    let points2_of = |user: i32, before: Option<i32>| -> i32 {
+        let earlier = |r: Option<i32>| before.is_none_or(|b| r.is_some_and(|r| r < b));
+        let games: i32 = games_of_user(user)
+            .filter(|g| earlier(g.round) && g.status == rows::FINISHED)
+            .filter(|g| !rows::opponent_of(g, user).is_some_and(|o| cancelled.contains(&o)))
+            .map(|g| points2_for(g, user))
+            .sum();
+        let byes = byes
+            .iter()
+            .filter(|(r, u)| *u == user && earlier(Some(*r)))
+            .count() as i32;
+        games + 2 * byes
+    };
+    // How `user` was paired in the round before this one, against the scores of then.
+    let last_float = |user: i32| -> Option<pairing::Float> {
+        let previous = round - 1;
+        if byes.iter().any(|&(r, u)| r == previous && u == user) {
+            return Some(pairing::Float::Down);
+        }
+        let g = games_of_user(user).find(|g| g.round == Some(previous))?;
+        let other = rows::opponent_of(g, user)?;
+        let (mine, theirs) = (
+            points2_of(user, Some(previous)),
+            points2_of(other, Some(previous)),
+        );
+        match mine.cmp(&theirs) {
+            std::cmp::Ordering::Greater => Some(pairing::Float::Down),
+            std::cmp::Ordering::Less => Some(pairing::Float::Up),
+            std::cmp::Ordering::Equal => None,
+        }
+    };
+    let mut field = Vec::new();
+    for p in players.iter().filter(|p| p.replaced_by.is_none()) {
+        let user = p.user_id;
+        field.push(SwissEntrant {
+            id: user,
+            seed: p.seed.unwrap_or(i32::MAX) as usize,
+            points2: points2_of(user, None),
+            opponents: games_of_user(user)
+                .filter_map(|g| rows::opponent_of(g, user))
+                .collect(),
+            colors: games_of_user(user)
+                .filter_map(|g| rows::side_of(g, user))
+                .collect(),
+            had_bye: byes.iter().any(|(_, u)| *u == user),
+            withdrawn: p.withdrawn_at.is_some(),
+            last_float: last_float(user),
+        });
+    }
+    Ok(field)
+}
+
+/// Pair Swiss round `round` over the players still in, create its games and
+/// mail each player. The caller has claimed the round. `false` when no
+/// pairing without a repeat exists (withdrawals can leave too few players).
+pub fn pair_swiss_round(
+    conn: &mut DbConn,
+    t: &TournamentRow,
+    round: i32,
+    now: NaiveDateTime,
+) -> Result<bool, Error> {
+    let field = swiss_field(conn, t, round)?;
+    let paired = match pairing::swiss_round(&field) {
+        Ok(p) => p,
+        Err(pairing::PairingError::NoPairing) => return Ok(false),
+        Err(e) => {
+            return Err(Error::internal(format!(
+                "tournament {} round {round}: {e}",
+                t.id
+            )))
+        }
+    };
+    for &(white, black) in &paired.games {
+        new_game(conn, t, white, black, round, now)?;
+    }
+    if let Some(b) = paired.bye {
+        record_bye(conn, t.id, round, b)?;
+    }
+    for p in field.iter().filter(|p| !p.withdrawn) {
+        mail_round(conn, t.id, Some(round), p.id, now)?;
+    }
+    Ok(true)
+}
+
+/// After a game ended: pair the next Swiss round when the current one is
+/// over, or finish the tournament when every game is. Idempotent and safe to
+/// race (each step is a conditional UPDATE).
+pub fn advance(conn: &mut DbConn, tid: i32, now: NaiveDateTime) -> Result<(), Error> {
+    let t = load(conn, tid)?;
+    if t.status != RUNNING {
+        return Ok(());
+    }
+    let running: i64 = games::table
+        .filter(games::tournament_id.eq(tid))
+        .filter(games::status.eq(rows::ACTIVE))
+        .count()
+        .get_result(conn)?;
+    if running > 0 {
+        return Ok(());
+    }
+    if t.format == SWISS && t.current_round < t.rounds {
+        let still_in: i64 = tournament_players::table
+            .filter(tournament_players::tournament_id.eq(tid))
+            .filter(tournament_players::withdrawn_at.is_null())
+            .count()
+            .get_result(conn)?;
+        if still_in >= 2 {
+            let next = t.current_round + 1;
+            return conn.transaction::<_, Error, _>(|conn| {
+                let n = diesel::update(
+                    tournaments::table
+                        .filter(tournaments::id.eq(tid))
+                        .filter(tournaments::status.eq(RUNNING))
+                        .filter(tournaments::current_round.eq(t.current_round)),
+                )
+                .set(tournaments::current_round.eq(next))
+                .execute(conn)?;
+                if n == 1 && !pair_swiss_round(conn, &t, next, now)? {
+                    // Nobody left who has not met: the tournament ends here.
+                    diesel::update(tournaments::table.find(tid))
+                        .set((
+                            tournaments::status.eq(FINISHED),
+                            tournaments::current_round.eq(t.current_round),
+                            tournaments::rounds.eq(t.current_round),
+                            tournaments::finished_at.eq(Some(now)),
+                        ))
+                        .execute(conn)?;
+                }
+                Ok(())
+            });
+        }
+    }
+    diesel::update(
+        tournaments::table
+            .filter(tournaments::id.eq(tid))
+            .filter(tournaments::status.eq(RUNNING)),
+    )
+    .set((
+        tournaments::status.eq(FINISHED),
+        tournaments::finished_at.eq(Some(now)),
+    ))
+    .execute(conn)?;
+    Ok(())
+}
+
+/// The background job's pass: start every tournament whose entry window has
+/// closed, and advance running ones whose round is over (a safety net: the
+/// game-end hook normally does it at once). Returns the tournaments started.
+pub fn sweep(conn: &mut DbConn, now: NaiveDateTime) -> Result<Vec<i32>, Error> {
+    let due: Vec<i32> = tournaments::table
+        .filter(tournaments::status.eq(ENTRY))
+        .filter(tournaments::entry_closes.le(now))
+        .select(tournaments::id)
+        .load(conn)?;
+    let mut started = Vec::new();
+    for tid in due {
+        if start(conn, tid, now)? {
+            started.push(tid);
+        }
+    }
+    let running: Vec<i32> = tournaments::table
+        .filter(tournaments::status.eq(RUNNING))
+        .select(tournaments::id)
+        .load(conn)?;
+    for tid in running {
+        advance(conn, tid, now)?;
+    }
+    Ok(started)
+}

@@ -1,0 +1,482 @@
+//! Tournaments (issue 10): directors create them, players join during the
+//! entry window, the server pairs them (Berger tables, Swiss rounds from
+//! `services::pairing`), creates the games, applies the forfeit rules as games
+//! end, and computes standings (`services::standings`) from the games.
+//!
+//! A tournament is `entry` (open for joining), `running`, `finished`, or
+//! `cancelled` (fewer than two players when the entry window closed). Every
+//! state change that two processes could race for is claimed with a
+//! conditional UPDATE of the tournament row: the start (`status = 'entry'`)
+//! and each Swiss round (`current_round = r`).
+
+use crate::db::models::{EntrantRow, GameRow, TournamentRow, User};
+use crate::db::schema::{
+    adjudication_requests, adjudications, games, tournament_players, tournaments,
+};
+use crate::db::DbConn;
+use crate::domain::error::Error;
+use crate::game::rows;
+use crate::tournaments::directors::require_director;
+use crate::tournaments::rows::{
+    byes_of, counts, entrants, games_of, load, ENTRY, RUNNING, SWISS, TIME_FORFEIT,
+};
+use chrono::{Duration, NaiveDate, NaiveDateTime};
+use diesel::prelude::*;
+use std::collections::{HashMap, HashSet};
+
+// ---------------------------------------------------------------------------
+// Standings and the page
+
+/// One line of the standings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StandingLine {
+    pub rank: usize,
+    pub user_id: i32,
+    pub name: String,
+    pub seed: i32,
+    /// Points times two.
+    pub points2: i32,
+    pub played: u32,
+    /// Sonneborn-Berger times four.
+    pub sb4: i64,
+    /// Buchholz times two.
+    pub buchholz2: i32,
+    pub withdrawn: bool,
+    pub cancelled: bool,
+}
+
+/// Crosstable rows: a player's name and one cell per column.
+pub type CrossRows = Vec<(String, Vec<String>)>;
+
+/// Everything the tournament page shows.
+pub struct TournamentView {
+    pub t: TournamentRow,
+    pub director: String,
+    pub players: Vec<(EntrantRow, String)>,
+    pub games: Vec<GameRow>,
+    pub byes: Vec<(i32, i32)>,
+    pub names: HashMap<i32, String>,
+    pub standings: Vec<StandingLine>,
+    /// Round robins: the crosstable rows (player name, cells), in standings order.
+    pub crosstable: Option<CrossRows>,
+    pub adjudications: Vec<(i32, String, String)>,
+}
+
+/// The tournament with its players, games, byes and standings: a fixed
+/// number of queries whatever its size.
+pub fn view(conn: &mut DbConn, tid: i32) -> Result<TournamentView, Error> {
+    let t = load(conn, tid)?;
+    let players = entrants(conn, tid)?;
+    let all = games_of(conn, tid)?;
+    let byes = byes_of(conn, tid)?;
+    let mut ids: Vec<i32> = players.iter().map(|p| p.user_id).collect();
+    ids.push(t.director_id);
+    let names = rows::user_names(conn, &ids)?;
+    let name = |id: i32| names.get(&id).cloned().unwrap_or_else(|| "?".into());
+    let (standings, crosstable) = compute_standings(&t, &players, &all, &byes, &name);
+    let adjudications: Vec<(i32, String, String)> = adjudications::table
+        .inner_join(games::table.on(games::id.eq(adjudications::game_id)))
+        .filter(games::tournament_id.eq(tid))
+        .order(adjudications::id.asc())
+        .select((
+            adjudications::game_id,
+            adjudications::result,
+            adjudications::reason,
+        ))
+        .load(conn)?;
+    Ok(TournamentView {
+        director: name(t.director_id),
+        players: players
+            .iter()
+            .map(|p| (p.clone(), name(p.user_id)))
+            .collect(),
+        games: all,
+        byes,
+        names,
+        standings,
+        crosstable,
+        adjudications,
+        t,
+    })
+}
+
+/// Standings (and, for round robins, the crosstable) from the games, with
+/// the results of cancelled players left out (those players are listed last,
+/// marked). Byes score only in Swiss tournaments (in a round robin everyone
+/// sits out once).
+pub fn compute_standings(
+    t: &TournamentRow,
+    players: &[EntrantRow],
+    all: &[GameRow],
+    byes: &[(i32, i32)],
+    name: &dyn Fn(i32) -> String,
+) -> (Vec<StandingLine>, Option<CrossRows>) {
+    use crate::domain::standings::{self as st, GameResult, Outcome};
+    let field: Vec<&EntrantRow> = players.iter().filter(|p| p.replaced_by.is_none()).collect();
+    let cancelled: HashSet<i32> = field
+        .iter()
+        .filter(|p| p.results_cancelled)
+        .map(|p| p.user_id)
+        .collect();
+    let counted: Vec<i32> = field
+        .iter()
+        .map(|p| p.user_id)
+        .filter(|u| !cancelled.contains(u))
+        .collect();
+    let mut results = Vec::new();
+    for g in all
+        .iter()
+        .filter(|g| counts(g) && g.status == rows::FINISHED)
+    {
+        let (Some(white), Some(black)) = (g.white_id, g.black_id) else {
+            continue;
+        };
+        if cancelled.contains(&white) || cancelled.contains(&black) {
+            continue;
+        }
+        let outcome = match g.result.as_deref() {
+            Some("1-0") => Outcome::WhiteWins,
+            Some("0-1") => Outcome::BlackWins,
+            Some("1/2-1/2") => Outcome::Draw,
+            _ => continue,
+        };
+        results.push(GameResult {
+            white,
+            black,
+            outcome,
+        });
+    }
+    let swiss = t.format == SWISS;
+    let bye_list: Vec<i32> = if swiss {
+        byes.iter()
+            .map(|(_, u)| *u)
+            .filter(|u| !cancelled.contains(u))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let table = st::standings(&counted, &results, &bye_list, swiss);
+    let entry: HashMap<i32, &EntrantRow> = field.iter().map(|p| (p.user_id, *p)).collect();
+    let mut lines: Vec<StandingLine> = table
+        .iter()
+        .map(|s| {
+            let p = entry[&s.player];
+            StandingLine {
+                rank: s.rank,
+                user_id: s.player,
+                name: name(s.player),
+                seed: p.seed.unwrap_or(0),
+                points2: s.points2,
+                played: s.played,
+                sb4: s.sonneborn_berger4,
+                buchholz2: s.buchholz2,
+                withdrawn: p.withdrawn_at.is_some(),
+                cancelled: false,
+            }
+        })
+        .collect();
+    let crosstable = if swiss {
+        None
+    } else {
+        let ct = st::crosstable(&table, &results);
+        Some(
+            ct.players
+                .iter()
+                .zip(ct.cells)
+                .map(|(p, cells)| (name(*p), cells))
+                .collect(),
+        )
+    };
+    for p in field.iter().filter(|p| p.results_cancelled) {
+        lines.push(StandingLine {
+            rank: 0,
+            user_id: p.user_id,
+            name: name(p.user_id),
+            seed: p.seed.unwrap_or(0),
+            points2: 0,
+            played: 0,
+            sb4: 0,
+            buchholz2: 0,
+            withdrawn: true,
+            cancelled: true,
+        });
+    }
+    (lines, crosstable)
+}
+
+// ---------------------------------------------------------------------------
+// The director's dashboard
+
+/// What the clocks say about a director's tournaments.
+#[derive(Default)]
+struct ClockWatch {
+    /// (game, tournament, white, black, deadline)
+    nearing: Vec<(i32, i32, i32, i32, NaiveDateTime)>,
+    /// (player, tournament, until)
+    on_leave: Vec<(i32, i32, String)>,
+}
+
+impl ClockWatch {
+    fn ids(&self) -> impl Iterator<Item = i32> + '_ {
+        self.nearing
+            .iter()
+            .flat_map(|n| [n.2, n.3])
+            .chain(self.on_leave.iter().map(|l| l.0))
+    }
+}
+
+/// Running games of these tournaments whose deadline falls within 48 hours,
+/// and their players on leave today.
+fn clock_watch(conn: &mut DbConn, tids: &[i32], now: NaiveDateTime) -> Result<ClockWatch, Error> {
+    use crate::db::schema::leave_bookings;
+    let soon = now + Duration::hours(48);
+    // `clock_deadline` ignores leave (leave only moves a deadline later): a
+    // cheap filter, then the clocks service gives the true deadline.
+    let candidates: Vec<GameRow> = games::table
+        .filter(games::tournament_id.eq_any(tids))
+        .filter(games::status.eq(rows::ACTIVE))
+        .filter(games::clock_deadline.le(soon))
+        .order(games::clock_deadline.asc())
+        .limit(200)
+        .select(GameRow::as_select())
+        .load(conn)?;
+    // Every mover's leave in one query, not one per game.
+    let movers: Vec<i32> = candidates.iter().filter_map(rows::player_to_move).collect();
+    let leave = crate::clocks::state::booked_leave_of(conn, &movers)?;
+    let mut w = ClockWatch::default();
+    for g in candidates {
+        let booked = rows::player_to_move(&g)
+            .and_then(|p| leave.get(&p))
+            .map_or(&[][..], Vec::as_slice);
+        if let Some(m) = crate::clocks::state::mover_clock_with(&g, booked) {
+            if m.deadline <= soon {
+                if let (Some(tid), Some(white), Some(black)) =
+                    (g.tournament_id, g.white_id, g.black_id)
+                {
+                    w.nearing.push((g.id, tid, white, black, m.deadline));
+                }
+            }
+        }
+    }
+    let today = now.date();
+    let players: Vec<(i32, i32)> = tournament_players::table
+        .inner_join(tournaments::table)
+        .filter(tournaments::id.eq_any(tids))
+        .filter(tournaments::status.eq_any([ENTRY, RUNNING]))
+        .filter(tournament_players::withdrawn_at.is_null())
+        .select((
+            tournament_players::user_id,
+            tournament_players::tournament_id,
+        ))
+        .load(conn)?;
+    let ids: Vec<i32> = players.iter().map(|p| p.0).collect();
+    let away: Vec<(i32, NaiveDate)> = leave_bookings::table
+        .filter(leave_bookings::user_id.eq_any(&ids))
+        .filter(leave_bookings::start_date.le(today))
+        .filter(leave_bookings::end_date.ge(today))
+        .select((leave_bookings::user_id, leave_bookings::end_date))
+        .load(conn)?;
+    for (u, until) in away {
+        for (_, tid) in players.iter().filter(|p| p.0 == u) {
+            w.on_leave
+                .push((u, *tid, format!("on leave until {until} (included)")));
+        }
+    }
+    Ok(w)
+}
+
+pub struct Dashboard {
+    pub tournaments: Vec<TournamentRow>,
+    /// (game, tournament name, white, black, deadline)
+    pub nearing_timeout: Vec<(i32, String, String, String, NaiveDateTime)>,
+    /// (player, tournament name, leave until)
+    pub on_leave: Vec<(String, String, String)>,
+    /// (game, tournament name, loser, when)
+    pub forfeits: Vec<(i32, String, String, NaiveDateTime)>,
+    /// (tournament name, player, why, when, cancelled)
+    pub withdrawals: Vec<(String, String, String, NaiveDateTime, bool)>,
+    /// (request id, game, tournament name, player, note, when)
+    pub requests: Vec<(i32, i32, String, String, String, NaiveDateTime)>,
+}
+
+pub fn dashboard(
+    conn: &mut DbConn,
+    director: &User,
+    now: NaiveDateTime,
+) -> Result<Dashboard, Error> {
+    require_director(Some(director))?;
+    let mine: Vec<TournamentRow> = tournaments::table
+        .filter(tournaments::director_id.eq(director.id))
+        .order(tournaments::id.desc())
+        .select(TournamentRow::as_select())
+        .load(conn)?;
+    let tids: Vec<i32> = mine.iter().map(|t| t.id).collect();
+    let tname: HashMap<i32, String> = mine.iter().map(|t| (t.id, t.name.clone())).collect();
+    let tn = |id: Option<i32>| id.and_then(|i| tname.get(&i).cloned()).unwrap_or_default();
+    let recent = now - Duration::days(30);
+    let forfeit_rows: Vec<GameRow> = games::table
+        .filter(games::tournament_id.eq_any(&tids))
+        .filter(games::reason.eq(TIME_FORFEIT))
+        .filter(games::ended_at.ge(recent))
+        .order(games::ended_at.desc())
+        .limit(100)
+        .select(GameRow::as_select())
+        .load(conn)?;
+    let withdrawn: Vec<EntrantRow> = tournament_players::table
+        .filter(tournament_players::tournament_id.eq_any(&tids))
+        .filter(tournament_players::withdrawn_at.ge(recent))
+        .order(tournament_players::withdrawn_at.desc())
+        .limit(100)
+        .select(EntrantRow::as_select())
+        .load(conn)?;
+    let requests: Vec<(i32, i32, Option<i32>, i32, String, NaiveDateTime)> =
+        adjudication_requests::table
+            .inner_join(games::table)
+            .filter(games::tournament_id.eq_any(&tids))
+            .filter(adjudication_requests::resolved_at.is_null())
+            .order(adjudication_requests::id.asc())
+            .select((
+                adjudication_requests::id,
+                adjudication_requests::game_id,
+                games::tournament_id,
+                adjudication_requests::user_id,
+                adjudication_requests::note,
+                adjudication_requests::created_at,
+            ))
+            .load(conn)?;
+    let clocks = clock_watch(conn, &tids, now)?;
+    let mut ids: Vec<i32> = forfeit_rows
+        .iter()
+        .flat_map(|g| [g.white_id, g.black_id])
+        .flatten()
+        .chain(withdrawn.iter().map(|e| e.user_id))
+        .chain(requests.iter().map(|r| r.3))
+        .chain(clocks.ids())
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let names = rows::user_names(conn, &ids)?;
+    let name = |id: Option<i32>| id.and_then(|i| names.get(&i).cloned()).unwrap_or_default();
+    Ok(Dashboard {
+        nearing_timeout: clocks
+            .nearing
+            .iter()
+            .map(|(g, tid, w, b, d)| (*g, tn(Some(*tid)), name(Some(*w)), name(Some(*b)), *d))
+            .collect(),
+        on_leave: clocks
+            .on_leave
+            .iter()
+            .map(|(u, tid, until)| (name(Some(*u)), tn(Some(*tid)), until.clone()))
+            .collect(),
+        forfeits: forfeit_rows
+            .iter()
+            .map(|g| {
+                let loser = if g.result.as_deref() == Some("1-0") {
+                    g.black_id
+                } else {
+                    g.white_id
+                };
+                (
+                    g.id,
+                    tn(g.tournament_id),
+                    name(loser),
+                    g.ended_at.unwrap_or(now),
+                )
+            })
+            .collect(),
+        withdrawals: withdrawn
+            .iter()
+            .map(|e| {
+                (
+                    tn(Some(e.tournament_id)),
+                    name(Some(e.user_id)),
+                    e.withdrawal_reason.clone().unwrap_or_default(),
+                    e.withdrawn_at.unwrap_or(now),
+                    e.results_cancelled,
+                )
+            })
+            .collect(),
+        requests: requests
+            .into_iter()
+            .map(|(id, g, tid, u, note, at)| (id, g, tn(tid), name(Some(u)), note, at))
+            .collect(),
+        tournaments: mine,
+    })
+}
+
+// ---------------------------------------------------------------------------
+// The round mail
+
+/// What the "tournament round" mail lists: the tournament and the reader's
+/// games (of one Swiss round, or all of a round robin).
+pub struct RoundMail {
+    pub tournament: String,
+    pub tournament_url: String,
+    pub round: String,
+    /// (round, colour, opponent, game URL)
+    pub games: Vec<(i32, String, String, String)>,
+    pub bye: bool,
+}
+
+pub fn round_mail(
+    conn: &mut DbConn,
+    base_url: &str,
+    tid: i32,
+    round: Option<i32>,
+    user_id: i32,
+) -> Result<Option<RoundMail>, Error> {
+    let Ok(t) = load(conn, tid) else {
+        return Ok(None);
+    };
+    let mut q = games::table
+        .filter(games::tournament_id.eq(tid))
+        .filter(games::white_id.eq(user_id).or(games::black_id.eq(user_id)))
+        .into_boxed();
+    if let Some(r) = round {
+        q = q.filter(games::round.eq(r));
+    }
+    let rows: Vec<GameRow> = q
+        .order((games::round.asc(), games::id.asc()))
+        .select(GameRow::as_select())
+        .load(conn)?;
+    let rows: Vec<GameRow> = rows.into_iter().filter(counts).collect();
+    let ids: Vec<i32> = rows
+        .iter()
+        .flat_map(|g| [g.white_id, g.black_id])
+        .flatten()
+        .collect();
+    let names = rows::user_names(conn, &ids)?;
+    let bye = match round {
+        Some(r) => byes_of(conn, tid)?
+            .iter()
+            .any(|(br, u)| *br == r && *u == user_id),
+        None => false,
+    };
+    if rows.is_empty() && !bye {
+        return Ok(None);
+    }
+    Ok(Some(RoundMail {
+        tournament: t.name.clone(),
+        tournament_url: format!("{base_url}/tournaments/{tid}"),
+        round: match round {
+            Some(r) => format!("round {r} of {}", t.rounds),
+            None => format!("all {} rounds", t.rounds),
+        },
+        games: rows
+            .iter()
+            .map(|g| {
+                let white = g.white_id == Some(user_id);
+                let other = rows::opponent_of(g, user_id);
+                (
+                    g.round.unwrap_or(0),
+                    if white { "White" } else { "Black" }.to_string(),
+                    other
+                        .and_then(|o| names.get(&o).cloned())
+                        .unwrap_or_else(|| "?".into()),
+                    format!("{base_url}/games/{}", g.id),
+                )
+            })
+            .collect(),
+        bye,
+    }))
+}

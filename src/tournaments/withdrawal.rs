@@ -1,0 +1,303 @@
+//! Tournaments (issue 10): directors create them, players join during the
+//! entry window, the server pairs them (Berger tables, Swiss rounds from
+//! `services::pairing`), creates the games, applies the forfeit rules as games
+//! end, and computes standings (`services::standings`) from the games.
+//!
+//! A tournament is `entry` (open for joining), `running`, `finished`, or
+//! `cancelled` (fewer than two players when the entry window closed). Every
+//! state change that two processes could race for is claimed with a
+//! conditional UPDATE of the tournament row: the start (`status = 'entry'`)
+//! and each Swiss round (`current_round = r`).
+
+use crate::db::models::{GameRow, TournamentRow, User};
+use crate::db::outbox;
+use crate::db::schema::{games, tournament_byes, tournament_players};
+use crate::db::DbConn;
+use crate::domain::error::Error;
+use crate::game::ending::record_end;
+use crate::game::rows;
+use crate::tournaments::directors::require_director_of;
+use crate::tournaments::rounds::{advance, mail_round, new_game};
+use crate::tournaments::rows::{
+    counts, entrant, entrants, games_of, is_withdrawn, load, named_player, scheduled_games,
+    REPLACED, RUNNING, TIME_FORFEIT, WITHDRAWAL,
+};
+use crate::util::clip;
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use std::collections::HashSet;
+
+// ---------------------------------------------------------------------------
+// Game endings, forfeits and withdrawals
+
+/// The hook `services::games` calls inside the transaction that ends a game
+/// (any ending): applies the forfeit rule, then advances the tournament.
+pub fn on_game_end(conn: &mut DbConn, game_id: i32, now: NaiveDateTime) -> Result<(), Error> {
+    let g = rows::load(conn, game_id)?;
+    let Some(tid) = g.tournament_id else {
+        return Ok(());
+    };
+    if g.reason.as_deref() == Some(TIME_FORFEIT) {
+        let loser = match g.result.as_deref() {
+            Some("1-0") => g.black_id,
+            Some("0-1") => g.white_id,
+            _ => None,
+        };
+        if let Some(loser) = loser {
+            let t = load(conn, tid)?;
+            let forfeits = time_forfeits(conn, tid, loser)?;
+            if forfeits >= t.forfeit_limit as i64 && !is_withdrawn(conn, tid, loser)? {
+                withdraw(
+                    conn,
+                    &t,
+                    loser,
+                    &format!(
+                        "lost {forfeits} games on time (the limit is {})",
+                        t.forfeit_limit
+                    ),
+                    now,
+                )?;
+            }
+        }
+    }
+    advance(conn, tid, now)
+}
+
+/// Games `user` lost on time in a tournament.
+pub fn time_forfeits(conn: &mut DbConn, tid: i32, user: i32) -> Result<i64, Error> {
+    Ok(games::table
+        .filter(games::tournament_id.eq(tid))
+        .filter(games::reason.eq(TIME_FORFEIT))
+        .filter(
+            games::result
+                .eq("1-0")
+                .and(games::black_id.eq(user))
+                .or(games::result.eq("0-1").and(games::white_id.eq(user))),
+        )
+        .count()
+        .get_result(conn)?)
+}
+
+/// Withdraw a player: mark them, decide whether their results are cancelled
+/// (fewer than half of their scheduled games completed) or stand (their
+/// remaining games then count as losses), and end their running games as
+/// losses with reason `withdrawal`.
+pub fn withdraw(
+    conn: &mut DbConn,
+    t: &TournamentRow,
+    user: i32,
+    why: &str,
+    now: NaiveDateTime,
+) -> Result<(), Error> {
+    if t.status != RUNNING {
+        return Err(Error::Invalid(
+            "Players can be withdrawn only from a running tournament (before the start they \
+             leave it themselves)."
+                .into(),
+        ));
+    }
+    let e = entrant(conn, t.id, user)?
+        .filter(|e| e.replaced_by.is_none())
+        .ok_or_else(|| Error::Invalid("That player is not in this tournament.".into()))?;
+    if e.withdrawn_at.is_some() {
+        return Err(Error::Conflict("That player is already withdrawn.".into()));
+    }
+    let field = tournament_players::table
+        .filter(tournament_players::tournament_id.eq(t.id))
+        .filter(tournament_players::replaced_by.is_null())
+        .count()
+        .get_result::<i64>(conn)? as usize;
+    let all = games_of(conn, t.id)?;
+    let mine: Vec<&GameRow> = all
+        .iter()
+        .filter(|g| counts(g) && (g.white_id == Some(user) || g.black_id == Some(user)))
+        .collect();
+    let completed = mine
+        .iter()
+        .filter(|g| g.status == rows::FINISHED && g.reason.as_deref() != Some(WITHDRAWAL))
+        .count();
+    let scheduled = scheduled_games(t, field).max(0) as usize;
+    let effect = crate::domain::standings::withdrawal_effect(completed, scheduled);
+    let cancel = matches!(
+        effect,
+        crate::domain::standings::WithdrawalEffect::CancelResults
+    );
+    conn.transaction::<_, Error, _>(|conn| {
+        let n = diesel::update(
+            tournament_players::table
+                .filter(tournament_players::id.eq(e.id))
+                .filter(tournament_players::withdrawn_at.is_null()),
+        )
+        .set((
+            tournament_players::withdrawn_at.eq(Some(now)),
+            tournament_players::withdrawal_reason.eq(Some(clip(why, 300))),
+            tournament_players::results_cancelled.eq(cancel),
+        ))
+        .execute(conn)?;
+        if n == 0 {
+            return Err(Error::Conflict("That player is already withdrawn.".into()));
+        }
+        let notice = outbox::Payload {
+            tournament_id: Some(t.id),
+            reason: Some(clip(why, 300)),
+            results_cancelled: Some(cancel),
+            ..Default::default()
+        };
+        outbox::enqueue(
+            conn,
+            outbox::TOURNAMENT_WITHDRAWN,
+            user,
+            None,
+            None,
+            &notice,
+            now,
+        )?;
+        for g in mine.iter().filter(|g| g.status == rows::ACTIVE) {
+            let result = if g.white_id == Some(user) {
+                "0-1"
+            } else {
+                "1-0"
+            };
+            let row = rows::load(conn, g.id)?;
+            if row.status != rows::ACTIVE {
+                continue;
+            }
+            if !record_end(conn, &row, result, WITHDRAWAL, None, now)? {
+                return Err(Error::Conflict(
+                    "A game of that player changed meanwhile; try again.".into(),
+                ));
+            }
+            // What `finish::end_game` does after the update, called here
+            // because that function calls into this file.
+            on_game_end(conn, row.id, now)?;
+        }
+        Ok(())
+    })
+}
+
+/// A director withdraws a player (by name) from their tournament.
+pub fn director_withdraw(
+    conn: &mut DbConn,
+    tid: i32,
+    director: &User,
+    player: &str,
+    note: &str,
+    now: NaiveDateTime,
+) -> Result<(), Error> {
+    let t = load(conn, tid)?;
+    require_director_of(Some(director), &t)?;
+    let u = named_player(conn, player)?;
+    let note = note.trim();
+    let why = if note.is_empty() {
+        "withdrawn by the director".to_string()
+    } else {
+        format!("withdrawn by the director: {}", clip(note, 200))
+    };
+    conn.transaction::<_, Error, _>(|conn| {
+        withdraw(conn, &t, u.id, &why, now)?;
+        advance(conn, tid, now)
+    })
+}
+
+/// Put `newcomer` in the place of a withdrawn player, before any game of the
+/// first round has started (no move played): the newcomer takes the same seed
+/// and a new game replaces each of the withdrawn player's unplayed games.
+pub fn replace(
+    conn: &mut DbConn,
+    tid: i32,
+    director: &User,
+    withdrawn: &str,
+    newcomer: &str,
+    now: NaiveDateTime,
+) -> Result<(), Error> {
+    let t = load(conn, tid)?;
+    require_director_of(Some(director), &t)?;
+    if t.status != RUNNING {
+        return Err(Error::Invalid(
+            "Players are replaced only in a running tournament.".into(),
+        ));
+    }
+    let old = named_player(conn, withdrawn)?;
+    let new = named_player(conn, newcomer)?;
+    let e = entrant(conn, tid, old.id)?
+        .ok_or_else(|| Error::Invalid(format!("{} is not in this tournament.", old.username)))?;
+    if e.withdrawn_at.is_none() || e.replaced_by.is_some() {
+        return Err(Error::Invalid(format!(
+            "Only a withdrawn player who has not been replaced yet can be replaced ({} is not).",
+            old.username
+        )));
+    }
+    if entrant(conn, tid, new.id)?.is_some() {
+        return Err(Error::Invalid(format!(
+            "{} is already in this tournament.",
+            new.username
+        )));
+    }
+    let all = games_of(conn, tid)?;
+    if all.iter().any(|g| g.round == Some(1) && g.ply > 0) {
+        return Err(Error::Forbidden(
+            "The first round's games have started: a withdrawn player can no longer be replaced."
+                .into(),
+        ));
+    }
+    let withdrawn_players: HashSet<i32> = entrants(conn, tid)?
+        .iter()
+        .filter(|p| p.withdrawn_at.is_some())
+        .map(|p| p.user_id)
+        .collect();
+    conn.transaction::<_, Error, _>(|conn| {
+        let n = diesel::update(
+            tournament_players::table
+                .filter(tournament_players::id.eq(e.id))
+                .filter(tournament_players::replaced_by.is_null()),
+        )
+        .set((
+            tournament_players::replaced_by.eq(Some(new.id)),
+            tournament_players::results_cancelled.eq(true),
+        ))
+        .execute(conn)?;
+        if n == 0 {
+            return Err(Error::Conflict(
+                "That player has just been replaced.".into(),
+            ));
+        }
+        diesel::insert_into(tournament_players::table)
+            .values((
+                tournament_players::tournament_id.eq(tid),
+                tournament_players::user_id.eq(new.id),
+                tournament_players::seed.eq(e.seed),
+                tournament_players::joined_at.eq(now),
+                tournament_players::results_cancelled.eq(false),
+            ))
+            .execute(conn)?;
+        for g in all
+            .iter()
+            .filter(|g| g.ply == 0 && (g.white_id == Some(old.id) || g.black_id == Some(old.id)))
+        {
+            let (white, black) = if g.white_id == Some(old.id) {
+                (Some(new.id), g.black_id)
+            } else {
+                (g.white_id, Some(new.id))
+            };
+            let opponent = rows::opponent_of(g, old.id);
+            diesel::update(games::table.find(g.id))
+                .set(games::reason.eq(Some(REPLACED)))
+                .execute(conn)?;
+            if opponent.is_some_and(|o| withdrawn_players.contains(&o)) {
+                continue;
+            }
+            if let (Some(w), Some(b), Some(round)) = (white, black, g.round) {
+                new_game(conn, &t, w, b, round, now)?;
+            }
+        }
+        diesel::update(
+            tournament_byes::table
+                .filter(tournament_byes::tournament_id.eq(tid))
+                .filter(tournament_byes::user_id.eq(old.id)),
+        )
+        .set(tournament_byes::user_id.eq(new.id))
+        .execute(conn)?;
+        mail_round(conn, tid, None, new.id, now)?;
+        Ok(())
+    })
+}
