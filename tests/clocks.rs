@@ -97,7 +97,7 @@ fn mails(conn: &mut DbConn, kind: &str) -> Vec<outbox::OutboxRow> {
 }
 
 fn play(conn: &mut DbConn, id: i32, user: &User, text: &str, now: NaiveDateTime) {
-    let r = play::submit_move(conn, id, user, text, None, true, now);
+    let r = common::play_move(conn, id, user, text, None, true, now);
     assert!(
         matches!(r, Ok(play::MoveOutcome::Committed { .. })),
         "{text}: {:?}",
@@ -172,7 +172,7 @@ fn late_move_is_refused_and_forfeits(backend: Backend) {
     play(&mut conn, id, &alice, "e4", t0() + Duration::hours(5));
     // Bob answers two days and a second after Alice's move.
     let late = t0() + Duration::hours(5) + Duration::days(2) + Duration::seconds(1);
-    let r = play::submit_move(&mut conn, id, &bob, "e5", Some(1), true, late);
+    let r = common::play_move(&mut conn, id, &bob, "e5", Some(1), true, late);
     match r {
         Err(Error::Conflict(msg)) => assert_eq!(msg, rows::TIME_RAN_OUT),
         other => panic!("expected a loss on time, got {:?}", other.err()),
@@ -188,12 +188,12 @@ fn late_move_is_refused_and_forfeits(backend: Backend) {
     // server's own after a lost connection) gets the same answer, and
     // changes nothing; the winner is told the game is over.
     assert_eq!(forfeit::sweep(&mut conn, late).unwrap(), 0);
-    let r = play::submit_move(&mut conn, id, &bob, "e5", Some(1), true, late);
+    let r = common::play_move(&mut conn, id, &bob, "e5", Some(1), true, late);
     match r {
         Err(Error::Conflict(msg)) => assert_eq!(msg, rows::TIME_RAN_OUT),
         other => panic!("expected the same answer, got {:?}", other.err()),
     }
-    let r = play::submit_move(&mut conn, id, &alice, "Nf3", None, true, late);
+    let r = common::play_move(&mut conn, id, &alice, "Nf3", None, true, late);
     assert!(matches!(r, Err(Error::Forbidden(m)) if m == "This game is over."));
     assert_eq!(mails(&mut conn, outbox::GAME_OVER).len(), 2);
     assert_eq!(rows::moves_of(&mut conn, id).unwrap().len(), 1);
@@ -202,7 +202,7 @@ fn late_move_is_refused_and_forfeits(backend: Backend) {
     let id = game(&mut conn, &alice, &bob, "2d/move");
     let flagged = t0() + Duration::days(2) + Duration::seconds(1);
     assert_eq!(forfeit::sweep(&mut conn, flagged).unwrap(), 1);
-    let r = play::submit_move(&mut conn, id, &alice, "e4", Some(0), true, flagged);
+    let r = common::play_move(&mut conn, id, &alice, "e4", Some(0), true, flagged);
     match r {
         Err(Error::Conflict(msg)) => assert_eq!(msg, rows::TIME_RAN_OUT),
         other => panic!("expected a loss on time, got {:?}", other.err()),
@@ -230,7 +230,7 @@ fn late_move_is_refused_and_forfeits(backend: Backend) {
     );
     // The deadline itself is too late; a second before is in time.
     let id = game(&mut conn, &alice, &bob, "2d/move");
-    let r = play::submit_move(
+    let r = common::play_move(
         &mut conn,
         id,
         &alice,

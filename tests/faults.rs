@@ -796,7 +796,7 @@ fn a_move_stored_before_its_connection_was_lost_is_not_stored_again() {
     // 1. e4, then Black's e5 dies with its connection while being stored.
     let mut unsure_e5 = |game: i32| {
         let mut conn = pool.get().unwrap();
-        play::submit_move(&mut conn, game, &white.user, "e4", Some(0), true, now).unwrap();
+        common::play_move(&mut conn, game, &white.user, "e4", Some(0), true, now).unwrap();
         scratch.kill_the_next_insert("moves");
         match e5(game, None).unwrap() {
             play::Submitted::Unsure(u) => u,
@@ -807,7 +807,7 @@ fn a_move_stored_before_its_connection_was_lost_is_not_stored_again() {
     let mut conn = pool.get().unwrap();
     assert_eq!(rows::load(&mut conn, id).unwrap().ply, 1, "nothing stored");
     // Then it is stored after all (as a COMMIT whose answer was lost is).
-    play::submit_move(&mut conn, id, &black.user, "e5", Some(1), true, now).unwrap();
+    common::play_move(&mut conn, id, &black.user, "e5", Some(1), true, now).unwrap();
     match e5(id, Some(&unsure)).unwrap() {
         play::Submitted::Done(play::MoveOutcome::Committed { played }) => {
             assert_eq!(played.coordinate, "e7e5")
@@ -819,7 +819,7 @@ fn a_move_stored_before_its_connection_was_lost_is_not_stored_again() {
     // Another game, where Black's other tab stored d5 at that ply.
     let other = load::new_game(&mut conn, &white, &black);
     let unsure = unsure_e5(other);
-    play::submit_move(&mut conn, other, &black.user, "d5", Some(1), true, now).unwrap();
+    common::play_move(&mut conn, other, &black.user, "d5", Some(1), true, now).unwrap();
     assert!(
         matches!(
             e5(other, Some(&unsure)),

@@ -667,7 +667,7 @@ fn service_game(
 ) -> i32 {
     use missive::game::challenge;
     use missive::game::challenge::Challenge;
-    use missive::game::play;
+
     use missive::game::play::MoveOutcome;
     let mut conn = app.db();
     let id = challenge::create_game(
@@ -687,7 +687,7 @@ fn service_game(
     for (i, m) in moves.iter().enumerate() {
         let mover = if i % 2 == 0 { white } else { black };
         let t = at + Duration::hours(i as i64 + 1);
-        let r = play::submit_move(&mut conn, id, mover, m, None, true, t).unwrap();
+        let r = common::play_move(&mut conn, id, mover, m, None, true, t).unwrap();
         assert!(matches!(r, MoveOutcome::Committed { .. }));
     }
     id
@@ -807,7 +807,7 @@ fn daily_digest_once_a_day_right_games_right_order(backend: Backend) {
     assert_eq!(digests(&app), 2);
     // She plays everywhere; the day after there is nothing to list: no mail.
     for (g, m) in [(g1, "e4"), (g2, "e5"), (g3, "e4")] {
-        missive::game::play::submit_move(&mut conn, g, &alice, m, None, true, day2).unwrap();
+        common::play_move(&mut conn, g, &alice, m, None, true, day2).unwrap();
     }
     let day3 = at("2026-11-23 07:00");
     let r = digest::run_digests(&mut conn, 7, day3).unwrap();

@@ -12,7 +12,7 @@ use missive::game::play;
 use missive::game::rows;
 
 both_backends!(
-    stale_row_cannot_store_a_move,
+    stale_position_cannot_store_a_move,
     unique_game_ply_key,
     rate_limit_window_expires,
     sessions_expire,
@@ -57,17 +57,15 @@ fn started_game(
     (id, a, b)
 }
 
-fn stale_row_cannot_store_a_move(backend: Backend) {
+fn stale_position_cannot_store_a_move(backend: Backend) {
     let app = TestApp::start(backend);
     let mut conn = app.db();
     let (id, alice, _bob) = started_game(&mut conn);
-    // Two requests read the game at ply 0...
-    let first = rows::load(&mut conn, id).unwrap();
-    let second = first.clone();
-    // ...the first stores its move, the second must not.
-    let r = play::move_from(&mut conn, &first, &alice, "e4", true, t0()).unwrap();
+    // Two requests saw the game at ply 0: the first stores its move, the
+    // second must not.
+    let r = common::play_move(&mut conn, id, &alice, "e4", Some(0), true, t0()).unwrap();
     assert!(matches!(r, play::MoveOutcome::Committed { .. }));
-    let r = play::move_from(&mut conn, &second, &alice, "d4", true, t0());
+    let r = common::play_move(&mut conn, id, &alice, "d4", Some(0), true, t0());
     assert!(matches!(r, Err(Error::Conflict(_))), "{:?}", r.err());
     let moves = rows::moves_of(&mut conn, id).unwrap();
     assert_eq!(moves.len(), 1);
@@ -81,7 +79,7 @@ fn stale_row_cannot_store_a_move(backend: Backend) {
     assert_eq!(row.turn, "black");
     assert_eq!(row.fen, moves[0].fen_after);
     // A preview stores nothing.
-    let r = play::move_from(&mut conn, &row, &_bob, "e5", false, t0()).unwrap();
+    let r = common::play_move(&mut conn, id, &_bob, "e5", Some(1), false, t0()).unwrap();
     assert!(matches!(r, play::MoveOutcome::Preview { .. }));
     assert_eq!(rows::moves_of(&mut conn, id).unwrap().len(), 1);
 }
@@ -91,7 +89,7 @@ fn unique_game_ply_key(backend: Backend) {
     let app = TestApp::start(backend);
     let mut conn = app.db();
     let (id, alice, _) = started_game(&mut conn);
-    play::submit_move(&mut conn, id, &alice, "e4", Some(0), true, t0()).unwrap();
+    common::play_move(&mut conn, id, &alice, "e4", Some(0), true, t0()).unwrap();
     let dup = diesel::insert_into(moves::table)
         .values((
             moves::game_id.eq(id),

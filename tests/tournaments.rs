@@ -14,7 +14,6 @@ use missive::db::DbConn;
 use missive::domain::error::Error;
 use missive::domain::pairing;
 use missive::game::draw;
-use missive::game::play;
 use missive::game::resign;
 use missive::game::rows as game_rows;
 use missive::tournaments::directors;
@@ -138,7 +137,7 @@ fn time_forfeit(
         let mover = accounts::find_by_id(conn, game_rows::player_to_move(&row).unwrap())
             .unwrap()
             .unwrap();
-        play::submit_move(conn, game_id, &mover, "e4", None, true, start).unwrap();
+        common::play_move(conn, game_id, &mover, "e4", None, true, start).unwrap();
         row = game_rows::load(conn, game_id).unwrap();
     }
     assert!(
@@ -659,7 +658,7 @@ fn director_withdraws_and_replaces(backend: Backend) {
     let white = accounts::find_by_id(conn, r1.white_id.unwrap())
         .unwrap()
         .unwrap();
-    play::submit_move(
+    common::play_move(
         conn,
         r1.id,
         &white,

@@ -11,7 +11,6 @@ use crate::db::stamp::Stamp;
 use crate::db::{per_backend, DbConn};
 use chrono::{Duration, NaiveDateTime};
 use diesel::prelude::*;
-use lettre::message::header::Header;
 use serde::{Deserialize, Serialize};
 
 pub const CHALLENGE_RECEIVED: &str = "challenge_received";

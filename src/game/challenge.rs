@@ -14,7 +14,7 @@ use crate::game::rows::{
 };
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use missive_rules::{Color, Game, Variant};
+use missive_rules::{Color, Game};
 
 /// A challenge as the form sends it.
 #[derive(Clone, Debug, Default)]

@@ -11,7 +11,6 @@ use crate::game::finish::{check_participant, finish};
 use crate::game::rows::{color_code, load, player_of, ACTIVE};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use missive_rules::Variant;
 
 pub fn draw(
     conn: &mut DbConn,

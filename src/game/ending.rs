@@ -10,7 +10,7 @@ use crate::game::notify;
 use crate::game::rows::{parse_color, ACTIVE, FINISHED};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use missive_rules::{Color, Variant};
+use missive_rules::Color;
 
 /// Record that an active game ended and queue the game-over mails, without
 /// the tournament's consequences: [`crate::game::finish::end_game`] is the

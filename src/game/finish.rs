@@ -10,7 +10,7 @@ use crate::game::ending::record_end;
 use crate::game::rows::{side_of, ACTIVE};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use missive_rules::{Color, Variant};
+use missive_rules::Color;
 
 pub fn check_participant(row: &GameRow, user: &User, what: &str) -> Result<Color, Error> {
     let side = side_of(row, user.id)

@@ -14,14 +14,13 @@ use crate::domain::time_control::{self as clock, TimeControl};
 use crate::game::finish::end_game;
 use crate::game::notify;
 use crate::game::positions::PositionCache;
-use crate::game::restore::restore;
 use crate::game::rows::{
     color_code, history_of, load, player_of, side_of, TurnNoAfter, ACTIVE, COMMENT_MAX,
     MOVE_TEXT_MAX, PENDING, TIME_RAN_OUT,
 };
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use missive_rules::{Color, Game, Played, Variant};
+use missive_rules::{Color, Game, Played};
 
 /// What a move submission did.
 pub enum MoveOutcome {
@@ -62,29 +61,12 @@ fn check_mover(row: &GameRow, user: &User) -> Result<Color, Error> {
     Ok(side)
 }
 
-/// Read, check and (when `commit`) store a move in a transaction on `conn`.
-/// `expected_ply` is the ply the player saw; if the game has moved on since,
-/// nothing is played. The server uses [`queue_move`] instead, which does not
-/// wait for the commit on the connection.
-pub fn submit_move(
-    conn: &mut DbConn,
-    id: i32,
-    user: &User,
-    text: &str,
-    expected_ply: Option<i32>,
-    commit: bool,
-    now: NaiveDateTime,
-) -> Result<MoveOutcome, Error> {
-    let prepared = check_move(conn, None, id, user, text, expected_ply, commit, now)?;
-    store_now(conn, prepared)
-}
-
 /// Read and check a move: the game row, the ply the player saw, then
 /// [`prepare_move`].
 #[allow(clippy::too_many_arguments)]
 fn check_move(
     conn: &mut DbConn,
-    positions: Option<&PositionCache>,
+    positions: &PositionCache,
     id: i32,
     user: &User,
     text: &str,
@@ -163,7 +145,10 @@ impl Submitted {
     }
 }
 
-/// [`submit_move`] for the server: the move is checked on `conn` and given
+/// Play a move: the one way a move is checked and stored, for the move
+/// form, the play link and the tests alike. `expected_ply` is the ply the
+/// player saw; if the game has moved on since, nothing is played. Without
+/// `commit` the answer is a preview. The move is checked on `conn` and given
 /// to `writes`, and the caller gives the connection back before awaiting
 /// [`Submitted::outcome`]. Waiting for SQLite's writer on a pooled
 /// connection capped the moves in flight at the pool's size, and so the
@@ -190,16 +175,7 @@ pub fn queue_move(
             return Ok(Submitted::Done(MoveOutcome::Committed { played }));
         }
     }
-    match check_move(
-        conn,
-        Some(positions),
-        id,
-        user,
-        text,
-        expected_ply,
-        commit,
-        now,
-    )? {
+    match check_move(conn, positions, id, user, text, expected_ply, commit, now)? {
         Prepared::Preview(outcome) => Ok(Submitted::Done(outcome)),
         Prepared::Store(write) => {
             let played = write.played.clone();
@@ -218,38 +194,6 @@ pub fn queue_move(
         Prepared::Late(late) => {
             let stored = writes.queue(conn, Box::new(move |c| late.store(c)))?;
             Ok(Submitted::LostOnTime(stored))
-        }
-    }
-}
-
-/// [`submit_move`] on a game row already loaded, in a transaction on `conn`.
-/// If the row is stale (another move was stored since it was read), nothing
-/// is stored and the answer is "the position has changed".
-pub fn move_from(
-    conn: &mut DbConn,
-    row: &GameRow,
-    user: &User,
-    text: &str,
-    commit: bool,
-    now: NaiveDateTime,
-) -> Result<MoveOutcome, Error> {
-    let prepared = prepare_move(conn, None, row.clone(), user, text, commit, now)?;
-    store_now(conn, prepared)
-}
-
-/// A checked move's outcome, stored first in a transaction of its own.
-fn store_now(conn: &mut DbConn, prepared: Prepared) -> Result<MoveOutcome, Error> {
-    match prepared {
-        Prepared::Preview(outcome) => Ok(outcome),
-        Prepared::Store(write) => {
-            conn.transaction(|conn| store_move(conn, &write))?;
-            Ok(MoveOutcome::Committed {
-                played: write.played,
-            })
-        }
-        Prepared::Late(late) => {
-            conn.transaction(|conn| late.store(conn))?;
-            Err(Error::Conflict(TIME_RAN_OUT.into()))
         }
     }
 }
@@ -304,12 +248,11 @@ impl LateMove {
 }
 
 /// Everything about a move but storing it: the mover, the clock, the rules.
-/// With `positions`, the game comes from there and the one the move leaves
-/// goes there (whether or not the move is then stored: the history a game
+/// The game comes from `positions` and the one the move leaves goes there (whether or not the move is then stored: the history a game
 /// has at a ply and FEN is the same whichever way it got there).
 fn prepare_move(
     conn: &mut DbConn,
-    positions: Option<&PositionCache>,
+    positions: &PositionCache,
     owned: GameRow,
     user: &User,
     text: &str,
@@ -335,10 +278,7 @@ fn prepare_move(
             "That text is far too long to be a move.".into(),
         ));
     }
-    let mut game = match positions {
-        Some(p) => p.game(row, || history_of(conn, id))?.game.clone(),
-        None => restore(conn, row)?,
-    };
+    let mut game = positions.game(row, || history_of(conn, id))?.game.clone();
     let played = game
         .play_text(text)
         .map_err(|e| Error::Invalid(capitalise(&e.to_string())))?;
@@ -360,9 +300,7 @@ fn prepare_move(
     };
     let next_side = game.side_to_move();
     let history_entry = game.last_history_entry();
-    if let Some(p) = positions {
-        p.keep_move(row, &fen, game);
-    }
+    positions.keep_move(row, &fen, game);
     // Read before the transaction, which must begin with its write (SQLite
     // cannot upgrade a reading transaction once another has written). Only
     // an "N moves in D days" schedule needs the count.
@@ -395,7 +333,7 @@ fn prepare_move(
     })))
 }
 
-/// Store a move checked by [`submit_move`]: the guarded update of the
+/// Store a move checked by [`queue_move`]: the guarded update of the
 /// game, the move row, the mails or the game's end. Run it in a transaction;
 /// "the position has changed" when another move was stored first.
 pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), Error> {

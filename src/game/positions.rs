@@ -18,7 +18,7 @@
 use crate::db::models::GameRow;
 use crate::domain::error::Error;
 use chrono::NaiveDateTime;
-use missive_rules::{Game, Variant};
+use missive_rules::Game;
 use quick_cache::sync::Cache;
 use quick_cache::Weighter;
 use std::hash::{BuildHasher, Hash};
@@ -212,6 +212,7 @@ impl PositionCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use missive_rules::Variant;
     use std::cell::Cell;
 
     fn chess() -> &'static dyn Variant {

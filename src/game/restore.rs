@@ -5,7 +5,6 @@ use crate::db::models::GameRow;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::game::rows::history_of;
-use diesel::prelude::*;
 use missive_rules::{Game, Variant};
 
 pub fn variant_of(row: &GameRow) -> Result<&'static dyn Variant, Error> {

@@ -10,8 +10,6 @@ use crate::accounts::links::{self};
 use crate::config::Config;
 use crate::db::models::User;
 use chrono::Duration;
-use diesel::prelude::*;
-use lettre::message::header::Header;
 use lettre::message::Mailbox;
 
 // ---------------------------------------------------------------------------

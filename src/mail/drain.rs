@@ -13,8 +13,6 @@ use crate::mail::context::MailCtx;
 use crate::mail::render::{build_message, render};
 use crate::mail::transport::Transport;
 use chrono::NaiveDateTime;
-use diesel::prelude::*;
-use lettre::Transport as _;
 
 // ---------------------------------------------------------------------------
 // The worker

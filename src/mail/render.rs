@@ -19,7 +19,6 @@ use crate::game::rows;
 use crate::mail::context::{footer_data, MailCtx, MailData, Rendered};
 use askama::Template;
 use chrono::NaiveDateTime;
-use diesel::prelude::*;
 use lettre::message::header::{Header, HeaderName, HeaderValue};
 use lettre::message::{Mailbox, MultiPart};
 use lettre::Message;

@@ -7,8 +7,6 @@
 //! sent; failures are retried with growing delays and the last error kept.
 
 use crate::config::Config;
-use diesel::prelude::*;
-use lettre::message::header::Header;
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::transport::smtp::client::{Tls, TlsParameters};
 use lettre::{FileTransport, Message, SmtpTransport, Transport as _};

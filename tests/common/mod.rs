@@ -418,7 +418,10 @@ pub fn declared_routes() -> Vec<(&'static str, String)> {
 pub fn declared_fields() -> Vec<String> {
     let sources = [
         include_str!("../../src/web/routes/accounts.rs"),
-        include_str!("../../src/web/routes/games.rs"),
+        include_str!("../../src/web/routes/game_acts.rs"),
+        include_str!("../../src/web/routes/game_json.rs"),
+        include_str!("../../src/web/routes/game_page.rs"),
+        include_str!("../../src/web/routes/new_game.rs"),
         include_str!("../../src/web/routes/leave.rs"),
         include_str!("../../src/web/routes/mail_settings.rs"),
         include_str!("../../src/web/routes/pages.rs"),
@@ -457,4 +460,33 @@ pub fn declared_fields() -> Vec<String> {
     fields.sort();
     fields.dedup();
     fields
+}
+
+/// Play a move as the move form's handler does: `game::play::queue_move`,
+/// then its outcome awaited. The move is stored on `conn` in a transaction
+/// of its own (`Writes::Own`, the server's way on PostgreSQL; on SQLite the
+/// server hands the same store to its group-commit writer instead).
+pub fn play_move(
+    conn: &mut missive::db::DbConn,
+    id: i32,
+    user: &missive::db::models::User,
+    text: &str,
+    expected_ply: Option<i32>,
+    commit: bool,
+    now: chrono::NaiveDateTime,
+) -> Result<missive::game::play::MoveOutcome, missive::domain::error::Error> {
+    let positions = missive::game::positions::PositionCache::new(0);
+    let submitted = missive::game::play::queue_move(
+        conn,
+        &missive::db::Writes::Own,
+        &positions,
+        id,
+        user,
+        text,
+        expected_ply,
+        commit,
+        None,
+        now,
+    )?;
+    actix_web::rt::System::new().block_on(submitted.outcome())
 }

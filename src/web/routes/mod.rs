@@ -2,9 +2,12 @@
 //! service, and picks a template.
 
 pub mod accounts;
-pub mod games;
+pub mod game_acts;
+pub mod game_json;
+pub mod game_page;
 pub mod leave;
 pub mod mail_settings;
+pub mod new_game;
 pub mod pages;
 pub mod play_link;
 pub mod records;
@@ -104,21 +107,21 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 fn games_scope() -> actix_web::Scope {
     web::scope("/games")
         .route("", web::get().to(records::archive))
-        .route("/new", web::get().to(games::new_form))
-        .route("/new", web::post().to(games::create))
-        .route("/{id:[^/.]+}", web::get().to(games::show))
-        .route("/{id}/move", web::post().to(games::make_move))
-        .route("/{id}.json", web::get().to(games::json))
+        .route("/new", web::get().to(new_game::new_form))
+        .route("/new", web::post().to(new_game::create))
+        .route("/{id:[^/.]+}", web::get().to(game_page::show))
+        .route("/{id}/move", web::post().to(game_acts::make_move))
+        .route("/{id}.json", web::get().to(game_json::json))
         .route("/{id}.pgn", web::get().to(records::pgn))
         .route("/{id}.txt", web::get().to(records::log))
         .route("/{id}/notes", web::post().to(records::save_note))
-        .route("/{id}/moves", web::get().to(games::all_moves))
-        .route("/{id}/accept", web::post().to(games::accept))
-        .route("/{id}/decline", web::post().to(games::decline))
+        .route("/{id}/moves", web::get().to(game_page::all_moves))
+        .route("/{id}/accept", web::post().to(game_acts::accept))
+        .route("/{id}/decline", web::post().to(game_acts::decline))
         .route("/{id}/play", web::get().to(play_link::show))
         .route("/{id}/play", web::post().to(play_link::play))
-        .route("/{id}/resign", web::post().to(games::resign))
-        .route("/{id}/draw", web::post().to(games::draw))
+        .route("/{id}/resign", web::post().to(game_acts::resign))
+        .route("/{id}/draw", web::post().to(game_acts::draw))
         .route("/{id}/adjudicate", web::post().to(tournaments::adjudicate))
         .route(
             "/{id}/adjudication-request",

@@ -7,7 +7,7 @@ use crate::game::play;
 use crate::game::play::MoveOutcome;
 use crate::game::restore;
 use crate::game::rows;
-use crate::web::routes::games::{clock_lines, ClockLines};
+use crate::web::routes::game_page::{clock_lines, ClockLines};
 use crate::web::views::board_svg::{self, SvgOptions};
 use crate::web::{db, db_read, html, now, parse_id, see_other, Ctx, Page};
 use actix_web::http::StatusCode;

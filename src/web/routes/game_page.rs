@@ -1,22 +1,19 @@
+//! The game page: board, whose turn, clocks, the move list and form, and
+//! the page of all moves.
+
 use crate::clocks::state;
 use crate::clocks::state::GameClock;
 use crate::db::models::{GameRow, ListedMove, User};
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::time_control as clock;
-use crate::game::challenge;
-use crate::game::challenge::Challenge;
-use crate::game::draw;
-use crate::game::play;
-use crate::game::play::MoveOutcome;
 use crate::game::positions::{LegalList, LegalMove, Restored};
-use crate::game::resign;
 use crate::game::restore;
 use crate::game::rows;
 use crate::game::rows::{ACTIVE, PENDING};
 use crate::web::views::board_svg::{self, SvgOptions};
 use crate::web::views::pictures::PictureOf;
-use crate::web::{html, now, parse_id, see_other, write_once, AppState, Ctx, Page, Session};
+use crate::web::{html, now, parse_id, AppState, Ctx, Page, Session};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -24,143 +21,6 @@ use missive_rules::{BoardView, Color, Game};
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::sync::Arc;
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-pub struct NewGameForm {
-    csrf_token: String,
-    variant: String,
-    opponent: String,
-    color: String,
-    fen: String,
-    time_control: String,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-pub struct NewGameQuery {
-    variant: String,
-    opponent: String,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-pub struct CsrfForm {
-    csrf_token: String,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-pub struct MoveForm {
-    csrf_token: String,
-    #[serde(rename = "move")]
-    text: String,
-    confirm: String,
-    ply: String,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-pub struct DrawForm {
-    csrf_token: String,
-    action: String,
-}
-
-#[derive(Template)]
-#[template(path = "new_game.html")]
-struct NewGamePage {
-    page: Page,
-    error: Option<String>,
-    variants: Vec<(String, String)>,
-    variant: String,
-    opponent: String,
-    color: String,
-    fen: String,
-    /// (form value, label) of each preset.
-    presets: &'static [(&'static str, &'static str)],
-    time_control: String,
-    /// The text sent back when it is not a preset.
-    custom_time_control: Option<String>,
-}
-
-fn custom_control(text: &str) -> Option<String> {
-    (!clock::presets().iter().any(|(v, _)| *v == text)).then(|| text.to_string())
-}
-
-fn variant_list() -> Vec<(String, String)> {
-    missive_rules::variants()
-        .iter()
-        .map(|v| (v.id().to_string(), v.name().to_string()))
-        .collect()
-}
-
-pub async fn new_form(ctx: Ctx, query: web::Query<NewGameQuery>) -> Result<HttpResponse, Error> {
-    ctx.require_user()?;
-    let q = query.into_inner();
-    let variant = if q.variant.is_empty() {
-        missive_rules::variants()
-            .first()
-            .map(|v| v.id().to_string())
-            .unwrap_or_default()
-    } else {
-        crate::web::clip(&q.variant, 40)
-    };
-    let page = NewGamePage {
-        page: ctx.page(),
-        error: None,
-        variants: variant_list(),
-        variant,
-        opponent: crate::web::clip(&q.opponent, 40),
-        color: "random".into(),
-        fen: String::new(),
-        presets: clock::presets(),
-        time_control: clock::DEFAULT_PRESET.into(),
-        custom_time_control: None,
-    };
-    Ok(html(StatusCode::OK, page.render()?))
-}
-
-pub async fn create(ctx: Ctx, form: web::Form<NewGameForm>) -> Result<HttpResponse, Error> {
-    ctx.check_csrf(&form.csrf_token)?;
-    let user = ctx.require_user()?.clone();
-    let f = form.into_inner();
-    // A form without the field gets the default, as the select shows it.
-    let time_control = if f.time_control.trim().is_empty() {
-        clock::DEFAULT_PRESET.to_string()
-    } else {
-        f.time_control.clone()
-    };
-    let challenge = Challenge {
-        variant: f.variant.clone(),
-        opponent: f.opponent.clone(),
-        color: f.color.clone(),
-        fen: f.fen.clone(),
-        time_control: time_control.clone(),
-    };
-    let result = write_once(&ctx.state, move |conn| {
-        challenge::create_game(conn, &user, &challenge, now())
-    })
-    .await;
-    match result {
-        Ok(id) => Ok(see_other(&format!("/games/{id}"))),
-        Err(Error::Invalid(msg)) => {
-            let page = NewGamePage {
-                page: ctx.page(),
-                error: Some(msg),
-                variants: variant_list(),
-                variant: crate::web::clip(&f.variant, 40),
-                opponent: crate::web::clip(&f.opponent, 40),
-                color: crate::web::clip(&f.color, 10),
-                fen: crate::web::clip(&f.fen, rows::FEN_MAX),
-                presets: clock::presets(),
-                time_control: crate::web::clip(&time_control, 80),
-                custom_time_control: custom_control(&crate::web::clip(&time_control, 80)),
-            };
-            Ok(html(StatusCode::UNPROCESSABLE_ENTITY, page.render()?))
-        }
-        Err(e) => Err(e),
-    }
-}
 
 /// One move of the move list: a link to the position after it.
 /// Its texts are borrowed from the listed plies: copying them out (and
@@ -326,14 +186,14 @@ pub fn clock_lines(c: &GameClock) -> ClockLines {
 
 /// Everything a game page needs from the database, with its moves as `Ms`:
 /// the plies a page lists, or whole rows for the JSON export.
-struct Loaded<Ms = Drawn> {
-    row: GameRow,
+pub struct Loaded<Ms = Drawn> {
+    pub row: GameRow,
     /// The moves the page lists (a window of a long game), or all of them.
-    moves: Ms,
-    names: HashMap<i32, String>,
+    pub moves: Ms,
+    pub names: HashMap<i32, String>,
     /// The viewer's private note on this game.
     note: Option<String>,
-    clock: Option<GameClock>,
+    pub clock: Option<GameClock>,
     /// The tournament the game belongs to: its id and name.
     tournament: Option<(i32, String)>,
 }
@@ -346,7 +206,7 @@ fn shown_ply(view_ply: Option<i64>, total: i32) -> i32 {
 }
 
 /// What a game page draws beyond the game's row.
-struct Drawn {
+pub struct Drawn {
     /// The plies it lists (a window of a long game).
     listed: Arc<[ListedMove]>,
     /// The game at its current ply, from the position cache.
@@ -356,7 +216,7 @@ struct Drawn {
 /// What the page showing ply `view` (`None`: the current one) draws: the
 /// plies it lists, kept in `state` between views, and the game, restored
 /// or kept in `state` (the other views of a game read neither).
-fn drawn_for(
+pub fn drawn_for(
     state: Arc<AppState>,
     view: Option<i64>,
 ) -> impl FnOnce(&mut DbConn, &GameRow) -> Result<Drawn, Error> + Clone {
@@ -372,7 +232,7 @@ fn drawn_for(
     }
 }
 
-async fn load_game<Ms: Send + 'static>(
+pub async fn load_game<Ms: Send + 'static>(
     ctx: &Ctx,
     id: i32,
     moves: impl FnOnce(&mut DbConn, &GameRow) -> Result<Ms, Error> + Clone + Send + 'static,
@@ -426,16 +286,16 @@ fn read_game<Ms>(
     })
 }
 
-struct PageExtras {
-    error: Option<String>,
-    move_text: String,
-    preview: Option<(missive_rules::Played, Box<Game>)>,
+pub struct PageExtras {
+    pub error: Option<String>,
+    pub move_text: String,
+    pub preview: Option<(missive_rules::Played, Box<Game>)>,
     /// `?ply=N`: show the position after N plies (clamped to the game).
-    view_ply: Option<i64>,
+    pub view_ply: Option<i64>,
 }
 
 /// Render the game page; a panic in the rules engine becomes an error page.
-fn render_game(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<String, Error> {
+pub fn render_game(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<String, Error> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         render_game_inner(ctx, data, extras)
     }))
@@ -668,205 +528,6 @@ pub async fn show(
     Ok(html(StatusCode::OK, body))
 }
 
-pub async fn json(path: web::Path<String>, ctx: Ctx) -> Result<HttpResponse, Error> {
-    let id = parse_id(&path)?;
-    let data = load_game(&ctx, id, |c, row| rows::moves_of(c, row.id)).await?;
-    let row = &data.row;
-    let variant = restore::variant_of(row)?;
-    let side = |c: &str| match c {
-        "black" => variant.side_name(Color::Black),
-        _ => variant.side_name(Color::White),
-    };
-    let name = |id: Option<i32>| id.and_then(|i| data.names.get(&i).cloned());
-    let moves: Vec<serde_json::Value> = data
-        .moves
-        .iter()
-        .map(|m| {
-            serde_json::json!({
-                "ply": m.ply,
-                "notation": m.display,
-                "coordinate": m.coordinate,
-                "from": m.from_square,
-                "to": m.to_square,
-                "fen_after": m.fen_after,
-                "comment": m.comment,
-                "played_at": m.played_at.and_utc().to_rfc3339(),
-                "time_used_secs": m.time_used_secs,
-            })
-        })
-        .collect();
-    let clock = data.clock.as_ref().map(|c| {
-        serde_json::json!({
-            "time_control": c.control.to_string(),
-            "label": c.control.label(),
-            "white_left_secs": c.white.left_secs,
-            "black_left_secs": c.black.left_secs,
-            "white_running": c.white.running,
-            "black_running": c.black.running,
-            "white_on_leave": c.white.on_leave,
-            "black_on_leave": c.black.on_leave,
-            "deadline": c.deadline.map(|d| d.and_utc().to_rfc3339()),
-        })
-    });
-    let body = serde_json::json!({
-        "id": row.id,
-        "variant": row.variant,
-        "variant_name": variant.name(),
-        "status": row.status,
-        "result": row.result,
-        "reason": row.reason,
-        "side_to_move": if row.status == ACTIVE { Some(row.turn.clone()) } else { None },
-        "side_to_move_name": if row.status == ACTIVE { Some(side(&row.turn)) } else { None },
-        "fen": row.fen,
-        "start_fen": row.start_fen,
-        "ply": row.ply,
-        "white": name(row.white_id),
-        "black": name(row.black_id),
-        "draw_offer": row.draw_offer,
-        "created_at": row.created_at.and_utc().to_rfc3339(),
-        "ended_at": row.ended_at.map(|t| t.and_utc().to_rfc3339()),
-        "time_control": row.time_control,
-        "clock": clock,
-        "moves": moves,
-    });
-    Ok(HttpResponse::Ok()
-        .content_type("application/json")
-        .body(body.to_string()))
-}
-
-/// Every answer to a challenge and every game action but a move has one
-/// shape: the CSRF token, the game id, the logged-in player, the service
-/// call on a database thread, then a redirect.
-async fn game_action(
-    ctx: Ctx,
-    raw_id: &str,
-    csrf: &str,
-    act: impl Fn(&mut DbConn, i32, &User) -> Result<(), Error> + Clone + Send + 'static,
-    then: impl FnOnce(i32) -> String,
-) -> Result<HttpResponse, Error> {
-    ctx.check_csrf(csrf)?;
-    let id = parse_id(raw_id)?;
-    let user = ctx.require_user()?.clone();
-    write_once(&ctx.state, move |conn| act(conn, id, &user)).await?;
-    Ok(see_other(&then(id)))
-}
-
-fn game_page(id: i32) -> String {
-    format!("/games/{id}")
-}
-
-pub async fn accept(
-    ctx: Ctx,
-    path: web::Path<String>,
-    form: web::Form<CsrfForm>,
-) -> Result<HttpResponse, Error> {
-    let act = |conn: &mut DbConn, id, user: &User| challenge::accept(conn, id, user, now());
-    game_action(ctx, &path, &form.csrf_token, act, game_page).await
-}
-
-pub async fn decline(
-    ctx: Ctx,
-    path: web::Path<String>,
-    form: web::Form<CsrfForm>,
-) -> Result<HttpResponse, Error> {
-    let act = |conn: &mut DbConn, id, user: &User| challenge::decline(conn, id, user, now());
-    game_action(ctx, &path, &form.csrf_token, act, |_| "/".into()).await
-}
-
-pub async fn make_move(
-    session: Session,
-    path: web::Path<String>,
-    form: web::Form<MoveForm>,
-) -> Result<HttpResponse, Error> {
-    session.check_csrf(&form.csrf_token)?;
-    let id = parse_id(&path)?;
-    let f = form.into_inner();
-    let expected_ply = match f.ply.trim() {
-        "" => None,
-        p => Some(p.parse::<i32>().map_err(|_| {
-            Error::BadRequest("The form's position number is not a number.".into())
-        })?),
-    };
-    let confirmed = f.confirm == "1";
-    let state = session.state().clone();
-    // The session is looked up with the move's reads, in one database call;
-    // the connection is back in the pool while the move commits.
-    let (ctx, result) = crate::web::settle_move(&state, |unsure| {
-        let (session, state, text) = (session.clone(), state.clone(), f.text.clone());
-        session.with_user(move |conn, user| {
-            let user = crate::web::logged_in(user)?;
-            let commit = confirmed || !user.confirm_moves;
-            play::queue_move(
-                conn,
-                &state.writes,
-                &state.positions,
-                id,
-                user,
-                &text,
-                expected_ply,
-                commit,
-                unsure.as_ref(),
-                now(),
-            )
-        })
-    })
-    .await?;
-    let (status, extras) = match result {
-        Ok(MoveOutcome::Committed { .. }) => return Ok(see_other(&format!("/games/{id}"))),
-        Ok(MoveOutcome::Preview { played, after }) => (
-            StatusCode::OK,
-            PageExtras {
-                error: None,
-                move_text: String::new(),
-                preview: Some((played, after)),
-                view_ply: None,
-            },
-        ),
-        Err(Error::Invalid(msg)) => (
-            StatusCode::UNPROCESSABLE_ENTITY,
-            PageExtras {
-                error: Some(msg),
-                move_text: crate::web::clip(&f.text, 200),
-                preview: None,
-                view_ply: None,
-            },
-        ),
-        // The game moved on (or ended on time): show it as it is now.
-        Err(Error::Conflict(msg)) => (
-            StatusCode::CONFLICT,
-            PageExtras {
-                error: Some(msg),
-                move_text: String::new(),
-                preview: None,
-                view_ply: None,
-            },
-        ),
-        Err(e) => return Err(e),
-    };
-    let data = load_game(&ctx, id, drawn_for(ctx.state.clone(), None)).await?;
-    Ok(html(status, render_game(&ctx, &data, extras)?))
-}
-
-pub async fn resign(
-    ctx: Ctx,
-    path: web::Path<String>,
-    form: web::Form<CsrfForm>,
-) -> Result<HttpResponse, Error> {
-    let act = |conn: &mut DbConn, id, user: &User| resign::resign(conn, id, user, now());
-    game_action(ctx, &path, &form.csrf_token, act, game_page).await
-}
-
-pub async fn draw(
-    ctx: Ctx,
-    path: web::Path<String>,
-    form: web::Form<DrawForm>,
-) -> Result<HttpResponse, Error> {
-    let f = form.into_inner();
-    let action = f.action;
-    let act = move |conn: &mut DbConn, id, user: &User| draw::draw(conn, id, user, &action, now());
-    game_action(ctx, &path, &f.csrf_token, act, game_page).await
-}
-
 #[derive(Template)]
 #[template(path = "game_moves.html")]
 struct MovesPage<'a> {
@@ -902,31 +563,4 @@ pub async fn all_moves(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse
         total: row.ply,
     };
     Ok(html(StatusCode::OK, page.render()?))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_window_holds_the_shown_ply() {
-        assert_eq!(window_around(0, 0), (1, 0));
-        assert_eq!(window_around(10, 10), (1, 10));
-        assert_eq!(window_around(3, 10), (1, 10));
-        assert_eq!(window_around(1000, 1000), (961, 1000));
-        assert_eq!(window_around(0, 1000), (1, 40));
-        assert_eq!(window_around(500, 1000), (471, 510));
-        assert_eq!(window_around(995, 1000), (961, 1000));
-        for total in [1, 39, 40, 41, 100] {
-            for shown in 0..=total {
-                let (first, last) = window_around(shown, total);
-                assert!(first >= 1 && last <= total && last - first < MOVE_WINDOW);
-                assert!(
-                    shown == 0 || (first..=last).contains(&shown),
-                    "{shown} {total}"
-                );
-                assert_eq!(last - first + 1, MOVE_WINDOW.min(total));
-            }
-        }
-    }
 }

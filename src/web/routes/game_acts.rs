@@ -1,0 +1,172 @@
+//! What players do to a game: accept or decline a challenge, move, resign,
+//! offer or answer a draw.
+
+use crate::db::models::User;
+use crate::db::DbConn;
+use crate::domain::error::Error;
+use crate::game::challenge;
+use crate::game::draw;
+use crate::game::play;
+use crate::game::play::MoveOutcome;
+use crate::game::resign;
+use crate::web::routes::game_page::{drawn_for, load_game, render_game, PageExtras};
+use crate::web::{html, now, parse_id, see_other, write_once, Ctx, Session};
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use serde::Deserialize;
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct CsrfForm {
+    csrf_token: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct MoveForm {
+    csrf_token: String,
+    #[serde(rename = "move")]
+    text: String,
+    confirm: String,
+    ply: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct DrawForm {
+    csrf_token: String,
+    action: String,
+}
+
+/// Every answer to a challenge and every game action but a move has one
+/// shape: the CSRF token, the game id, the logged-in player, the service
+/// call on a database thread, then a redirect.
+async fn game_action(
+    ctx: Ctx,
+    raw_id: &str,
+    csrf: &str,
+    act: impl Fn(&mut DbConn, i32, &User) -> Result<(), Error> + Clone + Send + 'static,
+    then: impl FnOnce(i32) -> String,
+) -> Result<HttpResponse, Error> {
+    ctx.check_csrf(csrf)?;
+    let id = parse_id(raw_id)?;
+    let user = ctx.require_user()?.clone();
+    write_once(&ctx.state, move |conn| act(conn, id, &user)).await?;
+    Ok(see_other(&then(id)))
+}
+
+fn game_page(id: i32) -> String {
+    format!("/games/{id}")
+}
+
+pub async fn accept(
+    ctx: Ctx,
+    path: web::Path<String>,
+    form: web::Form<CsrfForm>,
+) -> Result<HttpResponse, Error> {
+    let act = |conn: &mut DbConn, id, user: &User| challenge::accept(conn, id, user, now());
+    game_action(ctx, &path, &form.csrf_token, act, game_page).await
+}
+
+pub async fn decline(
+    ctx: Ctx,
+    path: web::Path<String>,
+    form: web::Form<CsrfForm>,
+) -> Result<HttpResponse, Error> {
+    let act = |conn: &mut DbConn, id, user: &User| challenge::decline(conn, id, user, now());
+    game_action(ctx, &path, &form.csrf_token, act, |_| "/".into()).await
+}
+
+pub async fn make_move(
+    session: Session,
+    path: web::Path<String>,
+    form: web::Form<MoveForm>,
+) -> Result<HttpResponse, Error> {
+    session.check_csrf(&form.csrf_token)?;
+    let id = parse_id(&path)?;
+    let f = form.into_inner();
+    let expected_ply = match f.ply.trim() {
+        "" => None,
+        p => Some(p.parse::<i32>().map_err(|_| {
+            Error::BadRequest("The form's position number is not a number.".into())
+        })?),
+    };
+    let confirmed = f.confirm == "1";
+    let state = session.state().clone();
+    // The session is looked up with the move's reads, in one database call;
+    // the connection is back in the pool while the move commits.
+    let (ctx, result) = crate::web::settle_move(&state, |unsure| {
+        let (session, state, text) = (session.clone(), state.clone(), f.text.clone());
+        session.with_user(move |conn, user| {
+            let user = crate::web::logged_in(user)?;
+            let commit = confirmed || !user.confirm_moves;
+            play::queue_move(
+                conn,
+                &state.writes,
+                &state.positions,
+                id,
+                user,
+                &text,
+                expected_ply,
+                commit,
+                unsure.as_ref(),
+                now(),
+            )
+        })
+    })
+    .await?;
+    let (status, extras) = match result {
+        Ok(MoveOutcome::Committed { .. }) => return Ok(see_other(&format!("/games/{id}"))),
+        Ok(MoveOutcome::Preview { played, after }) => (
+            StatusCode::OK,
+            PageExtras {
+                error: None,
+                move_text: String::new(),
+                preview: Some((played, after)),
+                view_ply: None,
+            },
+        ),
+        Err(Error::Invalid(msg)) => (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            PageExtras {
+                error: Some(msg),
+                move_text: crate::web::clip(&f.text, 200),
+                preview: None,
+                view_ply: None,
+            },
+        ),
+        // The game moved on (or ended on time): show it as it is now.
+        Err(Error::Conflict(msg)) => (
+            StatusCode::CONFLICT,
+            PageExtras {
+                error: Some(msg),
+                move_text: String::new(),
+                preview: None,
+                view_ply: None,
+            },
+        ),
+        Err(e) => return Err(e),
+    };
+    let data = load_game(&ctx, id, drawn_for(ctx.state.clone(), None)).await?;
+    Ok(html(status, render_game(&ctx, &data, extras)?))
+}
+
+pub async fn resign(
+    ctx: Ctx,
+    path: web::Path<String>,
+    form: web::Form<CsrfForm>,
+) -> Result<HttpResponse, Error> {
+    let act = |conn: &mut DbConn, id, user: &User| resign::resign(conn, id, user, now());
+    game_action(ctx, &path, &form.csrf_token, act, game_page).await
+}
+
+pub async fn draw(
+    ctx: Ctx,
+    path: web::Path<String>,
+    form: web::Form<DrawForm>,
+) -> Result<HttpResponse, Error> {
+    let f = form.into_inner();
+    let action = f.action;
+    let act = move |conn: &mut DbConn, id, user: &User| draw::draw(conn, id, user, &action, now());
+    game_action(ctx, &path, &f.csrf_token, act, game_page).await
+}

@@ -1,0 +1,76 @@
+//! A game as JSON (`/games/{id}.json`).
+
+use crate::domain::error::Error;
+use crate::game::restore;
+use crate::game::rows;
+use crate::game::rows::ACTIVE;
+use crate::web::routes::game_page::load_game;
+use crate::web::{parse_id, Ctx};
+use actix_web::{web, HttpResponse};
+use missive_rules::Color;
+
+pub async fn json(path: web::Path<String>, ctx: Ctx) -> Result<HttpResponse, Error> {
+    let id = parse_id(&path)?;
+    let data = load_game(&ctx, id, |c, row| rows::moves_of(c, row.id)).await?;
+    let row = &data.row;
+    let variant = restore::variant_of(row)?;
+    let side = |c: &str| match c {
+        "black" => variant.side_name(Color::Black),
+        _ => variant.side_name(Color::White),
+    };
+    let name = |id: Option<i32>| id.and_then(|i| data.names.get(&i).cloned());
+    let moves: Vec<serde_json::Value> = data
+        .moves
+        .iter()
+        .map(|m| {
+            serde_json::json!({
+                "ply": m.ply,
+                "notation": m.display,
+                "coordinate": m.coordinate,
+                "from": m.from_square,
+                "to": m.to_square,
+                "fen_after": m.fen_after,
+                "comment": m.comment,
+                "played_at": m.played_at.and_utc().to_rfc3339(),
+                "time_used_secs": m.time_used_secs,
+            })
+        })
+        .collect();
+    let clock = data.clock.as_ref().map(|c| {
+        serde_json::json!({
+            "time_control": c.control.to_string(),
+            "label": c.control.label(),
+            "white_left_secs": c.white.left_secs,
+            "black_left_secs": c.black.left_secs,
+            "white_running": c.white.running,
+            "black_running": c.black.running,
+            "white_on_leave": c.white.on_leave,
+            "black_on_leave": c.black.on_leave,
+            "deadline": c.deadline.map(|d| d.and_utc().to_rfc3339()),
+        })
+    });
+    let body = serde_json::json!({
+        "id": row.id,
+        "variant": row.variant,
+        "variant_name": variant.name(),
+        "status": row.status,
+        "result": row.result,
+        "reason": row.reason,
+        "side_to_move": if row.status == ACTIVE { Some(row.turn.clone()) } else { None },
+        "side_to_move_name": if row.status == ACTIVE { Some(side(&row.turn)) } else { None },
+        "fen": row.fen,
+        "start_fen": row.start_fen,
+        "ply": row.ply,
+        "white": name(row.white_id),
+        "black": name(row.black_id),
+        "draw_offer": row.draw_offer,
+        "created_at": row.created_at.and_utc().to_rfc3339(),
+        "ended_at": row.ended_at.map(|t| t.and_utc().to_rfc3339()),
+        "time_control": row.time_control,
+        "clock": clock,
+        "moves": moves,
+    });
+    Ok(HttpResponse::Ok()
+        .content_type("application/json")
+        .body(body.to_string()))
+}

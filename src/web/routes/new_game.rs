@@ -1,0 +1,126 @@
+//! The new-game form: challenge a player or post an open seek.
+
+use crate::domain::error::Error;
+use crate::domain::time_control as clock;
+use crate::game::challenge;
+use crate::game::challenge::Challenge;
+use crate::game::rows;
+use crate::web::{html, now, see_other, write_once, Ctx, Page};
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use askama::Template;
+use serde::Deserialize;
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct NewGameForm {
+    csrf_token: String,
+    variant: String,
+    opponent: String,
+    color: String,
+    fen: String,
+    time_control: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct NewGameQuery {
+    variant: String,
+    opponent: String,
+}
+
+#[derive(Template)]
+#[template(path = "new_game.html")]
+struct NewGamePage {
+    page: Page,
+    error: Option<String>,
+    variants: Vec<(String, String)>,
+    variant: String,
+    opponent: String,
+    color: String,
+    fen: String,
+    /// (form value, label) of each preset.
+    presets: &'static [(&'static str, &'static str)],
+    time_control: String,
+    /// The text sent back when it is not a preset.
+    custom_time_control: Option<String>,
+}
+
+fn custom_control(text: &str) -> Option<String> {
+    (!clock::presets().iter().any(|(v, _)| *v == text)).then(|| text.to_string())
+}
+
+fn variant_list() -> Vec<(String, String)> {
+    missive_rules::variants()
+        .iter()
+        .map(|v| (v.id().to_string(), v.name().to_string()))
+        .collect()
+}
+
+pub async fn new_form(ctx: Ctx, query: web::Query<NewGameQuery>) -> Result<HttpResponse, Error> {
+    ctx.require_user()?;
+    let q = query.into_inner();
+    let variant = if q.variant.is_empty() {
+        missive_rules::variants()
+            .first()
+            .map(|v| v.id().to_string())
+            .unwrap_or_default()
+    } else {
+        crate::web::clip(&q.variant, 40)
+    };
+    let page = NewGamePage {
+        page: ctx.page(),
+        error: None,
+        variants: variant_list(),
+        variant,
+        opponent: crate::web::clip(&q.opponent, 40),
+        color: "random".into(),
+        fen: String::new(),
+        presets: clock::presets(),
+        time_control: clock::DEFAULT_PRESET.into(),
+        custom_time_control: None,
+    };
+    Ok(html(StatusCode::OK, page.render()?))
+}
+
+pub async fn create(ctx: Ctx, form: web::Form<NewGameForm>) -> Result<HttpResponse, Error> {
+    ctx.check_csrf(&form.csrf_token)?;
+    let user = ctx.require_user()?.clone();
+    let f = form.into_inner();
+    // A form without the field gets the default, as the select shows it.
+    let time_control = if f.time_control.trim().is_empty() {
+        clock::DEFAULT_PRESET.to_string()
+    } else {
+        f.time_control.clone()
+    };
+    let challenge = Challenge {
+        variant: f.variant.clone(),
+        opponent: f.opponent.clone(),
+        color: f.color.clone(),
+        fen: f.fen.clone(),
+        time_control: time_control.clone(),
+    };
+    let result = write_once(&ctx.state, move |conn| {
+        challenge::create_game(conn, &user, &challenge, now())
+    })
+    .await;
+    match result {
+        Ok(id) => Ok(see_other(&format!("/games/{id}"))),
+        Err(Error::Invalid(msg)) => {
+            let page = NewGamePage {
+                page: ctx.page(),
+                error: Some(msg),
+                variants: variant_list(),
+                variant: crate::web::clip(&f.variant, 40),
+                opponent: crate::web::clip(&f.opponent, 40),
+                color: crate::web::clip(&f.color, 10),
+                fen: crate::web::clip(&f.fen, rows::FEN_MAX),
+                presets: clock::presets(),
+                time_control: crate::web::clip(&time_control, 80),
+                custom_time_control: custom_control(&crate::web::clip(&time_control, 80)),
+            };
+            Ok(html(StatusCode::UNPROCESSABLE_ENTITY, page.render()?))
+        }
+        Err(e) => Err(e),
+    }
+}
