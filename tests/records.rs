@@ -754,10 +754,13 @@ fn turn_number_backfill_matches_live_numbering(backend: Backend) {
                 undo_and_redo(c, 4, || missive::db::SQLITE_MIGRATIONS)
             }
             missive::db::DbConn::Postgresql(c) => {
-                // PostgreSQL's page-change triggers came after the rest.
-                let mut undone = undo_and_redo(c, 5, || missive::db::POSTGRES_MIGRATIONS);
-                let last = undone.remove(0).replace('-', "");
-                assert!(last.starts_with("20261126000000"), "{last}");
+                // PostgreSQL's page-change triggers, and the migration that
+                // dropped them, came after the rest.
+                let mut undone = undo_and_redo(c, 6, || missive::db::POSTGRES_MIGRATIONS);
+                let dropped = undone.remove(0).replace('-', "");
+                assert!(dropped.starts_with("20261127000000"), "{dropped}");
+                let made = undone.remove(0).replace('-', "");
+                assert!(made.starts_with("20261126000000"), "{made}");
                 undone
             }
         }

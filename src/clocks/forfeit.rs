@@ -8,7 +8,6 @@ use crate::db::outbox;
 use crate::db::schema::games;
 use crate::db::DbConn;
 use crate::domain::error::Error;
-use crate::domain::time_control::{self as clock};
 use crate::game::finish;
 use crate::game::rows;
 use chrono::NaiveDateTime;
@@ -124,7 +123,8 @@ pub fn remind_if_due(conn: &mut DbConn, row: &GameRow, now: NaiveDateTime) -> Re
     let Some(m) = mover_clock(conn, row)? else {
         return Ok(false);
     };
-    if m.flagged(now) || now < clock::reminder_at(m.started, m.bank, &m.leave) {
+    if m.flagged(now) || now < crate::domain::running_time::reminder_at(m.started, m.bank, &m.leave)
+    {
         return Ok(false);
     }
     conn.transaction::<_, Error, _>(|conn| {

@@ -7,7 +7,6 @@ use crate::db::outbox;
 use crate::db::schema::{games, leave_bookings, leave_grants};
 use crate::db::{per_backend, DbConn};
 use crate::domain::error::Error;
-use crate::domain::time_control::{self as clock};
 use crate::game::rows;
 use chrono::{Datelike, NaiveDate, NaiveDateTime, TimeDelta};
 use diesel::prelude::*;
@@ -35,7 +34,7 @@ pub fn allowance(conn: &mut DbConn, user_id: i32, year: i32, base_days: i32) -> 
 pub fn days_booked(conn: &mut DbConn, user_id: i32, year: i32) -> Result<i64, Error> {
     Ok(bookings_of(conn, user_id)?
         .iter()
-        .flat_map(|b| clock::days_per_year(b.start_date, b.end_date))
+        .flat_map(|b| crate::domain::running_time::days_per_year(b.start_date, b.end_date))
         .filter(|(y, _)| *y == year)
         .map(|(_, d)| d)
         .sum())
@@ -133,7 +132,7 @@ pub fn book_leave(
             "These days overlap leave you have already booked.".into(),
         ));
     }
-    for (year, days) in clock::days_per_year(start, end) {
+    for (year, days) in crate::domain::running_time::days_per_year(start, end) {
         let allowed = allowance(conn, user_id, year, base_days)?;
         let used = days_booked(conn, user_id, year)?;
         if used + days > allowed {

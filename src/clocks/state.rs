@@ -6,7 +6,8 @@ use crate::db::models::GameRow;
 use crate::db::schema::leave_bookings;
 use crate::db::{per_backend, DbConn};
 use crate::domain::error::Error;
-use crate::domain::time_control::{self as clock, Interval, TimeControl};
+use crate::domain::running_time::Interval;
+use crate::domain::time_control::{self as clock, TimeControl};
 use crate::game::rows;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
@@ -116,7 +117,7 @@ pub struct MoverClock {
 
 impl MoverClock {
     pub fn left(&self, now: NaiveDateTime) -> i64 {
-        clock::time_left(self.started, self.bank, now, &self.leave)
+        crate::domain::running_time::time_left(self.started, self.bank, now, &self.leave)
     }
     pub fn flagged(&self, now: NaiveDateTime) -> bool {
         now >= self.deadline
@@ -146,9 +147,9 @@ fn clocked_mover(row: &GameRow) -> Option<i32> {
 pub fn mover_clock_with(row: &GameRow, booked: &[Interval]) -> Option<MoverClock> {
     let user_id = clocked_mover(row)?;
     let (color, started) = (rows::parse_color(&row.turn)?, row.turn_started_at?);
-    let leave = clock::effective_leave(booked, row.leave_cap_days);
+    let leave = crate::domain::running_time::effective_leave(booked, row.leave_cap_days);
     let bank = bank_of(row, color);
-    let deadline = clock::deadline(started, bank, &leave);
+    let deadline = crate::domain::running_time::deadline(started, bank, &leave);
     Some(MoverClock {
         color,
         user_id,
@@ -184,7 +185,7 @@ pub fn view(
     };
     let mover = rows::parse_color(&row.turn).and_then(|c| mover_clock_with(row, of(c)));
     let side = |color: Color| -> SideClock {
-        let on_leave = clock::effective_leave(of(color), row.leave_cap_days)
+        let on_leave = crate::domain::running_time::effective_leave(of(color), row.leave_cap_days)
             .iter()
             .any(|i| i.contains(now));
         let (left, running) = match &mover {

@@ -4,5 +4,6 @@
 
 pub mod error;
 pub mod pairing;
+pub mod running_time;
 pub mod standings;
 pub mod time_control;

@@ -156,8 +156,16 @@ fn clock_start(control: Option<&TimeControl>, now: NaiveDateTime) -> ClockStart 
             white: Some(c.initial_secs),
             black: Some(c.initial_secs),
             started: Some(now),
-            deadline: Some(clock::deadline(now, c.initial_secs, &[])),
-            remind_at: Some(clock::reminder_at(now, c.initial_secs, &[])),
+            deadline: Some(crate::domain::running_time::deadline(
+                now,
+                c.initial_secs,
+                &[],
+            )),
+            remind_at: Some(crate::domain::running_time::reminder_at(
+                now,
+                c.initial_secs,
+                &[],
+            )),
         },
     }
 }

@@ -10,7 +10,7 @@ use crate::db::schema::{games, moves};
 use crate::db::stamp::Stamp;
 use crate::db::{is_unique_violation, per_backend, DbConn, Stored, Writes};
 use crate::domain::error::Error;
-use crate::domain::time_control::{self as clock, TimeControl};
+use crate::domain::time_control::TimeControl;
 use crate::game::finish::end_game;
 use crate::game::notify;
 use crate::game::positions::PositionCache;
@@ -347,7 +347,7 @@ pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), Error> {
     let mut time_used = None;
     let mut next = (None, None, None);
     if let (Some(c), Some(m)) = (&w.control, &w.mover_clock) {
-        let used = clock::running_secs(m.started, now, &m.leave);
+        let used = crate::domain::running_time::running_secs(m.started, now, &m.leave);
         let done = u32::try_from(before + 1).unwrap_or(u32::MAX);
         let bank = c.after_move(m.bank, used, done);
         match m.color {
@@ -362,8 +362,12 @@ pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), Error> {
         .unwrap_or(0);
         next = (
             Some(now),
-            Some(clock::deadline(now, next_bank, &[])),
-            Some(clock::reminder_at(now, next_bank, &[])),
+            Some(crate::domain::running_time::deadline(now, next_bank, &[])),
+            Some(crate::domain::running_time::reminder_at(
+                now,
+                next_bank,
+                &[],
+            )),
         );
     }
     // The conditional update is the guard: only one request can move the
