@@ -142,9 +142,11 @@ fn empty_board(start: &Position) -> Position {
     pos
 }
 
-/// `base` with `piece` on `centre`, the `extra` pieces, and each side's
-/// royal piece (when the variant has them) put where the piece moves most
-/// freely (the engine is asked, not guessed).
+/// `base` with `piece` on `centre`, the `extra` pieces, each side's royal
+/// piece (when the variant has them) and, with `companion`, a piece of the
+/// second side's beside its royal (so neither side is bare where a bare
+/// King loses), each put in turn where the piece moves most freely (the
+/// engine is asked, not guessed) among the squares farthest from it.
 fn with_royals(
     variant: &dyn Variant,
     base: &Position,
@@ -152,63 +154,61 @@ fn with_royals(
     centre: Square,
     piece: Piece,
     extra: &[(Square, Piece)],
+    companion: Option<Piece>,
 ) -> Position {
     let mut pos = base.clone();
     pos.set(centre, Some(piece));
     for &(s, p) in extra {
         pos.set(s, Some(p));
     }
-    let mut need = [None; 2];
+    // What to place: (piece, the royal index it fills).
+    let mut todo: Vec<(Piece, Option<usize>)> = Vec::new();
     for (i, r) in royals.iter().enumerate() {
         match r {
             Some(r) if i == 0 && r.kind == piece.kind => pos.royal[0] = Some(centre),
-            Some(r) => need[i] = Some(*r),
+            Some(r) => todo.push((*r, Some(i))),
             None => {}
         }
     }
-    if need == [None, None] {
-        return pos;
-    }
-    // The farthest free squares from the piece.
-    let mut far: Vec<Square> = pos.squares().filter(|&s| pos.is_empty_square(s)).collect();
-    far.sort_by_key(|s| {
-        let (dx, dy) = (
-            s.file() as i16 - centre.file() as i16,
-            s.rank() as i16 - centre.rank() as i16,
-        );
-        (-(dx * dx + dy * dy), s.rank(), s.file())
-    });
-    far.truncate(10);
-    let options = |need: Option<Piece>| -> Vec<Option<Square>> {
-        match need {
-            Some(_) => far.iter().map(|&s| Some(s)).collect(),
-            None => vec![None],
-        }
-    };
-    let mut best: Option<(usize, Position)> = None;
-    for own in options(need[0]) {
-        for theirs in options(need[1]) {
-            if let (Some(a), Some(b)) = (own, theirs) {
-                let apart = (a.file() as i16 - b.file() as i16).abs() > 1
-                    || (a.rank() as i16 - b.rank() as i16).abs() > 1;
-                if !apart {
-                    continue;
-                }
+    todo.extend(companion.map(|c| (c, None)));
+    for (p, royal) in todo {
+        let mut far: Vec<Square> = pos
+            .squares()
+            .filter(|&s| pos.is_empty_square(s))
+            .filter(|&s| {
+                // Royal pieces never side by side.
+                royal.is_none()
+                    || pos.royal.iter().flatten().all(|r| {
+                        (r.file() as i16 - s.file() as i16).abs() > 1
+                            || (r.rank() as i16 - s.rank() as i16).abs() > 1
+                    })
+            })
+            .collect();
+        far.sort_by_key(|s| {
+            let (dx, dy) = (
+                s.file() as i16 - centre.file() as i16,
+                s.rank() as i16 - centre.rank() as i16,
+            );
+            (-(dx * dx + dy * dy), s.rank(), s.file())
+        });
+        far.truncate(10);
+        let mut best: Option<(usize, Position)> = None;
+        for s in far {
+            let mut q = pos.clone();
+            q.set(s, Some(p));
+            if let Some(i) = royal {
+                q.royal[i] = Some(s);
             }
-            let mut p = pos.clone();
-            for (i, s) in [own, theirs].into_iter().enumerate() {
-                if let (Some(s), Some(r)) = (s, need[i]) {
-                    p.set(s, Some(r));
-                    p.royal[i] = Some(s);
-                }
-            }
-            let n = destinations(variant, &p, centre).len();
+            let n = destinations(variant, &q, centre).len();
             if best.as_ref().is_none_or(|(m, _)| n > *m) {
-                best = Some((n, p));
+                best = Some((n, q));
             }
         }
+        if let Some((_, q)) = best {
+            pos = q;
+        }
     }
-    best.map(|(_, p)| p).unwrap_or(pos)
+    pos
 }
 
 /// The movement diagram of `kind`, or `None` for a piece that belongs to
@@ -247,9 +247,10 @@ pub fn movement_diagram(variant: &dyn Variant, kind: Kind) -> Option<Diagram> {
         .filter_map(|&(dx, dy)| base.step(centre, dx, dy))
         .filter(|&s| !base.is_hole(s))
         .collect();
-    let run = |screens: &[Square]| -> Diagram {
+    let companion = Piece::new(victim_kind, Color::Black);
+    let run = |screens: &[Square], companion: Option<Piece>| -> Diagram {
         let extra: Vec<(Square, Piece)> = screens.iter().map(|&s| (s, screen_piece)).collect();
-        let pos = with_royals(variant, &base, royals, centre, piece, &extra);
+        let pos = with_royals(variant, &base, royals, centre, piece, &extra, companion);
         let moves = destinations(variant, &pos, centre);
         let mut captures = Vec::new();
         let free: Vec<Square> = pos.squares().filter(|&s| pos.is_empty_square(s)).collect();
@@ -270,12 +271,28 @@ pub fn movement_diagram(variant: &dyn Variant, kind: Kind) -> Option<Diagram> {
             captures,
         }
     };
-    let alone = run(&[]);
-    if !alone.is_still() || screen_squares.is_empty() {
-        return Some(alone);
+    // The piece alone; where that shows no move (a bare King has lost),
+    // with a companion for the other side; then with screens to hop over.
+    let size = |d: &Diagram| d.moves.len() + d.captures.len();
+    let mut best = run(&[], None);
+    let mut tries: Vec<(&[Square], Option<Piece>)> = Vec::new();
+    if royals.iter().any(Option::is_some) {
+        tries.push((&[], Some(companion)));
     }
-    let screened = run(&screen_squares);
-    Some(if screened.is_still() { alone } else { screened })
+    if !screen_squares.is_empty() {
+        tries.push((&screen_squares, None));
+        tries.push((&screen_squares, Some(companion)));
+    }
+    for (screens, companion) in tries {
+        if !best.moves.is_empty() {
+            break;
+        }
+        let d = run(screens, companion);
+        if d.moves.len() > best.moves.len() || best.moves.is_empty() && size(&d) > size(&best) {
+            best = d;
+        }
+    }
+    Some(best)
 }
 
 /// State a board drawing should show on squares, beyond the variant's

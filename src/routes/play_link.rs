@@ -54,6 +54,7 @@ struct PlayLinkPage {
     ply: i32,
     exp: i64,
     sig: String,
+    legend: String,
 }
 
 #[derive(Template)]
@@ -123,6 +124,7 @@ fn render_page(
         ply: link.ply,
         exp: link.expires,
         sig: sig.to_string(),
+        legend: crate::legend::legend_html(variant, Some(&game.board_view())),
     };
     let status = if error.is_some() {
         StatusCode::UNPROCESSABLE_ENTITY
