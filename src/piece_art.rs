@@ -89,10 +89,11 @@ const SAIL: &str = "<path d=\"M25 5v26h13zM23 9v22H10z\"/><path d=\"M8 33h32l-5 
 const LANCE: &str = "<path d=\"M24 4l10 13h-6v23h-8V17h-6z\"/>";
 /// Hot Horse: a horse's head with a flame.
 const HOT_HORSE: &str = "<path d=\"M13 40c0-5 3-8 6-11 2-2 2-4 1-5-2 2-5 3-7 3-2 1-4 0-4-2 0-3 3-5 5-8l3-5 1 3c3-1 7 0 10 2 5 4 6 11 6 23z\"/>\
-<path d=\"M40 24c-5-2-6-8-2-13 0 3 2 4 3 6 1-2 1-4 0-6 4 3 6 11-1 13z\" fill=\"currentColor\" stroke-width=\"1.2\"/>\
+<path d=\"M40 24c-5-2-6-8-2-13 0 3 2 4 3 6 1-2 1-4 0-6 4 3 6 11-1 13z\" fill=\"currentColor\" stroke-width=\"1.8\"/>\
 <circle cx=\"17\" cy=\"17\" r=\"1.6\" fill=\"currentColor\" stroke=\"none\"/>";
 /// Cold Horse: a horse's head with a snowflake.
 const COLD_HORSE: &str = "<path d=\"M13 40c0-5 3-8 6-11 2-2 2-4 1-5-2 2-5 3-7 3-2 1-4 0-4-2 0-3 3-5 5-8l3-5 1 3c3-1 7 0 10 2 5 4 6 11 6 23z\"/>\
+<path d=\"M38 6v14M32 9.5l12 7M32 16.5l12-7\" stroke-width=\"5\" fill=\"none\"/>\
 <path d=\"M38 6v14M32 9.5l12 7M32 16.5l12-7\" stroke=\"currentColor\" stroke-width=\"2.2\" fill=\"none\"/>\
 <circle cx=\"17\" cy=\"17\" r=\"1.6\" fill=\"currentColor\" stroke=\"none\"/>";
 /// Mammoth: a domed head, trunk and tusks.
@@ -106,7 +107,7 @@ const FERZ: &str = "<path d=\"M24 5l19 19-19 19L5 24z\"/>\
 /// Lionizer: a lion's mane.
 const LIONIZER: &str = "<path d=\"M24 3l4 6 7-3 1 7 7 1-3 7 6 3-6 3 3 7-7 1-1 7-7-3-4 6-4-6-7 3-1-7-7-1 3-7-6-3 6-3-3-7 7-1 1-7 7 3z\"/>\
 <circle cx=\"24\" cy=\"24\" r=\"9\" fill=\"currentColor\" stroke=\"none\"/>\
-<path d=\"M20 23h.1M28 23h.1M21 28c2 2 4 2 6 0\" stroke-width=\"2.4\"/>";
+<path d=\"M20 23h.1M28 23h.1M21 28c2 2 4 2 6 0\" fill=\"none\" style=\"stroke:var(--pf)\" stroke-width=\"2.4\"/>";
 /// Equihopper: an arc over a dot (it hops over a piece to the mirror square).
 const EQUIHOPPER: &str = "<circle cx=\"24\" cy=\"24\" r=\"19\"/>\
 <circle cx=\"24\" cy=\"28\" r=\"4\" fill=\"currentColor\" stroke=\"none\"/>\
