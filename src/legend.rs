@@ -39,22 +39,39 @@ pub fn diagram_svg(d: &Diagram, name: &str, class: &str) -> String {
         h * CELL,
         escape(name)
     );
+    // The squares as one rectangle filled with a checker pattern (a1 dark),
+    // holes painted over: a diagram is a few hundred bytes, not one
+    // element per square.
+    let top_dark = (h - 1) % 2 == 0;
+    let (first, second) = match top_dark {
+        true => ("#c9a27e", "#f3e3cc"),
+        false => ("#f3e3cc", "#c9a27e"),
+    };
+    let id = if top_dark { "dg-d" } else { "dg-l" };
+    let _ = write!(
+        out,
+        "<defs><pattern id=\"{id}\" width=\"{}\" height=\"{}\" patternUnits=\"userSpaceOnUse\">\
+         <rect width=\"{}\" height=\"{}\" fill=\"{second}\"/><rect width=\"{CELL}\" height=\"{CELL}\" fill=\"{first}\"/>\
+         <rect x=\"{CELL}\" y=\"{CELL}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{first}\"/></pattern></defs>\
+         <rect width=\"{}\" height=\"{}\" fill=\"url(#{id})\"/>",
+        2 * CELL,
+        2 * CELL,
+        2 * CELL,
+        2 * CELL,
+        w * CELL,
+        h * CELL
+    );
     for rank in 0..h {
         for file in 0..w {
             let sq = Square::new(file as u8, rank as u8);
+            let (x, y) = (file * CELL, (h - 1 - rank) * CELL);
             if d.holes.contains(&sq) {
+                let _ = write!(
+                    out,
+                    "<rect x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"#fbfaf7\"/>"
+                );
                 continue;
             }
-            let (x, y) = (file * CELL, (h - 1 - rank) * CELL);
-            let fill = if (file + rank) % 2 == 0 {
-                "#c9a27e"
-            } else {
-                "#f3e3cc"
-            };
-            let _ = write!(
-                out,
-                "<rect x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{fill}\"/>"
-            );
             let (cx, cy) = (x as f32 + CELL as f32 / 2.0, y as f32 + CELL as f32 / 2.0);
             let moves = d.moves.contains(&sq);
             let takes = d.captures.contains(&sq);
@@ -141,7 +158,7 @@ fn notes(id: &str) -> &'static [&'static str] {
             "Stones (grey rocks) belong to nobody: they are hopped over and pushed by Masons, never captured.",
         ],
         id if id.starts_with("leap-chess") => &[
-            "Red moves first. Moves and the board use S Sail, D Dabbabah, A Alfil; the FEN writes them Q, R, B (lower case for Black).",
+            "Red moves first. The board, the moves (SAN) and mail diagrams use S Sail, D Dabbabah, A Alfil; the FEN and the Game Courier log write them Q, R, B (lower case for Black in the FEN); moves may be typed with either.",
         ],
         "leaperhouse" => &[
             "Captured pieces go to the captor's hand (shown beside the board with counts) and may be dropped.",
@@ -317,6 +334,15 @@ pub fn mail_key(view: &BoardView) -> String {
     format!("Key: {}.", parts.join(", "))
 }
 
+/// An outcome in the variant's own side names ("Red wins by bare king"),
+/// where [`missive_rules::Outcome`]'s `Display` says White and Black.
+pub fn outcome_words(variant: &dyn Variant, o: &missive_rules::Outcome) -> String {
+    match o.winner {
+        Some(c) => format!("{} wins by {}", variant.side_name(c), o.reason.describe()),
+        None => format!("draw by {}", o.reason.describe()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -341,6 +367,13 @@ mod tests {
             assert_eq!(listed, defined, "{}", v.id());
             assert!(html.matches("class=\"diagram\"").count() >= defined.len() - 2);
         }
+    }
+
+    #[test]
+    fn outcomes_use_the_variants_side_names() {
+        let leap = missive_rules::variant("leap-chess").unwrap();
+        let o = missive_rules::Outcome::win(Color::White, missive_rules::Reason::BareKing);
+        assert_eq!(outcome_words(leap, &o), "Red wins by bare king");
     }
 
     #[test]

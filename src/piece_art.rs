@@ -348,7 +348,7 @@ svg.board .crater{fill:#2b211b}svg.board .burst{fill:#6b5a4e}\
 svg.board .trap-band{fill:none;stroke:#000;stroke-width:3px;stroke-dasharray:5 4}\
 svg.board .trap-label{font-size:10px;font-weight:bold;fill:#fff;text-anchor:middle}\
 svg.board .trap-pill{fill:#000}\
-svg.board .held-count,svg.board .count{font-size:12px;font-weight:bold;fill:#000}\
+svg.board .count{font-size:15px;font-weight:bold;fill:#000}\
 </style>"
 );
 

@@ -789,6 +789,11 @@ async fn special_states(p: &Browser) -> Result<()> {
             let board = p.find("#board svg").await?.screenshot().await?;
             p.save_png(&format!("{id}-{name}-{label}-board"), board)
                 .await?;
+            p.client.set_window_size(w, 4000).await?;
+            let legend = p.find("#legend").await?.screenshot().await?;
+            p.save_png(&format!("{id}-{name}-{label}-legend"), legend)
+                .await?;
+            p.client.set_window_size(w, h).await?;
         }
         p.resize(DESKTOP.0, DESKTOP.1).await?;
     }
@@ -804,7 +809,10 @@ async fn special_states(p: &Browser) -> Result<()> {
                 p.client.screenshot().await?,
             )
             .await?;
+            // Tall enough for the whole legend in one element screenshot.
+            p.client.set_window_size(w, 4000).await?;
             let legend = p.find("#legend").await?.screenshot().await?;
+            p.client.set_window_size(w, h).await?;
             p.save_png(&format!("rules-{}-{label}-legend", v.id()), legend)
                 .await?;
         }

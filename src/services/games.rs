@@ -187,7 +187,8 @@ pub fn create_game(
         .map_err(|e| AppError::Invalid(format!("The start position cannot be used: {e}.")))?;
     if let Some(outcome) = game.outcome() {
         return Err(AppError::Invalid(format!(
-            "The start position cannot be used: the game would already be over ({outcome})."
+            "The start position cannot be used: the game would already be over ({}).",
+            crate::legend::outcome_words(variant, &outcome)
         )));
     }
     let control = clock::parse_optional(&challenge.time_control).map_err(AppError::Invalid)?;
