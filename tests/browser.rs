@@ -744,7 +744,7 @@ const STATES: [(&str, &str, &str, &str); 4] = [
     (
         "fleap",
         "nukes-crater",
-        "*tsfat*/eee1eee/3*3/*5*/2E4/EE1EEEE/*TSFAT*[PN] w 1/1 0 4",
+        "*tsfat*/eee1eee/3*3/*5*/2E1+A2/EE1EEEE/*TSFAT*[PN] w 1/1 0 4",
         "#board g.held[data-held='*'], #board g.crater-sq",
     ),
     (
