@@ -369,6 +369,58 @@ mod tests {
         }
     }
 
+    fn board(id: &str, fen: &str) -> String {
+        let v = missive_rules::variant(id).unwrap();
+        let view = BoardView::new(v, &v.parse_fen(fen).unwrap());
+        board_svg::render(
+            &view,
+            &SvgOptions {
+                flipped: false,
+                last_move: None,
+            },
+        )
+    }
+
+    /// The state each issue-35 finding asked to see is on the board.
+    #[test]
+    fn boards_show_the_special_states() {
+        let lion = board(
+            "lionized-chess",
+            "lcmzkfhl/pppppppp/8/8/8/8/PPPPPPPP/LHMZKFCL[] w - - 0 1",
+        );
+        assert!(lion.contains("<g class=\"lionized\">"));
+        let fleap = board(
+            "fleap",
+            "*tsfat*/eee1eee/3*3/*5*/2E1+A2/EE1EEEE/*TSFAT*[PN] w 1/2 0 4",
+        );
+        assert!(fleap.contains("data-crater=\"d5\""), "the crater is drawn");
+        assert!(!fleap.contains("data-crater=\"a4\""), "a hole is not");
+        assert!(fleap.contains("data-held=\"*\""));
+        assert!(fleap.contains(">×2</text>"), "Black's two Nukes");
+        assert!(fleap.contains("class=\"promoted\""));
+        assert!(fleap.contains("data-hand=\"P\"") && fleap.contains("data-hand=\"N\""));
+        let mao = board(
+            "maohopper",
+            "nrmwfwmrn/amebabema/sssssssss/9/2O1O1O2/3S<5/SSS1SSSSS/AMEBABEMA/NRMWFWMRN w 3",
+        );
+        assert!(mao.contains("href=\"#pa-flag\""));
+        assert!(mao.contains("<symbol id=\"pa-flag\""));
+        assert!(mao.contains(">TRAP</text>"));
+        // White's forward-left Spear on d4 points up-left; Black's point down.
+        assert!(mao.contains("rotate(315 "));
+        assert!(mao.contains("rotate(180 "));
+        assert!(mao.contains("href=\"#pa-stone\" class=\"pa pa-n\""));
+        let leap = board(
+            "leap-chess",
+            missive_rules::variant("leap-chess").unwrap().start_fen(),
+        );
+        assert!(leap.contains("class=\"pa pa-r\"") && leap.contains("class=\"pa pa-b\""));
+        assert!(
+            !leap.contains("class=\"pa pa-w\""),
+            "Leap Chess has no White pieces"
+        );
+    }
+
     #[test]
     fn outcomes_use_the_variants_side_names() {
         let leap = missive_rules::variant("leap-chess").unwrap();
