@@ -657,6 +657,7 @@ async fn screenshots(p: &Browser) -> Result<()> {
         if !title.contains(v.name()) {
             bail!("{}: game page titled “{title}”", v.id());
         }
+        legend_lists_the_engines_pieces(p, *v).await?;
         for (label, (w, h)) in [("phone", PHONE), ("desktop", DESKTOP)] {
             p.resize(w, h).await?;
             let inner = p.fits("#board svg").await.context(v.id())?;
@@ -682,6 +683,140 @@ async fn screenshots(p: &Browser) -> Result<()> {
     }
     if saved.len() != missive_rules::variants().len() * 4 {
         bail!("{} screenshots saved", saved.len());
+    }
+    Ok(())
+}
+
+/// The page's `#legend` lists, by name, exactly the piece types the rules
+/// engine defines for the variant, each with a picture.
+async fn legend_lists_the_engines_pieces(
+    p: &Browser,
+    v: &dyn missive_rules::Variant,
+) -> Result<()> {
+    p.find("#legend").await?;
+    let listed: Vec<String> = serde_json::from_value(
+        p.js(
+            "return Array.from(document.querySelectorAll('#legend li.legend-piece')) \
+              .map(li => li.dataset.piece);",
+        )
+        .await?,
+    )?;
+    let defined: Vec<String> = missive_rules::diagram::piece_types(v)
+        .into_iter()
+        .map(|t| t.label.name)
+        .collect();
+    if listed != defined {
+        bail!(
+            "{}: the legend lists {listed:?}, the engine defines {defined:?}",
+            v.id()
+        );
+    }
+    let pictures = p
+        .js("return document.querySelectorAll('#legend li.legend-piece svg.piece-pic').length;")
+        .await?;
+    if pictures.as_u64().unwrap_or(0) < defined.len() as u64 {
+        bail!("{}: {pictures} pictures in the legend", v.id());
+    }
+    Ok(())
+}
+
+/// Positions with each special state a board must show (a Lionized piece,
+/// Nukes held and a crater, the Flag and Spears, pieces in hand), started
+/// from a FEN, and each rules page with its start position and diagrams:
+/// saved at phone and desktop widths, the board fitting the screen.
+#[test]
+fn special_states_and_rules_pages_at_phone_and_desktop_widths() {
+    let app = TestApp::start(Backend::Sqlite);
+    with_browsers("states", &app, &["stater"], |b| async move {
+        let r = special_states(&b[0]).await;
+        (b, r)
+    });
+}
+
+/// Variant, name, FEN, and what the board must show (a CSS selector).
+const STATES: [(&str, &str, &str, &str); 4] = [
+    (
+        "lionized-chess",
+        "lionized",
+        "lcmzkfhl/ppp2ppp/3p4/4p3/3ZP3/4F3/P1PP1PPP/LHM1K1CL[Hc] w - - 0 3",
+        "#board g.lionized",
+    ),
+    (
+        "fleap",
+        "nukes-crater",
+        "*tsfat*/eee1eee/3*3/*5*/2E1+A2/EE1EEEE/*TSFAT*[PN] w 1/1 0 4",
+        "#board g.held[data-held='*'], #board g.crater-sq",
+    ),
+    (
+        "maohopper",
+        "flag-spears",
+        "nrmwfwmrn/amebabema/ss1s>ssss<s/2s6/2O1O1O2/3S<5/SSS1SSSS>S/AMEBABEMA/NRMWFWMRN w 3",
+        "#board use[href='#pa-flag'], #board g.trap",
+    ),
+    (
+        "leaperhouse",
+        "hand",
+        "unceakecnu/10/pppppppp2/10/10/10/10/PPPPPPPP2/10/UNCEKAECNU[PPp] w - - 0 5",
+        "#board g.in-hand",
+    ),
+];
+
+async fn special_states(p: &Browser) -> Result<()> {
+    p.signup().await?;
+    for (id, name, fen, shows) in STATES {
+        p.goto(&format!("/games/new?variant={id}")).await?;
+        p.click("input[name=color][value=white]").await?;
+        p.fill("input[name=fen], textarea[name=fen]", fen).await?;
+        p.click("form[action='/games/new'] button[type=submit]")
+            .await?;
+        p.wait_for(
+            &format!("the {name} game's page"),
+            "/^\\/games\\/\\d+$/.test(location.pathname) && document.querySelector('#board svg')",
+        )
+        .await?;
+        p.find(shows)
+            .await
+            .with_context(|| format!("{id} {name}"))?;
+        p.find("#legend").await?;
+        for (label, (w, h)) in [("phone", PHONE), ("desktop", DESKTOP)] {
+            p.resize(w, h).await?;
+            p.fits("#board svg").await.context(id)?;
+            p.save_png(
+                &format!("{id}-{name}-{label}"),
+                p.client.screenshot().await?,
+            )
+            .await?;
+            let board = p.find("#board svg").await?.screenshot().await?;
+            p.save_png(&format!("{id}-{name}-{label}-board"), board)
+                .await?;
+            p.client.set_window_size(w, 4000).await?;
+            let legend = p.find("#legend").await?.screenshot().await?;
+            p.save_png(&format!("{id}-{name}-{label}-legend"), legend)
+                .await?;
+            p.client.set_window_size(w, h).await?;
+        }
+        p.resize(DESKTOP.0, DESKTOP.1).await?;
+    }
+    for v in missive_rules::variants() {
+        p.goto(&format!("/variants/{}", v.id())).await?;
+        p.find("#start-position svg.board").await?;
+        legend_lists_the_engines_pieces(p, *v).await?;
+        for (label, (w, h)) in [("phone", PHONE), ("desktop", DESKTOP)] {
+            p.resize(w, h).await?;
+            p.fits("#start-position svg").await.context(v.id())?;
+            p.save_png(
+                &format!("rules-{}-{label}", v.id()),
+                p.client.screenshot().await?,
+            )
+            .await?;
+            // Tall enough for the whole legend in one element screenshot.
+            p.client.set_window_size(w, 4000).await?;
+            let legend = p.find("#legend").await?.screenshot().await?;
+            p.client.set_window_size(w, h).await?;
+            p.save_png(&format!("rules-{}-{label}-legend", v.id()), legend)
+                .await?;
+        }
+        p.resize(DESKTOP.0, DESKTOP.1).await?;
     }
     Ok(())
 }

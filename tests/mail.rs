@@ -154,6 +154,8 @@ fn a_move_mails_the_opponent_once_with_a_working_link(backend: Backend) {
     let page = anon.get(&link);
     assert_eq!(page.status, StatusCode::OK, "{}", page.body);
     assert!(page.has("Your move, bob"), "{}", page.body);
+    // The legend of the pieces, as on the game page.
+    assert!(page.has("id=\"legend\"") && page.has("data-piece=\"Knight\""));
     // The clock (the default 3 days per move): Bob's running, Alice's full.
     assert!(
         page.has("id=\"link-clock\"")

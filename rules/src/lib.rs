@@ -4,6 +4,7 @@
 //! The server uses [`variant`]/[`variants`], the [`Variant`] trait and
 //! [`Game`]; everything else is the machinery variants are built from.
 
+pub mod diagram;
 pub mod errors;
 pub mod fen;
 pub mod game;

@@ -68,6 +68,9 @@ impl BoardView {
                 }
             }
         }
+        hands.extend(crate::diagram::held_counters(variant, pos));
+        let mut marks = variant.marked_squares();
+        marks.extend(crate::diagram::state_marks(variant, pos));
         BoardView {
             width: pos.width,
             height: pos.height,
@@ -78,7 +81,7 @@ impl BoardView {
                 variant.side_name(Color::White),
                 variant.side_name(Color::Black),
             ],
-            marks: variant.marked_squares(),
+            marks,
         }
     }
     pub fn cell(&self, file: u8, rank: u8) -> &Cell {

@@ -4,6 +4,7 @@
 
 pub mod error;
 pub mod pairing;
+pub mod piece_words;
 pub mod running_time;
 pub mod standings;
 pub mod time_control;

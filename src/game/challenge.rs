@@ -85,7 +85,8 @@ pub fn create_game(
         .map_err(|e| Error::Invalid(format!("The start position cannot be used: {e}.")))?;
     if let Some(outcome) = game.outcome() {
         return Err(Error::Invalid(format!(
-            "The start position cannot be used: the game would already be over ({outcome})."
+            "The start position cannot be used: the game would already be over ({}).",
+            crate::domain::piece_words::outcome_words(variant, &outcome)
         )));
     }
     let control = clock::parse_optional(&challenge.time_control).map_err(Error::Invalid)?;

@@ -245,8 +245,9 @@ pub fn check_record(text: &str) -> CheckReport {
             report.fen = Some(game.fen());
             report.message = match game.outcome() {
                 Some(o) => format!(
-                    "Every move is legal; the game ends {} ({o}).",
-                    o.result_code()
+                    "Every move is legal; the game ends {} ({}).",
+                    o.result_code(),
+                    crate::domain::piece_words::outcome_words(game.variant(), &o)
                 ),
                 None => format!(
                     "Every move is legal; the record ends with {} (the rules do not end the game).",

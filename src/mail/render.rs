@@ -108,8 +108,9 @@ mail_templates!(
 );
 
 /// The position as text: ranks top down, files left to right, `.` for an
-/// empty square, the FEN letter for a piece (upper case White), blank for a
-/// hole; Black's view when `flipped`.
+/// empty square, the letter the board and moves use for a piece (upper case
+/// White), blank for a hole; Black's view when `flipped`; pieces in hand
+/// named, and a one-line key of the pieces that are not chess's.
 pub fn text_diagram(view: &BoardView, flipped: bool) -> String {
     let w = view.width;
     let h = view.height;
@@ -117,7 +118,7 @@ pub fn text_diagram(view: &BoardView, flipped: bool) -> String {
         .cells
         .iter()
         .map(|c| match c {
-            Cell::Piece { label, .. } => label.letter.chars().count(),
+            Cell::Piece { color, label } => shown_letter(label, *color).chars().count(),
             _ => 1,
         })
         .max()
@@ -141,7 +142,7 @@ pub fn text_diagram(view: &BoardView, flipped: bool) -> String {
             let s = match view.cell(f, r) {
                 Cell::Hole => " ".to_string(),
                 Cell::Empty => ".".to_string(),
-                Cell::Piece { label, .. } => label.letter.clone(),
+                Cell::Piece { color, label } => shown_letter(label, *color),
             };
             out.push(' ');
             out.push_str(&format!("{s:<cell_w$}"));
@@ -157,17 +158,32 @@ pub fn text_diagram(view: &BoardView, flipped: bool) -> String {
     out.push('\n');
     for hand in &view.hands {
         out.push_str(&format!(
-            "In hand ({}): {} x{}\n",
+            "In hand ({}): {} {} x{}\n",
             if hand.color == Color::Black {
                 view.side_names[1]
             } else {
                 view.side_names[0]
             },
-            hand.label.letter,
+            shown_letter(&hand.label, hand.color),
+            hand.label.name,
             hand.count
         ));
     }
+    let key = crate::domain::piece_words::mail_key(view);
+    if !key.is_empty() {
+        out.push_str(&key);
+    }
     out.trim_end().to_string()
+}
+
+/// The letter the board and the moves use for a piece (Leap Chess's `S`
+/// where its FEN has `Q`), lower case for Black as in a FEN.
+fn shown_letter(label: &missive_rules::PieceLabel, color: Color) -> String {
+    let symbol = label.symbol_or_letter();
+    match color {
+        Color::Black => symbol.to_lowercase(),
+        _ => symbol,
+    }
 }
 
 /// The moves as text: `1. e4 e5 2. Nf3 ...`.

@@ -57,6 +57,7 @@ struct PlayLinkPage {
     ply: i32,
     exp: i64,
     sig: String,
+    legend: String,
 }
 
 #[derive(Template)]
@@ -126,6 +127,7 @@ fn render_page(
         ply: link.ply,
         exp: link.expires,
         sig: sig.to_string(),
+        legend: crate::web::views::legend::legend_html(variant, Some(&game.board_view())),
     };
     let status = if error.is_some() {
         StatusCode::UNPROCESSABLE_ENTITY

@@ -2,6 +2,7 @@
 //! size, holes left out, pieces in hand beside the board, the last move
 //! highlighted, and the viewer's side at the bottom.
 
+use crate::web::views::piece_art;
 use missive_rules::{BoardView, Cell, Color, PieceLabel, Square};
 use std::fmt::Write;
 
@@ -114,6 +115,14 @@ fn piece(
     out.push(' ');
     escape_into(out, &label.name);
     out.push_str("</title>");
+    let black = color == Color::Black;
+    let class = piece_art::side_class(side_name(view, color), black, color == Color::Neutral);
+    let turn = piece_art::turn(&label.name, black, flipped, label.direction);
+    if let Some(u) = piece_art::use_symbol(&label.name, class, cx, cy, size * 0.92, turn) {
+        out.push_str(&u);
+        out.push_str("</g>");
+        return;
+    }
     let (x, y) = (D1(cx), D1(cy));
     match glyph(label) {
         Some(g) => {
@@ -178,7 +187,8 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
     let _ = write!(
         out,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"board\" viewBox=\"0 0 {total_w} {total_h}\" \
-         width=\"{total_w}\" height=\"{total_h}\" role=\"img\" aria-label=\"Board\">{STYLE}"
+         width=\"{total_w}\" height=\"{total_h}\" role=\"img\" aria-label=\"Board\">{STYLE}{}",
+        piece_art::BOARD_STYLE
     );
     let (last_from, last_to) = match opts.last_move {
         Some((f, t)) => (f, Some(t)),
@@ -193,6 +203,11 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
             };
             let cell = view.cell(file as u8, rank as u8);
             if *cell == Cell::Hole {
+                let sq = Square::new(file as u8, rank as u8);
+                if view.marks.contains(&(sq, "crater")) {
+                    let (x, y) = (MARGIN + col * SQ, row * SQ);
+                    out.push_str(&piece_art::crater(x, y, SQ, &sq.name()));
+                }
                 continue;
             }
             let sq = Square::new(file as u8, rank as u8);
@@ -213,6 +228,10 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
             }
             for (mark, label) in &view.marks {
                 if *mark == sq {
+                    if let Some(m) = piece_art::mark(label, x, y, SQ) {
+                        out.push_str(&m);
+                        continue;
+                    }
                     let _ = write!(
                         out,
                         "<text class=\"mark\" x=\"{}\" y=\"{}\">",
@@ -289,7 +308,11 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
                 } else {
                     (h * SQ) as f32 - item / 2.0 - line * (item + 4.0)
                 };
-                out.push_str("<g class=\"in-hand\" data-hand=\"");
+                // Counters (Fleap's Nukes) are held, not dropped.
+                out.push_str(match hi.label.letter.as_str() {
+                    "*" => "<g class=\"held\" data-held=\"",
+                    _ => "<g class=\"in-hand\" data-hand=\"",
+                });
                 escape_into(&mut out, &hi.label.letter);
                 out.push_str("\">");
                 piece(
@@ -303,7 +326,7 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
                     opts.flipped,
                 );
                 out.push_str("</g>");
-                if hi.count > 1 {
+                if hi.count > 0 {
                     let _ = write!(
                         out,
                         "<text class=\"count\" x=\"{}\" y=\"{}\">×{}</text>",
@@ -316,6 +339,13 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
             out.push_str("</g>");
         }
     }
+    let names = view.cells.iter().filter_map(|c| match c {
+        Cell::Piece { label, .. } => Some(label.name.as_str()),
+        _ => None,
+    });
+    out.push_str(&piece_art::defs(
+        names.chain(view.hands.iter().map(|h| h.label.name.as_str())),
+    ));
     out.push_str("</svg>");
     out
 }
@@ -403,17 +433,25 @@ mod tests {
             ".sq .glyph{{font-size:{}px}}",
             D1(SQ as f32 * 0.9)
         )));
-        assert!(svg.contains(&format!("font-size=\"{}\"", D1(SQ as f32 * 0.8 * 0.9))));
+        assert!(svg.contains(&format!("font-size=\"{}\"", D1(SQ as f32 * 0.8 * 0.36))));
         assert!(svg.contains("<title>Black Guard</title>"));
+        // Known pieces are drawn with the piece set's pictures, defined once.
+        assert!(svg.contains("href=\"#pa-guard\" class=\"pa pa-b\""));
+        assert!(svg.contains("href=\"#pa-king\" class=\"pa pa-r\""));
+        assert!(svg.contains("href=\"#pa-pawn\""));
+        assert_eq!(svg.matches("<symbol id=\"pa-").count(), 3);
         assert!(
-            svg.contains(">G</text>"),
+            svg.contains(">+X</text>"),
             "unknown pieces show their letter"
         );
         assert!(svg.contains("class=\"hand\" data-side=\"white\""));
         assert!(svg.contains("class=\"hand\" data-side=\"black\""));
         assert!(svg.contains("×2"));
         assert!(svg.contains("data-hand=\"P\""));
-        assert!(svg.contains(">trap</text>"));
+        assert!(
+            svg.contains(">TRAP</text>"),
+            "the trap is drawn and labelled"
+        );
         // White at the bottom: rank 2 is drawn first.
         assert!(svg.find("data-sq=\"a2\"").unwrap() < svg.find("data-sq=\"a1\"").unwrap());
         // The view box grows for the hands.

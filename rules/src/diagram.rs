@@ -1,0 +1,520 @@
+//! What a legend needs, asked of the rules engine itself: the piece types a
+//! variant defines, a movement diagram for each (the piece alone on the
+//! variant's own board, its destinations found by the variant's own move
+//! generator, so a diagram can never disagree with the rules), and the
+//! state a board drawing should show (Lionized pieces, craters, Nukes held).
+
+use crate::geometry::Square;
+use crate::piece::{Color, Kind, Piece};
+use crate::position::{Position, MAX_KINDS};
+use crate::variant::{PieceLabel, Variant};
+use crate::variants::{fleap, leap_chess, lionized, maohopper};
+use crate::view::HandItem;
+
+/// One piece type of a variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PieceType {
+    pub kind: Kind,
+    /// Belongs to nobody (Maohopper's Stone).
+    pub neutral: bool,
+    /// The label of the first side's piece (of the neutral piece).
+    pub label: PieceLabel,
+    /// The second side's FEN letter (`n` for `N`).
+    pub black_letter: String,
+}
+
+/// How many piece kinds a variant's piece table holds.
+fn kind_count(variant: &dyn Variant, start: &Position) -> usize {
+    match variant.id() {
+        "chess" => 6,
+        "leaperhouse" => 8,
+        id if id.starts_with("leap-chess") => leap_chess::KING as usize + 1,
+        "lionized-chess" => lionized::KING as usize + 1,
+        "fleap" => fleap::KING as usize + 1,
+        "maohopper" => maohopper::STONE as usize + 1,
+        // A variant not listed here: the kinds its start position shows.
+        _ => start
+            .pieces()
+            .map(|(_, p)| p.kind as usize + 1)
+            .max()
+            .unwrap_or(0)
+            .min(MAX_KINDS),
+    }
+}
+
+/// Every piece type the variant defines, in its own kind order.
+pub fn piece_types(variant: &dyn Variant) -> Vec<PieceType> {
+    let Ok(start) = variant.parse_fen(variant.start_fen()) else {
+        return Vec::new();
+    };
+    (0..kind_count(variant, &start))
+        .map(|k| {
+            let kind = k as Kind;
+            let neutral = start
+                .pieces()
+                .any(|(_, p)| p.kind == kind && p.color == Color::Neutral);
+            let color = if neutral {
+                Color::Neutral
+            } else {
+                Color::White
+            };
+            let mut label = variant.piece_label(Piece::new(kind, color));
+            label.symbol = label.symbol_or_letter();
+            let black_letter = if neutral {
+                label.letter.clone()
+            } else {
+                variant.piece_label(Piece::new(kind, Color::Black)).letter
+            };
+            PieceType {
+                kind,
+                neutral,
+                label,
+                black_letter,
+            }
+        })
+        .collect()
+}
+
+/// A movement diagram: the variant's board with one piece of the first
+/// side on `centre`, and where its legal moves go.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagram {
+    pub width: u8,
+    pub height: u8,
+    /// The board's own holes.
+    pub holes: Vec<Square>,
+    pub centre: Square,
+    /// Pieces placed for the piece to hop over or pivot on (empty when it
+    /// moves without them).
+    pub screens: Vec<Square>,
+    /// Empty squares it may move to.
+    pub moves: Vec<Square>,
+    /// Squares where it captures an enemy piece standing there alone.
+    pub captures: Vec<Square>,
+}
+
+impl Diagram {
+    /// Whether the piece moves at all in the diagram.
+    pub fn is_still(&self) -> bool {
+        self.moves.is_empty() && self.captures.is_empty()
+    }
+}
+
+/// The square nearest the middle of the board that is not a hole.
+fn centre_of(pos: &Position) -> Option<Square> {
+    let (cx, cy) = ((pos.width as i16 - 1) / 2, (pos.height as i16 - 1) / 2);
+    pos.squares().filter(|&s| !pos.is_hole(s)).min_by_key(|s| {
+        let (dx, dy) = (s.file() as i16 - cx, s.rank() as i16 - cy);
+        (dx * dx + dy * dy, s.rank(), s.file())
+    })
+}
+
+/// Where the legal moves from `from` go (turns in place left out).
+fn destinations(variant: &dyn Variant, pos: &Position, from: Square) -> Vec<Square> {
+    let mut out: Vec<Square> = variant
+        .legal_moves(pos)
+        .iter()
+        .filter_map(|m| match variant.move_squares(m) {
+            (Some(f), to) if f == from && to != from => Some(to),
+            _ => None,
+        })
+        .collect();
+    out.sort_by_key(|s| (s.rank(), s.file()));
+    out.dedup();
+    out
+}
+
+/// The start position emptied: no pieces, hands, rights or counters.
+fn empty_board(start: &Position) -> Position {
+    let mut pos = start.clone();
+    let squares: Vec<Square> = pos.squares().collect();
+    for sq in squares {
+        pos.set(sq, None);
+    }
+    pos.hands = [[0; MAX_KINDS]; 2];
+    pos.side = Color::White;
+    pos.castling = 0;
+    pos.ep = None;
+    pos.halfmove = 0;
+    pos.fullmove = 1;
+    pos.counters = [0; 2];
+    pos.royal = [None; 2];
+    pos
+}
+
+/// `base` with `piece` on `centre`, the `extra` pieces, each side's royal
+/// piece (when the variant has them) and, with `companion`, a piece of the
+/// second side's beside its royal (so neither side is bare where a bare
+/// King loses), each put in turn where the piece moves most freely (the
+/// engine is asked, not guessed) among the squares farthest from it.
+fn with_royals(
+    variant: &dyn Variant,
+    base: &Position,
+    royals: [Option<Piece>; 2],
+    centre: Square,
+    piece: Piece,
+    extra: &[(Square, Piece)],
+    companion: Option<Piece>,
+) -> Position {
+    let mut pos = base.clone();
+    pos.set(centre, Some(piece));
+    for &(s, p) in extra {
+        pos.set(s, Some(p));
+    }
+    // What to place: (piece, the royal index it fills).
+    let mut todo: Vec<(Piece, Option<usize>)> = Vec::new();
+    for (i, r) in royals.iter().enumerate() {
+        match r {
+            Some(r) if i == 0 && r.kind == piece.kind => pos.royal[0] = Some(centre),
+            Some(r) => todo.push((*r, Some(i))),
+            None => {}
+        }
+    }
+    todo.extend(companion.map(|c| (c, None)));
+    for (p, royal) in todo {
+        let mut far: Vec<Square> = pos
+            .squares()
+            .filter(|&s| pos.is_empty_square(s))
+            .filter(|&s| {
+                // Royal pieces never side by side.
+                royal.is_none()
+                    || pos.royal.iter().flatten().all(|r| {
+                        (r.file() as i16 - s.file() as i16).abs() > 1
+                            || (r.rank() as i16 - s.rank() as i16).abs() > 1
+                    })
+            })
+            .collect();
+        far.sort_by_key(|s| {
+            let (dx, dy) = (
+                s.file() as i16 - centre.file() as i16,
+                s.rank() as i16 - centre.rank() as i16,
+            );
+            (-(dx * dx + dy * dy), s.rank(), s.file())
+        });
+        far.truncate(10);
+        let mut best: Option<(usize, Position)> = None;
+        for s in far {
+            let mut q = pos.clone();
+            q.set(s, Some(p));
+            if let Some(i) = royal {
+                q.royal[i] = Some(s);
+            }
+            let n = destinations(variant, &q, centre).len();
+            if best.as_ref().is_none_or(|(m, _)| n > *m) {
+                best = Some((n, q));
+            }
+        }
+        if let Some((_, q)) = best {
+            pos = q;
+        }
+    }
+    pos
+}
+
+/// The movement diagram of `kind`, or `None` for a piece that belongs to
+/// nobody (it never moves by itself) or a variant whose start cannot be read.
+pub fn movement_diagram(variant: &dyn Variant, kind: Kind) -> Option<Diagram> {
+    let start = variant.parse_fen(variant.start_fen()).ok()?;
+    let types = piece_types(variant);
+    let this = types.iter().find(|t| t.kind == kind)?;
+    if this.neutral {
+        return None;
+    }
+    let royals = [0, 1].map(|i| start.royal[i].and_then(|s| start.get(s)));
+    let is_royal = |k: Kind| royals.iter().flatten().any(|r| r.kind == k);
+    let base = empty_board(&start);
+    let centre = centre_of(&base)?;
+    let piece = Piece::new(kind, Color::White);
+    // The enemy put on each square in turn to find captures: the same kind,
+    // or, for a royal piece, the first kind that is neither royal nor neutral.
+    let victim_kind = if is_royal(kind) {
+        types
+            .iter()
+            .find(|t| !t.neutral && !is_royal(t.kind))
+            .map_or(kind, |t| t.kind)
+    } else {
+        kind
+    };
+    // Pieces to hop over: a neutral piece where the variant has one,
+    // otherwise one of the mover's own.
+    let screen_piece = types
+        .iter()
+        .find(|t| t.neutral)
+        .map(|t| Piece::new(t.kind, Color::Neutral))
+        .unwrap_or(Piece::new(victim_kind, Color::White));
+    let screen_squares: Vec<Square> = [(0, 1), (-1, 0), (2, -1)]
+        .iter()
+        .filter_map(|&(dx, dy)| base.step(centre, dx, dy))
+        .filter(|&s| !base.is_hole(s))
+        .collect();
+    let companion = Piece::new(victim_kind, Color::Black);
+    let run = |screens: &[Square], companion: Option<Piece>| -> Diagram {
+        let extra: Vec<(Square, Piece)> = screens.iter().map(|&s| (s, screen_piece)).collect();
+        let pos = with_royals(variant, &base, royals, centre, piece, &extra, companion);
+        let moves = destinations(variant, &pos, centre);
+        let mut captures = Vec::new();
+        let free: Vec<Square> = pos.squares().filter(|&s| pos.is_empty_square(s)).collect();
+        for t in free {
+            let mut p = pos.clone();
+            p.set(t, Some(Piece::new(victim_kind, Color::Black)));
+            if destinations(variant, &p, centre).contains(&t) {
+                captures.push(t);
+            }
+        }
+        Diagram {
+            width: base.width,
+            height: base.height,
+            holes: variant.geometry().holes.iter().collect(),
+            centre,
+            screens: screens.to_vec(),
+            moves,
+            captures,
+        }
+    };
+    // The piece alone; where that shows no move (a bare King has lost),
+    // with a companion for the other side; then with screens to hop over.
+    let size = |d: &Diagram| d.moves.len() + d.captures.len();
+    let mut best = run(&[], None);
+    let mut tries: Vec<(&[Square], Option<Piece>)> = Vec::new();
+    if royals.iter().any(Option::is_some) {
+        tries.push((&[], Some(companion)));
+    }
+    if !screen_squares.is_empty() {
+        tries.push((&screen_squares, None));
+        tries.push((&screen_squares, Some(companion)));
+    }
+    for (screens, companion) in tries {
+        if !best.moves.is_empty() {
+            break;
+        }
+        let d = run(screens, companion);
+        if d.moves.len() > best.moves.len() || best.moves.is_empty() && size(&d) > size(&best) {
+            best = d;
+        }
+    }
+    Some(best)
+}
+
+/// State a board drawing should show on squares, beyond the variant's
+/// fixed marks: `lionized` on each Lionized piece (Lionized Chess),
+/// `crater` on each square a Nuke destroyed (Fleap).
+pub fn state_marks(variant: &dyn Variant, pos: &Position) -> Vec<(Square, &'static str)> {
+    let mut out = Vec::new();
+    match variant.id() {
+        "lionized-chess" => {
+            for color in [Color::White, Color::Black] {
+                let l = lionized::Lionized::of(pos, color);
+                out.extend(
+                    pos.pieces()
+                        .filter(|(s, p)| p.color == color && l.contains(*s))
+                        .map(|(s, _)| (s, "lionized")),
+                );
+            }
+        }
+        "fleap" => {
+            let board = &variant.geometry().holes;
+            out.extend(
+                pos.holes()
+                    .iter()
+                    .filter(|s| !board.contains(*s))
+                    .map(|s| (s, "crater")),
+            );
+        }
+        _ => {}
+    }
+    out
+}
+
+/// The name of the counters [`held_counters`] gives.
+pub const NUKE: &str = "Nuke";
+
+/// Things each side holds that are not pieces, as hand items: Fleap's Nukes
+/// (letter `*`, the only label with that letter).
+pub fn held_counters(variant: &dyn Variant, pos: &Position) -> Vec<HandItem> {
+    if variant.id() != "fleap" {
+        return Vec::new();
+    }
+    [Color::White, Color::Black]
+        .into_iter()
+        .filter(|c| pos.counters[c.index()] > 0)
+        .map(|color| HandItem {
+            color,
+            label: PieceLabel {
+                letter: "*".into(),
+                name: NUKE.into(),
+                direction: None,
+                symbol: "*".into(),
+            },
+            count: pos.counters[color.index()],
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants;
+
+    fn sq(s: &str) -> Square {
+        Square::parse(s).unwrap()
+    }
+
+    /// Each listed kind is one the variant's FEN reads and writes back, with
+    /// its own letter and name; every kind of the start position is listed.
+    #[test]
+    fn piece_types_are_the_kinds_the_variant_reads_and_writes() {
+        for v in variants::registry() {
+            let types = piece_types(*v);
+            assert!(!types.is_empty(), "{}", v.id());
+            let start = v.parse_fen(v.start_fen()).unwrap();
+            for (_, p) in start.pieces() {
+                assert!(types.iter().any(|t| t.kind == p.kind), "{}", v.id());
+            }
+            let mut letters: Vec<&str> = types.iter().map(|t| t.label.letter.as_str()).collect();
+            letters.sort();
+            letters.dedup();
+            assert_eq!(letters.len(), types.len(), "{}: letters", v.id());
+            let mut names: Vec<&str> = types.iter().map(|t| t.label.name.as_str()).collect();
+            names.sort();
+            names.dedup();
+            assert_eq!(names.len(), types.len(), "{}: names", v.id());
+            let mut read_back = 0;
+            for t in &types {
+                // Put the piece on the start position's emptiest rank and
+                // read the FEN back: the engine knows the kind.
+                let mut pos = start.clone();
+                let Some(free) = pos.squares().find(|&s| {
+                    pos.is_empty_square(s)
+                        && pos.relative_rank(s, Color::White) > 1
+                        && pos.relative_rank(s, Color::Black) > 1
+                }) else {
+                    continue;
+                };
+                let color = if t.neutral {
+                    Color::Neutral
+                } else {
+                    Color::Black
+                };
+                pos.set(free, Some(Piece::new(t.kind, color)));
+                let fen = v.fen(&pos);
+                if let Ok(back) = v.parse_fen(&fen) {
+                    read_back += 1;
+                    assert_eq!(
+                        back.get(free).map(|p| p.kind),
+                        Some(t.kind),
+                        "{} {}",
+                        v.id(),
+                        t.label.name
+                    );
+                }
+            }
+            // Fleap's Kings are refused on a board where the other side has
+            // none, and `leap-chess-multi` holds a side to its 16 start
+            // pieces; every other kind reads back.
+            if v.id() != "leap-chess-multi" {
+                assert!(read_back + 1 >= types.len(), "{}: {read_back}", v.id());
+            }
+        }
+    }
+
+    /// `cargo test -p missive-rules --lib print_diagrams -- --ignored --nocapture`
+    #[test]
+    #[ignore]
+    fn print_diagrams() {
+        for v in variants::registry() {
+            for t in piece_types(*v) {
+                println!("{} {} ({}):", v.id(), t.label.name, t.label.letter);
+                let Some(d) = movement_diagram(*v, t.kind) else {
+                    continue;
+                };
+                for r in (0..d.height).rev() {
+                    let row: String = (0..d.width)
+                        .map(|f| {
+                            let s = Square::new(f, r);
+                            if s == d.centre {
+                                '@'
+                            } else if d.holes.contains(&s) {
+                                ' '
+                            } else if d.screens.contains(&s) {
+                                '#'
+                            } else {
+                                match (d.moves.contains(&s), d.captures.contains(&s)) {
+                                    (true, true) => '*',
+                                    (true, false) => 'o',
+                                    (false, true) => 'x',
+                                    _ => '.',
+                                }
+                            }
+                        })
+                        .collect();
+                    println!("  {row}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn chess_diagrams_are_the_familiar_ones() {
+        let chess = crate::variant("chess").unwrap();
+        let d = |k| movement_diagram(chess, k).unwrap();
+        // Knight on d4: 8 squares, captures on the same.
+        let n = d(1);
+        assert_eq!(n.centre, sq("d4"));
+        assert_eq!(n.moves.len(), 8);
+        assert_eq!(n.moves, n.captures);
+        assert!(n.screens.is_empty());
+        // Queen: 27 squares from d4 (no king in her way).
+        assert_eq!(d(4).moves.len(), 27);
+        // Pawn: one step forward, captures diagonally forward.
+        let p = d(0);
+        assert_eq!(p.moves, vec![sq("d5")]);
+        assert_eq!(p.captures, vec![sq("c5"), sq("e5")]);
+        // King: 8 steps.
+        assert_eq!(d(5).moves.len(), 8);
+    }
+
+    #[test]
+    fn every_piece_of_every_variant_has_a_diagram() {
+        for v in variants::registry() {
+            for t in piece_types(*v) {
+                let d = movement_diagram(*v, t.kind);
+                if t.neutral {
+                    assert!(d.is_none());
+                    continue;
+                }
+                let d = d.unwrap_or_else(|| panic!("{} {}", v.id(), t.label.name));
+                let still = matches!(t.label.name.as_str(), "Flag");
+                assert_eq!(d.is_still(), still, "{} {}: {d:?}", v.id(), t.label.name);
+            }
+        }
+    }
+
+    #[test]
+    fn hoppers_get_screens() {
+        let mao = crate::variant("maohopper").unwrap();
+        let d = movement_diagram(mao, maohopper::MAOHOPPER).unwrap();
+        assert!(!d.screens.is_empty());
+        // Over the Stone above e5: d7 and f7.
+        assert!(d.moves.contains(&sq("d7")) && d.moves.contains(&sq("f7")));
+    }
+
+    #[test]
+    fn lionized_pieces_and_craters_are_marked() {
+        let lion = crate::variant("lionized-chess").unwrap();
+        // The White Lionizer on d1 sees the Mammoth c1 and the King's
+        // neighbours; d2 is a Pawn, so the Mammoth (and nothing else on
+        // rank 1 but the adjacent pieces) is Lionized.
+        let pos = lion.parse_fen(lion.start_fen()).unwrap();
+        let marks = state_marks(lion, &pos);
+        assert!(marks.contains(&(sq("c1"), "lionized")), "{marks:?}");
+        let fleap = crate::variant("fleap").unwrap();
+        let mut pos = fleap.parse_fen(fleap.start_fen()).unwrap();
+        assert!(state_marks(fleap, &pos).is_empty());
+        pos.make_hole(sq("d4"));
+        assert_eq!(state_marks(fleap, &pos), vec![(sq("d4"), "crater")]);
+        let held = held_counters(fleap, &pos);
+        assert_eq!(held.len(), 2);
+        assert!(held.iter().all(|h| h.count == 1 && h.label.name == NUKE));
+        assert!(held_counters(lion, &pos).is_empty());
+    }
+}

@@ -1,0 +1,380 @@
+//! The legend beside a board (element `#legend`): each piece type the
+//! variant defines, its picture for both sides, its name, the letters it is
+//! written with, and a movement diagram the rules engine computed
+//! ([`missive_rules::diagram`]); what the board's marks mean; and what each
+//! side holds in hand. Also the rules page's pieces and start position, and
+//! the one-line key of fairy pieces under a mail's text diagram.
+
+use crate::web::views::board_svg::{self, escape, SvgOptions};
+use crate::web::views::piece_art;
+use missive_rules::diagram::{self, Diagram, PieceType};
+use missive_rules::{BoardView, Color, Square, Variant};
+use std::collections::HashMap;
+use std::fmt::Write;
+use std::sync::{Mutex, OnceLock};
+
+/// Pixels per square in a movement diagram.
+const CELL: u32 = 14;
+
+/// A movement diagram as inline SVG: the piece on its square, dots where it
+/// moves, crosses where it captures, a dot in a ring where it does both,
+/// grey squares for the pieces it hops over or pivots on.
+pub fn diagram_svg(d: &Diagram, name: &str, class: &str) -> String {
+    let (w, h) = (d.width as u32, d.height as u32);
+    let mut out = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"diagram\" viewBox=\"0 0 {} {}\" width=\"{}\" height=\"{}\" role=\"img\" aria-label=\"How the {} moves\">",
+        w * CELL,
+        h * CELL,
+        w * CELL,
+        h * CELL,
+        escape(name)
+    );
+    // The squares as one rectangle filled with a checker pattern (a1 dark),
+    // holes painted over: a diagram is a few hundred bytes, not one
+    // element per square.
+    let top_dark = (h - 1) % 2 == 0;
+    let (first, second) = match top_dark {
+        true => ("#c9a27e", "#f3e3cc"),
+        false => ("#f3e3cc", "#c9a27e"),
+    };
+    let id = if top_dark { "dg-d" } else { "dg-l" };
+    let _ = write!(
+        out,
+        "<defs><pattern id=\"{id}\" width=\"{}\" height=\"{}\" patternUnits=\"userSpaceOnUse\">\
+         <rect width=\"{}\" height=\"{}\" fill=\"{second}\"/><rect width=\"{CELL}\" height=\"{CELL}\" fill=\"{first}\"/>\
+         <rect x=\"{CELL}\" y=\"{CELL}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{first}\"/></pattern></defs>\
+         <rect width=\"{}\" height=\"{}\" fill=\"url(#{id})\"/>",
+        2 * CELL,
+        2 * CELL,
+        2 * CELL,
+        2 * CELL,
+        w * CELL,
+        h * CELL
+    );
+    for rank in 0..h {
+        for file in 0..w {
+            let sq = Square::new(file as u8, rank as u8);
+            let (x, y) = (file * CELL, (h - 1 - rank) * CELL);
+            if d.holes.contains(&sq) {
+                let _ = write!(
+                    out,
+                    "<rect x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"#fbfaf7\"/>"
+                );
+                continue;
+            }
+            let (cx, cy) = (x as f32 + CELL as f32 / 2.0, y as f32 + CELL as f32 / 2.0);
+            let moves = d.moves.contains(&sq);
+            let takes = d.captures.contains(&sq);
+            if d.screens.contains(&sq) {
+                let _ = write!(
+                    out,
+                    "<rect class=\"screen\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#777\" stroke=\"#222\"/>",
+                    x + 2,
+                    y + 2,
+                    CELL - 4,
+                    CELL - 4
+                );
+            }
+            if moves {
+                let _ = write!(
+                    out,
+                    "<circle class=\"to\" cx=\"{cx}\" cy=\"{cy}\" r=\"2.6\" fill=\"#0a6b2f\"/>"
+                );
+            }
+            if takes && moves {
+                let _ = write!(
+                    out,
+                    "<circle class=\"both\" cx=\"{cx}\" cy=\"{cy}\" r=\"4.6\" fill=\"none\" stroke=\"#b00020\" stroke-width=\"1.4\"/>"
+                );
+            } else if takes {
+                let _ = write!(
+                    out,
+                    "<path class=\"takes\" d=\"M{} {}l7 7m0-7l-7 7\" stroke=\"#b00020\" stroke-width=\"2\"/>",
+                    cx - 3.5,
+                    cy - 3.5
+                );
+            }
+        }
+    }
+    let (cx, cy) = (
+        d.centre.file() as u32 * CELL,
+        (h - 1 - d.centre.rank() as u32) * CELL,
+    );
+    let body = piece_art::art(name).unwrap_or_default();
+    let _ = write!(
+        out,
+        "<rect x=\"{cx}\" y=\"{cy}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"#7fb3e6\"/>\
+         <style>{}</style><g class=\"pa {class}\" transform=\"translate({cx} {cy}) scale({})\">{body}</g></svg>",
+        piece_art::STYLE,
+        CELL as f32 / 48.0,
+    );
+    out
+}
+
+/// The letters a piece is written with: the board's and the moves' symbol,
+/// and the FEN's when they differ (Leap Chess's Sail: S, FEN Q/q).
+fn letters(t: &PieceType) -> String {
+    let symbol = &t.label.symbol;
+    let fen_up = &t.label.letter;
+    if t.neutral {
+        return format!("<code>{}</code>", escape(fen_up));
+    }
+    let mut out = format!("<code>{}</code>", escape(symbol));
+    if !symbol.eq_ignore_ascii_case(fen_up) {
+        let _ = write!(
+            out,
+            " (FEN <code>{}</code>/<code>{}</code>)",
+            escape(fen_up),
+            escape(&t.black_letter)
+        );
+    }
+    out
+}
+
+/// What a variant's board marks mean, and notes on its letters.
+fn notes(id: &str) -> &'static [&'static str] {
+    match id {
+        "lionized-chess" => &[
+            "A gold ring marks a Lionized piece (on a clear line with a friendly Lionizer, or on the file of a friendly Pawn on its last rank).",
+        ],
+        "fleap" => &[
+            "Nukes: each side's count is shown beside the board (the trefoil) and here. Only a Ballista (A) fires one; moves write a Nuke as the original page does, Bxx… (B for the bomb, not a Bishop): Bxxc4,xc3,d5 is a Nuke on c4 destroying c3 and d5.",
+            "A burnt square with a star is a crater left by a Nuke; the board's own holes (a1, g1, a4, g4, a7, g7) are not drawn at all.",
+            "A white + marks a promoted piece. Face-up tokens (E S A T F) come back as P N B R K when captured.",
+        ],
+        "maohopper" => &[
+            "TRAP: h4. A piece (not a Stone) that ends its move there is removed.",
+            "A Spear is drawn pointing the way it steps. The Flag (on gold) is the piece to capture.",
+            "Stones (grey rocks) belong to nobody: they are hopped over and pushed by Masons, never captured.",
+        ],
+        id if id.starts_with("leap-chess") => &[
+            "Red moves first. The board, the moves (SAN) and mail diagrams use S Sail, D Dabbabah, A Alfil; the FEN and the Game Courier log write them Q, R, B (lower case for Black in the FEN); moves may be typed with either.",
+        ],
+        "leaperhouse" => &[
+            "Captured pieces go to the captor's hand (shown beside the board with counts) and may be dropped.",
+        ],
+        _ => &[],
+    }
+}
+
+fn cache() -> &'static Mutex<HashMap<&'static str, String>> {
+    static CACHE: OnceLock<Mutex<HashMap<&'static str, String>>> = OnceLock::new();
+    CACHE.get_or_init(Default::default)
+}
+
+/// The pieces list of a variant (computed once per variant: the diagrams
+/// ask the rules engine for many positions).
+pub fn pieces_html(variant: &dyn Variant) -> String {
+    if let Some(s) = cache().lock().unwrap().get(variant.id()) {
+        return s.clone();
+    }
+    let sides = [
+        variant.side_name(Color::White),
+        variant.side_name(Color::Black),
+    ];
+    let mut out = String::from("<ul class=\"legend-pieces\">");
+    for t in diagram::piece_types(variant) {
+        let name = t.label.name.as_str();
+        let first = piece_art::side_class(sides[0], false, t.neutral);
+        let _ = write!(
+            out,
+            "<li class=\"legend-piece\" data-piece=\"{}\"><span class=\"pics\">",
+            escape(name)
+        );
+        out.push_str(&piece_art::picture(name, first, 36, None));
+        if !t.neutral {
+            let second = piece_art::side_class(sides[1], true, false);
+            out.push_str(&piece_art::picture(name, second, 36, None));
+        }
+        let _ = write!(
+            out,
+            "</span><span class=\"what\"><strong>{}</strong> {}",
+            escape(name),
+            letters(&t)
+        );
+        match diagram::movement_diagram(variant, t.kind) {
+            None => out.push_str("<br><small>Belongs to nobody; never moves by itself.</small>"),
+            Some(d) if d.is_still() => out.push_str("<br><small>Never moves.</small>"),
+            Some(d) => {
+                if !d.screens.is_empty() {
+                    out.push_str(
+                        "<br><small>Shown beside other pieces (grey squares) it hops over, pivots on or needs.</small>",
+                    );
+                }
+                out.push_str("</span><span class=\"move\">");
+                out.push_str(&diagram_svg(&d, name, first));
+            }
+        }
+        out.push_str("</span></li>");
+    }
+    out.push_str("</ul>");
+    cache().lock().unwrap().insert(variant.id(), out.clone());
+    out
+}
+
+/// What each side holds: pieces in hand and counters, named, with counts.
+fn held_html(view: &BoardView) -> String {
+    if view.hands.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("<p class=\"legend-hand\" id=\"in-hand\">In hand: ");
+    for (i, color) in [Color::White, Color::Black].into_iter().enumerate() {
+        let items: Vec<String> = view
+            .hands
+            .iter()
+            .filter(|h| h.color == color)
+            .map(|h| format!("{} ×{}", escape(&h.label.name), h.count))
+            .collect();
+        if i > 0 {
+            out.push_str("; ");
+        }
+        let _ = write!(
+            out,
+            "<strong>{}</strong> {}",
+            view.side_names[i],
+            if items.is_empty() {
+                "nothing".to_string()
+            } else {
+                items.join(", ")
+            }
+        );
+    }
+    out.push_str("</p>");
+    out
+}
+
+const KEY: &str = "<p class=\"legend-key\"><small>Diagrams, from the engine: the piece on the blue square; ● moves there, ✕ captures there, ◉ both.</small></p>";
+
+/// The legend for a board showing `view` of `variant`.
+pub fn legend_html(variant: &dyn Variant, view: Option<&BoardView>) -> String {
+    let mut out = String::from(
+        "<section class=\"legend\" id=\"legend\" aria-labelledby=\"legend-title\"><h2 id=\"legend-title\">Pieces</h2>",
+    );
+    if let Some(v) = view {
+        out.push_str(&held_html(v));
+    }
+    for n in notes(variant.id()) {
+        let _ = write!(out, "<p class=\"legend-note\">{}</p>", escape(n));
+    }
+    out.push_str(KEY);
+    out.push_str(&pieces_html(variant));
+    out.push_str("</section>");
+    out
+}
+
+/// The legend of a game page: the variant by id and the position shown.
+pub fn for_game(variant_id: &str, fen: &str) -> String {
+    let Some(v) = missive_rules::variant(variant_id) else {
+        return String::new();
+    };
+    let view = v.parse_fen(fen).ok().map(|p| BoardView::new(v, &p));
+    legend_html(v, view.as_ref())
+}
+
+/// The rules page's start position and pieces.
+pub fn for_rules(variant_id: &str) -> String {
+    let Some(v) = missive_rules::variant(variant_id) else {
+        return String::new();
+    };
+    let mut out = String::from("<section class=\"start\" id=\"start-position\"><h2>Start position</h2><div class=\"board-wrap\">");
+    if let Ok(pos) = v.parse_fen(v.start_fen()) {
+        out.push_str(&board_svg::render(
+            &BoardView::new(v, &pos),
+            &SvgOptions {
+                flipped: false,
+                last_move: None,
+            },
+        ));
+    }
+    out.push_str("</div></section>");
+    out.push_str(&legend_html(v, None));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each variant's legend lists exactly the piece types the rules engine
+    /// defines for it, each with a picture, and a diagram for each piece
+    /// that moves.
+    #[test]
+    fn legend_lists_exactly_the_engines_piece_types() {
+        for v in missive_rules::variants() {
+            let html = legend_html(*v, None);
+            assert!(html.contains("id=\"legend\""));
+            let listed: Vec<&str> = html
+                .split("data-piece=\"")
+                .skip(1)
+                .map(|s| &s[..s.find('"').unwrap()])
+                .collect();
+            let defined: Vec<String> = diagram::piece_types(*v)
+                .into_iter()
+                .map(|t| escape(&t.label.name))
+                .collect();
+            assert_eq!(listed, defined, "{}", v.id());
+            assert!(html.matches("class=\"diagram\"").count() >= defined.len() - 2);
+        }
+    }
+
+    fn board(id: &str, fen: &str) -> String {
+        let v = missive_rules::variant(id).unwrap();
+        let view = BoardView::new(v, &v.parse_fen(fen).unwrap());
+        board_svg::render(
+            &view,
+            &SvgOptions {
+                flipped: false,
+                last_move: None,
+            },
+        )
+    }
+
+    /// The state each issue-35 finding asked to see is on the board.
+    #[test]
+    fn boards_show_the_special_states() {
+        let lion = board(
+            "lionized-chess",
+            "lcmzkfhl/pppppppp/8/8/8/8/PPPPPPPP/LHMZKFCL[] w - - 0 1",
+        );
+        assert!(lion.contains("<g class=\"lionized\">"));
+        let fleap = board(
+            "fleap",
+            "*tsfat*/eee1eee/3*3/*5*/2E1+A2/EE1EEEE/*TSFAT*[PN] w 1/2 0 4",
+        );
+        assert!(fleap.contains("data-crater=\"d5\""), "the crater is drawn");
+        assert!(!fleap.contains("data-crater=\"a4\""), "a hole is not");
+        assert!(fleap.contains("data-held=\"*\""));
+        assert!(fleap.contains(">×2</text>"), "Black's two Nukes");
+        assert!(fleap.contains("class=\"promoted\""));
+        assert!(fleap.contains("data-hand=\"P\"") && fleap.contains("data-hand=\"N\""));
+        let mao = board(
+            "maohopper",
+            "nrmwfwmrn/amebabema/sssssssss/9/2O1O1O2/3S<5/SSS1SSSSS/AMEBABEMA/NRMWFWMRN w 3",
+        );
+        assert!(mao.contains("href=\"#pa-flag\""));
+        assert!(mao.contains("<symbol id=\"pa-flag\""));
+        assert!(mao.contains(">TRAP</text>"));
+        // White's forward-left Spear on d4 points up-left; Black's point down.
+        assert!(mao.contains("rotate(315 "));
+        assert!(mao.contains("rotate(180 "));
+        assert!(mao.contains("href=\"#pa-stone\" class=\"pa pa-n\""));
+        let leap = board(
+            "leap-chess",
+            missive_rules::variant("leap-chess").unwrap().start_fen(),
+        );
+        assert!(leap.contains("class=\"pa pa-r\"") && leap.contains("class=\"pa pa-b\""));
+        assert!(
+            !leap.contains("class=\"pa pa-w\""),
+            "Leap Chess has no White pieces"
+        );
+    }
+
+    #[test]
+    fn game_legend_names_what_is_held() {
+        let html = for_game(
+            "fleap",
+            "*tsfat*/eeeeeee/7/*5*/7/EEEEEEE/*TSFAT*[] w 1/1 0 1",
+        );
+        assert!(html.contains("Nuke ×1"), "{html}");
+    }
+}
