@@ -26,14 +26,14 @@ use crate::variant::{Notation, Outcome, PieceLabel, Reason, RepetitionRule, Vari
 use std::iter::Peekable;
 use std::str::Chars;
 
-pub const PAWN: Kind = 0;
-pub const KNIGHT: Kind = 1;
-pub const BULL: Kind = 2;
-pub const CAMEL: Kind = 3;
-pub const ZEBRA: Kind = 4;
-pub const RAM: Kind = 5;
-pub const GUARD: Kind = 6;
-pub const KING: Kind = 7;
+pub(crate) const PAWN: Kind = 0;
+pub(crate) const KNIGHT: Kind = 1;
+pub(crate) const BULL: Kind = 2;
+pub(crate) const CAMEL: Kind = 3;
+pub(crate) const ZEBRA: Kind = 4;
+pub(crate) const RAM: Kind = 5;
+pub(crate) const GUARD: Kind = 6;
+pub(crate) const KING: Kind = 7;
 
 /// Kinds that can be held in hand and dropped.
 const DROPPABLE: [Kind; 6] = [PAWN, KNIGHT, BULL, CAMEL, ZEBRA, RAM];
@@ -47,7 +47,8 @@ const CAMP_START: u8 = 7;
 /// The far rank (0-based, relative): a King arriving there wins.
 const FAR_RANK: u8 = SIZE - 1;
 
-pub const START: &str = "unceakecnu/10/pppppppppp/10/10/10/10/PPPPPPPPPP/10/UNCEKAECNU[] w - - 0 1";
+pub(crate) const START: &str =
+    "unceakecnu/10/pppppppppp/10/10/10/10/PPPPPPPPPP/10/UNCEKAECNU[] w - - 0 1";
 
 const RULES: &str = "Leaperhouse is a drop variant by Daphne Snowmoon on a 10x10 board. Apart from the Kings and the Pawns, every piece is a leaper: it jumps straight to its target square, whatever stands between.
 
@@ -69,13 +70,13 @@ How Missive settles the rule page. The page's own text has slips from an earlier
 
 Notation. Records use coordinates as Fairy-Stockfish writes them: b1c3, a drop C@e5 (the piece letter is upper case for both sides), a promotion e7e8+. The move list shows a short algebraic form: Nc3, Nxc3, C@e5, e8+ for a promotion, Ge5 for a Guard, # after a checkmating move (checks are not marked, since + means promotion). Game Courier forms are accepted and written: N b1-c3, C*e5, P e7-e8 (promotes automatically; P e7-e8; +P*e8 is also accepted), +P e5-e6 for a Guard. Positions are exchanged in Fairy-Stockfish's FEN: pieces in hand in brackets after the board, a Guard written +P.";
 
-pub struct Leaperhouse {
+pub(crate) struct Leaperhouse {
     geometry: Geometry,
     pieces: PieceSet,
 }
 
 impl Leaperhouse {
-    pub fn new() -> Leaperhouse {
+    pub(crate) fn new() -> Leaperhouse {
         let pieces = PieceSet::new(vec![
             PieceDef::new('P', "Pawn", "fW"),
             PieceDef::new('N', "Knight", "N"),
@@ -151,7 +152,7 @@ impl Leaperhouse {
     }
 
     /// All legal moves (repetition aside), appended to `out`.
-    pub fn generate(&self, pos: &Position, out: &mut Vec<Move>) {
+    pub(crate) fn generate(&self, pos: &Position, out: &mut Vec<Move>) {
         if Self::campmate_reached(pos) {
             return;
         }
