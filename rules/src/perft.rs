@@ -5,6 +5,12 @@ use crate::variant::{Notation, Variant};
 
 /// Number of leaf positions `depth` plies below `pos`.
 pub fn perft(variant: &dyn Variant, pos: &Position, depth: u32) -> u64 {
+    variant.perft(pos, depth)
+}
+
+/// [`perft`] by [`Variant::legal_moves`] and [`Variant::play`], which every
+/// variant has; the last ply is counted, not played.
+pub(crate) fn by_moves<V: Variant + ?Sized>(variant: &V, pos: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -14,7 +20,7 @@ pub fn perft(variant: &dyn Variant, pos: &Position, depth: u32) -> u64 {
     }
     moves
         .iter()
-        .map(|m| perft(variant, &variant.play(pos, m), depth - 1))
+        .map(|m| by_moves(variant, &variant.play(pos, m), depth - 1))
         .sum()
 }
 
@@ -27,7 +33,7 @@ pub fn divide(variant: &dyn Variant, pos: &Position, depth: u32) -> Vec<(String,
             let n = if depth <= 1 {
                 1
             } else {
-                perft(variant, &variant.play(pos, m), depth - 1)
+                variant.perft(&variant.play(pos, m), depth - 1)
             };
             (variant.format_move(pos, m, Notation::Coordinate), n)
         })

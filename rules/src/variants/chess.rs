@@ -48,6 +48,7 @@ impl Chess {
             bare_king_loses: false,
             move_count_limit: Some(100),
             insufficient_material: true,
+            small_board: Default::default(),
         })
     }
 }

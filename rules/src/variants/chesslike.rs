@@ -13,6 +13,8 @@ use crate::notation::{self, Candidate, Explain};
 use crate::piece::{Color, Kind, Piece};
 use crate::position::Position;
 use crate::variant::{Notation, Outcome, PieceLabel, Reason};
+use crate::variants::small_board::Tables;
+use std::sync::OnceLock;
 
 /// One way to castle, as data.
 #[derive(Clone, Debug)]
@@ -60,6 +62,9 @@ pub(crate) struct ChessLike {
     pub move_count_limit: Option<u16>,
     /// FIDE's dead positions: K v K, K+minor v K.
     pub insufficient_material: bool,
+    /// The bitboard tables of the variant, worked out on first use; `None`
+    /// if its board or pieces are beyond them.
+    pub small_board: OnceLock<Option<Tables>>,
 }
 
 /// Letters to pieces for FEN and notation.
@@ -353,7 +358,21 @@ impl ChessLike {
         pseudo
     }
 
+    fn tables(&self) -> Option<&Tables> {
+        self.small_board.get_or_init(|| Tables::new(self)).as_ref()
+    }
+
     pub(crate) fn legal_moves(&self, pos: &Position) -> Vec<Move> {
+        match self.tables().and_then(|t| t.legal_moves(pos)) {
+            Some(moves) => moves,
+            None => self.legal_moves_square_by_square(pos),
+        }
+    }
+
+    /// The legal moves found square by square from the piece table: for
+    /// what the bitboard engine does not model (boards over 8x8, pieces
+    /// beyond its tables, holes a FEN adds).
+    pub(crate) fn legal_moves_square_by_square(&self, pos: &Position) -> Vec<Move> {
         if self.bare_king_loses && (self.bare(pos, Color::White) || self.bare(pos, Color::Black)) {
             return Vec::new();
         }
@@ -362,6 +381,12 @@ impl ChessLike {
             moves.retain(|m| self.is_capture(pos, m));
         }
         moves
+    }
+
+    /// Leaf nodes `depth` plies below `pos` by the bitboard engine, if it
+    /// models the variant and the position.
+    pub(crate) fn fast_perft(&self, pos: &Position, depth: u32) -> Option<u64> {
+        self.tables().and_then(|t| t.perft(pos, depth))
     }
 
     pub(crate) fn play(&self, pos: &Position, m: &Move) -> Position {
@@ -785,6 +810,11 @@ macro_rules! chess_like_variant {
                 mv: &$crate::moves::Move,
             ) -> $crate::position::Position {
                 self.0.play(pos, mv)
+            }
+            fn perft(&self, pos: &$crate::position::Position, depth: u32) -> u64 {
+                self.0
+                    .fast_perft(pos, depth)
+                    .unwrap_or_else(|| $crate::perft::by_moves(self, pos, depth))
             }
             fn outcome(
                 &self,

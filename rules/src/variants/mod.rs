@@ -7,6 +7,7 @@ pub(crate) mod leap_chess;
 pub(crate) mod leaperhouse;
 pub(crate) mod lionized;
 pub(crate) mod maohopper;
+mod small_board;
 
 use crate::variant::Variant;
 use std::sync::OnceLock;

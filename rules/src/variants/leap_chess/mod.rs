@@ -67,7 +67,7 @@ const RULES_64: &str = include_str!("rules_64.txt");
 
 /// Leap Chess or one of its sub-variants.
 pub(crate) struct LeapChess {
-    base: ChessLike,
+    pub(crate) base: ChessLike,
     /// `leap-chess-multi`: a capturing piece goes on capturing, as one move.
     multi: bool,
 }
@@ -169,6 +169,7 @@ impl LeapChess {
                 // K v K cannot arise (a bare King has already lost), and a
                 // lone minor piece can still win by baring or stalemating.
                 insufficient_material: false,
+                small_board: Default::default(),
             },
             multi: c.multi,
         }
@@ -297,6 +298,13 @@ impl Variant for LeapChess {
 
     fn play(&self, pos: &Position, mv: &Move) -> Position {
         self.play_move(pos, mv)
+    }
+
+    fn perft(&self, pos: &Position, depth: u32) -> u64 {
+        // Capture chains are beyond the bitboard engine.
+        let fast = (!self.multi).then(|| self.base.fast_perft(pos, depth));
+        fast.flatten()
+            .unwrap_or_else(|| crate::perft::by_moves(self, pos, depth))
     }
 
     fn outcome(&self, pos: &Position, legal: &[Move]) -> Option<Outcome> {
