@@ -8,8 +8,10 @@ pub fn perft(variant: &dyn Variant, pos: &Position, depth: u32) -> u64 {
     variant.perft(pos, depth)
 }
 
-/// [`perft`] by [`Variant::legal_moves`] and [`Variant::play`], which every
-/// variant has; the last ply is counted, not played.
+/// [`perft`] by [`Variant::legal_moves`] and [`Variant::play`] for this
+/// ply, which every variant has, and [`Variant::perft`] below it (so a
+/// variant that counts its last ply faster uses that); the last ply is
+/// counted, not played.
 pub(crate) fn by_moves<V: Variant + ?Sized>(variant: &V, pos: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
@@ -20,7 +22,7 @@ pub(crate) fn by_moves<V: Variant + ?Sized>(variant: &V, pos: &Position, depth: 
     }
     moves
         .iter()
-        .map(|m| by_moves(variant, &variant.play(pos, m), depth - 1))
+        .map(|m| variant.perft(&variant.play(pos, m), depth - 1))
         .sum()
 }
 

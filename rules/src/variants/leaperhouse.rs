@@ -70,9 +70,40 @@ How Missive settles the rule page. The page's own text has slips from an earlier
 
 Notation. Records use coordinates as Fairy-Stockfish writes them: b1c3, a drop C@e5 (the piece letter is upper case for both sides), a promotion e7e8+. The move list shows a short algebraic form: Nc3, Nxc3, C@e5, e8+ for a promotion, Ge5 for a Guard, # after a checkmating move (checks are not marked, since + means promotion). Game Courier forms are accepted and written: N b1-c3, C*e5, P e7-e8 (promotes automatically; P e7-e8; +P*e8 is also accepted), +P e5-e6 for a Guard. Positions are exchanged in Fairy-Stockfish's FEN: pieces in hand in brackets after the board, a Guard written +P.";
 
+/// Where [`Leaperhouse::generate`] puts the moves it finds.
+pub(crate) trait MoveSink {
+    fn push(&mut self, m: Move);
+    /// A drop of `piece` on each of `squares`.
+    fn drops(&mut self, piece: Piece, squares: &[Square]);
+}
+
+impl MoveSink for Vec<Move> {
+    fn push(&mut self, m: Move) {
+        Vec::push(self, m);
+    }
+    fn drops(&mut self, piece: Piece, squares: &[Square]) {
+        self.extend(squares.iter().map(|&to| Move::drop(piece, to)));
+    }
+}
+
+/// Counts moves without making them (perft's last ply).
+struct Count(u64);
+
+impl MoveSink for Count {
+    fn push(&mut self, _: Move) {
+        self.0 += 1;
+    }
+    fn drops(&mut self, _: Piece, squares: &[Square]) {
+        self.0 += squares.len() as u64;
+    }
+}
+
 pub(crate) struct Leaperhouse {
     geometry: Geometry,
     pieces: PieceSet,
+    /// The longest leap component of any piece: no piece attacks a square
+    /// farther than this along either axis.
+    reach: u8,
 }
 
 impl Leaperhouse {
@@ -87,10 +118,35 @@ impl Leaperhouse {
             PieceDef::new('G', "Guard", "K"),
             PieceDef::new('K', "King", "K").royal(),
         ]);
+        let reach = pieces
+            .defs
+            .iter()
+            .flat_map(|d| &d.atoms)
+            .map(|a| a.dx.unsigned_abs().max(a.dy.unsigned_abs()))
+            .max()
+            .unwrap_or(0);
         Leaperhouse {
             geometry: Geometry::rect(SIZE, SIZE),
             pieces,
+            reach,
         }
+    }
+
+    /// Whether a piece of `by` stands within `reach + 1` of `king` along both
+    /// axes: if none does, nothing of `by` attacks the King or a square it
+    /// could step to, and the attack tests can be skipped.
+    fn near_king(&self, pos: &Position, king: Square, by: Color) -> bool {
+        let d = self.reach as i16 + 1;
+        let (f, r) = (king.file() as i16, king.rank() as i16);
+        for rank in (r - d).max(0)..=(r + d).min(SIZE as i16 - 1) {
+            for file in (f - d).max(0)..=(f + d).min(SIZE as i16 - 1) {
+                if matches!(pos.get(Square::new(file as u8, rank as u8)), Some(p) if p.color == by)
+                {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     fn letter(&self, kind: Kind) -> char {
@@ -151,8 +207,8 @@ impl Leaperhouse {
             || (pos.relative_rank(to, color) != FAR_RANK && pawn_files >> to.file() & 1 == 0)
     }
 
-    /// All legal moves (repetition aside), appended to `out`.
-    pub(crate) fn generate(&self, pos: &Position, out: &mut Vec<Move>) {
+    /// All legal moves (repetition aside), given to `out`.
+    pub(crate) fn generate(&self, pos: &Position, out: &mut impl MoveSink) {
         if Self::campmate_reached(pos) {
             return;
         }
@@ -161,14 +217,19 @@ impl Leaperhouse {
         let Some(king) = pos.royal[us.index()] else {
             return;
         };
-        let (checkers, n_checks) = self.checkers(pos);
+        let threatened = self.near_king(pos, king, them);
+        let (checkers, n_checks) = if threatened {
+            self.checkers(pos)
+        } else {
+            ([NO_SQUARE; 2], 0)
+        };
 
         // King: any target not attacked. Nothing can be blocked or
         // unblocked by the King leaving its square, so the board as it is
         // answers the question.
         self.pieces
             .targets(pos, king, Piece::new(KING, us), |to, _| {
-                if !self.attacked(pos, to, them) {
+                if !threatened || !self.attacked(pos, to, them) {
                     out.push(Move::normal(king, to));
                 }
             });
@@ -196,15 +257,25 @@ impl Leaperhouse {
             return;
         }
         let pawn_files = Self::pawn_files(pos, us);
-        let empty: Vec<Square> = pos.squares().filter(|&s| pos.get(s).is_none()).collect();
+        let mut empty = [NO_SQUARE; (SIZE * SIZE) as usize];
+        let mut n_empty = 0;
+        for s in pos.squares().filter(|&s| pos.get(s).is_none()) {
+            empty[n_empty] = s;
+            n_empty += 1;
+        }
+        let empty = &empty[..n_empty];
         for kind in DROPPABLE {
             if pos.hand(us, kind) == 0 {
                 continue;
             }
-            for &to in &empty {
-                if Self::drop_allowed(pos, kind, to, us, pawn_files) {
-                    out.push(Move::drop(Piece::new(kind, us), to));
+            if kind == PAWN {
+                for &to in empty {
+                    if Self::drop_allowed(pos, kind, to, us, pawn_files) {
+                        out.push(Move::drop(Piece::new(kind, us), to));
+                    }
                 }
+            } else {
+                out.drops(Piece::new(kind, us), empty);
             }
         }
     }
@@ -684,6 +755,15 @@ impl Variant for Leaperhouse {
         let mut out = Vec::with_capacity(128);
         self.generate(pos, &mut out);
         out
+    }
+    fn perft(&self, pos: &Position, depth: u32) -> u64 {
+        if depth == 1 {
+            // The last ply is counted as generated, drops by the square.
+            let mut n = Count(0);
+            self.generate(pos, &mut n);
+            return n.0;
+        }
+        crate::perft::by_moves(self, pos, depth)
     }
     fn play(&self, pos: &Position, mv: &Move) -> Position {
         self.do_play(pos, mv)
