@@ -303,7 +303,7 @@ pub fn state_marks(variant: &dyn Variant, pos: &Position) -> Vec<(Square, &'stat
     match variant.id() {
         "lionized-chess" => {
             for color in [Color::White, Color::Black] {
-                let l = lionized::Lionized::of(pos, color);
+                let l = lionized::lionization::Lionized::of(pos, color);
                 out.extend(
                     pos.pieces()
                         .filter(|(s, p)| p.color == color && l.contains(*s))

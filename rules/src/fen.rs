@@ -10,14 +10,14 @@ use std::iter::Peekable;
 use std::str::Chars;
 
 /// Longest position string accepted (guards the parsers against huge input).
-pub const MAX_FEN_LEN: usize = 2048;
+pub(crate) const MAX_FEN_LEN: usize = 2048;
 
 /// Reads one piece token from the board text (the first character is
 /// neither a digit, `*` nor `/`).
-pub type PieceReader<'a> = &'a dyn Fn(&mut Peekable<Chars<'_>>) -> Result<Piece, FenError>;
+pub(crate) type PieceReader<'a> = &'a dyn Fn(&mut Peekable<Chars<'_>>) -> Result<Piece, FenError>;
 
 /// Split a position string into the board (with hand) and the other fields.
-pub fn fields(fen: &str) -> Result<(&str, Vec<&str>), FenError> {
+pub(crate) fn fields(fen: &str) -> Result<(&str, Vec<&str>), FenError> {
     if fen.len() > MAX_FEN_LEN {
         return Err(FenError::Syntax("the position string is too long".into()));
     }
@@ -30,7 +30,7 @@ pub fn fields(fen: &str) -> Result<(&str, Vec<&str>), FenError> {
 
 /// Parse the board part (with an optional `[...]` hand suffix) into an empty
 /// position of `geometry`; returns the hand text if present.
-pub fn parse_board<'f>(
+pub(crate) fn parse_board<'f>(
     geometry: &Geometry,
     board: &'f str,
     read: PieceReader,
@@ -129,7 +129,7 @@ pub fn parse_board<'f>(
 
 /// Reader for single letters with an optional `+` promotion prefix, using a
 /// letter → kind table (upper case White, lower case Black).
-pub fn letter_reader(
+pub(crate) fn letter_reader(
     kind_of: impl Fn(char) -> Option<u8>,
     allow_promoted: bool,
 ) -> impl Fn(&mut Peekable<Chars<'_>>) -> Result<Piece, FenError> {
@@ -168,7 +168,7 @@ pub fn letter_reader(
 }
 
 /// Write the board rows (no hand).
-pub fn write_board(pos: &Position, write_piece: impl Fn(Piece) -> String) -> String {
+pub(crate) fn write_board(pos: &Position, write_piece: impl Fn(Piece) -> String) -> String {
     let mut out = String::new();
     for r in (0..pos.height).rev() {
         let mut empty = 0;
@@ -201,7 +201,7 @@ pub fn write_board(pos: &Position, write_piece: impl Fn(Piece) -> String) -> Str
 }
 
 /// Parse hand letters (`PPn`, upper case White) into the position's hands.
-pub fn parse_hand(
+pub(crate) fn parse_hand(
     pos: &mut Position,
     text: &str,
     kind_of: impl Fn(char) -> Option<u8>,
@@ -232,7 +232,7 @@ pub fn parse_hand(
 }
 
 /// Write hands as letters, White's first, each side in the given kind order.
-pub fn write_hand(pos: &Position, order: &[u8], letter: impl Fn(u8) -> char) -> String {
+pub(crate) fn write_hand(pos: &Position, order: &[u8], letter: impl Fn(u8) -> char) -> String {
     let mut s = String::new();
     for color in [Color::White, Color::Black] {
         for &k in order {
@@ -249,7 +249,7 @@ pub fn write_hand(pos: &Position, order: &[u8], letter: impl Fn(u8) -> char) -> 
     s
 }
 
-pub fn parse_side(field: Option<&&str>) -> Result<Color, FenError> {
+pub(crate) fn parse_side(field: Option<&&str>) -> Result<Color, FenError> {
     match field.copied() {
         None | Some("w") => Ok(Color::White),
         Some("b") => Ok(Color::Black),
@@ -259,7 +259,11 @@ pub fn parse_side(field: Option<&&str>) -> Result<Color, FenError> {
     }
 }
 
-pub fn parse_counter(field: Option<&&str>, default: u16, what: &str) -> Result<u16, FenError> {
+pub(crate) fn parse_counter(
+    field: Option<&&str>,
+    default: u16,
+    what: &str,
+) -> Result<u16, FenError> {
     match field {
         None => Ok(default),
         Some(s) => s
@@ -268,7 +272,7 @@ pub fn parse_counter(field: Option<&&str>, default: u16, what: &str) -> Result<u
     }
 }
 
-pub fn parse_square_field(
+pub(crate) fn parse_square_field(
     geometry: &Geometry,
     field: Option<&&str>,
     what: &str,

@@ -7,9 +7,9 @@
 use std::fmt;
 
 /// Largest board edge supported.
-pub const MAX_EDGE: u8 = 16;
+pub(crate) const MAX_EDGE: u8 = 16;
 /// Number of square slots in a board array.
-pub const SLOTS: usize = 256;
+pub(crate) const SLOTS: usize = 256;
 
 /// A square, `file + 16 * rank`, both counted from 0 at White's lower left.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -3,7 +3,7 @@
 //! side that owns the piece. Pieces are data: a list of [`Atom`]s, which
 //! can be written in a Betza-style description (`"mfWcfF"`, `"nN"`, `"AD"`).
 
-pub mod equihop;
+pub(crate) mod equihop;
 
 use crate::geometry::Square;
 use crate::piece::{Color, Kind, Piece};
@@ -11,28 +11,28 @@ use crate::position::Position;
 
 /// Whether an atom may move to an empty square, capture, or both.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub struct Mode {
+pub(crate) struct Mode {
     pub quiet: bool,
     pub capture: bool,
 }
 
 impl Mode {
-    pub const BOTH: Mode = Mode {
+    pub(crate) const BOTH: Mode = Mode {
         quiet: true,
         capture: true,
     };
-    pub const QUIET: Mode = Mode {
+    pub(crate) const QUIET: Mode = Mode {
         quiet: true,
         capture: false,
     };
-    pub const CAPTURE: Mode = Mode {
+    pub(crate) const CAPTURE: Mode = Mode {
         quiet: false,
         capture: true,
     };
 }
 
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub enum AtomKind {
+pub(crate) enum AtomKind {
     /// Jump straight to `(dx, dy)`; holes and pieces between do not matter.
     Leap,
     /// Slide by `(dx, dy)` repeatedly, up to `range` steps (0 = unlimited),
@@ -51,7 +51,7 @@ pub enum AtomKind {
 
 /// One direction of one movement primitive.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub struct Atom {
+pub(crate) struct Atom {
     pub kind: AtomKind,
     pub dx: i8,
     pub dy: i8,
@@ -60,7 +60,7 @@ pub struct Atom {
 
 impl Atom {
     /// The same atom as seen by Black (forward is down the board).
-    pub fn flipped(self) -> Atom {
+    pub(crate) fn flipped(self) -> Atom {
         let kind = match self.kind {
             AtomKind::Lame { via } => AtomKind::Lame {
                 via: (via.0, -via.1),
@@ -77,7 +77,7 @@ impl Atom {
 }
 
 /// The distinct images of `(dx, dy)` under the 8 board symmetries.
-pub fn symmetric(dx: i8, dy: i8) -> Vec<(i8, i8)> {
+pub(crate) fn symmetric(dx: i8, dy: i8) -> Vec<(i8, i8)> {
     let mut out: Vec<(i8, i8)> = Vec::new();
     for (a, b) in [(dx, dy), (dy, dx)] {
         for (sa, sb) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
@@ -90,22 +90,9 @@ pub fn symmetric(dx: i8, dy: i8) -> Vec<(i8, i8)> {
     out
 }
 
-/// The distinct images of `(dx, dy)` under the 4 rotations (no reflections).
-pub fn rotations(dx: i8, dy: i8) -> Vec<(i8, i8)> {
-    let mut out: Vec<(i8, i8)> = Vec::new();
-    let (mut a, mut b) = (dx, dy);
-    for _ in 0..4 {
-        if !out.contains(&(a, b)) {
-            out.push((a, b));
-        }
-        (a, b) = (b, -a);
-    }
-    out
-}
-
 /// Error in a piece description.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BetzaError(pub String);
+pub(crate) struct BetzaError(pub String);
 
 /// Parse a Betza-style description into atoms (White's orientation).
 ///
@@ -114,7 +101,7 @@ pub struct BetzaError(pub String);
 /// prefixes `m` (move only), `c` (capture only), `f b l r v s` (direction
 /// filters, united), `n` (lame: blocked at the first step), `g` (grasshopper),
 /// `p` (cannon).
-pub fn parse_betza(text: &str) -> Result<Vec<Atom>, BetzaError> {
+pub(crate) fn parse_betza(text: &str) -> Result<Vec<Atom>, BetzaError> {
     let mut atoms = Vec::new();
     let chars: Vec<char> = text.chars().collect();
     let mut i = 0;
@@ -224,7 +211,7 @@ fn first_step(dx: i8, dy: i8) -> (i8, i8) {
 
 /// A piece type: its letter, name and movement.
 #[derive(Clone, Debug)]
-pub struct PieceDef {
+pub(crate) struct PieceDef {
     pub letter: char,
     pub name: &'static str,
     pub atoms: Vec<Atom>,
@@ -232,7 +219,7 @@ pub struct PieceDef {
 }
 
 impl PieceDef {
-    pub fn new(letter: char, name: &'static str, betza: &str) -> PieceDef {
+    pub(crate) fn new(letter: char, name: &'static str, betza: &str) -> PieceDef {
         PieceDef {
             letter,
             name,
@@ -240,19 +227,15 @@ impl PieceDef {
             royal: false,
         }
     }
-    pub fn royal(mut self) -> PieceDef {
+    pub(crate) fn royal(mut self) -> PieceDef {
         self.royal = true;
-        self
-    }
-    pub fn with_atoms(mut self, atoms: Vec<Atom>) -> PieceDef {
-        self.atoms.extend(atoms);
         self
     }
 }
 
 /// A variant's piece table with the movement tables derived from it.
 #[derive(Clone, Debug)]
-pub struct PieceSet {
+pub(crate) struct PieceSet {
     pub defs: Vec<PieceDef>,
     /// Atoms per colour and kind, already oriented.
     oriented: [Vec<Vec<Atom>>; 2],
@@ -266,7 +249,7 @@ pub struct PieceSet {
 }
 
 impl PieceSet {
-    pub fn new(defs: Vec<PieceDef>) -> PieceSet {
+    pub(crate) fn new(defs: Vec<PieceDef>) -> PieceSet {
         assert!(defs.len() <= 32);
         let white: Vec<Vec<Atom>> = defs.iter().map(|d| d.atoms.clone()).collect();
         let black: Vec<Vec<Atom>> = white
@@ -284,23 +267,23 @@ impl PieceSet {
             indirect,
         }
     }
-    pub fn def(&self, kind: Kind) -> &PieceDef {
+    pub(crate) fn def(&self, kind: Kind) -> &PieceDef {
         &self.defs[kind as usize]
     }
-    pub fn kind_of_letter(&self, letter: char) -> Option<Kind> {
+    pub(crate) fn kind_of_letter(&self, letter: char) -> Option<Kind> {
         let up = letter.to_ascii_uppercase();
         self.defs
             .iter()
             .position(|d| d.letter == up)
             .map(|k| k as Kind)
     }
-    pub fn atoms(&self, color: Color, kind: Kind) -> &[Atom] {
+    pub(crate) fn atoms(&self, color: Color, kind: Kind) -> &[Atom] {
         &self.oriented[color.index()][kind as usize]
     }
 
     /// Every target of the piece on `from` by its atoms: `(target, captures)`.
     #[inline]
-    pub fn targets(
+    pub(crate) fn targets(
         &self,
         pos: &Position,
         from: Square,
@@ -316,7 +299,7 @@ impl PieceSet {
     /// expose `target` to a piece of `by`: true when `from` lies on one of
     /// `by`'s rider lines towards `target`, or when `by` has lame leapers or
     /// hoppers (whose attacks other squares can open or close).
-    pub fn may_uncover(&self, by: Color, target: Square, from: Square) -> bool {
+    pub(crate) fn may_uncover(&self, by: Color, target: Square, from: Square) -> bool {
         if self.indirect[by.index()] {
             return true;
         }
@@ -332,12 +315,12 @@ impl PieceSet {
     }
 
     /// Whether any piece of `by` attacks `sq` with the table's atoms.
-    pub fn attacked(&self, pos: &Position, sq: Square, by: Color) -> bool {
+    pub(crate) fn attacked(&self, pos: &Position, sq: Square, by: Color) -> bool {
         self.attackers_of(pos, sq, by, |_| true)
     }
 
     /// Whether a piece of `by` that `accept` agrees to attacks `sq`.
-    pub fn attackers_of(
+    pub(crate) fn attackers_of(
         &self,
         pos: &Position,
         sq: Square,
@@ -456,7 +439,7 @@ fn merge_attackers(per_kind: &[Vec<Atom>]) -> Vec<(Atom, u32)> {
 
 /// Targets of one atom for a piece of `color` on `from`.
 #[inline]
-pub fn atom_targets<F: FnMut(Square, bool)>(
+pub(crate) fn atom_targets<F: FnMut(Square, bool)>(
     pos: &Position,
     from: Square,
     color: Color,
@@ -583,10 +566,9 @@ mod tests {
     }
 
     #[test]
-    fn rotations_and_symmetries() {
+    fn symmetries_of_a_leap() {
         assert_eq!(symmetric(1, 2).len(), 8);
         assert_eq!(symmetric(0, 1).len(), 4);
-        assert_eq!(rotations(1, 2), vec![(1, 2), (2, -1), (-1, -2), (-2, 1)]);
     }
 
     #[test]

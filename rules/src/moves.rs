@@ -8,7 +8,7 @@ use crate::geometry::Square;
 use crate::piece::Piece;
 
 /// Placeholder for unused square fields.
-pub const NO_SQUARE: Square = Square::from_index(255);
+pub(crate) const NO_SQUARE: Square = Square::from_index(255);
 
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum MoveKind {

@@ -11,7 +11,7 @@ use crate::geometry::Square;
 use crate::moves::Move;
 
 /// Split `text` at the first `//` into the move and its comment.
-pub fn split_comment(text: &str) -> (&str, Option<&str>) {
+pub(crate) fn split_comment(text: &str) -> (&str, Option<&str>) {
     match text.find("//") {
         Some(i) => (&text[..i], Some(&text[i + 2..])),
         None => (text, None),
@@ -20,7 +20,7 @@ pub fn split_comment(text: &str) -> (&str, Option<&str>) {
 
 /// What a reader needs to know of one legal move.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Candidate {
+pub(crate) struct Candidate {
     /// Square left (none for drops).
     pub from: Option<Square>,
     /// Square the moving piece ends on.
@@ -42,7 +42,7 @@ pub struct Candidate {
 }
 
 /// SAN without check marks: `Nbd2`, `exd5`, `e8=Q`, `O-O`, `N@e5`.
-pub fn san(cands: &[Candidate], i: usize) -> String {
+pub(crate) fn san(cands: &[Candidate], i: usize) -> String {
     let c = &cands[i];
     if let Some(king_side) = c.castle {
         return if king_side {
@@ -316,7 +316,7 @@ fn read_pattern(text: &str) -> Option<Pattern> {
 }
 
 /// How a variant explains a well-formed move that is not legal.
-pub trait Explain {
+pub(crate) trait Explain {
     /// Name of the piece on a square from the mover's view, for messages
     /// ("Knight"); `None` when the square is empty or not on the board.
     fn piece_on(&self, sq: Square) -> Option<(bool, String)>;
@@ -330,7 +330,7 @@ pub trait Explain {
 
 /// Read `text` as one of the candidates. Exact written forms win; then
 /// SAN, coordinate and Game Courier patterns.
-pub fn read_move(
+pub(crate) fn read_move(
     text: &str,
     cands: &[Candidate],
     explain: &dyn Explain,
@@ -342,7 +342,7 @@ pub fn read_move(
 /// letter (Leap Chess: the FEN's `B` and SAN's `A` both name the Alfil).
 /// Each `(alias, letter)` pair makes a piece or promotion letter `alias` in
 /// the text read as the candidates' `letter`.
-pub fn read_move_with_aliases(
+pub(crate) fn read_move_with_aliases(
     text: &str,
     cands: &[Candidate],
     explain: &dyn Explain,
@@ -391,7 +391,7 @@ pub fn read_move_with_aliases(
 
 /// The one candidate that `text` writes exactly (one of its forms, up to
 /// spacing and a trailing `#`, `!` or `?`), if exactly one does.
-pub fn exact_match(text: &str, cands: &[Candidate]) -> Option<usize> {
+pub(crate) fn exact_match(text: &str, cands: &[Candidate]) -> Option<usize> {
     let norm = normalize(text);
     let mut exact =
         (0..cands.len()).filter(|&i| cands[i].forms.iter().any(|f| normalizes_to(f, &norm)));
@@ -409,7 +409,7 @@ pub fn exact_match(text: &str, cands: &[Candidate]) -> Option<usize> {
 /// square; moves to one square stay together, so SAN's disambiguation is
 /// what it is among all. `None` when no single move is written exactly: the
 /// caller then reads the text among all the moves.
-pub fn exact_among_named(
+pub(crate) fn exact_among_named(
     text: &str,
     legal: &[Move],
     always: impl Fn(&Move) -> bool,
@@ -421,7 +421,7 @@ pub fn exact_among_named(
 
 /// [`exact_among_named`] for the variants that castle: a castling's `O-O`
 /// names no square, so castlings are always among the moves tried.
-pub fn exact_among_named_or_castling(
+pub(crate) fn exact_among_named_or_castling(
     text: &str,
     legal: &[Move],
     candidates: impl FnOnce(&[Move]) -> Vec<Candidate>,
@@ -430,14 +430,14 @@ pub fn exact_among_named_or_castling(
 }
 
 /// Whether `m` castles: the one kind of move whose forms name no square.
-pub fn is_castling(m: &Move) -> bool {
+pub(crate) fn is_castling(m: &Move) -> bool {
     m.kind == crate::moves::MoveKind::Castle
 }
 
 /// The legal moves to the squares `text` names, and those `always` keeps:
 /// `None` when that is none of them or all of them (nothing to gain over
 /// reading among all).
-pub fn moves_named_in(
+pub(crate) fn moves_named_in(
     text: &str,
     legal: &[Move],
     always: impl Fn(&Move) -> bool,
@@ -609,7 +609,7 @@ fn explain_illegal(
 
 /// SAN's mark for a move whose result is `gives_check`: `+`, `#` when the
 /// side checked `has_reply()` is false, else nothing.
-pub fn check_mark(gives_check: bool, has_reply: impl FnOnce() -> bool) -> &'static str {
+pub(crate) fn check_mark(gives_check: bool, has_reply: impl FnOnce() -> bool) -> &'static str {
     match (gives_check, gives_check && has_reply()) {
         (false, _) => "",
         (true, true) => "+",
@@ -618,7 +618,7 @@ pub fn check_mark(gives_check: bool, has_reply: impl FnOnce() -> bool) -> &'stat
 }
 
 /// Each candidate's display form followed by the mark `mark` gives its move.
-pub fn marked_displays(
+pub(crate) fn marked_displays(
     legal: &[Move],
     cands: Vec<Candidate>,
     mark: impl Fn(&Move) -> &'static str,

@@ -5,6 +5,14 @@ use crate::variant::{Notation, Variant};
 
 /// Number of leaf positions `depth` plies below `pos`.
 pub fn perft(variant: &dyn Variant, pos: &Position, depth: u32) -> u64 {
+    variant.perft(pos, depth)
+}
+
+/// [`perft`] by [`Variant::legal_moves`] and [`Variant::play`] for this
+/// ply, which every variant has, and [`Variant::perft`] below it (so a
+/// variant that counts its last ply faster uses that); the last ply is
+/// counted, not played.
+pub(crate) fn by_moves<V: Variant + ?Sized>(variant: &V, pos: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -14,7 +22,7 @@ pub fn perft(variant: &dyn Variant, pos: &Position, depth: u32) -> u64 {
     }
     moves
         .iter()
-        .map(|m| perft(variant, &variant.play(pos, m), depth - 1))
+        .map(|m| variant.perft(&variant.play(pos, m), depth - 1))
         .sum()
 }
 
@@ -27,7 +35,7 @@ pub fn divide(variant: &dyn Variant, pos: &Position, depth: u32) -> Vec<(String,
             let n = if depth <= 1 {
                 1
             } else {
-                perft(variant, &variant.play(pos, m), depth - 1)
+                variant.perft(&variant.play(pos, m), depth - 1)
             };
             (variant.format_move(pos, m, Notation::Coordinate), n)
         })

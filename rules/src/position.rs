@@ -6,7 +6,7 @@ use crate::geometry::{Geometry, Square, SquareSet, SLOTS};
 use crate::piece::{Color, Kind, Piece};
 
 /// Maximum number of piece kinds a variant may define (hands are indexed by kind).
-pub const MAX_KINDS: usize = 24;
+pub(crate) const MAX_KINDS: usize = 24;
 
 #[derive(Clone, PartialEq, Eq)]
 pub struct Position {
@@ -33,7 +33,7 @@ pub struct Position {
 
 impl Position {
     /// An empty position on the given board, White to move.
-    pub fn empty(geometry: &Geometry) -> Position {
+    pub(crate) fn empty(geometry: &Geometry) -> Position {
         Position {
             width: geometry.width,
             height: geometry.height,
@@ -55,15 +55,15 @@ impl Position {
         self.board[sq.index()]
     }
     #[inline]
-    pub fn set(&mut self, sq: Square, piece: Option<Piece>) {
+    pub(crate) fn set(&mut self, sq: Square, piece: Option<Piece>) {
         self.board[sq.index()] = piece;
     }
     #[inline]
-    pub fn take(&mut self, sq: Square) -> Option<Piece> {
+    pub(crate) fn take(&mut self, sq: Square) -> Option<Piece> {
         self.board[sq.index()].take()
     }
     #[inline]
-    pub fn is_empty_square(&self, sq: Square) -> bool {
+    pub(crate) fn is_empty_square(&self, sq: Square) -> bool {
         self.board[sq.index()].is_none() && !self.holes.contains(sq)
     }
     #[inline]
@@ -74,19 +74,19 @@ impl Position {
         &self.holes
     }
     /// Turn a square into a hole (a crater); whatever stood there is removed.
-    pub fn make_hole(&mut self, sq: Square) {
+    pub(crate) fn make_hole(&mut self, sq: Square) {
         self.board[sq.index()] = None;
         self.holes.insert(sq);
     }
     /// The playable square `(dx, dy)` from `sq`, or `None` off the board or in a hole.
     #[inline]
-    pub fn step(&self, sq: Square, dx: i8, dy: i8) -> Option<Square> {
+    pub(crate) fn step(&self, sq: Square, dx: i8, dy: i8) -> Option<Square> {
         sq.offset(dx, dy, self.width, self.height)
             .filter(|s| !self.holes.contains(*s))
     }
     /// The square `(dx, dy)` from `sq` if it lies inside the rectangle (it may be a hole).
     #[inline]
-    pub fn offset(&self, sq: Square, dx: i8, dy: i8) -> Option<Square> {
+    pub(crate) fn offset(&self, sq: Square, dx: i8, dy: i8) -> Option<Square> {
         sq.offset(dx, dy, self.width, self.height)
     }
     /// Every square of the rectangle that is not a hole.
@@ -107,11 +107,11 @@ impl Position {
         }
         self.hands[color.index()][kind as usize]
     }
-    pub fn add_to_hand(&mut self, color: Color, kind: Kind) {
+    pub(crate) fn add_to_hand(&mut self, color: Color, kind: Kind) {
         let slot = &mut self.hands[color.index()][kind as usize];
         *slot = slot.saturating_add(1);
     }
-    pub fn remove_from_hand(&mut self, color: Color, kind: Kind) {
+    pub(crate) fn remove_from_hand(&mut self, color: Color, kind: Kind) {
         let slot = &mut self.hands[color.index()][kind as usize];
         *slot = slot.saturating_sub(1);
     }
@@ -120,7 +120,7 @@ impl Position {
     }
     /// The rank index (0-based) counted from `color`'s own side.
     #[inline]
-    pub fn relative_rank(&self, sq: Square, color: Color) -> u8 {
+    pub(crate) fn relative_rank(&self, sq: Square, color: Color) -> u8 {
         if color == Color::Black {
             self.height - 1 - sq.rank()
         } else {
@@ -139,7 +139,7 @@ impl Position {
     /// as Fairy-Stockfish does, so the position a move leaves and the one
     /// read back from its FEN must hash alike: a stored game is restored
     /// from its FEN and compared with the history it kept.
-    pub fn hash_without_dead_ep(&self, usable: impl FnOnce() -> bool) -> u64 {
+    pub(crate) fn hash_without_dead_ep(&self, usable: impl FnOnce() -> bool) -> u64 {
         if self.ep.is_some() && !usable() {
             let mut p = self.clone();
             p.ep = None;

@@ -224,6 +224,12 @@ pub trait Variant: Send + Sync + 'static {
     fn legal_moves(&self, pos: &Position) -> Vec<Move>;
     /// The position after `mv`, which must be one of `legal_moves(pos)`.
     fn play(&self, pos: &Position, mv: &Move) -> Position;
+    /// Leaf nodes `depth` plies below `pos` (perft). A variant may count
+    /// faster than [`Variant::legal_moves`] and [`Variant::play`] do, which
+    /// is what this does unless it is overridden; the numbers are the same.
+    fn perft(&self, pos: &Position, depth: u32) -> u64 {
+        crate::perft::by_moves(self, pos, depth)
+    }
     /// The game's end as judged from the position and its legal moves
     /// (already filtered by repetition rules).
     fn outcome(&self, pos: &Position, legal: &[Move]) -> Option<Outcome>;

@@ -5,13 +5,16 @@
 //! Positions are written with `fen()`: a list of (square, FEN token) on the
 //! 43-square board, extra craters, the hand, side to move and Nukes.
 
-use missive_rules::moves::MoveKind;
 use missive_rules::perft::{divide, perft};
-use missive_rules::variants::fleap::{NUKE, RIFLE};
 use missive_rules::{
-    variant, Color, Game, Move, MoveError, Notation, Position, Reason, Square, Variant,
+    variant, Color, Game, Move, MoveError, MoveKind, Notation, Position, Reason, Square, Variant,
 };
 use std::collections::BTreeSet;
+
+/// The `Move::tag` Fleap gives a Rifle capture and a Nuke among its
+/// `MoveKind::Special` moves: part of what its moves mean, pinned here.
+const RIFLE: u8 = 1;
+const NUKE: u8 = 2;
 
 fn v() -> &'static dyn Variant {
     variant("fleap").expect("fleap is registered")

@@ -3,9 +3,9 @@
 //! position whose legal moves were worked out by hand (listed in comments).
 
 use missive_rules::perft::perft;
-use missive_rules::view::Cell;
 use missive_rules::{
-    variant, Color, FenError, Game, Move, MoveError, MoveKind, Notation, Position, Reason, Variant,
+    variant, Cell, Color, FenError, Game, Move, MoveError, MoveKind, Notation, Position, Reason,
+    Variant,
 };
 
 const LEAP: &str = "leap-chess";

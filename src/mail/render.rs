@@ -22,8 +22,8 @@ use chrono::NaiveDateTime;
 use lettre::message::header::{Header, HeaderName, HeaderValue};
 use lettre::message::{Mailbox, MultiPart};
 use lettre::Message;
-use missive_rules::view::{BoardView, Cell};
 use missive_rules::Color;
+use missive_rules::{BoardView, Cell};
 
 macro_rules! mail_templates {
     ($($name:ident => $path:literal),* $(,)?) => {

@@ -16,7 +16,7 @@ use crate::position::Position;
 
 /// Whether `(dx, dy)` lies along a rank, file or diagonal.
 #[inline]
-pub fn is_line(dx: i8, dy: i8) -> bool {
+pub(crate) fn is_line(dx: i8, dy: i8) -> bool {
     dx == 0 || dy == 0 || dx.abs() == dy.abs()
 }
 
@@ -34,7 +34,7 @@ fn run_clear(pos: &Position, from: Square, ux: i8, uy: i8, lo: i8, hi: i8) -> bo
 /// square strictly between must be playable and empty; off-line nothing
 /// between matters.
 #[inline]
-pub fn line_clear(pos: &Position, from: Square, dx: i8, dy: i8) -> bool {
+pub(crate) fn line_clear(pos: &Position, from: Square, dx: i8, dy: i8) -> bool {
     if !is_line(dx, dy) {
         return true;
     }
@@ -68,7 +68,7 @@ fn reach(pos: &Position) -> (i8, i8) {
 /// offset `d` whose midpoint `from + d` holds a piece and whose landing
 /// `from + 2d` is a playable square, with the line rule unless `nonstop`.
 #[inline]
-pub fn equihops(
+pub(crate) fn equihops(
     pos: &Position,
     from: Square,
     nonstop: bool,
@@ -103,7 +103,7 @@ pub fn equihops(
 /// line rule (the squares between the piece and the centre and between the
 /// centre and the mirror empty and playable) unless `nonstop`.
 #[inline]
-pub fn mirror_hops(
+pub(crate) fn mirror_hops(
     pos: &Position,
     center: Square,
     nonstop: bool,

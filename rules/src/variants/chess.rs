@@ -1,12 +1,12 @@
 //! FIDE chess, the reference variant.
 
-use super::chesslike::{def, fide_castlings, ChessLike};
+use super::chesslike::{chess_like_variant, def, fide_castlings, ChessLike};
 use crate::geometry::Geometry;
 use crate::movement::PieceSet;
 
-pub struct Chess(pub ChessLike);
+pub(crate) struct Chess(pub ChessLike);
 
-pub const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+pub(crate) const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 const RULES: &str = "FIDE chess, played by the FIDE Laws of Chess: castling, en passant, promotion to Queen, Rook, Bishop or Knight, checkmate wins, stalemate is a draw.
 
@@ -15,7 +15,7 @@ The server ends the game as a draw automatically on the third occurrence of the 
 Moves may be entered in SAN (Nf3, exd5, O-O, e8=Q), in coordinates (g1f3, e7e8q) or in Game Courier form (N g1-f3, e2-e4, P e7-e8; Q*e8). Records show SAN.";
 
 impl Chess {
-    pub fn new() -> Chess {
+    pub(crate) fn new() -> Chess {
         const PAWN: u8 = 0;
         const KNIGHT: u8 = 1;
         const BISHOP: u8 = 2;
@@ -48,6 +48,7 @@ impl Chess {
             bare_king_loses: false,
             move_count_limit: Some(100),
             insufficient_material: true,
+            small_board: Default::default(),
         })
     }
 }
@@ -58,4 +59,4 @@ impl Default for Chess {
     }
 }
 
-crate::chess_like_variant!(Chess);
+chess_like_variant!(Chess);

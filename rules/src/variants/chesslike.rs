@@ -13,10 +13,12 @@ use crate::notation::{self, Candidate, Explain};
 use crate::piece::{Color, Kind, Piece};
 use crate::position::Position;
 use crate::variant::{Notation, Outcome, PieceLabel, Reason};
+use crate::variants::small_board::Tables;
+use std::sync::OnceLock;
 
 /// One way to castle, as data.
 #[derive(Clone, Debug)]
-pub struct Castling {
+pub(crate) struct Castling {
     pub color: Color,
     /// FEN letter of the right (`K`, `Q`, `k`, `q`) and its bit.
     pub right: char,
@@ -38,7 +40,7 @@ pub struct Castling {
 }
 
 /// Settings of one chess-like variant.
-pub struct ChessLike {
+pub(crate) struct ChessLike {
     pub id: &'static str,
     pub name: &'static str,
     pub geometry: Geometry,
@@ -60,10 +62,13 @@ pub struct ChessLike {
     pub move_count_limit: Option<u16>,
     /// FIDE's dead positions: K v K, K+minor v K.
     pub insufficient_material: bool,
+    /// The bitboard tables of the variant, worked out on first use; `None`
+    /// if its board or pieces are beyond them.
+    pub small_board: OnceLock<Option<Tables>>,
 }
 
 /// Letters to pieces for FEN and notation.
-pub fn kind_of(set: &PieceSet, c: char) -> Option<Kind> {
+pub(crate) fn kind_of(set: &PieceSet, c: char) -> Option<Kind> {
     set.kind_of_letter(c)
 }
 
@@ -72,7 +77,7 @@ impl ChessLike {
         self.pieces.def(kind).letter
     }
 
-    pub fn piece_label(&self, piece: Piece) -> PieceLabel {
+    pub(crate) fn piece_label(&self, piece: Piece) -> PieceLabel {
         let d = self.pieces.def(piece.kind);
         let letter = if piece.color == Color::Black {
             d.letter.to_ascii_lowercase()
@@ -89,7 +94,7 @@ impl ChessLike {
 
     // ---- FEN ----
 
-    pub fn parse_fen(&self, text: &str) -> Result<Position, FenError> {
+    pub(crate) fn parse_fen(&self, text: &str) -> Result<Position, FenError> {
         let (board, rest) = fen::fields(text)?;
         let reader = fen::letter_reader(|c| kind_of(&self.pieces, c), false);
         let (mut pos, hand) = fen::parse_board(&self.geometry, board, &reader)?;
@@ -195,7 +200,7 @@ impl ChessLike {
             .find(|r| r.color == color && u32::from(r.partner_from.file()) == file)
     }
 
-    pub fn fen(&self, pos: &Position) -> String {
+    pub(crate) fn fen(&self, pos: &Position) -> String {
         let board = fen::write_board(pos, |p| self.piece_label(p).letter);
         let side = if pos.side == Color::White { "w" } else { "b" };
         let mut rights: String = self
@@ -226,11 +231,11 @@ impl ChessLike {
 
     // ---- moves ----
 
-    pub fn attacked(&self, pos: &Position, sq: Square, by: Color) -> bool {
+    pub(crate) fn attacked(&self, pos: &Position, sq: Square, by: Color) -> bool {
         self.pieces.attacked(pos, sq, by)
     }
 
-    pub fn in_check(&self, pos: &Position) -> bool {
+    pub(crate) fn in_check(&self, pos: &Position) -> bool {
         match pos.royal[pos.side.index()] {
             Some(k) => self.attacked(pos, k, pos.side.opponent()),
             None => false,
@@ -238,13 +243,13 @@ impl ChessLike {
     }
 
     /// Whether `color` has nothing left but its King.
-    pub fn bare(&self, pos: &Position, color: Color) -> bool {
+    pub(crate) fn bare(&self, pos: &Position, color: Color) -> bool {
         pos.pieces()
             .all(|(_, p)| p.color != color || p.kind == self.king)
     }
 
     /// Moves by the rules of movement, ignoring check.
-    pub fn pseudo_moves(&self, pos: &Position, out: &mut Vec<Move>) {
+    pub(crate) fn pseudo_moves(&self, pos: &Position, out: &mut Vec<Move>) {
         let us = pos.side;
         let last = self.geometry.height - 1;
         for (from, piece) in pos.pieces() {
@@ -309,7 +314,7 @@ impl ChessLike {
         }
     }
 
-    pub fn is_capture(&self, pos: &Position, m: &Move) -> bool {
+    pub(crate) fn is_capture(&self, pos: &Position, m: &Move) -> bool {
         match m.kind {
             MoveKind::EnPassant => true,
             MoveKind::Castle => false,
@@ -318,7 +323,7 @@ impl ChessLike {
     }
 
     /// Whether a pseudo-legal move keeps the mover's King safe.
-    pub fn keeps_king_safe(&self, pos: &Position, m: &Move) -> bool {
+    pub(crate) fn keeps_king_safe(&self, pos: &Position, m: &Move) -> bool {
         if m.kind == MoveKind::Castle {
             let rule = &self.castlings[m.tag as usize];
             if rule
@@ -353,7 +358,21 @@ impl ChessLike {
         pseudo
     }
 
-    pub fn legal_moves(&self, pos: &Position) -> Vec<Move> {
+    fn tables(&self) -> Option<&Tables> {
+        self.small_board.get_or_init(|| Tables::new(self)).as_ref()
+    }
+
+    pub(crate) fn legal_moves(&self, pos: &Position) -> Vec<Move> {
+        match self.tables().and_then(|t| t.legal_moves(pos)) {
+            Some(moves) => moves,
+            None => self.legal_moves_square_by_square(pos),
+        }
+    }
+
+    /// The legal moves found square by square from the piece table: for
+    /// what the bitboard engine does not model (boards over 8x8, pieces
+    /// beyond its tables, holes a FEN adds).
+    pub(crate) fn legal_moves_square_by_square(&self, pos: &Position) -> Vec<Move> {
         if self.bare_king_loses && (self.bare(pos, Color::White) || self.bare(pos, Color::Black)) {
             return Vec::new();
         }
@@ -364,7 +383,13 @@ impl ChessLike {
         moves
     }
 
-    pub fn play(&self, pos: &Position, m: &Move) -> Position {
+    /// Leaf nodes `depth` plies below `pos` by the bitboard engine, if it
+    /// models the variant and the position.
+    pub(crate) fn fast_perft(&self, pos: &Position, depth: u32) -> Option<u64> {
+        self.tables().and_then(|t| t.perft(pos, depth))
+    }
+
+    pub(crate) fn play(&self, pos: &Position, m: &Move) -> Position {
         let mut next = pos.clone();
         let us = pos.side;
         let moving = next.take(m.from).expect("a piece on the origin");
@@ -420,7 +445,7 @@ impl ChessLike {
         next
     }
 
-    pub fn outcome(&self, pos: &Position, legal: &[Move]) -> Option<Outcome> {
+    pub(crate) fn outcome(&self, pos: &Position, legal: &[Move]) -> Option<Outcome> {
         let us = pos.side;
         if self.bare_king_loses {
             if self.bare(pos, us) {
@@ -466,7 +491,7 @@ impl ChessLike {
     }
 
     /// Key for repetition: en passant counts only when it can be taken.
-    pub fn repetition_key(&self, pos: &Position) -> u64 {
+    pub(crate) fn repetition_key(&self, pos: &Position) -> u64 {
         pos.hash_without_dead_ep(|| {
             self.legal_moves(pos)
                 .iter()
@@ -559,13 +584,13 @@ impl ChessLike {
         cands
     }
 
-    pub fn format_move(&self, pos: &Position, m: &Move, notation: Notation) -> String {
+    pub(crate) fn format_move(&self, pos: &Position, m: &Move, notation: Notation) -> String {
         let legal = notation.legal_needed(|| self.legal_moves(pos));
         self.format_move_among(pos, &legal, m, notation)
     }
 
     /// [`crate::Variant::format_move_among`]: only SAN reads `legal`.
-    pub fn format_move_among(
+    pub(crate) fn format_move_among(
         &self,
         pos: &Position,
         legal: &[Move],
@@ -595,7 +620,7 @@ impl ChessLike {
 
     /// [`crate::Variant::legal_displays`]: SAN's disambiguation is worked
     /// out once for the whole list.
-    pub fn legal_displays(&self, pos: &Position, legal: &[Move]) -> Vec<String> {
+    pub(crate) fn legal_displays(&self, pos: &Position, legal: &[Move]) -> Vec<String> {
         notation::marked_displays(legal, self.candidates(pos, legal), |m| {
             self.check_mark(pos, m)
         })
@@ -607,7 +632,7 @@ impl ChessLike {
         notation::check_mark(self.in_check(&next), || !self.legal_moves(&next).is_empty())
     }
 
-    pub fn parse_move(
+    pub(crate) fn parse_move(
         &self,
         pos: &Position,
         legal: &[Move],
@@ -695,7 +720,7 @@ impl Explain for ChessExplain<'_> {
 }
 
 /// The standard FIDE castling rules on an 8-wide board (King on e, Rooks on a/h).
-pub fn fide_castlings(rook: Kind, height: u8) -> Vec<Castling> {
+pub(crate) fn fide_castlings(rook: Kind, height: u8) -> Vec<Castling> {
     let sq = |name: &str, rank: u8| Square::new(name.as_bytes()[0] - b'a', rank);
     let mut out = Vec::new();
     for (color, rank, k, q, kb, qb) in [
@@ -735,12 +760,11 @@ pub fn fide_castlings(rook: Kind, height: u8) -> Vec<Castling> {
 }
 
 /// Shorthand for a piece table entry.
-pub fn def(letter: char, name: &'static str, betza: &str) -> PieceDef {
+pub(crate) fn def(letter: char, name: &'static str, betza: &str) -> PieceDef {
     PieceDef::new(letter, name, betza)
 }
 
 /// Implement [`crate::Variant`] for a type that derefs to a [`ChessLike`].
-#[macro_export]
 macro_rules! chess_like_variant {
     ($t:ty) => {
         impl $crate::variant::Variant for $t {
@@ -786,6 +810,11 @@ macro_rules! chess_like_variant {
                 mv: &$crate::moves::Move,
             ) -> $crate::position::Position {
                 self.0.play(pos, mv)
+            }
+            fn perft(&self, pos: &$crate::position::Position, depth: u32) -> u64 {
+                self.0
+                    .fast_perft(pos, depth)
+                    .unwrap_or_else(|| $crate::perft::by_moves(self, pos, depth))
             }
             fn outcome(
                 &self,
@@ -838,6 +867,8 @@ macro_rules! chess_like_variant {
         }
     };
 }
+
+pub(crate) use chess_like_variant;
 
 #[cfg(test)]
 mod tests {

@@ -26,14 +26,14 @@ use crate::variant::{Notation, Outcome, PieceLabel, Reason, RepetitionRule, Vari
 use std::iter::Peekable;
 use std::str::Chars;
 
-pub const PAWN: Kind = 0;
-pub const KNIGHT: Kind = 1;
-pub const BULL: Kind = 2;
-pub const CAMEL: Kind = 3;
-pub const ZEBRA: Kind = 4;
-pub const RAM: Kind = 5;
-pub const GUARD: Kind = 6;
-pub const KING: Kind = 7;
+pub(crate) const PAWN: Kind = 0;
+pub(crate) const KNIGHT: Kind = 1;
+pub(crate) const BULL: Kind = 2;
+pub(crate) const CAMEL: Kind = 3;
+pub(crate) const ZEBRA: Kind = 4;
+pub(crate) const RAM: Kind = 5;
+pub(crate) const GUARD: Kind = 6;
+pub(crate) const KING: Kind = 7;
 
 /// Kinds that can be held in hand and dropped.
 const DROPPABLE: [Kind; 6] = [PAWN, KNIGHT, BULL, CAMEL, ZEBRA, RAM];
@@ -47,7 +47,8 @@ const CAMP_START: u8 = 7;
 /// The far rank (0-based, relative): a King arriving there wins.
 const FAR_RANK: u8 = SIZE - 1;
 
-pub const START: &str = "unceakecnu/10/pppppppppp/10/10/10/10/PPPPPPPPPP/10/UNCEKAECNU[] w - - 0 1";
+pub(crate) const START: &str =
+    "unceakecnu/10/pppppppppp/10/10/10/10/PPPPPPPPPP/10/UNCEKAECNU[] w - - 0 1";
 
 const RULES: &str = "Leaperhouse is a drop variant by Daphne Snowmoon on a 10x10 board. Apart from the Kings and the Pawns, every piece is a leaper: it jumps straight to its target square, whatever stands between.
 
@@ -69,13 +70,44 @@ How Missive settles the rule page. The page's own text has slips from an earlier
 
 Notation. Records use coordinates as Fairy-Stockfish writes them: b1c3, a drop C@e5 (the piece letter is upper case for both sides), a promotion e7e8+. The move list shows a short algebraic form: Nc3, Nxc3, C@e5, e8+ for a promotion, Ge5 for a Guard, # after a checkmating move (checks are not marked, since + means promotion). Game Courier forms are accepted and written: N b1-c3, C*e5, P e7-e8 (promotes automatically; P e7-e8; +P*e8 is also accepted), +P e5-e6 for a Guard. Positions are exchanged in Fairy-Stockfish's FEN: pieces in hand in brackets after the board, a Guard written +P.";
 
-pub struct Leaperhouse {
+/// Where [`Leaperhouse::generate`] puts the moves it finds.
+pub(crate) trait MoveSink {
+    fn push(&mut self, m: Move);
+    /// A drop of `piece` on each of `squares`.
+    fn drops(&mut self, piece: Piece, squares: &[Square]);
+}
+
+impl MoveSink for Vec<Move> {
+    fn push(&mut self, m: Move) {
+        Vec::push(self, m);
+    }
+    fn drops(&mut self, piece: Piece, squares: &[Square]) {
+        self.extend(squares.iter().map(|&to| Move::drop(piece, to)));
+    }
+}
+
+/// Counts moves without making them (perft's last ply).
+struct Count(u64);
+
+impl MoveSink for Count {
+    fn push(&mut self, _: Move) {
+        self.0 += 1;
+    }
+    fn drops(&mut self, _: Piece, squares: &[Square]) {
+        self.0 += squares.len() as u64;
+    }
+}
+
+pub(crate) struct Leaperhouse {
     geometry: Geometry,
     pieces: PieceSet,
+    /// The longest leap component of any piece: no piece attacks a square
+    /// farther than this along either axis.
+    reach: u8,
 }
 
 impl Leaperhouse {
-    pub fn new() -> Leaperhouse {
+    pub(crate) fn new() -> Leaperhouse {
         let pieces = PieceSet::new(vec![
             PieceDef::new('P', "Pawn", "fW"),
             PieceDef::new('N', "Knight", "N"),
@@ -86,10 +118,35 @@ impl Leaperhouse {
             PieceDef::new('G', "Guard", "K"),
             PieceDef::new('K', "King", "K").royal(),
         ]);
+        let reach = pieces
+            .defs
+            .iter()
+            .flat_map(|d| &d.atoms)
+            .map(|a| a.dx.unsigned_abs().max(a.dy.unsigned_abs()))
+            .max()
+            .unwrap_or(0);
         Leaperhouse {
             geometry: Geometry::rect(SIZE, SIZE),
             pieces,
+            reach,
         }
+    }
+
+    /// Whether a piece of `by` stands within `reach + 1` of `king` along both
+    /// axes: if none does, nothing of `by` attacks the King or a square it
+    /// could step to, and the attack tests can be skipped.
+    fn near_king(&self, pos: &Position, king: Square, by: Color) -> bool {
+        let d = self.reach as i16 + 1;
+        let (f, r) = (king.file() as i16, king.rank() as i16);
+        for rank in (r - d).max(0)..=(r + d).min(SIZE as i16 - 1) {
+            for file in (f - d).max(0)..=(f + d).min(SIZE as i16 - 1) {
+                if matches!(pos.get(Square::new(file as u8, rank as u8)), Some(p) if p.color == by)
+                {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     fn letter(&self, kind: Kind) -> char {
@@ -150,8 +207,8 @@ impl Leaperhouse {
             || (pos.relative_rank(to, color) != FAR_RANK && pawn_files >> to.file() & 1 == 0)
     }
 
-    /// All legal moves (repetition aside), appended to `out`.
-    pub fn generate(&self, pos: &Position, out: &mut Vec<Move>) {
+    /// All legal moves (repetition aside), given to `out`.
+    pub(crate) fn generate(&self, pos: &Position, out: &mut impl MoveSink) {
         if Self::campmate_reached(pos) {
             return;
         }
@@ -160,14 +217,19 @@ impl Leaperhouse {
         let Some(king) = pos.royal[us.index()] else {
             return;
         };
-        let (checkers, n_checks) = self.checkers(pos);
+        let threatened = self.near_king(pos, king, them);
+        let (checkers, n_checks) = if threatened {
+            self.checkers(pos)
+        } else {
+            ([NO_SQUARE; 2], 0)
+        };
 
         // King: any target not attacked. Nothing can be blocked or
         // unblocked by the King leaving its square, so the board as it is
         // answers the question.
         self.pieces
             .targets(pos, king, Piece::new(KING, us), |to, _| {
-                if !self.attacked(pos, to, them) {
+                if !threatened || !self.attacked(pos, to, them) {
                     out.push(Move::normal(king, to));
                 }
             });
@@ -195,15 +257,25 @@ impl Leaperhouse {
             return;
         }
         let pawn_files = Self::pawn_files(pos, us);
-        let empty: Vec<Square> = pos.squares().filter(|&s| pos.get(s).is_none()).collect();
+        let mut empty = [NO_SQUARE; (SIZE * SIZE) as usize];
+        let mut n_empty = 0;
+        for s in pos.squares().filter(|&s| pos.get(s).is_none()) {
+            empty[n_empty] = s;
+            n_empty += 1;
+        }
+        let empty = &empty[..n_empty];
         for kind in DROPPABLE {
             if pos.hand(us, kind) == 0 {
                 continue;
             }
-            for &to in &empty {
-                if Self::drop_allowed(pos, kind, to, us, pawn_files) {
-                    out.push(Move::drop(Piece::new(kind, us), to));
+            if kind == PAWN {
+                for &to in empty {
+                    if Self::drop_allowed(pos, kind, to, us, pawn_files) {
+                        out.push(Move::drop(Piece::new(kind, us), to));
+                    }
                 }
+            } else {
+                out.drops(Piece::new(kind, us), empty);
             }
         }
     }
@@ -683,6 +755,15 @@ impl Variant for Leaperhouse {
         let mut out = Vec::with_capacity(128);
         self.generate(pos, &mut out);
         out
+    }
+    fn perft(&self, pos: &Position, depth: u32) -> u64 {
+        if depth == 1 {
+            // The last ply is counted as generated, drops by the square.
+            let mut n = Count(0);
+            self.generate(pos, &mut n);
+            return n.0;
+        }
+        crate::perft::by_moves(self, pos, depth)
     }
     fn play(&self, pos: &Position, mv: &Move) -> Position {
         self.do_play(pos, mv)

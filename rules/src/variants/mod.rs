@@ -1,18 +1,19 @@
 //! One module per variant, and the registry.
 
-pub mod chess;
-pub mod chesslike;
-pub mod fleap;
-pub mod leap_chess;
-pub mod leaperhouse;
-pub mod lionized;
-pub mod maohopper;
+pub(crate) mod chess;
+pub(crate) mod chesslike;
+pub(crate) mod fleap;
+pub(crate) mod leap_chess;
+pub(crate) mod leaperhouse;
+pub(crate) mod lionized;
+pub(crate) mod maohopper;
+mod small_board;
 
 use crate::variant::Variant;
 use std::sync::OnceLock;
 
 /// Every variant, FIDE chess first, then the seed variants in issue order.
-pub fn registry() -> &'static [&'static dyn Variant] {
+pub(crate) fn registry() -> &'static [&'static dyn Variant] {
     static REGISTRY: OnceLock<Vec<&'static dyn Variant>> = OnceLock::new();
     REGISTRY.get_or_init(|| {
         vec![
