@@ -1,10 +1,5 @@
-//! Mail: the persistent outbox, the transports, and the mails themselves.
-//!
-//! Services call [`enqueue`] inside the transaction of the event that causes
-//! a mail (a move, a challenge...), so a mail exists exactly when its event
-//! does. The worker ([`drain_once`], run in a loop by `jobs`) claims due rows
-//! with a lease, renders them from the database, sends them, and marks them
-//! sent; failures are retried with growing delays and the last error kept.
+//! A player's mail settings: the policy (every mail, a daily digest, none)
+//! and the verification of their address.
 
 use crate::accounts::links::{self};
 use crate::db::outbox::{enqueue, Payload, POLICY_DIGEST, POLICY_EVERY, POLICY_NONE, VERIFY_EMAIL};

@@ -1,6 +1,5 @@
-//! Clocks over the database: each game's clocks as they stand, leave
-//! bookings and grants, and the sweeper that ends games on time and sends
-//! reminders. The arithmetic is in [`crate::domain::time_control`].
+//! The clock sweep: games lost on time, reminders of a clock running low,
+//! and the loss on time a late act meets first.
 
 use crate::clocks::state::{mover_clock, MoverClock, TIME_FORFEIT};
 use crate::db::models::GameRow;

@@ -1,6 +1,5 @@
-//! Clocks over the database: each game's clocks as they stand, leave
-//! bookings and grants, and the sweeper that ends games on time and sends
-//! reminders. The arithmetic is in [`crate::domain::time_control`].
+//! Leave: booking and cancelling days off, allowances per year, and the
+//! mails to opponents.
 
 use crate::db::models::LeaveBooking;
 use crate::db::outbox;

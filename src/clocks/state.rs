@@ -1,6 +1,5 @@
-//! Clocks over the database: each game's clocks as they stand, leave
-//! bookings and grants, and the sweeper that ends games on time and sends
-//! reminders. The arithmetic is in [`crate::domain::time_control`].
+//! Each side's time as it stands: the game's time control, the booked leave
+//! that stops the clock, the mover's clock, and the clock in words.
 
 use crate::db::models::GameRow;
 use crate::db::schema::leave_bookings;

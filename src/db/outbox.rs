@@ -1,10 +1,7 @@
-//! Mail: the persistent outbox, the transports, and the mails themselves.
-//!
-//! Services call [`enqueue`] inside the transaction of the event that causes
-//! a mail (a move, a challenge...), so a mail exists exactly when its event
-//! does. The worker ([`drain_once`], run in a loop by `jobs`) claims due rows
-//! with a lease, renders them from the database, sends them, and marks them
-//! sent; failures are retried with growing delays and the last error kept.
+//! The mail outbox. Use cases call [`enqueue`] inside the transaction of
+//! the event that causes a mail (a move, a challenge...), so a mail exists
+//! exactly when its event does; the drain (`mail::drain`) claims due rows
+//! with a lease, and [`mark_sent`] or [`mark_failed`] close or retry them.
 
 use crate::db::schema::{email_outbox, users};
 use crate::db::stamp::Stamp;

@@ -1,5 +1,5 @@
-//! Games: challenges, moves, resignations and draws. Legality is decided by
-//! the rules crate only; this module stores what it says.
+//! Challenges and seeks: creating a game, accepting and declining it, and
+//! games created already under way (tournament pairings).
 
 use crate::clocks::state;
 use crate::db::models::{NewGame, User};

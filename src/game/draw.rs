@@ -1,5 +1,4 @@
-//! Games: challenges, moves, resignations and draws. Legality is decided by
-//! the rules crate only; this module stores what it says.
+//! Draw offers: offering, accepting, declining.
 
 use crate::clocks::forfeit::end_if_flagged;
 use crate::db::models::User;

@@ -1,5 +1,6 @@
-//! Games: challenges, moves, resignations and draws. Legality is decided by
-//! the rules crate only; this module stores what it says.
+//! A move: checked by the rules engine against the game as stored, then
+//! stored with the game's new position, clocks and mails in one
+//! transaction ([`queue_move`], the one way a move is played).
 
 use crate::clocks::forfeit;
 use crate::clocks::state;

@@ -1,5 +1,5 @@
-//! Games: challenges, moves, resignations and draws. Legality is decided by
-//! the rules crate only; this module stores what it says.
+//! A game restored from its row: the variant, the stored start position
+//! and the history of its moves.
 
 use crate::db::models::GameRow;
 use crate::db::DbConn;

@@ -1,5 +1,5 @@
-//! Games: challenges, moves, resignations and draws. Legality is decided by
-//! the rules crate only; this module stores what it says.
+//! Game rows: statuses, loading and listing games and their moves, who
+//! plays which side, whose turn it is.
 
 use crate::db::models::{GameRow, ListedMove, MoveRow, NewGame};
 use crate::db::schema::{game_histories, game_notes, games, moves, users};

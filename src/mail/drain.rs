@@ -1,10 +1,5 @@
-//! Mail: the persistent outbox, the transports, and the mails themselves.
-//!
-//! Services call [`enqueue`] inside the transaction of the event that causes
-//! a mail (a move, a challenge...), so a mail exists exactly when its event
-//! does. The worker ([`drain_once`], run in a loop by `jobs`) claims due rows
-//! with a lease, renders them from the database, sends them, and marks them
-//! sent; failures are retried with growing delays and the last error kept.
+//! The outbox drain: claim due mails with a lease, render and send each,
+//! and mark it sent or to be tried again later.
 
 use crate::db::outbox::{claim_batch, due, mark_failed, mark_sent, BATCH};
 use crate::db::DbConn;

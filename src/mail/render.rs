@@ -1,10 +1,5 @@
-//! Mail: the persistent outbox, the transports, and the mails themselves.
-//!
-//! Services call [`enqueue`] inside the transaction of the event that causes
-//! a mail (a move, a challenge...), so a mail exists exactly when its event
-//! does. The worker ([`drain_once`], run in a loop by `jobs`) claims due rows
-//! with a lease, renders them from the database, sends them, and marks them
-//! sent; failures are retried with growing delays and the last error kept.
+//! A queued mail rendered from the database as it is now: subject, text
+//! and HTML; a mail that is no longer true renders to nothing.
 
 use crate::accounts::links::{self, PlayLink};
 use crate::db::models::{GameRow, User};

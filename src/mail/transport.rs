@@ -1,10 +1,5 @@
-//! Mail: the persistent outbox, the transports, and the mails themselves.
-//!
-//! Services call [`enqueue`] inside the transaction of the event that causes
-//! a mail (a move, a challenge...), so a mail exists exactly when its event
-//! does. The worker ([`drain_once`], run in a loop by `jobs`) claims due rows
-//! with a lease, renders them from the database, sends them, and marks them
-//! sent; failures are retried with growing delays and the last error kept.
+//! Where mail goes: an SMTP server (STARTTLS, implicit TLS, or plain on
+//! loopback), or `.eml` files when no server is configured.
 
 use crate::config::Config;
 use lettre::transport::smtp::authentication::Credentials;

@@ -1,13 +1,5 @@
-//! Tournaments (issue 10): directors create them, players join during the
-//! entry window, the server pairs them (Berger tables, Swiss rounds from
-//! `services::pairing`), creates the games, applies the forfeit rules as games
-//! end, and computes standings (`services::standings`) from the games.
-//!
-//! A tournament is `entry` (open for joining), `running`, `finished`, or
-//! `cancelled` (fewer than two players when the entry window closed). Every
-//! state change that two processes could race for is claimed with a
-//! conditional UPDATE of the tournament row: the start (`status = 'entry'`)
-//! and each Swiss round (`current_round = r`).
+//! What tournament pages show: standings, the cross table, the director's
+//! dashboard, and the round mail.
 
 use crate::db::models::{EntrantRow, GameRow, TournamentRow, User};
 use crate::db::schema::{
