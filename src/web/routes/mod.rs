@@ -2,6 +2,7 @@
 //! service, and picks a template.
 
 pub mod accounts;
+pub mod director;
 pub mod game_acts;
 pub mod game_json;
 pub mod game_page;
@@ -91,11 +92,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         "/tournaments/{id}/grant-leave",
         web::post().to(tournaments::grant_leave),
     )
-    .route("/director", web::get().to(tournaments::dashboard))
-    .route(
-        "/records/import",
-        web::post().to(tournaments::import_record),
-    )
+    .route("/director", web::get().to(director::dashboard))
+    .route("/records/import", web::post().to(director::import_record))
     .default_service(web::to(pages::not_found));
 }
 

@@ -19,7 +19,6 @@ use crate::web::{clip, db_read, html, now, parse_id, see_other, write_once, Ctx,
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
-use chrono::NaiveDateTime;
 use serde::Deserialize;
 
 fn tid(raw: &str) -> Result<i32, Error> {
@@ -592,50 +591,4 @@ pub async fn request_adjudication(
         Some(t) => format!("/tournaments/{t}"),
         None => format!("/games/{id}"),
     }))
-}
-
-// ---------------------------------------------------------------------------
-// The director's dashboard
-
-#[derive(Template)]
-#[template(path = "director.html")]
-struct DirectorPage {
-    page: Page,
-    d: views::Dashboard,
-}
-
-pub async fn dashboard(ctx: Ctx) -> Result<HttpResponse, Error> {
-    let user = directors::require_director(ctx.user.as_ref())?.clone();
-    let d = db_read(&ctx.state, move |conn| views::dashboard(conn, &user, now())).await?;
-    let page = DirectorPage {
-        page: ctx.page(),
-        d,
-    };
-    Ok(html(StatusCode::OK, page.render()?))
-}
-
-/// Dates in templates.
-pub fn fmt_when(t: &NaiveDateTime) -> String {
-    utc_minute(*t)
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-pub struct ImportForm {
-    csrf_token: String,
-    record: String,
-    white: String,
-    black: String,
-}
-
-/// A director imports a checked record as a finished game.
-pub async fn import_record(ctx: Ctx, form: web::Form<ImportForm>) -> Result<HttpResponse, Error> {
-    ctx.check_csrf(&form.csrf_token)?;
-    let user = directors::require_director(ctx.user.as_ref())?.clone();
-    let f = form.into_inner();
-    let id = write_once(&ctx.state, move |conn| {
-        records::import_record(conn, &user, &f.record, &f.white, &f.black, now())
-    })
-    .await?;
-    Ok(see_other(&format!("/games/{id}")))
 }
