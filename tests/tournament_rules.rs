@@ -2,9 +2,9 @@
 //! crosstable and the withdrawal rule.
 
 use missive::domain::pairing::{
-    double_round_robin, round_robin, swiss_round, Float, Pairing, PairingError, SwissEntrant,
-    SwissRound,
+    swiss_round, Float, Pairing, PairingError, SwissEntrant, SwissRound,
 };
+use missive::domain::round_robin::{double_round_robin, round_robin};
 use missive::domain::standings::{
     crosstable, standings, withdrawal_effect, GameResult, Outcome, Standing, WithdrawalEffect,
 };

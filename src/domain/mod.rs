@@ -3,8 +3,10 @@
 //! standings.
 
 pub mod error;
+pub mod matching;
 pub mod pairing;
 pub mod piece_words;
+pub mod round_robin;
 pub mod running_time;
 pub mod standings;
 pub mod time_control;

@@ -71,9 +71,9 @@ pub fn start(conn: &mut DbConn, tid: i32, now: NaiveDateTime) -> Result<bool, Er
             }
             format => {
                 let table = if format == DOUBLE_ROUND_ROBIN {
-                    pairing::double_round_robin(ids.len())
+                    crate::domain::round_robin::double_round_robin(ids.len())
                 } else {
-                    pairing::round_robin(ids.len())
+                    crate::domain::round_robin::round_robin(ids.len())
                 };
                 let rounds = table.len() as i32;
                 diesel::update(tournaments::table.find(tid))
