@@ -359,7 +359,9 @@ fn setup_tables(database_url: &str, conns: usize) -> Vec<(i32, Player, Player)> 
 }
 
 struct Viewer {
-    mover: Mover,
+    table: Table,
+    rng: rand::rngs::StdRng,
+    pool: missive::db::Pool,
     /// Each player's CSRF seed (a browser of their own).
     seeds: [String; 2],
     csrf: [Option<String>; 2],
@@ -395,37 +397,32 @@ fn views_after_moves(
         move |i| {
             let (id, w, b) = games[i].clone();
             Viewer {
-                mover: Mover {
-                    table: Table::new(id, w, b),
-                    seed: String::new(),
-                    csrf: None,
-                    rng: rand::rngs::StdRng::seed_from_u64(1000 + i as u64),
-                    pool: pool.clone(),
-                },
+                table: Table::new(id, w, b),
+                rng: rand::rngs::StdRng::seed_from_u64(1000 + i as u64),
+                pool: pool.clone(),
                 seeds: [load::csrf_seed(), load::csrf_seed()],
                 csrf: [None, None],
             }
         },
         |v, http| {
-            let m = &mut v.mover;
-            if m.table.finished() {
-                let mut conn = m.pool.get().unwrap();
-                let id = load::new_game(&mut conn, &m.table.white, &m.table.black);
-                m.table = Table::new(id, m.table.white.clone(), m.table.black.clone());
+            if v.table.finished() {
+                let mut conn = v.pool.get().unwrap();
+                let id = load::new_game(&mut conn, &v.table.white, &v.table.black);
+                v.table = Table::new(id, v.table.white.clone(), v.table.black.clone());
             }
-            let side = usize::from(m.table.game.side_to_move() == missive_rules::Color::Black);
+            let side = usize::from(v.table.game.side_to_move() == missive_rules::Color::Black);
             if v.csrf[side].is_none() {
                 v.csrf[side] = Some(load::csrf_for(http, &v.seeds[side]).ok()?);
             }
             let csrf = v.csrf[side].clone()?;
-            let p = load::post_move(http, &mut m.table, &v.seeds[side], &csrf, &mut m.rng).ok()?;
+            let p = load::post_move(http, &mut v.table, &v.seeds[side], &csrf, &mut v.rng).ok()?;
             assert_eq!(
                 p.status, 303,
                 "move {} in game {}",
-                p.coordinate, m.table.id
+                p.coordinate, v.table.id
             );
-            let viewer = m.table.to_move().cookie(&v.seeds[1 - side]);
-            timed(http, &format!("/games/{}", m.table.id), &viewer, 200)
+            let viewer = v.table.to_move().cookie(&v.seeds[1 - side]);
+            timed(http, &format!("/games/{}", v.table.id), &viewer, 200)
         },
         addr,
     );

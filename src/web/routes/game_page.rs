@@ -144,6 +144,8 @@ struct GamePage<'a> {
     draw_offer_from_opponent: bool,
     draw_offered_by_me: bool,
     fen: String,
+    /// The piece legend, with what the shown position holds in hand.
+    legend: String,
     replay: Replay,
     listed: ListWindow,
     /// The viewer's private note, when logged in.
@@ -355,6 +357,16 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
             false => Ok(game.board_view()),
         })
         .map_err(|e| Error::internal(format!("game {} ply {shown} has a bad FEN: {e}", row.id)))?;
+    // The restored game's own view when it shows the current position, so
+    // the page reads no FEN again for the legend's pieces in hand.
+    let shown_view = match replaying {
+        true => variant
+            .parse_fen(&shown_fen)
+            .ok()
+            .map(|p| BoardView::new(variant, &p)),
+        false => Some(game.board_view()),
+    };
+    let legend = crate::web::views::legend::legend_html(variant, shown_view.as_ref());
     let rows = move_lines(&data.moves.listed, row.black_id, shown);
     let listed = ListWindow {
         first: data.moves.listed.first().map(|m| m.ply).unwrap_or(1),
@@ -453,6 +465,7 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
         playing,
         draw_offer_from_opponent: playing && row.draw_offer.as_deref() == theirs,
         draw_offered_by_me: playing && row.draw_offer.as_deref() == mine,
+        legend,
         fen: shown_fen,
         replay: Replay {
             shown,

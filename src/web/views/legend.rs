@@ -262,15 +262,6 @@ pub fn legend_html(variant: &dyn Variant, view: Option<&BoardView>) -> String {
     out
 }
 
-/// The legend of a game page: the variant by id and the position shown.
-pub fn for_game(variant_id: &str, fen: &str) -> String {
-    let Some(v) = missive_rules::variant(variant_id) else {
-        return String::new();
-    };
-    let view = v.parse_fen(fen).ok().map(|p| BoardView::new(v, &p));
-    legend_html(v, view.as_ref())
-}
-
 /// The rules page's start position and pieces.
 pub fn for_rules(variant_id: &str) -> String {
     let Some(v) = missive_rules::variant(variant_id) else {
@@ -371,10 +362,11 @@ mod tests {
 
     #[test]
     fn game_legend_names_what_is_held() {
-        let html = for_game(
-            "fleap",
-            "*tsfat*/eeeeeee/7/*5*/7/EEEEEEE/*TSFAT*[] w 1/1 0 1",
-        );
+        let v = missive_rules::variant("fleap").unwrap();
+        let pos = v
+            .parse_fen("*tsfat*/eeeeeee/7/*5*/7/EEEEEEE/*TSFAT*[] w 1/1 0 1")
+            .unwrap();
+        let html = legend_html(v, Some(&BoardView::new(v, &pos)));
         assert!(html.contains("Nuke ×1"), "{html}");
     }
 }
