@@ -5,6 +5,7 @@
 use crate::accounts::mail_settings;
 use crate::accounts::users as accounts;
 use crate::db::outbox;
+use crate::domain::mail_kind::Mail;
 use crate::game::challenge;
 use crate::game::challenge::Challenge;
 use crate::mail::context;
@@ -67,15 +68,8 @@ pub fn run(
     mail_settings::verify_email(&mut conn, &secret, b.id, &sig, now)
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     for _ in 0..count {
-        outbox::enqueue(
-            &mut conn,
-            outbox::CHALLENGE_RECEIVED,
-            b.id,
-            Some(game),
-            Some(0),
-            &outbox::Payload::default(),
-            now,
-        )?;
+        let challenged = Mail::ChallengeReceived { game, from: a.id };
+        outbox::enqueue(&mut conn, b.id, &challenged, now)?;
     }
     drop(conn);
     let sink = SmtpSink::start();

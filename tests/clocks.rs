@@ -14,6 +14,8 @@ use missive::db::models::User;
 use missive::db::outbox;
 use missive::db::DbConn;
 use missive::domain::error::Error;
+use missive::domain::game_state::{EndReason, GameResult, GameStatus};
+use missive::domain::mail_kind::MailKind;
 use missive::domain::time_control::{TimeControl, DAY};
 use missive::game::challenge;
 use missive::game::draw;
@@ -88,7 +90,7 @@ fn game(conn: &mut DbConn, alice: &User, bob: &User, control: &str) -> i32 {
     .unwrap()
 }
 
-fn mails(conn: &mut DbConn, kind: &str) -> Vec<outbox::OutboxRow> {
+fn mails(conn: &mut DbConn, kind: MailKind) -> Vec<outbox::OutboxRow> {
     outbox::all(conn)
         .unwrap()
         .into_iter()
@@ -137,14 +139,18 @@ fn timeout_forfeits_once_with_two_racing_sweepers(backend: Backend) {
     assert_eq!(total, 5, "each game forfeited by exactly one sweeper");
     for (i, id) in ids.iter().enumerate() {
         let row = rows::load(&mut conn, *id).unwrap();
-        assert_eq!(row.status, rows::FINISHED);
-        assert_eq!(row.reason.as_deref(), Some(state::TIME_FORFEIT));
-        let expected = if i < 3 { "0-1" } else { "1-0" };
-        assert_eq!(row.result.as_deref(), Some(expected), "game {id}");
+        assert_eq!(row.status, GameStatus::Finished);
+        assert_eq!(row.reason, Some(EndReason::TimeForfeit));
+        let expected = if i < 3 {
+            GameResult::BlackWins
+        } else {
+            GameResult::WhiteWins
+        };
+        assert_eq!(row.result, Some(expected), "game {id}");
         assert_eq!(row.ended_at, Some(now));
         assert!(row.clock_deadline.is_none());
     }
-    let over = mails(&mut conn, outbox::GAME_OVER);
+    let over = mails(&mut conn, MailKind::GameOver);
     assert_eq!(over.len(), 10, "one game-over mail per player per game");
     for id in &ids {
         let mut to: Vec<i32> = over
@@ -160,7 +166,7 @@ fn timeout_forfeits_once_with_two_racing_sweepers(backend: Backend) {
         forfeit::sweep(&mut conn, now + Duration::days(3)).unwrap(),
         0
     );
-    assert_eq!(mails(&mut conn, outbox::GAME_OVER).len(), 10);
+    assert_eq!(mails(&mut conn, MailKind::GameOver).len(), 10);
 }
 
 fn late_move_is_refused_and_forfeits(backend: Backend) {
@@ -179,11 +185,11 @@ fn late_move_is_refused_and_forfeits(backend: Backend) {
     }
     assert_eq!(rows::moves_of(&mut conn, id).unwrap().len(), 1);
     let row = rows::load(&mut conn, id).unwrap();
-    assert_eq!(row.status, rows::FINISHED);
-    assert_eq!(row.result.as_deref(), Some("1-0"));
-    assert_eq!(row.reason.as_deref(), Some(state::TIME_FORFEIT));
+    assert_eq!(row.status, GameStatus::Finished);
+    assert_eq!(row.result, Some(GameResult::WhiteWins));
+    assert_eq!(row.reason, Some(EndReason::TimeForfeit));
     assert_eq!(row.black_clock_secs, Some(0));
-    assert_eq!(mails(&mut conn, outbox::GAME_OVER).len(), 2);
+    assert_eq!(mails(&mut conn, MailKind::GameOver).len(), 2);
     // The sweeper has nothing left to do. A retry (a second tab, or the
     // server's own after a lost connection) gets the same answer, and
     // changes nothing; the winner is told the game is over.
@@ -195,7 +201,7 @@ fn late_move_is_refused_and_forfeits(backend: Backend) {
     }
     let r = common::play_move(&mut conn, id, &alice, "Nf3", None, true, late);
     assert!(matches!(r, Err(Error::Forbidden(m)) if m == "This game is over."));
-    assert_eq!(mails(&mut conn, outbox::GAME_OVER).len(), 2);
+    assert_eq!(mails(&mut conn, MailKind::GameOver).len(), 2);
     assert_eq!(rows::moves_of(&mut conn, id).unwrap().len(), 1);
     // A move that finds the game already lost on time by the sweeper is
     // told the same.
@@ -217,16 +223,16 @@ fn late_move_is_refused_and_forfeits(backend: Backend) {
     }
     let row = rows::load(&mut conn, id).unwrap();
     assert_eq!(
-        (row.result.as_deref(), row.reason.as_deref()),
-        (Some("0-1"), Some(state::TIME_FORFEIT))
+        (row.result, row.reason),
+        (Some(GameResult::BlackWins), Some(EndReason::TimeForfeit))
     );
     // Before the flag falls, the same agreement is a draw.
     let id = game(&mut conn, &alice, &bob, "2d/move");
     draw::draw(&mut conn, id, &bob, "offer", t0()).unwrap();
     draw::draw(&mut conn, id, &alice, "accept", t0() + Duration::days(1)).unwrap();
     assert_eq!(
-        rows::load(&mut conn, id).unwrap().reason.as_deref(),
-        Some("agreement")
+        rows::load(&mut conn, id).unwrap().reason,
+        Some(EndReason::Agreement)
     );
     // The deadline itself is too late; a second before is in time.
     let id = game(&mut conn, &alice, &bob, "2d/move");
@@ -326,14 +332,14 @@ fn leave_stops_the_clock_and_moves_the_deadline(backend: Backend) {
     assert!(!o.white.on_leave && o.white.running);
     assert_eq!(o.deadline, Some(t0() + Duration::days(14)));
     // Both her opponents (not Alice) are told, once each.
-    let told: Vec<i32> = mails(&mut conn, outbox::LEAVE_BOOKED)
+    let told: Vec<i32> = mails(&mut conn, MailKind::LeaveBooked)
         .iter()
         .map(|m| m.user_id)
         .collect();
     assert_eq!(told.len(), 2);
     assert!(told.contains(&bob.id) && told.contains(&carol.id));
     let ctx = context::MailCtx::new(&app.config, b"a secret for tests").unwrap();
-    let leave_mail = &mails(&mut conn, outbox::LEAVE_BOOKED)[0];
+    let leave_mail = &mails(&mut conn, MailKind::LeaveBooked)[0];
     let r = render::render(&mut conn, &ctx, leave_mail, t0())
         .unwrap()
         .unwrap();
@@ -348,7 +354,10 @@ fn leave_stops_the_clock_and_moves_the_deadline(backend: Backend) {
         forfeit::sweep_report(&mut conn, past_old).unwrap().forfeits,
         0
     );
-    assert_eq!(rows::load(&mut conn, id).unwrap().status, rows::ACTIVE);
+    assert_eq!(
+        rows::load(&mut conn, id).unwrap().status,
+        GameStatus::Active
+    );
     // Alice moves on day 4: two days of running time used, bank back to 3.
     play(&mut conn, id, &alice, "e4", past_old);
     let m = rows::moves_of(&mut conn, id).unwrap();
@@ -361,10 +370,13 @@ fn leave_stops_the_clock_and_moves_the_deadline(backend: Backend) {
         1
     );
     // In the other game Carol (not on leave, 14 days) is to move.
-    assert_eq!(rows::load(&mut conn, other).unwrap().status, rows::ACTIVE);
     assert_eq!(
-        rows::load(&mut conn, id).unwrap().result.as_deref(),
-        Some("1-0")
+        rows::load(&mut conn, other).unwrap().status,
+        GameStatus::Active
+    );
+    assert_eq!(
+        rows::load(&mut conn, id).unwrap().result,
+        Some(GameResult::WhiteWins)
     );
 }
 
@@ -404,9 +416,12 @@ fn capped_leave_in_a_game(backend: Backend) {
     assert_eq!(s.forfeits, 1);
     assert_eq!(
         rows::load(&mut conn, capped).unwrap().status,
-        rows::FINISHED
+        GameStatus::Finished
     );
-    assert_eq!(rows::load(&mut conn, free).unwrap().status, rows::ACTIVE);
+    assert_eq!(
+        rows::load(&mut conn, free).unwrap().status,
+        GameStatus::Active
+    );
 }
 
 fn one_reminder_per_move(backend: Backend) {
@@ -437,7 +452,7 @@ fn one_reminder_per_move(backend: Backend) {
             .reminders,
         0
     );
-    let sent = mails(&mut conn, outbox::CLOCK_REMINDER);
+    let sent = mails(&mut conn, MailKind::ClockReminder);
     assert_eq!(sent.len(), 1);
     assert_eq!((sent[0].user_id, sent[0].ply), (alice.id, Some(0)));
     // After Alice's move it is Bob's turn, and his own reminder.
@@ -452,7 +467,7 @@ fn one_reminder_per_move(backend: Backend) {
     for _ in 0..2 {
         forfeit::sweep(&mut conn, moved + Duration::hours(50)).unwrap();
     }
-    let sent = mails(&mut conn, outbox::CLOCK_REMINDER);
+    let sent = mails(&mut conn, MailKind::ClockReminder);
     assert_eq!(sent.len(), 2);
     assert_eq!((sent[1].user_id, sent[1].ply), (bob.id, Some(1)));
     // The reminder renders with the time left and deadline.
@@ -524,14 +539,14 @@ fn create_active_game_starts_the_clock(backend: Backend) {
     let bob = player(&mut conn, "bob");
     let id = game(&mut conn, &alice, &bob, "7d/move");
     let row = rows::load(&mut conn, id).unwrap();
-    assert_eq!(row.status, rows::ACTIVE);
+    assert_eq!(row.status, GameStatus::Active);
     assert_eq!(row.white_id, Some(alice.id));
     assert_eq!(row.black_id, Some(bob.id));
     assert_eq!(row.challenger_id, alice.id);
     assert_eq!(row.time_control.as_deref(), Some("7d/move"));
     assert_eq!(row.turn_started_at, Some(t0()));
     assert_eq!(row.clock_deadline, Some(t0() + Duration::days(7)));
-    let turn = mails(&mut conn, outbox::YOUR_TURN);
+    let turn = mails(&mut conn, MailKind::YourTurn);
     assert_eq!(turn.len(), 1);
     assert_eq!((turn[0].user_id, turn[0].game_id), (alice.id, Some(id)));
     // The "your turn" mail shows the clock.
@@ -553,7 +568,10 @@ fn create_active_game_starts_the_clock(backend: Backend) {
         forfeit::sweep(&mut conn, t0() + Duration::days(999)).unwrap(),
         1
     );
-    assert_eq!(rows::load(&mut conn, free).unwrap().status, rows::ACTIVE);
+    assert_eq!(
+        rows::load(&mut conn, free).unwrap().status,
+        GameStatus::Active
+    );
     assert!(matches!(
         challenge::create_active_game(&mut conn, "nope", bob.id, alice.id, None, None, t0()),
         Err(Error::Invalid(_))

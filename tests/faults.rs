@@ -16,6 +16,7 @@ mod stored;
 use diesel::prelude::*;
 use load::{Http, Player, Table};
 use missive::db::DbConn;
+use missive::domain::game_state::{EndReason, GameResult, GameStatus};
 use missive::game::challenge;
 use missive::game::draw;
 use missive::game::play;
@@ -459,8 +460,8 @@ fn two_processes_forfeit_each_flagged_game_once() {
     for id in &ids {
         let g = rows::load(&mut conn, *id).unwrap();
         assert_eq!(
-            (g.result.as_deref(), g.reason.as_deref()),
-            (Some("0-1"), Some("time-forfeit")),
+            (g.result, g.reason),
+            (Some(GameResult::BlackWins), Some(EndReason::TimeForfeit)),
             "game {id}"
         );
     }
@@ -955,7 +956,10 @@ fn postgres_writes_are_tried_again_after_their_connections_are_lost() {
     assert_eq!(count(&mut conn, "SELECT COUNT(*) AS n FROM games"), 2);
     let notes = "SELECT COUNT(*) AS n FROM game_notes WHERE body = 'after the kill'";
     assert_eq!(count(&mut conn, notes), 1);
-    assert_ne!(rows::load(&mut conn, id).unwrap().status, "active");
+    assert_ne!(
+        rows::load(&mut conn, id).unwrap().status,
+        GameStatus::Active
+    );
 }
 
 /// `db::once` at the service level, for the case a server cannot be made
@@ -1006,8 +1010,8 @@ fn a_write_committed_before_its_connection_was_lost_is_not_done_again() {
         |r: Result<(), Error>| matches!(r, Err(Error::Conflict(m)) if m == rows::FLAG_FELL);
     assert!(flag_fell(once(&mut conn, "k3", false, late, accept)));
     let row = rows::load(&mut conn, *id).unwrap();
-    let forfeit = Some(missive::clocks::state::TIME_FORFEIT);
-    assert_eq!(row.reason.as_deref(), forfeit, "the forfeit stands");
+    let forfeit = Some(EndReason::TimeForfeit);
+    assert_eq!(row.reason, forfeit, "the forfeit stands");
     assert!(flag_fell(once(&mut conn, "k3", true, late, |_| Ok(()))));
     // A failure rolls back what was written before it and keeps no key.
     let failing = |c: &mut DbConn| -> Result<i32, Error> {

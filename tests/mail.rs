@@ -11,6 +11,7 @@ use common::{csrf_from, Backend, TestApp};
 use missive::accounts::links::PlayLink;
 use missive::accounts::mail_settings;
 use missive::db::outbox;
+use missive::domain::mail_kind::{Mail, MailKind, MailPolicy};
 use missive::mail::context::MailCtx;
 use missive::mail::drain;
 use missive::mail::drain::Sender;
@@ -366,16 +367,12 @@ fn two_workers_send_each_mail_once(backend: Backend) {
     {
         let mut conn = app.db();
         for _ in 0..60 {
-            outbox::enqueue(
-                &mut conn,
-                outbox::CHALLENGE_ACCEPTED,
-                1,
-                Some(id),
-                Some(0),
-                &outbox::Payload::default(),
-                now,
-            )
-            .unwrap();
+            let accepted = Mail::ChallengeAccepted {
+                game: id,
+                ply: 0,
+                from: 2,
+            };
+            outbox::enqueue(&mut conn, 1, &accepted, now).unwrap();
         }
     }
     let total = app.count("SELECT COUNT(*) AS n FROM email_outbox") as usize;
@@ -420,7 +417,7 @@ fn every_event_queues_its_mail(backend: Backend) {
         outbox::all(&mut app.db())
             .unwrap()
             .into_iter()
-            .map(|r| (r.kind, r.user_id))
+            .map(|r| (r.kind.to_string(), r.user_id))
             .collect()
     };
     let alice = vuser(&app, "alice");
@@ -973,26 +970,36 @@ fn digest_lists_least_time_left_first(backend: Backend) {
 fn enqueue_follows_verification_and_policy(backend: Backend) {
     let app = TestApp::start(backend);
     let now = missive::web::now();
-    let payload = outbox::Payload::default();
+    let (_alice, _bob, game) = started_game(&app);
     let mut n = 0;
-    for policy in [
-        outbox::POLICY_EVERY,
-        outbox::POLICY_DIGEST,
-        outbox::POLICY_NONE,
-    ] {
+    for policy in MailPolicy::ALL.iter().map(|p| p.code()) {
         for verified in [true, false] {
             n += 1;
             let u = service_user(&app, &format!("queue{n}"), policy, verified, now);
-            for kind in [outbox::YOUR_TURN, outbox::GAME_OVER, outbox::VERIFY_EMAIL] {
-                outbox::enqueue(&mut app.db(), kind, u.id, None, Some(777), &payload, now).unwrap();
+            let mails = [
+                Mail::YourTurn {
+                    game,
+                    ply: 777,
+                    from: None,
+                    last_move: None,
+                },
+                Mail::GameOver {
+                    game,
+                    from: None,
+                    last_move: None,
+                },
+                Mail::VerifyEmail,
+            ];
+            for mail in mails {
+                let kind = mail.kind();
+                outbox::enqueue(&mut app.db(), u.id, &mail, now).unwrap();
                 let queued = app.count(&format!(
-                    "SELECT COUNT(*) AS n FROM email_outbox \
-                     WHERE user_id = {} AND kind = '{kind}' AND ply = 777",
+                    "SELECT COUNT(*) AS n FROM email_outbox WHERE user_id = {} AND kind = '{kind}'",
                     u.id
                 ));
-                let wanted = (verified || kind == outbox::VERIFY_EMAIL)
-                    && policy != outbox::POLICY_NONE
-                    && !(policy == outbox::POLICY_DIGEST && kind == outbox::YOUR_TURN);
+                let wanted = (verified || kind == MailKind::VerifyEmail)
+                    && policy != MailPolicy::None.code()
+                    && !(policy == MailPolicy::Digest.code() && kind == MailKind::YourTurn);
                 assert_eq!(queued, i64::from(wanted), "{policy} {verified} {kind}");
             }
         }

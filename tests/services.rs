@@ -7,6 +7,7 @@ use common::{Backend, TestApp};
 use diesel::prelude::*;
 use missive::accounts::users as accounts;
 use missive::domain::error::Error;
+use missive::domain::game_state::Side;
 use missive::game::challenge;
 use missive::game::play;
 use missive::game::rows;
@@ -76,7 +77,7 @@ fn stale_position_cannot_store_a_move(backend: Backend) {
     assert_eq!(moves[0].played_at, t0());
     let row = rows::load(&mut conn, id).unwrap();
     assert_eq!(row.ply, 1);
-    assert_eq!(row.turn, "black");
+    assert_eq!(row.turn, Side::Black);
     assert_eq!(row.fen, moves[0].fen_after);
     // A preview stores nothing.
     let r = common::play_move(&mut conn, id, &_bob, "e5", Some(1), false, t0()).unwrap();

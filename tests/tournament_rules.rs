@@ -6,7 +6,7 @@ use missive::domain::pairing::{
 };
 use missive::domain::round_robin::{double_round_robin, round_robin};
 use missive::domain::standings::{
-    crosstable, standings, withdrawal_effect, GameResult, Outcome, Standing, WithdrawalEffect,
+    crosstable, standings, withdrawal_effect, GameResult, ScoredGame, Standing, WithdrawalEffect,
 };
 use missive_rules::Color;
 use rand::rngs::StdRng;
@@ -667,14 +667,14 @@ fn swiss_property_many_random_tournaments() {
 
 // ---------------------------------------------------------------- standings
 
-fn game(white: i32, black: i32, outcome: Outcome) -> GameResult {
-    GameResult {
+fn game(white: i32, black: i32, outcome: GameResult) -> ScoredGame {
+    ScoredGame {
         white,
         black,
         outcome,
     }
 }
-use Outcome::{BlackWins as B, Draw as D, WhiteWins as W};
+use GameResult::{BlackWins as B, Draw as D, WhiteWins as W};
 
 /// (player, rank, points2, played, wins, draws, losses, SB×4, Buchholz×2)
 type Row = (i32, usize, i32, u32, u32, u32, u32, i64, i32);
@@ -698,7 +698,7 @@ fn rows(s: &[Standing]) -> Vec<Row> {
 }
 
 /// 1 beats 2 and 3, draws 4, loses to 5; 2 beats 3 and 4, draws 5; 3 beats 4 and 5; 4 beats 5.
-fn five_player_round_robin() -> Vec<GameResult> {
+fn five_player_round_robin() -> Vec<ScoredGame> {
     vec![
         game(1, 2, W),
         game(3, 1, B),
@@ -771,7 +771,7 @@ fn all_draws_share_the_first_rank() {
 }
 
 /// Three rounds of an eight-player Swiss.
-fn eight_player_swiss() -> Vec<GameResult> {
+fn eight_player_swiss() -> Vec<ScoredGame> {
     vec![
         // Round 1: 1 beats 5, 2 beats 6 (black), 3-7 drawn, 4 beats 8 (black).
         game(1, 5, W),

@@ -12,7 +12,10 @@ use missive::accounts::users as accounts;
 use missive::db::models::{GameRow, User};
 use missive::db::DbConn;
 use missive::domain::error::Error;
+use missive::domain::game_state::{EndReason, GameResult, GameStatus, Side};
+use missive::domain::mail_kind::MailKind;
 use missive::domain::pairing;
+use missive::domain::tournament_state::TournamentStatus;
 use missive::game::draw;
 use missive::game::resign;
 use missive::game::rows as game_rows;
@@ -146,7 +149,7 @@ fn time_forfeit(
     );
     assert!(missive::clocks::forfeit::forfeit_if_flagged(conn, &row, now).unwrap());
     let row = game_rows::load(conn, game_id).unwrap();
-    assert_eq!(row.reason.as_deref(), Some("time-forfeit"));
+    assert_eq!(row.reason, Some(EndReason::TimeForfeit));
 }
 
 fn line<'a>(s: &'a [StandingLine], name: &str) -> &'a StandingLine {
@@ -166,7 +169,7 @@ fn round_robin_of_five(backend: Backend) {
     let refs: Vec<&User> = us.iter().collect();
     let (tid, start) = started(conn, &dir, form("Winter RR", "round-robin", "", "2"), &refs);
     let t = rows::load(conn, tid).unwrap();
-    assert_eq!(t.status, rows::RUNNING);
+    assert_eq!(t.status, TournamentStatus::Running);
     assert_eq!((t.rounds, t.current_round), (5, 5));
     let gs = tgames(conn, tid);
     // Berger tables: all ten games at once, every pair exactly once, two
@@ -174,8 +177,8 @@ fn round_robin_of_five(backend: Backend) {
     assert_eq!(gs.len(), 10);
     let mut pairs = HashSet::new();
     for g in &gs {
-        assert_eq!(g.status, game_rows::ACTIVE);
-        assert_eq!(g.turn, "white");
+        assert_eq!(g.status, GameStatus::Active);
+        assert_eq!(g.turn, Side::White);
         let (w, b) = (g.white_id.unwrap(), g.black_id.unwrap());
         assert!(pairs.insert((w.min(b), w.max(b))), "pair repeated");
     }
@@ -194,7 +197,7 @@ fn round_robin_of_five(backend: Backend) {
         assert_eq!(
             mails
                 .iter()
-                .filter(|m| m.kind == "tournament_round" && m.user_id == u.id)
+                .filter(|m| m.kind == MailKind::TournamentRound && m.user_id == u.id)
                 .count(),
             1
         );
@@ -284,7 +287,7 @@ fn round_robin_of_five(backend: Backend) {
     let t = rows::load(conn, tid).unwrap();
     assert_eq!(
         t.status,
-        rows::FINISHED,
+        TournamentStatus::Finished,
         "every game over: the tournament is"
     );
     let v = views::view(conn, tid).unwrap();
@@ -365,7 +368,10 @@ fn swiss_of_eight(backend: Backend) {
             );
         }
     }
-    assert_eq!(rows::load(conn, tid).unwrap().status, rows::FINISHED);
+    assert_eq!(
+        rows::load(conn, tid).unwrap().status,
+        TournamentStatus::Finished
+    );
     // Round 1: top half against bottom half.
     let r1: Vec<(usize, usize)> = rounds_seen[0]
         .iter()
@@ -447,7 +453,7 @@ fn swiss_of_eight(backend: Backend) {
     assert_eq!(
         mails
             .iter()
-            .filter(|m| m.kind == "tournament_round")
+            .filter(|m| m.kind == MailKind::TournamentRound)
             .count(),
         24
     );
@@ -504,13 +510,13 @@ fn forfeits_withdraw_and_cancel_below_half(backend: Backend) {
         .iter()
         .filter(|g| g.white_id == Some(fay) || g.black_id == Some(fay))
     {
-        assert_eq!(g.status, game_rows::FINISHED);
-        let lost = (g.result.as_deref() == Some("1-0")) == (g.black_id == Some(fay));
+        assert_eq!(g.status, GameStatus::Finished);
+        let lost = (g.result == Some(GameResult::WhiteWins)) == (g.black_id == Some(fay));
         assert!(lost, "game {}", g.id);
     }
     let withdrawals = tgames(conn, tid)
         .iter()
-        .filter(|g| g.reason.as_deref() == Some("withdrawal"))
+        .filter(|g| g.reason == Some(EndReason::Withdrawal))
         .count();
     assert_eq!(withdrawals, 3);
     // Cancelled: nobody scores from fay's games; ann's win stands.
@@ -571,7 +577,7 @@ fn forfeits_withdraw_and_stand_from_half(backend: Backend) {
     assert!(e.withdrawn_at.is_some());
     assert!(!e.results_cancelled, "3 of 4 completed: at least half");
     let last = game_rows::load(conn, fays[3].id).unwrap();
-    assert_eq!(last.reason.as_deref(), Some("withdrawal"));
+    assert_eq!(last.reason, Some(EndReason::Withdrawal));
     let fl = line(&v.standings, "fay");
     assert_eq!((fl.points2, fl.played, fl.cancelled), (1, 4, false));
     assert!(fl.withdrawn);
@@ -646,14 +652,14 @@ fn director_withdraws_and_replaces(backend: Backend) {
     assert!(after
         .iter()
         .filter(|g| news.iter().any(|n| n.1 == g.white_id && n.2 == g.black_id))
-        .all(|g| g.status == game_rows::ACTIVE));
+        .all(|g| g.status == GameStatus::Active));
     let v = views::view(conn, tid).unwrap();
     assert!(v.standings.iter().any(|l| l.name == "new" && !l.cancelled));
     assert!(!v.standings.iter().any(|l| l.name == "dan" && !l.cancelled));
     // Once a first-round game has a move, nobody is replaced any more.
     let r1 = after
         .iter()
-        .find(|g| g.round == Some(1) && g.status == game_rows::ACTIVE)
+        .find(|g| g.round == Some(1) && g.status == GameStatus::Active)
         .unwrap();
     let white = accounts::find_by_id(conn, r1.white_id.unwrap())
         .unwrap()
@@ -721,7 +727,10 @@ fn start_is_claimed_once_and_entry_is_bounded(backend: Backend) {
     // A tournament nobody joined is cancelled when entry closes.
     let empty = entry::create(conn, &dir, &form("Empty", "round-robin", "", "2"), t0()).unwrap();
     rounds::sweep(conn, close).unwrap();
-    assert_eq!(rows::load(conn, empty).unwrap().status, rows::CANCELLED);
+    assert_eq!(
+        rows::load(conn, empty).unwrap().status,
+        TournamentStatus::Cancelled
+    );
     // Bad input is refused with a reason.
     for (field, value) in [
         ("format", "knockout"),

@@ -2,10 +2,12 @@
 //! and the verification of their address.
 
 use crate::accounts::links::{self};
-use crate::db::outbox::{enqueue, Payload, POLICY_DIGEST, POLICY_EVERY, POLICY_NONE, VERIFY_EMAIL};
+use crate::db::outbox::enqueue;
 use crate::db::schema::users;
 use crate::db::{per_backend, DbConn};
+use crate::domain::codes::Coded;
 use crate::domain::error::Error;
+use crate::domain::mail_kind::{Mail, MailPolicy};
 use chrono::{Duration, NaiveDateTime};
 use diesel::prelude::*;
 
@@ -17,15 +19,15 @@ pub fn set_policy(
     now: NaiveDateTime,
 ) -> Result<(), Error> {
     use crate::db::schema::mail_prefs;
-    if ![POLICY_EVERY, POLICY_DIGEST, POLICY_NONE].contains(&policy) {
+    let Some(policy) = MailPolicy::from_code(policy) else {
         return Err(Error::Invalid("Choose every, digest or none.".to_string()));
-    }
+    };
     conn.transaction::<_, Error, _>(|conn| {
         diesel::delete(mail_prefs::table.find(user_id)).execute(conn)?;
         diesel::insert_into(mail_prefs::table)
             .values((
                 mail_prefs::user_id.eq(user_id),
-                mail_prefs::policy.eq(policy),
+                mail_prefs::policy.eq(policy.code()),
                 mail_prefs::updated_at.eq(now),
             ))
             .execute(conn)?;
@@ -97,15 +99,7 @@ pub fn send_verification(conn: &mut DbConn, user_id: i32, now: NaiveDateTime) ->
                 ))
                 .execute(conn)?;
         }
-        enqueue(
-            conn,
-            VERIFY_EMAIL,
-            user_id,
-            None,
-            None,
-            &Payload::default(),
-            now,
-        )
+        enqueue(conn, user_id, &Mail::VerifyEmail, now)
     });
     match claimed {
         Ok(()) => Ok(()),
@@ -132,7 +126,7 @@ pub fn send_verification(conn: &mut DbConn, user_id: i32, now: NaiveDateTime) ->
 /// Whether the user's current address is verified, and their mail policy
 /// (`every` unless they chose otherwise), in one query, as [`enqueue`]
 /// reads them: the mail settings page shows both.
-pub fn standing_of(conn: &mut DbConn, user_id: i32) -> QueryResult<(bool, String)> {
+pub fn standing_of(conn: &mut DbConn, user_id: i32) -> QueryResult<(bool, MailPolicy)> {
     use crate::db::schema::{mail_prefs, verified_emails};
     let row: Option<(String, Option<String>, Option<String>)> =
         per_backend!(conn, |c| users::table
@@ -149,8 +143,11 @@ pub fn standing_of(conn: &mut DbConn, user_id: i32) -> QueryResult<(bool, String
     Ok(match row {
         Some((current, verified, policy)) => (
             verified.is_some_and(|v| v == current),
-            policy.unwrap_or_else(|| POLICY_EVERY.to_string()),
+            policy
+                .as_deref()
+                .and_then(MailPolicy::from_code)
+                .unwrap_or(MailPolicy::Every),
         ),
-        None => (false, POLICY_EVERY.to_string()),
+        None => (false, MailPolicy::Every),
     })
 }

@@ -1,17 +1,18 @@
 //! The clock sweep: games lost on time, reminders of a clock running low,
 //! and the loss on time a late act meets first.
 
-use crate::clocks::state::{mover_clock, MoverClock, TIME_FORFEIT};
+use crate::clocks::state::{mover_clock, MoverClock};
 use crate::db::models::GameRow;
 use crate::db::outbox;
 use crate::db::schema::games;
 use crate::db::DbConn;
 use crate::domain::error::Error;
+use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
+use crate::domain::mail_kind::Mail;
 use crate::game::finish;
 use crate::game::rows;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use missive_rules::Color;
 
 /// Games looked at per sweep (the rest wait for the next pass).
 pub const SWEEP_BATCH: i64 = 200;
@@ -43,7 +44,7 @@ pub fn sweep_report(conn: &mut DbConn, now: NaiveDateTime) -> Result<Swept, Erro
     // The stored deadline ignores leave, which only delays it: every game
     // out of time is among these, and each is rechecked with leave.
     let due: Vec<GameRow> = games::table
-        .filter(games::status.eq(rows::ACTIVE))
+        .filter(games::status.eq(GameStatus::Active.code()))
         .filter(games::clock_deadline.le(now))
         .order(games::clock_deadline.asc())
         .limit(SWEEP_BATCH)
@@ -57,7 +58,7 @@ pub fn sweep_report(conn: &mut DbConn, now: NaiveDateTime) -> Result<Swept, Erro
     // Games already reminded at their ply are left out in SQL, so that they
     // never fill the batch ahead of games still to remind.
     let remind: Vec<GameRow> = games::table
-        .filter(games::status.eq(rows::ACTIVE))
+        .filter(games::status.eq(GameStatus::Active.code()))
         .filter(games::clock_remind_at.le(now))
         .filter(
             games::reminded_ply
@@ -108,12 +109,8 @@ pub fn lose_on_time(
     m: &MoverClock,
     now: NaiveDateTime,
 ) -> Result<bool, Error> {
-    let result = if m.color == Color::White {
-        "0-1"
-    } else {
-        "1-0"
-    };
-    finish::end_game(conn, row, result, TIME_FORFEIT, None, now)
+    let result = GameResult::win_for(Side::from(m.color).opponent());
+    finish::end_game(conn, row, result, EndReason::TimeForfeit, None, now)
 }
 
 /// Queue the mover's reminder if it is due at `now` and none was sent at
@@ -130,7 +127,7 @@ pub fn remind_if_due(conn: &mut DbConn, row: &GameRow, now: NaiveDateTime) -> Re
         let n = diesel::update(
             games::table
                 .filter(games::id.eq(row.id))
-                .filter(games::status.eq(rows::ACTIVE))
+                .filter(games::status.eq(GameStatus::Active.code()))
                 .filter(games::ply.eq(row.ply))
                 .filter(
                     games::reminded_ply
@@ -143,15 +140,11 @@ pub fn remind_if_due(conn: &mut DbConn, row: &GameRow, now: NaiveDateTime) -> Re
         if n == 0 {
             return Ok(false);
         }
-        outbox::enqueue(
-            conn,
-            outbox::CLOCK_REMINDER,
-            m.user_id,
-            Some(row.id),
-            Some(row.ply),
-            &outbox::Payload::default(),
-            now,
-        )?;
+        let reminder = Mail::ClockReminder {
+            game: row.id,
+            ply: row.ply,
+        };
+        outbox::enqueue(conn, m.user_id, &reminder, now)?;
         Ok(true)
     })
 }

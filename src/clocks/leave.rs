@@ -6,7 +6,8 @@ use crate::db::outbox;
 use crate::db::schema::{games, leave_bookings, leave_grants};
 use crate::db::{per_backend, DbConn};
 use crate::domain::error::Error;
-use crate::game::rows;
+use crate::domain::game_state::GameStatus;
+use crate::domain::mail_kind::Mail;
 use chrono::{Datelike, NaiveDate, NaiveDateTime, TimeDelta};
 use diesel::prelude::*;
 
@@ -151,22 +152,13 @@ pub fn book_leave(
             ))
             .returning(leave_bookings::id)
             .get_result(c))?;
-        let payload = outbox::Payload {
-            from_user: Some(user_id),
-            leave_start: Some(start.format("%Y-%m-%d").to_string()),
-            leave_end: Some(end.format("%Y-%m-%d").to_string()),
-            ..Default::default()
+        let booked = Mail::LeaveBooked {
+            from: user_id,
+            first_day: start,
+            last_day: end,
         };
         for opponent in active_opponents(conn, user_id)? {
-            outbox::enqueue(
-                conn,
-                outbox::LEAVE_BOOKED,
-                opponent,
-                None,
-                None,
-                &payload,
-                now,
-            )?;
+            outbox::enqueue(conn, opponent, &booked, now)?;
         }
         Ok(id)
     })
@@ -175,7 +167,7 @@ pub fn book_leave(
 /// The distinct opponents of a user in their active games.
 pub fn active_opponents(conn: &mut DbConn, user_id: i32) -> Result<Vec<i32>, Error> {
     let rows: Vec<(Option<i32>, Option<i32>)> = games::table
-        .filter(games::status.eq(rows::ACTIVE))
+        .filter(games::status.eq(GameStatus::Active.code()))
         .filter(games::white_id.eq(user_id).or(games::black_id.eq(user_id)))
         .select((games::white_id, games::black_id))
         .load(conn)?;

@@ -5,15 +5,13 @@ use crate::db::models::GameRow;
 use crate::db::schema::leave_bookings;
 use crate::db::{per_backend, DbConn};
 use crate::domain::error::Error;
+use crate::domain::game_state::GameStatus;
 use crate::domain::running_time::Interval;
 use crate::domain::time_control::{self as clock, TimeControl};
 use crate::game::rows;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use missive_rules::Color;
-
-/// The reason code of a loss on time.
-pub const TIME_FORFEIT: &str = "time-forfeit";
 
 /// The game's time control, if it has a clock.
 pub fn control_of(row: &GameRow) -> Result<Option<TimeControl>, Error> {
@@ -134,10 +132,12 @@ pub fn mover_clock(conn: &mut DbConn, row: &GameRow) -> Result<Option<MoverClock
 
 /// The player to move, in an active game with a running clock.
 fn clocked_mover(row: &GameRow) -> Option<i32> {
-    if row.status != rows::ACTIVE || row.time_control.is_none() || row.turn_started_at.is_none() {
+    if row.status != GameStatus::Active
+        || row.time_control.is_none()
+        || row.turn_started_at.is_none()
+    {
         return None;
     }
-    rows::parse_color(&row.turn)?;
     rows::player_to_move(row)
 }
 
@@ -145,7 +145,7 @@ fn clocked_mover(row: &GameRow) -> Option<i32> {
 /// lists many of one player's games.
 pub fn mover_clock_with(row: &GameRow, booked: &[Interval]) -> Option<MoverClock> {
     let user_id = clocked_mover(row)?;
-    let (color, started) = (rows::parse_color(&row.turn)?, row.turn_started_at?);
+    let (color, started) = (row.turn.color(), row.turn_started_at?);
     let leave = crate::domain::running_time::effective_leave(booked, row.leave_cap_days);
     let bank = bank_of(row, color);
     let deadline = crate::domain::running_time::deadline(started, bank, &leave);
@@ -173,7 +173,7 @@ pub fn view(
     }
     // Leave matters only while the game is in progress: the mover's stops
     // their clock, the other's is shown.
-    let booked = if row.status == rows::ACTIVE {
+    let booked = if row.status == GameStatus::Active {
         booked_leave_of_players(conn, row)?
     } else {
         Default::default()
@@ -182,7 +182,7 @@ pub fn view(
         Color::Black => &booked[1],
         _ => &booked[0],
     };
-    let mover = rows::parse_color(&row.turn).and_then(|c| mover_clock_with(row, of(c)));
+    let mover = mover_clock_with(row, of(row.turn.color()));
     let side = |color: Color| -> SideClock {
         let on_leave = crate::domain::running_time::effective_leave(of(color), row.leave_cap_days)
             .iter()

@@ -1,6 +1,7 @@
 //! Database access: one connection type over SQLite and PostgreSQL, chosen by
 //! the URL's scheme, a pool, and the embedded migrations of each backend.
 
+pub mod coded;
 pub mod error;
 pub mod group_commit;
 pub mod kept_update;

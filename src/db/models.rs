@@ -1,7 +1,10 @@
 //! Row types.
 
+use super::coded::MaybeCoded;
 use super::schema::*;
 use super::stamp::{MaybeStamp, Stamp};
+use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
+use crate::domain::tournament_state::{TournamentFormat, TournamentStatus};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -36,19 +39,27 @@ pub struct NewUser<'a> {
 pub struct GameRow {
     pub id: i32,
     pub variant: String,
-    pub status: String,
+    #[diesel(deserialize_as = String)]
+    pub status: GameStatus,
     pub challenger_id: i32,
     pub opponent_id: Option<i32>,
     pub white_id: Option<i32>,
     pub black_id: Option<i32>,
-    pub challenger_color: String,
+    #[diesel(deserialize_as = String)]
+    pub challenger_color: Side,
     pub start_fen: String,
     pub fen: String,
     pub ply: i32,
-    pub turn: String,
-    pub result: Option<String>,
-    pub reason: Option<String>,
-    pub draw_offer: Option<String>,
+    /// The side to move (kept as the game's FEN has it).
+    #[diesel(deserialize_as = String)]
+    pub turn: Side,
+    #[diesel(deserialize_as = MaybeCoded<GameResult>)]
+    pub result: Option<GameResult>,
+    #[diesel(deserialize_as = MaybeCoded<EndReason>)]
+    pub reason: Option<EndReason>,
+    /// The side whose draw offer stands.
+    #[diesel(deserialize_as = MaybeCoded<Side>)]
+    pub draw_offer: Option<Side>,
     #[diesel(deserialize_as = Stamp)]
     pub created_at: NaiveDateTime,
     #[diesel(deserialize_as = Stamp)]
@@ -84,16 +95,16 @@ impl GameRow {
         GameRow {
             id,
             variant: "chess".into(),
-            status: "active".into(),
+            status: GameStatus::Active,
             challenger_id: 1,
             opponent_id: Some(2),
             white_id: Some(1),
             black_id: Some(2),
-            challenger_color: "white".into(),
+            challenger_color: Side::White,
             start_fen: fen.into(),
             fen: fen.into(),
             ply,
-            turn: "white".into(),
+            turn: Side::White,
             result: None,
             reason: None,
             draw_offer: None,
@@ -114,20 +125,23 @@ impl GameRow {
     }
 }
 
-#[derive(Insertable)]
+#[derive(Insertable, Clone)]
 #[diesel(table_name = games)]
 pub struct NewGame<'a> {
     pub variant: &'a str,
-    pub status: &'a str,
+    #[diesel(serialize_as = String)]
+    pub status: GameStatus,
     pub challenger_id: i32,
     pub opponent_id: Option<i32>,
     pub white_id: Option<i32>,
     pub black_id: Option<i32>,
-    pub challenger_color: &'a str,
+    #[diesel(serialize_as = String)]
+    pub challenger_color: Side,
     pub start_fen: &'a str,
     pub fen: &'a str,
     pub ply: i32,
-    pub turn: &'a str,
+    #[diesel(serialize_as = String)]
+    pub turn: Side,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
     pub time_control: Option<String>,
@@ -225,7 +239,8 @@ pub struct TournamentRow {
     pub name: String,
     pub variant: String,
     pub time_control: Option<String>,
-    pub format: String,
+    #[diesel(deserialize_as = String)]
+    pub format: TournamentFormat,
     pub rounds: i32,
     #[diesel(deserialize_as = Stamp)]
     pub entry_opens: NaiveDateTime,
@@ -236,7 +251,8 @@ pub struct TournamentRow {
     pub leave_days: i32,
     pub forfeit_limit: i32,
     pub director_id: i32,
-    pub status: String,
+    #[diesel(deserialize_as = String)]
+    pub status: TournamentStatus,
     pub current_round: i32,
     #[diesel(deserialize_as = Stamp)]
     pub created_at: NaiveDateTime,

@@ -6,34 +6,10 @@
 use crate::db::schema::{email_outbox, users};
 use crate::db::stamp::Stamp;
 use crate::db::{per_backend, DbConn};
+use crate::domain::mail_kind::{Mail, MailKind, MailPolicy, MoveNote};
 use chrono::{Duration, NaiveDateTime};
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
-
-pub const CHALLENGE_RECEIVED: &str = "challenge_received";
-
-pub const CHALLENGE_ACCEPTED: &str = "challenge_accepted";
-
-pub const YOUR_TURN: &str = "your_turn";
-
-pub const GAME_OVER: &str = "game_over";
-
-pub const DRAW_OFFER: &str = "draw_offer";
-
-pub const VERIFY_EMAIL: &str = "verify_email";
-
-/// A tournament started or paired a round: the reader's games.
-pub const TOURNAMENT_ROUND: &str = "tournament_round";
-
-pub const CLOCK_REMINDER: &str = "clock_reminder";
-
-pub const LEAVE_BOOKED: &str = "leave_booked";
-
-/// To a player withdrawn from a tournament (forfeits, or by its director).
-pub const TOURNAMENT_WITHDRAWN: &str = "tournament_withdrawn";
-
-/// The daily digest (`services::digest`).
-pub const DIGEST: &str = "digest";
 
 /// How long a worker holds a claimed row before another may take it.
 pub const LEASE_SECS: i64 = crate::config::MAIL_LEASE_SECS;
@@ -41,32 +17,65 @@ pub const LEASE_SECS: i64 = crate::config::MAIL_LEASE_SECS;
 /// Rows claimed per pass.
 pub const BATCH: i64 = 50;
 
-/// What the event knew that the database will not keep: who caused it, the
-/// move as played and its `//` comment.
+/// How a [`Mail`]'s own data is kept in the row's `payload` column (its
+/// game and ply have columns of their own): JSON with these names, which
+/// rows queued by earlier versions also have.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(default)]
-pub struct Payload {
-    pub from_user: Option<i32>,
-    pub display: Option<String>,
-    pub comment: Option<String>,
-    /// Tournament mails: which tournament, and which round (none: all).
-    pub tournament_id: Option<i32>,
-    pub round: Option<i32>,
-    /// Leave mails: the first and last day (`YYYY-MM-DD`).
-    pub leave_start: Option<String>,
-    pub leave_end: Option<String>,
-    /// Withdrawal mails: why, and whether the player's results were cancelled.
-    pub reason: Option<String>,
-    pub results_cancelled: Option<bool>,
+struct Payload {
+    from_user: Option<i32>,
+    display: Option<String>,
+    comment: Option<String>,
+    tournament_id: Option<i32>,
+    round: Option<i32>,
+    /// `YYYY-MM-DD`.
+    leave_start: Option<String>,
+    leave_end: Option<String>,
+    reason: Option<String>,
+    results_cancelled: Option<bool>,
 }
 
-/// The payload of a mail caused by a move.
-pub fn move_payload(mover: i32, played: &missive_rules::Played) -> Payload {
-    Payload {
-        from_user: Some(mover),
-        display: Some(played.display.clone()),
-        comment: played.comment.clone().filter(|c| !c.trim().is_empty()),
-        ..Default::default()
+const DAY: &str = "%Y-%m-%d";
+
+impl Payload {
+    fn of(mail: &Mail) -> Payload {
+        let note = |m: &Option<MoveNote>| {
+            m.as_ref()
+                .map(|m| (Some(m.display.clone()), m.comment.clone()))
+                .unwrap_or_default()
+        };
+        let mut p = Payload {
+            from_user: mail.from(),
+            ..Payload::default()
+        };
+        match mail {
+            Mail::YourTurn { last_move, .. } | Mail::GameOver { last_move, .. } => {
+                (p.display, p.comment) = note(last_move);
+            }
+            Mail::TournamentRound { tournament, round } => {
+                p.tournament_id = Some(*tournament);
+                p.round = *round;
+            }
+            Mail::TournamentWithdrawn {
+                tournament,
+                reason,
+                results_cancelled,
+            } => {
+                p.tournament_id = Some(*tournament);
+                p.reason = Some(reason.clone());
+                p.results_cancelled = Some(*results_cancelled);
+            }
+            Mail::LeaveBooked {
+                first_day,
+                last_day,
+                ..
+            } => {
+                p.leave_start = Some(first_day.format(DAY).to_string());
+                p.leave_end = Some(last_day.format(DAY).to_string());
+            }
+            _ => {}
+        }
+        p
     }
 }
 
@@ -74,7 +83,8 @@ pub fn move_payload(mover: i32, played: &missive_rules::Played) -> Payload {
 #[diesel(table_name = email_outbox)]
 pub struct OutboxRow {
     pub id: i32,
-    pub kind: String,
+    #[diesel(deserialize_as = String)]
+    pub kind: MailKind,
     pub user_id: i32,
     pub game_id: Option<i32>,
     pub ply: Option<i32>,
@@ -88,12 +98,68 @@ pub struct OutboxRow {
     pub last_error: Option<String>,
 }
 
-/// Mail policies (the settings page's `policy` field).
-pub const POLICY_EVERY: &str = "every";
-
-pub const POLICY_DIGEST: &str = "digest";
-
-pub const POLICY_NONE: &str = "none";
+impl OutboxRow {
+    /// The mail this row holds; `None` where its columns lack what its kind
+    /// needs (nothing to send: the row is closed as skipped).
+    pub fn mail(&self) -> Option<Mail> {
+        let p: Payload = serde_json::from_str(&self.payload).unwrap_or_default();
+        let day = |d: &Option<String>| {
+            d.as_deref()
+                .and_then(|d| chrono::NaiveDate::parse_from_str(d, DAY).ok())
+        };
+        let last_move = p.display.clone().map(|display| MoveNote {
+            display,
+            comment: p.comment.clone(),
+        });
+        Some(match self.kind {
+            MailKind::VerifyEmail => Mail::VerifyEmail,
+            MailKind::Digest => Mail::Digest,
+            MailKind::ChallengeReceived => Mail::ChallengeReceived {
+                game: self.game_id?,
+                from: p.from_user?,
+            },
+            MailKind::ChallengeAccepted => Mail::ChallengeAccepted {
+                game: self.game_id?,
+                ply: self.ply.unwrap_or(0),
+                from: p.from_user?,
+            },
+            MailKind::YourTurn => Mail::YourTurn {
+                game: self.game_id?,
+                ply: self.ply?,
+                from: p.from_user,
+                last_move,
+            },
+            MailKind::ClockReminder => Mail::ClockReminder {
+                game: self.game_id?,
+                ply: self.ply?,
+            },
+            MailKind::DrawOffer => Mail::DrawOffer {
+                game: self.game_id?,
+                ply: self.ply.unwrap_or(0),
+                from: p.from_user?,
+            },
+            MailKind::GameOver => Mail::GameOver {
+                game: self.game_id?,
+                from: p.from_user,
+                last_move,
+            },
+            MailKind::TournamentRound => Mail::TournamentRound {
+                tournament: p.tournament_id?,
+                round: p.round,
+            },
+            MailKind::TournamentWithdrawn => Mail::TournamentWithdrawn {
+                tournament: p.tournament_id?,
+                reason: p.reason.unwrap_or_default(),
+                results_cancelled: p.results_cancelled.unwrap_or(false),
+            },
+            MailKind::LeaveBooked => Mail::LeaveBooked {
+                from: p.from_user?,
+                first_day: day(&p.leave_start)?,
+                last_day: day(&p.leave_end)?,
+            },
+        })
+    }
+}
 
 /// Queue a mail, unless the user's policy refuses it ("none": nothing;
 /// "digest": no "your turn" mails) or, but for the verification mail, their
@@ -104,21 +170,20 @@ pub const POLICY_NONE: &str = "none";
 /// one round trip to PostgreSQL.
 pub fn enqueue(
     conn: &mut DbConn,
-    kind: &str,
     user_id: i32,
-    game_id: Option<i32>,
-    ply: Option<i32>,
-    payload: &Payload,
+    mail: &Mail,
     now: NaiveDateTime,
 ) -> QueryResult<()> {
     use crate::db::schema::{mail_prefs, verified_emails};
     use diesel::sql_types::{Bool, Integer, Nullable, Text, Timestamp};
-    let payload = serde_json::to_string(payload).unwrap_or_else(|_| "{}".into());
+    let payload = serde_json::to_string(&Payload::of(mail)).unwrap_or_else(|_| "{}".into());
+    let kind = mail.kind();
+    let (game_id, ply) = (mail.game(), mail.ply());
     let policy = mail_prefs::policy.nullable();
     // The conditions that depend on the kind are bound as values, so the
     // statement has one shape, which diesel keeps prepared by its type.
-    let any_address = kind == VERIFY_EMAIL;
-    let not_a_turn = kind != YOUR_TURN;
+    let any_address = kind == MailKind::VerifyEmail;
+    let not_a_turn = kind != MailKind::YourTurn;
     per_backend!(conn, |c| {
         let standing = users::table
             .left_join(verified_emails::table.on(verified_emails::user_id.eq(users::id)))
@@ -130,15 +195,15 @@ pub fn enqueue(
                     .eq(users::email.nullable())
                     .or(any_address.into_sql::<Bool>()),
             )
-            .filter(policy.is_null().or(policy.ne(POLICY_NONE)))
+            .filter(policy.is_null().or(policy.ne(MailPolicy::None.code())))
             .filter(
                 policy
                     .is_null()
-                    .or(policy.ne(POLICY_DIGEST))
+                    .or(policy.ne(MailPolicy::Digest.code()))
                     .or(not_a_turn.into_sql::<Bool>()),
             )
             .select((
-                kind.into_sql::<Text>(),
+                kind.code().into_sql::<Text>(),
                 users::id,
                 game_id.into_sql::<Nullable<Integer>>(),
                 ply.into_sql::<Nullable<Integer>>(),
@@ -284,6 +349,102 @@ pub fn all(conn: &mut DbConn) -> QueryResult<Vec<OutboxRow>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_mail_comes_back_from_its_row() {
+        let day = |d| chrono::NaiveDate::from_ymd_opt(2026, 12, d).unwrap();
+        let note = Some(MoveNote {
+            display: "Nf3".into(),
+            comment: Some("hm".into()),
+        });
+        let mails = [
+            Mail::VerifyEmail,
+            Mail::Digest,
+            Mail::ChallengeReceived { game: 3, from: 9 },
+            Mail::ChallengeAccepted {
+                game: 3,
+                ply: 0,
+                from: 9,
+            },
+            Mail::YourTurn {
+                game: 3,
+                ply: 7,
+                from: Some(9),
+                last_move: note.clone(),
+            },
+            Mail::YourTurn {
+                game: 3,
+                ply: 0,
+                from: None,
+                last_move: None,
+            },
+            Mail::ClockReminder { game: 3, ply: 7 },
+            Mail::DrawOffer {
+                game: 3,
+                ply: 7,
+                from: 9,
+            },
+            Mail::GameOver {
+                game: 3,
+                from: Some(9),
+                last_move: note,
+            },
+            Mail::TournamentRound {
+                tournament: 4,
+                round: Some(2),
+            },
+            Mail::TournamentWithdrawn {
+                tournament: 4,
+                reason: "two losses on time".into(),
+                results_cancelled: true,
+            },
+            Mail::LeaveBooked {
+                from: 9,
+                first_day: day(1),
+                last_day: day(14),
+            },
+        ];
+        for mail in mails {
+            let t = chrono::DateTime::from_timestamp(0, 0).unwrap().naive_utc();
+            let row = OutboxRow {
+                id: 1,
+                kind: mail.kind(),
+                user_id: 2,
+                game_id: mail.game(),
+                ply: mail.ply(),
+                payload: serde_json::to_string(&Payload::of(&mail)).unwrap(),
+                created_at: t,
+                attempts: 0,
+                next_attempt_at: t,
+                lease_owner: None,
+                lease_until: None,
+                sent_at: None,
+                last_error: None,
+            };
+            assert_eq!(row.mail(), Some(mail));
+        }
+    }
+
+    #[test]
+    fn a_row_without_what_its_kind_needs_holds_no_mail() {
+        let t = chrono::DateTime::from_timestamp(0, 0).unwrap().naive_utc();
+        let row = OutboxRow {
+            id: 1,
+            kind: MailKind::TournamentRound,
+            user_id: 2,
+            game_id: None,
+            ply: None,
+            payload: "{}".into(),
+            created_at: t,
+            attempts: 0,
+            next_attempt_at: t,
+            lease_owner: None,
+            lease_until: None,
+            sent_at: None,
+            last_error: None,
+        };
+        assert_eq!(row.mail(), None);
+    }
 
     #[test]
     fn backoff_grows_and_is_capped() {

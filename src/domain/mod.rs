@@ -1,8 +1,11 @@
 //! The pure domain: what the server knows without a database or a clock
-//! of its own. Errors, time controls and their arithmetic, pairing and
-//! standings.
+//! of its own. Errors, the states it stores as text (games, tournaments,
+//! mails), time controls and their arithmetic, pairing and standings.
 
+pub mod codes;
 pub mod error;
+pub mod game_state;
+pub mod mail_kind;
 pub mod matching;
 pub mod pairing;
 pub mod piece_words;
@@ -10,3 +13,4 @@ pub mod round_robin;
 pub mod running_time;
 pub mod standings;
 pub mod time_control;
+pub mod tournament_state;

@@ -20,27 +20,22 @@
 
 use std::collections::HashMap;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    WhiteWins,
-    BlackWins,
-    Draw,
-}
+pub use crate::domain::game_state::GameResult;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GameResult {
+pub struct ScoredGame {
     pub white: i32,
     pub black: i32,
-    pub outcome: Outcome,
+    pub outcome: GameResult,
 }
 
-impl GameResult {
+impl ScoredGame {
     /// Points × 2 for (white, black).
     fn points2(&self) -> (i32, i32) {
         match self.outcome {
-            Outcome::WhiteWins => (2, 0),
-            Outcome::BlackWins => (0, 2),
-            Outcome::Draw => (1, 1),
+            GameResult::WhiteWins => (2, 0),
+            GameResult::BlackWins => (0, 2),
+            GameResult::Draw => (1, 1),
         }
     }
 }
@@ -66,7 +61,7 @@ pub struct Standing {
 /// Sonneborn-Berger (Swiss), then player id; equal players share a rank.
 pub fn standings(
     players: &[i32],
-    games: &[GameResult],
+    games: &[ScoredGame],
     byes: &[i32],
     swiss: bool,
 ) -> Vec<Standing> {
@@ -159,7 +154,7 @@ pub struct CrossTable {
     pub cells: Vec<Vec<String>>,
 }
 
-pub fn crosstable(standings: &[Standing], games: &[GameResult]) -> CrossTable {
+pub fn crosstable(standings: &[Standing], games: &[ScoredGame]) -> CrossTable {
     let players: Vec<i32> = standings.iter().map(|s| s.player).collect();
     let index: HashMap<i32, usize> = players.iter().enumerate().map(|(i, p)| (*p, i)).collect();
     let n = players.len();

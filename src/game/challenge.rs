@@ -6,12 +6,13 @@ use crate::db::models::{NewGame, User};
 use crate::db::outbox;
 use crate::db::schema::games;
 use crate::db::DbConn;
+use crate::domain::codes::Coded;
 use crate::domain::error::Error;
+use crate::domain::game_state::{GameStatus, Side};
+use crate::domain::mail_kind::Mail;
 use crate::domain::time_control::{self as clock, TimeControl};
 use crate::game::notify;
-use crate::game::rows::{
-    color_code, insert_game, load, ACTIVE, DECLINED, FEN_MAX, PENDING, WITHDRAWN,
-};
+use crate::game::rows::{insert_game, load, FEN_MAX};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use missive_rules::{Color, Game};
@@ -59,8 +60,6 @@ pub fn create_game(
         Some(found)
     };
     let color = match challenge.color.trim() {
-        "white" => Color::White,
-        "black" => Color::Black,
         "random" | "" => {
             if rand::random::<bool>() {
                 Color::White
@@ -68,12 +67,15 @@ pub fn create_game(
                 Color::Black
             }
         }
-        other => {
-            return Err(Error::Invalid(format!(
-                "“{}” is not a colour: choose white, black or random.",
-                crate::util::clip(other, 20)
-            )))
-        }
+        other => match Side::from_code(other) {
+            Some(side) => side.color(),
+            None => {
+                return Err(Error::Invalid(format!(
+                    "“{}” is not a colour: choose white, black or random.",
+                    crate::util::clip(other, 20)
+                )))
+            }
+        },
     };
     let fen = challenge.fen.trim();
     if fen.len() > FEN_MAX {
@@ -99,16 +101,16 @@ pub fn create_game(
     };
     let new = NewGame {
         variant: variant.id(),
-        status: PENDING,
+        status: GameStatus::Pending,
         challenger_id: creator.id,
         opponent_id: opponent.as_ref().map(|o| o.id),
         white_id,
         black_id,
-        challenger_color: color_code(color),
+        challenger_color: Side::from(color),
         start_fen: &start_fen,
         fen: &start_fen,
         ply: 0,
-        turn: color_code(game.side_to_move()),
+        turn: Side::from(game.side_to_move()),
         created_at: now,
         updated_at: now,
         time_control: control_text,
@@ -119,13 +121,10 @@ pub fn create_game(
         if let Some(o) = &opponent {
             outbox::enqueue(
                 conn,
-                outbox::CHALLENGE_RECEIVED,
                 o.id,
-                Some(id),
-                Some(0),
-                &outbox::Payload {
-                    from_user: Some(creator.id),
-                    ..Default::default()
+                &Mail::ChallengeReceived {
+                    game: id,
+                    from: creator.id,
                 },
                 now,
             )?;
@@ -201,16 +200,16 @@ pub fn create_active_game(
     let start = clock_start(time_control, now);
     let new = NewGame {
         variant: variant.id(),
-        status: ACTIVE,
+        status: GameStatus::Active,
         challenger_id: white_id,
         opponent_id: Some(black_id),
         white_id: Some(white_id),
         black_id: Some(black_id),
-        challenger_color: "white",
+        challenger_color: Side::White,
         start_fen: &start_fen,
         fen: &start_fen,
         ply: 0,
-        turn: color_code(game.side_to_move()),
+        turn: Side::from(game.side_to_move()),
         created_at: now,
         updated_at: now,
         time_control: time_control.map(|c| c.to_string()),
@@ -232,22 +231,20 @@ pub fn create_active_game(
         } else {
             white_id
         };
-        outbox::enqueue(
-            conn,
-            outbox::YOUR_TURN,
-            to_move,
-            Some(id),
-            Some(0),
-            &outbox::Payload::default(),
-            now,
-        )?;
+        let first_turn = Mail::YourTurn {
+            game: id,
+            ply: 0,
+            from: None,
+            last_move: None,
+        };
+        outbox::enqueue(conn, to_move, &first_turn, now)?;
         Ok(id)
     })
 }
 
 pub fn accept(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Result<(), Error> {
     let row = load(conn, id)?;
-    if row.status != PENDING {
+    if row.status != GameStatus::Pending {
         return Err(Error::Conflict(
             "This challenge is no longer open: it was already accepted, declined or withdrawn."
                 .into(),
@@ -265,7 +262,7 @@ pub fn accept(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Re
             ));
         }
     }
-    let (white_id, black_id) = if row.challenger_color == "white" {
+    let (white_id, black_id) = if row.challenger_color == Side::White {
         (Some(row.challenger_id), Some(user.id))
     } else {
         (Some(user.id), Some(row.challenger_id))
@@ -277,11 +274,11 @@ pub fn accept(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Re
         let n = diesel::update(
             games::table
                 .filter(games::id.eq(id))
-                .filter(games::status.eq(PENDING)),
+                .filter(games::status.eq(GameStatus::Pending.code())),
         )
         .set((
             (
-                games::status.eq(ACTIVE),
+                games::status.eq(GameStatus::Active.code()),
                 games::opponent_id.eq(Some(user.id)),
                 games::white_id.eq(white_id),
                 games::black_id.eq(black_id),
@@ -309,13 +306,13 @@ pub fn accept(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Re
 /// The opponent declines, or the challenger withdraws.
 pub fn decline(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Result<(), Error> {
     let row = load(conn, id)?;
-    if row.status != PENDING {
+    if row.status != GameStatus::Pending {
         return Err(Error::Conflict("This challenge is no longer open.".into()));
     }
     let new_status = if row.opponent_id == Some(user.id) {
-        DECLINED
+        GameStatus::Declined
     } else if row.challenger_id == user.id {
-        WITHDRAWN
+        GameStatus::Withdrawn
     } else {
         return Err(Error::Forbidden(
             "Only the player challenged can decline this challenge (or its author withdraw it)."
@@ -325,10 +322,10 @@ pub fn decline(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> R
     let n = diesel::update(
         games::table
             .filter(games::id.eq(id))
-            .filter(games::status.eq(PENDING)),
+            .filter(games::status.eq(GameStatus::Pending.code())),
     )
     .set((
-        games::status.eq(new_status),
+        games::status.eq(new_status.code()),
         games::updated_at.eq(now),
         games::ended_at.eq(Some(now)),
     ))

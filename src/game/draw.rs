@@ -6,8 +6,10 @@ use crate::db::outbox;
 use crate::db::schema::games;
 use crate::db::DbConn;
 use crate::domain::error::Error;
+use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
+use crate::domain::mail_kind::Mail;
 use crate::game::finish::{check_participant, finish};
-use crate::game::rows::{color_code, load, player_of, ACTIVE};
+use crate::game::rows::{load, player_of};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -21,13 +23,20 @@ pub fn draw(
     let row = load(conn, id)?;
     let side = check_participant(&row, user, "offer or answer a draw")?;
     end_if_flagged(conn, &row, now)?;
-    let mine = color_code(side);
-    let theirs = color_code(side.opponent());
-    let offer = row.draw_offer.as_deref();
+    let mine = Side::from(side);
+    let theirs = mine.opponent();
+    let offer = row.draw_offer;
     match action {
         "offer" => {
             if offer == Some(theirs) {
-                return finish(conn, &row, "1/2-1/2", "agreement", Some(theirs), now);
+                return finish(
+                    conn,
+                    &row,
+                    GameResult::Draw,
+                    EndReason::Agreement,
+                    Some(theirs),
+                    now,
+                );
             }
             if offer == Some(mine) {
                 return Err(Error::Invalid("You have already offered a draw.".into()));
@@ -36,10 +45,10 @@ pub fn draw(
                 let n = diesel::update(
                     games::table
                         .filter(games::id.eq(id))
-                        .filter(games::status.eq(ACTIVE))
+                        .filter(games::status.eq(GameStatus::Active.code()))
                         .filter(games::draw_offer.is_null()),
                 )
-                .set(games::draw_offer.eq(Some(mine)))
+                .set(games::draw_offer.eq(Some(mine.code())))
                 .execute(conn)?;
                 if n == 0 {
                     return Err(Error::Conflict(
@@ -47,18 +56,12 @@ pub fn draw(
                     ));
                 }
                 if let Some(to) = player_of(&row, side.opponent()) {
-                    outbox::enqueue(
-                        conn,
-                        outbox::DRAW_OFFER,
-                        to,
-                        Some(id),
-                        Some(row.ply),
-                        &outbox::Payload {
-                            from_user: Some(user.id),
-                            ..Default::default()
-                        },
-                        now,
-                    )?;
+                    let offer = Mail::DrawOffer {
+                        game: id,
+                        ply: row.ply,
+                        from: user.id,
+                    };
+                    outbox::enqueue(conn, to, &offer, now)?;
                 }
                 Ok(())
             })
@@ -69,7 +72,14 @@ pub fn draw(
                     "There is no draw offer from your opponent to accept.".into(),
                 ));
             }
-            finish(conn, &row, "1/2-1/2", "agreement", Some(theirs), now)
+            finish(
+                conn,
+                &row,
+                GameResult::Draw,
+                EndReason::Agreement,
+                Some(theirs),
+                now,
+            )
         }
         "decline" => {
             if offer != Some(theirs) {
@@ -80,7 +90,7 @@ pub fn draw(
             diesel::update(
                 games::table
                     .filter(games::id.eq(id))
-                    .filter(games::draw_offer.eq(theirs)),
+                    .filter(games::draw_offer.eq(theirs.code())),
             )
             .set(games::draw_offer.eq(None::<String>))
             .execute(conn)?;

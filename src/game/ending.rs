@@ -1,16 +1,14 @@
 //! The update that ends a game, and nothing after it.
 
-use crate::clocks::state;
 use crate::db::models::GameRow;
-use crate::db::outbox;
 use crate::db::schema::games;
 use crate::db::DbConn;
 use crate::domain::error::Error;
+use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
+use crate::domain::mail_kind::MoveNote;
 use crate::game::notify;
-use crate::game::rows::{parse_color, ACTIVE, FINISHED};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use missive_rules::Color;
 
 /// Record that an active game ended and queue the game-over mails, without
 /// the tournament's consequences: [`crate::game::finish::end_game`] is the
@@ -21,29 +19,29 @@ use missive_rules::Color;
 pub fn record_end(
     conn: &mut DbConn,
     row: &GameRow,
-    result: &str,
-    reason: &str,
-    last_move: Option<&outbox::Payload>,
+    result: GameResult,
+    reason: EndReason,
+    last_move: Option<(i32, MoveNote)>,
     now: NaiveDateTime,
 ) -> Result<bool, Error> {
     let target = games::table
         .filter(games::id.eq(row.id))
-        .filter(games::status.eq(ACTIVE))
+        .filter(games::status.eq(GameStatus::Active.code()))
         .filter(games::ply.eq(row.ply));
     let changes = (
-        games::status.eq(FINISHED),
-        games::result.eq(Some(result)),
-        games::reason.eq(Some(reason)),
+        games::status.eq(GameStatus::Finished.code()),
+        games::result.eq(Some(result.code())),
+        games::reason.eq(Some(reason.code())),
         games::draw_offer.eq(None::<String>),
         games::updated_at.eq(now),
         games::ended_at.eq(Some(now)),
         games::clock_deadline.eq(None::<NaiveDateTime>),
         games::clock_remind_at.eq(None::<NaiveDateTime>),
     );
-    let n = if reason == state::TIME_FORFEIT && row.time_control.is_some() {
+    let n = if reason == EndReason::TimeForfeit && row.time_control.is_some() {
         // The loser's clock shows zero.
-        match parse_color(&row.turn) {
-            Some(Color::Black) => diesel::update(target)
+        match row.turn {
+            Side::Black => diesel::update(target)
                 .set((changes, games::black_clock_secs.eq(Some(0i64))))
                 .execute(conn)?,
             _ => diesel::update(target)

@@ -2,12 +2,13 @@
 //! checks shared by the acts that end a game by choice (resign, draw).
 
 use crate::db::models::{GameRow, User};
-use crate::db::outbox;
 use crate::db::schema::games;
 use crate::db::DbConn;
 use crate::domain::error::Error;
+use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
+use crate::domain::mail_kind::MoveNote;
 use crate::game::ending::record_end;
-use crate::game::rows::{side_of, ACTIVE};
+use crate::game::rows::side_of;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use missive_rules::Color;
@@ -15,7 +16,7 @@ use missive_rules::Color;
 pub fn check_participant(row: &GameRow, user: &User, what: &str) -> Result<Color, Error> {
     let side = side_of(row, user.id)
         .ok_or_else(|| Error::Forbidden(format!("Only the two players can {what}.")))?;
-    if row.status != ACTIVE {
+    if row.status != GameStatus::Active {
         return Err(Error::Forbidden(format!(
             "You cannot {what}: the game is not in progress."
         )));
@@ -26,9 +27,9 @@ pub fn check_participant(row: &GameRow, user: &User, what: &str) -> Result<Color
 pub fn finish(
     conn: &mut DbConn,
     row: &GameRow,
-    result: &str,
-    reason: &str,
-    extra_guard_offer: Option<&str>,
+    result: GameResult,
+    reason: EndReason,
+    extra_guard_offer: Option<Side>,
     now: NaiveDateTime,
 ) -> Result<(), Error> {
     let changed = || Error::Conflict("The game changed in the meantime; look at it again.".into());
@@ -38,8 +39,8 @@ pub fn finish(
             let n = diesel::update(
                 games::table
                     .filter(games::id.eq(row.id))
-                    .filter(games::status.eq(ACTIVE))
-                    .filter(games::draw_offer.eq(offer.to_string())),
+                    .filter(games::status.eq(GameStatus::Active.code()))
+                    .filter(games::draw_offer.eq(offer.code())),
             )
             .set(games::updated_at.eq(now))
             .execute(conn)?;
@@ -64,9 +65,9 @@ pub fn finish(
 pub fn end_game(
     conn: &mut DbConn,
     row: &GameRow,
-    result: &str,
-    reason: &str,
-    last_move: Option<&outbox::Payload>,
+    result: GameResult,
+    reason: EndReason,
+    last_move: Option<(i32, MoveNote)>,
     now: NaiveDateTime,
 ) -> Result<bool, Error> {
     if !record_end(conn, row, result, reason, last_move, now)? {

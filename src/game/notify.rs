@@ -2,8 +2,10 @@
 //! accepted, a move made, a game over.
 
 use crate::db::models::GameRow;
-use crate::db::outbox::{enqueue, move_payload, Payload, CHALLENGE_ACCEPTED, GAME_OVER, YOUR_TURN};
+use crate::db::outbox::enqueue;
 use crate::db::DbConn;
+use crate::domain::game_state::Side;
+use crate::domain::mail_kind::{Mail, MoveNote};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -20,26 +22,25 @@ pub fn on_accept(
     black_id: Option<i32>,
     now: NaiveDateTime,
 ) -> QueryResult<()> {
-    let from = Payload {
-        from_user: Some(acceptor),
-        ..Default::default()
+    let accepted = Mail::ChallengeAccepted {
+        game: row.id,
+        ply: row.ply,
+        from: acceptor,
     };
-    enqueue(
-        conn,
-        CHALLENGE_ACCEPTED,
-        row.challenger_id,
-        Some(row.id),
-        Some(row.ply),
-        &from,
-        now,
-    )?;
-    let to_move = if row.turn == "black" {
+    enqueue(conn, row.challenger_id, &accepted, now)?;
+    let to_move = if row.turn == Side::Black {
         black_id
     } else {
         white_id
     };
     if let Some(p) = to_move.filter(|p| *p != acceptor) {
-        enqueue(conn, YOUR_TURN, p, Some(row.id), Some(row.ply), &from, now)?;
+        let turn = Mail::YourTurn {
+            game: row.id,
+            ply: row.ply,
+            from: Some(acceptor),
+            last_move: None,
+        };
+        enqueue(conn, p, &turn, now)?;
     }
     Ok(())
 }
@@ -55,19 +56,16 @@ pub fn on_move(
     played: &missive_rules::Played,
     now: NaiveDateTime,
 ) -> QueryResult<()> {
-    let payload = move_payload(mover, played);
     // `next_player` comes from the position after the move: a variant may
     // give the same side several moves in a turn, and then nobody is told.
     if let Some(p) = next_player.filter(|p| *p != mover) {
-        enqueue(
-            conn,
-            YOUR_TURN,
-            p,
-            Some(row.id),
-            Some(new_ply),
-            &payload,
-            now,
-        )?;
+        let turn = Mail::YourTurn {
+            game: row.id,
+            ply: new_ply,
+            from: Some(mover),
+            last_move: Some(MoveNote::of(played)),
+        };
+        enqueue(conn, p, &turn, now)?;
     }
     Ok(())
 }
@@ -76,15 +74,22 @@ pub fn on_move(
 pub fn on_game_over(
     conn: &mut DbConn,
     row: &GameRow,
-    payload: Option<&Payload>,
+    last_move: Option<(i32, MoveNote)>,
     now: NaiveDateTime,
 ) -> QueryResult<()> {
-    let empty = Payload::default();
-    let payload = payload.unwrap_or(&empty);
+    let (from, last_move) = match last_move {
+        Some((mover, note)) => (Some(mover), Some(note)),
+        None => (None, None),
+    };
+    let over = Mail::GameOver {
+        game: row.id,
+        from,
+        last_move,
+    };
     let mut players: Vec<i32> = [row.white_id, row.black_id].into_iter().flatten().collect();
     players.dedup();
     for p in players {
-        enqueue(conn, GAME_OVER, p, Some(row.id), None, payload, now)?;
+        enqueue(conn, p, &over, now)?;
     }
     Ok(())
 }

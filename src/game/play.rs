@@ -6,18 +6,18 @@ use crate::clocks::forfeit;
 use crate::clocks::state;
 use crate::db::kept_update::kept_update;
 use crate::db::models::{GameRow, NewMove, User};
-use crate::db::outbox;
 use crate::db::schema::{games, moves};
 use crate::db::stamp::Stamp;
 use crate::db::{is_unique_violation, per_backend, DbConn, Stored, Writes};
 use crate::domain::error::Error;
+use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
+use crate::domain::mail_kind::MoveNote;
 use crate::domain::time_control::TimeControl;
 use crate::game::finish::end_game;
 use crate::game::notify;
 use crate::game::positions::PositionCache;
 use crate::game::rows::{
-    color_code, history_of, load, player_of, side_of, TurnNoAfter, ACTIVE, COMMENT_MAX,
-    MOVE_TEXT_MAX, PENDING, TIME_RAN_OUT,
+    history_of, load, player_of, side_of, TurnNoAfter, COMMENT_MAX, MOVE_TEXT_MAX, TIME_RAN_OUT,
 };
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -39,9 +39,9 @@ pub enum MoveOutcome {
 fn check_mover(row: &GameRow, user: &User) -> Result<Color, Error> {
     let side = side_of(row, user.id)
         .ok_or_else(|| Error::Forbidden("You are not playing in this game.".into()))?;
-    match row.status.as_str() {
-        ACTIVE => {}
-        PENDING => {
+    match row.status {
+        GameStatus::Active => {}
+        GameStatus::Pending => {
             return Err(Error::Forbidden(
                 "The game has not started: the challenge has not been accepted yet.".into(),
             ))
@@ -49,12 +49,12 @@ fn check_mover(row: &GameRow, user: &User) -> Result<Color, Error> {
         // The player whose time ran out, moving: told so, whoever ended the
         // game (the clock sweeper, or an earlier try of this very move whose
         // answer was lost), as the move that finds the flag down is.
-        _ if row.reason.as_deref() == Some(state::TIME_FORFEIT) && row.turn == color_code(side) => {
+        _ if row.reason == Some(EndReason::TimeForfeit) && row.turn == Side::from(side) => {
             return Err(Error::Conflict(TIME_RAN_OUT.into()))
         }
         _ => return Err(Error::Forbidden("This game is over.".into())),
     }
-    if row.turn != color_code(side) {
+    if row.turn != Side::from(side) {
         return Err(Error::Forbidden(
             "It is not your turn: wait for your opponent's move.".into(),
         ));
@@ -212,7 +212,7 @@ pub struct MoveWrite {
     /// What the move adds to the game's history.
     history_entry: String,
     outcome: Option<missive_rules::Outcome>,
-    draw_offer: Option<String>,
+    draw_offer: Option<Side>,
     next_side: Color,
     control: Option<TimeControl>,
     mover_clock: Option<state::MoverClock>,
@@ -295,10 +295,9 @@ fn prepare_move(
     let to = to.name();
     let fen = game.fen();
     let outcome = game.outcome();
-    let draw_offer = match row.draw_offer.as_deref() {
-        Some(c) if c == color_code(side) && outcome.is_none() => Some(c.to_string()),
-        _ => None,
-    };
+    let draw_offer = row
+        .draw_offer
+        .filter(|offer| *offer == Side::from(side) && outcome.is_none());
     let next_side = game.side_to_move();
     let history_entry = game.last_history_entry();
     positions.keep_move(row, &fen, game);
@@ -378,13 +377,13 @@ pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), Error> {
         games::id
             .eq(id)
             .and(games::ply.eq(row.ply))
-            .and(games::status.eq(ACTIVE)),
+            .and(games::status.eq(GameStatus::Active.code())),
         (
             (
                 games::fen.eq(&w.fen),
                 games::ply.eq(new_ply),
-                games::turn.eq(color_code(next_side)),
-                games::draw_offer.eq(&w.draw_offer),
+                games::turn.eq(Side::from(next_side).code()),
+                games::draw_offer.eq(w.draw_offer.map(Side::code)),
                 games::updated_at.eq(Stamp(now)),
             ),
             (
@@ -433,13 +432,13 @@ pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), Error> {
     match w.outcome {
         Some(o) => {
             let after = load(conn, id)?;
-            let payload = outbox::move_payload(w.user_id, &w.played);
+            let last_move = (w.user_id, MoveNote::of(&w.played));
             if !end_game(
                 conn,
                 &after,
-                o.result_code(),
-                o.reason.code(),
-                Some(&payload),
+                GameResult::of_outcome(&o),
+                EndReason::Rules(o.reason),
+                Some(last_move),
                 now,
             )? {
                 return Err(Error::position_changed());

@@ -5,7 +5,9 @@
 use crate::db::models::{GameRow, MoveRow};
 use crate::db::schema::{game_notes, games, users};
 use crate::db::{is_unique_violation, DbConn};
+use crate::domain::codes::Coded;
 use crate::domain::error::Error;
+use crate::domain::game_state::{GameResult, GameStatus, Side};
 use crate::game::restore;
 use crate::game::rows;
 use chrono::{NaiveDate, NaiveDateTime};
@@ -103,10 +105,10 @@ pub fn write_game(
         id.and_then(|i| names.get(&i).cloned())
             .unwrap_or_else(|| "?".into())
     };
-    let result = row.result.clone().unwrap_or_else(|| "*".into());
-    let termination = match (row.status.as_str(), row.reason.as_deref()) {
-        (_, Some(reason)) => reason.replace('-', " "),
-        (rows::ACTIVE, None) => "unterminated".into(),
+    let result = row.result.map_or("*", GameResult::code).to_string();
+    let termination = match (row.status, row.reason) {
+        (_, Some(reason)) => reason.describe(),
+        (GameStatus::Active, None) => "unterminated".into(),
         (status, None) => status.to_string(),
     };
     let mut tags: Vec<(String, String)> = vec![
@@ -183,7 +185,7 @@ pub fn export_user_games(
     };
     let rows: Vec<GameRow> = games::table
         .filter(games::white_id.eq(user.id).or(games::black_id.eq(user.id)))
-        .filter(games::status.eq_any([rows::ACTIVE, rows::FINISHED]))
+        .filter(games::status.eq_any([GameStatus::Active.code(), GameStatus::Finished.code()]))
         .order(games::id.asc())
         .select(GameRow::as_select())
         .load(conn)?;
@@ -292,7 +294,7 @@ pub type ArchivePage = (Vec<GameRow>, bool, HashMap<i32, String>);
 /// with player names. Challenges never accepted are not listed.
 pub fn archive(conn: &mut DbConn, f: &ArchiveFilter) -> Result<ArchivePage, Error> {
     let mut q = games::table
-        .filter(games::status.eq_any([rows::ACTIVE, rows::FINISHED]))
+        .filter(games::status.eq_any([GameStatus::Active.code(), GameStatus::Finished.code()]))
         .into_boxed();
     let player = f.player.trim();
     if !player.is_empty() {
@@ -375,7 +377,7 @@ pub struct VariantRecord {
 pub fn results_by_variant(conn: &mut DbConn, user_id: i32) -> Result<Vec<VariantRecord>, Error> {
     let rows: Vec<(String, String, Option<String>, Option<i32>)> = games::table
         .filter(games::white_id.eq(user_id).or(games::black_id.eq(user_id)))
-        .filter(games::status.eq_any([rows::ACTIVE, rows::FINISHED]))
+        .filter(games::status.eq_any([GameStatus::Active.code(), GameStatus::Finished.code()]))
         .select((
             games::variant,
             games::status,
@@ -390,12 +392,15 @@ pub fn results_by_variant(conn: &mut DbConn, user_id: i32) -> Result<Vec<Variant
             ..Default::default()
         });
         let white_me = white == Some(user_id);
-        match (status.as_str(), result.as_deref()) {
-            (rows::ACTIVE, _) => e.playing += 1,
-            (_, Some("1-0")) if white_me => e.wins += 1,
-            (_, Some("0-1")) if !white_me => e.wins += 1,
-            (_, Some("1-0")) | (_, Some("0-1")) => e.losses += 1,
-            (_, Some(_)) => e.draws += 1,
+        let result = result.as_deref().and_then(GameResult::from_code);
+        match (
+            GameStatus::from_code(&status),
+            result.map(GameResult::winner),
+        ) {
+            (Some(GameStatus::Active), _) => e.playing += 1,
+            (_, Some(None)) => e.draws += 1,
+            (_, Some(Some(winner))) if (winner == Side::White) == white_me => e.wins += 1,
+            (_, Some(Some(_))) => e.losses += 1,
             _ => {}
         }
     }

@@ -4,15 +4,15 @@ use crate::clocks::forfeit::end_if_flagged;
 use crate::db::models::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
+use crate::domain::game_state::{EndReason, GameResult, Side};
 use crate::game::finish::{check_participant, finish};
 use crate::game::rows::load;
 use chrono::NaiveDateTime;
-use missive_rules::Color;
 
 pub fn resign(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Result<(), Error> {
     let row = load(conn, id)?;
     let side = check_participant(&row, user, "resign")?;
     end_if_flagged(conn, &row, now)?;
-    let result = if side == Color::White { "0-1" } else { "1-0" };
-    finish(conn, &row, result, "resignation", None, now)
+    let result = GameResult::win_for(Side::from(side).opponent());
+    finish(conn, &row, result, EndReason::Resignation, None, now)
 }

@@ -5,19 +5,10 @@ use crate::db::models::{GameRow, ListedMove, MoveRow, NewGame};
 use crate::db::schema::{game_histories, game_notes, games, moves, users};
 use crate::db::{per_backend, DbConn};
 use crate::domain::error::Error;
+use crate::domain::game_state::{EndReason, GameResult, GameStatus};
 use diesel::prelude::*;
 use missive_rules::Color;
 use std::collections::HashMap;
-
-pub const PENDING: &str = "pending";
-
-pub const ACTIVE: &str = "active";
-
-pub const FINISHED: &str = "finished";
-
-pub const DECLINED: &str = "declined";
-
-pub const WITHDRAWN: &str = "withdrawn";
 
 /// What a player who moves too late is told.
 pub const TIME_RAN_OUT: &str =
@@ -35,22 +26,6 @@ pub const MOVE_TEXT_MAX: usize = 500;
 
 /// Longest `//` comment kept with a move (the move text limit bounds it too).
 pub const COMMENT_MAX: usize = 400;
-
-pub fn color_code(c: Color) -> &'static str {
-    match c {
-        Color::White => "white",
-        Color::Black => "black",
-        Color::Neutral => "neutral",
-    }
-}
-
-pub fn parse_color(s: &str) -> Option<Color> {
-    match s {
-        "white" => Some(Color::White),
-        "black" => Some(Color::Black),
-        _ => None,
-    }
-}
 
 /// A game's repetition history ([`Game::history_string`]): its
 /// `game_histories` row (the history up to that row's ply) followed by the
@@ -84,7 +59,7 @@ pub fn history_of(conn: &mut DbConn, id: i32) -> Result<String, Error> {
 /// transaction); its id.
 pub fn insert_game(conn: &mut DbConn, new: &NewGame, history: &str) -> Result<i32, Error> {
     let id: i32 = per_backend!(conn, |c| diesel::insert_into(games::table)
-        .values(new)
+        .values(new.clone())
         .returning(games::id)
         .get_result(c))?;
     diesel::insert_into(game_histories::table)
@@ -270,7 +245,7 @@ pub fn games_of(conn: &mut DbConn, user_id: i32) -> Result<Vec<GameRow>, Error> 
 /// Open seeks by other players, newest first.
 pub fn open_seeks(conn: &mut DbConn, user_id: i32) -> Result<Vec<GameRow>, Error> {
     Ok(games::table
-        .filter(games::status.eq(PENDING))
+        .filter(games::status.eq(GameStatus::Pending.code()))
         .filter(games::opponent_id.is_null())
         .filter(games::challenger_id.ne(user_id))
         .order(games::created_at.desc())
@@ -308,19 +283,18 @@ pub fn user_names(conn: &mut DbConn, ids: &[i32]) -> Result<HashMap<i32, String>
 
 /// The player whose turn it is, if the game is in progress.
 pub fn player_to_move(row: &GameRow) -> Option<i32> {
-    if row.status != ACTIVE {
+    if row.status != GameStatus::Active {
         return None;
     }
-    parse_color(&row.turn).and_then(|c| player_of(row, c))
+    player_of(row, row.turn.color())
 }
 
 /// A result and reason in words ("White wins by checkmate").
 pub fn describe_result(row: &GameRow, side_names: [&str; 2]) -> Option<String> {
-    let result = row.result.as_deref()?;
-    let reason = row.reason.as_deref().unwrap_or("").replace('-', " ");
-    Some(match result {
-        "1-0" => format!("{} wins by {reason}", side_names[0]),
-        "0-1" => format!("{} wins by {reason}", side_names[1]),
-        _ => format!("Draw by {reason}"),
+    let reason = row.reason.map(EndReason::describe).unwrap_or_default();
+    Some(match row.result? {
+        GameResult::WhiteWins => format!("{} wins by {reason}", side_names[0]),
+        GameResult::BlackWins => format!("{} wins by {reason}", side_names[1]),
+        GameResult::Draw => format!("Draw by {reason}"),
     })
 }

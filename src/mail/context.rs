@@ -70,6 +70,8 @@ pub struct MailData {
     pub diagram: String,
     pub moves_text: String,
     pub result_text: String,
+    /// The result in words ("Red wins by checkmate").
+    pub result_words: String,
     pub unsubscribe_url: String,
     pub settings_url: String,
     /// "2 days 3 hours left; deadline ...", empty without a clock.

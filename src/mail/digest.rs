@@ -13,10 +13,11 @@ use crate::db::outbox;
 use crate::db::schema::{digest_sent, games, mail_prefs, moves, users, verified_emails};
 use crate::db::{is_unique_violation, DbConn};
 use crate::domain::error::Error;
+use crate::domain::game_state::{GameStatus, Side};
+use crate::domain::mail_kind::{Mail, MailPolicy};
 use crate::game::restore;
 use crate::game::rows;
-use crate::mail::context::{MailCtx, Rendered};
-use askama::Template;
+use crate::mail::context::MailCtx;
 use chrono::{NaiveDate, NaiveDateTime, Timelike};
 use diesel::prelude::*;
 
@@ -49,12 +50,14 @@ pub fn games_to_list(
     // `updated_at` is set by the move (or the acceptance) that gave this
     // player the turn; draw offers do not touch it.
     let rows: Vec<GameRow> = games::table
-        .filter(games::status.eq(rows::ACTIVE))
+        .filter(games::status.eq(GameStatus::Active.code()))
         .filter(
             games::turn
-                .eq("white")
+                .eq(Side::White.code())
                 .and(games::white_id.eq(user_id))
-                .or(games::turn.eq("black").and(games::black_id.eq(user_id))),
+                .or(games::turn
+                    .eq(Side::Black.code())
+                    .and(games::black_id.eq(user_id))),
         )
         .order((games::updated_at.asc(), games::id.asc()))
         .select(GameRow::as_select())
@@ -125,7 +128,7 @@ fn candidates(conn: &mut DbConn, day: NaiveDate) -> QueryResult<Vec<i32>> {
     let rows: Vec<(i32, String, String)> = users::table
         .inner_join(mail_prefs::table.on(mail_prefs::user_id.eq(users::id)))
         .inner_join(verified_emails::table.on(verified_emails::user_id.eq(users::id)))
-        .filter(mail_prefs::policy.eq(outbox::POLICY_DIGEST))
+        .filter(mail_prefs::policy.eq(MailPolicy::Digest.code()))
         .order(users::id.asc())
         .select((users::id, users::email, verified_emails::email))
         .load(conn)?;
@@ -159,15 +162,7 @@ pub fn run_digests(conn: &mut DbConn, hour: u32, now: NaiveDateTime) -> Result<D
                 })
                 .execute(conn)?;
             if listed > 0 {
-                outbox::enqueue(
-                    conn,
-                    outbox::DIGEST,
-                    user_id,
-                    None,
-                    None,
-                    &outbox::Payload::default(),
-                    now,
-                )?;
+                outbox::enqueue(conn, user_id, &Mail::Digest, now)?;
             }
             Ok(())
         });
@@ -202,18 +197,6 @@ pub struct DigestData {
     pub settings_url: String,
 }
 
-#[derive(Template)]
-#[template(path = "email/digest.txt")]
-struct DigestTxt<'a> {
-    m: &'a DigestData,
-}
-
-#[derive(Template)]
-#[template(path = "email/digest.html")]
-struct DigestHtml<'a> {
-    m: &'a DigestData,
-}
-
 /// "3 days 4 hours", "5 hours", "12 minutes".
 pub fn waited(since: NaiveDateTime, now: NaiveDateTime) -> String {
     let d = now - since;
@@ -232,15 +215,15 @@ pub fn waited(since: NaiveDateTime, now: NaiveDateTime) -> String {
     }
 }
 
-/// Render a queued digest from the games as they are now; `None` when no
-/// game waits for the user any more (the row is then closed unsent).
-pub fn render(
+/// What a queued digest lists, from the games as they are now; `None` when
+/// no game waits for the user any more (the row is then closed unsent).
+pub fn data(
     conn: &mut DbConn,
     ctx: &MailCtx,
     user: &User,
     queued_at: NaiveDateTime,
     now: NaiveDateTime,
-) -> Result<Option<Rendered>, Error> {
+) -> Result<Option<DigestData>, Error> {
     let list = games_to_list(conn, user.id, now)?;
     if list.is_empty() {
         return Ok(None);
@@ -273,18 +256,7 @@ pub fn render(
         unsubscribe_url: links::unsubscribe_url(&ctx.base_url, &ctx.secret, user.id),
         settings_url: format!("{}/settings/mail", ctx.base_url),
     };
-    let n = list.len();
-    Ok(Some(Rendered {
-        to: user.email.clone(),
-        subject: format!(
-            "Your move in {n} game{} (Missive digest, {})",
-            if n == 1 { "" } else { "s" },
-            data.day
-        ),
-        text: DigestTxt { m: &data }.render()?,
-        html: DigestHtml { m: &data }.render()?,
-        unsubscribe_url: data.unsubscribe_url.clone(),
-    }))
+    Ok(Some(data))
 }
 
 #[cfg(test)]

@@ -1,106 +1,24 @@
 //! A queued mail rendered from the database as it is now: subject, text
-//! and HTML; a mail that is no longer true renders to nothing.
+//! and HTML from its kind's template folder ([`crate::mail::kinds`]); a
+//! mail that is no longer true renders to nothing.
 
 use crate::accounts::links::{self, PlayLink};
 use crate::db::models::{GameRow, User};
-use crate::db::outbox::{
-    OutboxRow, Payload, CHALLENGE_ACCEPTED, CHALLENGE_RECEIVED, CLOCK_REMINDER, DIGEST, DRAW_OFFER,
-    GAME_OVER, LEAVE_BOOKED, TOURNAMENT_ROUND, TOURNAMENT_WITHDRAWN, VERIFY_EMAIL, YOUR_TURN,
-};
+use crate::db::outbox::OutboxRow;
 use crate::db::DbConn;
 use crate::domain::error::Error;
+use crate::domain::game_state::{GameStatus, Side};
+use crate::domain::mail_kind::{Mail, MoveNote};
 use crate::game::restore;
 use crate::game::rows;
 use crate::mail::context::{footer_data, MailCtx, MailData, Rendered};
-use askama::Template;
+use crate::mail::kinds::{self, Parts, VerifyData, WithdrawnMail};
 use chrono::NaiveDateTime;
 use lettre::message::header::{Header, HeaderName, HeaderValue};
 use lettre::message::{Mailbox, MultiPart};
 use lettre::Message;
 use missive_rules::Color;
 use missive_rules::{BoardView, Cell};
-
-macro_rules! mail_templates {
-    ($($name:ident => $path:literal),* $(,)?) => {
-        $(
-            #[derive(Template)]
-            #[template(path = $path)]
-            struct $name<'a> {
-                m: &'a MailData,
-            }
-        )*
-    };
-}
-
-#[derive(Template)]
-#[template(path = "email/tournament_round.txt")]
-struct TournamentRoundTxt<'a> {
-    m: &'a MailData,
-    t: &'a crate::tournaments::views::RoundMail,
-}
-
-#[derive(Template)]
-#[template(path = "email/tournament_round.html")]
-struct TournamentRoundHtml<'a> {
-    m: &'a MailData,
-    t: &'a crate::tournaments::views::RoundMail,
-}
-
-/// A withdrawal notice: the tournament, why, and what became of the results.
-pub struct WithdrawnMail {
-    pub tournament: String,
-    pub tournament_url: String,
-    pub reason: String,
-    pub results_cancelled: bool,
-}
-
-#[derive(Template)]
-#[template(path = "email/tournament_withdrawn.txt")]
-struct WithdrawnTxt<'a> {
-    m: &'a MailData,
-    w: &'a WithdrawnMail,
-}
-
-#[derive(Template)]
-#[template(path = "email/tournament_withdrawn.html")]
-struct WithdrawnHtml<'a> {
-    m: &'a MailData,
-    w: &'a WithdrawnMail,
-}
-
-pub struct VerifyData {
-    pub username: String,
-    pub verify_url: String,
-}
-
-#[derive(Template)]
-#[template(path = "email/verify_email.txt")]
-struct VerifyTxt<'a> {
-    m: &'a VerifyData,
-}
-
-#[derive(Template)]
-#[template(path = "email/verify_email.html")]
-struct VerifyHtml<'a> {
-    m: &'a VerifyData,
-}
-
-mail_templates!(
-    ChallengeReceivedTxt => "email/challenge_received.txt",
-    ChallengeReceivedHtml => "email/challenge_received.html",
-    ChallengeAcceptedTxt => "email/challenge_accepted.txt",
-    ChallengeAcceptedHtml => "email/challenge_accepted.html",
-    YourTurnTxt => "email/your_turn.txt",
-    YourTurnHtml => "email/your_turn.html",
-    GameOverTxt => "email/game_over.txt",
-    GameOverHtml => "email/game_over.html",
-    DrawOfferTxt => "email/draw_offer.txt",
-    DrawOfferHtml => "email/draw_offer.html",
-    ClockReminderTxt => "email/clock_reminder.txt",
-    ClockReminderHtml => "email/clock_reminder.html",
-    LeaveBookedTxt => "email/leave_booked.txt",
-    LeaveBookedHtml => "email/leave_booked.html",
-);
 
 /// The position as text: ranks top down, files left to right, `.` for an
 /// empty square, the letter the board and moves use for a piece (upper case
@@ -215,118 +133,126 @@ pub fn render(
     let Some(user) = crate::accounts::users::find_by_id(conn, row.user_id)? else {
         return Ok(None);
     };
-    let payload: Payload = serde_json::from_str(&row.payload).unwrap_or_default();
-    if row.kind == VERIFY_EMAIL {
-        let data = VerifyData {
-            username: user.username.clone(),
-            verify_url: links::verify_url(&ctx.base_url, &ctx.secret, user.id, &user.email),
-        };
-        return Ok(Some(Rendered {
-            subject: "Confirm your email address for Missive".into(),
-            text: VerifyTxt { m: &data }.render()?,
-            html: VerifyHtml { m: &data }.render()?,
-            to: user.email,
-            unsubscribe_url: links::unsubscribe_url(&ctx.base_url, &ctx.secret, user.id),
-        }));
-    }
-    if row.kind == TOURNAMENT_ROUND {
-        let Some(tid) = payload.tournament_id else {
-            return Ok(None);
-        };
-        let Some(data) = crate::tournaments::views::round_mail(
-            conn,
-            &ctx.base_url,
-            tid,
-            payload.round,
-            user.id,
-        )?
-        else {
-            return Ok(None);
-        };
-        let footer = footer_data(ctx, &user);
-        return Ok(Some(Rendered {
-            subject: format!("{}: your games ({})", data.tournament, data.round),
-            text: TournamentRoundTxt {
-                m: &footer,
-                t: &data,
-            }
-            .render()?,
-            html: TournamentRoundHtml {
-                m: &footer,
-                t: &data,
-            }
-            .render()?,
-            to: user.email,
-            unsubscribe_url: footer.unsubscribe_url.clone(),
-        }));
-    }
-    if row.kind == LEAVE_BOOKED {
-        return render_leave(conn, ctx, &user, &payload).map(Some);
-    }
-    if row.kind == TOURNAMENT_WITHDRAWN {
-        let Some(tid) = payload.tournament_id else {
-            return Ok(None);
-        };
-        let Some(tournament) = crate::tournaments::rows::name_of(conn, tid)? else {
-            return Ok(None);
-        };
-        let w = WithdrawnMail {
-            tournament,
-            tournament_url: format!("{}/tournaments/{tid}", ctx.base_url),
-            reason: payload.reason.clone().unwrap_or_default(),
-            results_cancelled: payload.results_cancelled.unwrap_or(false),
-        };
-        let footer = footer_data(ctx, &user);
-        return Ok(Some(Rendered {
-            subject: format!("{}: you have been withdrawn", w.tournament),
-            text: WithdrawnTxt { m: &footer, w: &w }.render()?,
-            html: WithdrawnHtml { m: &footer, w: &w }.render()?,
-            to: user.email,
-            unsubscribe_url: footer.unsubscribe_url.clone(),
-        }));
-    }
-    if row.kind == DIGEST {
-        return crate::mail::digest::render(conn, ctx, &user, row.created_at, now);
-    }
-    let game = match row.game_id {
-        Some(id) => Some(rows::load(conn, id)?),
-        None => None,
-    };
-    let Some(game) = game else {
+    let Some(mail) = row.mail() else {
         return Ok(None);
     };
+    let parts = match &mail {
+        Mail::VerifyEmail => Some(kinds::verify_email(&VerifyData {
+            username: user.username.clone(),
+            verify_url: links::verify_url(&ctx.base_url, &ctx.secret, user.id, &user.email),
+        })?),
+        Mail::Digest => match crate::mail::digest::data(conn, ctx, &user, row.created_at, now)? {
+            Some(data) => Some(kinds::digest(&data)?),
+            None => None,
+        },
+        Mail::TournamentRound { tournament, round } => match crate::tournaments::views::round_mail(
+            conn,
+            &ctx.base_url,
+            *tournament,
+            *round,
+            user.id,
+        )? {
+            Some(t) => Some(kinds::tournament_round(&footer_data(ctx, &user), &t)?),
+            None => None,
+        },
+        Mail::TournamentWithdrawn {
+            tournament,
+            reason,
+            results_cancelled,
+        } => match crate::tournaments::rows::name_of(conn, *tournament)? {
+            Some(name) => {
+                let w = WithdrawnMail {
+                    tournament: name,
+                    tournament_url: format!("{}/tournaments/{tournament}", ctx.base_url),
+                    reason: reason.clone(),
+                    results_cancelled: *results_cancelled,
+                };
+                Some(kinds::tournament_withdrawn(&footer_data(ctx, &user), &w)?)
+            }
+            None => None,
+        },
+        Mail::LeaveBooked {
+            from,
+            first_day,
+            last_day,
+        } => {
+            let data = MailData {
+                opponent: username_or(conn, Some(*from))?,
+                game_url: format!("{}/", ctx.base_url),
+                leave_start: first_day.format("%Y-%m-%d").to_string(),
+                leave_end: last_day.format("%Y-%m-%d").to_string(),
+                ..footer_data(ctx, &user)
+            };
+            Some(kinds::leave_booked(&data)?)
+        }
+        game_mail => render_game_mail(conn, ctx, &user, game_mail, now)?,
+    };
+    Ok(parts.map(|p| Rendered {
+        to: user.email.clone(),
+        subject: p.subject,
+        text: p.text,
+        html: p.html,
+        unsubscribe_url: links::unsubscribe_url(&ctx.base_url, &ctx.secret, user.id),
+    }))
+}
+
+/// A user's name, or "your opponent" for nobody or a user gone.
+fn username_or(conn: &mut DbConn, id: Option<i32>) -> Result<String, Error> {
+    Ok(match id {
+        Some(id) => crate::accounts::users::find_by_id(conn, id)?.map(|u| u.username),
+        None => None,
+    }
+    .unwrap_or_else(|| "your opponent".into()))
+}
+
+/// A mail about one game, from the game as it is now: `None` when what it
+/// says is no longer true (a challenge answered, a turn already played).
+fn render_game_mail(
+    conn: &mut DbConn,
+    ctx: &MailCtx,
+    user: &User,
+    mail: &Mail,
+    now: NaiveDateTime,
+) -> Result<Option<Parts>, Error> {
+    let Some(game_id) = mail.game() else {
+        return Ok(None);
+    };
+    let game = rows::load(conn, game_id)?;
     let variant = restore::variant_of(&game)?;
     let my_side = rows::side_of(&game, user.id);
     let opponent_id = match my_side {
         Some(Color::White) => game.black_id,
         Some(Color::Black) => game.white_id,
-        _ => payload.from_user.or(Some(game.challenger_id)),
+        _ => mail.from().or(Some(game.challenger_id)),
     };
-    let opponent = match opponent_id {
-        Some(id) => crate::accounts::users::find_by_id(conn, id)?.map(|u| u.username),
-        None => None,
-    }
-    .unwrap_or_else(|| "your opponent".into());
-    let game_url = format!("{}/games/{}", ctx.base_url, game.id);
-    let unsubscribe_url = links::unsubscribe_url(&ctx.base_url, &ctx.secret, user.id);
+    let last_move = match mail {
+        Mail::YourTurn { last_move, .. } | Mail::GameOver { last_move, .. } => last_move.clone(),
+        _ => None,
+    };
+    let MoveNote { display, comment } = last_move.unwrap_or(MoveNote {
+        display: String::new(),
+        comment: None,
+    });
     let mut data = MailData {
-        username: user.username.clone(),
-        opponent: opponent.clone(),
+        opponent: username_or(conn, opponent_id)?,
         game_id: game.id,
         variant_name: variant.name().to_string(),
-        game_url,
-        play_url: String::new(),
+        game_url: format!("{}/games/{}", ctx.base_url, game.id),
         play_link_hours: ctx.play_link_ttl.num_hours(),
-        last_move: payload.display.clone().unwrap_or_default(),
-        comment: payload.comment.clone().unwrap_or_default(),
-        diagram: String::new(),
-        moves_text: String::new(),
-        result_text: String::new(),
-        unsubscribe_url: unsubscribe_url.clone(),
-        settings_url: format!("{}/settings/mail", ctx.base_url),
-        clock_text: String::new(),
-        leave_start: String::new(),
-        leave_end: String::new(),
+        last_move: display,
+        comment: comment.unwrap_or_default(),
+        ..footer_data(ctx, user)
+    };
+    // Only while it is still this player's turn at the mail's ply.
+    let still_to_move = |ply: i32| game.ply == ply && rows::player_to_move(&game) == Some(user.id);
+    let play_url = || {
+        PlayLink {
+            game: game.id,
+            user: user.id,
+            ply: game.ply,
+            expires: (now + ctx.play_link_ttl).and_utc().timestamp(),
+        }
+        .url(&ctx.base_url, &ctx.secret)
     };
     // Only the "your turn" and reminder mails show the clock.
     let with_clock = |conn: &mut DbConn, data: &mut MailData| -> Result<(), Error> {
@@ -342,140 +268,55 @@ pub fn render(
         data.moves_text = moves_text(conn, &game)?;
         Ok(())
     };
-    let (subject, text, html) = match row.kind.as_str() {
-        CHALLENGE_RECEIVED => {
-            if game.status != rows::PENDING {
+    let parts = match *mail {
+        Mail::ChallengeReceived { .. } => {
+            if game.status != GameStatus::Pending {
                 return Ok(None);
             }
-            let t = ChallengeReceivedTxt { m: &data }.render()?;
-            let h = ChallengeReceivedHtml { m: &data }.render()?;
-            (
-                format!("{opponent} challenges you to {}", data.variant_name),
-                t,
-                h,
-            )
+            kinds::challenge_received(&data)?
         }
-        CHALLENGE_ACCEPTED => {
-            let t = ChallengeAcceptedTxt { m: &data }.render()?;
-            let h = ChallengeAcceptedHtml { m: &data }.render()?;
-            (
-                format!("{opponent} accepted your {} challenge", data.variant_name),
-                t,
-                h,
-            )
-        }
-        YOUR_TURN => {
-            // Only while it is still this player's turn at that ply.
-            if Some(game.ply) != row.ply || rows::player_to_move(&game) != Some(user.id) {
+        Mail::ChallengeAccepted { .. } => kinds::challenge_accepted(&data)?,
+        Mail::YourTurn { ply, .. } => {
+            if !still_to_move(ply) {
                 return Ok(None);
             }
             with_clock(conn, &mut data)?;
             with_position(conn, &mut data)?;
-            let link = PlayLink {
-                game: game.id,
-                user: user.id,
-                ply: game.ply,
-                expires: (now + ctx.play_link_ttl).and_utc().timestamp(),
-            };
-            data.play_url = link.url(&ctx.base_url, &ctx.secret);
-            let t = YourTurnTxt { m: &data }.render()?;
-            let h = YourTurnHtml { m: &data }.render()?;
-            let subject = if data.last_move.is_empty() {
-                format!("Your move against {opponent} (game {})", game.id)
-            } else {
-                format!(
-                    "Your move against {opponent}: {} played {} (game {})",
-                    opponent, data.last_move, game.id
-                )
-            };
-            (subject, t, h)
+            data.play_url = play_url();
+            kinds::your_turn(&data)?
         }
-        GAME_OVER => {
+        Mail::ClockReminder { ply, .. } => {
+            if !still_to_move(ply) {
+                return Ok(None);
+            }
+            with_clock(conn, &mut data)?;
+            data.play_url = play_url();
+            kinds::clock_reminder(&data)?
+        }
+        Mail::DrawOffer { .. } => {
+            if game.status != GameStatus::Active {
+                return Ok(None);
+            }
+            with_position(conn, &mut data)?;
+            kinds::draw_offer(&data)?
+        }
+        Mail::GameOver { .. } => {
             with_position(conn, &mut data)?;
             let sides = [
-                variant.side_name(Color::White),
-                variant.side_name(Color::Black),
+                variant.side_name(Side::White.color()),
+                variant.side_name(Side::Black.color()),
             ];
-            let described = rows::describe_result(&game, sides).unwrap_or_default();
-            data.result_text = format!("{} ({described})", game.result.clone().unwrap_or_default());
-            let t = GameOverTxt { m: &data }.render()?;
-            let h = GameOverHtml { m: &data }.render()?;
-            (
-                format!("Game {} against {opponent} is over: {described}", game.id),
-                t,
-                h,
-            )
+            data.result_words = rows::describe_result(&game, sides).unwrap_or_default();
+            data.result_text = format!(
+                "{} ({})",
+                game.result.map(|r| r.code()).unwrap_or_default(),
+                data.result_words
+            );
+            kinds::game_over(&data)?
         }
-        CLOCK_REMINDER => {
-            // Only while it is still this player's turn at that ply.
-            if Some(game.ply) != row.ply || rows::player_to_move(&game) != Some(user.id) {
-                return Ok(None);
-            }
-            with_clock(conn, &mut data)?;
-            let link = PlayLink {
-                game: game.id,
-                user: user.id,
-                ply: game.ply,
-                expires: (now + ctx.play_link_ttl).and_utc().timestamp(),
-            };
-            data.play_url = link.url(&ctx.base_url, &ctx.secret);
-            let t = ClockReminderTxt { m: &data }.render()?;
-            let h = ClockReminderHtml { m: &data }.render()?;
-            (
-                format!("Time is running out in game {} against {opponent}", game.id),
-                t,
-                h,
-            )
-        }
-        DRAW_OFFER => {
-            if game.status != rows::ACTIVE {
-                return Ok(None);
-            }
-            with_position(conn, &mut data)?;
-            let t = DrawOfferTxt { m: &data }.render()?;
-            let h = DrawOfferHtml { m: &data }.render()?;
-            (format!("{opponent} offers a draw (game {})", game.id), t, h)
-        }
-        other => return Err(Error::internal(format!("unknown mail kind {other}"))),
+        _ => return Ok(None),
     };
-    Ok(Some(Rendered {
-        to: user.email,
-        subject,
-        text,
-        html,
-        unsubscribe_url,
-    }))
-}
-
-/// "Your opponent is on leave" (no single game: one mail per opponent).
-fn render_leave(
-    conn: &mut DbConn,
-    ctx: &MailCtx,
-    user: &User,
-    payload: &Payload,
-) -> Result<Rendered, Error> {
-    let opponent = match payload.from_user {
-        Some(id) => crate::accounts::users::find_by_id(conn, id)?.map(|u| u.username),
-        None => None,
-    }
-    .unwrap_or_else(|| "your opponent".into());
-    let data = MailData {
-        opponent: opponent.clone(),
-        game_url: format!("{}/", ctx.base_url),
-        leave_start: payload.leave_start.clone().unwrap_or_default(),
-        leave_end: payload.leave_end.clone().unwrap_or_default(),
-        ..footer_data(ctx, user)
-    };
-    Ok(Rendered {
-        to: user.email.clone(),
-        subject: format!(
-            "{opponent} will be on leave from {} to {}",
-            data.leave_start, data.leave_end
-        ),
-        text: LeaveBookedTxt { m: &data }.render()?,
-        html: LeaveBookedHtml { m: &data }.render()?,
-        unsubscribe_url: data.unsubscribe_url.clone(),
-    })
+    Ok(Some(parts))
 }
 
 #[derive(Clone)]

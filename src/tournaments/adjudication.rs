@@ -3,12 +3,14 @@
 use crate::db::models::{GameRow, TournamentRow, User};
 use crate::db::schema::{adjudication_requests, adjudications, games};
 use crate::db::DbConn;
+use crate::domain::codes::Coded;
 use crate::domain::error::Error;
+use crate::domain::game_state::{EndReason, GameResult, GameStatus};
 use crate::game::finish;
 use crate::game::rows;
 use crate::tournaments::directors::{require_director, require_director_of};
 use crate::tournaments::rounds::advance;
-use crate::tournaments::rows::{load, ADJUDICATION, NOTE_MAX};
+use crate::tournaments::rows::{load, NOTE_MAX};
 use crate::util::clip;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -16,16 +18,13 @@ use diesel::prelude::*;
 // ---------------------------------------------------------------------------
 // Adjudication
 
-pub fn parse_result(raw: &str) -> Result<&'static str, Error> {
-    match raw.trim() {
-        "1-0" => Ok("1-0"),
-        "0-1" => Ok("0-1"),
-        "1/2-1/2" => Ok("1/2-1/2"),
-        other => Err(Error::Invalid(format!(
+pub fn parse_result(raw: &str) -> Result<GameResult, Error> {
+    GameResult::from_code(raw.trim()).ok_or_else(|| {
+        Error::Invalid(format!(
             "“{}” is not a result: use 1-0, 0-1 or 1/2-1/2.",
-            clip(other, 20)
-        ))),
-    }
+            clip(raw.trim(), 20)
+        ))
+    })
 }
 
 /// The tournament of a game, if the user directs it (403 otherwise).
@@ -73,7 +72,7 @@ pub fn adjudicate(
             .values((
                 adjudications::game_id.eq(g.id),
                 adjudications::director_id.eq(director.id),
-                adjudications::result.eq(result),
+                adjudications::result.eq(result.code()),
                 adjudications::reason.eq(reason),
                 adjudications::created_at.eq(now),
             ))
@@ -88,19 +87,19 @@ pub fn adjudicate(
             adjudication_requests::resolved_by.eq(Some(director.id)),
         ))
         .execute(conn)?;
-        match g.status.as_str() {
-            rows::ACTIVE => {
-                if !finish::end_game(conn, &g, result, ADJUDICATION, None, now)? {
+        match g.status {
+            GameStatus::Active => {
+                if !finish::end_game(conn, &g, result, EndReason::Adjudication, None, now)? {
                     return Err(Error::Conflict(
                         "The game changed meanwhile (a move was played): look at it again.".into(),
                     ));
                 }
             }
-            rows::FINISHED => {
+            GameStatus::Finished => {
                 diesel::update(games::table.find(g.id))
                     .set((
-                        games::result.eq(Some(result)),
-                        games::reason.eq(Some(ADJUDICATION)),
+                        games::result.eq(Some(result.code())),
+                        games::reason.eq(Some(EndReason::Adjudication.code())),
                         games::updated_at.eq(now),
                     ))
                     .execute(conn)?;

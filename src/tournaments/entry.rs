@@ -4,13 +4,14 @@
 use crate::db::models::User;
 use crate::db::schema::{tournament_players, tournaments};
 use crate::db::{is_unique_violation, per_backend, DbConn};
+use crate::domain::codes::Coded;
 use crate::domain::error::Error;
+use crate::domain::tournament_state::{TournamentFormat, TournamentStatus};
 use crate::tournaments::directors::{require_director, require_director_of};
 use crate::tournaments::rounds::start;
 use crate::tournaments::rows::{
     int_field, load, parse_time_control, parse_when, DEFAULT_FORFEIT_LIMIT, DEFAULT_LEAVE_DAYS,
-    DEFAULT_MAX_PLAYERS, DOUBLE_ROUND_ROBIN, ENTRY, NAME_MAX, PLAYERS_MAX, ROUND_ROBIN, SWISS,
-    SWISS_ROUNDS_MAX,
+    DEFAULT_MAX_PLAYERS, NAME_MAX, PLAYERS_MAX, SWISS_ROUNDS_MAX,
 };
 use crate::util::clip;
 use chrono::NaiveDateTime;
@@ -57,22 +58,21 @@ pub fn create(
         ))
     })?;
     let time_control = parse_time_control(&form.time_control)?;
-    let format = form.format.trim();
+    let format = TournamentFormat::from_code(form.format.trim()).ok_or_else(|| {
+        Error::Invalid(format!(
+            "“{}” is not a format: choose round-robin, double-round-robin or swiss.",
+            clip(form.format.trim(), 30)
+        ))
+    })?;
     let rounds = match format {
-        ROUND_ROBIN | DOUBLE_ROUND_ROBIN => 0,
-        SWISS => {
+        TournamentFormat::RoundRobin | TournamentFormat::DoubleRoundRobin => 0,
+        TournamentFormat::Swiss => {
             if form.rounds.trim().is_empty() {
                 return Err(Error::Invalid(
                     "A Swiss tournament needs a number of rounds.".into(),
                 ));
             }
             int_field(&form.rounds, "number of rounds", 0, (1, SWISS_ROUNDS_MAX))?
-        }
-        other => {
-            return Err(Error::Invalid(format!(
-                "“{}” is not a format: choose round-robin, double-round-robin or swiss.",
-                clip(other, 30)
-            )))
         }
     };
     let opens = match form.entry_opens.trim() {
@@ -127,7 +127,7 @@ pub fn create(
             tournaments::name.eq(name),
             tournaments::variant.eq(variant.id()),
             tournaments::time_control.eq(&time_control),
-            tournaments::format.eq(format),
+            tournaments::format.eq(format.code()),
             tournaments::rounds.eq(rounds),
             tournaments::entry_opens.eq(opens),
             tournaments::entry_closes.eq(closes),
@@ -136,7 +136,7 @@ pub fn create(
             tournaments::leave_days.eq(leave_days),
             tournaments::forfeit_limit.eq(forfeit_limit),
             tournaments::director_id.eq(director.id),
-            tournaments::status.eq(ENTRY),
+            tournaments::status.eq(TournamentStatus::Entry.code()),
             tournaments::current_round.eq(0),
             tournaments::created_at.eq(now),
         ))
@@ -150,7 +150,7 @@ pub fn create(
 
 pub fn join(conn: &mut DbConn, tid: i32, user: &User, now: NaiveDateTime) -> Result<(), Error> {
     let t = load(conn, tid)?;
-    if t.status != ENTRY {
+    if t.status != TournamentStatus::Entry {
         return Err(Error::Forbidden(
             "This tournament is no longer taking entries.".into(),
         ));
@@ -170,7 +170,7 @@ pub fn join(conn: &mut DbConn, tid: i32, user: &User, now: NaiveDateTime) -> Res
         let n = diesel::update(
             tournaments::table
                 .filter(tournaments::id.eq(tid))
-                .filter(tournaments::status.eq(ENTRY))
+                .filter(tournaments::status.eq(TournamentStatus::Entry.code()))
                 .filter(tournaments::entrants.lt(tournaments::max_players)),
         )
         .set(tournaments::entrants.eq(tournaments::entrants + 1))
@@ -201,7 +201,7 @@ pub fn join(conn: &mut DbConn, tid: i32, user: &User, now: NaiveDateTime) -> Res
 /// Leave a tournament before it starts.
 pub fn leave(conn: &mut DbConn, tid: i32, user: &User) -> Result<(), Error> {
     let t = load(conn, tid)?;
-    if t.status != ENTRY {
+    if t.status != TournamentStatus::Entry {
         return Err(Error::Forbidden(
             "The tournament has started: ask its director to withdraw you.".into(),
         ));
@@ -219,7 +219,7 @@ pub fn leave(conn: &mut DbConn, tid: i32, user: &User) -> Result<(), Error> {
         let n = diesel::update(
             tournaments::table
                 .filter(tournaments::id.eq(tid))
-                .filter(tournaments::status.eq(ENTRY)),
+                .filter(tournaments::status.eq(TournamentStatus::Entry.code())),
         )
         .set(tournaments::entrants.eq(tournaments::entrants - 1))
         .execute(conn)?;
@@ -242,7 +242,7 @@ pub fn start_by_director(
 ) -> Result<(), Error> {
     let t = load(conn, tid)?;
     require_director_of(Some(director), &t)?;
-    if t.status != ENTRY {
+    if t.status != TournamentStatus::Entry {
         return Err(Error::Conflict(
             "This tournament has already started.".into(),
         ));

@@ -4,7 +4,9 @@
 use crate::db::models::User;
 use crate::db::schema::games;
 use crate::db::DbConn;
+use crate::domain::codes::Coded;
 use crate::domain::error::Error;
+use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
 use crate::game::rows;
 use crate::tournaments::directors::require_director;
 use crate::tournaments::rows::{counts, games_of, load, named_player};
@@ -139,12 +141,11 @@ pub fn import_record(
         ));
     }
     let outcome = game.outcome();
-    let (result, reason) = match (rec.result.as_deref(), outcome) {
-        (Some(r @ ("1-0" | "0-1" | "1/2-1/2")), Some(o)) if r == o.result_code() => {
-            (r.to_string(), o.reason.code().to_string())
-        }
-        (Some(r @ ("1-0" | "0-1" | "1/2-1/2")), _) => (r.to_string(), "imported".to_string()),
-        (_, Some(o)) => (o.result_code().to_string(), o.reason.code().to_string()),
+    let written = rec.result.as_deref().and_then(GameResult::from_code);
+    let (result, reason) = match (written, outcome) {
+        (Some(r), Some(o)) if r == GameResult::of_outcome(&o) => (r, EndReason::Rules(o.reason)),
+        (Some(r), _) => (r, EndReason::Imported),
+        (None, Some(o)) => (GameResult::of_outcome(&o), EndReason::Rules(o.reason)),
         _ => {
             return Err(Error::Invalid(
                 "The record has no result and the rules do not end the game: only finished \
@@ -160,16 +161,16 @@ pub fn import_record(
             conn,
             &NewGame {
                 variant: variant.id(),
-                status: rows::FINISHED,
+                status: GameStatus::Finished,
                 challenger_id: w.id,
                 opponent_id: Some(b.id),
                 white_id: Some(w.id),
                 black_id: Some(b.id),
-                challenger_color: "white",
+                challenger_color: Side::White,
                 start_fen: &start_fen,
                 fen: &fen,
                 ply: plies.len() as i32,
-                turn: rows::color_code(game.side_to_move()),
+                turn: Side::from(game.side_to_move()),
                 created_at: now,
                 updated_at: now,
                 time_control: None,
@@ -179,8 +180,8 @@ pub fn import_record(
         )?;
         diesel::update(games::table.find(id))
             .set((
-                games::result.eq(Some(&result)),
-                games::reason.eq(Some(&reason)),
+                games::result.eq(Some(result.code())),
+                games::reason.eq(Some(reason.code())),
                 games::ended_at.eq(Some(now)),
             ))
             .execute(conn)?;

@@ -6,13 +6,13 @@ use crate::db::outbox;
 use crate::db::schema::{games, tournament_byes, tournament_players, tournaments};
 use crate::db::DbConn;
 use crate::domain::error::Error;
+use crate::domain::game_state::GameStatus;
+use crate::domain::mail_kind::Mail;
 use crate::domain::pairing::{self, Pairing, SwissEntrant};
+use crate::domain::tournament_state::{TournamentFormat, TournamentStatus};
 use crate::game::challenge;
 use crate::game::rows;
-use crate::tournaments::rows::{
-    byes_of, counts, entrants, games_of, load, points2_for, CANCELLED, DOUBLE_ROUND_ROBIN, ENTRY,
-    FINISHED, RUNNING, SWISS,
-};
+use crate::tournaments::rows::{byes_of, counts, entrants, games_of, load, points2_for};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use std::collections::HashSet;
@@ -26,10 +26,10 @@ pub fn start(conn: &mut DbConn, tid: i32, now: NaiveDateTime) -> Result<bool, Er
         let n = diesel::update(
             tournaments::table
                 .filter(tournaments::id.eq(tid))
-                .filter(tournaments::status.eq(ENTRY)),
+                .filter(tournaments::status.eq(TournamentStatus::Entry.code())),
         )
         .set((
-            tournaments::status.eq(RUNNING),
+            tournaments::status.eq(TournamentStatus::Running.code()),
             tournaments::started_at.eq(Some(now)),
         ))
         .execute(conn)?;
@@ -41,7 +41,7 @@ pub fn start(conn: &mut DbConn, tid: i32, now: NaiveDateTime) -> Result<bool, Er
         if players.len() < 2 {
             diesel::update(tournaments::table.find(tid))
                 .set((
-                    tournaments::status.eq(CANCELLED),
+                    tournaments::status.eq(TournamentStatus::Cancelled.code()),
                     tournaments::finished_at.eq(Some(now)),
                 ))
                 .execute(conn)?;
@@ -53,8 +53,8 @@ pub fn start(conn: &mut DbConn, tid: i32, now: NaiveDateTime) -> Result<bool, Er
                 .execute(conn)?;
         }
         let ids: Vec<i32> = players.iter().map(|p| p.user_id).collect();
-        match t.format.as_str() {
-            SWISS => {
+        match t.format {
+            TournamentFormat::Swiss => {
                 // More rounds than opponents cannot be paired without repeats.
                 let rounds = t.rounds.min(ids.len() as i32 - 1).max(1);
                 diesel::update(tournaments::table.find(tid))
@@ -70,7 +70,7 @@ pub fn start(conn: &mut DbConn, tid: i32, now: NaiveDateTime) -> Result<bool, Er
                 }
             }
             format => {
-                let table = if format == DOUBLE_ROUND_ROBIN {
+                let table = if format == TournamentFormat::DoubleRoundRobin {
                     crate::domain::round_robin::double_round_robin(ids.len())
                 } else {
                     crate::domain::round_robin::round_robin(ids.len())
@@ -120,19 +120,11 @@ pub fn mail_round(
     user_id: i32,
     now: NaiveDateTime,
 ) -> Result<(), Error> {
-    outbox::enqueue(
-        conn,
-        outbox::TOURNAMENT_ROUND,
-        user_id,
-        None,
-        None,
-        &outbox::Payload {
-            tournament_id: Some(tid),
-            round,
-            ..Default::default()
-        },
-        now,
-    )?;
+    let mail = Mail::TournamentRound {
+        tournament: tid,
+        round,
+    };
+    outbox::enqueue(conn, user_id, &mail, now)?;
     Ok(())
 }
 
@@ -198,7 +190,7 @@ pub fn swiss_field(
     let points2_of = |user: i32, before: Option<i32>| -> i32 {
         let earlier = |r: Option<i32>| before.is_none_or(|b| r.is_some_and(|r| r < b));
         let games: i32 = games_of_user(user)
-            .filter(|g| earlier(g.round) && g.status == rows::FINISHED)
+            .filter(|g| earlier(g.round) && g.status == GameStatus::Finished)
             .filter(|g| !rows::opponent_of(g, user).is_some_and(|o| cancelled.contains(&o)))
             .map(|g| points2_for(g, user))
             .sum();
@@ -284,18 +276,18 @@ pub fn pair_swiss_round(
 /// race (each step is a conditional UPDATE).
 pub fn advance(conn: &mut DbConn, tid: i32, now: NaiveDateTime) -> Result<(), Error> {
     let t = load(conn, tid)?;
-    if t.status != RUNNING {
+    if t.status != TournamentStatus::Running {
         return Ok(());
     }
     let running: i64 = games::table
         .filter(games::tournament_id.eq(tid))
-        .filter(games::status.eq(rows::ACTIVE))
+        .filter(games::status.eq(GameStatus::Active.code()))
         .count()
         .get_result(conn)?;
     if running > 0 {
         return Ok(());
     }
-    if t.format == SWISS && t.current_round < t.rounds {
+    if t.format == TournamentFormat::Swiss && t.current_round < t.rounds {
         let still_in: i64 = tournament_players::table
             .filter(tournament_players::tournament_id.eq(tid))
             .filter(tournament_players::withdrawn_at.is_null())
@@ -307,7 +299,7 @@ pub fn advance(conn: &mut DbConn, tid: i32, now: NaiveDateTime) -> Result<(), Er
                 let n = diesel::update(
                     tournaments::table
                         .filter(tournaments::id.eq(tid))
-                        .filter(tournaments::status.eq(RUNNING))
+                        .filter(tournaments::status.eq(TournamentStatus::Running.code()))
                         .filter(tournaments::current_round.eq(t.current_round)),
                 )
                 .set(tournaments::current_round.eq(next))
@@ -316,7 +308,7 @@ pub fn advance(conn: &mut DbConn, tid: i32, now: NaiveDateTime) -> Result<(), Er
                     // Nobody left who has not met: the tournament ends here.
                     diesel::update(tournaments::table.find(tid))
                         .set((
-                            tournaments::status.eq(FINISHED),
+                            tournaments::status.eq(TournamentStatus::Finished.code()),
                             tournaments::current_round.eq(t.current_round),
                             tournaments::rounds.eq(t.current_round),
                             tournaments::finished_at.eq(Some(now)),
@@ -330,10 +322,10 @@ pub fn advance(conn: &mut DbConn, tid: i32, now: NaiveDateTime) -> Result<(), Er
     diesel::update(
         tournaments::table
             .filter(tournaments::id.eq(tid))
-            .filter(tournaments::status.eq(RUNNING)),
+            .filter(tournaments::status.eq(TournamentStatus::Running.code())),
     )
     .set((
-        tournaments::status.eq(FINISHED),
+        tournaments::status.eq(TournamentStatus::Finished.code()),
         tournaments::finished_at.eq(Some(now)),
     ))
     .execute(conn)?;
@@ -345,7 +337,7 @@ pub fn advance(conn: &mut DbConn, tid: i32, now: NaiveDateTime) -> Result<(), Er
 /// game-end hook normally does it at once). Returns the tournaments started.
 pub fn sweep(conn: &mut DbConn, now: NaiveDateTime) -> Result<Vec<i32>, Error> {
     let due: Vec<i32> = tournaments::table
-        .filter(tournaments::status.eq(ENTRY))
+        .filter(tournaments::status.eq(TournamentStatus::Entry.code()))
         .filter(tournaments::entry_closes.le(now))
         .select(tournaments::id)
         .load(conn)?;
@@ -356,7 +348,7 @@ pub fn sweep(conn: &mut DbConn, now: NaiveDateTime) -> Result<Vec<i32>, Error> {
         }
     }
     let running: Vec<i32> = tournaments::table
-        .filter(tournaments::status.eq(RUNNING))
+        .filter(tournaments::status.eq(TournamentStatus::Running.code()))
         .select(tournaments::id)
         .load(conn)?;
     for tid in running {

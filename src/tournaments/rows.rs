@@ -5,34 +5,11 @@ use crate::db::models::{EntrantRow, GameRow, TournamentRow, User};
 use crate::db::schema::{games, tournament_byes, tournament_players, tournaments};
 use crate::db::DbConn;
 use crate::domain::error::Error;
+use crate::domain::game_state::{EndReason, GameResult, Side};
+use crate::domain::tournament_state::{TournamentFormat, TournamentStatus};
 use crate::util::clip;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
-
-pub const ROUND_ROBIN: &str = "round-robin";
-
-pub const DOUBLE_ROUND_ROBIN: &str = "double-round-robin";
-
-pub const SWISS: &str = "swiss";
-
-pub const ENTRY: &str = "entry";
-
-pub const RUNNING: &str = "running";
-
-pub const FINISHED: &str = "finished";
-
-pub const CANCELLED: &str = "cancelled";
-
-/// Reason codes of game endings this module causes or reads.
-pub const TIME_FORFEIT: &str = "time-forfeit";
-
-pub const WITHDRAWAL: &str = "withdrawal";
-
-pub const ADJUDICATION: &str = "adjudication";
-
-/// An unplayed game of a withdrawn player whose place a newcomer took: kept,
-/// but out of every count.
-pub const REPLACED: &str = "replaced";
 
 pub const NAME_MAX: usize = 100;
 
@@ -47,15 +24,6 @@ pub const DEFAULT_LEAVE_DAYS: i32 = 30;
 pub const DEFAULT_FORFEIT_LIMIT: i32 = 2;
 
 pub const DEFAULT_MAX_PLAYERS: i32 = 16;
-
-pub fn format_label(format: &str) -> &'static str {
-    match format {
-        ROUND_ROBIN => "round robin",
-        DOUBLE_ROUND_ROBIN => "double round robin",
-        SWISS => "Swiss",
-        _ => "unknown format",
-    }
-}
 
 /// A date (`2026-12-01`) or a date-time (`2026-12-01T18:00`, `2026-12-01
 /// 18:00:00`, optional `Z`), UTC. A bare date is the start of that day, or,
@@ -137,13 +105,13 @@ pub fn list(conn: &mut DbConn) -> Result<Vec<TournamentRow>, Error> {
         .limit(500)
         .select(TournamentRow::as_select())
         .load(conn)?;
-    let rank = |s: &str| match s {
-        ENTRY => 0,
-        RUNNING => 1,
-        FINISHED => 2,
-        _ => 3,
+    let rank = |s: TournamentStatus| match s {
+        TournamentStatus::Entry => 0,
+        TournamentStatus::Running => 1,
+        TournamentStatus::Finished => 2,
+        TournamentStatus::Cancelled => 3,
     };
-    rows.sort_by_key(|t| rank(&t.status));
+    rows.sort_by_key(|t| rank(t.status));
     Ok(rows)
 }
 
@@ -180,18 +148,21 @@ pub fn byes_of(conn: &mut DbConn, tid: i32) -> Result<Vec<(i32, i32)>, Error> {
 
 /// Points times two of a finished game for `user` (win 2, draw 1, loss 0).
 pub fn points2_for(g: &GameRow, user: i32) -> i32 {
-    let white = g.white_id == Some(user);
-    match g.result.as_deref() {
-        Some("1-0") if white => 2,
-        Some("0-1") if !white => 2,
-        Some("1/2-1/2") => 1,
+    let side = if g.white_id == Some(user) {
+        Side::White
+    } else {
+        Side::Black
+    };
+    match g.result.map(GameResult::winner) {
+        Some(Some(winner)) if winner == side => 2,
+        Some(None) => 1,
         _ => 0,
     }
 }
 
 /// Whether a game counts (not an unplayed pairing handed to a newcomer).
 pub fn counts(g: &GameRow) -> bool {
-    g.reason.as_deref() != Some(REPLACED)
+    g.reason != Some(EndReason::Replaced)
 }
 
 pub fn entrant(conn: &mut DbConn, tid: i32, user: i32) -> Result<Option<EntrantRow>, Error> {
@@ -211,10 +182,10 @@ pub fn is_withdrawn(conn: &mut DbConn, tid: i32, user: i32) -> Result<bool, Erro
 /// in a double round robin), or one a round in a Swiss.
 pub fn scheduled_games(t: &TournamentRow, field: usize) -> i32 {
     let others = field.saturating_sub(1) as i32;
-    match t.format.as_str() {
-        SWISS => t.rounds,
-        DOUBLE_ROUND_ROBIN => 2 * others,
-        _ => others,
+    match t.format {
+        TournamentFormat::Swiss => t.rounds,
+        TournamentFormat::DoubleRoundRobin => 2 * others,
+        TournamentFormat::RoundRobin => others,
     }
 }
 

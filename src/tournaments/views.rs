@@ -7,11 +7,11 @@ use crate::db::schema::{
 };
 use crate::db::DbConn;
 use crate::domain::error::Error;
+use crate::domain::game_state::{EndReason, GameResult, GameStatus};
+use crate::domain::tournament_state::{TournamentFormat, TournamentStatus};
 use crate::game::rows;
 use crate::tournaments::directors::require_director;
-use crate::tournaments::rows::{
-    byes_of, counts, entrants, games_of, load, ENTRY, RUNNING, SWISS, TIME_FORFEIT,
-};
+use crate::tournaments::rows::{byes_of, counts, entrants, games_of, load};
 use chrono::{Duration, NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use std::collections::{HashMap, HashSet};
@@ -103,7 +103,7 @@ pub fn compute_standings(
     byes: &[(i32, i32)],
     name: &dyn Fn(i32) -> String,
 ) -> (Vec<StandingLine>, Option<CrossRows>) {
-    use crate::domain::standings::{self as st, GameResult, Outcome};
+    use crate::domain::standings::{self as st, ScoredGame};
     let field: Vec<&EntrantRow> = players.iter().filter(|p| p.replaced_by.is_none()).collect();
     let cancelled: HashSet<i32> = field
         .iter()
@@ -118,7 +118,7 @@ pub fn compute_standings(
     let mut results = Vec::new();
     for g in all
         .iter()
-        .filter(|g| counts(g) && g.status == rows::FINISHED)
+        .filter(|g| counts(g) && g.status == GameStatus::Finished)
     {
         let (Some(white), Some(black)) = (g.white_id, g.black_id) else {
             continue;
@@ -126,19 +126,16 @@ pub fn compute_standings(
         if cancelled.contains(&white) || cancelled.contains(&black) {
             continue;
         }
-        let outcome = match g.result.as_deref() {
-            Some("1-0") => Outcome::WhiteWins,
-            Some("0-1") => Outcome::BlackWins,
-            Some("1/2-1/2") => Outcome::Draw,
-            _ => continue,
+        let Some(outcome) = g.result else {
+            continue;
         };
-        results.push(GameResult {
+        results.push(ScoredGame {
             white,
             black,
             outcome,
         });
     }
-    let swiss = t.format == SWISS;
+    let swiss = t.format == TournamentFormat::Swiss;
     let bye_list: Vec<i32> = if swiss {
         byes.iter()
             .map(|(_, u)| *u)
@@ -226,7 +223,7 @@ fn clock_watch(conn: &mut DbConn, tids: &[i32], now: NaiveDateTime) -> Result<Cl
     // cheap filter, then the clocks service gives the true deadline.
     let candidates: Vec<GameRow> = games::table
         .filter(games::tournament_id.eq_any(tids))
-        .filter(games::status.eq(rows::ACTIVE))
+        .filter(games::status.eq(GameStatus::Active.code()))
         .filter(games::clock_deadline.le(soon))
         .order(games::clock_deadline.asc())
         .limit(200)
@@ -254,7 +251,10 @@ fn clock_watch(conn: &mut DbConn, tids: &[i32], now: NaiveDateTime) -> Result<Cl
     let players: Vec<(i32, i32)> = tournament_players::table
         .inner_join(tournaments::table)
         .filter(tournaments::id.eq_any(tids))
-        .filter(tournaments::status.eq_any([ENTRY, RUNNING]))
+        .filter(tournaments::status.eq_any([
+            TournamentStatus::Entry.code(),
+            TournamentStatus::Running.code(),
+        ]))
         .filter(tournament_players::withdrawn_at.is_null())
         .select((
             tournament_players::user_id,
@@ -308,7 +308,7 @@ pub fn dashboard(
     let recent = now - Duration::days(30);
     let forfeit_rows: Vec<GameRow> = games::table
         .filter(games::tournament_id.eq_any(&tids))
-        .filter(games::reason.eq(TIME_FORFEIT))
+        .filter(games::reason.eq(EndReason::TimeForfeit.code()))
         .filter(games::ended_at.ge(recent))
         .order(games::ended_at.desc())
         .limit(100)
@@ -363,7 +363,7 @@ pub fn dashboard(
         forfeits: forfeit_rows
             .iter()
             .map(|g| {
-                let loser = if g.result.as_deref() == Some("1-0") {
+                let loser = if g.result == Some(GameResult::WhiteWins) {
                     g.black_id
                 } else {
                     g.white_id

@@ -6,13 +6,15 @@ use crate::db::outbox;
 use crate::db::schema::{games, tournament_byes, tournament_players};
 use crate::db::DbConn;
 use crate::domain::error::Error;
+use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
+use crate::domain::mail_kind::Mail;
+use crate::domain::tournament_state::TournamentStatus;
 use crate::game::ending::record_end;
 use crate::game::rows;
 use crate::tournaments::directors::require_director_of;
 use crate::tournaments::rounds::{advance, mail_round, new_game};
 use crate::tournaments::rows::{
     counts, entrant, entrants, games_of, is_withdrawn, load, named_player, scheduled_games,
-    REPLACED, RUNNING, TIME_FORFEIT, WITHDRAWAL,
 };
 use crate::util::clip;
 use chrono::NaiveDateTime;
@@ -29,11 +31,10 @@ pub fn on_game_end(conn: &mut DbConn, game_id: i32, now: NaiveDateTime) -> Resul
     let Some(tid) = g.tournament_id else {
         return Ok(());
     };
-    if g.reason.as_deref() == Some(TIME_FORFEIT) {
-        let loser = match g.result.as_deref() {
-            Some("1-0") => g.black_id,
-            Some("0-1") => g.white_id,
-            _ => None,
+    if g.reason == Some(EndReason::TimeForfeit) {
+        let loser = match g.result.and_then(GameResult::loser) {
+            Some(side) => rows::player_of(&g, side.color()),
+            None => None,
         };
         if let Some(loser) = loser {
             let t = load(conn, tid)?;
@@ -59,12 +60,14 @@ pub fn on_game_end(conn: &mut DbConn, game_id: i32, now: NaiveDateTime) -> Resul
 pub fn time_forfeits(conn: &mut DbConn, tid: i32, user: i32) -> Result<i64, Error> {
     Ok(games::table
         .filter(games::tournament_id.eq(tid))
-        .filter(games::reason.eq(TIME_FORFEIT))
+        .filter(games::reason.eq(EndReason::TimeForfeit.code()))
         .filter(
             games::result
-                .eq("1-0")
+                .eq(GameResult::WhiteWins.code())
                 .and(games::black_id.eq(user))
-                .or(games::result.eq("0-1").and(games::white_id.eq(user))),
+                .or(games::result
+                    .eq(GameResult::BlackWins.code())
+                    .and(games::white_id.eq(user))),
         )
         .count()
         .get_result(conn)?)
@@ -81,7 +84,7 @@ pub fn withdraw(
     why: &str,
     now: NaiveDateTime,
 ) -> Result<(), Error> {
-    if t.status != RUNNING {
+    if t.status != TournamentStatus::Running {
         return Err(Error::Invalid(
             "Players can be withdrawn only from a running tournament (before the start they \
              leave it themselves)."
@@ -106,7 +109,7 @@ pub fn withdraw(
         .collect();
     let completed = mine
         .iter()
-        .filter(|g| g.status == rows::FINISHED && g.reason.as_deref() != Some(WITHDRAWAL))
+        .filter(|g| g.status == GameStatus::Finished && g.reason != Some(EndReason::Withdrawal))
         .count();
     let scheduled = scheduled_games(t, field).max(0) as usize;
     let effect = crate::domain::standings::withdrawal_effect(completed, scheduled);
@@ -129,32 +132,23 @@ pub fn withdraw(
         if n == 0 {
             return Err(Error::Conflict("That player is already withdrawn.".into()));
         }
-        let notice = outbox::Payload {
-            tournament_id: Some(t.id),
-            reason: Some(clip(why, 300)),
-            results_cancelled: Some(cancel),
-            ..Default::default()
+        let notice = Mail::TournamentWithdrawn {
+            tournament: t.id,
+            reason: clip(why, 300),
+            results_cancelled: cancel,
         };
-        outbox::enqueue(
-            conn,
-            outbox::TOURNAMENT_WITHDRAWN,
-            user,
-            None,
-            None,
-            &notice,
-            now,
-        )?;
-        for g in mine.iter().filter(|g| g.status == rows::ACTIVE) {
+        outbox::enqueue(conn, user, &notice, now)?;
+        for g in mine.iter().filter(|g| g.status == GameStatus::Active) {
             let result = if g.white_id == Some(user) {
-                "0-1"
+                GameResult::win_for(Side::Black)
             } else {
-                "1-0"
+                GameResult::win_for(Side::White)
             };
             let row = rows::load(conn, g.id)?;
-            if row.status != rows::ACTIVE {
+            if row.status != GameStatus::Active {
                 continue;
             }
-            if !record_end(conn, &row, result, WITHDRAWAL, None, now)? {
+            if !record_end(conn, &row, result, EndReason::Withdrawal, None, now)? {
                 return Err(Error::Conflict(
                     "A game of that player changed meanwhile; try again.".into(),
                 ));
@@ -204,7 +198,7 @@ pub fn replace(
 ) -> Result<(), Error> {
     let t = load(conn, tid)?;
     require_director_of(Some(director), &t)?;
-    if t.status != RUNNING {
+    if t.status != TournamentStatus::Running {
         return Err(Error::Invalid(
             "Players are replaced only in a running tournament.".into(),
         ));
@@ -273,7 +267,7 @@ pub fn replace(
             };
             let opponent = rows::opponent_of(g, old.id);
             diesel::update(games::table.find(g.id))
-                .set(games::reason.eq(Some(REPLACED)))
+                .set(games::reason.eq(Some(EndReason::Replaced.code())))
                 .execute(conn)?;
             if opponent.is_some_and(|o| withdrawn_players.contains(&o)) {
                 continue;

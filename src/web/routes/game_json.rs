@@ -1,23 +1,19 @@
 //! A game as JSON (`/games/{id}.json`).
 
 use crate::domain::error::Error;
+use crate::domain::game_state::{GameStatus, Side};
 use crate::game::restore;
 use crate::game::rows;
-use crate::game::rows::ACTIVE;
 use crate::web::routes::game_page::load_game;
 use crate::web::{parse_id, Ctx};
 use actix_web::{web, HttpResponse};
-use missive_rules::Color;
 
 pub async fn json(path: web::Path<String>, ctx: Ctx) -> Result<HttpResponse, Error> {
     let id = parse_id(&path)?;
     let data = load_game(&ctx, id, |c, row| rows::moves_of(c, row.id)).await?;
     let row = &data.row;
     let variant = restore::variant_of(row)?;
-    let side = |c: &str| match c {
-        "black" => variant.side_name(Color::Black),
-        _ => variant.side_name(Color::White),
-    };
+    let side = |s: Side| variant.side_name(s.color());
     let name = |id: Option<i32>| id.and_then(|i| data.names.get(&i).cloned());
     let moves: Vec<serde_json::Value> = data
         .moves
@@ -56,8 +52,8 @@ pub async fn json(path: web::Path<String>, ctx: Ctx) -> Result<HttpResponse, Err
         "status": row.status,
         "result": row.result,
         "reason": row.reason,
-        "side_to_move": if row.status == ACTIVE { Some(row.turn.clone()) } else { None },
-        "side_to_move_name": if row.status == ACTIVE { Some(side(&row.turn)) } else { None },
+        "side_to_move": if row.status == GameStatus::Active { Some(row.turn) } else { None },
+        "side_to_move_name": if row.status == GameStatus::Active { Some(side(row.turn)) } else { None },
         "fen": row.fen,
         "start_fen": row.start_fen,
         "ply": row.ply,

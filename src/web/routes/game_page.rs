@@ -6,11 +6,11 @@ use crate::clocks::state::GameClock;
 use crate::db::models::{GameRow, ListedMove, User};
 use crate::db::DbConn;
 use crate::domain::error::Error;
+use crate::domain::game_state::{GameStatus, Side};
 use crate::domain::time_control as clock;
 use crate::game::positions::{LegalList, LegalMove, Restored};
 use crate::game::restore;
 use crate::game::rows;
-use crate::game::rows::{ACTIVE, PENDING};
 use crate::web::views::board_svg::{self, SvgOptions};
 use crate::web::views::pictures::PictureOf;
 use crate::web::{html, now, parse_id, AppState, Ctx, Page, Session};
@@ -374,14 +374,16 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
         total,
     };
     let to_move = game.side_to_move();
-    let can_move =
-        row.status == ACTIVE && my_side == Some(to_move) && game.outcome().is_none() && !replaying;
-    let status_line = match row.status.as_str() {
-        PENDING => match row.opponent_id {
+    let can_move = row.status == GameStatus::Active
+        && my_side == Some(to_move)
+        && game.outcome().is_none()
+        && !replaying;
+    let status_line = match row.status {
+        GameStatus::Pending => match row.opponent_id {
             Some(o) => format!("Challenge: waiting for {} to accept.", name(Some(o))),
             None => "Open seek: anyone may accept.".to_string(),
         },
-        ACTIVE => {
+        GameStatus::Active => {
             let mut s = if can_move {
                 format!("Your turn ({}).", side_name(to_move))
             } else {
@@ -392,12 +394,12 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
             }
             s
         }
-        rows::DECLINED => "The challenge was declined.".into(),
-        rows::WITHDRAWN => "The challenge was withdrawn.".into(),
-        _ => "The game is over.".into(),
+        GameStatus::Declined => "The challenge was declined.".into(),
+        GameStatus::Withdrawn => "The challenge was withdrawn.".into(),
+        GameStatus::Finished => "The game is over.".into(),
     };
     let result = rows::describe_result(row, [&sides[0], &sides[1]])
-        .map(|r| format!("{} ({r})", row.result.clone().unwrap_or_default()));
+        .map(|r| format!("{} ({r})", row.result.map(|r| r.code()).unwrap_or_default()));
     let legal = if can_move {
         data.moves.restored.legal_moves()
     } else {
@@ -425,7 +427,7 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
         }
     });
     let uid = viewer.map(|u| u.id);
-    let pending = row.status == PENDING;
+    let pending = row.status == GameStatus::Pending;
     let can_answer_challenge = pending
         && uid.is_some()
         && uid != Some(row.challenger_id)
@@ -437,9 +439,9 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
     } else {
         "Decline challenge"
     };
-    let playing = row.status == ACTIVE && my_side.is_some();
-    let mine = my_side.map(rows::color_code);
-    let theirs = my_side.map(|c| rows::color_code(c.opponent()));
+    let playing = row.status == GameStatus::Active && my_side.is_some();
+    let mine = my_side.map(Side::from);
+    let theirs = mine.map(Side::opponent);
     let page = GamePage {
         page: ctx.page(),
         id: row.id,
@@ -463,8 +465,8 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
         can_decline,
         decline_label: decline_label.into(),
         playing,
-        draw_offer_from_opponent: playing && row.draw_offer.as_deref() == theirs,
-        draw_offered_by_me: playing && row.draw_offer.as_deref() == mine,
+        draw_offer_from_opponent: playing && row.draw_offer == theirs,
+        draw_offered_by_me: playing && row.draw_offer == mine,
         legend,
         fen: shown_fen,
         replay: Replay {

@@ -2,8 +2,8 @@
 
 use crate::accounts::links;
 use crate::accounts::mail_settings;
-use crate::db::outbox;
 use crate::domain::error::Error;
+use crate::domain::mail_kind::MailPolicy;
 use crate::web::{db_read, html, now, see_other, write_once, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
@@ -64,7 +64,7 @@ pub async fn show(ctx: Ctx, q: web::Query<SavedQuery>) -> Result<HttpResponse, E
     .await?;
     let page = SettingsPage {
         page: ctx.page(),
-        policy,
+        policy: policy.to_string(),
         saved: !q.saved.is_empty(),
         email,
         verified,
@@ -157,7 +157,7 @@ pub async fn unsubscribe(
     }
     let user = checked_user(&ctx, &u, &sig)?;
     write_once(&ctx.state, move |conn| {
-        mail_settings::set_policy(conn, user, outbox::POLICY_NONE, now())
+        mail_settings::set_policy(conn, user, MailPolicy::None.code(), now())
     })
     .await?;
     let page = UnsubscribePage {

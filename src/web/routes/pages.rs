@@ -1,7 +1,7 @@
 use crate::domain::error::Error;
+use crate::domain::game_state::GameStatus;
 use crate::domain::time_control::utc_minute;
 use crate::game::rows;
-use crate::game::rows::{ACTIVE, PENDING};
 use crate::web::{db_read, html, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
@@ -115,28 +115,30 @@ pub async fn home(ctx: Ctx) -> Result<HttpResponse, Error> {
             opponent: name(other(g)),
             note: String::new(),
         };
-        match g.status.as_str() {
-            ACTIVE if rows::player_to_move(g) == Some(uid) => d.your_turn.push(GameLine {
-                note: match clocks_left.get(&g.id) {
-                    Some((left, Some(deadline))) => format!(
-                        "{} left (deadline {}), waiting since {}",
-                        crate::domain::time_control::describe(*left),
-                        utc_minute(*deadline),
-                        utc_minute(g.updated_at)
-                    ),
-                    _ => format!("waiting since {}", utc_minute(g.updated_at)),
-                },
-                ..line
-            }),
-            ACTIVE => d.waiting.push(GameLine {
+        match g.status {
+            GameStatus::Active if rows::player_to_move(g) == Some(uid) => {
+                d.your_turn.push(GameLine {
+                    note: match clocks_left.get(&g.id) {
+                        Some((left, Some(deadline))) => format!(
+                            "{} left (deadline {}), waiting since {}",
+                            crate::domain::time_control::describe(*left),
+                            utc_minute(*deadline),
+                            utc_minute(g.updated_at)
+                        ),
+                        _ => format!("waiting since {}", utc_minute(g.updated_at)),
+                    },
+                    ..line
+                })
+            }
+            GameStatus::Active => d.waiting.push(GameLine {
                 note: format!("their move since {}", utc_minute(g.updated_at)),
                 ..line
             }),
-            PENDING if g.challenger_id == uid => d.waiting.push(GameLine {
+            GameStatus::Pending if g.challenger_id == uid => d.waiting.push(GameLine {
                 note: "challenge not yet accepted".into(),
                 ..line
             }),
-            PENDING => d.challenges.push(GameLine {
+            GameStatus::Pending => d.challenges.push(GameLine {
                 note: format!("sent {}", utc_minute(g.created_at)),
                 ..line
             }),
@@ -154,7 +156,7 @@ pub async fn home(ctx: Ctx) -> Result<HttpResponse, Error> {
                 ]
             })
             .unwrap_or(["White", "Black"]);
-        let what = rows::describe_result(g, sides).unwrap_or_else(|| g.status.clone());
+        let what = rows::describe_result(g, sides).unwrap_or_else(|| g.status.to_string());
         d.finished.push(GameLine {
             note: format!("{what}, {}", utc_minute(ended)),
             ..line

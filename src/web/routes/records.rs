@@ -2,7 +2,9 @@
 //! profiles and the record checking form.
 
 use crate::db::models::GameRow;
+use crate::domain::codes::Coded;
 use crate::domain::error::Error;
+use crate::domain::game_state::{GameResult, GameStatus};
 use crate::game::records::{self as svc, ArchiveFilter, CheckReport, Format, VariantRecord};
 use crate::game::rows;
 use crate::web::{clip, db_read, html, now, parse_id, see_other, write_once, Ctx, Page};
@@ -155,8 +157,8 @@ fn lines(rows: &[GameRow], names: &HashMap<i32, String>) -> Vec<GameLine> {
             variant: r.variant.clone(),
             white: name(r.white_id),
             black: name(r.black_id),
-            status: r.status.clone(),
-            result: r.result.clone().unwrap_or_else(|| "*".into()),
+            status: r.status.to_string(),
+            result: r.result.map_or("*", |r| r.code()).to_string(),
             plies: r.ply,
             last_move: r.updated_at.format("%Y-%m-%d %H:%M").to_string(),
             ended: r
@@ -217,13 +219,13 @@ pub async fn archive(ctx: Ctx, query: web::Query<ArchiveQuery>) -> Result<HttpRe
             .clamp(1, 100_000),
     };
     let status = q.status.trim();
-    if !["", rows::ACTIVE, rows::FINISHED].contains(&status) {
+    if !["", GameStatus::Active.code(), GameStatus::Finished.code()].contains(&status) {
         return Err(Error::BadRequest(
             "The status must be active or finished.".into(),
         ));
     }
     let result = q.result.trim();
-    if !["", "1-0", "0-1", "1/2-1/2"].contains(&result) {
+    if !result.is_empty() && GameResult::from_code(result).is_none() {
         return Err(Error::BadRequest(
             "The result must be 1-0, 0-1 or 1/2-1/2.".into(),
         ));
@@ -388,21 +390,21 @@ pub async fn feed(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Err
             name(r.black_id),
             r.variant
         );
-        if r.status == rows::FINISHED {
+        if r.status == GameStatus::Finished {
             let when = r.ended_at.unwrap_or(r.updated_at);
             entries.push(FeedEntry {
                 id: format!("{site}/games/{}#over", r.id),
                 title: format!(
                     "Game {} is over: {}",
                     r.id,
-                    r.result.clone().unwrap_or_default()
+                    r.result.map(|r| r.code()).unwrap_or_default()
                 ),
                 link: format!("{site}/games/{}", r.id),
                 updated: rfc(when),
                 summary: format!(
                     "{players}: {} by {}",
-                    r.result.clone().unwrap_or_default(),
-                    r.reason.clone().unwrap_or_default().replace('-', " ")
+                    r.result.map(|r| r.code()).unwrap_or_default(),
+                    r.reason.map(|r| r.describe()).unwrap_or_default()
                 ),
             });
         } else if rows::player_to_move(r) == Some(user.id) {

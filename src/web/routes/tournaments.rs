@@ -4,7 +4,9 @@
 use crate::db::models::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
+use crate::domain::game_state::{EndReason, GameStatus};
 use crate::domain::time_control::utc_minute;
+use crate::domain::tournament_state::{TournamentFormat, TournamentStatus};
 use crate::game::rows as game_rows;
 use crate::tournaments::adjudication;
 use crate::tournaments::directors;
@@ -78,8 +80,8 @@ pub async fn list(ctx: Ctx) -> Result<HttpResponse, Error> {
                 id: t.id,
                 name: t.name.clone(),
                 variant: variant_name(&t.variant),
-                format: rows::format_label(&t.format).to_string(),
-                status: t.status.clone(),
+                format: t.format.label().to_string(),
+                status: t.status.to_string(),
                 players: format!("{} / {}", t.entrants, t.max_players),
                 entry: format!(
                     "{} to {}",
@@ -142,7 +144,7 @@ pub async fn new_form(ctx: Ctx) -> Result<HttpResponse, Error> {
     let f = NewForm {
         variant: "chess".into(),
         time_control: crate::domain::time_control::DEFAULT_PRESET.into(),
-        format: rows::ROUND_ROBIN.into(),
+        format: TournamentFormat::RoundRobin.code().into(),
         max_players: rows::DEFAULT_MAX_PLAYERS.to_string(),
         leave_days: rows::DEFAULT_LEAVE_DAYS.to_string(),
         forfeit_limit: rows::DEFAULT_FORFEIT_LIMIT.to_string(),
@@ -272,7 +274,8 @@ pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Err
     let joined = viewer_id.is_some_and(|u| v.players.iter().any(|(p, _)| p.user_id == u));
     let is_director = directors::require_director_of(viewer, t).is_ok();
     let now = now();
-    let entry_open = t.status == rows::ENTRY && now >= t.entry_opens && now < t.entry_closes;
+    let entry_open =
+        t.status == TournamentStatus::Entry && now >= t.entry_opens && now < t.entry_closes;
     let name = |id: Option<i32>| {
         id.and_then(|i| v.names.get(&i).cloned())
             .unwrap_or_else(|| "?".into())
@@ -336,10 +339,10 @@ pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Err
                 byes: vec![],
             });
         }
-        let note = match g.reason.as_deref() {
-            Some(rows::REPLACED) => "not played: the player was replaced".to_string(),
-            Some(reason) => reason.replace('-', " "),
-            None if g.status == game_rows::ACTIVE => format!("{} plies", g.ply),
+        let note = match g.reason {
+            Some(EndReason::Replaced) => "not played: the player was replaced".to_string(),
+            Some(reason) => reason.describe(),
+            None if g.status == GameStatus::Active => format!("{} plies", g.ply),
             None => String::new(),
         };
         if let Some(b) = rounds_list.last_mut() {
@@ -347,7 +350,7 @@ pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Err
                 id: g.id,
                 white: name(g.white_id),
                 black: name(g.black_id),
-                result: g.result.clone().unwrap_or_else(|| "*".into()),
+                result: g.result.map_or("*", |r| r.code()).to_string(),
                 note,
                 mine: viewer_id.is_some() && (g.white_id == viewer_id || g.black_id == viewer_id),
             });
@@ -370,7 +373,7 @@ pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Err
         name: t.name.clone(),
         variant_id: t.variant.clone(),
         variant: variant_name(&t.variant),
-        format: rows::format_label(&t.format).to_string(),
+        format: t.format.label().to_string(),
         rounds: if t.rounds > 0 {
             t.rounds.to_string()
         } else {
@@ -387,11 +390,11 @@ pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Err
         leave_days: t.leave_days,
         forfeit_limit: t.forfeit_limit,
         director: v.director.clone(),
-        status: t.status.clone(),
-        swiss: t.format == rows::SWISS,
+        status: t.status.to_string(),
+        swiss: t.format == TournamentFormat::Swiss,
         can_join: entry_open && viewer.is_some() && !joined,
-        can_leave: t.status == rows::ENTRY && joined,
-        can_start: is_director && t.status == rows::ENTRY,
+        can_leave: t.status == TournamentStatus::Entry && joined,
+        can_start: is_director && t.status == TournamentStatus::Entry,
         is_director,
         players,
         standings,

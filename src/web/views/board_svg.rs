@@ -297,7 +297,7 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
             let _ = write!(
                 out,
                 "<g class=\"hand\" data-side=\"{}\">",
-                crate::game::rows::color_code(side)
+                crate::domain::game_state::Side::from(side).code()
             );
             for (i, hi) in items.iter().enumerate() {
                 let col = (i % 2) as f32;

@@ -1,0 +1,155 @@
+//! The mails the server sends: each kind one variant carrying what its
+//! event knew that the database will not keep (who caused it, the move as
+//! played). The rest (the position, the clock, names) is read when the mail
+//! is rendered, so a mail says what is true when it goes out.
+
+use crate::domain::codes::text_codes;
+use chrono::NaiveDate;
+
+text_codes! {
+    "mail kind",
+    /// A mail's kind, as the outbox stores it.
+    pub enum MailKind {
+        VerifyEmail => "verify_email",
+        ChallengeReceived => "challenge_received",
+        ChallengeAccepted => "challenge_accepted",
+        YourTurn => "your_turn",
+        ClockReminder => "clock_reminder",
+        DrawOffer => "draw_offer",
+        GameOver => "game_over",
+        TournamentRound => "tournament_round",
+        TournamentWithdrawn => "tournament_withdrawn",
+        LeaveBooked => "leave_booked",
+        Digest => "digest",
+    }
+}
+
+text_codes! {
+    "mail policy",
+    /// What a player wants mailed (the mail settings form's `policy`).
+    pub enum MailPolicy {
+        /// Every mail.
+        Every => "every",
+        /// One daily digest instead of a mail on every turn.
+        Digest => "digest",
+        /// No mail at all.
+        None => "none",
+    }
+}
+
+/// A move as its mover entered it: the notation shown and the `//` comment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveNote {
+    pub display: String,
+    pub comment: Option<String>,
+}
+
+impl MoveNote {
+    /// The move as played, its comment dropped when blank.
+    pub fn of(played: &missive_rules::Played) -> MoveNote {
+        MoveNote {
+            display: played.display.clone(),
+            comment: played.comment.clone().filter(|c| !c.trim().is_empty()),
+        }
+    }
+}
+
+/// One mail to one user.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mail {
+    /// "Confirm your address": the one mail sent to an unverified address.
+    VerifyEmail,
+    /// `from` challenged the reader to `game`.
+    ChallengeReceived { game: i32, from: i32 },
+    /// `from` accepted the reader's challenge (the game is at `ply`).
+    ChallengeAccepted { game: i32, ply: i32, from: i32 },
+    /// The reader is to move in `game` at `ply`; `last_move` is what the
+    /// opponent `from` just played (none at the start of a game).
+    YourTurn {
+        game: i32,
+        ply: i32,
+        from: Option<i32>,
+        last_move: Option<MoveNote>,
+    },
+    /// The reader's time in `game` at `ply` is running out.
+    ClockReminder { game: i32, ply: i32 },
+    /// `from` offers a draw in `game` at `ply`.
+    DrawOffer { game: i32, ply: i32, from: i32 },
+    /// `game` is over; `last_move` the move that ended it, if one did.
+    GameOver {
+        game: i32,
+        from: Option<i32>,
+        last_move: Option<MoveNote>,
+    },
+    /// A tournament started or paired a round (`None`: all its games).
+    TournamentRound { tournament: i32, round: Option<i32> },
+    /// The reader was withdrawn from a tournament.
+    TournamentWithdrawn {
+        tournament: i32,
+        reason: String,
+        results_cancelled: bool,
+    },
+    /// The opponent `from` booked leave from `first_day` to `last_day`.
+    LeaveBooked {
+        from: i32,
+        first_day: NaiveDate,
+        last_day: NaiveDate,
+    },
+    /// The daily digest of the games where the reader is to move.
+    Digest,
+}
+
+impl Mail {
+    pub fn kind(&self) -> MailKind {
+        match self {
+            Mail::VerifyEmail => MailKind::VerifyEmail,
+            Mail::ChallengeReceived { .. } => MailKind::ChallengeReceived,
+            Mail::ChallengeAccepted { .. } => MailKind::ChallengeAccepted,
+            Mail::YourTurn { .. } => MailKind::YourTurn,
+            Mail::ClockReminder { .. } => MailKind::ClockReminder,
+            Mail::DrawOffer { .. } => MailKind::DrawOffer,
+            Mail::GameOver { .. } => MailKind::GameOver,
+            Mail::TournamentRound { .. } => MailKind::TournamentRound,
+            Mail::TournamentWithdrawn { .. } => MailKind::TournamentWithdrawn,
+            Mail::LeaveBooked { .. } => MailKind::LeaveBooked,
+            Mail::Digest => MailKind::Digest,
+        }
+    }
+
+    /// The game the mail is about, if one.
+    pub fn game(&self) -> Option<i32> {
+        match self {
+            Mail::ChallengeReceived { game, .. }
+            | Mail::ChallengeAccepted { game, .. }
+            | Mail::YourTurn { game, .. }
+            | Mail::ClockReminder { game, .. }
+            | Mail::DrawOffer { game, .. }
+            | Mail::GameOver { game, .. } => Some(*game),
+            _ => None,
+        }
+    }
+
+    /// The ply of the game the mail was caused at, where it matters.
+    pub fn ply(&self) -> Option<i32> {
+        match self {
+            Mail::ChallengeAccepted { ply, .. }
+            | Mail::YourTurn { ply, .. }
+            | Mail::ClockReminder { ply, .. }
+            | Mail::DrawOffer { ply, .. } => Some(*ply),
+            Mail::ChallengeReceived { .. } => Some(0),
+            _ => None,
+        }
+    }
+
+    /// Who caused it, if someone did.
+    pub fn from(&self) -> Option<i32> {
+        match self {
+            Mail::ChallengeReceived { from, .. }
+            | Mail::ChallengeAccepted { from, .. }
+            | Mail::DrawOffer { from, .. }
+            | Mail::LeaveBooked { from, .. } => Some(*from),
+            Mail::YourTurn { from, .. } | Mail::GameOver { from, .. } => *from,
+            _ => None,
+        }
+    }
+}
