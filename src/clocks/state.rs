@@ -219,8 +219,7 @@ fn booked_leave_of_players(conn: &mut DbConn, row: &GameRow) -> Result<[Vec<Inte
     };
     // Two lookups in one statement: `user_id IN (?, ?)` (and an OR, which
     // SQLite turns into it) builds a temporary index of the list on every
-    // run (`callgrind`, the page's clocks: 25,800 instructions so, 9,800 as
-    // two statements, 8,200 as this one).
+    // run, which costs more than the lookups (docs/performance.md).
     let of = |user: i32| {
         leave_bookings::table
             .filter(leave_bookings::user_id.eq(user))

@@ -242,8 +242,8 @@ impl Manager {
 ///   connection, set from an auto-extension because diesel does not hand out
 ///   its raw handle. Without it, a statement whose plan looked at a bound
 ///   value (diesel's `.first()` binds `LIMIT ?`, and SQLite checks whether a
-///   limit is a constant) is thrown away and compiled again on every run:
-///   that re-preparation was 60% of reading a game row.
+///   limit is a constant) is thrown away and compiled again on every run,
+///   which cost more than reading the row (docs/performance.md).
 /// - No memory statistics (`SQLITE_CONFIG_MEMSTATUS`): keeping them takes
 ///   one process-wide mutex on every allocation, which all the database
 ///   threads then queue on.

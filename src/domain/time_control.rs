@@ -359,8 +359,8 @@ pub fn parse_optional(text: &str) -> Result<Option<TimeControl>, String> {
 }
 
 /// "2026-03-04 12:00 UTC": how pages and mails give a moment. Written by
-/// hand: chrono's `format` reads its pattern anew on every call, which made
-/// the game page's deadline 2% of the page's CPU.
+/// hand: chrono's `format` reads its pattern anew on every call
+/// (docs/performance.md).
 pub fn utc_minute(t: NaiveDateTime) -> String {
     format!(
         "{:04}-{:02}-{:02} {:02}:{:02} UTC",

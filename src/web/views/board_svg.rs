@@ -54,7 +54,7 @@ impl std::fmt::Display for D1 {
 
 /// Presentation shared by every square, piece and label, written once per
 /// board instead of on each element (a board is most of a game page's
-/// bytes, and moving the colours here took 10-14% off it). A piece's group
+/// bytes; docs/performance.md has what it saved). A piece's group
 /// carries its side (`w`, `b`, `n`); the glyph size on squares is
 /// `SQ * 0.9`, and pieces in hand say their own.
 const STYLE: &str = "<style>\
