@@ -12,8 +12,10 @@ use diesel::prelude::*;
 // ---------------------------------------------------------------------------
 // The events (called by `services::games` inside its transactions)
 
-/// A challenge was accepted: tell the challenger, and whoever moves first
-/// if that is not the player who just accepted.
+/// A challenge was accepted: one mail to the challenger (which says "your
+/// move" too when they move first), and "your turn" to whoever moves first
+/// if that is neither of them (a variant whose first move is not White's
+/// goes to the acceptor, who is looking at the game).
 pub fn on_accept(
     conn: &mut DbConn,
     row: &GameRow,
@@ -33,7 +35,7 @@ pub fn on_accept(
     } else {
         white_id
     };
-    if let Some(p) = to_move.filter(|p| *p != acceptor) {
+    if let Some(p) = to_move.filter(|p| *p != acceptor && *p != row.challenger_id) {
         let turn = Mail::YourTurn {
             game: row.id,
             ply: row.ply,

@@ -275,7 +275,15 @@ fn render_game_mail(
             }
             kinds::challenge_received(&data)?
         }
-        Mail::ChallengeAccepted { .. } => kinds::challenge_accepted(&data)?,
+        Mail::ChallengeAccepted { ply, .. } => {
+            // The challenger who moves first hears it here, in one mail.
+            if still_to_move(ply) {
+                with_clock(conn, &mut data)?;
+                with_position(conn, &mut data)?;
+                data.play_url = play_url();
+            }
+            kinds::challenge_accepted(&data)?
+        }
         Mail::YourTurn { ply, .. } => {
             if !still_to_move(ply) {
                 return Ok(None);
