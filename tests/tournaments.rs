@@ -39,6 +39,7 @@ both_backends!(
     start_is_claimed_once_and_entry_is_bounded,
     http_tournament_flow,
     only_directors_direct,
+    directors_never_decide_their_own_games,
     directors_import_checked_records,
 );
 
@@ -981,6 +982,55 @@ fn only_directors_direct(backend: Backend) {
         &[("result", "1-0"), ("reason", "x")],
     );
     assert_eq!(p.status(), StatusCode::FORBIDDEN);
+}
+
+/// A director who plays in her own tournament cannot adjudicate her own
+/// game; another director can (and only that game of the tournament); she
+/// still decides the games she does not play.
+fn directors_never_decide_their_own_games(backend: Backend) {
+    let app = TestApp::start(backend);
+    let (own, others) = {
+        let conn = &mut app.db();
+        let dora = director(conn, "dora");
+        director(conn, "rival");
+        let ann = user(conn, "ann");
+        let ben = user(conn, "ben");
+        let (tid, _) = started(
+            conn,
+            &dora,
+            form("Dora's", "round-robin", "", "2"),
+            &[&dora, &ann, &ben],
+        );
+        let games = tgames(conn, tid);
+        let plays = |g: &GameRow, u: &User| g.white_id == Some(u.id) || g.black_id == Some(u.id);
+        let own = games.iter().find(|g| plays(g, &dora)).unwrap().id;
+        let others = games.iter().find(|g| !plays(g, &dora)).unwrap().id;
+        (own, others)
+    };
+    let dora = login_as(&app, "dora");
+    let rival = login_as(&app, "rival");
+    let decide = [("result", "1/2-1/2"), ("reason", "agreed by mail")];
+    let p = dora.post(&format!("/games/{own}/adjudicate"), &decide);
+    assert_eq!(p.status(), StatusCode::FORBIDDEN);
+    assert!(p.has("never decides their own game"), "{}", p.body);
+    let p = rival.post(&format!("/games/{others}/adjudicate"), &decide);
+    assert_eq!(
+        p.status(),
+        StatusCode::FORBIDDEN,
+        "not the rival's tournament"
+    );
+    assert_eq!(
+        app.count("SELECT COUNT(*) AS n FROM games WHERE status = 'finished'"),
+        0
+    );
+    let p = rival.post(&format!("/games/{own}/adjudicate"), &decide);
+    assert_eq!(p.status(), StatusCode::SEE_OTHER, "{}", p.body);
+    let p = dora.post(&format!("/games/{others}/adjudicate"), &decide);
+    assert_eq!(p.status(), StatusCode::SEE_OTHER, "{}", p.body);
+    assert_eq!(
+        app.count("SELECT COUNT(*) AS n FROM games WHERE reason = 'adjudication'"),
+        2
+    );
 }
 
 /// `missive user ...` on a temp SQLite file, as the administrator runs it.

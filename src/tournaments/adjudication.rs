@@ -27,7 +27,10 @@ pub fn parse_result(raw: &str) -> Result<GameResult, Error> {
     })
 }
 
-/// The tournament of a game, if the user directs it (403 otherwise).
+/// The tournament of a game, if the user may decide it (403 otherwise, with
+/// the reason). Nobody decides a game they play in: the tournament's
+/// director decides the others, and any other director a game the
+/// tournament's director plays in.
 fn directed_game(
     conn: &mut DbConn,
     game_id: i32,
@@ -39,7 +42,16 @@ fn directed_game(
         Error::Forbidden("This game is not a tournament game: nobody adjudicates it.".into())
     })?;
     let t = load(conn, tid)?;
-    require_director_of(Some(director), &t)?;
+    if rows::side_of(&g, director.id).is_some() {
+        return Err(Error::Forbidden(
+            "You play in this game, and a director never decides their own game: another \
+             director adjudicates it."
+                .into(),
+        ));
+    }
+    if rows::side_of(&g, t.director_id).is_none() {
+        require_director_of(Some(director), &t)?;
+    }
     Ok((g, t))
 }
 
