@@ -876,7 +876,7 @@ fn postgres_writes_are_tried_again_after_their_connections_are_lost() {
         "killed once, then made"
     );
     lose_every_connection(&mut http, &mut one.scratch);
-    let resign = [("csrf_token", csrf.as_str())];
+    let resign = [("csrf_token", csrf.as_str()), ("confirm", "1")];
     let r = http
         .post(&format!("/games/{id}/resign"), &cookie, &resign)
         .unwrap();

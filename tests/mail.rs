@@ -223,7 +223,8 @@ fn a_move_mails_the_opponent_once_with_a_working_link(backend: Backend) {
     assert_eq!(app.count("SELECT COUNT(*) AS n FROM moves"), 2);
     // The link did not log Bob in.
     assert_eq!(
-        anon.post(&format!("/games/{id}/resign"), &[]).status,
+        anon.post(&format!("/games/{id}/resign"), &[("confirm", "1")])
+            .status,
         StatusCode::UNAUTHORIZED
     );
     // Bob's move mailed Alice (once).
@@ -491,7 +492,7 @@ fn every_event_queues_its_mail(backend: Backend) {
     let id2 = alice.challenge("bob", "white");
     bob.post(&format!("/games/{id2}/accept"), &[]);
     let before = kinds(&app).len();
-    bob.post(&format!("/games/{id2}/resign"), &[]);
+    bob.post(&format!("/games/{id2}/resign"), &[("confirm", "1")]);
     let k = kinds(&app);
     let mut over = k[before..].to_vec();
     over.sort();

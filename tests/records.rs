@@ -162,7 +162,8 @@ fn play_some(alice: &TestClient, bob: &TestClient, id: i32, variant: &str, n: us
     }
     if alice.json(id)["status"] == "active" {
         assert_eq!(
-            bob.post(&format!("/games/{id}/resign"), &[]).status,
+            bob.post(&format!("/games/{id}/resign"), &[("confirm", "1")])
+                .status,
             StatusCode::SEE_OTHER
         );
     }
@@ -463,7 +464,7 @@ fn archive_profile_and_bulk_export(backend: Backend) {
     fools_mate(&alice, &bob, g1);
     let g2 = start(&alice, &bob, "leaperhouse");
     let g3 = start_vs(&alice, &carol, "carol", "chess");
-    carol.post(&format!("/games/{g3}/resign"), &[]);
+    carol.post(&format!("/games/{g3}/resign"), &[("confirm", "1")]);
     let _pending = alice.challenge("carol", "white");
     let anon = app.client();
     let ids = |body: &str| -> Vec<i32> {

@@ -234,7 +234,7 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
             "/games/{id}/resign",
             &bob,
             g("/games/{id}/resign", game),
-            vec![],
+            vec![("confirm", "1")],
         ),
         (
             "/settings/mail/verify",
@@ -416,6 +416,7 @@ fn only_players_act_in_a_game(backend: Backend) {
             vec![("move", "e4"), ("confirm", "1")],
         ),
         (&carol, id("/games/{g}/resign"), vec![]),
+        (&carol, id("/games/{g}/resign"), vec![("confirm", "1")]),
         (&carol, id("/games/{g}/draw"), vec![("action", "offer")]),
         (&carol, format!("/games/{challenge}/accept"), vec![]),
         (&carol, format!("/games/{challenge}/decline"), vec![]),
@@ -557,7 +558,8 @@ fn signed_links_refuse_forged_expired_and_reused(backend: Backend) {
     assert_eq!(app.count("SELECT COUNT(*) AS n FROM moves"), 1);
     // The link granted no session.
     assert_eq!(
-        anon.post(&format!("/games/{game}/resign"), &[]).status,
+        anon.post(&format!("/games/{game}/resign"), &[("confirm", "1")])
+            .status,
         StatusCode::UNAUTHORIZED
     );
     // Address verification and unsubscribe links: forged ones refused.

@@ -150,7 +150,8 @@ fn only_the_player_to_move_may_move(backend: Backend) {
     assert_eq!(p.status, StatusCode::FORBIDDEN);
     assert!(p.has("not playing in this game"));
     assert_eq!(
-        eve.post(&format!("/games/{id}/resign"), &[]).status,
+        eve.post(&format!("/games/{id}/resign"), &[("confirm", "1")])
+            .status,
         StatusCode::FORBIDDEN
     );
     assert_eq!(
@@ -537,15 +538,31 @@ fn resign_and_draws(backend: Backend) {
     assert_eq!(j["reason"], "agreement");
     let id = alice.challenge("bob", "white");
     bob.post(&format!("/games/{id}/accept"), &[]);
+    // The game page's Resign button asks first: its form carries no
+    // `confirm`, and the page it leads to asks; the game goes on.
+    let page = bob.get(&format!("/games/{id}"));
+    assert!(page.has(&format!("action=\"/games/{id}/resign\"")));
+    let ask = bob.post(&format!("/games/{id}/resign"), &[]);
+    assert_eq!(ask.status, StatusCode::OK, "{}", ask.body);
+    assert!(
+        ask.has("Resign game") && ask.has("cannot be undone"),
+        "{}",
+        ask.body
+    );
+    assert!(ask.has("name=\"confirm\" value=\"1\""), "{}", ask.body);
+    assert_eq!(alice.json(id)["status"], "active");
+    assert!(alice.json(id)["result"].is_null());
     assert_eq!(
-        bob.post(&format!("/games/{id}/resign"), &[]).status,
+        bob.post(&format!("/games/{id}/resign"), &[("confirm", "1")])
+            .status,
         StatusCode::SEE_OTHER
     );
     let j = alice.json(id);
     assert_eq!(j["result"], "1-0");
     assert_eq!(j["reason"], "resignation");
     assert_eq!(
-        bob.post(&format!("/games/{id}/resign"), &[]).status,
+        bob.post(&format!("/games/{id}/resign"), &[("confirm", "1")])
+            .status,
         StatusCode::FORBIDDEN
     );
     assert!(alice
@@ -672,8 +689,8 @@ fn dashboard_order(backend: Backend) {
     bob.post(&format!("/games/{g4}/accept"), &[]);
     let g5 = alice.challenge("bob", "white");
     bob.post(&format!("/games/{g5}/accept"), &[]);
-    alice.post(&format!("/games/{g4}/resign"), &[]);
-    alice.post(&format!("/games/{g5}/resign"), &[]);
+    alice.post(&format!("/games/{g4}/resign"), &[("confirm", "1")]);
+    alice.post(&format!("/games/{g5}/resign"), &[("confirm", "1")]);
     let body = alice.get("/").body;
     let pos = |id: i32| {
         body.find(&format!("href=\"/games/{id}\""))

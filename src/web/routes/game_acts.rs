@@ -6,13 +6,16 @@ use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::game::challenge;
 use crate::game::draw;
+use crate::game::finish::check_participant;
 use crate::game::play;
 use crate::game::play::MoveOutcome;
 use crate::game::resign;
+use crate::game::{restore, rows};
 use crate::web::routes::game_page::{drawn_for, load_game, render_game, PageExtras};
-use crate::web::{html, now, parse_id, see_other, write_once, Ctx, Session};
+use crate::web::{db_read, html, now, parse_id, see_other, write_once, Ctx, Page, Session};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
+use askama::Template;
 use serde::Deserialize;
 
 #[derive(Deserialize, Default)]
@@ -151,11 +154,57 @@ pub async fn make_move(
     Ok(html(status, render_game(&ctx, &data, extras)?))
 }
 
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct ResignForm {
+    csrf_token: String,
+    /// `1`: the player said yes on the page that asks.
+    confirm: String,
+}
+
+#[derive(Template)]
+#[template(path = "resign.html")]
+struct ResignPage {
+    page: Page,
+    id: i32,
+    variant_name: String,
+    opponent: String,
+}
+
+/// Resigning cannot be undone, so it ends the game only when confirmed
+/// (`confirm=1`); without that the answer is a page that asks, and the game
+/// goes on. Who may resign is checked before asking.
 pub async fn resign(
     ctx: Ctx,
     path: web::Path<String>,
-    form: web::Form<CsrfForm>,
+    form: web::Form<ResignForm>,
 ) -> Result<HttpResponse, Error> {
+    if form.confirm.trim() != "1" {
+        ctx.check_csrf(&form.csrf_token)?;
+        let id = parse_id(&path)?;
+        let user = ctx.require_user()?.clone();
+        let (variant_name, opponent) = db_read(&ctx.state, move |conn| {
+            let row = rows::load(conn, id)?;
+            let side = check_participant(&row, &user, "resign")?;
+            let variant = restore::variant_of(&row)?;
+            let opponent = match rows::player_of(&row, side.opponent()) {
+                Some(o) => rows::user_names(conn, &[o])?.remove(&o),
+                None => None,
+            };
+            Ok((
+                variant.name().to_string(),
+                opponent.unwrap_or_else(|| "your opponent".into()),
+            ))
+        })
+        .await?;
+        let page = ResignPage {
+            page: ctx.page(),
+            id,
+            variant_name,
+            opponent,
+        };
+        return Ok(html(StatusCode::OK, page.render()?));
+    }
     let act = |conn: &mut DbConn, id, user: &User| resign::resign(conn, id, user, now());
     game_action(ctx, &path, &form.csrf_token, act, game_page).await
 }
