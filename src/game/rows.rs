@@ -317,10 +317,41 @@ pub fn player_to_move(row: &GameRow) -> Option<i32> {
 /// A result and reason in words ("White wins by checkmate").
 pub fn describe_result(row: &GameRow, side_names: [&str; 2]) -> Option<String> {
     let result = row.result.as_deref()?;
-    let reason = row.reason.as_deref().unwrap_or("").replace('-', " ");
+    let by = match row.reason.as_deref().map(str::trim) {
+        Some(r) if !r.is_empty() => format!(" by {}", r.replace('-', " ")),
+        _ => String::new(),
+    };
     Some(match result {
-        "1-0" => format!("{} wins by {reason}", side_names[0]),
-        "0-1" => format!("{} wins by {reason}", side_names[1]),
-        _ => format!("Draw by {reason}"),
+        "1-0" => format!("{} wins{by}", side_names[0]),
+        "0-1" => format!("{} wins{by}", side_names[1]),
+        _ => format!("Draw{by}"),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_in_the_sides_own_names() {
+        let at = chrono::NaiveDate::from_ymd_opt(2026, 1, 1)
+            .unwrap()
+            .and_hms_opt(0, 0, 0)
+            .unwrap();
+        let mut row = GameRow::for_tests(1, 0, "-", at);
+        assert_eq!(describe_result(&row, ["Red", "Black"]), None);
+        row.result = Some("1-0".into());
+        row.reason = Some("bare-king".into());
+        assert_eq!(
+            describe_result(&row, ["Red", "Black"]).as_deref(),
+            Some("Red wins by bare king")
+        );
+        // No reason stored: no dangling "by".
+        row.result = Some("1/2-1/2".into());
+        row.reason = None;
+        assert_eq!(
+            describe_result(&row, ["White", "Black"]).as_deref(),
+            Some("Draw")
+        );
+    }
 }
