@@ -1252,7 +1252,7 @@ fn round_mail_in_the_variants_side_names(backend: Backend) {
     sides.sort();
     assert_eq!(sides, ["Black", "Red"]);
     // Chess keeps White and Black.
-    let more: Vec<User> = ["cy", "di"].iter().map(|n| user(conn, n)).collect();
+    let more: Vec<User> = ["cyd", "dia"].iter().map(|n| user(conn, n)).collect();
     let refs: Vec<&User> = more.iter().collect();
     let (tid, _) = started(conn, &dir, form("Plain Cup", "round-robin", "", "2"), &refs);
     let m = views::round_mail(conn, "https://x.test", tid, None, more[0].id)
