@@ -382,6 +382,15 @@ impl Browser {
         Ok(inner as u32)
     }
 
+    /// The smallest square of the board on the screen, in CSS pixels.
+    async fn square_px(&self) -> Result<f64> {
+        let v = self
+            .js("return Math.min(...Array.from(document.querySelectorAll('#board g.sq > rect:first-child')) \
+                 .map(r => r.getBoundingClientRect().width));")
+            .await?;
+        v.as_f64().ok_or_else(|| anyhow!("no squares: {v}"))
+    }
+
     /// The moves listed on the page, in order.
     async fn move_texts(&self) -> Result<Vec<String>> {
         let v = self
@@ -661,6 +670,10 @@ async fn screenshots(p: &Browser) -> Result<()> {
         for (label, (w, h)) in [("phone", PHONE), ("desktop", DESKTOP)] {
             p.resize(w, h).await?;
             let inner = p.fits("#board svg").await.context(v.id())?;
+            let square = p.square_px().await?;
+            if square < 32.0 {
+                bail!("{} at {label}: squares {square:.1} px", v.id());
+            }
             let shot = p.client.screenshot().await?;
             let (sw, _) = check_png(&shot)?;
             if sw != inner {
@@ -781,6 +794,11 @@ async fn special_states(p: &Browser) -> Result<()> {
         for (label, (w, h)) in [("phone", PHONE), ("desktop", DESKTOP)] {
             p.resize(w, h).await?;
             p.fits("#board svg").await.context(id)?;
+            // Squares a finger can hit on a phone, pieces in hand or not.
+            let square = p.square_px().await?;
+            if square < 32.0 {
+                bail!("{id} {name} at {label}: squares {square:.1} px");
+            }
             p.save_png(
                 &format!("{id}-{name}-{label}"),
                 p.client.screenshot().await?,

@@ -212,6 +212,17 @@ fn export_import_round_trip_every_variant(backend: Backend) {
             assert!(pgn.contains(tag), "{}: {tag} in {pgn}", v.id());
         }
         assert_eq!(pgn.contains("[Variant "), v.id() != "chess", "{pgn}");
+        // The variant's own side names beside the roster's White and Black.
+        let red = v.side_name(missive_rules::Color::White) == "Red";
+        assert_eq!(pgn.contains("[WhiteSide \"Red\"]"), red, "{pgn}");
+        if let Some(r) = j["result"].as_str().filter(|r| *r != "*") {
+            let winner = match r {
+                "1-0" => v.side_name(missive_rules::Color::White),
+                "0-1" => v.side_name(missive_rules::Color::Black),
+                _ => "Draw",
+            };
+            assert!(pgn.contains(&format!("[Outcome \"{winner}")), "{pgn}");
+        }
         assert!(!pgn.contains("[SetUp "), "standard start: {pgn}");
         let rec = record::parse_pgn(&pgn).unwrap().remove(0);
         assert_eq!(rec.tag("Result"), j["result"].as_str(), "{}", v.id());

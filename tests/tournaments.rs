@@ -41,6 +41,7 @@ both_backends!(
     only_directors_direct,
     directors_never_decide_their_own_games,
     directors_import_checked_records,
+    round_mail_in_the_variants_side_names,
 );
 
 fn t0() -> NaiveDateTime {
@@ -1278,4 +1279,44 @@ fn withdrawal_mails(
         .map(|m| m.raw)
         .filter(|raw| raw.contains("you have been withdrawn"))
         .collect()
+}
+
+/// The round mail names each player's side as the variant does: Red and
+/// Black in Leap Chess, and which of them moves first.
+fn round_mail_in_the_variants_side_names(backend: Backend) {
+    let app = TestApp::start(backend);
+    let conn = &mut app.db();
+    let dir = director(conn, "director");
+    let us: Vec<User> = ["ann", "ben"].iter().map(|n| user(conn, n)).collect();
+    let refs: Vec<&User> = us.iter().collect();
+    let mut f = form("Red Cup", "round-robin", "", "2");
+    f.variant = "leap-chess".into();
+    let (tid, _) = started(conn, &dir, f, &refs);
+    let g = tgames(conn, tid).remove(0);
+    let mut sides = Vec::new();
+    for u in &us {
+        let m = views::round_mail(conn, "https://x.test", tid, None, u.id)
+            .unwrap()
+            .unwrap();
+        assert_eq!(m.first, "Red");
+        assert_eq!(m.games.len(), 1);
+        let want = if g.white_id == Some(u.id) {
+            "Red"
+        } else {
+            "Black"
+        };
+        assert_eq!(m.games[0].1, want, "{}", u.username);
+        sides.push(m.games[0].1.clone());
+    }
+    sides.sort();
+    assert_eq!(sides, ["Black", "Red"]);
+    // Chess keeps White and Black.
+    let more: Vec<User> = ["cyd", "dia"].iter().map(|n| user(conn, n)).collect();
+    let refs: Vec<&User> = more.iter().collect();
+    let (tid, _) = started(conn, &dir, form("Plain Cup", "round-robin", "", "2"), &refs);
+    let m = views::round_mail(conn, "https://x.test", tid, None, more[0].id)
+        .unwrap()
+        .unwrap();
+    assert_eq!(m.first, "White");
+    assert!(["White", "Black"].contains(&m.games[0].1.as_str()));
 }

@@ -283,13 +283,26 @@ pub fn movement_diagram(variant: &dyn Variant, kind: Kind) -> Option<Diagram> {
         tries.push((&screen_squares, None));
         tries.push((&screen_squares, Some(companion)));
     }
-    for (screens, companion) in tries {
+    for &(screens, companion) in &tries {
         if !best.moves.is_empty() {
             break;
         }
         let d = run(screens, companion);
         if d.moves.len() > best.moves.len() || best.moves.is_empty() && size(&d) > size(&best) {
             best = d;
+        }
+    }
+    // A piece that moves alone but captures only with other pieces about
+    // (Fleap's Ballista moves like a short Queen, and captures without
+    // moving where an Equihopper would land): shown beside the screens,
+    // where the engine finds its captures too.
+    if best.captures.is_empty() && !best.moves.is_empty() {
+        for (screens, companion) in tries.into_iter().filter(|(s, _)| !s.is_empty()) {
+            let d = run(screens, companion);
+            if !d.captures.is_empty() && !d.moves.is_empty() {
+                best = d;
+                break;
+            }
         }
     }
     Some(best)
@@ -496,6 +509,46 @@ mod tests {
         assert!(!d.screens.is_empty());
         // Over the Stone above e5: d7 and f7.
         assert!(d.moves.contains(&sq("d7")) && d.moves.contains(&sq("f7")));
+    }
+
+    /// The Ballista's quiet moves (a Queen's of up to two squares) and its
+    /// rifle captures (where an Equihopper would land, over the screens)
+    /// both show, and differ.
+    #[test]
+    fn ballista_shows_moves_and_captures() {
+        let fleap = crate::variant("fleap").unwrap();
+        let d = movement_diagram(fleap, fleap::BALLISTA).unwrap();
+        assert_eq!(d.centre, sq("d4"));
+        assert!(!d.screens.is_empty(), "{d:?}");
+        assert!(!d.captures.is_empty(), "{d:?}");
+        // Over the screen on d5 to d7: a capture, not a move.
+        assert!(d.captures.contains(&sq("d6")), "{d:?}");
+        assert!(!d.moves.contains(&sq("d6")), "{d:?}");
+        // A short Queen's step where nothing is in the way: a move only.
+        assert!(d.moves.contains(&sq("e5")) && d.moves.contains(&sq("f6")));
+        assert!(!d.captures.contains(&sq("e5")), "{d:?}");
+    }
+
+    /// Every piece that captures at all in its variant shows a capture in
+    /// its diagram (none of them is left showing quiet moves only).
+    #[test]
+    fn pieces_that_capture_show_captures() {
+        for v in variants::registry() {
+            for t in piece_types(*v) {
+                let Some(d) = movement_diagram(*v, t.kind) else {
+                    continue;
+                };
+                // Never capture: the Flag (never moves), the Mason, the Lionizer.
+                let never = matches!(t.label.name.as_str(), "Flag" | "Mason" | "Lionizer");
+                assert_eq!(
+                    d.captures.is_empty(),
+                    never,
+                    "{} {}: {d:?}",
+                    v.id(),
+                    t.label.name
+                );
+            }
+        }
     }
 
     #[test]

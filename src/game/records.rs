@@ -13,7 +13,7 @@ use crate::game::rows;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use missive_rules::record::{self, Export, RecordError, RecordMove};
-use missive_rules::{Game, ReplayError};
+use missive_rules::{Color, Game, ReplayError};
 use std::collections::HashMap;
 
 /// Longest private note kept.
@@ -133,6 +133,20 @@ pub fn write_game(
     ];
     if let Some(end) = row.ended_at {
         tags.push(("EndDate".into(), pgn_date(end)));
+    }
+    // The seven-tag roster says White and Black, as PGN readers need; a
+    // variant whose sides have other names (Leap Chess: Red and Black)
+    // says which is which, and the outcome is told in its own words.
+    let sides = [
+        variant.side_name(Color::White),
+        variant.side_name(Color::Black),
+    ];
+    if sides != ["White", "Black"] {
+        tags.push(("WhiteSide".into(), sides[0].into()));
+        tags.push(("BlackSide".into(), sides[1].into()));
+    }
+    if let Some(words) = rows::describe_result(row, sides) {
+        tags.push(("Outcome".into(), words));
     }
     let start = if custom_start(row)? {
         Some(row.start_fen.as_str())
@@ -405,4 +419,104 @@ pub fn results_by_variant(conn: &mut DbConn, user_id: i32) -> Result<Vec<Variant
         }
     }
     Ok(map.into_values().collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::game_state::EndReason;
+
+    fn finished(variant: &str, result: &str, reason: &str) -> GameRow {
+        let v = missive_rules::variant(variant).unwrap();
+        let start = Game::new(v, None).unwrap().fen();
+        let at = NaiveDate::from_ymd_opt(2026, 3, 4)
+            .unwrap()
+            .and_hms_opt(5, 6, 7)
+            .unwrap();
+        let mut row = GameRow::for_tests(9, 0, &start, at);
+        row.variant = variant.into();
+        row.status = GameStatus::Finished;
+        row.result = GameResult::from_code(result);
+        row.reason = EndReason::from_code(reason);
+        row.ended_at = Some(at);
+        row
+    }
+
+    /// Each header line is `[Name "value"]` as the PGN standard's export
+    /// format has it: a name of letters, digits and underscores, a quoted
+    /// value with `\` and `"` escaped.
+    fn assert_tag_lines(pgn: &str) {
+        let header = pgn.split("\n\n").next().unwrap();
+        for line in header.lines() {
+            let inner = line
+                .strip_prefix('[')
+                .and_then(|l| l.strip_suffix("\"]"))
+                .unwrap_or_else(|| panic!("not a tag line: {line}"));
+            let (name, value) = inner.split_once(" \"").unwrap();
+            assert!(
+                !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'),
+                "{line}"
+            );
+            let mut escaped = false;
+            for c in value.chars() {
+                match (escaped, c) {
+                    (false, '\\') => escaped = true,
+                    (false, '"') => panic!("unescaped quote: {line}"),
+                    _ => escaped = false,
+                }
+            }
+        }
+    }
+
+    /// Leap Chess's PGN keeps the White/Black roster that readers need,
+    /// says which is Red, and tells the outcome in Red and Black; so does
+    /// the Game Courier log.
+    #[test]
+    fn records_carry_the_variants_side_names() {
+        let row = finished("leap-chess", "1-0", "bare-king");
+        let names = HashMap::from([(1, "alice".to_string()), (2, "bob".to_string())]);
+        let pgn = write_game(&row, &[], &names, "https://x.test", Format::Pgn).unwrap();
+        assert_tag_lines(&pgn);
+        for tag in [
+            "[White \"alice\"]",
+            "[Black \"bob\"]",
+            "[Result \"1-0\"]",
+            "[Variant \"leap-chess\"]",
+            "[WhiteSide \"Red\"]",
+            "[BlackSide \"Black\"]",
+            "[Outcome \"Red wins by bare king\"]",
+        ] {
+            assert!(pgn.contains(tag), "{tag} in {pgn}");
+        }
+        // The roster first, in its order.
+        let at = |t: &str| pgn.find(t).unwrap();
+        assert!(at("[Event ") < at("[White ") && at("[Result ") < at("[WhiteSide "));
+        let rec = record::parse_pgn(&pgn).unwrap().remove(0);
+        assert_eq!(rec.tag("WhiteSide"), Some("Red"));
+        assert_eq!(rec.result.as_deref(), Some("1-0"));
+        let log = write_game(&row, &[], &names, "https://x.test", Format::Log).unwrap();
+        assert!(log.contains("// WhiteSide: Red\n"), "{log}");
+        assert!(log.contains("// Outcome: Red wins by bare king\n"), "{log}");
+        let rec = record::parse_gc_log(&log).unwrap();
+        assert_eq!(rec.tag("BlackSide"), Some("Black"));
+        assert_eq!(rec.result.as_deref(), Some("1-0"));
+    }
+
+    #[test]
+    fn chess_records_keep_white_and_black() {
+        let row = finished("chess", "0-1", "resignation");
+        let pgn = write_game(&row, &[], &HashMap::new(), "https://x.test", Format::Pgn).unwrap();
+        assert_tag_lines(&pgn);
+        assert!(!pgn.contains("Side "), "{pgn}");
+        assert!(
+            pgn.contains("[Outcome \"Black wins by resignation\"]"),
+            "{pgn}"
+        );
+        let mut running = finished("chess", "*", "");
+        running.result = None;
+        running.reason = None;
+        running.status = GameStatus::Active;
+        let pgn = write_game(&running, &[], &HashMap::new(), "x", Format::Pgn).unwrap();
+        assert!(!pgn.contains("[Outcome "), "{pgn}");
+    }
 }

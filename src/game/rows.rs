@@ -5,7 +5,7 @@ use crate::db::models::{GameRow, ListedMove, MoveRow, NewGame};
 use crate::db::schema::{game_histories, game_notes, games, moves, users};
 use crate::db::{per_backend, DbConn};
 use crate::domain::error::Error;
-use crate::domain::game_state::{EndReason, GameResult, GameStatus};
+use crate::domain::game_state::{GameResult, GameStatus};
 use diesel::prelude::*;
 use missive_rules::Color;
 use std::collections::HashMap;
@@ -291,10 +291,42 @@ pub fn player_to_move(row: &GameRow) -> Option<i32> {
 
 /// A result and reason in words ("White wins by checkmate").
 pub fn describe_result(row: &GameRow, side_names: [&str; 2]) -> Option<String> {
-    let reason = row.reason.map(EndReason::describe).unwrap_or_default();
+    let by = row
+        .reason
+        .map(|r| format!(" by {}", r.describe()))
+        .unwrap_or_default();
     Some(match row.result? {
-        GameResult::WhiteWins => format!("{} wins by {reason}", side_names[0]),
-        GameResult::BlackWins => format!("{} wins by {reason}", side_names[1]),
-        GameResult::Draw => format!("Draw by {reason}"),
+        GameResult::WhiteWins => format!("{} wins{by}", side_names[0]),
+        GameResult::BlackWins => format!("{} wins{by}", side_names[1]),
+        GameResult::Draw => format!("Draw{by}"),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::game_state::EndReason;
+
+    #[test]
+    fn results_in_the_sides_own_names() {
+        let at = chrono::NaiveDate::from_ymd_opt(2026, 1, 1)
+            .unwrap()
+            .and_hms_opt(0, 0, 0)
+            .unwrap();
+        let mut row = GameRow::for_tests(1, 0, "-", at);
+        assert_eq!(describe_result(&row, ["Red", "Black"]), None);
+        row.result = Some(GameResult::WhiteWins);
+        row.reason = Some(EndReason::Rules(missive_rules::Reason::BareKing));
+        assert_eq!(
+            describe_result(&row, ["Red", "Black"]).as_deref(),
+            Some("Red wins by bare king")
+        );
+        // No reason stored: no dangling "by".
+        row.result = Some(GameResult::Draw);
+        row.reason = None;
+        assert_eq!(
+            describe_result(&row, ["White", "Black"]).as_deref(),
+            Some("Draw")
+        );
+    }
 }

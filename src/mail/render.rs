@@ -82,6 +82,13 @@ pub fn text_diagram(view: &BoardView, flipped: bool) -> String {
             hand.count
         ));
     }
+    // Which letters are whose, where the sides are not White and Black.
+    if view.side_names != ["White", "Black"] {
+        out.push_str(&format!(
+            "Capitals: {}; lower case: {}.\n",
+            view.side_names[0], view.side_names[1]
+        ));
+    }
     let key = crate::domain::piece_words::mail_key(view);
     if !key.is_empty() {
         out.push_str(&key);
@@ -407,5 +414,21 @@ mod tests {
         assert_eq!(lines[8], "   a b c d e f g h");
         let flipped = text_diagram(&g.board_view(), true);
         assert!(flipped.starts_with("1  R N B K Q B N R"), "{flipped}");
+        assert!(!d.contains("Capitals"), "{d}");
+    }
+
+    /// Leap Chess's diagram shows the board's letters (S D A, not the
+    /// FEN's Q R B), says which case is Red's, and keys the fairy pieces.
+    #[test]
+    fn leap_chess_diagram_in_its_own_words() {
+        let leap = missive_rules::variant("leap-chess").unwrap();
+        let g = missive_rules::Game::new(leap, None).unwrap();
+        let d = text_diagram(&g.board_view(), false);
+        let lines: Vec<&str> = d.lines().collect();
+        assert_eq!(lines[1], "7  d p a a p d", "{d}");
+        assert_eq!(lines[6], "2  D P A A P D", "{d}");
+        assert!(lines[0].contains(" n s k n"), "{d}");
+        assert!(d.contains("Capitals: Red; lower case: Black."), "{d}");
+        assert!(d.contains("S Sail"), "{d}");
     }
 }

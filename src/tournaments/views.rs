@@ -405,9 +405,11 @@ pub struct RoundMail {
     pub tournament: String,
     pub tournament_url: String,
     pub round: String,
-    /// (round, colour, opponent, game URL)
+    /// (round, side in the variant's own name, opponent, game URL)
     pub games: Vec<(i32, String, String, String)>,
     pub bye: bool,
+    /// The side that moves first, in the variant's own name (Leap Chess: Red).
+    pub first: String,
 }
 
 pub fn round_mail(
@@ -447,6 +449,12 @@ pub fn round_mail(
     if rows.is_empty() && !bye {
         return Ok(None);
     }
+    let sides = missive_rules::variant(&t.variant).map_or(["White", "Black"], |v| {
+        [
+            v.side_name(missive_rules::Color::White),
+            v.side_name(missive_rules::Color::Black),
+        ]
+    });
     Ok(Some(RoundMail {
         tournament: t.name.clone(),
         tournament_url: format!("{base_url}/tournaments/{tid}"),
@@ -461,7 +469,7 @@ pub fn round_mail(
                 let other = rows::opponent_of(g, user_id);
                 (
                     g.round.unwrap_or(0),
-                    if white { "White" } else { "Black" }.to_string(),
+                    sides[usize::from(!white)].to_string(),
                     other
                         .and_then(|o| names.get(&o).cloned())
                         .unwrap_or_else(|| "?".into()),
@@ -470,5 +478,6 @@ pub fn round_mail(
             })
             .collect(),
         bye,
+        first: sides[0].to_string(),
     }))
 }

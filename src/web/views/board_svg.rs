@@ -1,5 +1,5 @@
 //! The board as inline SVG, drawn from the rules crate's [`BoardView`]: any
-//! size, holes left out, pieces in hand beside the board, the last move
+//! size, holes left out, pieces in hand above and below the board, the last move
 //! highlighted, and the viewer's side at the bottom.
 
 use crate::web::views::piece_art;
@@ -175,14 +175,68 @@ fn piece(
     out.push_str("</g>");
 }
 
+/// How pieces in hand are laid out: rows above the board (the top side's)
+/// and below it (the bottom side's), so a board with hands is no wider than
+/// one without and its squares stay as large on a phone.
+struct HandRows {
+    /// Pictures across one row.
+    per_row: usize,
+    /// Rows above the board and below it.
+    top: usize,
+    bottom: usize,
+}
+
+/// A picture in hand, `SQ * 0.8` across.
+const ITEM: f32 = SQ as f32 * 0.8;
+/// From one picture in hand to the next: the picture and its count.
+const ITEM_STEP: f32 = ITEM + 18.0;
+/// One row of pieces in hand.
+const HAND_ROW: f32 = ITEM + 6.0;
+
+impl HandRows {
+    fn of(view: &BoardView, top: Color) -> HandRows {
+        let per_row = ((view.width as f32 * SQ as f32 / ITEM_STEP).floor() as usize).max(1);
+        let rows = |c: Color| {
+            let n = view.hands.iter().filter(|h| h.color == c).count();
+            // A row for each side once anything is held, so the board does
+            // not move when the other side's hand fills.
+            if view.hands.is_empty() {
+                0
+            } else {
+                n.div_ceil(per_row).max(1)
+            }
+        };
+        HandRows {
+            per_row,
+            top: rows(top),
+            bottom: rows(top.opponent()),
+        }
+    }
+
+    fn top_height(&self) -> i32 {
+        (self.top as f32 * HAND_ROW).ceil() as i32
+    }
+
+    fn bottom_height(&self) -> i32 {
+        (self.bottom as f32 * HAND_ROW).ceil() as i32
+    }
+}
+
 /// The SVG markup for a position.
 pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
     let w = view.width as i32;
     let h = view.height as i32;
-    let has_hands = !view.hands.is_empty();
-    let hand_w = if has_hands { SQ * 2 + 10 } else { 0 };
-    let total_w = MARGIN + w * SQ + hand_w + 4;
-    let total_h = h * SQ + MARGIN + 4;
+    // The side drawn at the top, whose hand is above the board.
+    let (top, bottom) = if opts.flipped {
+        (Color::White, Color::Black)
+    } else {
+        (Color::Black, Color::White)
+    };
+    let rows = HandRows::of(view, top);
+    // The board's squares start this far down, below the top side's hand.
+    let y0 = rows.top_height();
+    let total_w = MARGIN + w * SQ + 4;
+    let total_h = y0 + h * SQ + MARGIN + 4 + rows.bottom_height();
     let mut out = String::with_capacity(16 * 1024);
     let _ = write!(
         out,
@@ -205,7 +259,7 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
             if *cell == Cell::Hole {
                 let sq = Square::new(file as u8, rank as u8);
                 if view.marks.contains(&(sq, "crater")) {
-                    let (x, y) = (MARGIN + col * SQ, row * SQ);
+                    let (x, y) = (MARGIN + col * SQ, y0 + row * SQ);
                     out.push_str(&piece_art::crater(x, y, SQ, &sq.name()));
                 }
                 continue;
@@ -213,7 +267,7 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
             let sq = Square::new(file as u8, rank as u8);
             let name = sq.name();
             let x = MARGIN + col * SQ;
-            let y = row * SQ;
+            let y = y0 + row * SQ;
             let dark = (file + rank) % 2 == 0;
             let shade = if dark { "d" } else { "l" };
             let _ = write!(
@@ -266,7 +320,7 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
             out,
             "<text class=\"coord\" x=\"{}\" y=\"{}\">{}</text>",
             MARGIN + col * SQ + SQ / 2,
-            h * SQ + 15,
+            y0 + h * SQ + 15,
             (b'a' + file as u8) as char
         );
     }
@@ -276,68 +330,59 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
             out,
             "<text class=\"coord\" x=\"{}\" y=\"{}\">{}</text>",
             MARGIN / 2,
-            row * SQ + SQ / 2 + 4,
+            y0 + row * SQ + SQ / 2 + 4,
             rank + 1
         );
     }
-    // Pieces in hand: the top side's near the top, the bottom side's near the bottom.
-    if has_hands {
-        let x0 = MARGIN + w * SQ + 10;
-        let (top, bottom) = if opts.flipped {
-            (Color::White, Color::Black)
-        } else {
-            (Color::Black, Color::White)
-        };
-        let item = (SQ as f32) * 0.8;
-        for (side, from_top) in [(top, true), (bottom, false)] {
-            let items: Vec<_> = view.hands.iter().filter(|hi| hi.color == side).collect();
-            if items.is_empty() {
-                continue;
-            }
-            let _ = write!(
-                out,
-                "<g class=\"hand\" data-side=\"{}\">",
-                crate::domain::game_state::Side::from(side).code()
-            );
-            for (i, hi) in items.iter().enumerate() {
-                let col = (i % 2) as f32;
-                let line = (i / 2) as f32;
-                let cx = x0 as f32 + item / 2.0 + col * (item + 4.0);
-                let cy = if from_top {
-                    item / 2.0 + line * (item + 4.0)
-                } else {
-                    (h * SQ) as f32 - item / 2.0 - line * (item + 4.0)
-                };
-                // Counters (Fleap's Nukes) are held, not dropped.
-                out.push_str(match hi.label.letter.as_str() {
-                    "*" => "<g class=\"held\" data-held=\"",
-                    _ => "<g class=\"in-hand\" data-hand=\"",
-                });
-                escape_into(&mut out, &hi.label.letter);
-                out.push_str("\">");
-                piece(
-                    &mut out,
-                    view,
-                    hi.color,
-                    &hi.label,
-                    cx,
-                    cy,
-                    item,
-                    opts.flipped,
-                );
-                out.push_str("</g>");
-                if hi.count > 0 {
-                    let _ = write!(
-                        out,
-                        "<text class=\"count\" x=\"{}\" y=\"{}\">×{}</text>",
-                        D1(cx + item * 0.3),
-                        D1(cy + item * 0.5),
-                        hi.count
-                    );
-                }
-            }
-            out.push_str("</g>");
+    // Pieces in hand: the top side's in rows above the board, the bottom
+    // side's in rows below its file letters.
+    let bottom_y = (y0 + h * SQ + MARGIN + 4) as f32;
+    for (side, first_y) in [(top, 0.0), (bottom, bottom_y)] {
+        let items: Vec<_> = view.hands.iter().filter(|hi| hi.color == side).collect();
+        if items.is_empty() {
+            continue;
         }
+        let _ = write!(
+            out,
+            "<g class=\"hand\" data-side=\"{}\"><title>",
+            crate::domain::game_state::Side::from(side).code()
+        );
+        escape_into(&mut out, side_name(view, side));
+        out.push_str(" holds</title>");
+        for (i, hi) in items.iter().enumerate() {
+            let col = (i % rows.per_row) as f32;
+            let line = (i / rows.per_row) as f32;
+            let cx = MARGIN as f32 + ITEM / 2.0 + col * ITEM_STEP;
+            let cy = first_y + 3.0 + ITEM / 2.0 + line * HAND_ROW;
+            // Counters (Fleap's Nukes) are held, not dropped.
+            out.push_str(match hi.label.letter.as_str() {
+                "*" => "<g class=\"held\" data-held=\"",
+                _ => "<g class=\"in-hand\" data-hand=\"",
+            });
+            escape_into(&mut out, &hi.label.letter);
+            out.push_str("\">");
+            piece(
+                &mut out,
+                view,
+                hi.color,
+                &hi.label,
+                cx,
+                cy,
+                ITEM,
+                opts.flipped,
+            );
+            out.push_str("</g>");
+            if hi.count > 0 {
+                let _ = write!(
+                    out,
+                    "<text class=\"count\" x=\"{}\" y=\"{}\">×{}</text>",
+                    D1(cx + ITEM * 0.45),
+                    D1(cy + ITEM * 0.45),
+                    hi.count
+                );
+            }
+        }
+        out.push_str("</g>");
     }
     let names = view.cells.iter().filter_map(|c| match c {
         Cell::Piece { label, .. } => Some(label.name.as_str()),
@@ -418,12 +463,14 @@ mod tests {
         // Colours come from the style block, by side and shade.
         assert!(svg.contains("<g class=\"piece w\"><title>Red King"));
         assert!(svg.contains("<g class=\"piece b\"><title>Black Guard"));
+        // Below the top side's hand.
+        let y0 = HAND_ROW.ceil() as i32;
         assert!(
-            svg.contains("<rect class=\"d\" x=\"20\" y=\"48\""),
+            svg.contains(&format!("<rect class=\"d\" x=\"20\" y=\"{}\"", y0 + SQ)),
             "a1 is dark"
         );
         assert!(
-            svg.contains("<rect class=\"l\" x=\"20\" y=\"0\""),
+            svg.contains(&format!("<rect class=\"l\" x=\"20\" y=\"{y0}\"")),
             "a2 is light"
         );
         assert!(!svg.contains(" fill=\"#"), "no colour written per element");
@@ -454,8 +501,173 @@ mod tests {
         );
         // White at the bottom: rank 2 is drawn first.
         assert!(svg.find("data-sq=\"a2\"").unwrap() < svg.find("data-sq=\"a1\"").unwrap());
-        // The view box grows for the hands.
-        assert!(svg.contains(&format!("width=\"{}\"", MARGIN + 3 * SQ + 2 * SQ + 10 + 4)));
+        // The view box grows down for the hands (a row above, a row below),
+        // not across.
+        let rows = 2 * HAND_ROW.ceil() as i32;
+        assert!(svg.contains(&format!(
+            "viewBox=\"0 0 {} {}\"",
+            MARGIN + 3 * SQ + 4,
+            2 * SQ + MARGIN + 4 + rows
+        )));
+    }
+
+    /// The `(x, y)` of the first `<rect>` after `marker`.
+    fn rect_at(svg: &str, marker: &str) -> (f32, f32) {
+        let rest = &svg[svg.find(marker).unwrap_or_else(|| panic!("{marker}"))..];
+        let num = |attr: &str| -> f32 {
+            let a = &rest[rest.find(attr).unwrap() + attr.len()..];
+            a[..a.find('"').unwrap()].parse().unwrap()
+        };
+        (num(" x=\""), num(" y=\""))
+    }
+
+    /// Leaperhouse with pieces in hand on a 390 px phone: the hands sit
+    /// above and below the board, so the board's width (and its squares:
+    /// at least 32 px on the screen) is that of the board without hands.
+    #[test]
+    fn hands_above_and_below_keep_squares_large_on_a_phone() {
+        let v = missive_rules::variant("leaperhouse").unwrap();
+        let fen = "unceakecnu/10/pppppppp2/10/10/10/10/PPPPPPPP2/10/UNCEKAECNU[PPUNCEAp] w - - 0 5";
+        let view = BoardView::new(v, &v.parse_fen(fen).unwrap());
+        assert!(view.hands.len() >= 7, "{:?}", view.hands.len());
+        let svg = render(
+            &view,
+            &SvgOptions {
+                flipped: false,
+                last_move: None,
+            },
+        );
+        let vb = &svg[svg.find("viewBox=\"0 0 ").unwrap() + 13..];
+        let width: f32 = vb[..vb.find(' ').unwrap()].parse().unwrap();
+        // The page's main column at 390 px: 1rem padding each side.
+        let column = 390.0 - 2.0 * 16.0;
+        let square = SQ as f32 * (column / width).min(1.0);
+        assert!(square >= 32.0, "{square:.1} px squares at 390 px");
+        // White's hand below rank 1, Black's above rank 10.
+        let (_, a10) = rect_at(&svg, "data-sq=\"a10\"");
+        let (_, a1) = rect_at(&svg, "data-sq=\"a1\"");
+        let black = svg.find("data-side=\"black\"").unwrap();
+        let white = svg.find("data-side=\"white\"").unwrap();
+        let y_of = |at: usize| {
+            let u = &svg[at..];
+            let a = &u[u.find(" y=\"").unwrap() + 4..];
+            a[..a.find('"').unwrap()].parse::<f32>().unwrap()
+        };
+        assert!(y_of(black) + ITEM <= a10, "Black's hand above the board");
+        assert!(y_of(white) >= a1 + SQ as f32, "White's hand below it");
+        // Six kinds in White's hand, on as many rows as they need, inside
+        // the view box.
+        let vh: f32 = {
+            let h = &vb[vb.find(' ').unwrap() + 1..];
+            h[..h.find('"').unwrap()].parse().unwrap()
+        };
+        let last = svg.rfind("class=\"in-hand\"").unwrap();
+        assert!(y_of(last) + ITEM <= vh, "the last piece in hand fits");
+        // Flipped, White's hand is on top.
+        let flipped = render(
+            &view,
+            &SvgOptions {
+                flipped: true,
+                last_move: None,
+            },
+        );
+        assert!(
+            flipped.find("data-side=\"white\"").unwrap()
+                < flipped.find("data-side=\"black\"").unwrap()
+        );
+        let (_, w1) = rect_at(&flipped, "data-sq=\"a1\"");
+        let first_hand = flipped.find("data-side=\"white\"").unwrap();
+        let u = &flipped[first_hand..];
+        let a = &u[u.find(" y=\"").unwrap() + 4..];
+        assert!(a[..a.find('"').unwrap()].parse::<f32>().unwrap() + ITEM <= w1);
+    }
+
+    /// `#rrggbb` after `key` in `css`.
+    fn colour(css: &str, key: &str) -> [u8; 3] {
+        let at = css.find(key).unwrap_or_else(|| panic!("{key}")) + key.len();
+        let hex = css[at..]
+            .strip_prefix('#')
+            .unwrap_or_else(|| panic!("{key}"));
+        let n = hex.chars().take_while(char::is_ascii_hexdigit).count();
+        let digit = |i: usize, w: usize| u8::from_str_radix(&hex[i * w..i * w + w], 16).unwrap();
+        match n {
+            // #abc is #aabbcc.
+            3 => [0, 1, 2].map(|i| digit(i, 1) * 17),
+            6 => [0, 1, 2].map(|i| digit(i, 2)),
+            _ => panic!("{key}: #{hex}"),
+        }
+    }
+
+    /// WCAG 2 relative luminance.
+    fn luminance(c: [u8; 3]) -> f64 {
+        let lin = |v: u8| {
+            let v = v as f64 / 255.0;
+            if v <= 0.04045 {
+                v / 12.92
+            } else {
+                ((v + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2])
+    }
+
+    /// WCAG 2 contrast ratio.
+    fn contrast(a: [u8; 3], b: [u8; 3]) -> f64 {
+        let (x, y) = (luminance(a), luminance(b));
+        (x.max(y) + 0.05) / (x.min(y) + 0.05)
+    }
+
+    /// Colour-blind safety by numbers: the two sides of every variant
+    /// differ in lightness (their fills at least 3:1 apart, so no hue is
+    /// needed to tell them), every piece's edge (fill or outline) stands
+    /// out at least 3:1 on both square colours, and its details at least
+    /// 3:1 on its own fill.
+    #[test]
+    fn sides_differ_by_lightness_and_stand_out_on_both_squares() {
+        let squares = [colour(STYLE, ".l{fill:"), colour(STYLE, ".d{fill:")];
+        let side = |class: &str| {
+            let css = piece_art::STYLE;
+            let rule = &css[css.find(&format!(".{class}{{")).unwrap()..];
+            let rule = &rule[..rule.find('}').unwrap()];
+            (
+                colour(rule, "fill:"),
+                colour(rule, "stroke:"),
+                colour(rule, "color:"),
+            )
+        };
+        for class in ["pa-w", "pa-b", "pa-r", "pa-n"] {
+            let (fill, stroke, detail) = side(class);
+            for sq in squares {
+                let edge = contrast(fill, sq).max(contrast(stroke, sq));
+                assert!(edge >= 3.0, "{class} on {sq:?}: {edge:.2}");
+            }
+            let d = contrast(detail, fill);
+            assert!(d >= 3.0, "{class} details: {d:.2}");
+        }
+        for v in missive_rules::variants() {
+            let names = [v.side_name(Color::White), v.side_name(Color::Black)];
+            let (a, b) = (
+                piece_art::side_class(names[0], false, false),
+                piece_art::side_class(names[1], true, false),
+            );
+            let c = contrast(side(a).0, side(b).0);
+            assert!(c >= 3.0, "{}: {a} against {b}: {c:.2}", v.id());
+            // And both apart from nobody's pieces (Maohopper's Stones).
+            if missive_rules::diagram::piece_types(*v)
+                .iter()
+                .any(|t| t.neutral)
+            {
+                for s in [a, b] {
+                    let n = contrast(side(s).0, side("pa-n").0);
+                    assert!(n >= 3.0, "{}: {s} against pa-n: {n:.2}", v.id());
+                }
+            }
+        }
+        // Leap Chess's Red is red (the side's own colour), yet lighter than
+        // Black by far.
+        let (red, _, _) = side("pa-r");
+        assert!(red[0] > red[1] + 100 && red[0] > red[2] + 100, "{red:?}");
+        assert!(contrast(red, side("pa-b").0) >= 4.5);
     }
 
     #[test]

@@ -138,7 +138,7 @@ fn notes(id: &str) -> &'static [&'static str] {
             "A gold ring marks a Lionized piece (on a clear line with a friendly Lionizer, or on the file of a friendly Pawn on its last rank).",
         ],
         "fleap" => &[
-            "Nukes: each side's count is shown beside the board (the trefoil) and here. Only a Ballista (A) fires one; moves write a Nuke as the original page does, Bxx… (B for the bomb, not a Bishop): Bxxc4,xc3,d5 is a Nuke on c4 destroying c3 and d5.",
+            "Nukes: each side's count is shown with its hand, above the board for the side at the top and below it for the other (the trefoil), and here. Only a Ballista (A) fires one; moves write a Nuke as the original page does, Bxx… (B for the bomb, not a Bishop): Bxxc4,xc3,d5 is a Nuke on c4 destroying c3 and d5.",
             "A burnt square with a star is a crater left by a Nuke; the board's own holes (a1, g1, a4, g4, a7, g7) are not drawn at all.",
             "A white + marks a promoted piece. Face-up tokens (E S A T F) come back as P N B R K when captured.",
         ],
@@ -151,7 +151,7 @@ fn notes(id: &str) -> &'static [&'static str] {
             "Red moves first. The board, the moves (SAN) and mail diagrams use S Sail, D Dabbabah, A Alfil; the FEN and the Game Courier log write them Q, R, B (lower case for Black in the FEN); moves may be typed with either.",
         ],
         "leaperhouse" => &[
-            "Captured pieces go to the captor's hand (shown beside the board with counts) and may be dropped.",
+            "Captured pieces go to the captor's hand (shown with counts above the board for the side at the top, below it for the side at the bottom) and may be dropped.",
         ],
         _ => &[],
     }

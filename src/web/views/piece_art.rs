@@ -5,11 +5,13 @@
 //! it (a `<use>` on the board, a `<g>` in legends) and its details from
 //! `currentColor`, so one drawing serves every side: the side classes in
 //! [`STYLE`] give light pieces with dark lines (White), black pieces with
-//! light details (Black), red pieces with white details and a light rim
-//! (Red, against Black's dark one), and grey for pieces that belong to
-//! nobody. The sides differ in lightness or in the colour of their
-//! outline, never in hue alone, so they stay apart for colour-blind
-//! players. A stroke in the body's own
+//! light details (Black), light coral-red pieces with dark red lines (Red,
+//! against Black's near-black ones), and grey for pieces that belong to
+//! nobody. The two sides of a game differ in lightness (Red's fill is
+//! five times as luminous as Black's), never in hue alone, so they stay
+//! apart for colour-blind players; every piece's outline or fill stands
+//! out at least 3:1 from both square colours (tested in `board_svg`). A
+//! stroke in the body's own
 //! colour (a Ram's horns, the Worm) reads it from the custom property
 //! `--pf`, which, unlike a class selector, reaches into a `<use>`.
 //!
@@ -26,8 +28,8 @@ macro_rules! side_css {
         ".pa{stroke-width:1.6px;stroke-linejoin:round;stroke-linecap:round}\
 .pa-w{fill:#fbfaf5;stroke:#1b1b1b;color:#1b1b1b;--pf:#fbfaf5}\
 .pa-b{fill:#262626;stroke:#000;color:#f4f4f4;--pf:#262626}\
-.pa-r{fill:#d9291c;stroke:#fff0ec;color:#fff;--pf:#d9291c}\
-.pa-n{fill:#8c8c8c;stroke:#262626;color:#e6e6e6;--pf:#8c8c8c}"
+.pa-r{fill:#f26b5e;stroke:#4a0600;color:#4a0600;--pf:#f26b5e}\
+.pa-n{fill:#8c8c8c;stroke:#262626;color:#fff;--pf:#8c8c8c}"
     };
 }
 pub const STYLE: &str = side_css!();
