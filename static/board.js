@@ -1,14 +1,27 @@
 // Click-to-move: click a piece, then a target square; the move field is
-// filled with the matching legal move. The page works without this script.
+// filled with the matching legal move. Where several legal moves join the
+// same squares (promotions, capture chains, a Spear's direction), a chooser
+// lists them in notation. A two-leg move is clicked through its middle
+// square. A `//` comment already typed in the field is kept. The page works
+// without this script.
 (function () {
   var input = document.getElementById("move-input");
   var list = document.getElementById("legal-moves");
   var board = document.getElementById("board");
   if (!input || !list || !board) return;
+  // The squares a coordinate move names, in order ("e2c4d5": e2, c4, d5).
+  function squaresOf(coord) { return (coord || "").match(/[a-z][0-9]+/g) || []; }
   var moves = Array.prototype.map.call(list.querySelectorAll("li"), function (li) {
-    return { from: li.dataset.from, to: li.dataset.to, text: li.dataset.move, coord: li.dataset.coord, li: li };
+    var sqs = squaresOf(li.dataset.coord);
+    return {
+      from: li.dataset.from, to: li.dataset.to, text: li.dataset.move, coord: li.dataset.coord,
+      // The middle square of a two-leg move, when its coordinate names one.
+      via: li.dataset.from && sqs.length >= 3 && sqs[0] === li.dataset.from ? sqs[1] : null
+    };
   });
   var selected = null;
+  var via = null;
+  var handLetter = null;
   // The piece letter of a drop ("P@e5", "P*e5"), upper case.
   function dropOf(m) {
     var c = m.coord || "";
@@ -16,52 +29,110 @@
     return i > 0 ? c.slice(0, i).replace("+", "").toUpperCase() : null;
   }
   function clear() {
-    board.querySelectorAll("g.sq.selected, g.sq.target").forEach(function (g) {
-      g.classList.remove("selected", "target");
+    board.querySelectorAll("g.sq.selected, g.sq.target, g.sq.via").forEach(function (g) {
+      g.classList.remove("selected", "target", "via");
     });
   }
   function square(name) { return board.querySelector('g.sq[data-sq="' + name + '"]'); }
-  var handLetter = null;
+  function mark(name, cls) { var g = square(name); if (g) g.classList.add(cls); }
+  function closeChooser() {
+    var old = document.getElementById("move-chooser");
+    if (old) old.parentNode.removeChild(old);
+  }
+  // Put a move in the field, after the comment typed there if any.
+  function setMove(text) {
+    closeChooser();
+    var at = input.value.indexOf("//");
+    input.value = at >= 0 ? text + " " + input.value.slice(at) : text;
+    input.focus();
+  }
+  // Several moves match the click: one button each, in notation.
+  function choose(found) {
+    closeChooser();
+    var box = document.createElement("div");
+    box.id = "move-chooser";
+    box.setAttribute("role", "group");
+    box.setAttribute("aria-label", "Several moves match: choose one");
+    var p = document.createElement("p");
+    p.textContent = "Several moves match. Which one?";
+    box.appendChild(p);
+    found.forEach(function (m) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "choice";
+      b.textContent = m.text;
+      b.addEventListener("click", function () { setMove(m.text); });
+      box.appendChild(b);
+    });
+    var form = document.getElementById("move-form");
+    form.parentNode.insertBefore(box, form.nextSibling);
+    box.querySelector("button").focus();
+  }
+  function pick(found) {
+    clear();
+    selected = null;
+    via = null;
+    if (found.length === 1) setMove(found[0].text);
+    else if (found.length > 1) choose(found);
+  }
+  function select(sq, g) {
+    clear();
+    closeChooser();
+    via = null;
+    var from = moves.filter(function (m) { return m.from === sq; });
+    if (from.length === 0) { selected = null; return; }
+    selected = sq;
+    g.classList.add("selected");
+    from.forEach(function (m) { mark(m.to, "target"); if (m.via) mark(m.via, "via"); });
+  }
   board.addEventListener("click", function (ev) {
     var hand = ev.target.closest("g.in-hand");
     if (hand) {
       clear();
+      closeChooser();
       selected = null;
+      via = null;
       handLetter = hand.dataset.hand.replace("+", "").toUpperCase();
       moves.forEach(function (m) {
-        if (!m.from && dropOf(m) === handLetter) { var t = square(m.to); if (t) t.classList.add("target"); }
+        if (!m.from && dropOf(m) === handLetter) mark(m.to, "target");
       });
       return;
     }
     var g = ev.target.closest("g.sq");
     if (!g) return;
+    var sq = g.dataset.sq;
     if (handLetter) {
       var letter = handLetter;
       handLetter = null;
-      var drops = moves.filter(function (m) { return !m.from && m.to === g.dataset.sq && dropOf(m) === letter; });
-      clear();
-      if (drops.length > 0) { input.value = drops[0].text; input.focus(); return; }
+      var drops = moves.filter(function (m) { return !m.from && m.to === sq && dropOf(m) === letter; });
+      if (drops.length > 0) { pick(drops); return; }
     }
-    var sq = g.dataset.sq;
+    if (selected && via) {
+      var legs = moves.filter(function (m) { return m.from === selected && m.via === via && m.to === sq; });
+      if (legs.length > 0) { pick(legs); return; }
+    }
     if (selected) {
-      var found = moves.filter(function (m) { return m.from === selected && m.to === sq; });
-      if (found.length > 0) {
-        input.value = found[0].text;
-        input.focus();
+      var direct = moves.filter(function (m) {
+        return m.from === selected && m.to === sq && (!m.via || m.via === m.to);
+      });
+      var through = moves.filter(function (m) { return m.from === selected && m.via === sq && m.to !== sq; });
+      if (through.length > 0) {
+        // The middle square of a two-leg move: now its second legs.
         clear();
-        selected = null;
+        mark(selected, "selected");
+        via = sq;
+        g.classList.add("via");
+        through.forEach(function (m) { mark(m.to, "target"); });
+        if (direct.length > 0) choose(direct);
         return;
       }
+      var found = moves.filter(function (m) { return m.from === selected && m.to === sq; });
+      if (found.length > 0) { pick(found); return; }
     }
-    clear();
-    var from = moves.filter(function (m) { return m.from === sq; });
-    if (from.length === 0) { selected = null; return; }
-    selected = sq;
-    g.classList.add("selected");
-    from.forEach(function (m) { var t = square(m.to); if (t) t.classList.add("target"); });
+    select(sq, g);
   });
   list.addEventListener("click", function (ev) {
     var li = ev.target.closest("li");
-    if (li) { input.value = li.dataset.move; input.focus(); }
+    if (li) setMove(li.dataset.move);
   });
 })();

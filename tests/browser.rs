@@ -838,3 +838,119 @@ async fn special_states(p: &Browser) -> Result<()> {
     }
     Ok(())
 }
+
+/// Click-to-move where one click pair means several moves (a promotion):
+/// a chooser lists them in notation, the pick fills the field, and a `//`
+/// comment typed first survives the click, the preview and the confirmation.
+#[test]
+fn ambiguous_clicks_ask_which_move_and_keep_the_comment() {
+    let app = TestApp::start(Backend::Sqlite);
+    let ran = with_browsers(
+        "chooser",
+        &app,
+        &["chooser_w", "chooser_b"],
+        |b| async move {
+            let r = promote_by_clicking(&b).await;
+            (b, r)
+        },
+    );
+    if !ran {
+        return;
+    }
+    assert_eq!(
+        app.count(
+            "SELECT COUNT(*) AS n FROM moves WHERE display = 'e8=N' AND comment = 'good luck'"
+        ),
+        1
+    );
+}
+
+async fn promote_by_clicking(b: &[Browser]) -> Result<()> {
+    let (white, black) = (&b[0], &b[1]);
+    white.signup().await?;
+    black.signup().await?;
+    white.goto("/games/new").await?;
+    white.click("input[name=variant][value=chess]").await?;
+    white.fill("input[name=opponent]", &black.name).await?;
+    white.click("input[name=color][value=white]").await?;
+    white
+        .fill("textarea[name=fen]", "7k/4P3/8/8/8/8/8/4K3 w - - 0 1")
+        .await?;
+    white
+        .click("form[action='/games/new'] button[type=submit]")
+        .await?;
+    white
+        .wait_for(
+            "the new game's page",
+            "/^\\/games\\/\\d+$/.test(location.pathname)",
+        )
+        .await?;
+    let game = white.path().await?;
+    let id = game.trim_start_matches("/games/").to_string();
+    black.goto("/").await?;
+    black
+        .click(&format!("form[action='/games/{id}/accept'] button"))
+        .await?;
+    black
+        .wait_for(
+            "the accepted game",
+            &format!("location.pathname === '{game}'"),
+        )
+        .await?;
+
+    white.goto(&game).await?;
+    white.fill("#move-input", "// good luck").await?;
+    let sq = |s: &str| format!("#board g.sq[data-sq='{s}']");
+    white.click(&sq("e7")).await?;
+    white.click(&sq("e8")).await?;
+    white
+        .wait_for(
+            "a chooser of the four promotions",
+            "document.querySelectorAll('#move-chooser button.choice').length === 4",
+        )
+        .await?;
+    let choices = white
+        .js("return Array.from(document.querySelectorAll('#move-chooser button.choice')).map(b => b.textContent)")
+        .await?;
+    for want in ["e8=Q", "e8=R", "e8=B", "e8=N"] {
+        if !choices.to_string().contains(want) {
+            bail!("the chooser offers {choices}, not {want}");
+        }
+    }
+    white
+        .save_png("chooser-desktop", white.client.screenshot().await?)
+        .await?;
+    white
+        .js("Array.from(document.querySelectorAll('#move-chooser button.choice')).find(b => b.textContent === 'e8=N').click(); return null")
+        .await?;
+    let value = white
+        .find("#move-input")
+        .await?
+        .prop("value")
+        .await?
+        .unwrap_or_default();
+    if value != "e8=N // good luck" {
+        bail!("the pick filled in “{value}”");
+    }
+    if white
+        .client
+        .find(Locator::Css("#move-chooser"))
+        .await
+        .is_ok()
+    {
+        bail!("the chooser stays after the pick");
+    }
+    white.click("#move-form button[type=submit]").await?;
+    let preview = white.find("#preview").await?.text().await?;
+    if !preview.contains("e8=N") || !preview.contains("good luck") {
+        bail!("the preview says “{preview}”");
+    }
+    white.click("#preview button[type=submit]").await?;
+    white
+        .wait_for(
+            "e8=N in the move list",
+            "Array.from(document.querySelectorAll('#moves a')).some(a => a.textContent.trim() === 'e8=N')",
+        )
+        .await?;
+    Ok(())
+}

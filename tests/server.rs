@@ -580,11 +580,26 @@ fn confirmation_step(backend: Backend) {
     assert!(p.has("Confirm e4"), "{}", p.body);
     assert!(p.has("id=\"preview\""));
     assert_eq!(app.count("SELECT COUNT(*) AS n FROM moves"), 0);
+    // The comment survives the preview: the confirm form carries it.
     let p = alice.post(
         &format!("/games/{id}/move"),
-        &[("move", "e2e4"), ("ply", "0"), ("confirm", "1")],
+        &[("move", "e2-e4 // hello <b>Bob</b>"), ("ply", "0")],
+    );
+    assert_eq!(p.status, StatusCode::OK);
+    assert!(p.has("With your comment"), "{}", p.body);
+    let tag = "<input type=\"hidden\" name=\"move\" value=\"";
+    let at = p.body.find(tag).expect("the confirm form's move") + tag.len();
+    let sent = common::unescape(&p.body[at..at + p.body[at..].find('"').unwrap()]);
+    assert_eq!(sent, "e2e4 // hello <b>Bob</b>");
+    let p = alice.post(
+        &format!("/games/{id}/move"),
+        &[("move", &sent), ("ply", "0"), ("confirm", "1")],
     );
     assert_eq!(p.status, StatusCode::SEE_OTHER);
+    assert_eq!(
+        app.count("SELECT COUNT(*) AS n FROM moves WHERE comment = 'hello <b>Bob</b>'"),
+        1
+    );
     // Bob turns the confirmation off: his move is stored at once.
     assert_eq!(bob.post("/settings", &[]).status, StatusCode::SEE_OTHER);
     let p = bob.post(&format!("/games/{id}/move"), &[("move", "c5")]);

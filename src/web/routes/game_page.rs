@@ -113,7 +113,10 @@ pub struct Replay {
 pub struct Preview {
     svg: String,
     display: String,
-    coordinate: String,
+    /// What the confirm form sends: the move's coordinate form, and its
+    /// `//` comment, which would be lost otherwise.
+    confirm_text: String,
+    comment: Option<String>,
 }
 
 #[derive(Template)]
@@ -422,8 +425,12 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
                     last_move: Some((from.as_deref(), to.as_str())),
                 },
             ),
+            confirm_text: match &played.comment {
+                Some(c) => format!("{} // {c}", played.coordinate),
+                None => played.coordinate,
+            },
             display: played.display,
-            coordinate: played.coordinate,
+            comment: played.comment,
         }
     });
     let uid = viewer.map(|u| u.id);
