@@ -54,9 +54,11 @@
 //! capture and a Nuke on the same square are two moves; each promotion
 //! choice is a move; a position where a King has been taken has no moves.
 
+mod explain;
 mod fen;
 mod moves;
-mod notation;
+mod notation_read;
+mod notation_write;
 
 use crate::errors::{FenError, MoveError};
 use crate::geometry::Geometry;

@@ -1,0 +1,92 @@
+//! Writing moves: SAN with its disambiguation among rivals, and the check
+//! marks after it. Apart from reading, which matches text against these forms.
+
+use super::Candidate;
+use crate::geometry::Square;
+use crate::moves::Move;
+
+/// SAN without check marks: `Nbd2`, `exd5`, `e8=Q`, `O-O`, `N@e5`.
+pub(crate) fn san(cands: &[Candidate], i: usize) -> String {
+    let c = &cands[i];
+    if let Some(king_side) = c.castle {
+        return if king_side {
+            "O-O".into()
+        } else {
+            "O-O-O".into()
+        };
+    }
+    let mut s = String::new();
+    if c.drop {
+        s.push(c.letter);
+        s.push('@');
+        s.push_str(&c.to.name());
+        return s;
+    }
+    let from = c.from.expect("a board move has an origin");
+    if c.pawn {
+        if c.capture {
+            s.push((b'a' + from.file()) as char);
+        }
+    } else {
+        s.push(c.letter);
+        let rivals: Vec<Square> = cands
+            .iter()
+            .filter(|o| {
+                !o.drop
+                    && o.castle.is_none()
+                    && !o.pawn
+                    && o.letter == c.letter
+                    && o.to == c.to
+                    && o.from != c.from
+            })
+            .filter_map(|o| o.from)
+            .collect();
+        if !rivals.is_empty() {
+            let file_unique = rivals.iter().all(|r| r.file() != from.file());
+            let rank_unique = rivals.iter().all(|r| r.rank() != from.rank());
+            if file_unique {
+                s.push((b'a' + from.file()) as char);
+            } else if rank_unique {
+                s.push_str(&(from.rank() + 1).to_string());
+            } else {
+                s.push_str(&from.name());
+            }
+        }
+    }
+    if c.capture {
+        s.push('x');
+    }
+    s.push_str(&c.to.name());
+    if let Some(p) = c.promotion {
+        s.push('=');
+        s.push(p);
+    }
+    s
+}
+
+/// SAN's mark for a move whose result is `gives_check`: `+`, `#` when the
+/// side checked `has_reply()` is false, else nothing.
+pub(crate) fn check_mark(gives_check: bool, has_reply: impl FnOnce() -> bool) -> &'static str {
+    match (gives_check, gives_check && has_reply()) {
+        (false, _) => "",
+        (true, true) => "+",
+        (true, false) => "#",
+    }
+}
+
+/// Each candidate's display form followed by the mark `mark` gives its move.
+pub(crate) fn marked_displays(
+    legal: &[Move],
+    cands: Vec<Candidate>,
+    mark: impl Fn(&Move) -> &'static str,
+) -> Vec<String> {
+    legal
+        .iter()
+        .zip(cands)
+        .map(|(m, c)| {
+            let mut s = c.display;
+            s.push_str(mark(m));
+            s
+        })
+        .collect()
+}
