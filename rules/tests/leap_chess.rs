@@ -627,7 +627,13 @@ fn captures_are_compulsory_and_the_player_chooses() {
     let fen = "*2k1*/6/6/6/p3p1/6/2B3/*2K1* w - - 0 1";
     assert_eq!(moves_of(LEAP, fen), sorted(&["c2a4", "c2e4"]));
     let p = pos(LEAP, fen);
-    assert!(illegal_reason(LEAP, &p, "Kd2").contains("compulsory"));
+    let reason = illegal_reason(LEAP, &p, "Kd2");
+    assert!(reason.contains("compulsory"), "{reason}");
+    // The reason lists what is legal, as every other reason does.
+    assert!(
+        reason.contains("the legal captures: ") && reason.contains("xa4") && reason.contains("xe4"),
+        "{reason}"
+    );
 }
 
 /// "a player in check who has a capturing evasion must capture": Dabbabah

@@ -315,7 +315,18 @@ impl Explain for LeapExplain<'_> {
             && self.legal.iter().any(|m| v.is_capture(pos, m))
             && !matching.iter().any(|m| b.is_capture(pos, m))
         {
-            return Some("a capture is compulsory, and this move captures nothing.".into());
+            let all = v.displays(pos, self.legal);
+            let captures: Vec<&str> = self
+                .legal
+                .iter()
+                .zip(&all)
+                .filter(|(m, _)| v.is_capture(pos, m))
+                .map(|(_, d)| d.as_str())
+                .collect();
+            return Some(format!(
+                "a capture is compulsory, and this move captures nothing; the legal captures: {}.",
+                captures.join(", ")
+            ));
         }
         None
     }
