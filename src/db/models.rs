@@ -1,7 +1,6 @@
 //! Row types.
 
 use super::schema::*;
-use super::stamp::{MaybeStamp, Stamp};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -14,7 +13,6 @@ pub struct User {
     pub email: String,
     pub password_hash: String,
     pub confirm_moves: bool,
-    #[diesel(deserialize_as = Stamp)]
     pub created_at: NaiveDateTime,
     /// May create and direct tournaments (granted from the command line).
     pub is_director: bool,
@@ -49,11 +47,8 @@ pub struct GameRow {
     pub result: Option<String>,
     pub reason: Option<String>,
     pub draw_offer: Option<String>,
-    #[diesel(deserialize_as = Stamp)]
     pub created_at: NaiveDateTime,
-    #[diesel(deserialize_as = Stamp)]
     pub updated_at: NaiveDateTime,
-    #[diesel(deserialize_as = MaybeStamp)]
     pub ended_at: Option<NaiveDateTime>,
     /// Canonical text of the time control; `None`: no clock.
     pub time_control: Option<String>,
@@ -61,13 +56,10 @@ pub struct GameRow {
     pub white_clock_secs: Option<i64>,
     pub black_clock_secs: Option<i64>,
     /// When the current turn began (the clock of the side to move runs from here).
-    #[diesel(deserialize_as = MaybeStamp)]
     pub turn_started_at: Option<NaiveDateTime>,
     /// When the mover's time runs out, leave ignored (leave only delays it).
-    #[diesel(deserialize_as = MaybeStamp)]
     pub clock_deadline: Option<NaiveDateTime>,
     /// When the mover's reminder is due, leave ignored.
-    #[diesel(deserialize_as = MaybeStamp)]
     pub clock_remind_at: Option<NaiveDateTime>,
     /// The ply at which the last reminder was queued.
     pub reminded_ply: Option<i32>,
@@ -161,7 +153,6 @@ pub struct MoveRow {
     pub to_square: String,
     pub fen_after: String,
     pub played_by: i32,
-    #[diesel(deserialize_as = Stamp)]
     pub played_at: NaiveDateTime,
     /// The `//` text entered with the move.
     pub comment: Option<String>,
@@ -190,9 +181,6 @@ pub struct NewMove<'a, TurnNo = i32> {
     pub to_square: &'a str,
     pub fen_after: &'a str,
     pub played_by: i32,
-    /// Written by [`Stamp`]: diesel's own writing reads a chrono pattern
-    /// on every move.
-    #[diesel(serialize_as = Stamp)]
     pub played_at: NaiveDateTime,
     /// The `//` text entered with the move.
     pub comment: Option<String>,
@@ -214,7 +202,6 @@ pub struct LeaveBooking {
     pub start_date: chrono::NaiveDate,
     /// Last day of leave (UTC), included.
     pub end_date: chrono::NaiveDate,
-    #[diesel(deserialize_as = Stamp)]
     pub created_at: NaiveDateTime,
 }
 
@@ -227,9 +214,7 @@ pub struct TournamentRow {
     pub time_control: Option<String>,
     pub format: String,
     pub rounds: i32,
-    #[diesel(deserialize_as = Stamp)]
     pub entry_opens: NaiveDateTime,
-    #[diesel(deserialize_as = Stamp)]
     pub entry_closes: NaiveDateTime,
     pub max_players: i32,
     pub entrants: i32,
@@ -238,11 +223,8 @@ pub struct TournamentRow {
     pub director_id: i32,
     pub status: String,
     pub current_round: i32,
-    #[diesel(deserialize_as = Stamp)]
     pub created_at: NaiveDateTime,
-    #[diesel(deserialize_as = MaybeStamp)]
     pub started_at: Option<NaiveDateTime>,
-    #[diesel(deserialize_as = MaybeStamp)]
     pub finished_at: Option<NaiveDateTime>,
 }
 
@@ -253,9 +235,7 @@ pub struct EntrantRow {
     pub tournament_id: i32,
     pub user_id: i32,
     pub seed: Option<i32>,
-    #[diesel(deserialize_as = Stamp)]
     pub joined_at: NaiveDateTime,
-    #[diesel(deserialize_as = MaybeStamp)]
     pub withdrawn_at: Option<NaiveDateTime>,
     pub withdrawal_reason: Option<String>,
     pub results_cancelled: bool,
@@ -270,6 +250,5 @@ pub struct DigestSent {
     pub day: chrono::NaiveDate,
     /// Games listed (0: nothing to list, no mail).
     pub games: i32,
-    #[diesel(deserialize_as = Stamp)]
     pub created_at: NaiveDateTime,
 }

@@ -8,7 +8,6 @@ use crate::db::kept_update::kept_update;
 use crate::db::models::{GameRow, NewMove, User};
 use crate::db::outbox;
 use crate::db::schema::{games, moves};
-use crate::db::stamp::Stamp;
 use crate::db::{is_unique_violation, per_backend, DbConn, Stored, Writes};
 use crate::domain::error::Error;
 use crate::domain::time_control::TimeControl;
@@ -385,14 +384,14 @@ pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), Error> {
                 games::ply.eq(new_ply),
                 games::turn.eq(color_code(next_side)),
                 games::draw_offer.eq(&w.draw_offer),
-                games::updated_at.eq(Stamp(now)),
+                games::updated_at.eq(now),
             ),
             (
                 games::white_clock_secs.eq(banks.0),
                 games::black_clock_secs.eq(banks.1),
-                games::turn_started_at.eq(next.0.or(row.turn_started_at).map(Stamp)),
-                games::clock_deadline.eq(next.1.map(Stamp)),
-                games::clock_remind_at.eq(next.2.map(Stamp)),
+                games::turn_started_at.eq(next.0.or(row.turn_started_at)),
+                games::clock_deadline.eq(next.1),
+                games::clock_remind_at.eq(next.2),
             ),
         ),
     )
