@@ -165,14 +165,10 @@ pub struct MoveRow {
 /// `None` is stored as NULL (the nullable columns have no default), so the
 /// INSERT has one shape and diesel keeps it prepared; leaving absent columns
 /// out, diesel's default on SQLite, compiles it again on every move.
-///
-/// `turn_no` is a number, or (when a move is stored) the SQL expression that
-/// works it out from the previous move inside the INSERT, which saves
-/// PostgreSQL a round trip.
 #[derive(Insertable)]
 #[diesel(table_name = moves)]
 #[diesel(treat_none_as_default_value = false)]
-pub struct NewMove<'a, TurnNo = i32> {
+pub struct NewMove<'a> {
     pub game_id: i32,
     pub ply: i32,
     pub display: &'a str,
@@ -186,7 +182,7 @@ pub struct NewMove<'a, TurnNo = i32> {
     pub comment: Option<String>,
     pub time_used_secs: Option<i64>,
     /// The move number the list shows (both halves of a turn share it).
-    pub turn_no: TurnNo,
+    pub turn_no: i32,
     /// The repetition-history entry of the position the move left
     /// ([`missive_rules::Game::last_history_entry`]); `None` where the
     /// game's `game_histories` row already holds it.

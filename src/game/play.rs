@@ -15,7 +15,7 @@ use crate::game::finish::end_game;
 use crate::game::notify;
 use crate::game::positions::PositionCache;
 use crate::game::rows::{
-    color_code, history_of, load, player_of, side_of, TurnNoAfter, ACTIVE, COMMENT_MAX,
+    color_code, history_of, load, next_turn_no, player_of, side_of, ACTIVE, COMMENT_MAX,
     MOVE_TEXT_MAX, PENDING, TIME_RAN_OUT,
 };
 use chrono::NaiveDateTime;
@@ -399,7 +399,25 @@ pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), Error> {
     if n == 0 {
         return Err(Error::position_changed());
     }
-    let turn_no = TurnNoAfter::new(id, row.ply, row.black_id, side);
+    // The move's number from the previous move's, read now that this
+    // transaction has written (a read before its first write would pin a
+    // snapshot that a concurrent move can make stale on SQLite).
+    let previous: Option<(i32, i32)> = per_backend!(conn, |c| moves::table
+        .filter(moves::game_id.eq(id))
+        .filter(moves::ply.eq(row.ply))
+        .select((moves::turn_no, moves::played_by))
+        .first(c)
+        .optional())?;
+    let turn_no = next_turn_no(
+        previous.map(|(n, by)| {
+            let color = match Some(by) == row.black_id {
+                true => Color::Black,
+                false => Color::White,
+            };
+            (n, color)
+        }),
+        side,
+    );
     let mv = NewMove {
         game_id: id,
         ply: new_ply,
