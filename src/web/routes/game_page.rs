@@ -227,8 +227,8 @@ pub fn drawn_for(
             .positions
             .game(row, || rows::history_of(conn, row.id))?;
         let (first, last) = window_around(shown_ply(view, row.ply), row.ply);
-        let listed = state.listed.window(row, first, last, || {
-            rows::moves_between(conn, row.id, first, last)
+        let listed = state.listed.window(row, first, last, |from, to| {
+            rows::moves_between(conn, row.id, from, to)
         })?;
         Ok(Drawn { listed, restored })
     }
