@@ -701,7 +701,8 @@ async fn screenshots(p: &Browser) -> Result<()> {
 }
 
 /// The page's `#legend` lists, by name, exactly the piece types the rules
-/// engine defines for the variant, each with a picture.
+/// engine defines for the variant, each with a picture, and every picture
+/// and diagram in it loads.
 async fn legend_lists_the_engines_pieces(
     p: &Browser,
     v: &dyn missive_rules::Variant,
@@ -725,10 +726,26 @@ async fn legend_lists_the_engines_pieces(
         );
     }
     let pictures = p
-        .js("return document.querySelectorAll('#legend li.legend-piece svg.piece-pic').length;")
+        .js("return document.querySelectorAll('#legend li.legend-piece img.piece-pic').length;")
         .await?;
     if pictures.as_u64().unwrap_or(0) < defined.len() as u64 {
         bail!("{}: {pictures} pictures in the legend", v.id());
+    }
+    // The pictures and diagrams are files of their own: each one loaded
+    // and drawn (an image that failed is complete with no width).
+    p.wait_for(
+        "the legend's pictures to load",
+        "Array.from(document.querySelectorAll('#legend img')).every(i => i.complete)",
+    )
+    .await?;
+    let broken = p
+        .js(
+            "return Array.from(document.querySelectorAll('#legend img')) \
+              .filter(i => !(i.naturalWidth > 0)).map(i => i.getAttribute('src'));",
+        )
+        .await?;
+    if broken.as_array().is_none_or(|b| !b.is_empty()) {
+        bail!("{}: legend pictures not drawn: {broken}", v.id());
     }
     Ok(())
 }

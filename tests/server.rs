@@ -753,6 +753,7 @@ fn every_variant_plays(backend: Backend) {
         let page = mover.get(&format!("/games/{id}"));
         assert_eq!(page.status, StatusCode::OK);
         assert!(page.has("<svg"), "{}", v.id());
+        legend_is_served(mover, &page.body, *v);
         let i = page.body.find("data-move=\"").expect("a legal move listed") + "data-move=\"".len();
         let mv = &page.body[i..i + page.body[i..].find('"').unwrap()];
         let mv = mv
@@ -774,6 +775,83 @@ fn every_variant_plays(backend: Backend) {
         assert_eq!(alice.json(id)["ply"], 1, "{}", v.id());
         assert_eq!(alice.get(&format!("/games/{id}")).status, StatusCode::OK);
     }
+}
+
+/// A game page's `#legend`: each piece the rules engine defines, in its
+/// order, with its name, its pictures and its movement diagram (named for
+/// screen readers), the pictures being SVG files the server gives with a
+/// long cache lifetime, their names changing with their content.
+fn legend_is_served(client: &common::TestClient, body: &str, v: &dyn missive_rules::Variant) {
+    let from = body.find("id=\"legend\"").expect("the page has a legend");
+    let legend = &body[from..from + body[from..].find("</section>").unwrap()];
+    let items: Vec<&str> = legend.split("<li class=\"legend-piece\"").skip(1).collect();
+    let types = missive_rules::diagram::piece_types(v);
+    assert_eq!(items.len(), types.len(), "{}", v.id());
+    let attr = |tag: &str, name: &str| -> String {
+        let i = tag.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+        common::unescape(&tag[i..i + tag[i..].find('"').unwrap()])
+    };
+    for (item, t) in items.iter().zip(&types) {
+        let name = &t.label.name;
+        assert_eq!(attr(item, "data-piece"), *name, "{}", v.id());
+        assert_eq!(common::unescape(item_name(item)), *name, "{}", v.id());
+        let imgs: Vec<&str> = item.split("<img ").skip(1).collect();
+        let pictures = imgs
+            .iter()
+            .filter(|i| i.starts_with("class=\"piece-pic\""))
+            .count();
+        assert_eq!(
+            pictures,
+            if t.neutral { 1 } else { 2 },
+            "{}: {name}",
+            v.id()
+        );
+        let diagrams: Vec<&&str> = imgs
+            .iter()
+            .filter(|i| i.starts_with("class=\"diagram\""))
+            .collect();
+        let still = item.contains("Never moves.") || item.contains("never moves by itself");
+        assert_eq!(diagrams.len(), usize::from(!still), "{}: {name}", v.id());
+        for d in diagrams {
+            assert_eq!(attr(d, "alt"), format!("How the {name} moves"));
+        }
+        for img in imgs {
+            let src = attr(img, "src");
+            assert!(
+                src.starts_with("/static/legend/") && src.ends_with(".svg"),
+                "{src}"
+            );
+            let r = client
+                .http
+                .get(format!("{}{src}", client.base))
+                .send()
+                .unwrap();
+            assert_eq!(r.status(), StatusCode::OK, "{src}");
+            let header = |h: &str| r.headers()[h].to_str().unwrap().to_string();
+            assert_eq!(header("content-type"), "image/svg+xml", "{src}");
+            assert_eq!(
+                header("cache-control"),
+                "public, max-age=31536000, immutable"
+            );
+            let svg = r.text().unwrap();
+            assert!(
+                svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""),
+                "{src}: {svg}"
+            );
+            assert!(svg.ends_with("</svg>"), "{src}");
+            if img.starts_with("class=\"diagram\"") {
+                assert_eq!(attr(&svg, "aria-label"), format!("How the {name} moves"));
+            }
+        }
+    }
+    let gone = client.get("/static/legend/knight-w-0000000000000000.svg");
+    assert_eq!(gone.status, StatusCode::NOT_FOUND);
+}
+
+/// The name a legend item shows, as written in the page.
+fn item_name(item: &str) -> &str {
+    let i = item.find("<strong>").unwrap() + "<strong>".len();
+    &item[i..i + item[i..].find("</strong>").unwrap()]
 }
 
 fn sessions_survive_restart(backend: Backend) {

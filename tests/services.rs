@@ -17,7 +17,7 @@ both_backends!(
     unique_game_ply_key,
     rate_limit_window_expires,
     sessions_expire,
-    turn_number_in_sql_agrees_with_next_turn_no,
+    stored_move_numbers_follow_the_previous_move,
 );
 
 fn t0() -> NaiveDateTime {
@@ -179,56 +179,38 @@ fn sessions_expire(backend: Backend) {
         .is_none());
 }
 
-/// A stored move's number is worked out inside its INSERT
-/// (`rows::TurnNoAfter`): for every previous mover, next mover, previous
-/// number and a game with or without a Black, it is what `next_turn_no`
-/// gives, and 1 when there is no previous move.
-fn turn_number_in_sql_agrees_with_next_turn_no(backend: Backend) {
+/// A stored move's number follows from the previous move's, as
+/// `rows::next_turn_no` gives it: White and Black share a number, a game
+/// from a position with Black to move starts with Black's 1, and White's
+/// move after it is 2.
+fn stored_move_numbers_follow_the_previous_move(backend: Backend) {
     use missive::db::schema::moves;
-    use missive_rules::Color;
     let app = TestApp::start(backend);
     let mut conn = app.db();
-    let (id, alice, bob) = started_game(&mut conn);
-    let in_sql = |conn: &mut missive::db::DbConn, ply, black, mover| -> i32 {
-        diesel::select(rows::TurnNoAfter::new(id, ply, black, mover))
-            .get_result(conn)
+    let numbers = |conn: &mut missive::db::DbConn, id: i32| -> Vec<i32> {
+        moves::table
+            .filter(moves::game_id.eq(id))
+            .order(moves::ply)
+            .select(moves::turn_no)
+            .load(conn)
             .unwrap()
     };
-    for mover in [Color::White, Color::Black] {
-        assert_eq!(in_sql(&mut conn, 0, Some(bob.id), mover), 1);
-        assert_eq!(rows::next_turn_no(None, mover), 1);
+    let (id, alice, bob) = started_game(&mut conn);
+    for (who, mv) in [(&alice, "e4"), (&bob, "e5"), (&alice, "Nf3"), (&bob, "Nc6")] {
+        common::play_move(&mut conn, id, who, mv, None, true, t0()).unwrap();
     }
-    let mut ply = 0;
-    for (by, color) in [(alice.id, Color::White), (bob.id, Color::Black)] {
-        for number in [1, 7] {
-            ply += 1;
-            diesel::insert_into(moves::table)
-                .values((
-                    moves::game_id.eq(id),
-                    moves::ply.eq(ply),
-                    moves::display.eq("x"),
-                    moves::coordinate.eq("x"),
-                    moves::to_square.eq("e4"),
-                    moves::fen_after.eq("x"),
-                    moves::played_by.eq(by),
-                    moves::played_at.eq(t0()),
-                    moves::turn_no.eq(number),
-                ))
-                .execute(&mut conn)
-                .unwrap();
-            for mover in [Color::White, Color::Black] {
-                let want = rows::next_turn_no(Some((number, color)), mover);
-                assert_eq!(
-                    in_sql(&mut conn, ply, Some(bob.id), mover),
-                    want,
-                    "{color:?} then {mover:?}"
-                );
-                // No Black in the game (as `next_turn_no` is given White).
-                let want = rows::next_turn_no(Some((number, Color::White)), mover);
-                assert_eq!(in_sql(&mut conn, ply, None, mover), want);
-            }
-        }
+    assert_eq!(numbers(&mut conn, id), [1, 1, 2, 2]);
+    let challenge = challenge::Challenge {
+        variant: "chess".into(),
+        opponent: "bob".into(),
+        color: "white".into(),
+        fen: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1".into(),
+        time_control: String::new(),
+    };
+    let id = challenge::create_game(&mut conn, &alice, &challenge, t0()).unwrap();
+    challenge::accept(&mut conn, id, &bob, t0()).unwrap();
+    for (who, mv) in [(&bob, "e5"), (&alice, "Nf3"), (&bob, "Nc6")] {
+        common::play_move(&mut conn, id, who, mv, None, true, t0()).unwrap();
     }
-    // The numbers differ where they should: after Black's 7, White's is 8.
-    assert_eq!(in_sql(&mut conn, 4, Some(bob.id), Color::White), 8);
+    assert_eq!(numbers(&mut conn, id), [1, 2, 2]);
 }

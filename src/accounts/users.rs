@@ -2,7 +2,6 @@
 
 use crate::db::models::{NewUser, User};
 use crate::db::schema::{login_attempts, sessions, users};
-use crate::db::stamp::Stamp;
 use crate::db::{is_unique_violation, per_backend, DbConn};
 use crate::domain::error::Error;
 use argon2::password_hash::{
@@ -302,7 +301,7 @@ pub fn session_user(
     per_backend!(conn, |c| sessions::table
         .inner_join(users::table)
         .filter(sessions::token_hash.eq(&hash))
-        .filter(sessions::expires_at.gt(Stamp(now)))
+        .filter(sessions::expires_at.gt(now))
         .select(User::as_select())
         .first(c)
         .optional())

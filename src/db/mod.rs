@@ -10,7 +10,6 @@ pub mod once;
 pub mod outbox;
 pub mod schema;
 pub mod settings;
-pub mod stamp;
 
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;

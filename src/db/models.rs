@@ -2,7 +2,6 @@
 
 use super::coded::MaybeCoded;
 use super::schema::*;
-use super::stamp::{MaybeStamp, Stamp};
 use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
 use crate::domain::tournament_state::{TournamentFormat, TournamentStatus};
 use chrono::NaiveDateTime;
@@ -17,7 +16,6 @@ pub struct User {
     pub email: String,
     pub password_hash: String,
     pub confirm_moves: bool,
-    #[diesel(deserialize_as = Stamp)]
     pub created_at: NaiveDateTime,
     /// May create and direct tournaments (granted from the command line).
     pub is_director: bool,
@@ -60,11 +58,8 @@ pub struct GameRow {
     /// The side whose draw offer stands.
     #[diesel(deserialize_as = MaybeCoded<Side>)]
     pub draw_offer: Option<Side>,
-    #[diesel(deserialize_as = Stamp)]
     pub created_at: NaiveDateTime,
-    #[diesel(deserialize_as = Stamp)]
     pub updated_at: NaiveDateTime,
-    #[diesel(deserialize_as = MaybeStamp)]
     pub ended_at: Option<NaiveDateTime>,
     /// Canonical text of the time control; `None`: no clock.
     pub time_control: Option<String>,
@@ -72,13 +67,10 @@ pub struct GameRow {
     pub white_clock_secs: Option<i64>,
     pub black_clock_secs: Option<i64>,
     /// When the current turn began (the clock of the side to move runs from here).
-    #[diesel(deserialize_as = MaybeStamp)]
     pub turn_started_at: Option<NaiveDateTime>,
     /// When the mover's time runs out, leave ignored (leave only delays it).
-    #[diesel(deserialize_as = MaybeStamp)]
     pub clock_deadline: Option<NaiveDateTime>,
     /// When the mover's reminder is due, leave ignored.
-    #[diesel(deserialize_as = MaybeStamp)]
     pub clock_remind_at: Option<NaiveDateTime>,
     /// The ply at which the last reminder was queued.
     pub reminded_ply: Option<i32>,
@@ -175,7 +167,6 @@ pub struct MoveRow {
     pub to_square: String,
     pub fen_after: String,
     pub played_by: i32,
-    #[diesel(deserialize_as = Stamp)]
     pub played_at: NaiveDateTime,
     /// The `//` text entered with the move.
     pub comment: Option<String>,
@@ -188,14 +179,10 @@ pub struct MoveRow {
 /// `None` is stored as NULL (the nullable columns have no default), so the
 /// INSERT has one shape and diesel keeps it prepared; leaving absent columns
 /// out, diesel's default on SQLite, compiles it again on every move.
-///
-/// `turn_no` is a number, or (when a move is stored) the SQL expression that
-/// works it out from the previous move inside the INSERT, which saves
-/// PostgreSQL a round trip.
 #[derive(Insertable)]
 #[diesel(table_name = moves)]
 #[diesel(treat_none_as_default_value = false)]
-pub struct NewMove<'a, TurnNo = i32> {
+pub struct NewMove<'a> {
     pub game_id: i32,
     pub ply: i32,
     pub display: &'a str,
@@ -204,15 +191,12 @@ pub struct NewMove<'a, TurnNo = i32> {
     pub to_square: &'a str,
     pub fen_after: &'a str,
     pub played_by: i32,
-    /// Written by [`Stamp`]: diesel's own writing reads a chrono pattern
-    /// on every move.
-    #[diesel(serialize_as = Stamp)]
     pub played_at: NaiveDateTime,
     /// The `//` text entered with the move.
     pub comment: Option<String>,
     pub time_used_secs: Option<i64>,
     /// The move number the list shows (both halves of a turn share it).
-    pub turn_no: TurnNo,
+    pub turn_no: i32,
     /// The repetition-history entry of the position the move left
     /// ([`missive_rules::Game::last_history_entry`]); `None` where the
     /// game's `game_histories` row already holds it.
@@ -228,7 +212,6 @@ pub struct LeaveBooking {
     pub start_date: chrono::NaiveDate,
     /// Last day of leave (UTC), included.
     pub end_date: chrono::NaiveDate,
-    #[diesel(deserialize_as = Stamp)]
     pub created_at: NaiveDateTime,
 }
 
@@ -242,9 +225,7 @@ pub struct TournamentRow {
     #[diesel(deserialize_as = String)]
     pub format: TournamentFormat,
     pub rounds: i32,
-    #[diesel(deserialize_as = Stamp)]
     pub entry_opens: NaiveDateTime,
-    #[diesel(deserialize_as = Stamp)]
     pub entry_closes: NaiveDateTime,
     pub max_players: i32,
     pub entrants: i32,
@@ -254,11 +235,8 @@ pub struct TournamentRow {
     #[diesel(deserialize_as = String)]
     pub status: TournamentStatus,
     pub current_round: i32,
-    #[diesel(deserialize_as = Stamp)]
     pub created_at: NaiveDateTime,
-    #[diesel(deserialize_as = MaybeStamp)]
     pub started_at: Option<NaiveDateTime>,
-    #[diesel(deserialize_as = MaybeStamp)]
     pub finished_at: Option<NaiveDateTime>,
 }
 
@@ -269,9 +247,7 @@ pub struct EntrantRow {
     pub tournament_id: i32,
     pub user_id: i32,
     pub seed: Option<i32>,
-    #[diesel(deserialize_as = Stamp)]
     pub joined_at: NaiveDateTime,
-    #[diesel(deserialize_as = MaybeStamp)]
     pub withdrawn_at: Option<NaiveDateTime>,
     pub withdrawal_reason: Option<String>,
     pub results_cancelled: bool,
@@ -286,6 +262,5 @@ pub struct DigestSent {
     pub day: chrono::NaiveDate,
     /// Games listed (0: nothing to list, no mail).
     pub games: i32,
-    #[diesel(deserialize_as = Stamp)]
     pub created_at: NaiveDateTime,
 }

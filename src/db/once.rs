@@ -9,7 +9,6 @@
 //! go away), so nothing is stored there.
 
 use super::schema::request_keys;
-use super::stamp::Stamp;
 use super::{per_backend, DbConn};
 use crate::domain::error::Error;
 use chrono::NaiveDateTime;
@@ -107,7 +106,7 @@ pub fn once<T: Answer>(
             .values((
                 request_keys::key.eq(key),
                 request_keys::answer.eq(text),
-                request_keys::created_at.eq(Stamp(now)),
+                request_keys::created_at.eq(now),
             ))
             .execute(c))?;
         Ok(answer)
@@ -169,7 +168,7 @@ pub fn prune(conn: &mut DbConn, now: NaiveDateTime) -> Result<usize, Error> {
     if matches!(conn, DbConn::Sqlite(_)) {
         return Ok(0);
     }
-    let before = Stamp(now - KEPT);
+    let before = now - KEPT;
     Ok(per_backend!(conn, |c| diesel::delete(
         request_keys::table.filter(request_keys::created_at.lt(before))
     )

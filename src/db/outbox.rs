@@ -4,7 +4,6 @@
 //! with a lease, and [`mark_sent`] or [`mark_failed`] close or retry them.
 
 use crate::db::schema::{email_outbox, users};
-use crate::db::stamp::Stamp;
 use crate::db::{per_backend, DbConn};
 use crate::domain::mail_kind::{Mail, MailKind, MailPolicy, MoveNote};
 use chrono::{Duration, NaiveDateTime};
@@ -208,9 +207,9 @@ pub fn enqueue(
                 game_id.into_sql::<Nullable<Integer>>(),
                 ply.into_sql::<Nullable<Integer>>(),
                 payload.as_str().into_sql::<Text>(),
-                Stamp(now).into_sql::<Timestamp>(),
+                now.into_sql::<Timestamp>(),
                 0.into_sql::<Integer>(),
-                Stamp(now).into_sql::<Timestamp>(),
+                now.into_sql::<Timestamp>(),
             ));
         diesel::insert_into(email_outbox::table)
             .values(standing)

@@ -7,7 +7,6 @@ use crate::clocks::state;
 use crate::db::kept_update::kept_update;
 use crate::db::models::{GameRow, NewMove, User};
 use crate::db::schema::{games, moves};
-use crate::db::stamp::Stamp;
 use crate::db::{is_unique_violation, per_backend, DbConn, Stored, Writes};
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
@@ -17,7 +16,7 @@ use crate::game::finish::end_game;
 use crate::game::notify;
 use crate::game::positions::PositionCache;
 use crate::game::rows::{
-    history_of, load, player_of, side_of, TurnNoAfter, COMMENT_MAX, MOVE_TEXT_MAX, TIME_RAN_OUT,
+    history_of, load, next_turn_no, player_of, side_of, COMMENT_MAX, MOVE_TEXT_MAX, TIME_RAN_OUT,
 };
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -384,14 +383,14 @@ pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), Error> {
                 games::ply.eq(new_ply),
                 games::turn.eq(Side::from(next_side).code()),
                 games::draw_offer.eq(w.draw_offer.map(Side::code)),
-                games::updated_at.eq(Stamp(now)),
+                games::updated_at.eq(now),
             ),
             (
                 games::white_clock_secs.eq(banks.0),
                 games::black_clock_secs.eq(banks.1),
-                games::turn_started_at.eq(next.0.or(row.turn_started_at).map(Stamp)),
-                games::clock_deadline.eq(next.1.map(Stamp)),
-                games::clock_remind_at.eq(next.2.map(Stamp)),
+                games::turn_started_at.eq(next.0.or(row.turn_started_at)),
+                games::clock_deadline.eq(next.1),
+                games::clock_remind_at.eq(next.2),
             ),
         ),
     )
@@ -399,7 +398,25 @@ pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), Error> {
     if n == 0 {
         return Err(Error::position_changed());
     }
-    let turn_no = TurnNoAfter::new(id, row.ply, row.black_id, side);
+    // The move's number from the previous move's, read now that this
+    // transaction has written (a read before its first write would pin a
+    // snapshot that a concurrent move can make stale on SQLite).
+    let previous: Option<(i32, i32)> = per_backend!(conn, |c| moves::table
+        .filter(moves::game_id.eq(id))
+        .filter(moves::ply.eq(row.ply))
+        .select((moves::turn_no, moves::played_by))
+        .first(c)
+        .optional())?;
+    let turn_no = next_turn_no(
+        previous.map(|(n, by)| {
+            let color = match Some(by) == row.black_id {
+                true => Color::Black,
+                false => Color::White,
+            };
+            (n, color)
+        }),
+        side,
+    );
     let mv = NewMove {
         game_id: id,
         ply: new_ply,

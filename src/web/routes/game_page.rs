@@ -230,8 +230,8 @@ pub fn drawn_for(
             .positions
             .game(row, || rows::history_of(conn, row.id))?;
         let (first, last) = window_around(shown_ply(view, row.ply), row.ply);
-        let listed = state.listed.window(row, first, last, || {
-            rows::moves_between(conn, row.id, first, last)
+        let listed = state.listed.window(row, first, last, |from, to| {
+            rows::moves_between(conn, row.id, from, to)
         })?;
         Ok(Drawn { listed, restored })
     }
@@ -491,7 +491,19 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
         logged_in: viewer.is_some(),
         clock: data.clock.as_ref().map(clock_lines),
     };
-    Ok(page.render()?)
+    // Room for the whole page at once: askama's own guess is the template's
+    // text alone, and growing to the board, the legal moves and the legend
+    // copied the page over several times.
+    let mut out = String::with_capacity(
+        GamePage::SIZE_HINT
+            + page.svg.len()
+            + page.legal.items.len()
+            + page.legend.len()
+            + page.preview.as_ref().map_or(0, |p| p.svg.len())
+            + 4096,
+    );
+    page.render_into(&mut out)?;
+    Ok(out)
 }
 
 #[derive(Deserialize, Default)]

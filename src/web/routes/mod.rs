@@ -58,6 +58,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/variants", web::get().to(pages::variants))
     .route("/variants/{id}", web::get().to(pages::variant))
     .route("/static/{file}", web::get().to(pages::static_file))
+    .route("/static/legend/{file}", web::get().to(pages::legend_file))
     .route("/users/{name}/games.pgn", web::get().to(records::user_pgn))
     .route("/users/{name}/feed.atom", web::get().to(records::feed))
     .route("/users/{name}", web::get().to(records::profile))

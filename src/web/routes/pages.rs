@@ -248,6 +248,24 @@ pub async fn static_file(path: web::Path<String>) -> Result<HttpResponse, Error>
         .body(body))
 }
 
+/// `GET /static/legend/{name}`: a legend's piece picture or movement
+/// diagram ([`crate::web::views::legend::file`]). The name holds a hash of
+/// the content, so what it names never changes: browsers keep it for a
+/// year without asking again. Opened by itself, the picture may load
+/// nothing and run nothing.
+pub async fn legend_file(path: web::Path<String>) -> Result<HttpResponse, Error> {
+    let body = crate::web::views::legend::file(&path)
+        .ok_or_else(|| Error::NotFound("No such file.".into()))?;
+    Ok(HttpResponse::Ok()
+        .content_type("image/svg+xml")
+        .insert_header(("Cache-Control", "public, max-age=31536000, immutable"))
+        .insert_header((
+            "Content-Security-Policy",
+            "default-src 'none'; style-src 'unsafe-inline'",
+        ))
+        .body(web::Bytes::copy_from_slice(body.as_bytes())))
+}
+
 pub async fn not_found() -> Result<HttpResponse, Error> {
     Err(Error::NotFound("There is no page at this address.".into()))
 }

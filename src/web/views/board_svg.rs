@@ -118,8 +118,7 @@ fn piece(
     let black = color == Color::Black;
     let class = piece_art::side_class(side_name(view, color), black, color == Color::Neutral);
     let turn = piece_art::turn(&label.name, black, flipped, label.direction);
-    if let Some(u) = piece_art::use_symbol(&label.name, class, cx, cy, size * 0.92, turn) {
-        out.push_str(&u);
+    if piece_art::push_use_symbol(out, &label.name, class, cx, cy, size * 0.92, turn) {
         out.push_str("</g>");
         return;
     }

@@ -11,7 +11,7 @@ use missive_rules::diagram::{self, Diagram, PieceType};
 use missive_rules::{BoardView, Color, Square, Variant};
 use std::collections::HashMap;
 use std::fmt::Write;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Pixels per square in a movement diagram.
 const CELL: u32 = 14;
@@ -162,8 +162,65 @@ fn cache() -> &'static Mutex<HashMap<&'static str, String>> {
     CACHE.get_or_init(Default::default)
 }
 
+/// The legend's pictures (piece pictures and movement diagrams) as files,
+/// by file name: `{what}-{hash}.svg`, the hash of the file's content, so a
+/// name always means the same picture and browsers may keep it for good.
+fn files() -> &'static Mutex<HashMap<String, Arc<str>>> {
+    static FILES: OnceLock<Mutex<HashMap<String, Arc<str>>>> = OnceLock::new();
+    FILES.get_or_init(Default::default)
+}
+
+/// Where the legend's pictures are served ([`file`]).
+pub const FILES_PATH: &str = "/static/legend/";
+
+/// Keep `svg` as a file and give its address: [`FILES_PATH`], the name of
+/// what it shows (`what`, already a safe slug) and its content's hash.
+fn keep_file(what: &str, svg: String) -> String {
+    use sha2::{Digest, Sha256};
+    let hash = Sha256::digest(svg.as_bytes());
+    let name = format!("{what}-{}.svg", hex::encode(&hash[..8]));
+    files()
+        .lock()
+        .unwrap()
+        .entry(name.clone())
+        .or_insert_with(|| svg.into());
+    format!("{FILES_PATH}{name}")
+}
+
+/// A legend picture by its file name (`GET /static/legend/{name}`), or
+/// `None` for a name no legend gives. A name from a page drawn before the
+/// server started again is found after every variant's legend is drawn
+/// once (the names follow from the content, so it is the same file).
+pub fn file(name: &str) -> Option<Arc<str>> {
+    if let Some(f) = files().lock().unwrap().get(name) {
+        return Some(f.clone());
+    }
+    static ALL_DRAWN: OnceLock<()> = OnceLock::new();
+    ALL_DRAWN.get_or_init(|| {
+        for v in missive_rules::variants() {
+            pieces_html(*v);
+        }
+    });
+    files().lock().unwrap().get(name).cloned()
+}
+
+/// A name as part of a file name: lower-case letters, digits and `-`
+/// (`Hot Horse`: `hot-horse`; `Queen (promoted)`: `queen--promoted-`).
+fn slug(name: &str) -> String {
+    name.chars()
+        .map(|c| match c {
+            'a'..='z' | '0'..='9' => c,
+            'A'..='Z' => c.to_ascii_lowercase(),
+            _ => '-',
+        })
+        .collect()
+}
+
 /// The pieces list of a variant (computed once per variant: the diagrams
-/// ask the rules engine for many positions).
+/// ask the rules engine for many positions). The pictures and diagrams are
+/// files ([`file`]) the list shows with `<img>`: inline, they were three
+/// quarters of a game page's bytes, sent again with every page, where a
+/// browser keeps a file.
 pub fn pieces_html(variant: &dyn Variant) -> String {
     if let Some(s) = cache().lock().unwrap().get(variant.id()) {
         return s.clone();
@@ -175,16 +232,28 @@ pub fn pieces_html(variant: &dyn Variant) -> String {
     let mut out = String::from("<ul class=\"legend-pieces\">");
     for t in diagram::piece_types(variant) {
         let name = t.label.name.as_str();
+        let what = slug(name);
         let first = piece_art::side_class(sides[0], false, t.neutral);
         let _ = write!(
             out,
             "<li class=\"legend-piece\" data-piece=\"{}\"><span class=\"pics\">",
             escape(name)
         );
-        out.push_str(&piece_art::picture(name, first, 36, None));
+        let mut classes = vec![first];
         if !t.neutral {
-            let second = piece_art::side_class(sides[1], true, false);
-            out.push_str(&piece_art::picture(name, second, 36, None));
+            classes.push(piece_art::side_class(sides[1], true, false));
+        }
+        for class in classes {
+            let src = keep_file(
+                &format!("{what}-{}", class.trim_start_matches("pa-")),
+                piece_art::picture(name, class, 36, None),
+            );
+            // Beside the piece's name: decorative, as the inline pictures
+            // were (`aria-hidden`).
+            let _ = write!(
+                out,
+                "<img class=\"piece-pic\" src=\"{src}\" width=\"36\" height=\"36\" alt=\"\">"
+            );
         }
         let _ = write!(
             out,
@@ -201,8 +270,17 @@ pub fn pieces_html(variant: &dyn Variant) -> String {
                         "<br><small>Shown beside other pieces (grey squares) it hops over, pivots on or needs.</small>",
                     );
                 }
-                out.push_str("</span><span class=\"move\">");
-                out.push_str(&diagram_svg(&d, name, first));
+                let src = keep_file(
+                    &format!("{}-{what}-moves", slug(variant.id())),
+                    diagram_svg(&d, name, first),
+                );
+                let _ = write!(
+                    out,
+                    "</span><span class=\"move\"><img class=\"diagram\" src=\"{src}\" width=\"{}\" height=\"{}\" alt=\"How the {} moves\">",
+                    d.width as u32 * CELL,
+                    d.height as u32 * CELL,
+                    escape(name)
+                );
             }
         }
         out.push_str("</span></li>");
@@ -306,6 +384,47 @@ mod tests {
             assert_eq!(listed, defined, "{}", v.id());
             assert!(html.matches("class=\"diagram\"").count() >= defined.len() - 2);
         }
+    }
+
+    /// Every picture and diagram a legend shows is a file, an SVG of its
+    /// own whose name ends in its content's hash; each diagram is named for
+    /// screen readers on the page and in its file; other names are no file.
+    #[test]
+    fn legend_pictures_are_files_named_by_their_content() {
+        use sha2::{Digest, Sha256};
+        for v in missive_rules::variants() {
+            let html = legend_html(*v, None);
+            assert!(!html.contains("<svg"), "{}: an inline picture", v.id());
+            let srcs: Vec<&str> = html
+                .split(" src=\"")
+                .skip(1)
+                .map(|s| &s[..s.find('"').unwrap()])
+                .collect();
+            let types = diagram::piece_types(*v);
+            let pictures: usize = types.iter().map(|t| if t.neutral { 1 } else { 2 }).sum();
+            let diagrams = html.matches("<img class=\"diagram\"").count();
+            assert_eq!(srcs.len(), pictures + diagrams, "{}", v.id());
+            for src in srcs {
+                let name = src.strip_prefix(FILES_PATH).expect(src);
+                let body = file(name).unwrap_or_else(|| panic!("{src} is not served"));
+                assert!(body.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+                assert!(body.ends_with("</svg>"));
+                let hash = hex::encode(&Sha256::digest(body.as_bytes())[..8]);
+                assert!(name.ends_with(&format!("-{hash}.svg")), "{name}");
+            }
+            for t in types {
+                let label = format!("How the {} moves", escape(&t.label.name));
+                if html.contains(&format!("alt=\"{label}\"")) {
+                    let i = html.find(&format!("alt=\"{label}\"")).unwrap();
+                    let src = &html[html[..i].rfind(" src=\"").unwrap() + 6..];
+                    let src = &src[..src.find('"').unwrap()];
+                    let body = file(src.strip_prefix(FILES_PATH).unwrap()).unwrap();
+                    assert!(body.contains(&format!("aria-label=\"{label}\"")), "{src}");
+                }
+            }
+        }
+        assert!(file("knight-pa-w-0000000000000000.svg").is_none());
+        assert!(file("../style.css").is_none());
     }
 
     fn board(id: &str, fen: &str) -> String {

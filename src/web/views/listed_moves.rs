@@ -54,33 +54,46 @@ impl ListedMoves {
     }
 
     /// Plies `first..=last` of the game `row`, in order: kept, or read with
-    /// `read` and kept when it returned every one of them (a window read
-    /// short is shown as read, and read again next time).
+    /// `read(from, to)` and kept when it returned every one of them (a
+    /// window read short is shown as read, and read again next time). When
+    /// the window one ply shorter is kept (the page before the game's last
+    /// move), its plies are taken from it and only the newer ones read.
     pub fn window(
         &self,
         row: &GameRow,
         first: i32,
         last: i32,
-        read: impl FnOnce() -> Result<Vec<ListedMove>, Error>,
+        read: impl FnOnce(i32, i32) -> Result<Vec<ListedMove>, Error>,
     ) -> Result<Arc<[ListedMove]>, Error> {
         if first > last {
             // Nothing to list (a game with no moves yet): nothing to read.
             return Ok(Arc::from([]));
         }
-        let key = (row.id, first, last);
-        if let Some(w) = self.windows.get(&key) {
-            if w.created_at == row.created_at {
-                return Ok(w.moves.clone());
-            }
+        if let Some(kept) = self.kept(row, first, last) {
+            return Ok(kept);
         }
-        let moves: Arc<[ListedMove]> = read()?.into();
+        // The window before the last ply: the same first ply (a short
+        // game), or one before it (a window sliding along a long one).
+        let before = [first - 1, first]
+            .into_iter()
+            .filter(|&f| f >= 1 && f < last)
+            .find_map(|f| self.kept(row, f, last - 1));
+        let moves: Arc<[ListedMove]> = match before {
+            Some(before) => {
+                let mut moves: Vec<ListedMove> =
+                    before.iter().filter(|m| m.ply >= first).cloned().collect();
+                moves.extend(read(last, last)?);
+                moves.into()
+            }
+            None => read(first, last)?.into(),
+        };
         let whole = moves.iter().map(|m| m.ply).eq(first..=last);
         // Only plies the game already has: `last` past its end would be a
         // window that a later move fills in (and a game with none has no
         // window to keep).
         if whole && first <= last && last <= row.ply {
             self.windows.insert(
-                key,
+                (row.id, first, last),
                 Arc::new(Window {
                     created_at: row.created_at,
                     moves: moves.clone(),
@@ -88,6 +101,14 @@ impl ListedMoves {
             );
         }
         Ok(moves)
+    }
+
+    /// The kept window `first..=last` of the game `row`, if it is this game's.
+    fn kept(&self, row: &GameRow, first: i32, last: i32) -> Option<Arc<[ListedMove]>> {
+        self.windows
+            .get(&(row.id, first, last))
+            .filter(|w| w.created_at == row.created_at)
+            .map(|w| w.moves.clone())
     }
 }
 
@@ -128,7 +149,7 @@ mod tests {
         let reads = Cell::new(0);
         let read = |tag: &'static str| {
             let reads = &reads;
-            move || {
+            move |_: i32, _: i32| {
                 reads.set(reads.get() + 1);
                 Ok(plies(3, 12, tag))
             }
@@ -140,7 +161,9 @@ mod tests {
         assert_eq!(b[0].display, "a3");
         // Another window of the same game, or the same window of another
         // game, is read for itself.
-        cache.window(&row, 4, 12, || Ok(plies(4, 12, "c"))).unwrap();
+        cache
+            .window(&row, 4, 12, |_, _| Ok(plies(4, 12, "c")))
+            .unwrap();
         let other = cache
             .window(&game(8, 12, at(1_000)), 3, 12, read("d"))
             .unwrap();
@@ -151,7 +174,7 @@ mod tests {
     fn an_empty_window_reads_nothing() {
         let cache = ListedMoves::new(1 << 20);
         let listed = cache
-            .window(&game(7, 0, at(1_000)), 1, 0, || panic!("read"))
+            .window(&game(7, 0, at(1_000)), 1, 0, |_, _| panic!("read"))
             .unwrap();
         assert!(listed.is_empty());
     }
@@ -160,10 +183,10 @@ mod tests {
     fn a_new_game_under_an_old_id_is_read_afresh() {
         let cache = ListedMoves::new(1 << 20);
         cache
-            .window(&game(7, 5, at(1_000)), 1, 5, || Ok(plies(1, 5, "old")))
+            .window(&game(7, 5, at(1_000)), 1, 5, |_, _| Ok(plies(1, 5, "old")))
             .unwrap();
         let again = cache
-            .window(&game(7, 5, at(2_000)), 1, 5, || Ok(plies(1, 5, "new")))
+            .window(&game(7, 5, at(2_000)), 1, 5, |_, _| Ok(plies(1, 5, "new")))
             .unwrap();
         assert_eq!(again[0].display, "new1");
     }
@@ -175,7 +198,7 @@ mod tests {
         let reads = Cell::new(0);
         for _ in 0..2 {
             let short = cache
-                .window(&row, 1, 5, || {
+                .window(&row, 1, 5, |_, _| {
                     reads.set(reads.get() + 1);
                     let mut p = plies(1, 5, "x");
                     p.remove(2);
@@ -187,23 +210,77 @@ mod tests {
         assert_eq!(reads.get(), 2, "a window with a ply missing is read again");
         for _ in 0..2 {
             cache
-                .window(&row, 1, 6, || {
+                .window(&row, 1, 6, |_, _| {
                     reads.set(reads.get() + 1);
                     Ok(plies(1, 6, "x"))
                 })
                 .unwrap();
         }
         assert_eq!(reads.get(), 4, "plies past the game's end are not kept");
-        let err = cache.window(&row, 1, 5, || Err(Error::internal("disk")));
+        let err = cache.window(&row, 1, 5, |_, _| Err(Error::internal("disk")));
         assert!(err.is_err(), "a failed read is the page's error");
         let zero = ListedMoves::new(0);
         for _ in 0..2 {
-            zero.window(&row, 1, 5, || {
+            zero.window(&row, 1, 5, |_, _| {
                 reads.set(reads.get() + 1);
                 Ok(plies(1, 5, "x"))
             })
             .unwrap();
         }
         assert_eq!(reads.get(), 6, "a cache of no size keeps nothing");
+    }
+
+    /// After a move, the window ending at the new ply takes the plies it
+    /// shares with the kept window ending at the ply before, and reads only
+    /// the new one: in a short game (same first ply) and in a long one (the
+    /// window slides by one). What it makes is kept like a window read whole.
+    #[test]
+    fn a_window_one_ply_longer_reads_only_the_new_ply() {
+        let cache = ListedMoves::new(1 << 20);
+        let reads = std::cell::RefCell::new(Vec::new());
+        let read = |tag: &'static str| {
+            let reads = &reads;
+            move |from: i32, to: i32| {
+                reads.borrow_mut().push((from, to));
+                Ok(plies(from, to, tag))
+            }
+        };
+        cache
+            .window(&game(7, 5, at(1_000)), 1, 5, read("a"))
+            .unwrap();
+        let six = cache
+            .window(&game(7, 6, at(1_000)), 1, 6, read("b"))
+            .unwrap();
+        let shown: Vec<&str> = six.iter().map(|m| m.display.as_str()).collect();
+        assert_eq!(shown, ["a1", "a2", "a3", "a4", "a5", "b6"]);
+        cache
+            .window(&game(7, 6, at(1_000)), 1, 6, read("c"))
+            .unwrap();
+        assert_eq!(*reads.borrow(), [(1, 5), (6, 6)]);
+        // A long game: 3..=42, then 4..=43.
+        cache
+            .window(&game(9, 42, at(1_000)), 3, 42, read("x"))
+            .unwrap();
+        let next = cache
+            .window(&game(9, 43, at(1_000)), 4, 43, read("y"))
+            .unwrap();
+        assert_eq!(next.len(), 40);
+        assert_eq!((next[0].ply, next[0].display.as_str()), (4, "x4"));
+        assert_eq!(next[39].display, "y43");
+        assert_eq!(reads.borrow()[2..], [(3, 42), (43, 43)]);
+        // The new ply not there yet (read short): shown as read, not kept.
+        let short = cache
+            .window(&game(9, 44, at(1_000)), 5, 44, |_, _| Ok(Vec::new()))
+            .unwrap();
+        assert_eq!(short.len(), 39);
+        let again = cache
+            .window(&game(9, 44, at(1_000)), 5, 44, read("w"))
+            .unwrap();
+        assert_eq!(again[39].display, "w44");
+        // Another game under the same id shares nothing.
+        cache
+            .window(&game(9, 43, at(2_000)), 4, 43, read("z"))
+            .unwrap();
+        assert_eq!(reads.borrow().last(), Some(&(4, 43)));
     }
 }

@@ -178,47 +178,52 @@ const NUKE: &str = "<circle cx=\"24\" cy=\"24\" r=\"19\"/>\
 /// The picture of a piece by its name (a Fleap token's "(promoted)" left
 /// off), or `None` for a name this set does not know.
 pub fn art(name: &str) -> Option<String> {
+    art_parts(name).map(|(a, b)| format!("{a}{b}"))
+}
+
+/// A picture as the two parts it is drawn from (the second often empty),
+/// so that asking whether a name has one copies nothing.
+fn art_parts(name: &str) -> Option<(&'static str, &'static str)> {
     let name = base_name(name);
-    let body: String = match name {
-        "Pawn" => format!("{PAWN}{BASE}"),
-        "Knight" => format!("{KNIGHT}{BASE}"),
-        "Bishop" => format!("{BISHOP}{BASE}"),
-        "Rook" => format!("{ROOK}{BASE}"),
-        "Queen" => format!("{QUEEN}{BASE}"),
-        "King" => format!("{KING}{BASE}"),
-        "Guard" => GUARD.into(),
-        "Bull" => format!("{TOKEN}{BULL}"),
-        "Camel" => CAMEL.into(),
-        "Elephant" => ELEPHANT.into(),
-        "Ram" => RAM.into(),
-        "Alfil" => ALFIL.into(),
-        "Dabbabah" => DABBABAH.into(),
-        "Sail" => SAIL.into(),
-        "Lance" => LANCE.into(),
-        "Hot Horse" => HOT_HORSE.into(),
-        "Cold Horse" => COLD_HORSE.into(),
-        "Mammoth" => MAMMOTH.into(),
-        "Ferz" => FERZ.into(),
-        "Lionizer" => LIONIZER.into(),
-        "Equihopper" => EQUIHOPPER.into(),
-        "Non-stop Equihopper" => NONSTOP.into(),
-        "EquiRepeater" => REPEATER.into(),
-        "Fore'n'aft" => FORENAFT.into(),
-        "Ballista" => BALLISTA.into(),
-        "Flag" => FLAG.into(),
-        "Maohopper" => MAOHOPPER.into(),
-        "Butterfly" => BUTTERFLY.into(),
-        "Frog" => FROG.into(),
-        "Worm" => WORM.into(),
-        "Reflecting Ferz" => REFLECTING_FERZ.into(),
-        "Spear" => SPEAR.into(),
-        "Mason" => MASON.into(),
-        "Windmill" => WINDMILL.into(),
-        "Stone" => STONE.into(),
-        "Nuke" => NUKE.into(),
+    Some(match name {
+        "Pawn" => (PAWN, BASE),
+        "Knight" => (KNIGHT, BASE),
+        "Bishop" => (BISHOP, BASE),
+        "Rook" => (ROOK, BASE),
+        "Queen" => (QUEEN, BASE),
+        "King" => (KING, BASE),
+        "Guard" => (GUARD, ""),
+        "Bull" => (TOKEN, BULL),
+        "Camel" => (CAMEL, ""),
+        "Elephant" => (ELEPHANT, ""),
+        "Ram" => (RAM, ""),
+        "Alfil" => (ALFIL, ""),
+        "Dabbabah" => (DABBABAH, ""),
+        "Sail" => (SAIL, ""),
+        "Lance" => (LANCE, ""),
+        "Hot Horse" => (HOT_HORSE, ""),
+        "Cold Horse" => (COLD_HORSE, ""),
+        "Mammoth" => (MAMMOTH, ""),
+        "Ferz" => (FERZ, ""),
+        "Lionizer" => (LIONIZER, ""),
+        "Equihopper" => (EQUIHOPPER, ""),
+        "Non-stop Equihopper" => (NONSTOP, ""),
+        "EquiRepeater" => (REPEATER, ""),
+        "Fore'n'aft" => (FORENAFT, ""),
+        "Ballista" => (BALLISTA, ""),
+        "Flag" => (FLAG, ""),
+        "Maohopper" => (MAOHOPPER, ""),
+        "Butterfly" => (BUTTERFLY, ""),
+        "Frog" => (FROG, ""),
+        "Worm" => (WORM, ""),
+        "Reflecting Ferz" => (REFLECTING_FERZ, ""),
+        "Spear" => (SPEAR, ""),
+        "Mason" => (MASON, ""),
+        "Windmill" => (WINDMILL, ""),
+        "Stone" => (STONE, ""),
+        "Nuke" => (NUKE, ""),
         _ => return None,
-    };
-    Some(body)
+    })
 }
 
 /// The name without Fleap's " (promoted)".
@@ -242,15 +247,21 @@ pub fn side_class(side_name: &str, black: bool, neutral: bool) -> &'static str {
 
 /// The id of a piece's symbol in a board's `<defs>`.
 pub fn symbol_id(name: &str) -> String {
-    let mut id = String::from("pa-");
+    let mut id = String::new();
+    push_symbol_id(&mut id, name);
+    id
+}
+
+/// [`symbol_id`], written onto `out`.
+fn push_symbol_id(out: &mut String, name: &str) {
+    out.push_str("pa-");
     for c in base_name(name).chars() {
         match c {
-            'a'..='z' | '0'..='9' => id.push(c),
-            'A'..='Z' => id.push(c.to_ascii_lowercase()),
-            _ => id.push('-'),
+            'a'..='z' | '0'..='9' => out.push(c),
+            'A'..='Z' => out.push(c.to_ascii_lowercase()),
+            _ => out.push('-'),
         }
     }
-    id
 }
 
 /// `<defs>` with one `<symbol>` per known name (each once).
@@ -289,11 +300,30 @@ pub fn use_symbol(
     size: f32,
     rotate: Option<i32>,
 ) -> Option<String> {
-    art(name)?;
+    let mut out = String::new();
+    push_use_symbol(&mut out, name, class, cx, cy, size, rotate).then_some(out)
+}
+
+/// [`use_symbol`], written onto `out` (a board writes one per piece);
+/// false, and nothing written, when the name has no picture.
+pub fn push_use_symbol(
+    out: &mut String,
+    name: &str,
+    class: &str,
+    cx: f32,
+    cy: f32,
+    size: f32,
+    rotate: Option<i32>,
+) -> bool {
+    if art_parts(name).is_none() {
+        return false;
+    }
     let (x, y) = (cx - size / 2.0, cy - size / 2.0);
-    let mut out = format!(
-        "<use href=\"#{}\" class=\"pa {class}\" x=\"{x:.1}\" y=\"{y:.1}\" width=\"{size:.1}\" height=\"{size:.1}\"",
-        symbol_id(name)
+    out.push_str("<use href=\"#");
+    push_symbol_id(out, name);
+    let _ = write!(
+        out,
+        "\" class=\"pa {class}\" x=\"{x:.1}\" y=\"{y:.1}\" width=\"{size:.1}\" height=\"{size:.1}\""
     );
     if let Some(r) = rotate.filter(|r| r % 360 != 0) {
         let _ = write!(out, " transform=\"rotate({r} {cx:.1} {cy:.1})\"");
@@ -306,7 +336,7 @@ pub fn use_symbol(
             size * 0.14,
         ));
     }
-    Some(out)
+    true
 }
 
 fn promoted_badge(cx: f32, cy: f32, r: f32) -> String {
@@ -453,7 +483,19 @@ mod tests {
         assert_eq!(d.matches("<symbol").count(), 2);
         assert!(d.contains("id=\"pa-hot-horse\""));
         let u = use_symbol("Spear", "pa-b", 24.0, 24.0, 48.0, Some(180)).unwrap();
-        assert!(u.contains("href=\"#pa-spear\"") && u.contains("rotate(180 24.0 24.0)"));
+        assert_eq!(
+            u,
+            "<use href=\"#pa-spear\" class=\"pa pa-b\" x=\"0.0\" y=\"0.0\" width=\"48.0\" \
+             height=\"48.0\" transform=\"rotate(180 24.0 24.0)\"/>"
+        );
+        let q = use_symbol("Queen (promoted)", "pa-w", 30.5, 10.25, 44.16, None).unwrap();
+        assert!(
+            q.starts_with(
+                "<use href=\"#pa-queen\" class=\"pa pa-w\" x=\"8.4\" y=\"-11.8\" \
+                 width=\"44.2\" height=\"44.2\"/><g class=\"promoted\">"
+            ),
+            "{q}"
+        );
         assert!(use_symbol("Xiphos", "pa-w", 0.0, 0.0, 1.0, None).is_none());
         assert_eq!(side_class("Red", false, false), "pa-r");
         assert_eq!(side_class("Black", true, false), "pa-b");
