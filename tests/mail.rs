@@ -34,6 +34,7 @@ both_backends!(
     digest_lists_least_time_left_first,
     resend_verification_is_rate_limited,
     enqueue_follows_verification_and_policy,
+    the_unconfirmed_are_told_on_every_page,
 );
 
 fn user_id(app: &TestApp, name: &str) -> i32 {
@@ -1018,4 +1019,44 @@ fn enqueue_follows_verification_and_policy(backend: Backend) {
             }
         }
     }
+}
+
+/// Until the address is confirmed, every page says so, with a button that
+/// sends the mail again; once confirmed, no page does.
+fn the_unconfirmed_are_told_on_every_page(backend: Backend) {
+    let app = TestApp::start(backend);
+    let carol = app.user("carol");
+    let bob = vuser(&app, "bob");
+    let id = bob.challenge("carol", "white");
+    for path in [
+        "/",
+        "/variants",
+        &format!("/games/{id}"),
+        "/leave",
+        "/tournaments",
+    ] {
+        let p = carol.get(path);
+        assert_eq!(p.status, StatusCode::OK, "{path}");
+        assert!(p.has("id=\"verify-notice\""), "{path}: {}", p.body);
+        assert!(p.has("action=\"/settings/mail/verify\""), "{path}");
+        assert!(!bob.get(path).has("id=\"verify-notice\""), "{path}");
+    }
+    assert!(!app.client().get("/").has("id=\"verify-notice\""));
+    // The button works from any page: a new mail is queued (or refused as
+    // too soon after the sign-up mail, with the wait said).
+    let p = carol.post("/settings/mail/verify", &[]);
+    assert!(
+        p.status == StatusCode::SEE_OTHER || p.status == StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        p.status
+    );
+    let cid = user_id(&app, "carol");
+    let sig = missive::accounts::links::verify_sig(&secret(&app), cid, "carol@example.org");
+    assert_eq!(
+        carol
+            .get(&format!("/verify-email?u={cid}&sig={sig}"))
+            .status,
+        StatusCode::OK
+    );
+    assert!(!carol.get("/").has("id=\"verify-notice\""));
 }

@@ -297,14 +297,35 @@ pub fn session_user(
     token: &str,
     now: NaiveDateTime,
 ) -> QueryResult<Option<User>> {
+    Ok(session_standing(conn, token, now)?.map(|s| s.user))
+}
+
+/// A session's user, and whether their current address is confirmed: read
+/// together, since every page says so when it is not.
+pub struct SessionUser {
+    pub user: User,
+    pub email_verified: bool,
+}
+
+pub fn session_standing(
+    conn: &mut DbConn,
+    token: &str,
+    now: NaiveDateTime,
+) -> QueryResult<Option<SessionUser>> {
+    use crate::db::schema::verified_emails;
     let hash = token_hash(token);
-    per_backend!(conn, |c| sessions::table
+    let row: Option<(User, Option<String>)> = per_backend!(conn, |c| sessions::table
         .inner_join(users::table)
+        .left_join(verified_emails::table.on(verified_emails::user_id.eq(users::id)))
         .filter(sessions::token_hash.eq(&hash))
         .filter(sessions::expires_at.gt(now))
-        .select(User::as_select())
+        .select((User::as_select(), verified_emails::email.nullable()))
         .first(c)
-        .optional())
+        .optional())?;
+    Ok(row.map(|(user, verified)| SessionUser {
+        email_verified: verified.is_some_and(|v| v == user.email),
+        user,
+    }))
 }
 
 pub fn end_session(conn: &mut DbConn, token: &str) -> QueryResult<()> {

@@ -8,7 +8,7 @@ pub mod routes;
 pub mod user_names;
 pub mod views;
 
-use crate::accounts::users as accounts;
+use crate::accounts::users::{self as accounts, SessionUser};
 use crate::config::Config;
 use crate::db::models::User;
 use crate::db::{DbConn, Pool};
@@ -266,17 +266,17 @@ fn lookup_then<F, T>(
     conn: &mut DbConn,
     token: Option<&str>,
     f: F,
-) -> Result<(Option<User>, Result<T, Error>), Error>
+) -> Result<(Option<SessionUser>, Result<T, Error>), Error>
 where
     F: FnOnce(&mut DbConn, Option<&User>) -> Result<T, Error>,
 {
     crate::db::together(conn, |conn| -> Result<_, Error> {
-        let user = match token {
-            Some(t) => accounts::session_user(conn, t, now())?,
+        let found = match token {
+            Some(t) => accounts::session_standing(conn, t, now())?,
             None => None,
         };
-        let result = f(conn, user.as_ref());
-        Ok((user, result))
+        let result = f(conn, found.as_ref().map(|s| &s.user));
+        Ok((found, result))
     })
 }
 
@@ -291,6 +291,8 @@ fn hmac_hex(secret: &[u8], data: &str) -> String {
 pub struct Page {
     pub user: Option<String>,
     pub csrf: String,
+    /// Show the "confirm your address" notice.
+    pub email_unverified: bool,
 }
 
 impl Page {
@@ -307,6 +309,8 @@ struct NewCsrfCookie(String);
 /// forms, and the client's address.
 pub struct Ctx {
     pub user: Option<User>,
+    /// The user's current address is not confirmed: every page says so.
+    pub email_unverified: bool,
     pub csrf_token: String,
     pub ip: String,
     pub state: Arc<AppState>,
@@ -317,6 +321,7 @@ impl Ctx {
         Page {
             user: self.user.as_ref().map(|u| u.username.clone()),
             csrf: self.csrf_token.clone(),
+            email_unverified: self.email_unverified,
         }
     }
 
@@ -422,15 +427,17 @@ impl Session {
             return Ok(self.into_ctx(None));
         };
         let user = db_short_read(&self.state, move |conn| {
-            Ok(accounts::session_user(conn, &token, now())?)
+            Ok(accounts::session_standing(conn, &token, now())?)
         })
         .await?;
         Ok(self.into_ctx(user))
     }
 
-    fn into_ctx(self, user: Option<User>) -> Ctx {
+    fn into_ctx(self, found: Option<SessionUser>) -> Ctx {
+        let email_unverified = found.as_ref().is_some_and(|s| !s.email_verified);
         Ctx {
-            user,
+            user: found.map(|s| s.user),
+            email_unverified,
             csrf_token: self.csrf_token,
             ip: self.ip,
             state: self.state,
