@@ -34,6 +34,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     }))
     .route("/", web::get().to(pages::home))
     .route("/healthz", web::get().to(pages::healthz))
+    .route("/favicon.ico", web::get().to(pages::favicon))
     .service(games_scope())
     .route("/signup", web::get().to(accounts::signup_form))
     .route("/signup", web::post().to(accounts::signup))

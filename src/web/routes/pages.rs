@@ -240,12 +240,22 @@ pub async fn static_file(path: web::Path<String>) -> Result<HttpResponse, Error>
             include_str!("../../../static/replay.js"),
             "text/javascript; charset=utf-8",
         ),
+        "favicon.svg" => (include_str!("../../../static/favicon.svg"), "image/svg+xml"),
         _ => return Err(Error::NotFound("No such file.".into())),
     };
     Ok(HttpResponse::Ok()
         .content_type(kind)
         .insert_header(("Cache-Control", "public, max-age=3600"))
         .body(body))
+}
+
+/// `GET /favicon.ico`: browsers ask for it whatever the page names; the
+/// SVG icon serves (browsers read the type, not the extension).
+pub async fn favicon() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("image/svg+xml")
+        .insert_header(("Cache-Control", "public, max-age=86400"))
+        .body(include_str!("../../../static/favicon.svg"))
 }
 
 /// `GET /static/legend/{name}`: a legend's piece picture or movement
