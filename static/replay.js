@@ -5,5 +5,6 @@ document.addEventListener("keydown", function (e) {
   if (e.altKey || e.ctrlKey || e.metaKey || (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.isContentEditable))) return;
   var ids = { ArrowLeft: "replay-prev", ArrowRight: "replay-next", Home: "replay-first", End: "replay-last" };
   var link = ids[e.key] && document.getElementById(ids[e.key]);
-  if (link) { e.preventDefault(); window.location.href = link.href; }
+  // At either end the link is a plain, inactive label: nothing to follow.
+  if (link && link.href) { e.preventDefault(); window.location.href = link.href; }
 });

@@ -96,12 +96,20 @@ fn replay_pages_show_stored_positions(backend: Backend) {
         let rules = missive_rules::Game::replay(chess, None, &texts[..ply]).unwrap();
         assert_eq!(rules.fen(), stored, "ply {ply}");
         assert!(p.has(&format!("Ply {ply} of 4")), "{}", p.body);
-        assert!(p.has("id=\"replay-prev\" rel=\"prev\""));
-        assert!(p.has(&format!(
-            "href=\"/games/{id}?ply={}\"",
-            ply.saturating_sub(1)
-        )));
-        assert!(p.has(&format!("href=\"/games/{id}?ply={}\"", (ply + 1).min(4))));
+        // Back and forward links, inactive at either end.
+        if ply > 0 {
+            assert!(p.has("id=\"replay-prev\" rel=\"prev\""));
+            assert!(p.has(&format!("href=\"/games/{id}?ply={}\"", ply - 1)));
+        } else {
+            assert!(p.has("<span class=\"off\" id=\"replay-prev\" aria-disabled=\"true\">"));
+        }
+        if ply < 4 {
+            assert!(p.has("id=\"replay-next\" rel=\"next\""));
+            assert!(p.has(&format!("href=\"/games/{id}?ply={}\"", ply + 1)));
+        } else {
+            assert!(p.has("<span class=\"off\" id=\"replay-next\" aria-disabled=\"true\">"));
+            assert!(p.has("<span class=\"off\" id=\"replay-last\" aria-disabled=\"true\">"));
+        }
         // Earlier positions say so and link back.
         assert_eq!(p.has("id=\"replaying\""), ply < 4);
     }
