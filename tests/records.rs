@@ -526,18 +526,32 @@ fn archive_profile_and_bulk_export(backend: Backend) {
     }
     assert_eq!(anon.get("/games?page=999999999999").status, StatusCode::OK);
     assert_eq!(anon.get("/games?player=%3Cb%3E").status, StatusCode::OK);
-    // Profile: results by variant.
+    // Profile: results by variant, each named as the variant names itself.
     let p = anon.get("/users/alice");
     assert_eq!(p.status, StatusCode::OK);
+    let name = |id: &str| missive_rules::variant(id).unwrap().name();
     assert!(
-        p.has("<tr><td>chess</td><td>1</td><td>1</td><td>0</td><td>0</td></tr>"),
+        p.has(&format!(
+            "<tr><td>{}</td><td>1</td><td>1</td><td>0</td><td>0</td></tr>",
+            name("chess")
+        )),
         "{}",
         p.body
     );
     assert!(
-        p.has("<tr><td>leaperhouse</td><td>0</td><td>0</td><td>0</td><td>1</td></tr>"),
+        p.has(&format!(
+            "<tr><td>{}</td><td>0</td><td>0</td><td>0</td><td>1</td></tr>",
+            name("leaperhouse")
+        )),
         "{}",
         p.body
+    );
+    assert!(!p.has("<td>leaperhouse</td>"), "ids are not shown");
+    let archive = anon.get("/games?player=alice");
+    assert!(
+        archive.has(&format!("<td>{}</td>", name("leaperhouse"))),
+        "{}",
+        archive.body
     );
     // Bulk export: every started game of alice, each one checkable.
     let bulk = anon.get("/users/alice/games.pgn");

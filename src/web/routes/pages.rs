@@ -2,6 +2,7 @@ use crate::domain::error::Error;
 use crate::domain::game_state::GameStatus;
 use crate::domain::time_control::utc_minute;
 use crate::game::rows;
+use crate::web::views::variant_name;
 use crate::web::{db_read, html, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
@@ -78,11 +79,6 @@ pub async fn home(ctx: Ctx) -> Result<HttpResponse, Error> {
     let name = |id: Option<i32>| -> String {
         id.and_then(|i| names.get(&i).cloned())
             .unwrap_or_else(|| "anyone".to_string())
-    };
-    let variant_name = |id: &str| {
-        missive_rules::variant(id)
-            .map(|v| v.name().to_string())
-            .unwrap_or_else(|| id.to_string())
     };
     let other = |g: &crate::db::models::GameRow| {
         if g.challenger_id == uid {

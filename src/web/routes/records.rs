@@ -7,6 +7,7 @@ use crate::domain::error::Error;
 use crate::domain::game_state::{GameResult, GameStatus};
 use crate::game::records::{self as svc, ArchiveFilter, CheckReport, Format, VariantRecord};
 use crate::game::rows;
+use crate::web::views::variant_name;
 use crate::web::{clip, db_read, html, now, parse_id, see_other, write_once, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
@@ -154,7 +155,7 @@ fn lines(rows: &[GameRow], names: &HashMap<i32, String>) -> Vec<GameLine> {
     rows.iter()
         .map(|r| GameLine {
             id: r.id,
-            variant: r.variant.clone(),
+            variant: variant_name(&r.variant),
             white: name(r.white_id),
             black: name(r.black_id),
             status: r.status.to_string(),
@@ -332,7 +333,13 @@ pub async fn profile(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, 
         name_q: urlencode(&user.username),
         joined: user.created_at.format("%Y-%m-%d").to_string(),
         name: user.username,
-        records,
+        records: records
+            .into_iter()
+            .map(|r| VariantRecord {
+                variant: variant_name(&r.variant),
+                ..r
+            })
+            .collect(),
         games: lines(&rows, &names),
     };
     Ok(html(StatusCode::OK, page.render()?))

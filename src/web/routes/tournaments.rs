@@ -17,6 +17,7 @@ use crate::tournaments::rows;
 use crate::tournaments::rows::{halves, quarters};
 use crate::tournaments::views;
 use crate::tournaments::withdrawal;
+use crate::web::views::variant_name;
 use crate::web::{clip, db_read, html, now, parse_id, see_other, write_once, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
@@ -40,12 +41,6 @@ fn time_control_label(tc: Option<&str>) -> String {
             .map(|c| c.label())
             .unwrap_or_else(|_| text.to_string()),
     }
-}
-
-fn variant_name(id: &str) -> String {
-    missive_rules::variant(id)
-        .map(|v| v.name().to_string())
-        .unwrap_or_else(|| id.to_string())
 }
 
 // ---------------------------------------------------------------------------
