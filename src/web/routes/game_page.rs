@@ -129,6 +129,8 @@ struct GamePage<'a> {
     side_names: (String, String),
     white: String,
     black: String,
+    /// Which sides have a player (their names link to their profiles).
+    seated: (bool, bool),
     status_line: String,
     result: Option<String>,
     error: Option<String>,
@@ -457,6 +459,7 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
         side_names: (sides[0].clone(), sides[1].clone()),
         white: name(row.white_id),
         black: name(row.black_id),
+        seated: (row.white_id.is_some(), row.black_id.is_some()),
         status_line,
         result,
         error: extras.error,
