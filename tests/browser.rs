@@ -517,16 +517,16 @@ fn two_players_play_a_game_by_clicking(backend: Backend) {
     assert_eq!(app.count("SELECT COUNT(*) AS n FROM moves"), 7);
 }
 
-async fn scholars_mate(b: &[Browser], tag: &str) -> Result<()> {
-    let (white, black) = (&b[0], &b[1]);
-    white.signup().await?;
-    black.signup().await?;
-
-    // The challenge, from the new-game form.
+/// `white` challenges `black` to chess (from `fen`, if given) from the
+/// new-game form; `black` accepts from the dashboard. The game's path.
+async fn challenge_accepted(white: &Browser, black: &Browser, fen: Option<&str>) -> Result<String> {
     white.goto("/games/new").await?;
     white.click("input[name=variant][value=chess]").await?;
     white.fill("input[name=opponent]", &black.name).await?;
     white.click("input[name=color][value=white]").await?;
+    if let Some(fen) = fen {
+        white.fill("textarea[name=fen]", fen).await?;
+    }
     white
         .click("form[action='/games/new'] button[type=submit]")
         .await?;
@@ -538,8 +538,6 @@ async fn scholars_mate(b: &[Browser], tag: &str) -> Result<()> {
         .await?;
     let game = white.path().await?;
     let id = game.trim_start_matches("/games/").to_string();
-
-    // Accepted from the dashboard.
     black.goto("/").await?;
     black
         .click(&format!("form[action='/games/{id}/accept'] button"))
@@ -550,6 +548,15 @@ async fn scholars_mate(b: &[Browser], tag: &str) -> Result<()> {
             &format!("location.pathname === '{game}'"),
         )
         .await?;
+    Ok(game)
+}
+
+async fn scholars_mate(b: &[Browser], tag: &str) -> Result<()> {
+    let (white, black) = (&b[0], &b[1]);
+    white.signup().await?;
+    black.signup().await?;
+
+    let game = challenge_accepted(white, black, None).await?;
     if black.client.find(Locator::Css("#move-form")).await.is_ok() {
         bail!("black may move before white");
     }
@@ -886,35 +893,7 @@ async fn promote_by_clicking(b: &[Browser]) -> Result<()> {
     let (white, black) = (&b[0], &b[1]);
     white.signup().await?;
     black.signup().await?;
-    white.goto("/games/new").await?;
-    white.click("input[name=variant][value=chess]").await?;
-    white.fill("input[name=opponent]", &black.name).await?;
-    white.click("input[name=color][value=white]").await?;
-    white
-        .fill("textarea[name=fen]", "7k/4P3/8/8/8/8/8/4K3 w - - 0 1")
-        .await?;
-    white
-        .click("form[action='/games/new'] button[type=submit]")
-        .await?;
-    white
-        .wait_for(
-            "the new game's page",
-            "/^\\/games\\/\\d+$/.test(location.pathname)",
-        )
-        .await?;
-    let game = white.path().await?;
-    let id = game.trim_start_matches("/games/").to_string();
-    black.goto("/").await?;
-    black
-        .click(&format!("form[action='/games/{id}/accept'] button"))
-        .await?;
-    black
-        .wait_for(
-            "the accepted game",
-            &format!("location.pathname === '{game}'"),
-        )
-        .await?;
-
+    let game = challenge_accepted(white, black, Some("7k/4P3/8/8/8/8/8/4K3 w - - 0 1")).await?;
     white.goto(&game).await?;
     white.fill("#move-input", "// good luck").await?;
     let sq = |s: &str| format!("#board g.sq[data-sq='{s}']");

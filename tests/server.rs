@@ -543,7 +543,11 @@ fn resign_and_draws(backend: Backend) {
     let page = bob.get(&format!("/games/{id}"));
     assert!(page.has(&format!("action=\"/games/{id}/resign\"")));
     // The players' names, and one's own in the header, link to profiles.
-    assert!(page.has("<a href=\"/users/alice\">alice</a>"), "{}", page.body);
+    assert!(
+        page.has("<a href=\"/users/alice\">alice</a>"),
+        "{}",
+        page.body
+    );
     assert!(page.has("<a href=\"/users/bob\">bob</a>"));
     assert!(page.has("<a class=\"who\" href=\"/users/bob\">bob</a>"));
     let ask = bob.post(&format!("/games/{id}/resign"), &[]);

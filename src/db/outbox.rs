@@ -404,36 +404,31 @@ mod tests {
             },
         ];
         for mail in mails {
-            let t = chrono::DateTime::from_timestamp(0, 0).unwrap().naive_utc();
-            let row = OutboxRow {
-                id: 1,
-                kind: mail.kind(),
-                user_id: 2,
-                game_id: mail.game(),
-                ply: mail.ply(),
-                payload: serde_json::to_string(&Payload::of(&mail)).unwrap(),
-                created_at: t,
-                attempts: 0,
-                next_attempt_at: t,
-                lease_owner: None,
-                lease_until: None,
-                sent_at: None,
-                last_error: None,
-            };
+            let row = row_of(
+                mail.kind(),
+                mail.game(),
+                mail.ply(),
+                serde_json::to_string(&Payload::of(&mail)).unwrap(),
+            );
             assert_eq!(row.mail(), Some(mail));
         }
     }
 
-    #[test]
-    fn a_row_without_what_its_kind_needs_holds_no_mail() {
+    /// A queued row as the outbox stores it.
+    fn row_of(
+        kind: MailKind,
+        game_id: Option<i32>,
+        ply: Option<i32>,
+        payload: String,
+    ) -> OutboxRow {
         let t = chrono::DateTime::from_timestamp(0, 0).unwrap().naive_utc();
-        let row = OutboxRow {
+        OutboxRow {
             id: 1,
-            kind: MailKind::TournamentRound,
+            kind,
             user_id: 2,
-            game_id: None,
-            ply: None,
-            payload: "{}".into(),
+            game_id,
+            ply,
+            payload,
             created_at: t,
             attempts: 0,
             next_attempt_at: t,
@@ -441,7 +436,12 @@ mod tests {
             lease_until: None,
             sent_at: None,
             last_error: None,
-        };
+        }
+    }
+
+    #[test]
+    fn a_row_without_what_its_kind_needs_holds_no_mail() {
+        let row = row_of(MailKind::TournamentRound, None, None, "{}".into());
         assert_eq!(row.mail(), None);
     }
 
