@@ -950,3 +950,96 @@ async fn promote_by_clicking(b: &[Browser]) -> Result<()> {
         .await?;
     Ok(())
 }
+
+/// The play-link page (the "your turn" mail's way in, mostly from a phone)
+/// is a move page: a 9x9 board fits a 360 px screen, and a move is played
+/// by clicking, without logging in.
+#[test]
+fn the_play_link_page_fits_a_phone_and_plays_by_clicking() {
+    let app = TestApp::start(Backend::Sqlite);
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let p = alice.post(
+        "/games/new",
+        &[
+            ("variant", "maohopper"),
+            ("opponent", "bob"),
+            ("color", "white"),
+            ("fen", ""),
+        ],
+    );
+    let id: i32 = p
+        .location
+        .expect("a new game")
+        .trim_start_matches("/games/")
+        .parse()
+        .unwrap();
+    bob.post(&format!("/games/{id}/accept"), &[]);
+    let mover = if alice.json(id)["side_to_move"] == "white" {
+        "alice"
+    } else {
+        "bob"
+    };
+    let user = app.count(&format!(
+        "SELECT CAST(id AS BIGINT) AS n FROM users WHERE username = '{mover}'"
+    )) as i32;
+    let secret = missive::web::load_secret(&mut app.db(), None).unwrap();
+    let link = missive::accounts::links::PlayLink {
+        game: id,
+        user,
+        ply: 0,
+        expires: chrono::Utc::now().timestamp() + 3600,
+    }
+    .url("", &secret);
+    let ran = with_browsers("play-link", &app, &["link_reader"], |b| async move {
+        let r = play_by_link(&b[0], &link).await;
+        (b, r)
+    });
+    if !ran {
+        return;
+    }
+    assert_eq!(
+        app.count(&format!(
+            "SELECT COUNT(*) AS n FROM moves WHERE game_id = {id}"
+        )),
+        1
+    );
+}
+
+async fn play_by_link(b: &Browser, link: &str) -> Result<()> {
+    b.resize(360, 800).await?;
+    b.goto(link).await?;
+    b.find("#move-form").await?;
+    b.fits("#board svg").await?;
+    b.save_png("play-link-maohopper-360", b.client.screenshot().await?)
+        .await?;
+    let first = b
+        .js("var li = document.querySelector('#legal-moves li[data-from]'); return [li.dataset.from, li.dataset.to];")
+        .await?;
+    let (from, to) = (
+        first[0].as_str().unwrap_or_default().to_string(),
+        first[1].as_str().unwrap_or_default().to_string(),
+    );
+    b.click(&format!("#board g.sq[data-sq='{from}']")).await?;
+    b.click(&format!("#board g.sq[data-sq='{to}']")).await?;
+    if b.client.find(Locator::Css("#move-chooser")).await.is_ok() {
+        b.click("#move-chooser button.choice").await?;
+    }
+    let value = b
+        .find("#move-input")
+        .await?
+        .prop("value")
+        .await?
+        .unwrap_or_default();
+    if value.is_empty() {
+        bail!("clicking {from} then {to} filled in nothing");
+    }
+    b.click("#move-form button[type=submit]").await?;
+    // Played: the answer leads to the game page.
+    b.wait_for(
+        "the game page after the move",
+        "/^\\/games\\/\\d+$/.test(location.pathname)",
+    )
+    .await?;
+    Ok(())
+}

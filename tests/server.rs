@@ -33,6 +33,7 @@ both_backends!(
     moving_declines_a_draw_offer,
     the_game_page_follows_every_move,
     a_repetition_is_seen_whether_or_not_the_game_was_kept,
+    settings_gather_in_one_page,
 );
 
 fn fools_mate_end_to_end(backend: Backend) {
@@ -1189,4 +1190,45 @@ fn pages_have_the_basics_of_access() {
         let c = contrast(fg, bg);
         assert!(c >= 4.5, "{what}: {fg} on {bg} is {c:.2}:1");
     }
+}
+
+/// `/settings` gathers one's settings: the moves' confirmation (saved from
+/// there, and back), the mail (address, whether confirmed, the policy in
+/// words, a link) and leave (a link), the account; every page's header
+/// leads there.
+fn settings_gather_in_one_page(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    assert_eq!(
+        app.client().get("/settings").status,
+        StatusCode::UNAUTHORIZED
+    );
+    let p = alice.get("/settings");
+    assert_eq!(p.status, StatusCode::OK, "{}", p.body);
+    for want in [
+        "id=\"settings-moves\"",
+        "id=\"settings-mail\"",
+        "id=\"settings-leave\"",
+        "id=\"settings-account\"",
+        "alice@example.org",
+        "not confirmed yet",
+        "a mail on every turn",
+        "href=\"/settings/mail\"",
+        "href=\"/leave\"",
+        "href=\"/users/alice\"",
+        "name=\"confirm_moves\" value=\"1\" checked",
+    ] {
+        assert!(p.has(want), "{want}: {}", p.body);
+    }
+    assert!(alice.get("/").has("<a href=\"/settings\">Settings</a>"));
+    let saved = alice.post("/settings", &[("back", "settings")]);
+    assert_eq!(saved.status, StatusCode::SEE_OTHER);
+    assert_eq!(saved.location.as_deref(), Some("/settings?saved=1"));
+    let p = alice.get("/settings?saved=1");
+    assert!(p.has("id=\"settings-saved\""));
+    assert!(
+        !p.has("name=\"confirm_moves\" value=\"1\" checked"),
+        "{}",
+        p.body
+    );
 }

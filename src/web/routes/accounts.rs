@@ -1,8 +1,9 @@
 use crate::accounts::users::{self as accounts, LoginLimits};
 use crate::domain::error::Error;
+use crate::domain::mail_kind::MailPolicy;
 use crate::web::{
-    html, new_session, now, removal_cookie, see_other, session_cookie, write_once, Ctx, Page,
-    SESSION_COOKIE,
+    db_read, html, new_session, now, removal_cookie, see_other, session_cookie, write_once, Ctx,
+    Page, SESSION_COOKIE,
 };
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -54,6 +55,53 @@ pub struct CsrfForm {
 pub struct SettingsForm {
     csrf_token: String,
     confirm_moves: String,
+    /// `settings`: the form was on the settings page, so go back there.
+    back: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct SavedQuery {
+    saved: String,
+}
+
+#[derive(Template)]
+#[template(path = "settings.html")]
+struct SettingsPage {
+    page: Page,
+    saved: bool,
+    confirm_moves: bool,
+    email: String,
+    verified: bool,
+    policy_words: &'static str,
+    username: String,
+    joined: String,
+}
+
+/// `GET /settings`: every setting of one's own in one place, the moves'
+/// confirmation here, mail and leave with links to their own pages.
+pub async fn settings_page(ctx: Ctx, q: web::Query<SavedQuery>) -> Result<HttpResponse, Error> {
+    let user = ctx.require_user()?.clone();
+    let id = user.id;
+    let (verified, policy) = db_read(&ctx.state, move |conn| {
+        Ok(crate::accounts::mail_settings::standing_of(conn, id)?)
+    })
+    .await?;
+    let page = SettingsPage {
+        page: ctx.page(),
+        saved: !q.saved.is_empty(),
+        confirm_moves: user.confirm_moves,
+        email: user.email,
+        verified,
+        policy_words: match policy {
+            MailPolicy::Every => "a mail on every turn",
+            MailPolicy::Digest => "one daily digest of the games where it is your move",
+            MailPolicy::None => "no mail at all",
+        },
+        joined: user.created_at.format("%Y-%m-%d").to_string(),
+        username: user.username,
+    };
+    Ok(html(StatusCode::OK, page.render()?))
 }
 
 pub async fn signup_form(ctx: Ctx) -> Result<HttpResponse, Error> {
@@ -179,5 +227,9 @@ pub async fn settings(ctx: Ctx, form: web::Form<SettingsForm>) -> Result<HttpRes
         Ok(accounts::set_confirm_moves(conn, user_id, on)?)
     })
     .await?;
-    Ok(see_other("/"))
+    Ok(see_other(if form.back == "settings" {
+        "/settings?saved=1"
+    } else {
+        "/"
+    }))
 }

@@ -41,6 +41,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/login", web::get().to(accounts::login_form))
     .route("/login", web::post().to(accounts::login))
     .route("/logout", web::post().to(accounts::logout))
+    .route("/settings", web::get().to(accounts::settings_page))
     .route("/settings", web::post().to(accounts::settings))
     .route("/settings/mail", web::get().to(mail_settings::show))
     .route("/settings/mail", web::post().to(mail_settings::save))

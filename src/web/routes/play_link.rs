@@ -47,7 +47,9 @@ struct PlayLinkPage {
     variant_name: String,
     svg: String,
     moves: String,
-    legal: Vec<String>,
+    legal: std::sync::Arc<crate::game::positions::LegalList>,
+    /// A legal move, for the field's placeholder.
+    example: String,
     error: Option<String>,
     move_text: String,
     /// The time control, the player's and the opponent's time left, and the deadline.
@@ -118,7 +120,14 @@ fn render_page(
         variant_name: variant.name().to_string(),
         svg,
         moves: data.moves.clone(),
-        legal: game.move_views().into_iter().map(|m| m.display).collect(),
+        legal: data.restored.legal_moves(),
+        example: data
+            .restored
+            .legal_moves()
+            .moves
+            .first()
+            .map(|m| m.display.clone())
+            .unwrap_or_default(),
         error: error.clone(),
         move_text,
         clock: data.clock.as_ref().map(clock_lines),
