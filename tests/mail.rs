@@ -209,8 +209,37 @@ fn a_move_mails_the_opponent_once_with_a_working_link(backend: Backend) {
     // An illegal move keeps the link usable.
     let p = post("e4");
     assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", p.body);
-    let p = post("e5");
+    // "Preview first" shows the position after the move and stores nothing;
+    // its confirm form carries the move and its comment.
+    let p = anon.post_raw(
+        &format!("/games/{id}/play"),
+        &[
+            ("csrf_token", token.as_str()),
+            ("u", &u),
+            ("ply", &ply),
+            ("exp", &exp),
+            ("sig", &sig),
+            ("move", "e5 // over to you"),
+            ("preview", "1"),
+        ],
+    );
+    assert_eq!(p.status, StatusCode::OK, "{}", p.body);
+    assert!(
+        p.has("Play e5?") && p.has("With your comment"),
+        "{}",
+        p.body
+    );
+    assert_eq!(alice.json(id)["ply"], 1, "a preview stores nothing");
+    let tag = "<input type=\"hidden\" name=\"move\" value=\"";
+    let at = p.body.find(tag).expect("the confirm form") + tag.len();
+    let confirm = common::unescape(&p.body[at..at + p.body[at..].find('"').unwrap()]);
+    assert_eq!(confirm, "e7e5 // over to you");
+    let p = post(&confirm);
     assert_eq!(p.status, StatusCode::SEE_OTHER, "{}", p.body);
+    assert_eq!(
+        app.count("SELECT COUNT(*) AS n FROM moves WHERE comment = 'over to you'"),
+        1
+    );
     let j = alice.json(id);
     assert_eq!(j["ply"], 2);
     assert_eq!(j["moves"][1]["notation"], "e5", "{j}");

@@ -110,13 +110,43 @@ pub struct Replay {
     next: i32,
 }
 
+/// A move not stored yet, shown for the player to confirm.
 pub struct Preview {
-    svg: String,
-    display: String,
+    pub svg: String,
+    pub display: String,
     /// What the confirm form sends: the move's coordinate form, and its
     /// `//` comment, which would be lost otherwise.
-    confirm_text: String,
-    comment: Option<String>,
+    pub confirm_text: String,
+    pub comment: Option<String>,
+}
+
+impl Preview {
+    /// The position after `played`, drawn from the player's side.
+    pub fn of(
+        variant: &dyn missive_rules::Variant,
+        played: missive_rules::Played,
+        after: &missive_rules::Game,
+        flipped: bool,
+    ) -> Preview {
+        let (from, to) = variant.move_squares(&played.mv);
+        let from = from.map(|s| s.name());
+        let to = to.name();
+        Preview {
+            svg: board_svg::render(
+                &after.board_view(),
+                &SvgOptions {
+                    flipped,
+                    last_move: Some((from.as_deref(), to.as_str())),
+                },
+            ),
+            confirm_text: match &played.comment {
+                Some(c) => format!("{} // {c}", played.coordinate),
+                None => played.coordinate,
+            },
+            display: played.display,
+            comment: played.comment,
+        }
+    }
 }
 
 #[derive(Template)]
@@ -415,26 +445,9 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
         .first()
         .map(|m: &LegalMove| m.display.clone())
         .unwrap_or_default();
-    let preview = extras.preview.map(|(played, after)| {
-        let (from, to) = variant.move_squares(&played.mv);
-        let from = from.map(|s| s.name());
-        let to = to.name();
-        Preview {
-            svg: board_svg::render(
-                &after.board_view(),
-                &SvgOptions {
-                    flipped,
-                    last_move: Some((from.as_deref(), to.as_str())),
-                },
-            ),
-            confirm_text: match &played.comment {
-                Some(c) => format!("{} // {c}", played.coordinate),
-                None => played.coordinate,
-            },
-            display: played.display,
-            comment: played.comment,
-        }
-    });
+    let preview = extras
+        .preview
+        .map(|(played, after)| Preview::of(variant, played, &after, flipped));
     let uid = viewer.map(|u| u.id);
     let pending = row.status == GameStatus::Pending;
     let can_answer_challenge = pending

@@ -7,7 +7,7 @@ use crate::game::play;
 use crate::game::play::MoveOutcome;
 use crate::game::restore;
 use crate::game::rows;
-use crate::web::routes::game_page::{clock_lines, ClockLines};
+use crate::web::routes::game_page::{clock_lines, ClockLines, Preview};
 use crate::web::views::board_svg::{self, SvgOptions};
 use crate::web::{db, db_read, html, now, parse_id, see_other, Ctx, Page};
 use actix_web::http::StatusCode;
@@ -35,6 +35,8 @@ pub struct LinkMoveForm {
     sig: String,
     #[serde(rename = "move")]
     text: String,
+    /// `1`: show the position after the move, and store nothing yet.
+    preview: String,
 }
 
 #[derive(Template)]
@@ -50,6 +52,8 @@ struct PlayLinkPage {
     legal: std::sync::Arc<crate::game::positions::LegalList>,
     /// A legal move, for the field's placeholder.
     example: String,
+    /// The move asked to be previewed, with its confirm form.
+    preview: Option<Preview>,
     error: Option<String>,
     move_text: String,
     /// The time control, the player's and the opponent's time left, and the deadline.
@@ -100,6 +104,7 @@ fn render_page(
     sig: &str,
     error: Option<String>,
     move_text: String,
+    preview: Option<(missive_rules::Played, Box<missive_rules::Game>)>,
 ) -> Result<HttpResponse, Error> {
     let row = &data.row;
     let variant = restore::variant_of(row)?;
@@ -132,6 +137,7 @@ fn render_page(
         move_text,
         clock: data.clock.as_ref().map(clock_lines),
         mine_is_black: flipped,
+        preview: preview.map(|(played, after)| Preview::of(variant, played, &after, flipped)),
         u: link.user,
         ply: link.ply,
         exp: link.expires,
@@ -218,7 +224,7 @@ pub async fn show(
         return refused(&ctx, id, LinkProblem::Tampered);
     };
     match check(&ctx, link.clone(), q.sig.clone()).await? {
-        Ok(data) => render_page(&ctx, &data, &link, &q.sig, None, String::new()),
+        Ok(data) => render_page(&ctx, &data, &link, &q.sig, None, String::new(), None),
         Err(p) => refused(&ctx, id, p),
     }
 }
@@ -239,6 +245,7 @@ pub async fn play(
         Err(p) => return refused(&ctx, id, p),
     };
     let ply = link.ply;
+    let commit = f.preview.trim() != "1";
     let ((), result) = crate::web::settle_move(&ctx.state, |unsure| {
         let (state, user, text) = (ctx.state.clone(), data.user.clone(), f.text.clone());
         let app_state = &ctx.state;
@@ -252,7 +259,7 @@ pub async fn play(
                     &user,
                     &text,
                     Some(ply),
-                    true,
+                    commit,
                     unsure.as_ref(),
                     now(),
                 )
@@ -263,9 +270,16 @@ pub async fn play(
     })
     .await?;
     match result {
-        Ok(MoveOutcome::Committed { .. }) | Ok(MoveOutcome::Preview { .. }) => {
-            Ok(see_other(&format!("/games/{id}")))
-        }
+        Ok(MoveOutcome::Committed { .. }) => Ok(see_other(&format!("/games/{id}"))),
+        Ok(MoveOutcome::Preview { played, after }) => render_page(
+            &ctx,
+            &data,
+            &link,
+            &f.sig,
+            None,
+            crate::web::clip(&f.text, 200),
+            Some((played, after)),
+        ),
         Err(Error::Invalid(msg)) => render_page(
             &ctx,
             &data,
@@ -273,6 +287,7 @@ pub async fn play(
             &f.sig,
             Some(msg),
             crate::web::clip(&f.text, 200),
+            None,
         ),
         // Too late: the game was just lost on time (the page says so).
         Err(Error::Conflict(msg)) if msg == rows::TIME_RAN_OUT => Err(Error::Conflict(msg)),
