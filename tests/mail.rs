@@ -225,7 +225,7 @@ fn a_move_mails_the_opponent_once_with_a_working_link(backend: Backend) {
     );
     assert_eq!(p.status, StatusCode::OK, "{}", p.body);
     assert!(
-        p.has("Play e5?") && p.has("With your comment"),
+        p.has("Confirm e5?") && p.has("With your comment"),
         "{}",
         p.body
     );
