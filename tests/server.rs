@@ -726,6 +726,30 @@ fn dashboard_order(backend: Backend) {
     assert!(your_turn < pos(g1) && pos(g1) < pos(g2) && pos(g2) < waiting);
     assert!(waiting < pos(g3) && pos(g3) < finished);
     assert!(finished < pos(g5) && pos(g5) < pos(g4));
+    // Nothing to flag yet: no move made against Alice, no draw offered.
+    assert!(!body.contains("class=\"flag\""), "{body}");
+    // Carol moves in g1 and Bob offers a draw in g3 (his move): Alice's
+    // dashboard flags both.
+    assert_eq!(alice.play(g1, "e4").status, StatusCode::SEE_OTHER);
+    assert_eq!(carol.play(g1, "e5").status, StatusCode::SEE_OTHER);
+    let offer = bob.post(&format!("/games/{g3}/draw"), &[("action", "offer")]);
+    assert_eq!(offer.status, StatusCode::SEE_OTHER);
+    let body = alice.get("/").body;
+    let line = |id: i32| {
+        let at = body.find(&format!("href=\"/games/{id}\"")).unwrap();
+        &body[at..at + body[at..].find("</li>").unwrap()]
+    };
+    assert!(
+        line(g1).contains("<strong class=\"flag\">they moved</strong>"),
+        "{}",
+        line(g1)
+    );
+    assert!(
+        line(g3).contains("<strong class=\"flag\">draw offered</strong>"),
+        "{}",
+        line(g3)
+    );
+    assert!(!line(g2).contains("class=\"flag\""), "{}", line(g2));
 }
 
 fn every_variant_plays(backend: Backend) {

@@ -1,5 +1,5 @@
 use crate::domain::error::Error;
-use crate::domain::game_state::GameStatus;
+use crate::domain::game_state::{GameStatus, Side};
 use crate::domain::time_control::utc_minute;
 use crate::game::rows;
 use crate::web::views::variant_name;
@@ -28,6 +28,8 @@ pub struct GameLine {
     pub variant: String,
     pub opponent: String,
     pub note: String,
+    /// What needs the player's eye first: a draw offer, the opponent's move.
+    pub flag: Option<&'static str>,
 }
 
 #[derive(Template)]
@@ -105,11 +107,20 @@ pub async fn home(ctx: Ctx) -> Result<HttpResponse, Error> {
     };
     let mut finished: Vec<_> = Vec::new();
     for g in &mine {
+        let theirs = rows::side_of(g, uid).map(|c| Side::from(c).opponent());
+        let flag = if theirs.is_some() && g.draw_offer == theirs {
+            Some("draw offered")
+        } else if g.ply > 0 && rows::player_to_move(g) == Some(uid) {
+            Some("they moved")
+        } else {
+            None
+        };
         let line = GameLine {
             id: g.id,
             variant: variant_name(&g.variant),
             opponent: name(other(g)),
             note: String::new(),
+            flag,
         };
         match g.status {
             GameStatus::Active if rows::player_to_move(g) == Some(uid) => {
@@ -164,6 +175,7 @@ pub async fn home(ctx: Ctx) -> Result<HttpResponse, Error> {
             variant: variant_name(&g.variant),
             opponent: name(Some(g.challenger_id)),
             note: format!("they play {}", g.challenger_color),
+            flag: None,
         });
     }
     Ok(html(StatusCode::OK, d.render()?))
