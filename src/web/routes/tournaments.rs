@@ -33,6 +33,20 @@ fn tid(raw: &str) -> Result<i32, Error> {
 
 /// The tournament's clock in words ("3 days per move"); a stored text that
 /// no longer reads as a time control is shown as it is.
+/// The entry window in words. Entry that closes at midnight closes at the
+/// end of the day before, which is how the form takes a date alone: "to the
+/// end of 2026-12-31", not "to 2027-01-01 00:00".
+fn entry_window(opens: chrono::NaiveDateTime, closes: chrono::NaiveDateTime) -> String {
+    let until = match closes.time() == chrono::NaiveTime::MIN {
+        true => match closes.date().pred_opt() {
+            Some(day) => format!("the end of {day} (UTC)"),
+            None => utc_minute(closes),
+        },
+        false => utc_minute(closes),
+    };
+    format!("{} to {until}", utc_minute(opens))
+}
+
 fn time_control_label(tc: Option<&str>) -> String {
     match tc {
         None => "no clock".into(),
@@ -78,11 +92,7 @@ pub async fn list(ctx: Ctx) -> Result<HttpResponse, Error> {
                 format: t.format.label().to_string(),
                 status: t.status.to_string(),
                 players: format!("{} / {}", t.entrants, t.max_players),
-                entry: format!(
-                    "{} to {}",
-                    utc_minute(t.entry_opens),
-                    utc_minute(t.entry_closes)
-                ),
+                entry: entry_window(t.entry_opens, t.entry_closes),
             })
             .collect(),
     };
@@ -375,11 +385,7 @@ pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Err
             String::new()
         },
         time_control: time_control_label(t.time_control.as_deref()),
-        entry: format!(
-            "{} to {}",
-            utc_minute(t.entry_opens),
-            utc_minute(t.entry_closes)
-        ),
+        entry: entry_window(t.entry_opens, t.entry_closes),
         max_players: t.max_players,
         entrants: t.entrants,
         leave_days: t.leave_days,
@@ -589,4 +595,22 @@ pub async fn request_adjudication(
         Some(t) => format!("/tournaments/{t}"),
         None => format!("/games/{id}"),
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entry_that_closes_at_midnight_closes_at_the_end_of_the_day_before() {
+        let at = |s: &str| chrono::NaiveDateTime::parse_from_str(s, "%Y-%m-%d %H:%M").unwrap();
+        assert_eq!(
+            entry_window(at("2026-12-01 00:00"), at("2027-01-01 00:00")),
+            "2026-12-01 00:00 UTC to the end of 2026-12-31 (UTC)"
+        );
+        assert_eq!(
+            entry_window(at("2026-12-01 00:00"), at("2026-12-05 12:00")),
+            "2026-12-01 00:00 UTC to 2026-12-05 12:00 UTC"
+        );
+    }
 }
