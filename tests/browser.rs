@@ -1043,3 +1043,60 @@ async fn play_by_link(b: &Browser, link: &str) -> Result<()> {
     .await?;
     Ok(())
 }
+
+/// A running round robin's page (standings, cross table, rounds with
+/// long names) fits a 390 px phone: wide tables scroll inside the page.
+#[test]
+fn a_tournament_page_fits_a_phone() {
+    use missive::tournaments::{directors, entry};
+    let app = TestApp::start(Backend::Sqlite);
+    let tid = {
+        let mut conn = app.db();
+        let now = chrono::Utc::now().naive_utc();
+        let mut players = Vec::new();
+        for name in [
+            "director_dee",
+            "long_name_player_1",
+            "another_long_name",
+            "carol",
+            "dmitri_k",
+        ] {
+            app.user(name);
+            players.push(
+                missive::accounts::users::find_by_name(&mut conn, name)
+                    .unwrap()
+                    .unwrap(),
+            );
+        }
+        let dir = directors::set_director(&mut conn, "director_dee", true).unwrap();
+        let form = entry::TournamentForm {
+            name: "The Winter Correspondence Championship".into(),
+            variant: "leap-chess-64".into(),
+            time_control: "3d/move".into(),
+            format: "round-robin".into(),
+            entry_closes: (now.date() + chrono::Duration::days(3)).to_string(),
+            ..Default::default()
+        };
+        let tid = entry::create(&mut conn, &dir, &form, now).unwrap();
+        for p in &players[1..] {
+            entry::join(&mut conn, tid, p, now).unwrap();
+        }
+        entry::start_by_director(&mut conn, tid, &dir, now).unwrap();
+        tid
+    };
+    let path = format!("/tournaments/{tid}");
+    with_browsers("tournament-phone", &app, &["t_viewer"], |b| async move {
+        let r = async {
+            let v = &b[0];
+            v.resize(PHONE.0, PHONE.1).await?;
+            v.goto(&path).await?;
+            v.find("#status").await?;
+            v.fits("main").await?;
+            v.save_png("tournament-phone", v.client.screenshot().await?)
+                .await?;
+            Ok(())
+        }
+        .await;
+        (b, r)
+    });
+}
