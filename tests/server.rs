@@ -1256,3 +1256,40 @@ fn settings_gather_in_one_page(backend: Backend) {
         p.body
     );
 }
+
+/// `/help` explains the notations, with each variant's first moves written
+/// three ways by the rules engine; every move form links to it.
+#[test]
+fn help_shows_every_variant_s_moves_three_ways() {
+    let (app, alice, _bob, id) = TestApp::game_of_alice_and_bob(Backend::Sqlite);
+    let p = app.client().get("/help");
+    assert_eq!(p.status, StatusCode::OK);
+    for v in missive_rules::variants() {
+        assert!(
+            p.has(&format!(
+                "<section class=\"help-variant\" id=\"{}\">",
+                v.id()
+            )),
+            "{}",
+            v.id()
+        );
+        let first = missive_rules::Game::new(*v, None)
+            .unwrap()
+            .move_views()
+            .remove(0);
+        for form in [&first.display, &first.coordinate, &first.game_courier] {
+            let shown = form
+                .replace('&', "&amp;")
+                .replace('<', "&lt;")
+                .replace('>', "&gt;");
+            assert!(
+                p.has(&format!("<code>{shown}</code>")),
+                "{}: {form}",
+                v.id()
+            );
+        }
+    }
+    assert!(alice
+        .get(&format!("/games/{id}"))
+        .has("<a href=\"/help#chess\">How to write a move</a>"));
+}

@@ -6,6 +6,7 @@ pub mod director;
 pub mod game_acts;
 pub mod game_json;
 pub mod game_page;
+pub mod help;
 pub mod leave;
 pub mod mail_settings;
 pub mod new_game;
@@ -57,6 +58,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/verify-email", web::get().to(mail_settings::verify_email))
     .route("/leave", web::get().to(leave::show))
     .route("/leave", web::post().to(leave::save))
+    .route("/help", web::get().to(help::help))
     .route("/variants", web::get().to(pages::variants))
     .route("/variants/{id}", web::get().to(pages::variant))
     .route("/static/{file}", web::get().to(pages::static_file))
