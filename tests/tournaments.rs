@@ -828,6 +828,14 @@ fn http_tournament_flow(backend: Backend) {
     let page = d.get(&url);
     assert!(page.has("id=\"standings\"") && page.has("id=\"crosstable\""));
     assert!(page.has("Round 3"));
+    // The director picks players from the list instead of typing names;
+    // nobody is withdrawn yet, so nobody can be replaced.
+    assert!(
+        page.has("Withdraw player <select name=\"player\" required><option>ann</option><option>ben</option><option>cat</option></select>"),
+        "{}",
+        page.body
+    );
+    assert!(page.has("Replace withdrawn player <select name=\"player\" required></select>"));
     // Games carry the tournament's leave allowance and time control.
     let listed = app.client().get(&format!("/games?tournament={tid}"));
     assert_eq!(listed.status(), StatusCode::OK);

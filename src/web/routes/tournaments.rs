@@ -212,6 +212,9 @@ pub struct PlayerLine {
     seed: String,
     name: String,
     note: String,
+    /// Withdrawn and not yet replaced: the one a newcomer may take over.
+    replaceable: bool,
+    withdrawn: bool,
 }
 
 pub struct StandingRow {
@@ -305,6 +308,8 @@ pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Err
             seed: p.seed.map(|s| s.to_string()).unwrap_or_default(),
             name: n.clone(),
             note: note.join("; "),
+            replaceable: p.withdrawn_at.is_some() && p.replaced_by.is_none(),
+            withdrawn: p.withdrawn_at.is_some(),
         });
     }
     let standings = v
