@@ -118,6 +118,7 @@ fn render_page(
             last_move: data.last.as_ref().map(|(f, t)| (f.as_deref(), t.as_str())),
         },
     );
+    let legal = data.restored.legal_moves();
     let page = PlayLinkPage {
         page: ctx.page(),
         id: row.id,
@@ -127,14 +128,12 @@ fn render_page(
         variant_id: variant.id(),
         svg,
         moves: data.moves.clone(),
-        legal: data.restored.legal_moves(),
-        example: data
-            .restored
-            .legal_moves()
+        example: legal
             .moves
             .first()
             .map(|m| m.display.clone())
             .unwrap_or_default(),
+        legal,
         error: error.clone(),
         move_text,
         clock: data.clock.as_ref().map(clock_lines),

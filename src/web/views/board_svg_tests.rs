@@ -2,6 +2,7 @@
 //! only the drawing.
 
 use super::*;
+use crate::web::views::contrast::{colour, contrast};
 use missive_rules::HandItem;
 
 fn label(letter: &str, name: &str) -> PieceLabel {
@@ -183,41 +184,6 @@ fn hands_above_and_below_keep_squares_large_on_a_phone() {
     let u = &flipped[first_hand..];
     let a = &u[u.find(" y=\"").unwrap() + 4..];
     assert!(a[..a.find('"').unwrap()].parse::<f32>().unwrap() + ITEM <= w1);
-}
-
-/// `#rrggbb` after `key` in `css`.
-fn colour(css: &str, key: &str) -> [u8; 3] {
-    let at = css.find(key).unwrap_or_else(|| panic!("{key}")) + key.len();
-    let hex = css[at..]
-        .strip_prefix('#')
-        .unwrap_or_else(|| panic!("{key}"));
-    let n = hex.chars().take_while(char::is_ascii_hexdigit).count();
-    let digit = |i: usize, w: usize| u8::from_str_radix(&hex[i * w..i * w + w], 16).unwrap();
-    match n {
-        // #abc is #aabbcc.
-        3 => [0, 1, 2].map(|i| digit(i, 1) * 17),
-        6 => [0, 1, 2].map(|i| digit(i, 2)),
-        _ => panic!("{key}: #{hex}"),
-    }
-}
-
-/// WCAG 2 relative luminance.
-fn luminance(c: [u8; 3]) -> f64 {
-    let lin = |v: u8| {
-        let v = v as f64 / 255.0;
-        if v <= 0.04045 {
-            v / 12.92
-        } else {
-            ((v + 0.055) / 1.055).powf(2.4)
-        }
-    };
-    0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2])
-}
-
-/// WCAG 2 contrast ratio.
-fn contrast(a: [u8; 3], b: [u8; 3]) -> f64 {
-    let (x, y) = (luminance(a), luminance(b));
-    (x.max(y) + 0.05) / (x.min(y) + 0.05)
 }
 
 /// Colour-blind safety by numbers: the two sides of every variant

@@ -1,6 +1,8 @@
 //! What pages draw: the board picture and the move list.
 
 pub mod board_svg;
+#[cfg(test)]
+mod contrast;
 pub mod legend;
 pub mod listed_moves;
 pub mod pictures;
