@@ -20,21 +20,6 @@ use reqwest::StatusCode;
 use smtp::SmtpSink;
 use std::time::{Duration, Instant};
 
-/// A signed-up user whose address is verified (so their turns are mailed).
-fn verified_user(app: &TestApp, name: &str) -> TestClient {
-    let c = app.user(name);
-    let id = app.count(&format!(
-        "SELECT CAST(id AS BIGINT) AS n FROM users WHERE username = '{name}'"
-    )) as i32;
-    let secret = missive::web::load_secret(&mut app.db(), None).unwrap();
-    let sig = missive::accounts::links::verify_sig(&secret, id, &format!("{name}@example.org"));
-    assert_eq!(
-        c.get(&format!("/verify-email?u={id}&sig={sig}")).status,
-        StatusCode::OK
-    );
-    c
-}
-
 struct Run {
     millis: Vec<f64>,
     delivered: usize,
@@ -53,8 +38,8 @@ fn run(stalled: bool, moves: usize) -> Run {
     } else {
         SmtpSink::start()
     };
-    let alice = verified_user(&app, "alice");
-    let bob = verified_user(&app, "bob");
+    let alice = app.verified_user("alice");
+    let bob = app.verified_user("bob");
     let games: Vec<i32> = (0..moves.div_ceil(4))
         .map(|_| {
             let id = alice.challenge("bob", "white");

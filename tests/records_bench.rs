@@ -48,6 +48,8 @@ fn stored_game(app: &TestApp, alice: &common::TestClient, plies: usize) -> i32 {
                 time_used_secs: None,
                 turn_no: ply.div_ceil(2) as i32,
                 history_entry: None,
+                conditional: false,
+                bank_after: None,
             })
             .execute(&mut conn)
             .unwrap();

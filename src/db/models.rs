@@ -78,6 +78,16 @@ pub struct GameRow {
     pub leave_cap_days: Option<i32>,
     pub tournament_id: Option<i32>,
     pub round: Option<i32>,
+    /// Moves with every change to the game's conditional lines (a move's
+    /// guard: lines read before an edit are not played after it).
+    pub conditional_rev: i32,
+    /// How many conditional lines the game's players keep.
+    pub conditional_count: i32,
+    /// The side whose takeback request stands.
+    #[diesel(deserialize_as = MaybeCoded<Side>)]
+    pub takeback_offer: Option<Side>,
+    /// Takebacks the game has had (part of what kept plies are found by).
+    pub takebacks: i32,
 }
 
 #[cfg(test)]
@@ -113,6 +123,10 @@ impl GameRow {
             leave_cap_days: None,
             tournament_id: None,
             round: None,
+            conditional_rev: 0,
+            conditional_count: 0,
+            takeback_offer: None,
+            takebacks: 0,
         }
     }
 }
@@ -154,6 +168,8 @@ pub struct ListedMove {
     pub played_by: i32,
     pub comment: Option<String>,
     pub turn_no: i32,
+    /// Played from the mover's conditional line.
+    pub conditional: bool,
 }
 
 #[derive(Queryable, Selectable, Clone, Debug)]
@@ -174,6 +190,8 @@ pub struct MoveRow {
     pub time_used_secs: Option<i64>,
     /// The move number the list shows (both halves of a turn share it).
     pub turn_no: i32,
+    /// Played from the mover's conditional line.
+    pub conditional: bool,
 }
 
 /// `None` is stored as NULL (the nullable columns have no default), so the
@@ -201,6 +219,10 @@ pub struct NewMove<'a> {
     /// ([`missive_rules::Game::last_history_entry`]); `None` where the
     /// game's `game_histories` row already holds it.
     pub history_entry: Option<&'a str>,
+    /// Played from the mover's conditional line.
+    pub conditional: bool,
+    /// The mover's bank after the move (a takeback restores it).
+    pub bank_after: Option<i64>,
 }
 
 #[derive(Queryable, Selectable, Clone, Debug, PartialEq, Eq)]

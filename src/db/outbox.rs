@@ -25,6 +25,8 @@ struct Payload {
     from_user: Option<i32>,
     display: Option<String>,
     comment: Option<String>,
+    /// The move a conditional one answered.
+    answers: Option<String>,
     tournament_id: Option<i32>,
     round: Option<i32>,
     /// `YYYY-MM-DD`.
@@ -40,7 +42,7 @@ impl Payload {
     fn of(mail: &Mail) -> Payload {
         let note = |m: &Option<MoveNote>| {
             m.as_ref()
-                .map(|m| (Some(m.display.clone()), m.comment.clone()))
+                .map(|m| (Some(m.display.clone()), m.comment.clone(), m.answers.clone()))
                 .unwrap_or_default()
         };
         let mut p = Payload {
@@ -49,7 +51,10 @@ impl Payload {
         };
         match mail {
             Mail::YourTurn { last_move, .. } | Mail::GameOver { last_move, .. } => {
-                (p.display, p.comment) = note(last_move);
+                (p.display, p.comment, p.answers) = note(last_move);
+            }
+            Mail::ConditionalPlayed { last_move, .. } => {
+                (p.display, p.comment, p.answers) = note(&Some(last_move.clone()));
             }
             Mail::TournamentRound { tournament, round } => {
                 p.tournament_id = Some(*tournament);
@@ -109,6 +114,7 @@ impl OutboxRow {
         let last_move = p.display.clone().map(|display| MoveNote {
             display,
             comment: p.comment.clone(),
+            answers: p.answers.clone(),
         });
         Some(match self.kind {
             MailKind::VerifyEmail => Mail::VerifyEmail,
@@ -156,6 +162,12 @@ impl OutboxRow {
                 first_day: day(&p.leave_start)?,
                 last_day: day(&p.leave_end)?,
             },
+            MailKind::ConditionalPlayed => Mail::ConditionalPlayed {
+                game: self.game_id?,
+                ply: self.ply?,
+                from: p.from_user?,
+                last_move: last_move?,
+            },
         })
     }
 }
@@ -182,7 +194,9 @@ pub fn enqueue(
     // The conditions that depend on the kind are bound as values, so the
     // statement has one shape, which diesel keeps prepared by its type.
     let any_address = kind == MailKind::VerifyEmail;
-    let not_a_turn = kind != MailKind::YourTurn;
+    // A digest reader gets no mail about single moves: their turns and
+    // conditional moves played are in the digest.
+    let not_a_turn = !matches!(kind, MailKind::YourTurn | MailKind::ConditionalPlayed);
     per_backend!(conn, |c| {
         let standing = users::table
             .left_join(verified_emails::table.on(verified_emails::user_id.eq(users::id)))
@@ -355,6 +369,7 @@ mod tests {
         let note = Some(MoveNote {
             display: "Nf3".into(),
             comment: Some("hm".into()),
+            answers: None,
         });
         let mails = [
             Mail::VerifyEmail,
@@ -387,6 +402,16 @@ mod tests {
                 game: 3,
                 from: Some(9),
                 last_move: note,
+            },
+            Mail::ConditionalPlayed {
+                game: 3,
+                ply: 8,
+                from: 9,
+                last_move: MoveNote {
+                    display: "Bg5".into(),
+                    comment: Some("as planned".into()),
+                    answers: Some("Nf6".into()),
+                },
             },
             Mail::TournamentRound {
                 tournament: 4,

@@ -78,6 +78,10 @@ diesel::table! {
         leave_cap_days -> Nullable<Integer>,
         tournament_id -> Nullable<Integer>,
         round -> Nullable<Integer>,
+        conditional_rev -> Integer,
+        conditional_count -> Integer,
+        takeback_offer -> Nullable<Text>,
+        takebacks -> Integer,
     }
 }
 
@@ -96,6 +100,8 @@ diesel::table! {
         time_used_secs -> Nullable<BigInt>,
         turn_no -> Integer,
         history_entry -> Nullable<Text>,
+        conditional -> Bool,
+        bank_after -> Nullable<BigInt>,
     }
 }
 
@@ -263,7 +269,34 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    conditional_lines (id) {
+        id -> Integer,
+        game_id -> Integer,
+        user_id -> Integer,
+        from_ply -> Integer,
+        plies -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    game_events (id) {
+        id -> Integer,
+        game_id -> Integer,
+        at -> Timestamp,
+        user_id -> Nullable<Integer>,
+        kind -> Text,
+        detail -> Text,
+    }
+}
+
+diesel::joinable!(conditional_lines -> games (game_id));
+diesel::joinable!(game_events -> games (game_id));
+
 diesel::allow_tables_to_appear_in_same_query!(
+    conditional_lines,
+    game_events,
     settings,
     users,
     sessions,

@@ -21,6 +21,7 @@ text_codes! {
         TournamentWithdrawn => "tournament_withdrawn",
         LeaveBooked => "leave_booked",
         Digest => "digest",
+        ConditionalPlayed => "conditional_played",
     }
 }
 
@@ -38,10 +39,12 @@ text_codes! {
 }
 
 /// A move as its mover entered it: the notation shown and the `//` comment.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct MoveNote {
     pub display: String,
     pub comment: Option<String>,
+    /// Played from a conditional line, in answer to this move (shown).
+    pub answers: Option<String>,
 }
 
 impl MoveNote {
@@ -50,6 +53,7 @@ impl MoveNote {
         MoveNote {
             display: played.display.clone(),
             comment: played.comment.clone().filter(|c| !c.trim().is_empty()),
+            answers: None,
         }
     }
 }
@@ -97,6 +101,15 @@ pub enum Mail {
     },
     /// The daily digest of the games where the reader is to move.
     Digest,
+    /// The reader's conditional move `last_move` (which says what it
+    /// answered) was played in `game`, leaving it at `ply`; `from` is the
+    /// opponent whose move it answered.
+    ConditionalPlayed {
+        game: i32,
+        ply: i32,
+        from: i32,
+        last_move: MoveNote,
+    },
 }
 
 impl Mail {
@@ -113,6 +126,7 @@ impl Mail {
             Mail::TournamentWithdrawn { .. } => MailKind::TournamentWithdrawn,
             Mail::LeaveBooked { .. } => MailKind::LeaveBooked,
             Mail::Digest => MailKind::Digest,
+            Mail::ConditionalPlayed { .. } => MailKind::ConditionalPlayed,
         }
     }
 
@@ -124,7 +138,8 @@ impl Mail {
             | Mail::YourTurn { game, .. }
             | Mail::ClockReminder { game, .. }
             | Mail::DrawOffer { game, .. }
-            | Mail::GameOver { game, .. } => Some(*game),
+            | Mail::GameOver { game, .. }
+            | Mail::ConditionalPlayed { game, .. } => Some(*game),
             _ => None,
         }
     }
@@ -135,7 +150,8 @@ impl Mail {
             Mail::ChallengeAccepted { ply, .. }
             | Mail::YourTurn { ply, .. }
             | Mail::ClockReminder { ply, .. }
-            | Mail::DrawOffer { ply, .. } => Some(*ply),
+            | Mail::DrawOffer { ply, .. }
+            | Mail::ConditionalPlayed { ply, .. } => Some(*ply),
             Mail::ChallengeReceived { .. } => Some(0),
             _ => None,
         }
@@ -147,7 +163,8 @@ impl Mail {
             Mail::ChallengeReceived { from, .. }
             | Mail::ChallengeAccepted { from, .. }
             | Mail::DrawOffer { from, .. }
-            | Mail::LeaveBooked { from, .. } => Some(*from),
+            | Mail::LeaveBooked { from, .. }
+            | Mail::ConditionalPlayed { from, .. } => Some(*from),
             Mail::YourTurn { from, .. } | Mail::GameOver { from, .. } => *from,
             _ => None,
         }

@@ -3,6 +3,7 @@
 //! their acts queue, records.
 
 pub mod challenge;
+pub mod conditional;
 pub mod draw;
 pub mod ending;
 pub mod finish;

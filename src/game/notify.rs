@@ -6,6 +6,7 @@ use crate::db::outbox::enqueue;
 use crate::db::DbConn;
 use crate::domain::game_state::Side;
 use crate::domain::mail_kind::{Mail, MoveNote};
+use crate::game::conditional::Reply;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -68,6 +69,57 @@ pub fn on_move(
             last_move: Some(MoveNote::of(played)),
         };
         enqueue(conn, p, &turn, now)?;
+    }
+    Ok(())
+}
+
+/// A move set off conditional replies and the game goes on at `new_ply`:
+/// "your turn" to the player now to move, saying what answered their move;
+/// "your conditional move was played" to each owner of a reply who is not
+/// to move now (one mail each, about their last reply).
+pub fn on_conditional_replies(
+    conn: &mut DbConn,
+    row: &GameRow,
+    next_player: Option<i32>,
+    new_ply: i32,
+    replies: &[Reply],
+    now: NaiveDateTime,
+) -> QueryResult<()> {
+    let note = |r: &Reply| MoveNote {
+        answers: Some(r.answers.clone()),
+        ..MoveNote::of(&r.played)
+    };
+    let Some(last) = replies.last() else {
+        return Ok(());
+    };
+    if let Some(p) = next_player.filter(|p| *p != last.owner) {
+        let turn = Mail::YourTurn {
+            game: row.id,
+            ply: new_ply,
+            from: Some(last.owner),
+            last_move: Some(note(last)),
+        };
+        enqueue(conn, p, &turn, now)?;
+    }
+    let mut told = Vec::new();
+    for r in replies.iter().rev() {
+        if Some(r.owner) == next_player || told.contains(&r.owner) {
+            continue;
+        }
+        told.push(r.owner);
+        let opponent = [row.white_id, row.black_id]
+            .into_iter()
+            .flatten()
+            .find(|p| *p != r.owner);
+        if let Some(from) = opponent {
+            let played = Mail::ConditionalPlayed {
+                game: row.id,
+                ply: new_ply,
+                from,
+                last_move: note(r),
+            };
+            enqueue(conn, r.owner, &played, now)?;
+        }
     }
     Ok(())
 }

@@ -12,6 +12,7 @@ use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
 use crate::domain::mail_kind::MoveNote;
 use crate::domain::time_control::TimeControl;
+use crate::game::conditional;
 use crate::game::finish::end_game;
 use crate::game::notify;
 use crate::game::positions::PositionCache;
@@ -207,16 +208,25 @@ pub struct MoveWrite {
     played: Played,
     from: Option<String>,
     to: String,
+    /// The position the move leaves.
     fen: String,
     /// What the move adds to the game's history.
     history_entry: String,
+    /// The conditional replies the move sets off, in order.
+    replies: Vec<conditional::Reply>,
+    /// The game's conditional lines after the move, when it had some.
+    lines_after: Option<Vec<(i32, Vec<conditional::LinePly>)>>,
+    /// The position after the move and its replies.
+    final_fen: String,
+    /// The game's end, after the move and its replies.
     outcome: Option<missive_rules::Outcome>,
     draw_offer: Option<Side>,
     next_side: Color,
     control: Option<TimeControl>,
     mover_clock: Option<state::MoverClock>,
-    /// The mover's earlier moves (counted only for "N moves in D days").
-    before: i64,
+    /// Each side's earlier moves, White's then Black's (counted only for
+    /// "N moves in D days").
+    before: [i64; 2],
     now: NaiveDateTime,
 }
 
@@ -293,26 +303,44 @@ fn prepare_move(
     let from = from.map(|s| s.name());
     let to = to.name();
     let fen = game.fen();
+    let history_entry = game.last_history_entry();
+    // Only a game whose players keep conditional lines reads them; the
+    // store's guard on the lines' revision covers a line added since.
+    let (replies, lines_after) = if row.conditional_count > 0 {
+        let lines = conditional::lines_of(conn, id, row.ply, None)?;
+        let plan = conditional::plan(&mut game, lines, &played, |c| player_of(row, c));
+        (plan.replies, Some(plan.lines_after))
+    } else {
+        (Vec::new(), None)
+    };
+    let final_fen = game.fen();
     let outcome = game.outcome();
+    // The mover's own offer stands after their move; a conditional reply
+    // leaves the offer it answered standing for its owner to see.
     let draw_offer = row
         .draw_offer
         .filter(|offer| *offer == Side::from(side) && outcome.is_none());
     let next_side = game.side_to_move();
-    let history_entry = game.last_history_entry();
-    positions.keep_move(row, &fen, game);
+    let plies = 1 + replies.len() as i32;
+    positions.keep_moves(row, plies, &final_fen, game);
     // Read before the transaction, which must begin with its write (SQLite
     // cannot upgrade a reading transaction once another has written). Only
-    // an "N moves in D days" schedule needs the count.
+    // an "N moves in D days" schedule needs the counts.
     let scheduled = control.as_ref().is_some_and(|c| c.schedule.is_some());
-    let before: i64 = if mover_clock.is_some() && scheduled {
-        moves::table
-            .filter(moves::game_id.eq(id))
-            .filter(moves::played_by.eq(user.id))
-            .count()
-            .get_result(conn)?
-    } else {
-        0
-    };
+    let mut before = [0i64; 2];
+    if mover_clock.is_some() && scheduled {
+        let movers = std::iter::once(user.id).chain(replies.iter().map(|r| r.owner));
+        for (who, color) in movers.zip(std::iter::once(side).chain(replies.iter().map(|r| r.side))) {
+            let slot = usize::from(color == Color::Black);
+            if before[slot] == 0 {
+                before[slot] = moves::table
+                    .filter(moves::game_id.eq(id))
+                    .filter(moves::played_by.eq(who))
+                    .count()
+                    .get_result(conn)?;
+            }
+        }
+    }
     Ok(Prepared::Store(Box::new(MoveWrite {
         row: owned,
         user_id: user.id,
@@ -322,6 +350,9 @@ fn prepare_move(
         to,
         fen,
         history_entry,
+        replies,
+        lines_after,
+        final_fen,
         outcome,
         draw_offer,
         next_side,
@@ -332,28 +363,89 @@ fn prepare_move(
     })))
 }
 
-/// Store a move checked by [`queue_move`]: the guarded update of the
-/// game, the move row, the mails or the game's end. Run it in a transaction;
-/// "the position has changed" when another move was stored first.
+/// What a move that lost the race with an edit of the game's conditional
+/// lines is told; [`crate::web`] plays it again at once, with the lines as
+/// they are now.
+pub const LINES_CHANGED: &str =
+    "Your opponent changed their conditional moves while your move was being stored: send it again.";
+
+/// One ply a move stores: the move itself, or a conditional reply to it.
+struct PlyRow<'a> {
+    user_id: i32,
+    side: Color,
+    played: &'a Played,
+    from: Option<String>,
+    to: String,
+    fen: &'a str,
+    history_entry: &'a str,
+    conditional: bool,
+}
+
+impl MoveWrite {
+    fn plies(&self) -> Vec<PlyRow<'_>> {
+        let mut plies = vec![PlyRow {
+            user_id: self.user_id,
+            side: self.side,
+            played: &self.played,
+            from: self.from.clone(),
+            to: self.to.clone(),
+            fen: &self.fen,
+            history_entry: &self.history_entry,
+            conditional: false,
+        }];
+        for r in &self.replies {
+            plies.push(PlyRow {
+                user_id: r.owner,
+                side: r.side,
+                played: &r.played,
+                from: r.from.clone(),
+                to: r.to.clone(),
+                fen: &r.fen,
+                history_entry: &r.history_entry,
+                conditional: true,
+            });
+        }
+        plies
+    }
+}
+
+/// Store a move checked by [`queue_move`], with the conditional replies it
+/// sets off: the guarded update of the game, the move rows, the game's
+/// lines, the mails or the game's end. Run it in a transaction; "the
+/// position has changed" when another move was stored first.
 pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), Error> {
     let row = &w.row;
-    let (id, side, next_side, now, before) = (row.id, w.side, w.next_side, w.now, w.before);
-    let new_ply = row.ply + 1;
-    // The clocks after this move: the mover's bank loses the running
-    // time used and gains the increment and schedule credit; the next
+    let (id, next_side, now) = (row.id, w.next_side, w.now);
+    let plies = w.plies();
+    let final_ply = row.ply + plies.len() as i32;
+    // The clocks after these moves: each mover's bank loses the running
+    // time used (none for a conditional reply, played the moment it was
+    // set off) and gains the increment and schedule credit; the next
     // mover's turn begins now.
     let mut banks = (row.white_clock_secs, row.black_clock_secs);
-    let mut time_used = None;
+    let mut time_used = vec![None; plies.len()];
+    let mut bank_after = vec![None; plies.len()];
     let mut next = (None, None, None);
     if let (Some(c), Some(m)) = (&w.control, &w.mover_clock) {
-        let used = crate::domain::running_time::running_secs(m.started, now, &m.leave);
-        let done = u32::try_from(before + 1).unwrap_or(u32::MAX);
-        let bank = c.after_move(m.bank, used, done);
-        match m.color {
-            Color::Black => banks.1 = Some(bank),
-            _ => banks.0 = Some(bank),
+        let mut done = w.before;
+        for (i, p) in plies.iter().enumerate() {
+            let slot = usize::from(p.side == Color::Black);
+            done[slot] += 1;
+            let (bank, used) = match i {
+                0 => (
+                    m.bank,
+                    crate::domain::running_time::running_secs(m.started, now, &m.leave),
+                ),
+                _ => (if slot == 1 { banks.1 } else { banks.0 }.unwrap_or(0), 0),
+            };
+            let after = c.after_move(bank, used, u32::try_from(done[slot]).unwrap_or(u32::MAX));
+            match slot {
+                1 => banks.1 = Some(after),
+                _ => banks.0 = Some(after),
+            }
+            time_used[i] = Some(used);
+            bank_after[i] = Some(after);
         }
-        time_used = Some(used);
         let next_bank = match next_side {
             Color::Black => banks.1,
             _ => banks.0,
@@ -369,18 +461,24 @@ pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), Error> {
             )),
         );
     }
+    let (rev, count) = match &w.lines_after {
+        Some(lines) => (row.conditional_rev + 1, lines.len() as i32),
+        None => (row.conditional_rev, row.conditional_count),
+    };
     // The conditional update is the guard: only one request can move the
-    // game from `row.ply`; the unique (game_id, ply) key backs it up.
+    // game from `row.ply`, and only with the lines it read; the unique
+    // (game_id, ply) key backs it up.
     let n = per_backend!(conn, |c| kept_update(
         games::table,
         games::id
             .eq(id)
             .and(games::ply.eq(row.ply))
-            .and(games::status.eq(GameStatus::Active.code())),
+            .and(games::status.eq(GameStatus::Active.code()))
+            .and(games::conditional_rev.eq(row.conditional_rev)),
         (
             (
-                games::fen.eq(&w.fen),
-                games::ply.eq(new_ply),
+                games::fen.eq(&w.final_fen),
+                games::ply.eq(final_ply),
                 games::turn.eq(Side::from(next_side).code()),
                 games::draw_offer.eq(w.draw_offer.map(Side::code)),
                 games::updated_at.eq(now),
@@ -392,11 +490,22 @@ pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), Error> {
                 games::clock_deadline.eq(next.1),
                 games::clock_remind_at.eq(next.2),
             ),
+            (
+                games::conditional_rev.eq(rev),
+                games::conditional_count.eq(count),
+            ),
         ),
     )
     .execute(c))?;
     if n == 0 {
-        return Err(Error::position_changed());
+        let now_row = load(conn, id)?;
+        let lines_only = now_row.ply == row.ply
+            && now_row.status == GameStatus::Active
+            && now_row.conditional_rev != row.conditional_rev;
+        return Err(match lines_only {
+            true => Error::Conflict(LINES_CHANGED.into()),
+            false => Error::position_changed(),
+        });
     }
     // The move's number from the previous move's, read now that this
     // transaction has written (a read before its first write would pin a
@@ -407,49 +516,56 @@ pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), Error> {
         .select((moves::turn_no, moves::played_by))
         .first(c)
         .optional())?;
-    let turn_no = next_turn_no(
-        previous.map(|(n, by)| {
-            let color = match Some(by) == row.black_id {
-                true => Color::Black,
-                false => Color::White,
-            };
-            (n, color)
-        }),
-        side,
-    );
-    let mv = NewMove {
-        game_id: id,
-        ply: new_ply,
-        display: &w.played.display,
-        coordinate: &w.played.coordinate,
-        from_square: w.from.as_deref(),
-        to_square: &w.to,
-        fen_after: &w.fen,
-        played_by: w.user_id,
-        played_at: now,
-        comment: w
-            .played
-            .comment
-            .as_deref()
-            .map(str::trim)
-            .filter(|c| !c.is_empty())
-            .map(|c| crate::util::clip(c, COMMENT_MAX)),
-        time_used_secs: time_used,
-        turn_no,
-        history_entry: Some(&w.history_entry),
-    };
-    match per_backend!(conn, |c| diesel::insert_into(moves::table)
-        .values(mv)
-        .execute(c))
-    {
-        Ok(_) => {}
-        Err(e) if is_unique_violation(&e) => return Err(Error::position_changed()),
-        Err(e) => return Err(e.into()),
+    let mut previous = previous.map(|(n, by)| {
+        let color = match Some(by) == row.black_id {
+            true => Color::Black,
+            false => Color::White,
+        };
+        (n, color)
+    });
+    for (i, p) in plies.iter().enumerate() {
+        let turn_no = next_turn_no(previous, p.side);
+        previous = Some((turn_no, p.side));
+        let mv = NewMove {
+            game_id: id,
+            ply: row.ply + 1 + i as i32,
+            display: &p.played.display,
+            coordinate: &p.played.coordinate,
+            from_square: p.from.as_deref(),
+            to_square: &p.to,
+            fen_after: p.fen,
+            played_by: p.user_id,
+            played_at: now,
+            comment: p
+                .played
+                .comment
+                .as_deref()
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .map(|c| crate::util::clip(c, COMMENT_MAX)),
+            time_used_secs: time_used[i],
+            turn_no,
+            history_entry: Some(p.history_entry),
+            conditional: p.conditional,
+            bank_after: bank_after[i],
+        };
+        match per_backend!(conn, |c| diesel::insert_into(moves::table)
+            .values(mv)
+            .execute(c))
+        {
+            Ok(_) => {}
+            Err(e) if is_unique_violation(&e) => return Err(Error::position_changed()),
+            Err(e) => return Err(e.into()),
+        }
     }
+    if let Some(lines) = &w.lines_after {
+        conditional::store_plan(conn, id, final_ply, lines, now)?;
+    }
+    let last = plies.last().expect("a move stores at least itself");
     match w.outcome {
         Some(o) => {
             let after = load(conn, id)?;
-            let last_move = (w.user_id, MoveNote::of(&w.played));
+            let last_move = (last.user_id, MoveNote::of(last.played));
             if !end_game(
                 conn,
                 &after,
@@ -461,9 +577,13 @@ pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), Error> {
                 return Err(Error::position_changed());
             }
         }
+        None if w.replies.is_empty() => {
+            let next_player = player_of(row, next_side);
+            notify::on_move(conn, row, w.user_id, next_player, final_ply, &w.played, now)?
+        }
         None => {
             let next_player = player_of(row, next_side);
-            notify::on_move(conn, row, w.user_id, next_player, new_ply, &w.played, now)?
+            notify::on_conditional_replies(conn, row, next_player, final_ply, &w.replies, now)?
         }
     }
     Ok(())

@@ -64,6 +64,9 @@ struct GameKey<'a> {
     variant: &'a str,
     id: i32,
     created_at: NaiveDateTime,
+    /// A taken-back ply can be played again differently: the same ply and
+    /// FEN reached another way has another repetition history.
+    takebacks: i32,
     ply: i32,
     fen: &'a str,
 }
@@ -74,15 +77,16 @@ impl<'a> GameKey<'a> {
             variant: &row.variant,
             id: row.id,
             created_at: row.created_at,
+            takebacks: row.takebacks,
             ply: row.ply,
             fen: &row.fen,
         }
     }
 
-    /// The game of `row` once a move has left `fen`.
-    fn after_move(row: &'a GameRow, fen: &'a str) -> GameKey<'a> {
+    /// The game of `row` once `plies` moves have left `fen`.
+    fn after_moves(row: &'a GameRow, plies: i32, fen: &'a str) -> GameKey<'a> {
         GameKey {
-            ply: row.ply + 1,
+            ply: row.ply + plies,
             fen,
             ..GameKey::of(row)
         }
@@ -94,6 +98,7 @@ pub struct Restored {
     variant: &'static str,
     game_id: i32,
     created_at: NaiveDateTime,
+    takebacks: i32,
     ply: i32,
     fen: String,
     pub game: Game,
@@ -106,6 +111,7 @@ impl Restored {
             variant: self.variant,
             id: self.game_id,
             created_at: self.created_at,
+            takebacks: self.takebacks,
             ply: self.ply,
             fen: &self.fen,
         }
@@ -187,10 +193,16 @@ impl PositionCache {
     /// that each had one hit, so that a new one, not yet asked for, was
     /// evicted first: every long game's next move read its history again.
     pub fn keep_move(&self, row: &GameRow, fen: &str, game: Game) -> Arc<Restored> {
+        self.keep_moves(row, 1, fen, game)
+    }
+
+    /// [`PositionCache::keep_move`] for `plies` moves stored together (a
+    /// move and the conditional replies it set off).
+    pub fn keep_moves(&self, row: &GameRow, plies: i32, fen: &str, game: Game) -> Arc<Restored> {
         let before = GameKey::of(row);
         self.games
             .remove_if(&self.key(&before), |r| r.key() == before);
-        self.keep(GameKey::after_move(row, fen), game)
+        self.keep(GameKey::after_moves(row, plies, fen), game)
     }
 
     /// Keep `game`, the game that `key` names.
@@ -199,6 +211,7 @@ impl PositionCache {
             variant: game.variant().id(),
             game_id: key.id,
             created_at: key.created_at,
+            takebacks: key.takebacks,
             ply: key.ply,
             fen: key.fen.to_string(),
             game,

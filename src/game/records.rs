@@ -161,7 +161,12 @@ pub fn write_game(
             .iter()
             .map(|m| RecordMove {
                 text: m.coordinate.clone(),
-                comment: m.comment.clone(),
+                // A conditional move says so where PGN readers show it.
+                comment: match (m.conditional, &m.comment) {
+                    (true, Some(c)) => Some(format!("conditional: {c}")),
+                    (true, None) => Some("conditional".into()),
+                    (false, c) => c.clone(),
+                },
                 time: Some(stamp(m.played_at)),
             })
             .collect(),

@@ -67,6 +67,8 @@ pub struct MailData {
     pub play_link_hours: i64,
     pub last_move: String,
     pub comment: String,
+    /// The reader's move that `last_move`, a conditional one, answered.
+    pub answered: String,
     pub diagram: String,
     pub moves_text: String,
     pub result_text: String,

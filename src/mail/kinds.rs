@@ -85,6 +85,9 @@ mail_folder!(tournament_round(m: MailData, t: crate::tournaments::views::RoundMa
 mail_folder!(tournament_withdrawn(m: MailData, w: WithdrawnMail) =>
     "email/tournament_withdrawn/subject.txt", "email/tournament_withdrawn/body.txt",
     "email/tournament_withdrawn/body.html");
+mail_folder!(conditional_played(m: MailData) =>
+    "email/conditional_played/subject.txt", "email/conditional_played/body.txt",
+    "email/conditional_played/body.html");
 mail_folder!(digest(m: DigestData) =>
     "email/digest/subject.txt", "email/digest/body.txt", "email/digest/body.html");
 

@@ -234,12 +234,14 @@ fn render_game_mail(
     };
     let last_move = match mail {
         Mail::YourTurn { last_move, .. } | Mail::GameOver { last_move, .. } => last_move.clone(),
+        Mail::ConditionalPlayed { last_move, .. } => Some(last_move.clone()),
         _ => None,
     };
-    let MoveNote { display, comment } = last_move.unwrap_or(MoveNote {
-        display: String::new(),
-        comment: None,
-    });
+    let MoveNote {
+        display,
+        comment,
+        answers,
+    } = last_move.unwrap_or_default();
     let mut data = MailData {
         opponent: username_or(conn, opponent_id)?,
         game_id: game.id,
@@ -248,6 +250,7 @@ fn render_game_mail(
         play_link_hours: ctx.play_link_ttl.num_hours(),
         last_move: display,
         comment: comment.unwrap_or_default(),
+        answered: answers.unwrap_or_default(),
         ..footer_data(ctx, user)
     };
     // Only while it is still this player's turn at the mail's ply.
@@ -299,6 +302,10 @@ fn render_game_mail(
             with_position(conn, &mut data)?;
             data.play_url = play_url();
             kinds::your_turn(&data)?
+        }
+        Mail::ConditionalPlayed { .. } => {
+            with_position(conn, &mut data)?;
+            kinds::conditional_played(&data)?
         }
         Mail::ClockReminder { ply, .. } => {
             if !still_to_move(ply) {

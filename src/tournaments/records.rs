@@ -206,6 +206,8 @@ pub fn import_record(
                     turn_no: *turn_no,
                     // The game's history is stored whole, up to its last ply.
                     history_entry: None,
+                    conditional: false,
+                    bank_after: None,
                 })
                 .execute(conn)?;
         }

@@ -240,24 +240,33 @@ where
 {
     let unsure = std::cell::RefCell::new(None::<UnsureMove>);
     let (unsure, attempt) = (&unsure, &attempt);
-    let (x, submitted) = read_again(state, move || async move {
-        let earlier = unsure.borrow().clone();
-        match attempt(earlier).await? {
-            (_, Err(lost @ Error::ConnectionLost(_))) => Err(lost),
-            (_, Ok(Submitted::Unsure(this))) => {
-                let lost = this.lost();
-                *unsure.borrow_mut() = Some(this);
-                Err(lost)
+    // A move that lost its race with an edit of the opponent's conditional
+    // lines stored nothing; played again it comes after the edit.
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        let (x, submitted) = read_again(state, move || async move {
+            let earlier = unsure.borrow().clone();
+            match attempt(earlier).await? {
+                (_, Err(lost @ Error::ConnectionLost(_))) => Err(lost),
+                (_, Ok(Submitted::Unsure(this))) => {
+                    let lost = this.lost();
+                    *unsure.borrow_mut() = Some(this);
+                    Err(lost)
+                }
+                answer => Ok(answer),
             }
-            answer => Ok(answer),
+        })
+        .await?;
+        let outcome = match submitted {
+            Ok(s) => s.outcome().await,
+            Err(e) => Err(e),
+        };
+        match outcome {
+            Err(Error::Conflict(m)) if m == crate::game::play::LINES_CHANGED && tries < 3 => {}
+            outcome => return Ok((x, outcome)),
         }
-    })
-    .await?;
-    let outcome = match submitted {
-        Ok(s) => s.outcome().await,
-        Err(e) => Err(e),
-    };
-    Ok((x, outcome))
+    }
 }
 
 /// The session's user and `f`'s answer, read

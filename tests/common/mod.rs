@@ -176,6 +176,21 @@ impl TestApp {
         c
     }
 
+    /// [`TestApp::user`] whose address is verified, so mail reaches them.
+    pub fn verified_user(&self, name: &str) -> TestClient {
+        let c = self.user(name);
+        let id = self.count(&format!(
+            "SELECT CAST(id AS BIGINT) AS n FROM users WHERE username = '{name}'"
+        )) as i32;
+        let secret = missive::web::load_secret(&mut self.db(), None).unwrap();
+        let sig = missive::accounts::links::verify_sig(&secret, id, &format!("{name}@example.org"));
+        assert_eq!(
+            c.get(&format!("/verify-email?u={id}&sig={sig}")).status,
+            StatusCode::OK
+        );
+        c
+    }
+
     /// A server with alice and bob signed up and a game between them
     /// accepted, alice White: the start of most game tests.
     pub fn game_of_alice_and_bob(backend: Backend) -> (TestApp, TestClient, TestClient, i32) {

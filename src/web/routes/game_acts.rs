@@ -5,12 +5,14 @@ use crate::db::models::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::game::challenge;
+use crate::game::conditional;
 use crate::game::draw;
 use crate::game::finish::check_participant;
 use crate::game::play;
 use crate::game::play::MoveOutcome;
 use crate::game::resign;
 use crate::game::{restore, rows};
+use crate::web::routes::conditional::{add_line, check_with_move, page_with_error};
 use crate::web::routes::game_page::{drawn_for, load_game, render_game, PageExtras};
 use crate::web::{db_read, html, now, parse_id, see_other, write_once, Ctx, Page, Session};
 use actix_web::http::StatusCode;
@@ -32,6 +34,8 @@ pub struct MoveForm {
     text: String,
     confirm: String,
     ply: String,
+    /// A conditional line entered with the move (optional).
+    conditional: String,
 }
 
 #[derive(Deserialize, Default)]
@@ -96,6 +100,26 @@ pub async fn make_move(
     };
     let confirmed = f.confirm == "1";
     let state = session.state().clone();
+    let line = f.conditional.trim().to_string();
+    let line_extras = || PageExtras {
+        move_text: crate::web::clip(&f.text, 200),
+        line_text: crate::web::clip(&line, conditional::LINE_TEXT_MAX),
+        ..PageExtras::default()
+    };
+    if !line.is_empty() {
+        // Both or neither: a line the rules refuse keeps the move unplayed.
+        let ctx = session.clone().resolve().await?;
+        let user = ctx.require_user()?.clone();
+        if let Err(e) = check_with_move(&state, id, &user, &f.text, &line).await {
+            let status = match e {
+                Error::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
+                Error::Forbidden(_) => StatusCode::FORBIDDEN,
+                _ => return Err(e),
+            };
+            let why = format!("Your move was not played: its conditional line was refused. {e}");
+            return page_with_error(&ctx, id, status, why, line_extras()).await;
+        }
+    }
     // The session is looked up with the move's reads, in one database call;
     // the connection is back in the pool while the move commits.
     let (ctx, result) = crate::web::settle_move(&state, |unsure| {
@@ -119,23 +143,36 @@ pub async fn make_move(
     })
     .await?;
     let (status, extras) = match result {
-        Ok(MoveOutcome::Committed { .. }) => return Ok(see_other(&format!("/games/{id}"))),
+        Ok(MoveOutcome::Committed { .. }) if line.is_empty() => {
+            return Ok(see_other(&format!("/games/{id}")))
+        }
+        Ok(MoveOutcome::Committed { .. }) => {
+            let user = ctx.require_user()?.clone();
+            match add_line(&ctx.state, id, &user, &line).await {
+                Ok(()) => return Ok(see_other(&format!("/games/{id}#conditional"))),
+                Err(e @ (Error::Invalid(_) | Error::Conflict(_) | Error::Forbidden(_))) => {
+                    let why = format!(
+                        "Your move was played, but its conditional line was not stored: {e}"
+                    );
+                    return page_with_error(&ctx, id, StatusCode::CONFLICT, why, line_extras())
+                        .await;
+                }
+                Err(e) => return Err(e),
+            }
+        }
         Ok(MoveOutcome::Preview { played, after }) => (
             StatusCode::OK,
             PageExtras {
-                error: None,
-                move_text: String::new(),
                 preview: Some((played, after)),
-                view_ply: None,
+                line_text: line.clone(),
+                ..PageExtras::default()
             },
         ),
         Err(Error::Invalid(msg)) => (
             StatusCode::UNPROCESSABLE_ENTITY,
             PageExtras {
                 error: Some(msg),
-                move_text: crate::web::clip(&f.text, 200),
-                preview: None,
-                view_ply: None,
+                ..line_extras()
             },
         ),
         // The game moved on (or ended on time): show it as it is now.
@@ -143,9 +180,7 @@ pub async fn make_move(
             StatusCode::CONFLICT,
             PageExtras {
                 error: Some(msg),
-                move_text: String::new(),
-                preview: None,
-                view_ply: None,
+                ..PageExtras::default()
             },
         ),
         Err(e) => return Err(e),

@@ -29,6 +29,7 @@ pub async fn json(path: web::Path<String>, ctx: Ctx) -> Result<HttpResponse, Err
                 "comment": m.comment,
                 "played_at": m.played_at.and_utc().to_rfc3339(),
                 "time_used_secs": m.time_used_secs,
+                "conditional": m.conditional,
             })
         })
         .collect();
@@ -45,7 +46,7 @@ pub async fn json(path: web::Path<String>, ctx: Ctx) -> Result<HttpResponse, Err
             "deadline": c.deadline.map(|d| d.and_utc().to_rfc3339()),
         })
     });
-    let body = serde_json::json!({
+    let mut body = serde_json::json!({
         "id": row.id,
         "variant": row.variant,
         "variant_name": variant.name(),
@@ -66,6 +67,21 @@ pub async fn json(path: web::Path<String>, ctx: Ctx) -> Result<HttpResponse, Err
         "clock": clock,
         "moves": moves,
     });
+    // The viewer's own conditional lines, for a player (nobody else's).
+    let player = ctx.user.as_ref().is_some_and(|u| rows::side_of(row, u.id).is_some());
+    if player {
+        body["conditional_lines"] = data
+            .lines
+            .iter()
+            .map(|l| {
+                serde_json::json!({
+                    "id": l.id,
+                    "line": l.text(),
+                    "plies": l.plies,
+                })
+            })
+            .collect();
+    }
     Ok(HttpResponse::Ok()
         .content_type("application/json")
         .body(body.to_string()))

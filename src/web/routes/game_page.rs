@@ -30,6 +30,8 @@ pub struct MoveCell<'a> {
     display: &'a str,
     comment: Option<&'a str>,
     current: bool,
+    /// Played at once from its player's conditional line.
+    conditional: bool,
 }
 
 pub struct MoveLine<'a> {
@@ -74,6 +76,7 @@ fn move_lines(moves: &[ListedMove], black_id: Option<i32>, shown: i32) -> Vec<Mo
             display: &m.display,
             comment: m.comment.as_deref(),
             current: m.ply == shown,
+            conditional: m.conditional,
         };
         let number = m.turn_no.max(0) as usize;
         match rows.last_mut() {
@@ -189,6 +192,17 @@ struct GamePage<'a> {
     tournament: Option<(i32, String, Option<i32>)>,
     logged_in: bool,
     clock: Option<ClockLines>,
+    /// The viewer's conditional lines, while they play the game.
+    conditional: Option<ConditionalBox>,
+}
+
+/// The viewer's conditional lines (id, text) and what they may do with them.
+pub struct ConditionalBox {
+    lines: Vec<(i32, String)>,
+    /// A line may be added now: it is the opponent's turn.
+    can_add: bool,
+    /// The text of a line that was refused, to correct.
+    line_text: String,
 }
 
 /// The clocks as the game page (and the play-link page) shows them.
@@ -233,6 +247,8 @@ pub struct Loaded<Ms = Drawn> {
     pub clock: Option<GameClock>,
     /// The tournament the game belongs to: its id and name.
     tournament: Option<(i32, String)>,
+    /// The viewer's conditional lines, while the game is on.
+    pub lines: Vec<crate::game::conditional::Line>,
 }
 
 /// The ply a page shows: `?ply=N` clamped to the game, else the last.
@@ -312,6 +328,13 @@ fn read_game<Ms>(
             Some(t) => crate::tournaments::rows::name_of(conn, t)?.map(|name| (t, name)),
             None => None,
         };
+        // Private: only the owner's own, and only while the game is on.
+        let lines = match viewer {
+            Some(v) if row.conditional_count > 0 && row.status == GameStatus::Active => {
+                crate::game::conditional::lines_of(conn, row.id, row.ply, Some(v))?
+            }
+            _ => Vec::new(),
+        };
         Ok(Loaded {
             row,
             moves,
@@ -319,16 +342,20 @@ fn read_game<Ms>(
             note,
             clock,
             tournament,
+            lines,
         })
     })
 }
 
+#[derive(Default)]
 pub struct PageExtras {
     pub error: Option<String>,
     pub move_text: String,
     pub preview: Option<(missive_rules::Played, Box<Game>)>,
     /// `?ply=N`: show the position after N plies (clamped to the game).
     pub view_ply: Option<i64>,
+    /// A conditional line that was refused, shown again to correct.
+    pub line_text: String,
 }
 
 /// Render the game page; a panic in the rules engine becomes an error page.
@@ -506,6 +533,11 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
             .map(|(id, name)| (id, name, row.round)),
         logged_in: viewer.is_some(),
         clock: data.clock.as_ref().map(clock_lines),
+        conditional: playing.then(|| ConditionalBox {
+            lines: data.lines.iter().map(|l| (l.id, l.text())).collect(),
+            can_add: my_side.is_some_and(|s| s != to_move) && game.outcome().is_none(),
+            line_text: extras.line_text,
+        }),
     };
     // Room for the whole page at once: askama's own guess is the template's
     // text alone, and growing to the board, the legal moves and the legend
@@ -569,10 +601,8 @@ pub async fn show(
         &ctx,
         &data,
         PageExtras {
-            error: None,
-            move_text: String::new(),
-            preview: None,
             view_ply,
+            ..PageExtras::default()
         },
     )?;
     Ok(html(StatusCode::OK, body))

@@ -2,6 +2,7 @@
 //! service, and picks a template.
 
 pub mod accounts;
+pub mod conditional;
 pub mod director;
 pub mod game_acts;
 pub mod game_json;
@@ -114,6 +115,11 @@ fn games_scope() -> actix_web::Scope {
         .route("/new", web::post().to(new_game::create))
         .route("/{id:[^/.]+}", web::get().to(game_page::show))
         .route("/{id}/move", web::post().to(game_acts::make_move))
+        .route("/{id}/conditional", web::post().to(conditional::add))
+        .route(
+            "/{id}/conditional/delete",
+            web::post().to(conditional::delete),
+        )
         .route("/{id}.json", web::get().to(game_json::json))
         .route("/{id}.pgn", web::get().to(records::pgn))
         .route("/{id}.txt", web::get().to(records::log))

@@ -3,10 +3,12 @@
 //! Reading the forty listed plies was the largest single part of a game
 //! page's CPU after its thread hops (`perf`, README "Benchmarks"), and a
 //! correspondence game is looked at many times between two moves. A stored
-//! ply never changes: moves are only ever inserted, each under its own
-//! (game, ply) key, and games are never deleted. So a window of plies,
-//! once read whole, stays right for as long as its game exists; the game's
-//! creation time is part of what an entry is checked against, so even a
+//! ply never changes but by a takeback, which the game row counts
+//! (`takebacks`, part of what an entry is checked against): moves are
+//! otherwise only ever inserted, each under its own (game, ply) key, and
+//! games are never deleted. So a window of plies, once read whole, stays
+//! right until the game's next takeback; the game's creation time is part
+//! of what an entry is checked against too, so even a
 //! game id given again to a new game (a database edited by hand) cannot be
 //! shown another game's moves. Several server processes on one database
 //! each keep their own: there is nothing to invalidate.
@@ -20,6 +22,8 @@ use std::sync::Arc;
 
 struct Window {
     created_at: NaiveDateTime,
+    /// Plies taken back may be played again differently.
+    takebacks: i32,
     moves: Arc<[ListedMove]>,
 }
 
@@ -96,6 +100,7 @@ impl ListedMoves {
                 (row.id, first, last),
                 Arc::new(Window {
                     created_at: row.created_at,
+                    takebacks: row.takebacks,
                     moves: moves.clone(),
                 }),
             );
@@ -107,7 +112,7 @@ impl ListedMoves {
     fn kept(&self, row: &GameRow, first: i32, last: i32) -> Option<Arc<[ListedMove]>> {
         self.windows
             .get(&(row.id, first, last))
-            .filter(|w| w.created_at == row.created_at)
+            .filter(|w| w.created_at == row.created_at && w.takebacks == row.takebacks)
             .map(|w| w.moves.clone())
     }
 }
@@ -132,6 +137,7 @@ mod tests {
                 played_by: 1,
                 comment: None,
                 turn_no: (ply + 1) / 2,
+                conditional: false,
             })
             .collect()
     }

@@ -1,0 +1,584 @@
+//! Conditional moves: a player's lines of "if they play X, I play Y",
+//! checked by the rules when entered, kept private, and played at once when
+//! the opponent's move matches ([`plan`], called by `game::play` inside the
+//! move's own transaction).
+//!
+//! A line is a sequence of plies starting with the opponent's next move and
+//! ending with the owner's own. A player's lines form a tree: two lines
+//! may part only at an opponent's move, never at the owner's. Every edit of
+//! a game's lines moves the game row's `conditional_rev` under the row's
+//! guard (the ply and status a move also guards on), so an edit and a move
+//! happen in one order or the other.
+
+use crate::db::models::{GameRow, User};
+use crate::db::schema::{conditional_lines, games};
+use crate::db::{per_backend, DbConn};
+use crate::domain::error::Error;
+use crate::domain::game_state::GameStatus;
+use crate::game::rows::{side_of, COMMENT_MAX, MOVE_TEXT_MAX};
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use missive_rules::{Color, Game, Played};
+use serde::{Deserialize, Serialize};
+
+/// Most plies in one line (the owner's and the opponent's together).
+pub const LINE_PLIES_MAX: usize = 40;
+
+/// Most lines one player keeps in one game.
+pub const LINES_MAX: usize = 50;
+
+/// Longest line text accepted before reading it.
+pub const LINE_TEXT_MAX: usize = 4000;
+
+/// One ply of a line, as the rules wrote it when the line was checked.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LinePly {
+    pub coordinate: String,
+    pub display: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+    /// The owner's own move (else the opponent's).
+    pub mine: bool,
+}
+
+/// A stored line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub id: i32,
+    pub user_id: i32,
+    /// The game's ply before the line's first move.
+    pub from_ply: i32,
+    pub plies: Vec<LinePly>,
+}
+
+impl Line {
+    /// The line as the owner reads it: `Nf6 Bg5 e6 Nf3`.
+    pub fn text(&self) -> String {
+        self.plies
+            .iter()
+            .map(|p| p.display.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// The moves of a line text, each with its `//` comment. Moves are parted
+/// by spaces, line breaks or `;`; a comment runs from `//` to the next `;`
+/// or line break. Move numbers (`5.`, `5...`, `5.Nf3`) are skipped, so a
+/// line copied from a game record reads as written.
+pub fn read_line_text(text: &str) -> Result<Vec<(String, Option<String>)>, Error> {
+    if text.len() > LINE_TEXT_MAX {
+        return Err(Error::Invalid(format!(
+            "That line is too long: at most {LINE_TEXT_MAX} characters."
+        )));
+    }
+    let mut out: Vec<(String, Option<String>)> = Vec::new();
+    for segment in text.split([';', '\n', '\r']) {
+        let (moves, comment) = match segment.split_once("//") {
+            Some((m, c)) => (m, Some(c.trim()).filter(|c| !c.is_empty())),
+            None => (segment, None),
+        };
+        let before = out.len();
+        for token in moves.split_whitespace() {
+            let token = token.trim_start_matches(|c: char| c.is_ascii_digit());
+            let token = if token.len() < moves.len() {
+                token.trim_start_matches('.')
+            } else {
+                token
+            };
+            if token.is_empty() {
+                continue;
+            }
+            if token.len() > MOVE_TEXT_MAX {
+                return Err(Error::Invalid("A move in that line is far too long.".into()));
+            }
+            out.push((token.to_string(), None));
+        }
+        if let Some(c) = comment {
+            match out.len() > before {
+                true => out.last_mut().expect("a move was read").1 = Some(clip_comment(c)),
+                false => {
+                    return Err(Error::Invalid(
+                        "A `//` comment in the line follows no move: write it after the move it is about."
+                            .into(),
+                    ))
+                }
+            }
+        }
+    }
+    if out.is_empty() {
+        return Err(Error::Invalid(
+            "The line is empty: write your opponent's move and your answer, e.g. `Nf6 Bg5`.".into(),
+        ));
+    }
+    if out.len() > LINE_PLIES_MAX {
+        return Err(Error::Invalid(format!(
+            "That line has {} moves: a line may have at most {LINE_PLIES_MAX}.",
+            out.len()
+        )));
+    }
+    Ok(out)
+}
+
+fn clip_comment(c: &str) -> String {
+    crate::util::clip(c, COMMENT_MAX)
+}
+
+/// Check a line for the player of `owner` in `start` (a position where the
+/// opponent is to move): every ply legal in the position the line reaches,
+/// under the variant's repetition and move-count rules, the first the
+/// opponent's and the last the owner's.
+pub fn check_line(
+    start: &Game,
+    owner: Color,
+    entries: &[(String, Option<String>)],
+) -> Result<Vec<LinePly>, Error> {
+    if start.outcome().is_some() {
+        return Err(Error::Forbidden("This game is over.".into()));
+    }
+    if start.side_to_move() == owner {
+        return Err(Error::Forbidden(
+            "It is your move: a conditional line starts with your opponent's next move, so enter it with your move (the `conditional` field) or after it."
+                .into(),
+        ));
+    }
+    let mut game = start.clone();
+    let mut plies = Vec::with_capacity(entries.len());
+    for (i, (text, comment)) in entries.iter().enumerate() {
+        let n = i + 1;
+        if let Some(o) = game.outcome() {
+            return Err(Error::Invalid(format!(
+                "Ply {n} of the line ({text}): the game would already be over after ply {i} ({}).",
+                o.reason.describe()
+            )));
+        }
+        let mine = game.side_to_move() == owner;
+        let played = game.play_text(text).map_err(|e| {
+            let whose = if mine { "your move" } else { "your opponent's move" };
+            Error::Invalid(format!("Ply {n} of the line ({text}, {whose}): {e}"))
+        })?;
+        plies.push(LinePly {
+            coordinate: played.coordinate,
+            display: played.display,
+            comment: comment.clone().or(played.comment),
+            mine,
+        });
+    }
+    match plies.last() {
+        Some(last) if !last.mine => Err(Error::Invalid(format!(
+            "The line ends with your opponent's move ({}): add your answer to it, or leave it out.",
+            last.display
+        ))),
+        _ => Ok(plies),
+    }
+}
+
+/// Why `new` cannot join the lines `kept` (the same owner's, from the same
+/// ply), if it cannot: a line kept already, or one that answers the same
+/// opponent's move differently.
+pub fn conflict(kept: &[Line], new: &[LinePly]) -> Option<String> {
+    for line in kept {
+        let same = line
+            .plies
+            .iter()
+            .zip(new)
+            .take_while(|(a, b)| a.coordinate == b.coordinate)
+            .count();
+        if same == new.len() && same == line.plies.len() {
+            return Some(format!("You have this line already: {}.", line.text()));
+        }
+        if let (Some(a), Some(b)) = (line.plies.get(same), new.get(same)) {
+            if a.mine && b.mine {
+                let after = match same {
+                    0 => "at the start".to_string(),
+                    _ => format!("after {}", new[same - 1].display),
+                };
+                return Some(format!(
+                    "This line answers {after} with {}, but your line {} plays {} there: a position can have only one answer. Delete that line first, or change this one.",
+                    b.display,
+                    line.text(),
+                    a.display
+                ));
+            }
+        }
+    }
+    None
+}
+
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = conditional_lines)]
+struct LineRow {
+    id: i32,
+    user_id: i32,
+    from_ply: i32,
+    plies: String,
+}
+
+impl LineRow {
+    fn line(self) -> Option<Line> {
+        Some(Line {
+            id: self.id,
+            user_id: self.user_id,
+            from_ply: self.from_ply,
+            plies: serde_json::from_str(&self.plies).ok()?,
+        })
+    }
+}
+
+/// The lines of `game` that still start at its ply `ply` (older ones were
+/// left by an edit that lost a race, and can never match), of `user` or of
+/// both players, in the order entered.
+pub fn lines_of(
+    conn: &mut DbConn,
+    game: i32,
+    ply: i32,
+    user: Option<i32>,
+) -> Result<Vec<Line>, Error> {
+    let rows: Vec<LineRow> = per_backend!(conn, |c| {
+        let mut q = conditional_lines::table
+            .filter(conditional_lines::game_id.eq(game))
+            .filter(conditional_lines::from_ply.eq(ply))
+            .into_boxed();
+        if let Some(u) = user {
+            q = q.filter(conditional_lines::user_id.eq(u));
+        }
+        q.order(conditional_lines::id.asc())
+            .select(LineRow::as_select())
+            .load(c)
+    })?;
+    Ok(rows.into_iter().filter_map(LineRow::line).collect())
+}
+
+/// The game row's guard for an edit of its lines: still at `row`'s ply and
+/// lines, still in play. Moves the lines' revision and count; false when the
+/// game moved on.
+fn guard_edit(conn: &mut DbConn, row: &GameRow, count_change: i32) -> Result<bool, Error> {
+    let n = per_backend!(conn, |c| diesel::update(
+        games::table
+            .filter(games::id.eq(row.id))
+            .filter(games::ply.eq(row.ply))
+            .filter(games::status.eq(GameStatus::Active.code()))
+            .filter(games::conditional_rev.eq(row.conditional_rev))
+    )
+    .set((
+        games::conditional_rev.eq(games::conditional_rev + 1),
+        games::conditional_count.eq(games::conditional_count + count_change),
+    ))
+    .execute(c))?;
+    Ok(n == 1)
+}
+
+const MOVED_ON: &str =
+    "The game moved on while your line was being checked: look at the position and enter the line again.";
+
+/// A checked line, ready to store by [`store_line`].
+#[derive(Clone)]
+pub struct NewLine {
+    row: GameRow,
+    user_id: i32,
+    plies: Vec<LinePly>,
+}
+
+/// Check `text` as a line of `user` in the game `row` whose position is
+/// `game` (the opponent to move), against the lines the user keeps.
+pub fn prepare_line(
+    conn: &mut DbConn,
+    row: GameRow,
+    game: &Game,
+    user: &User,
+    text: &str,
+) -> Result<NewLine, Error> {
+    let side = side_of(&row, user.id)
+        .ok_or_else(|| Error::Forbidden("Only the two players can enter conditional moves.".into()))?;
+    if row.status != GameStatus::Active {
+        return Err(Error::Forbidden("This game is not in progress.".into()));
+    }
+    let entries = read_line_text(text)?;
+    let plies = check_line(game, side, &entries)?;
+    let kept = lines_of(conn, row.id, row.ply, Some(user.id))?;
+    if kept.len() >= LINES_MAX {
+        return Err(Error::Invalid(format!(
+            "You keep {LINES_MAX} lines in this game already: delete one first."
+        )));
+    }
+    if let Some(why) = conflict(&kept, &plies) {
+        return Err(Error::Invalid(why));
+    }
+    Ok(NewLine {
+        row,
+        user_id: user.id,
+        plies,
+    })
+}
+
+/// Store a line [`prepare_line`] checked (run it in a transaction).
+pub fn store_line(conn: &mut DbConn, new: &NewLine, now: NaiveDateTime) -> Result<(), Error> {
+    if !guard_edit(conn, &new.row, 1)? {
+        return Err(Error::Conflict(MOVED_ON.into()));
+    }
+    insert_lines(
+        conn,
+        new.row.id,
+        new.row.ply,
+        &[(new.user_id, new.plies.clone())],
+        now,
+    )
+}
+
+fn insert_lines(
+    conn: &mut DbConn,
+    game: i32,
+    from_ply: i32,
+    lines: &[(i32, Vec<LinePly>)],
+    now: NaiveDateTime,
+) -> Result<(), Error> {
+    for (user, plies) in lines {
+        let json = serde_json::to_string(plies).map_err(|e| Error::internal(e.to_string()))?;
+        per_backend!(conn, |c| diesel::insert_into(conditional_lines::table)
+            .values((
+                conditional_lines::game_id.eq(game),
+                conditional_lines::user_id.eq(*user),
+                conditional_lines::from_ply.eq(from_ply),
+                conditional_lines::plies.eq(&json),
+                conditional_lines::created_at.eq(now),
+            ))
+            .execute(c))?;
+    }
+    Ok(())
+}
+
+/// Delete the line `line_id` of `user` in `game` (run it in a transaction).
+pub fn delete_line(conn: &mut DbConn, game: i32, user: &User, line_id: i32) -> Result<(), Error> {
+    let row = crate::game::rows::load(conn, game)?;
+    if side_of(&row, user.id).is_none() {
+        return Err(Error::Forbidden(
+            "Only the two players can have conditional moves.".into(),
+        ));
+    }
+    let n = per_backend!(conn, |c| diesel::delete(
+        conditional_lines::table
+            .filter(conditional_lines::id.eq(line_id))
+            .filter(conditional_lines::game_id.eq(game))
+            .filter(conditional_lines::user_id.eq(user.id))
+    )
+    .execute(c))?;
+    if n == 0 {
+        return Err(Error::NotFound(
+            "You have no such line in this game (it may have been played or dropped already)."
+                .into(),
+        ));
+    }
+    // Every stored line is current: a move rewrites a game's lines, and an
+    // edit that lost its race stored nothing.
+    per_backend!(conn, |c| diesel::update(games::table.find(game))
+        .set((
+            games::conditional_rev.eq(games::conditional_rev + 1),
+            games::conditional_count.eq(games::conditional_count - 1),
+        ))
+        .execute(c))?;
+    Ok(())
+}
+
+/// One conditional move [`plan`] played.
+pub struct Reply {
+    pub owner: i32,
+    pub side: Color,
+    pub played: Played,
+    /// What the move answered (the ply before it, as written).
+    pub answers: String,
+    pub from: Option<String>,
+    pub to: String,
+    pub fen: String,
+    pub history_entry: String,
+}
+
+/// What a stored move sets off: the conditional replies played after it,
+/// in order, and the lines left (each now starting at the game's new ply).
+pub struct Plan {
+    pub replies: Vec<Reply>,
+    pub lines_after: Vec<(i32, Vec<LinePly>)>,
+}
+
+/// Play the conditional replies that `lines` (a game's lines from the ply
+/// before `played`) give once `played` is on `game`: every line that does
+/// not start with `played` is dropped, the others lose their first ply, and
+/// while the player to move has a line whose next ply is their own, it is
+/// played. Nothing is played once the game is over. `player` names the
+/// player of a side.
+pub fn plan(
+    game: &mut Game,
+    lines: Vec<Line>,
+    played: &Played,
+    player: impl Fn(Color) -> Option<i32>,
+) -> Plan {
+    let mut left: Vec<(i32, Vec<LinePly>)> = lines.into_iter().map(|l| (l.user_id, l.plies)).collect();
+    let advance = |left: &mut Vec<(i32, Vec<LinePly>)>, coordinate: &str| {
+        left.retain(|(_, p)| p.first().is_some_and(|f| f.coordinate == coordinate));
+        for (_, p) in left.iter_mut() {
+            p.remove(0);
+        }
+        left.retain(|(_, p)| !p.is_empty());
+    };
+    advance(&mut left, &played.coordinate);
+    let mut replies = Vec::new();
+    let mut answers = played.display.clone();
+    // Each reply uses up a ply of some line: the loop ends.
+    while game.outcome().is_none() {
+        let side = game.side_to_move();
+        let Some(mover) = player(side) else { break };
+        let Some(next) = left
+            .iter()
+            .find(|(u, p)| *u == mover && p[0].mine)
+            .map(|(_, p)| p[0].clone())
+        else {
+            break;
+        };
+        let Ok(mut reply) = game.play_text(&next.coordinate) else {
+            // Checked when entered along this very path, so legal; if the
+            // rules say otherwise, the owner's lines are dropped unplayed.
+            left.retain(|(u, _)| *u != mover);
+            break;
+        };
+        reply.comment = next.comment.clone();
+        let (from, to) = game.variant().move_squares(&reply.mv);
+        advance(&mut left, &next.coordinate);
+        let display = reply.display.clone();
+        replies.push(Reply {
+            owner: mover,
+            side,
+            played: reply,
+            answers: std::mem::replace(&mut answers, display),
+            from: from.map(|s| s.name()),
+            to: to.name(),
+            fen: game.fen(),
+            history_entry: game.last_history_entry(),
+        });
+    }
+    if game.outcome().is_some() {
+        left.clear();
+    }
+    Plan {
+        replies,
+        lines_after: left,
+    }
+}
+
+/// Replace a game's lines with `plan`'s after a move took it to `ply`
+/// (inside the move's transaction).
+pub fn store_plan(
+    conn: &mut DbConn,
+    game: i32,
+    ply: i32,
+    lines_after: &[(i32, Vec<LinePly>)],
+    now: NaiveDateTime,
+) -> Result<(), Error> {
+    per_backend!(conn, |c| diesel::delete(
+        conditional_lines::table.filter(conditional_lines::game_id.eq(game))
+    )
+    .execute(c))?;
+    insert_lines(conn, game, ply, lines_after, now)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chess() -> Game {
+        Game::new(missive_rules::variant("chess").unwrap(), None).unwrap()
+    }
+
+    fn entries(text: &str) -> Vec<(String, Option<String>)> {
+        read_line_text(text).unwrap()
+    }
+
+    #[test]
+    fn a_line_reads_moves_comments_and_skips_move_numbers() {
+        assert_eq!(
+            entries("1... e5 2. Nf3 // the usual; Nc6 2.Bb5"),
+            vec![
+                ("e5".to_string(), None),
+                ("Nf3".to_string(), Some("the usual".to_string())),
+                ("Nc6".to_string(), None),
+                ("Bb5".to_string(), None),
+            ]
+        );
+        assert!(read_line_text("  ").is_err());
+        assert!(read_line_text("// nothing").is_err());
+        assert!(read_line_text(&"e4 ".repeat(LINE_PLIES_MAX + 1)).is_err());
+    }
+
+    #[test]
+    fn a_line_is_checked_ply_by_ply_and_says_which_ply_fails() {
+        let mut g = chess();
+        g.play_text("e4").unwrap();
+        let ok = check_line(&g, Color::White, &entries("e5 Nf3 Nc6 Bb5")).unwrap();
+        assert_eq!(
+            ok.iter().map(|p| (p.display.as_str(), p.mine)).collect::<Vec<_>>(),
+            vec![("e5", false), ("Nf3", true), ("Nc6", false), ("Bb5", true)]
+        );
+        let e = check_line(&g, Color::White, &entries("e5 Nf3 Nc6 Bb6")).unwrap_err();
+        assert!(e.to_string().starts_with("Ply 4 of the line (Bb6, your move)"), "{e}");
+        let e = check_line(&g, Color::White, &entries("e4 Nf3")).unwrap_err();
+        assert!(e.to_string().starts_with("Ply 1 of the line (e4, your opponent's move)"), "{e}");
+        let e = check_line(&g, Color::White, &entries("e5 Nf3 Nc6")).unwrap_err();
+        assert!(e.to_string().contains("ends with your opponent's move"), "{e}");
+        let e = check_line(&g, Color::Black, &entries("e5 Nf3")).unwrap_err();
+        assert!(e.to_string().contains("It is your move"), "{e}");
+    }
+
+    #[test]
+    fn lines_part_only_at_the_opponents_moves() {
+        let mut g = chess();
+        g.play_text("e4").unwrap();
+        let line = |id, text| Line {
+            id,
+            user_id: 1,
+            from_ply: 1,
+            plies: check_line(&g, Color::White, &entries(text)).unwrap(),
+        };
+        let kept = vec![line(1, "e5 Nf3 Nc6 Bb5")];
+        let new = |text| check_line(&g, Color::White, &entries(text)).unwrap();
+        assert_eq!(conflict(&kept, &new("c5 Nf3")), None);
+        assert_eq!(conflict(&kept, &new("e5 Nf3 d6 d4")), None);
+        assert_eq!(conflict(&kept, &new("e5 Nf3")), None);
+        let same = conflict(&kept, &new("e5 Nf3 Nc6 Bb5")).unwrap();
+        assert!(same.contains("already"), "{same}");
+        let differs = conflict(&kept, &new("e5 Nf3 Nc6 Bc4")).unwrap();
+        assert!(differs.contains("after Nc6 with Bc4"), "{differs}");
+        let at_once = conflict(&kept, &new("e5 Nc3")).unwrap();
+        assert!(at_once.contains("after e5 with Nc3"), "{at_once}");
+    }
+
+    #[test]
+    fn a_plan_plays_the_matching_reply_and_keeps_what_follows() {
+        let mut g = chess();
+        g.play_text("e4").unwrap();
+        let line = |id, text| Line {
+            id,
+            user_id: 1,
+            from_ply: 1,
+            plies: check_line(&g, Color::White, &entries(text)).unwrap(),
+        };
+        let lines = vec![line(1, "e5 Nf3 Nc6 Bb5"), line(2, "e5 Nf3 d6 d4"), line(3, "c5 Nf3")];
+        let player = |c: Color| Some(if c == Color::White { 1 } else { 2 });
+        let mut after = g.clone();
+        let played = after.play_text("e5").unwrap();
+        let p = plan(&mut after, lines.clone(), &played, player);
+        assert_eq!(p.replies.len(), 1);
+        assert_eq!(p.replies[0].played.display, "Nf3");
+        assert_eq!(p.replies[0].answers, "e5");
+        assert_eq!(after.ply(), 3);
+        let left: Vec<String> = p
+            .lines_after
+            .iter()
+            .map(|(_, l)| l.iter().map(|p| p.display.as_str()).collect::<Vec<_>>().join(" "))
+            .collect();
+        assert_eq!(left, vec!["Nc6 Bb5", "d6 d4"]);
+
+        let mut other = g.clone();
+        let played = other.play_text("d5").unwrap();
+        let p = plan(&mut other, lines, &played, player);
+        assert!(p.replies.is_empty() && p.lines_after.is_empty());
+        assert_eq!(other.ply(), 2);
+    }
+}
