@@ -230,6 +230,20 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
             g("/games/{id}/draw", game),
             vec![("action", "offer")],
         ),
+        // White to move: Black's conditional line, then its deletion (the
+        // control stores the game's first line, id 1).
+        (
+            "/games/{id}/conditional",
+            &bob,
+            g("/games/{id}/conditional", game),
+            vec![("line", "Nf3 Nc6")],
+        ),
+        (
+            "/games/{id}/conditional/delete",
+            &bob,
+            g("/games/{id}/conditional/delete", game),
+            vec![("line_id", "1")],
+        ),
         (
             "/games/{id}/resign",
             &bob,
@@ -624,7 +638,11 @@ fn user_text_is_escaped_everywhere(backend: Backend) {
     let page = alice.get(&format!("/games/{game}"));
     assert!(page.has("alert(1)") && page.has("onerror=alert(2)"));
     assert!(!page.has("</textarea><script>"), "the note, escaped");
-    assert_eq!(page.body.matches("</textarea>").count(), 1);
+    // Every `</textarea>` closes one the page opened: none from the note.
+    assert_eq!(
+        page.body.matches("</textarea>").count(),
+        page.body.matches("<textarea").count()
+    );
     for c in [&alice, &bob, &anon] {
         for path in [
             format!("/games/{game}"),
