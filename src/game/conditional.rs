@@ -79,7 +79,21 @@ pub fn read_line_text(text: &str) -> Result<Vec<(String, Option<String>)>, Error
             None => (segment, None),
         };
         let before = out.len();
+        // Game Courier writes a piece letter apart from its squares
+        // (`N g1-f3`): a bare word of letters goes with the token after it.
+        let mut pending: Option<&str> = None;
         for token in moves.split_whitespace() {
+            let token = match pending.take() {
+                Some(letter) => {
+                    out.push((format!("{letter} {token}"), None));
+                    continue;
+                }
+                None => token,
+            };
+            if token.len() <= 3 && token.chars().all(|c| c.is_ascii_alphabetic()) {
+                pending = Some(token);
+                continue;
+            }
             let token = token.trim_start_matches(|c: char| c.is_ascii_digit());
             let token = if token.len() < moves.len() {
                 token.trim_start_matches('.')
@@ -93,6 +107,9 @@ pub fn read_line_text(text: &str) -> Result<Vec<(String, Option<String>)>, Error
                 return Err(Error::Invalid("A move in that line is far too long.".into()));
             }
             out.push((token.to_string(), None));
+        }
+        if let Some(letter) = pending {
+            out.push((letter.to_string(), None));
         }
         if let Some(c) = comment {
             match out.len() > before {
@@ -500,6 +517,14 @@ mod tests {
                 ("Nf3".to_string(), Some("the usual".to_string())),
                 ("Nc6".to_string(), None),
                 ("Bb5".to_string(), None),
+            ]
+        );
+        assert_eq!(
+            entries("P g7-g5 N g1-f3; K e1-e2"),
+            vec![
+                ("P g7-g5".to_string(), None),
+                ("N g1-f3".to_string(), None),
+                ("K e1-e2".to_string(), None),
             ]
         );
         assert!(read_line_text("  ").is_err());
