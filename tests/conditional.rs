@@ -51,7 +51,11 @@ fn moves(j: &serde_json::Value) -> Vec<serde_json::Value> {
 fn lines(j: &serde_json::Value) -> Vec<String> {
     j["conditional_lines"]
         .as_array()
-        .map(|a| a.iter().map(|l| l["line"].as_str().unwrap().to_string()).collect())
+        .map(|a| {
+            a.iter()
+                .map(|l| l["line"].as_str().unwrap().to_string())
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -74,15 +78,28 @@ fn a_line_is_played_at_once_when_the_opponents_move_matches(backend: Backend) {
         StatusCode::SEE_OTHER
     );
     assert_eq!(add_line(&alice, id, "c5 Nf3").status, StatusCode::SEE_OTHER);
-    assert_eq!(add_line(&alice, id, "e5 Nf3 d6 d4").status, StatusCode::SEE_OTHER);
+    assert_eq!(
+        add_line(&alice, id, "e5 Nf3 d6 d4").status,
+        StatusCode::SEE_OTHER
+    );
     assert_eq!(
         lines(&alice.json(id)),
         vec!["e5 Nf3 Nc6 Bb5", "c5 Nf3", "e5 Nf3 d6 d4"]
     );
     // Private: Bob's page and JSON, and a visitor's, show none of it.
     let page = bob.get(&format!("/games/{id}"));
-    assert!(!page.has("Bb5") && !page.has("conditional-lines"), "{}", page.body);
-    assert!(bob.json(id).get("conditional_lines").unwrap().as_array().unwrap().is_empty());
+    assert!(
+        !page.has("Bb5") && !page.has("conditional-lines"),
+        "{}",
+        page.body
+    );
+    assert!(bob
+        .json(id)
+        .get("conditional_lines")
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .is_empty());
     assert!(app.client().json(id).get("conditional_lines").is_none());
     let mine = alice.get(&format!("/games/{id}"));
     assert!(mine.has("id=\"conditional-lines\"") && mine.has("e5 Nf3 Nc6 Bb5"));
@@ -125,9 +142,16 @@ fn a_line_is_played_at_once_when_the_opponents_move_matches(backend: Backend) {
     assert_eq!(j["ply"], 5);
     assert_eq!(moves(&j)[4]["notation"], "Bb5");
     assert!(lines(&j).is_empty());
-    assert_eq!(app.count(&format!("SELECT COUNT(*) AS n FROM conditional_lines WHERE game_id = {id}")), 0);
     assert_eq!(
-        app.count(&format!("SELECT CAST(conditional_count AS BIGINT) AS n FROM games WHERE id = {id}")),
+        app.count(&format!(
+            "SELECT COUNT(*) AS n FROM conditional_lines WHERE game_id = {id}"
+        )),
+        0
+    );
+    assert_eq!(
+        app.count(&format!(
+            "SELECT CAST(conditional_count AS BIGINT) AS n FROM games WHERE id = {id}"
+        )),
         0
     );
 }
@@ -156,7 +180,12 @@ fn a_move_that_matches_no_line_drops_them_all(backend: Backend) {
     let j = alice.json(id);
     assert_eq!(j["ply"], 2);
     assert!(lines(&j).is_empty());
-    assert_eq!(app.count(&format!("SELECT COUNT(*) AS n FROM conditional_lines WHERE game_id = {id}")), 0);
+    assert_eq!(
+        app.count(&format!(
+            "SELECT COUNT(*) AS n FROM conditional_lines WHERE game_id = {id}"
+        )),
+        0
+    );
     // Alice is told it is her turn as usual: no conditional mail.
     assert_eq!(
         app.count("SELECT COUNT(*) AS n FROM email_outbox WHERE kind = 'conditional_played'"),
@@ -175,11 +204,18 @@ fn a_refused_line_says_which_ply_and_why(backend: Backend) {
         ("e4 Nf3", "Ply 1 of the line (e4, your opponent's move)"),
         ("e5 Nf6", "Ply 2 of the line (Nf6, your move)"),
         ("e5 Nf3 Ke7 Ke3", "Ply 4 of the line (Ke3, your move)"),
-        ("e5 Nf3 Bb5", "Ply 3 of the line (Bb5, your opponent's move)"),
+        (
+            "e5 Nf3 Bb5",
+            "Ply 3 of the line (Bb5, your opponent's move)",
+        ),
     ] {
         let p = add_line(&alice, id, line);
         assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY, "{line}");
-        assert!(common::unescape(&p.body).contains(ply), "{line}: {}", p.body);
+        assert!(
+            common::unescape(&p.body).contains(ply),
+            "{line}: {}",
+            p.body
+        );
         // The refused line comes back to correct.
         assert!(p.has(&format!(">{line}</textarea>")), "{}", p.body);
     }
@@ -188,11 +224,15 @@ fn a_refused_line_says_which_ply_and_why(backend: Backend) {
     let p = add_line(&alice, id, "");
     assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY);
     // Two answers to one move are refused with the reason.
-    assert_eq!(add_line(&alice, id, "e5 Nf3 Nc6 Bb5").status, StatusCode::SEE_OTHER);
+    assert_eq!(
+        add_line(&alice, id, "e5 Nf3 Nc6 Bb5").status,
+        StatusCode::SEE_OTHER
+    );
     let p = add_line(&alice, id, "e5 Nf3 Nc6 Bc4");
     assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(
-        common::unescape(&p.body).contains("answers after Nc6 with Bc4, but your line e5 Nf3 Nc6 Bb5 plays Bb5"),
+        common::unescape(&p.body)
+            .contains("answers after Nc6 with Bc4, but your line e5 Nf3 Nc6 Bb5 plays Bb5"),
         "{}",
         p.body
     );
@@ -210,7 +250,10 @@ fn a_line_can_be_deleted_by_its_owner_only(backend: Backend) {
     let (app, alice, bob, id) = TestApp::game_of_alice_and_bob(backend);
     alice.play(id, "e4");
     add_line(&alice, id, "e5 Nf3");
-    let line_id = alice.json(id)["conditional_lines"][0]["id"].as_i64().unwrap().to_string();
+    let line_id = alice.json(id)["conditional_lines"][0]["id"]
+        .as_i64()
+        .unwrap()
+        .to_string();
     let p = bob.post(
         &format!("/games/{id}/conditional/delete"),
         &[("line_id", line_id.as_str())],
@@ -230,7 +273,10 @@ fn a_line_can_be_deleted_by_its_owner_only(backend: Backend) {
     assert!(lines(&alice.json(id)).is_empty());
     bob.play(id, "e5");
     assert_eq!(alice.json(id)["ply"], 2);
-    let p = alice.post(&format!("/games/{id}/conditional/delete"), &[("line_id", "x")]);
+    let p = alice.post(
+        &format!("/games/{id}/conditional/delete"),
+        &[("line_id", "x")],
+    );
     assert_eq!(p.status, StatusCode::BAD_REQUEST);
     let p = stranger.post(&format!("/games/{id}/conditional"), &[("line", "Nf3 Nc6")]);
     assert_eq!(p.status, StatusCode::FORBIDDEN);
@@ -247,7 +293,11 @@ fn a_line_goes_with_a_move_or_neither_is_stored(backend: Backend) {
     // A bad line: the move is not played either.
     let p = with(&alice, "e4", "e5 Ke3");
     assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert!(common::unescape(&p.body).contains("Your move was not played"), "{}", p.body);
+    assert!(
+        common::unescape(&p.body).contains("Your move was not played"),
+        "{}",
+        p.body
+    );
     assert_eq!(alice.json(id)["ply"], 0);
     let p = with(&alice, "e4", "e5 Nf3");
     assert_eq!(p.status, StatusCode::SEE_OTHER, "{}", p.body);
@@ -305,7 +355,12 @@ fn a_move_that_ends_the_game_plays_nothing(backend: Backend) {
     let j = alice.json(id);
     assert_eq!(j["status"], "finished");
     assert_eq!(j["ply"], 4);
-    assert_eq!(app.count(&format!("SELECT COUNT(*) AS n FROM conditional_lines WHERE game_id = {id}")), 0);
+    assert_eq!(
+        app.count(&format!(
+            "SELECT COUNT(*) AS n FROM conditional_lines WHERE game_id = {id}"
+        )),
+        0
+    );
 }
 
 /// A line whose reply ends the game: the game ends with it, and both
@@ -317,18 +372,25 @@ fn a_conditional_reply_can_end_the_game(backend: Backend) {
     alice.play(id, "Qh5");
     bob.play(id, "Nc6");
     alice.play(id, "Bc4");
-    assert_eq!(add_line(&alice, id, "Nf6 Qxf7#").status, StatusCode::SEE_OTHER);
+    assert_eq!(
+        add_line(&alice, id, "Nf6 Qxf7#").status,
+        StatusCode::SEE_OTHER
+    );
     bob.play(id, "Nf6");
     let j = bob.json(id);
     assert_eq!(j["status"], "finished");
     assert_eq!(j["result"], "1-0");
     assert_eq!(moves(&j)[6]["notation"], "Qxf7#");
     assert_eq!(
-        app.count(&format!("SELECT COUNT(*) AS n FROM email_outbox WHERE game_id = {id} AND kind = 'game_over'")),
+        app.count(&format!(
+            "SELECT COUNT(*) AS n FROM email_outbox WHERE game_id = {id} AND kind = 'game_over'"
+        )),
         2
     );
     assert_eq!(
-        app.count(&format!("SELECT COUNT(*) AS n FROM email_outbox WHERE game_id = {id} AND ply = 7")),
+        app.count(&format!(
+            "SELECT COUNT(*) AS n FROM email_outbox WHERE game_id = {id} AND ply = 7"
+        )),
         0
     );
 }
@@ -347,11 +409,17 @@ fn a_move_racing_an_edit_of_the_lines_takes_one_order(backend: Backend) {
         let id = game_of(&alice, &bob, "bob", "chess", "");
         alice.play(id, "e4");
         add_line(&alice, id, "e5 Nf3");
-        let line_id = alice.json(id)["conditional_lines"][0]["id"].as_i64().unwrap().to_string();
+        let line_id = alice.json(id)["conditional_lines"][0]["id"]
+            .as_i64()
+            .unwrap()
+            .to_string();
         let (a, b) = (alice.clone(), bob.clone());
         let deleter = std::thread::spawn(move || {
-            a.post(&format!("/games/{id}/conditional/delete"), &[("line_id", line_id.as_str())])
-                .status
+            a.post(
+                &format!("/games/{id}/conditional/delete"),
+                &[("line_id", line_id.as_str())],
+            )
+            .status
         });
         let mover = std::thread::spawn(move || b.play(id, "e5").status);
         let deleted = deleter.join().unwrap();
@@ -369,11 +437,18 @@ fn a_move_racing_an_edit_of_the_lines_takes_one_order(backend: Backend) {
             other => panic!("ply {other}"),
         }
         assert_eq!(
-            app.count(&format!("SELECT COUNT(*) AS n FROM conditional_lines WHERE game_id = {id}")),
-            app.count(&format!("SELECT CAST(conditional_count AS BIGINT) AS n FROM games WHERE id = {id}"))
+            app.count(&format!(
+                "SELECT COUNT(*) AS n FROM conditional_lines WHERE game_id = {id}"
+            )),
+            app.count(&format!(
+                "SELECT CAST(conditional_count AS BIGINT) AS n FROM games WHERE id = {id}"
+            ))
         );
     }
-    eprintln!("reply played first {} times, deletion first {} times", seen[0], seen[1]);
+    eprintln!(
+        "reply played first {} times, deletion first {} times",
+        seen[0], seen[1]
+    );
 }
 
 /// Two server processes on one database: the opponent's move sent to both
@@ -392,7 +467,12 @@ fn two_processes_play_a_reply_once(backend: Backend) {
         std::thread::spawn(move || {
             c.post_raw(
                 &format!("/games/{id}/move"),
-                &[("csrf_token", &token), ("move", "e5"), ("confirm", "1"), ("ply", "1")],
+                &[
+                    ("csrf_token", &token),
+                    ("move", "e5"),
+                    ("confirm", "1"),
+                    ("ply", "1"),
+                ],
             )
             .status
         })
@@ -404,9 +484,16 @@ fn two_processes_play_a_reply_once(backend: Backend) {
     common::halt(handle, thread);
     let j = alice.json(id);
     assert_eq!(j["ply"], 3);
-    assert_eq!(app.count(&format!("SELECT COUNT(*) AS n FROM moves WHERE game_id = {id}")), 3);
     assert_eq!(
-        app.count(&format!("SELECT COUNT(*) AS n FROM moves WHERE game_id = {id} AND conditional")),
+        app.count(&format!(
+            "SELECT COUNT(*) AS n FROM moves WHERE game_id = {id}"
+        )),
+        3
+    );
+    assert_eq!(
+        app.count(&format!(
+            "SELECT COUNT(*) AS n FROM moves WHERE game_id = {id} AND conditional"
+        )),
         1
     );
 }
@@ -428,14 +515,26 @@ fn a_line_in_every_variant(backend: Backend) {
         let mut game = Game::new(*v, None).unwrap();
         for mv in &path {
             let p = client(game.side_to_move()).play(id, mv);
-            assert_eq!(p.status, StatusCode::SEE_OTHER, "{} {mv}: {}", v.id(), p.body);
+            assert_eq!(
+                p.status,
+                StatusCode::SEE_OTHER,
+                "{} {mv}: {}",
+                v.id(),
+                p.body
+            );
             game.play_text(mv).unwrap();
         }
         let owner = client(game.side_to_move().opponent());
         let opponent = client(game.side_to_move());
         let text = format!("{} {}", first.display, second.display);
         let p = add_line(owner, id, &text);
-        assert_eq!(p.status, StatusCode::SEE_OTHER, "{}: {text}: {}", v.id(), p.body);
+        assert_eq!(
+            p.status,
+            StatusCode::SEE_OTHER,
+            "{}: {text}: {}",
+            v.id(),
+            p.body
+        );
         let before = game.ply() as i64;
         let p = opponent.play(id, &first.coordinate);
         assert_eq!(p.status, StatusCode::SEE_OTHER, "{}: {}", v.id(), p.body);
@@ -471,7 +570,9 @@ fn rank(m: &missive_rules::Move) -> u8 {
 /// A seeded walk through a game of `v` that prefers special moves: the
 /// moves to a position, and there the line (the mover's move, then the
 /// answer) with the most special forms found within 120 plies.
-fn find_line(v: &'static dyn missive_rules::Variant) -> (Vec<String>, missive_rules::Played, missive_rules::Played) {
+fn find_line(
+    v: &'static dyn missive_rules::Variant,
+) -> (Vec<String>, missive_rules::Played, missive_rules::Played) {
     let mut rng = rand::rngs::StdRng::seed_from_u64(7);
     let mut game = Game::new(v, None).unwrap();
     let mut path: Vec<String> = Vec::new();

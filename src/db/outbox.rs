@@ -42,7 +42,13 @@ impl Payload {
     fn of(mail: &Mail) -> Payload {
         let note = |m: &Option<MoveNote>| {
             m.as_ref()
-                .map(|m| (Some(m.display.clone()), m.comment.clone(), m.answers.clone()))
+                .map(|m| {
+                    (
+                        Some(m.display.clone()),
+                        m.comment.clone(),
+                        m.answers.clone(),
+                    )
+                })
                 .unwrap_or_default()
         };
         let mut p = Payload {

@@ -104,7 +104,9 @@ pub fn read_line_text(text: &str) -> Result<Vec<(String, Option<String>)>, Error
                 continue;
             }
             if token.len() > MOVE_TEXT_MAX {
-                return Err(Error::Invalid("A move in that line is far too long.".into()));
+                return Err(Error::Invalid(
+                    "A move in that line is far too long.".into(),
+                ));
             }
             out.push((token.to_string(), None));
         }
@@ -171,7 +173,11 @@ pub fn check_line(
         }
         let mine = game.side_to_move() == owner;
         let played = game.play_text(text).map_err(|e| {
-            let whose = if mine { "your move" } else { "your opponent's move" };
+            let whose = if mine {
+                "your move"
+            } else {
+                "your opponent's move"
+            };
             Error::Invalid(format!("Ply {n} of the line ({text}, {whose}): {e}"))
         })?;
         plies.push(LinePly {
@@ -305,8 +311,9 @@ pub fn prepare_line(
     user: &User,
     text: &str,
 ) -> Result<NewLine, Error> {
-    let side = side_of(&row, user.id)
-        .ok_or_else(|| Error::Forbidden("Only the two players can enter conditional moves.".into()))?;
+    let side = side_of(&row, user.id).ok_or_else(|| {
+        Error::Forbidden("Only the two players can enter conditional moves.".into())
+    })?;
     if row.status != GameStatus::Active {
         return Err(Error::Forbidden("This game is not in progress.".into()));
     }
@@ -428,7 +435,8 @@ pub fn plan(
     played: &Played,
     player: impl Fn(Color) -> Option<i32>,
 ) -> Plan {
-    let mut left: Vec<(i32, Vec<LinePly>)> = lines.into_iter().map(|l| (l.user_id, l.plies)).collect();
+    let mut left: Vec<(i32, Vec<LinePly>)> =
+        lines.into_iter().map(|l| (l.user_id, l.plies)).collect();
     let advance = |left: &mut Vec<(i32, Vec<LinePly>)>, coordinate: &str| {
         left.retain(|(_, p)| p.first().is_some_and(|f| f.coordinate == coordinate));
         for (_, p) in left.iter_mut() {
@@ -538,15 +546,28 @@ mod tests {
         g.play_text("e4").unwrap();
         let ok = check_line(&g, Color::White, &entries("e5 Nf3 Nc6 Bb5")).unwrap();
         assert_eq!(
-            ok.iter().map(|p| (p.display.as_str(), p.mine)).collect::<Vec<_>>(),
+            ok.iter()
+                .map(|p| (p.display.as_str(), p.mine))
+                .collect::<Vec<_>>(),
             vec![("e5", false), ("Nf3", true), ("Nc6", false), ("Bb5", true)]
         );
         let e = check_line(&g, Color::White, &entries("e5 Nf3 Nc6 Bb6")).unwrap_err();
-        assert!(e.to_string().starts_with("Ply 4 of the line (Bb6, your move)"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("Ply 4 of the line (Bb6, your move)"),
+            "{e}"
+        );
         let e = check_line(&g, Color::White, &entries("e4 Nf3")).unwrap_err();
-        assert!(e.to_string().starts_with("Ply 1 of the line (e4, your opponent's move)"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("Ply 1 of the line (e4, your opponent's move)"),
+            "{e}"
+        );
         let e = check_line(&g, Color::White, &entries("e5 Nf3 Nc6")).unwrap_err();
-        assert!(e.to_string().contains("ends with your opponent's move"), "{e}");
+        assert!(
+            e.to_string().contains("ends with your opponent's move"),
+            "{e}"
+        );
         let e = check_line(&g, Color::Black, &entries("e5 Nf3")).unwrap_err();
         assert!(e.to_string().contains("It is your move"), "{e}");
     }
@@ -584,7 +605,11 @@ mod tests {
             from_ply: 1,
             plies: check_line(&g, Color::White, &entries(text)).unwrap(),
         };
-        let lines = vec![line(1, "e5 Nf3 Nc6 Bb5"), line(2, "e5 Nf3 d6 d4"), line(3, "c5 Nf3")];
+        let lines = vec![
+            line(1, "e5 Nf3 Nc6 Bb5"),
+            line(2, "e5 Nf3 d6 d4"),
+            line(3, "c5 Nf3"),
+        ];
         let player = |c: Color| Some(if c == Color::White { 1 } else { 2 });
         let mut after = g.clone();
         let played = after.play_text("e5").unwrap();
@@ -596,7 +621,12 @@ mod tests {
         let left: Vec<String> = p
             .lines_after
             .iter()
-            .map(|(_, l)| l.iter().map(|p| p.display.as_str()).collect::<Vec<_>>().join(" "))
+            .map(|(_, l)| {
+                l.iter()
+                    .map(|p| p.display.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
             .collect();
         assert_eq!(left, vec!["Nc6 Bb5", "d6 d4"]);
 

@@ -330,7 +330,8 @@ fn prepare_move(
     let mut before = [0i64; 2];
     if mover_clock.is_some() && scheduled {
         let movers = std::iter::once(user.id).chain(replies.iter().map(|r| r.owner));
-        for (who, color) in movers.zip(std::iter::once(side).chain(replies.iter().map(|r| r.side))) {
+        for (who, color) in movers.zip(std::iter::once(side).chain(replies.iter().map(|r| r.side)))
+        {
             let slot = usize::from(color == Color::Black);
             if before[slot] == 0 {
                 before[slot] = moves::table

@@ -28,17 +28,23 @@ pub struct DeleteForm {
 
 /// Check `text` as a line of `user` in game `id` (the rules work on a
 /// reading connection), then store it under the game row's guard.
-pub async fn add_line(state: &Arc<AppState>, id: i32, user: &User, text: &str) -> Result<(), Error> {
+pub async fn add_line(
+    state: &Arc<AppState>,
+    id: i32,
+    user: &User,
+    text: &str,
+) -> Result<(), Error> {
     let (reads, user, text) = (state.clone(), user.clone(), text.to_string());
     let new = db_read(state, move |conn| {
         let row = rows::load(conn, id)?;
-        let restored = reads
-            .positions
-            .game(&row, || rows::history_of(conn, id))?;
+        let restored = reads.positions.game(&row, || rows::history_of(conn, id))?;
         conditional::prepare_line(conn, row, &restored.game, &user, &text)
     })
     .await?;
-    write_once(state, move |conn| conditional::store_line(conn, &new, now())).await
+    write_once(state, move |conn| {
+        conditional::store_line(conn, &new, now())
+    })
+    .await
 }
 
 /// Check a line sent with a move against the position the move would
@@ -62,9 +68,7 @@ pub async fn check_with_move(
         let Some(side) = rows::side_of(&row, user.id) else {
             return Ok(());
         };
-        let restored = reads
-            .positions
-            .game(&row, || rows::history_of(conn, id))?;
+        let restored = reads.positions.game(&row, || rows::history_of(conn, id))?;
         let mut after = restored.game.clone();
         if after.play_text(&move_text).is_err() {
             return Ok(());

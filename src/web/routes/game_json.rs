@@ -68,7 +68,10 @@ pub async fn json(path: web::Path<String>, ctx: Ctx) -> Result<HttpResponse, Err
         "moves": moves,
     });
     // The viewer's own conditional lines, for a player (nobody else's).
-    let player = ctx.user.as_ref().is_some_and(|u| rows::side_of(row, u.id).is_some());
+    let player = ctx
+        .user
+        .as_ref()
+        .is_some_and(|u| rows::side_of(row, u.id).is_some());
     if player {
         body["conditional_lines"] = data
             .lines
