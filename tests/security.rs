@@ -245,6 +245,12 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
             vec![("line_id", "1")],
         ),
         (
+            "/games/{id}/takeback",
+            &bob,
+            g("/games/{id}/takeback", game),
+            vec![("action", "offer")],
+        ),
+        (
             "/games/{id}/resign",
             &bob,
             g("/games/{id}/resign", game),

@@ -335,18 +335,20 @@ pub fn prepare_line(
     })
 }
 
-/// Store a line [`prepare_line`] checked (run it in a transaction).
+/// Store a line [`prepare_line`] checked, in a transaction.
 pub fn store_line(conn: &mut DbConn, new: &NewLine, now: NaiveDateTime) -> Result<(), Error> {
-    if !guard_edit(conn, &new.row, 1)? {
-        return Err(Error::Conflict(MOVED_ON.into()));
-    }
-    insert_lines(
-        conn,
-        new.row.id,
-        new.row.ply,
-        &[(new.user_id, new.plies.clone())],
-        now,
-    )
+    conn.transaction(|conn| {
+        if !guard_edit(conn, &new.row, 1)? {
+            return Err(Error::Conflict(MOVED_ON.into()));
+        }
+        insert_lines(
+            conn,
+            new.row.id,
+            new.row.ply,
+            &[(new.user_id, new.plies.clone())],
+            now,
+        )
+    })
 }
 
 fn insert_lines(
@@ -371,7 +373,7 @@ fn insert_lines(
     Ok(())
 }
 
-/// Delete the line `line_id` of `user` in `game` (run it in a transaction).
+/// Delete the line `line_id` of `user` in `game`, in a transaction.
 pub fn delete_line(conn: &mut DbConn, game: i32, user: &User, line_id: i32) -> Result<(), Error> {
     let row = crate::game::rows::load(conn, game)?;
     if side_of(&row, user.id).is_none() {
@@ -379,28 +381,33 @@ pub fn delete_line(conn: &mut DbConn, game: i32, user: &User, line_id: i32) -> R
             "Only the two players can have conditional moves.".into(),
         ));
     }
-    let n = per_backend!(conn, |c| diesel::delete(
-        conditional_lines::table
-            .filter(conditional_lines::id.eq(line_id))
-            .filter(conditional_lines::game_id.eq(game))
-            .filter(conditional_lines::user_id.eq(user.id))
-    )
-    .execute(c))?;
-    if n == 0 {
-        return Err(Error::NotFound(
-            "You have no such line in this game (it may have been played or dropped already)."
-                .into(),
-        ));
-    }
-    // Every stored line is current: a move rewrites a game's lines, and an
-    // edit that lost its race stored nothing.
-    per_backend!(conn, |c| diesel::update(games::table.find(game))
-        .set((
-            games::conditional_rev.eq(games::conditional_rev + 1),
-            games::conditional_count.eq(games::conditional_count - 1),
-        ))
+    // The game row first, as a move takes it (then its lines): on
+    // PostgreSQL the same order cannot deadlock, and on SQLite a
+    // transaction that begins with its write is never refused the write
+    // lock for having read first.
+    conn.transaction(|conn| {
+        per_backend!(conn, |c| diesel::update(games::table.find(game))
+            .set((
+                games::conditional_rev.eq(games::conditional_rev + 1),
+                games::conditional_count.eq(games::conditional_count - 1),
+            ))
+            .execute(c))?;
+        let n = per_backend!(conn, |c| diesel::delete(
+            conditional_lines::table
+                .filter(conditional_lines::id.eq(line_id))
+                .filter(conditional_lines::game_id.eq(game))
+                .filter(conditional_lines::user_id.eq(user.id))
+        )
         .execute(c))?;
-    Ok(())
+        // Nothing to delete: the count goes back with the rollback.
+        if n == 0 {
+            return Err(Error::NotFound(
+                "You have no such line in this game (it may have been played or dropped already)."
+                    .into(),
+            ));
+        }
+        Ok(())
+    })
 }
 
 /// One conditional move [`plan`] played.

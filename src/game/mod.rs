@@ -14,3 +14,4 @@ pub mod records;
 pub mod resign;
 pub mod restore;
 pub mod rows;
+pub mod takeback;

@@ -482,6 +482,9 @@ pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), Error> {
                 games::ply.eq(final_ply),
                 games::turn.eq(Side::from(next_side).code()),
                 games::draw_offer.eq(w.draw_offer.map(Side::code)),
+                // A move answers a takeback request: it was about a
+                // position the game has left.
+                games::takeback_offer.eq(None::<&str>),
                 games::updated_at.eq(now),
             ),
             (

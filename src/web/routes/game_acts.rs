@@ -11,6 +11,7 @@ use crate::game::finish::check_participant;
 use crate::game::play;
 use crate::game::play::MoveOutcome;
 use crate::game::resign;
+use crate::game::takeback;
 use crate::game::{restore, rows};
 use crate::web::routes::conditional::{add_line, check_with_move, page_with_error};
 use crate::web::routes::game_page::{drawn_for, load_game, render_game, PageExtras};
@@ -242,6 +243,20 @@ pub async fn resign(
     }
     let act = |conn: &mut DbConn, id, user: &User| resign::resign(conn, id, user, now());
     game_action(ctx, &path, &form.csrf_token, act, game_page).await
+}
+
+/// `POST /games/{id}/takeback` (`action=offer|accept|decline`): casual
+/// games only.
+pub async fn takeback(
+    ctx: Ctx,
+    path: web::Path<String>,
+    form: web::Form<DrawForm>,
+) -> Result<HttpResponse, Error> {
+    let f = form.into_inner();
+    let action = takeback::TakebackAction::parse(&f.action)?;
+    let act =
+        move |conn: &mut DbConn, id, user: &User| takeback::takeback(conn, id, user, action, now());
+    game_action(ctx, &path, &f.csrf_token, act, game_page).await
 }
 
 pub async fn draw(

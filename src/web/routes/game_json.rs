@@ -67,6 +67,19 @@ pub async fn json(path: web::Path<String>, ctx: Ctx) -> Result<HttpResponse, Err
         "clock": clock,
         "moves": moves,
     });
+    body["takeback_offer"] = serde_json::json!(row.takeback_offer);
+    body["events"] = data
+        .events
+        .iter()
+        .map(|e| {
+            serde_json::json!({
+                "at": e.at.and_utc().to_rfc3339(),
+                "kind": e.kind,
+                "detail": e.detail,
+                "by": name(e.user_id),
+            })
+        })
+        .collect();
     // The viewer's own conditional lines, for a player (nobody else's).
     let player = ctx
         .user

@@ -194,6 +194,12 @@ struct GamePage<'a> {
     clock: Option<ClockLines>,
     /// The viewer's conditional lines, while they play the game.
     conditional: Option<ConditionalBox>,
+    /// Takebacks may be asked for (a casual game the viewer plays).
+    takeback_allowed: bool,
+    takeback_from_opponent: bool,
+    takeback_by_me: bool,
+    /// The takebacks given, as the game's events say them.
+    takebacks: Vec<String>,
 }
 
 /// The viewer's conditional lines (id, text) and what they may do with them.
@@ -249,6 +255,8 @@ pub struct Loaded<Ms = Drawn> {
     tournament: Option<(i32, String)>,
     /// The viewer's conditional lines, while the game is on.
     pub lines: Vec<crate::game::conditional::Line>,
+    /// The game's events, when it has had a takeback asked for or given.
+    pub events: Vec<crate::game::takeback::GameEvent>,
 }
 
 /// The ply a page shows: `?ply=N` clamped to the game, else the last.
@@ -335,6 +343,10 @@ fn read_game<Ms>(
             }
             _ => Vec::new(),
         };
+        let events = match row.takebacks > 0 || row.takeback_offer.is_some() {
+            true => crate::game::takeback::events_of(conn, row.id)?,
+            false => Vec::new(),
+        };
         Ok(Loaded {
             row,
             moves,
@@ -343,6 +355,7 @@ fn read_game<Ms>(
             clock,
             tournament,
             lines,
+            events,
         })
     })
 }
@@ -538,6 +551,15 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
             can_add: my_side.is_some_and(|s| s != to_move) && game.outcome().is_none(),
             line_text: extras.line_text,
         }),
+        takeback_allowed: playing && crate::game::takeback::refused(row).is_none(),
+        takeback_from_opponent: playing && row.takeback_offer == theirs,
+        takeback_by_me: playing && row.takeback_offer == mine,
+        takebacks: data
+            .events
+            .iter()
+            .filter(|e| e.kind == "takeback")
+            .map(|e| format!("{} ({})", e.detail, e.at.format("%Y-%m-%d %H:%M UTC")))
+            .collect(),
     };
     // Room for the whole page at once: askama's own guess is the template's
     // text alone, and growing to the board, the legal moves and the legend

@@ -131,6 +131,7 @@ fn games_scope() -> actix_web::Scope {
         .route("/{id}/play", web::post().to(play_link::play))
         .route("/{id}/resign", web::post().to(game_acts::resign))
         .route("/{id}/draw", web::post().to(game_acts::draw))
+        .route("/{id}/takeback", web::post().to(game_acts::takeback))
         .route("/{id}/adjudicate", web::post().to(tournaments::adjudicate))
         .route(
             "/{id}/adjudication-request",

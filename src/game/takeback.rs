@@ -1,0 +1,334 @@
+//! Takebacks by consent, in casual games: one player asks, the other
+//! accepts or declines. Accepted, the asker's last move goes (with the
+//! opponent's answer after it, if any, so the asker is to move again), the
+//! clocks are put back as they were after the last move kept, and the
+//! game's events record it.
+
+use crate::clocks::state;
+use crate::db::models::{GameRow, User};
+use crate::db::schema::{conditional_lines, game_events, game_histories, games, moves};
+use crate::db::{per_backend, DbConn};
+use crate::domain::error::Error;
+use crate::domain::game_state::{GameStatus, Side};
+use crate::game::finish::check_participant;
+use crate::game::restore;
+use crate::game::rows::load;
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+/// What a takeback act is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TakebackAction {
+    Offer,
+    Accept,
+    Decline,
+}
+
+impl TakebackAction {
+    pub fn parse(s: &str) -> Result<TakebackAction, Error> {
+        match s.trim() {
+            "offer" => Ok(TakebackAction::Offer),
+            "accept" => Ok(TakebackAction::Accept),
+            "decline" => Ok(TakebackAction::Decline),
+            _ => Err(Error::BadRequest(
+                "The takeback action must be offer, accept or decline.".into(),
+            )),
+        }
+    }
+}
+
+/// An entry of a game's event history.
+#[derive(Queryable, Selectable, Clone, Debug)]
+#[diesel(table_name = game_events)]
+pub struct GameEvent {
+    pub at: NaiveDateTime,
+    pub user_id: Option<i32>,
+    pub kind: String,
+    pub detail: String,
+}
+
+/// A game's events, oldest first.
+pub fn events_of(conn: &mut DbConn, game: i32) -> Result<Vec<GameEvent>, Error> {
+    Ok(per_backend!(conn, |c| game_events::table
+        .filter(game_events::game_id.eq(game))
+        .order(game_events::id.asc())
+        .select(GameEvent::as_select())
+        .load(c))?)
+}
+
+fn record(
+    conn: &mut DbConn,
+    game: i32,
+    user: i32,
+    kind: &str,
+    detail: &str,
+    now: NaiveDateTime,
+) -> Result<(), Error> {
+    per_backend!(conn, |c| diesel::insert_into(game_events::table)
+        .values((
+            game_events::game_id.eq(game),
+            game_events::at.eq(now),
+            game_events::user_id.eq(Some(user)),
+            game_events::kind.eq(kind),
+            game_events::detail.eq(detail),
+        ))
+        .execute(c))?;
+    Ok(())
+}
+
+const CHANGED: &str = "The game changed in the meantime; look at it again.";
+
+/// Why takebacks are not allowed in `row`, if they are not.
+pub fn refused(row: &GameRow) -> Option<&'static str> {
+    row.tournament_id.map(|_| {
+        "Takebacks are not allowed in tournament games: every move there counts as played."
+    })
+}
+
+/// Offer, accept or decline a takeback in game `id`. What it reads comes
+/// first; its writes then go in one transaction that begins with the game
+/// row's guard (its ply, takebacks and request as read), so on SQLite it is
+/// never refused the write lock for having read.
+pub fn takeback(
+    conn: &mut DbConn,
+    id: i32,
+    user: &User,
+    action: TakebackAction,
+    now: NaiveDateTime,
+) -> Result<(), Error> {
+    let row = load(conn, id)?;
+    let side = check_participant(&row, user, "ask for or answer a takeback")?;
+    if let Some(why) = refused(&row) {
+        return Err(Error::Forbidden(why.into()));
+    }
+    let (mine, theirs) = (Side::from(side), Side::from(side).opponent());
+    let guard = |conn: &mut DbConn, offer: Option<Side>| -> Result<(), Error> {
+        let standing = row.takeback_offer.map(Side::code);
+        let n = per_backend!(conn, |c| {
+            let mut q = diesel::update(games::table)
+                .filter(games::id.eq(id))
+                .filter(games::ply.eq(row.ply))
+                .filter(games::takebacks.eq(row.takebacks))
+                .filter(games::status.eq(GameStatus::Active.code()))
+                .into_boxed();
+            q = match standing {
+                Some(s) => q.filter(games::takeback_offer.eq(s)),
+                None => q.filter(games::takeback_offer.is_null()),
+            };
+            q.set(games::takeback_offer.eq(offer.map(Side::code)))
+                .execute(c)
+        })?;
+        match n {
+            1 => Ok(()),
+            _ => Err(Error::Conflict(CHANGED.into())),
+        }
+    };
+    match action {
+        TakebackAction::Offer => {
+            if row.takeback_offer == Some(mine) {
+                return Err(Error::Invalid(
+                    "You have already asked for a takeback.".into(),
+                ));
+            }
+            if row.takeback_offer == Some(theirs) {
+                return Err(Error::Invalid(
+                    "Your opponent has asked for a takeback: accept or decline it first.".into(),
+                ));
+            }
+            if plies_to_take(conn, &row, user.id)?.is_none() {
+                return Err(Error::Invalid(
+                    "You have no move in this game to take back.".into(),
+                ));
+            }
+            conn.transaction(|conn| {
+                guard(conn, Some(mine))?;
+                record(
+                    conn,
+                    id,
+                    user.id,
+                    "takeback-asked",
+                    "asked to take back a move",
+                    now,
+                )
+            })
+        }
+        TakebackAction::Decline => {
+            if row.takeback_offer != Some(theirs) {
+                return Err(Error::Invalid(
+                    "There is no takeback request from your opponent to decline.".into(),
+                ));
+            }
+            conn.transaction(|conn| {
+                guard(conn, None)?;
+                record(
+                    conn,
+                    id,
+                    user.id,
+                    "takeback-declined",
+                    "declined the takeback",
+                    now,
+                )
+            })
+        }
+        TakebackAction::Accept => {
+            if row.takeback_offer != Some(theirs) {
+                return Err(Error::Invalid(
+                    "There is no takeback request from your opponent to accept.".into(),
+                ));
+            }
+            let asker = crate::game::rows::player_of(&row, side.opponent())
+                .ok_or_else(|| Error::Conflict(CHANGED.into()))?;
+            take_back(conn, &row, asker, user.id, now)
+        }
+    }
+}
+
+/// The first ply to remove so that the asker's last move goes and the asker
+/// is to move again: back to and including the asker's last move. `None`
+/// when the asker has no move to take back.
+fn plies_to_take(conn: &mut DbConn, row: &GameRow, asker: i32) -> Result<Option<i32>, Error> {
+    let last: Option<i32> = per_backend!(conn, |c| moves::table
+        .filter(moves::game_id.eq(row.id))
+        .filter(moves::played_by.eq(asker))
+        .select(diesel::dsl::max(moves::ply))
+        .first(c))?;
+    let base: i32 = per_backend!(conn, |c| game_histories::table
+        .find(row.id)
+        .select(game_histories::ply)
+        .first(c))?;
+    // The history kept before `base` is one row: plies at or before it
+    // cannot be taken back.
+    Ok(last.filter(|p| *p > base))
+}
+
+fn take_back(
+    conn: &mut DbConn,
+    row: &GameRow,
+    asker: i32,
+    accepter: i32,
+    now: NaiveDateTime,
+) -> Result<(), Error> {
+    let first = plies_to_take(conn, row, asker)?.ok_or_else(|| {
+        Error::Invalid("Your opponent has no move in this game left to take back.".into())
+    })?;
+    let new_ply = first - 1;
+    let kept: Vec<(i32, i32, String, Option<i64>)> = per_backend!(conn, |c| moves::table
+        .filter(moves::game_id.eq(row.id))
+        .filter(moves::ply.le(row.ply))
+        .order(moves::ply.asc())
+        .select((
+            moves::ply,
+            moves::played_by,
+            moves::fen_after,
+            moves::bank_after
+        ))
+        .load(c))?;
+    let taken: Vec<String> = per_backend!(conn, |c| moves::table
+        .filter(moves::game_id.eq(row.id))
+        .filter(moves::ply.ge(first))
+        .order(moves::ply.asc())
+        .select(moves::display)
+        .load(c))?;
+    let fen = kept
+        .iter()
+        .filter(|m| m.0 == new_ply)
+        .map(|m| m.2.clone())
+        .next()
+        .unwrap_or_else(|| row.start_fen.clone());
+    let variant = restore::variant_of(row)?;
+    let position = variant
+        .parse_fen(&fen)
+        .map_err(|e| Error::internal(format!("game {} ply {new_ply}: {e}", row.id)))?;
+    let to_move = Side::from(position.side);
+    // Each side's bank as it was after its last move kept (the start's for
+    // a side with none); where an older move did not record it, the bank
+    // stays as it is.
+    let control = state::control_of(row)?;
+    let bank_of = |color: Option<i32>, now_bank: Option<i64>| -> Option<i64> {
+        let player = color?;
+        let last = kept
+            .iter()
+            .filter(|m| m.0 <= new_ply && m.1 == player)
+            .next_back();
+        match last {
+            Some((_, _, _, Some(bank))) => Some(*bank),
+            Some((_, _, _, None)) => now_bank,
+            None => control.as_ref().map(|c| c.initial_secs).or(now_bank),
+        }
+    };
+    let banks = (
+        bank_of(row.white_id, row.white_clock_secs),
+        bank_of(row.black_id, row.black_clock_secs),
+    );
+    let next = match &control {
+        Some(_) => {
+            let bank = match to_move {
+                Side::Black => banks.1,
+                _ => banks.0,
+            }
+            .unwrap_or(0);
+            (
+                Some(now),
+                Some(crate::domain::running_time::deadline(now, bank, &[])),
+                Some(crate::domain::running_time::reminder_at(now, bank, &[])),
+            )
+        }
+        None => (row.turn_started_at, None, None),
+    };
+    let asked = row.takeback_offer.map(Side::code);
+    conn.transaction(|conn| {
+        let n = per_backend!(conn, |c| diesel::update(
+            games::table
+                .filter(games::id.eq(row.id))
+                .filter(games::ply.eq(row.ply))
+                .filter(games::takebacks.eq(row.takebacks))
+                .filter(games::takeback_offer.eq(asked))
+                .filter(games::status.eq(GameStatus::Active.code()))
+        )
+        .set((
+            (
+                games::fen.eq(&fen),
+                games::ply.eq(new_ply),
+                games::turn.eq(to_move.code()),
+                games::draw_offer.eq(None::<String>),
+                games::takeback_offer.eq(None::<String>),
+                games::takebacks.eq(games::takebacks + 1),
+                games::updated_at.eq(now),
+            ),
+            (
+                games::white_clock_secs.eq(banks.0),
+                games::black_clock_secs.eq(banks.1),
+                games::turn_started_at.eq(next.0),
+                games::clock_deadline.eq(next.1),
+                games::clock_remind_at.eq(next.2),
+                games::reminded_ply.eq(None::<i32>),
+                games::conditional_rev.eq(games::conditional_rev + 1),
+                games::conditional_count.eq(0),
+            ),
+        ))
+        .execute(c))?;
+        if n != 1 {
+            return Err(Error::Conflict(CHANGED.into()));
+        }
+        per_backend!(conn, |c| diesel::delete(
+            moves::table
+                .filter(moves::game_id.eq(row.id))
+                .filter(moves::ply.ge(first))
+        )
+        .execute(c))?;
+        // Lines were checked against the position taken back.
+        per_backend!(conn, |c| diesel::delete(
+            conditional_lines::table.filter(conditional_lines::game_id.eq(row.id))
+        )
+        .execute(c))?;
+        let detail = match taken.len() {
+            1 => format!("ply {first} taken back: {}", taken.join(" ")),
+            n => format!(
+                "plies {first}-{} taken back: {}",
+                first + n as i32 - 1,
+                taken.join(" ")
+            ),
+        };
+        record(conn, row.id, accepter, "takeback", &detail, now)
+    })
+}

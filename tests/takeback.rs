@@ -1,0 +1,192 @@
+//! Takebacks by consent over HTTP, on SQLite and PostgreSQL.
+
+mod common;
+
+use common::{Backend, TestApp, TestClient};
+use missive::accounts::users as accounts;
+use missive::tournaments::entry::TournamentForm;
+use missive::tournaments::{directors, entry, rounds};
+use reqwest::StatusCode;
+
+fn takeback(c: &TestClient, id: i32, action: &str) -> common::Page {
+    c.post(&format!("/games/{id}/takeback"), &[("action", action)])
+}
+
+fn notations(j: &serde_json::Value) -> Vec<String> {
+    j["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["notation"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The asker has just moved: their move goes, and they are to move again,
+/// with their clock as it was before it; the game then goes on differently.
+fn a_takeback_of_ones_own_last_move(backend: Backend) {
+    let (_app, alice, bob, id) = TestApp::game_of_alice_and_bob(backend);
+    alice.play(id, "e4");
+    bob.play(id, "e5");
+    let before = alice.json(id);
+    alice.play(id, "Nf3");
+    assert_eq!(takeback(&alice, id, "offer").status, StatusCode::SEE_OTHER);
+    assert_eq!(bob.json(id)["takeback_offer"], "white");
+    let page = bob.get(&format!("/games/{id}"));
+    assert!(page.has("Your opponent asks to take back"), "{}", page.body);
+    // Only the other player accepts.
+    assert_eq!(
+        takeback(&alice, id, "accept").status,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    assert_eq!(takeback(&bob, id, "accept").status, StatusCode::SEE_OTHER);
+    let j = alice.json(id);
+    assert_eq!(j["ply"], 2);
+    assert_eq!(j["side_to_move"], "white");
+    assert_eq!(notations(&j), vec!["e4", "e5"]);
+    assert_eq!(j["fen"], before["fen"]);
+    assert!(j["takeback_offer"].is_null());
+    assert_eq!(
+        j["clock"]["white_left_secs"],
+        before["clock"]["white_left_secs"]
+    );
+    let events: Vec<&str> = j["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(events, vec!["takeback-asked", "takeback"]);
+    assert!(j["events"][1]["detail"]
+        .as_str()
+        .unwrap()
+        .contains("ply 3 taken back: Nf3"));
+    // The page says so; the game goes on with another move at ply 3.
+    assert!(alice
+        .get(&format!("/games/{id}"))
+        .has("Taken back by agreement"));
+    assert_eq!(alice.play(id, "Bc4").status, StatusCode::SEE_OTHER);
+    assert_eq!(notations(&bob.json(id)), vec!["e4", "e5", "Bc4"]);
+    let pgn = bob.get(&format!("/games/{id}.pgn")).body;
+    assert!(pgn.contains("2. Bc4"), "{pgn}");
+    assert!(!pgn.contains("Nf3"), "{pgn}");
+    // The page after the takeback shows the new move, not a kept old one.
+    let page = bob.get(&format!("/games/{id}"));
+    assert!(
+        page.has(">Bc4</a>") && !page.has(">Nf3</a>"),
+        "{}",
+        page.body
+    );
+}
+
+/// The asker is to move (the opponent answered): both plies go.
+fn a_takeback_after_the_answer_takes_two_plies(backend: Backend) {
+    let (_app, alice, bob, id) = TestApp::game_of_alice_and_bob(backend);
+    alice.play(id, "e4");
+    bob.play(id, "e5");
+    alice.play(id, "Nf3");
+    bob.play(id, "Nc6");
+    assert_eq!(takeback(&alice, id, "offer").status, StatusCode::SEE_OTHER);
+    assert_eq!(takeback(&bob, id, "accept").status, StatusCode::SEE_OTHER);
+    let j = bob.json(id);
+    assert_eq!(j["ply"], 2);
+    assert_eq!(j["side_to_move"], "white");
+    assert_eq!(notations(&j), vec!["e4", "e5"]);
+    // Back at the start: nothing left of Bob's to take back after his e5 goes.
+    assert_eq!(takeback(&bob, id, "offer").status, StatusCode::SEE_OTHER);
+    assert_eq!(takeback(&alice, id, "accept").status, StatusCode::SEE_OTHER);
+    assert_eq!(bob.json(id)["ply"], 1);
+    assert_eq!(bob.json(id)["side_to_move"], "black");
+}
+
+fn a_takeback_can_be_refused(backend: Backend) {
+    let (_app, alice, bob, id) = TestApp::game_of_alice_and_bob(backend);
+    assert_eq!(
+        takeback(&alice, id, "offer").status,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    alice.play(id, "e4");
+    assert_eq!(takeback(&alice, id, "offer").status, StatusCode::SEE_OTHER);
+    assert_eq!(
+        takeback(&alice, id, "offer").status,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    assert_eq!(takeback(&bob, id, "decline").status, StatusCode::SEE_OTHER);
+    let j = alice.json(id);
+    assert_eq!(j["ply"], 1);
+    assert!(j["takeback_offer"].is_null());
+    assert_eq!(
+        takeback(&bob, id, "accept").status,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    assert_eq!(takeback(&bob, id, "maybe").status, StatusCode::BAD_REQUEST);
+    // A move answers the request too: it is then about a position gone.
+    assert_eq!(takeback(&alice, id, "offer").status, StatusCode::SEE_OTHER);
+    bob.play(id, "e5");
+    assert_eq!(
+        takeback(&bob, id, "accept").status,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+}
+
+/// Conditional lines were checked against the position taken back: gone.
+fn a_takeback_drops_conditional_lines(backend: Backend) {
+    let (app, alice, bob, id) = TestApp::game_of_alice_and_bob(backend);
+    alice.play(id, "e4");
+    bob.play(id, "e5");
+    alice.play(id, "Nf3");
+    bob.play(id, "Nc6");
+    let line = bob.post(&format!("/games/{id}/conditional"), &[("line", "Bc4 Nf6")]);
+    assert_eq!(line.status, StatusCode::SEE_OTHER, "{}", line.body);
+    assert_eq!(takeback(&alice, id, "offer").status, StatusCode::SEE_OTHER);
+    assert_eq!(takeback(&bob, id, "accept").status, StatusCode::SEE_OTHER);
+    assert_eq!(
+        app.count(&format!(
+            "SELECT COUNT(*) AS n FROM conditional_lines WHERE game_id = {id}"
+        )),
+        0
+    );
+    alice.play(id, "Bc4");
+    assert_eq!(bob.json(id)["ply"], 3);
+}
+
+fn no_takebacks_in_tournament_games(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let _carol = app.user("carol");
+    let game = {
+        let conn = &mut app.db();
+        let now = missive::web::now();
+        let director = directors::set_director(conn, "alice", true).unwrap();
+        let form = TournamentForm {
+            name: "Cup".into(),
+            variant: "chess".into(),
+            time_control: "3d/move".into(),
+            format: "round-robin".into(),
+            entry_closes: (now + chrono::Duration::days(1))
+                .format("%Y-%m-%d")
+                .to_string(),
+            max_players: "8".into(),
+            ..TournamentForm::default()
+        };
+        let t = entry::create(conn, &director, &form, now).unwrap();
+        for name in ["bob", "carol"] {
+            let u = accounts::find_by_name(conn, name).unwrap().unwrap();
+            entry::join(conn, t, &u, now).unwrap();
+        }
+        rounds::sweep(conn, now + chrono::Duration::days(2)).unwrap();
+        missive::tournaments::rows::games_of(conn, t).unwrap()[0].clone()
+    };
+    let _ = alice;
+    let p = takeback(&bob, game.id, "offer");
+    assert_eq!(p.status, StatusCode::FORBIDDEN, "{}", p.body);
+    assert!(p.has("not allowed in tournament games"), "{}", p.body);
+}
+
+both_backends!(
+    a_takeback_of_ones_own_last_move,
+    a_takeback_after_the_answer_takes_two_plies,
+    a_takeback_can_be_refused,
+    a_takeback_drops_conditional_lines,
+    no_takebacks_in_tournament_games,
+);
