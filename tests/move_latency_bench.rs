@@ -11,7 +11,7 @@ mod common;
 #[allow(unused_imports)]
 mod smtp;
 
-use common::{csrf_from, Backend, TestApp, TestClient};
+use common::{csrf_from, Backend, TestApp};
 use missive::mail::context::MailCtx;
 use missive::mail::drain::Sender;
 use missive::mail::transport;

@@ -231,9 +231,8 @@ fn take_back(
         .load(c))?;
     let fen = kept
         .iter()
-        .filter(|m| m.0 == new_ply)
+        .find(|m| m.0 == new_ply)
         .map(|m| m.2.clone())
-        .next()
         .unwrap_or_else(|| row.start_fen.clone());
     let variant = restore::variant_of(row)?;
     let position = variant
@@ -246,10 +245,7 @@ fn take_back(
     let control = state::control_of(row)?;
     let bank_of = |color: Option<i32>, now_bank: Option<i64>| -> Option<i64> {
         let player = color?;
-        let last = kept
-            .iter()
-            .filter(|m| m.0 <= new_ply && m.1 == player)
-            .next_back();
+        let last = kept.iter().rfind(|m| m.0 <= new_ply && m.1 == player);
         match last {
             Some((_, _, _, Some(bank))) => Some(*bank),
             Some((_, _, _, None)) => now_bank,
