@@ -1100,3 +1100,94 @@ fn a_tournament_page_fits_a_phone() {
         (b, r)
     });
 }
+
+/// A conditional line entered by clicking on the analysis board (moves for
+/// both sides, nothing sent) and kept, and another typed on the game page;
+/// then the opponent's move plays the first at once.
+#[test]
+fn a_conditional_line_entered_by_clicking_and_by_typing() {
+    let app = TestApp::start(Backend::Sqlite);
+    let alice = app.user("cond_white");
+    let bob = app.user("cond_black");
+    let id = alice.challenge("cond_black", "white");
+    bob.post(&format!("/games/{id}/accept"), &[]);
+    assert_eq!(alice.play(id, "e4").status, reqwest::StatusCode::SEE_OTHER);
+    let ran = with_browsers("conditional", &app, &["cond_white"], |b| async move {
+        let r = async {
+            let w = &b[0];
+            w.goto("/login").await?;
+            w.fill("input[name=username]", "cond_white").await?;
+            w.fill("input[name=password]", PASSWORD).await?;
+            w.click("form[action='/login'] button[type=submit]").await?;
+            w.wait_for("the dashboard", "location.pathname === '/'")
+                .await?;
+            w.goto(&format!("/games/{id}")).await?;
+            w.click("#try-line").await?;
+            // Black's e5, then White's Nf3, each by clicking; each click
+            // pair fills the move, which is added to the line.
+            for (from, to, expect, line) in
+                [("e7", "e5", "e5", "e5"), ("g1", "f3", "Nf3", "e5 Nf3")]
+            {
+                let sq = |s: &str| format!("#board g.sq[data-sq='{s}']");
+                w.click(&sq(from)).await?;
+                w.click(&sq(to)).await?;
+                let value = w
+                    .find("#move-input")
+                    .await?
+                    .prop("value")
+                    .await?
+                    .unwrap_or_default();
+                if value != expect {
+                    bail!("clicking {from}-{to} filled in “{value}”, not “{expect}”");
+                }
+                w.click("#move-form button[type=submit]").await?;
+                w.wait_for(
+                    &format!("the line {line}"),
+                    &format!(
+                        "document.querySelector('#analysis-line strong') && \
+                         document.querySelector('#analysis-line strong').textContent === '{line}'"
+                    ),
+                )
+                .await?;
+            }
+            for (name, (width, height)) in
+                [("analysis-phone", PHONE), ("analysis-desktop", DESKTOP)]
+            {
+                w.resize(width, height).await?;
+                w.fits("#board svg").await?;
+                w.save_png(name, w.client.screenshot().await?).await?;
+            }
+            w.click("#keep-line button[type=submit]").await?;
+            w.wait_for(
+                "the kept line on the game page",
+                "document.getElementById('conditional-lines') && \
+                 document.getElementById('conditional-lines').textContent.includes('e5 Nf3')",
+            )
+            .await?;
+            // Typed on the game page.
+            w.fill("#conditional-line", "d5 exd5").await?;
+            w.click("#conditional-form button[type=submit]").await?;
+            w.wait_for(
+                "the typed line",
+                "document.getElementById('conditional-lines') && \
+                 document.getElementById('conditional-lines').textContent.includes('d5 exd5')",
+            )
+            .await?;
+            w.resize(PHONE.0, PHONE.1).await?;
+            w.fits("main").await?;
+            w.save_png("conditional-lines-phone", w.client.screenshot().await?)
+                .await?;
+            Ok(())
+        }
+        .await;
+        (b, r)
+    });
+    if !ran {
+        return;
+    }
+    assert_eq!(bob.play(id, "e5").status, reqwest::StatusCode::SEE_OTHER);
+    let j = bob.json(id);
+    assert_eq!(j["ply"], 3);
+    assert_eq!(j["moves"][2]["notation"], "Nf3");
+    assert_eq!(j["moves"][2]["conditional"], true);
+}

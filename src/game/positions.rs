@@ -56,6 +56,21 @@ impl LegalList {
         let items = askama::Template::render(&LegalItems { moves: &moves }).unwrap_or_default();
         LegalList { moves, items }
     }
+
+    /// The legal moves of `game` in the page's notations.
+    pub fn of_game(game: &Game) -> LegalList {
+        LegalList::of(
+            game.move_views()
+                .into_iter()
+                .map(|m| LegalMove {
+                    display: m.display,
+                    coordinate: m.coordinate,
+                    from: m.from.map(|s| s.name()).unwrap_or_default(),
+                    to: m.to.name(),
+                })
+                .collect(),
+        )
+    }
 }
 
 /// What a restored game is found by: which game, at which ply and FEN.
@@ -121,20 +136,7 @@ impl Restored {
     /// seen by the player not to move never needs them).
     pub fn legal_moves(&self) -> Arc<LegalList> {
         self.legal
-            .get_or_init(|| {
-                Arc::new(LegalList::of(
-                    self.game
-                        .move_views()
-                        .into_iter()
-                        .map(|m| LegalMove {
-                            display: m.display,
-                            coordinate: m.coordinate,
-                            from: m.from.map(|s| s.name()).unwrap_or_default(),
-                            to: m.to.name(),
-                        })
-                        .collect(),
-                ))
-            })
+            .get_or_init(|| Arc::new(LegalList::of_game(&self.game)))
             .clone()
     }
 }

@@ -433,6 +433,7 @@ pub fn declared_routes() -> Vec<(&'static str, String)> {
 pub fn declared_fields() -> Vec<String> {
     let sources = [
         include_str!("../../src/web/routes/accounts.rs"),
+        include_str!("../../src/web/routes/analysis.rs"),
         include_str!("../../src/web/routes/conditional.rs"),
         include_str!("../../src/web/routes/director.rs"),
         include_str!("../../src/web/routes/game_acts.rs"),

@@ -2,6 +2,7 @@
 //! service, and picks a template.
 
 pub mod accounts;
+pub mod analysis;
 pub mod conditional;
 pub mod director;
 pub mod game_acts;
@@ -116,6 +117,7 @@ fn games_scope() -> actix_web::Scope {
         .route("/{id:[^/.]+}", web::get().to(game_page::show))
         .route("/{id}/move", web::post().to(game_acts::make_move))
         .route("/{id}/conditional", web::post().to(conditional::add))
+        .route("/{id}/analysis", web::get().to(analysis::show))
         .route(
             "/{id}/conditional/delete",
             web::post().to(conditional::delete),
