@@ -620,7 +620,91 @@ fn find_line(
     (path, first, second)
 }
 
+/// In a tournament game, under the owner's leave, and under each kind of
+/// time control, a matching line is played at once.
+fn lines_work_in_tournaments_under_leave_and_every_clock(backend: Backend) {
+    use missive::tournaments::entry::TournamentForm;
+    use missive::tournaments::{directors, entry, rounds};
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let carol = app.user("carol");
+    // Every clock: per move, a bank with schedule credit, none.
+    for tc in ["1d/move", "50d +50d/10moves", "none"] {
+        let id = game_of(&alice, &bob, "bob", "chess", tc);
+        alice.play(id, "e4");
+        assert_eq!(add_line(&alice, id, "e5 Nf3").status, StatusCode::SEE_OTHER);
+        bob.play(id, "e5");
+        let j = alice.json(id);
+        assert_eq!(j["ply"], 3, "{tc}: {j}");
+        assert_eq!(moves(&j)[2]["conditional"], true, "{tc}");
+    }
+    // Under leave: Alice away today and tomorrow (booked yesterday, as
+    // leave is booked ahead), her line still answers.
+    let now = missive::web::now();
+    let alice_id =
+        app.count("SELECT CAST(id AS BIGINT) AS n FROM users WHERE username = 'alice'") as i32;
+    missive::clocks::leave::book_leave(
+        &mut app.db(),
+        alice_id,
+        now.date(),
+        now.date() + chrono::Duration::days(1),
+        30,
+        now - chrono::Duration::days(1),
+    )
+    .unwrap();
+    let id = game_of(&alice, &bob, "bob", "chess", "3d/move");
+    alice.play(id, "d4");
+    add_line(&alice, id, "d5 c4");
+    bob.play(id, "d5");
+    let j = alice.json(id);
+    assert_eq!(moves(&j)[2]["notation"], "c4");
+    assert_eq!(j["clock"]["white_on_leave"], true);
+    // A tournament game between Bob and Carol.
+    let game = {
+        let conn = &mut app.db();
+        let now = missive::web::now();
+        let director = directors::set_director(conn, "alice", true).unwrap();
+        let form = TournamentForm {
+            name: "Cup".into(),
+            variant: "chess".into(),
+            time_control: "3d/move".into(),
+            format: "round-robin".into(),
+            entry_closes: (now + chrono::Duration::days(1))
+                .format("%Y-%m-%d")
+                .to_string(),
+            max_players: "8".into(),
+            ..TournamentForm::default()
+        };
+        let t = entry::create(conn, &director, &form, now).unwrap();
+        for name in ["bob", "carol"] {
+            let u = missive::accounts::users::find_by_name(conn, name)
+                .unwrap()
+                .unwrap();
+            entry::join(conn, t, &u, now).unwrap();
+        }
+        rounds::sweep(conn, now + chrono::Duration::days(2)).unwrap();
+        missive::tournaments::rows::games_of(conn, t).unwrap()[0].id
+    };
+    let bob_white = bob.json(game)["white"] == "bob";
+    let (white, black) = if bob_white {
+        (&bob, &carol)
+    } else {
+        (&carol, &bob)
+    };
+    assert_eq!(white.play(game, "e4").status, StatusCode::SEE_OTHER);
+    assert_eq!(
+        add_line(white, game, "c5 Nf3").status,
+        StatusCode::SEE_OTHER
+    );
+    assert_eq!(black.play(game, "c5").status, StatusCode::SEE_OTHER);
+    let j = black.json(game);
+    assert_eq!(j["ply"], 3);
+    assert_eq!(moves(&j)[2]["conditional"], true);
+}
+
 both_backends!(
+    lines_work_in_tournaments_under_leave_and_every_clock,
     a_line_is_played_at_once_when_the_opponents_move_matches,
     a_move_that_matches_no_line_drops_them_all,
     a_refused_line_says_which_ply_and_why,
