@@ -18,23 +18,13 @@ fn game_of(
     variant: &str,
     time_control: &str,
 ) -> i32 {
-    let p = white.post(
-        "/games/new",
-        &[
-            ("variant", variant),
-            ("opponent", black_name),
-            ("color", "white"),
-            ("fen", ""),
-            ("time_control", time_control),
-        ],
-    );
-    assert_eq!(p.status, StatusCode::SEE_OTHER, "create game: {}", p.body);
-    let id: i32 = p
-        .location
-        .unwrap()
-        .trim_start_matches("/games/")
-        .parse()
-        .unwrap();
+    let id = white.new_game(&[
+        ("variant", variant),
+        ("opponent", black_name),
+        ("color", "white"),
+        ("fen", ""),
+        ("time_control", time_control),
+    ]);
     let a = black.post(&format!("/games/{id}/accept"), &[]);
     assert_eq!(a.status, StatusCode::SEE_OTHER, "accept: {}", a.body);
     id
@@ -623,8 +613,6 @@ fn find_line(
 /// In a tournament game, under the owner's leave, and under each kind of
 /// time control, a matching line is played at once.
 fn lines_work_in_tournaments_under_leave_and_every_clock(backend: Backend) {
-    use missive::tournaments::entry::TournamentForm;
-    use missive::tournaments::{directors, entry, rounds};
     let app = TestApp::start(backend);
     let alice = app.user("alice");
     let bob = app.user("bob");
@@ -661,31 +649,7 @@ fn lines_work_in_tournaments_under_leave_and_every_clock(backend: Backend) {
     assert_eq!(moves(&j)[2]["notation"], "c4");
     assert_eq!(j["clock"]["white_on_leave"], true);
     // A tournament game between Bob and Carol.
-    let game = {
-        let conn = &mut app.db();
-        let now = missive::web::now();
-        let director = directors::set_director(conn, "alice", true).unwrap();
-        let form = TournamentForm {
-            name: "Cup".into(),
-            variant: "chess".into(),
-            time_control: "3d/move".into(),
-            format: "round-robin".into(),
-            entry_closes: (now + chrono::Duration::days(1))
-                .format("%Y-%m-%d")
-                .to_string(),
-            max_players: "8".into(),
-            ..TournamentForm::default()
-        };
-        let t = entry::create(conn, &director, &form, now).unwrap();
-        for name in ["bob", "carol"] {
-            let u = missive::accounts::users::find_by_name(conn, name)
-                .unwrap()
-                .unwrap();
-            entry::join(conn, t, &u, now).unwrap();
-        }
-        rounds::sweep(conn, now + chrono::Duration::days(2)).unwrap();
-        missive::tournaments::rows::games_of(conn, t).unwrap()[0].id
-    };
+    let game = common::tournament_game(&app, "alice", &["bob", "carol"]).id;
     let bob_white = bob.json(game)["white"] == "bob";
     let (white, black) = if bob_white {
         (&bob, &carol)

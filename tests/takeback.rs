@@ -3,9 +3,6 @@
 mod common;
 
 use common::{Backend, TestApp, TestClient};
-use missive::accounts::users as accounts;
-use missive::tournaments::entry::TournamentForm;
-use missive::tournaments::{directors, entry, rounds};
 use reqwest::StatusCode;
 
 fn takeback(c: &TestClient, id: i32, action: &str) -> common::Page {
@@ -151,33 +148,10 @@ fn a_takeback_drops_conditional_lines(backend: Backend) {
 
 fn no_takebacks_in_tournament_games(backend: Backend) {
     let app = TestApp::start(backend);
-    let alice = app.user("alice");
+    app.user("alice");
     let bob = app.user("bob");
-    let _carol = app.user("carol");
-    let game = {
-        let conn = &mut app.db();
-        let now = missive::web::now();
-        let director = directors::set_director(conn, "alice", true).unwrap();
-        let form = TournamentForm {
-            name: "Cup".into(),
-            variant: "chess".into(),
-            time_control: "3d/move".into(),
-            format: "round-robin".into(),
-            entry_closes: (now + chrono::Duration::days(1))
-                .format("%Y-%m-%d")
-                .to_string(),
-            max_players: "8".into(),
-            ..TournamentForm::default()
-        };
-        let t = entry::create(conn, &director, &form, now).unwrap();
-        for name in ["bob", "carol"] {
-            let u = accounts::find_by_name(conn, name).unwrap().unwrap();
-            entry::join(conn, t, &u, now).unwrap();
-        }
-        rounds::sweep(conn, now + chrono::Duration::days(2)).unwrap();
-        missive::tournaments::rows::games_of(conn, t).unwrap()[0].clone()
-    };
-    let _ = alice;
+    app.user("carol");
+    let game = common::tournament_game(&app, "alice", &["bob", "carol"]);
     let p = takeback(&bob, game.id, "offer");
     assert_eq!(p.status, StatusCode::FORBIDDEN, "{}", p.body);
     assert!(p.has("not allowed in tournament games"), "{}", p.body);

@@ -374,15 +374,17 @@ impl TestClient {
 
     /// Create a game; returns its id.
     pub fn challenge(&self, opponent: &str, color: &str) -> i32 {
-        let p = self.post(
-            "/games/new",
-            &[
-                ("variant", "chess"),
-                ("opponent", opponent),
-                ("color", color),
-                ("fen", ""),
-            ],
-        );
+        self.new_game(&[
+            ("variant", "chess"),
+            ("opponent", opponent),
+            ("color", color),
+            ("fen", ""),
+        ])
+    }
+
+    /// Create a game from the new-game form's `fields`; returns its id.
+    pub fn new_game(&self, fields: &[(&str, &str)]) -> i32 {
+        let p = self.post("/games/new", fields);
         assert_eq!(p.status, StatusCode::SEE_OTHER, "create game: {}", p.body);
         p.location
             .unwrap()
@@ -404,6 +406,40 @@ impl TestClient {
         assert_eq!(p.status, StatusCode::OK);
         serde_json::from_str(&p.body).unwrap()
     }
+}
+
+/// A round-robin chess tournament that `director` (made one) runs for the
+/// signed-up `entrants`, started: its first game.
+pub fn tournament_game(
+    app: &TestApp,
+    director: &str,
+    entrants: &[&str],
+) -> missive::db::models::GameRow {
+    use missive::tournaments::entry::TournamentForm;
+    use missive::tournaments::{directors, entry, rounds};
+    let conn = &mut app.db();
+    let now = missive::web::now();
+    let director = directors::set_director(conn, director, true).unwrap();
+    let form = TournamentForm {
+        name: "Cup".into(),
+        variant: "chess".into(),
+        time_control: "3d/move".into(),
+        format: "round-robin".into(),
+        entry_closes: (now + chrono::Duration::days(1))
+            .format("%Y-%m-%d")
+            .to_string(),
+        max_players: "8".into(),
+        ..TournamentForm::default()
+    };
+    let t = entry::create(conn, &director, &form, now).unwrap();
+    for name in entrants {
+        let u = missive::accounts::users::find_by_name(conn, name)
+            .unwrap()
+            .unwrap();
+        entry::join(conn, t, &u, now).unwrap();
+    }
+    rounds::sweep(conn, now + chrono::Duration::days(2)).unwrap();
+    missive::tournaments::rows::games_of(conn, t).unwrap()[0].clone()
 }
 
 /// The routes the server declares, as (method, pattern), read from
