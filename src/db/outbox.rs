@@ -313,6 +313,32 @@ pub fn mark_sent(
     Ok(())
 }
 
+/// Close a mail refused for good: it is not tried again, and `last_error`
+/// keeps why, marked `refused:` apart from the mails sent or skipped.
+pub fn mark_refused(
+    conn: &mut DbConn,
+    row: &OutboxRow,
+    owner: &str,
+    now: NaiveDateTime,
+    error: &str,
+) -> QueryResult<()> {
+    let note = format!("refused: {}", crate::util::clip(error, 990));
+    diesel::update(
+        email_outbox::table
+            .filter(email_outbox::id.eq(row.id))
+            .filter(email_outbox::lease_owner.eq(owner)),
+    )
+    .set((
+        email_outbox::attempts.eq(row.attempts + 1),
+        email_outbox::sent_at.eq(Some(now)),
+        email_outbox::lease_owner.eq(None::<String>),
+        email_outbox::lease_until.eq(None::<NaiveDateTime>),
+        email_outbox::last_error.eq(Some(note)),
+    ))
+    .execute(conn)?;
+    Ok(())
+}
+
 pub fn mark_failed(
     conn: &mut DbConn,
     row: &OutboxRow,

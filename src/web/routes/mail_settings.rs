@@ -4,7 +4,7 @@ use crate::accounts::links;
 use crate::accounts::mail_settings;
 use crate::domain::error::Error;
 use crate::domain::mail_kind::MailPolicy;
-use crate::web::{db_read, html, now, see_other, write_once, Ctx, Page};
+use crate::web::{db, db_read, html, now, see_other, write_once, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -83,10 +83,27 @@ pub async fn resend_verification(
 ) -> Result<HttpResponse, Error> {
     ctx.check_csrf(&form.csrf_token)?;
     let user = ctx.require_user()?.clone();
-    write_once(&ctx.state, move |conn| {
-        mail_settings::send_verification(conn, user.id, now())
+    let (per_day, clock) = (
+        ctx.state.config.confirm_mail_limit_day,
+        ctx.state.config.clock.clone(),
+    );
+    let address = user.email.clone();
+    db(&ctx.state, move |conn| {
+        crate::accounts::send_limits::confirm_mail(conn, &address, per_day, clock.now())
     })
     .await?;
+    let sent = write_once(&ctx.state, move |conn| {
+        mail_settings::send_verification(conn, user.id, now())
+    })
+    .await;
+    if sent.is_err() {
+        let address = ctx.require_user()?.email.clone();
+        let _ = db(&ctx.state, move |conn| {
+            crate::accounts::send_limits::confirm_mail_not_sent(conn, &address)
+        })
+        .await;
+    }
+    sent?;
     Ok(see_other("/settings/mail?sent=1"))
 }
 
