@@ -324,7 +324,8 @@ impl Config {
             signup_limit_hour: src.num("MISSIVE_SIGNUP_LIMIT_HOUR", d.signup_limit_hour)?,
             confirm_mail_limit_day: src
                 .num("MISSIVE_CONFIRM_MAIL_LIMIT_DAY", d.confirm_mail_limit_day)?,
-            challenge_limit_hour: src.num("MISSIVE_CHALLENGE_LIMIT_HOUR", d.challenge_limit_hour)?,
+            challenge_limit_hour: src
+                .num("MISSIVE_CHALLENGE_LIMIT_HOUR", d.challenge_limit_hour)?,
             clock: d.clock,
             workers: src.num("MISSIVE_WORKERS", d.workers)?,
             pool_size: src.num("MISSIVE_POOL_SIZE", d.pool_size)?.max(1),
@@ -403,7 +404,10 @@ mod tests {
         assert!(!c.mail_worker && c.clock_worker);
         assert_eq!(c.trust_proxy, 1, "yes is one proxy");
         assert_eq!(from_file("MISSIVE_TRUST_PROXY=3\n").unwrap().trust_proxy, 3);
-        assert_eq!(from_file("MISSIVE_TRUST_PROXY=off\n").unwrap().trust_proxy, 0);
+        assert_eq!(
+            from_file("MISSIVE_TRUST_PROXY=off\n").unwrap().trust_proxy,
+            0
+        );
         assert_eq!(c.base_url, "https://missive.example.org");
         assert!(c.secure_cookies());
         assert_eq!(c.sqlite_sync, SqliteSync::Full);

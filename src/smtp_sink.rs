@@ -102,7 +102,10 @@ impl SmtpSink {
     /// From now on answer `550 5.1.1` (a permanent refusal) to mail for
     /// `address`.
     pub fn refuse(&self, address: &str) {
-        self.refused.lock().unwrap().push(address.to_ascii_lowercase());
+        self.refused
+            .lock()
+            .unwrap()
+            .push(address.to_ascii_lowercase());
     }
 
     pub fn clear(&self) {

@@ -49,11 +49,7 @@ pub struct Clock {
 
 impl Clock {
     pub fn now(&self) -> NaiveDateTime {
-        self.fixed
-            .lock()
-            .ok()
-            .and_then(|t| *t)
-            .unwrap_or_else(now)
+        self.fixed.lock().ok().and_then(|t| *t).unwrap_or_else(now)
     }
 
     /// Stop the clock at `t` (tests).

@@ -37,7 +37,10 @@ fn inline_script(body: &str) -> Option<String> {
     }
     for (i, _) in lower.match_indices(" on") {
         let rest = &lower[i + 3..];
-        let name: String = rest.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphabetic())
+            .collect();
         if !name.is_empty() && rest[name.len()..].starts_with("=") {
             // Only inside a tag: the text before holds a `<` after the last `>`.
             let before = &lower[..i];
@@ -66,7 +69,6 @@ fn pages_carry_the_security_headers(backend: Backend) {
         "/tournaments".into(),
         "/help".into(),
         "/variants/chess".into(),
-        "/login".into(),
         "/no-such-page".into(),
     ];
     for path in &private {
@@ -81,9 +83,16 @@ fn pages_carry_the_security_headers(backend: Backend) {
         assert!(!script_src.contains("unsafe"), "{path}: {csp}");
         assert!(csp.contains("frame-ancestors 'none'"), "{path}: {csp}");
         assert_eq!(header(&h, "cache-control"), "no-store", "{path}");
-        assert_eq!(header(&h, "strict-transport-security"), "", "{path}: plain http");
+        assert_eq!(
+            header(&h, "strict-transport-security"),
+            "",
+            "{path}: plain http"
+        );
         assert_eq!(inline_script(&body), None, "{path}");
     }
+    let (_, h, body) = headers_of(&app.client(), "/login");
+    assert!(header(&h, "content-security-policy").contains("script-src 'self'"));
+    assert_eq!(inline_script(&body), None);
     // Data that may be cached keeps its own rule.
     let (_, h, _) = headers_of(&alice, "/healthz");
     assert_ne!(header(&h, "cache-control"), "no-store");
@@ -105,7 +114,12 @@ fn hsts_only_under_https(backend: Backend) {
 }
 
 /// Post with this client's CSRF token and extra headers.
-fn post_with(c: &TestClient, path: &str, fields: &[(&str, &str)], headers: &[(&str, &str)]) -> (StatusCode, String) {
+fn post_with(
+    c: &TestClient,
+    path: &str,
+    fields: &[(&str, &str)],
+    headers: &[(&str, &str)],
+) -> (StatusCode, String) {
     let token = c.csrf();
     let mut all = vec![("csrf_token", token.as_str())];
     all.extend_from_slice(fields);

@@ -32,7 +32,12 @@ fn checks(app: &TestApp, name: &str) -> i64 {
 
 /// A login as a browser behind the proxy would send it: `X-Forwarded-For`
 /// as the proxy leaves it. Answers the status and the `Retry-After` seconds.
-fn login_via(c: &TestClient, forwarded: &str, name: &str, password: &str) -> (StatusCode, Option<i64>) {
+fn login_via(
+    c: &TestClient,
+    forwarded: &str,
+    name: &str,
+    password: &str,
+) -> (StatusCode, Option<i64>) {
     let token = c.csrf();
     let r = c
         .http
@@ -119,13 +124,14 @@ fn concurrent_wrong_passwords_get_at_most_the_allowed_checks(backend: Backend) {
         .collect();
     assert_eq!(refused.len() as i64, 30 - checked, "{answers:?}");
     assert!(
-        refused.iter().all(|(_, after)| after.is_some_and(|a| a >= 1)),
+        refused
+            .iter()
+            .all(|(_, after)| after.is_some_and(|a| a >= 1)),
         "every refusal says when to come back: {answers:?}"
     );
-    assert!(answers
-        .iter()
-        .all(|(s, _)| *s == StatusCode::UNPROCESSABLE_ENTITY
-            || *s == StatusCode::TOO_MANY_REQUESTS));
+    assert!(answers.iter().all(
+        |(s, _)| *s == StatusCode::UNPROCESSABLE_ENTITY || *s == StatusCode::TOO_MANY_REQUESTS
+    ));
 }
 
 fn the_owner_from_another_address_is_slowed_not_refused(backend: Backend) {
@@ -165,7 +171,10 @@ fn spread_guesses_slow_the_account_for_a_short_while_only(backend: Backend) {
             refused += 1;
         }
     }
-    assert!(refused >= 5, "spread guesses are slowed ({refused} refused)");
+    assert!(
+        refused >= 5,
+        "spread guesses are slowed ({refused} refused)"
+    );
     assert!(checks(&app, "alice") <= any);
     // The owner from a new address waits at most the account's short cap.
     let alice = app.client();
@@ -220,7 +229,11 @@ fn signups_per_address_are_limited(backend: Backend) {
     let (status, _, _) = post(
         &c,
         "/signup",
-        &[("username", "9lives"), ("email", "x@example.org"), ("password", RIGHT)],
+        &[
+            ("username", "9lives"),
+            ("email", "x@example.org"),
+            ("password", RIGHT),
+        ],
     );
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "a bad name");
     for name in ["ann", "ben", "cat"] {
@@ -228,7 +241,11 @@ fn signups_per_address_are_limited(backend: Backend) {
         assert_eq!(p.status, StatusCode::SEE_OTHER, "{name}");
         c.post("/logout", &[]);
     }
-    let dan = [("username", "dan"), ("email", "dan@example.org"), ("password", RIGHT)];
+    let dan = [
+        ("username", "dan"),
+        ("email", "dan@example.org"),
+        ("password", RIGHT),
+    ];
     let (status, after, body) = post(&c, "/signup", &dan);
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
     let after = after.expect("Retry-After");
@@ -255,7 +272,11 @@ fn confirmation_mails_per_address_are_limited_across_accounts(backend: Backend) 
     let (status, after, body) = post(
         &mallory,
         "/signup",
-        &[("username", "cat"), ("email", "Victim@Example.org"), ("password", RIGHT)],
+        &[
+            ("username", "cat"),
+            ("email", "Victim@Example.org"),
+            ("password", RIGHT),
+        ],
     );
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
     let after = after.expect("Retry-After");

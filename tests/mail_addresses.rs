@@ -72,7 +72,9 @@ fn addresses_are_one_plain_address(backend: Backend) {
     }
     assert_eq!(app.count("SELECT COUNT(*) AS n FROM users"), 0);
     assert_eq!(app.count("SELECT COUNT(*) AS n FROM email_outbox"), 0);
-    let p = app.client().signup("plain", "first.last+tag@example.org", RIGHT);
+    let p = app
+        .client()
+        .signup("plain", "first.last+tag@example.org", RIGHT);
     assert_eq!(p.status, StatusCode::SEE_OTHER);
 }
 

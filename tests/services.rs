@@ -128,7 +128,13 @@ fn rate_limit_window_expires(backend: Backend) {
         Ok::<_, Error>(user)
     };
     for i in 0..3 {
-        let r = attempt(&mut conn, "alice", "nope nope", "10.0.0.1", t0() + Duration::seconds(i));
+        let r = attempt(
+            &mut conn,
+            "alice",
+            "nope nope",
+            "10.0.0.1",
+            t0() + Duration::seconds(i),
+        );
         assert!(matches!(r, Err(Error::Invalid(_))));
     }
     // From that address the next attempt waits, and no password is checked.

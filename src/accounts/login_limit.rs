@@ -105,7 +105,7 @@ pub fn claim(
         for k in keys(username, ip, limits) {
             match login_throttles::claim(conn, &k.key, now, forget_before)? {
                 Claim::Refused { not_before } => {
-                    let secs = (not_before - now).num_milliseconds().div_euclid(1000) + 1;
+                    let secs = ((not_before - now).num_milliseconds() + 999).div_euclid(1000);
                     return Err(Error::too_soon(
                         "Too many failed logins: logins to this account are slowed down for a while.",
                         secs,

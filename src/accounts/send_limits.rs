@@ -36,12 +36,17 @@ fn count(
     let ends = window_start + window - now;
     Err(Error::too_soon(
         what,
-        ends.num_milliseconds().div_euclid(1000) + 1,
+        (ends.num_milliseconds() + 999).div_euclid(1000),
     ))
 }
 
 /// One more sign-up from `ip` (at most `per_hour`).
-pub fn sign_up(conn: &mut DbConn, ip: &str, per_hour: i64, now: NaiveDateTime) -> Result<(), Error> {
+pub fn sign_up(
+    conn: &mut DbConn,
+    ip: &str,
+    per_hour: i64,
+    now: NaiveDateTime,
+) -> Result<(), Error> {
     count(
         conn,
         &format!("signup:{}", crate::util::clip(ip, 64)),
@@ -110,10 +115,16 @@ pub fn challenge(
 
 /// Take back a challenge counted for `user_id` that was not made.
 pub fn challenge_undone(conn: &mut DbConn, user_id: i32) -> Result<(), Error> {
-    Ok(rate_counters::uncount_one(conn, &format!("challenge:{user_id}"))?)
+    Ok(rate_counters::uncount_one(
+        conn,
+        &format!("challenge:{user_id}"),
+    )?)
 }
 
 /// Forget windows that ended more than a day ago (run at start-up).
 pub fn prune(conn: &mut DbConn, now: NaiveDateTime) -> Result<usize, Error> {
-    Ok(rate_counters::prune(conn, now - Duration::seconds(2 * DAY))?)
+    Ok(rate_counters::prune(
+        conn,
+        now - Duration::seconds(2 * DAY),
+    )?)
 }

@@ -51,7 +51,10 @@ pub fn validate_email(email: &str) -> Result<(), String> {
     if email.len() > 254 || email.chars().any(|c| c.is_whitespace() || c.is_control()) {
         return bad();
     }
-    if let Some(c) = email.chars().find(|c| matches!(c, ',' | ';' | '<' | '>' | '"' | '(' | ')')) {
+    if let Some(c) = email
+        .chars()
+        .find(|c| matches!(c, ',' | ';' | '<' | '>' | '"' | '(' | ')'))
+    {
         return Err(format!(
             "Give one plain address (name@example.org): “{c}” is not allowed, \
              nor lists, names or angle brackets."

@@ -9,8 +9,8 @@ pub mod login_throttles;
 pub mod mail_failures;
 pub mod models;
 pub mod once;
-pub mod rate_counters;
 pub mod outbox;
+pub mod rate_counters;
 pub mod schema;
 pub mod settings;
 

@@ -90,7 +90,11 @@ mod tests {
     fn the_client_is_counted_from_the_right() {
         let xff = [("X-Forwarded-For", "6.6.6.6, 203.0.113.7")];
         assert_eq!(addr(0, &xff), "10.0.0.9", "no proxy: the peer");
-        assert_eq!(addr(1, &xff), "203.0.113.7", "the spoofed left entry is ignored");
+        assert_eq!(
+            addr(1, &xff),
+            "203.0.113.7",
+            "the spoofed left entry is ignored"
+        );
         let two = [("X-Forwarded-For", "6.6.6.6, 203.0.113.7, 10.0.0.2")];
         assert_eq!(addr(2, &two), "203.0.113.7");
         // Two headers are one list.
@@ -101,7 +105,10 @@ mod tests {
         assert_eq!(addr(1, &split), "203.0.113.7");
         assert_eq!(addr(3, &xff), "6.6.6.6", "fewer entries than proxies");
         assert_eq!(addr(1, &[]), "10.0.0.9", "no header: the peer");
-        let fwd = [("Forwarded", "for=6.6.6.6, for=\"[2001:db8::1]:80\";proto=https")];
+        let fwd = [(
+            "Forwarded",
+            "for=6.6.6.6, for=\"[2001:db8::1]:80\";proto=https",
+        )];
         assert_eq!(addr(1, &fwd), "2001:db8::1");
     }
 }

@@ -71,10 +71,7 @@ pub async fn guard(
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, Error> {
     let (base_url, https) = match req.app_data::<crate::web::State>() {
-        Some(state) => (
-            state.config.base_url.clone(),
-            state.config.secure_cookies(),
-        ),
+        Some(state) => (state.config.base_url.clone(), state.config.secure_cookies()),
         None => (String::new(), false),
     };
     if req.method() == Method::POST && !CROSS_SITE_POSTS.contains(&req.path()) {

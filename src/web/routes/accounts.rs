@@ -4,8 +4,8 @@ use crate::accounts::users as accounts;
 use crate::domain::error::Error;
 use crate::domain::mail_kind::MailPolicy;
 use crate::web::{
-    db, db_read, html, new_session, now, removal_cookie, see_other, session_cookie, write_once, Ctx,
-    Page, SESSION_COOKIE,
+    db, db_read, html, new_session, now, removal_cookie, see_other, session_cookie, write_once,
+    Ctx, Page, SESSION_COOKIE,
 };
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -128,8 +128,11 @@ pub async fn signup(ctx: Ctx, form: web::Form<SignupForm>) -> Result<HttpRespons
         // back when the sign-up does not happen.
         let (ip, address) = (ctx.ip.clone(), email.trim().to_string());
         let c = &ctx.state.config;
-        let (per_hour, per_day, clock) =
-            (c.signup_limit_hour, c.confirm_mail_limit_day, c.clock.clone());
+        let (per_hour, per_day, clock) = (
+            c.signup_limit_hour,
+            c.confirm_mail_limit_day,
+            c.clock.clone(),
+        );
         accounts::validate_email(&address).map_err(Error::Invalid)?;
         db(&ctx.state, move |conn| {
             let t = clock.now();
