@@ -25,22 +25,12 @@ both_backends!(
 
 const RIGHT: &str = "correct horse battery";
 
-fn user_id(app: &TestApp, name: &str) -> i32 {
-    app.count(&format!(
-        "SELECT CAST(id AS BIGINT) AS n FROM users WHERE username = '{name}'"
-    )) as i32
-}
-
-fn secret(app: &TestApp) -> Vec<u8> {
-    missive::web::load_secret(&mut app.db(), None).unwrap()
-}
-
 fn smtp_sender(app: &TestApp, sink: &SmtpSink) -> Sender {
     let mut config = app.config.clone();
     config.base_url = app.base.clone();
     Sender {
         transport: Transport::Smtp(transport::smtp_transport(&sink.url()).unwrap()),
-        ctx: MailCtx::new(&config, &secret(app)).unwrap(),
+        ctx: MailCtx::new(&config, &app.secret()).unwrap(),
         owner: "w1".into(),
     }
 }
@@ -94,7 +84,7 @@ fn a_permanent_refusal_ends_the_retries_and_tells_the_player(backend: Backend) {
     let rows = outbox::all(&mut app.db()).unwrap();
     let refused = rows
         .iter()
-        .find(|r| r.user_id == user_id(&app, "alice"))
+        .find(|r| r.user_id == app.user_id("alice"))
         .unwrap();
     assert!(refused.sent_at.is_some(), "closed: {refused:?}");
     assert!(
@@ -118,15 +108,15 @@ fn a_permanent_refusal_ends_the_retries_and_tells_the_player(backend: Backend) {
         assert!(!bob.get(path).has("mail-failing-notice"), "{path}");
     }
     // Confirming the address (it works again) clears the notice.
-    let id = user_id(&app, "alice");
-    let sig = missive::accounts::links::verify_sig(&secret(&app), id, "alice@example.org");
+    let id = app.user_id("alice");
+    let sig = missive::accounts::links::verify_sig(&app.secret(), id, "alice@example.org");
     assert_eq!(
         alice.get(&format!("/verify-email?u={id}&sig={sig}")).status,
         StatusCode::OK
     );
     assert!(!alice.get("/").has("mail-failing-notice"));
     // A changed address is not the one refused: no notice for it either.
-    let bob_id = user_id(&app, "bob");
+    let bob_id = app.user_id("bob");
     let mut conn = app.db();
     missive::db::mail_failures::record(&mut conn, bob_id, "old@example.org", "550", t0).unwrap();
     assert!(!bob.get("/").has("mail-failing-notice"));

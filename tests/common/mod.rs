@@ -214,6 +214,18 @@ impl TestApp {
             .unwrap()
     }
 
+    /// The id of the user named `name`.
+    pub fn user_id(&self, name: &str) -> i32 {
+        self.count(&format!(
+            "SELECT CAST(id AS BIGINT) AS n FROM users WHERE username = '{name}'"
+        )) as i32
+    }
+
+    /// The key that signs links and tokens.
+    pub fn secret(&self) -> Vec<u8> {
+        missive::web::load_secret(&mut self.db(), None).unwrap()
+    }
+
     pub fn count(&self, sql: &str) -> i64 {
         #[derive(QueryableByName)]
         struct N {
