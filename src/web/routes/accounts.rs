@@ -4,8 +4,8 @@ use crate::accounts::users as accounts;
 use crate::domain::error::Error;
 use crate::domain::mail_kind::MailPolicy;
 use crate::web::{
-    db, db_read, html, new_session, now, removal_cookie, see_other, session_cookie, write_once,
-    Ctx, Page, SESSION_COOKIE,
+    db_read, html, new_session, now, removal_cookie, see_other, session_cookie, write_once, Ctx,
+    Page, SESSION_COOKIE,
 };
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -134,7 +134,7 @@ pub async fn signup(ctx: Ctx, form: web::Form<SignupForm>) -> Result<HttpRespons
             c.clock.clone(),
         );
         accounts::validate_email(&address).map_err(Error::Invalid)?;
-        db(&ctx.state, move |conn| {
+        write_once(&ctx.state, move |conn| {
             let t = clock.now();
             send_limits::sign_up(conn, &ip, per_hour, t)?;
             send_limits::confirm_mail(conn, &address, per_day, t).inspect_err(|_| {
@@ -151,7 +151,7 @@ pub async fn signup(ctx: Ctx, form: web::Form<SignupForm>) -> Result<HttpRespons
         })
         .await;
         if made.is_err() {
-            let _ = db(&ctx.state, move |conn| {
+            let _ = write_once(&ctx.state, move |conn| {
                 send_limits::sign_up_undone(conn, &ip)?;
                 send_limits::confirm_mail_not_sent(conn, &address)
             })
@@ -218,7 +218,7 @@ pub async fn login(ctx: Ctx, form: web::Form<LoginForm>) -> Result<HttpResponse,
     // attempts at once cannot all pass the limit.
     let clock = ctx.state.config.clock.clone();
     let (name, addr) = (username.clone(), ip.clone());
-    let claimed = db(&ctx.state, move |conn| {
+    let claimed = write_once(&ctx.state, move |conn| {
         login_limit::claim(conn, &name, &addr, &limits, clock.now())
     })
     .await;

@@ -4,7 +4,7 @@ use crate::accounts::links;
 use crate::accounts::mail_settings;
 use crate::domain::error::Error;
 use crate::domain::mail_kind::MailPolicy;
-use crate::web::{db, db_read, html, now, see_other, write_once, Ctx, Page};
+use crate::web::{db_read, html, now, see_other, write_once, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -88,7 +88,7 @@ pub async fn resend_verification(
         ctx.state.config.clock.clone(),
     );
     let address = user.email.clone();
-    db(&ctx.state, move |conn| {
+    write_once(&ctx.state, move |conn| {
         crate::accounts::send_limits::confirm_mail(conn, &address, per_day, clock.now())
     })
     .await?;
@@ -98,7 +98,7 @@ pub async fn resend_verification(
     .await;
     if sent.is_err() {
         let address = ctx.require_user()?.email.clone();
-        let _ = db(&ctx.state, move |conn| {
+        let _ = write_once(&ctx.state, move |conn| {
             crate::accounts::send_limits::confirm_mail_not_sent(conn, &address)
         })
         .await;

@@ -110,7 +110,7 @@ pub async fn create(ctx: Ctx, form: web::Form<NewGameForm>) -> Result<HttpRespon
             ctx.state.config.challenge_limit_hour,
             ctx.state.config.clock.clone(),
         );
-        crate::web::db(&ctx.state, move |conn| {
+        write_once(&ctx.state, move |conn| {
             send_limits::challenge(conn, sender, per_hour, clock.now())
         })
         .await?;
@@ -120,7 +120,7 @@ pub async fn create(ctx: Ctx, form: web::Form<NewGameForm>) -> Result<HttpRespon
     })
     .await;
     if named && result.is_err() {
-        let _ = crate::web::db(&ctx.state, move |conn| {
+        let _ = write_once(&ctx.state, move |conn| {
             send_limits::challenge_undone(conn, sender)
         })
         .await;
