@@ -27,6 +27,7 @@ pub fn server_on(
             .app_data(data.clone())
             .configure(crate::web::routes::configure)
             .wrap(middleware::from_fn(crate::web::nul_guard::refuse_nul))
+            .wrap(middleware::from_fn(crate::web::headers::guard))
             .wrap(middleware::Compress::default())
             .wrap(
                 middleware::DefaultHeaders::new()

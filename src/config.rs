@@ -19,8 +19,32 @@ pub struct Config {
     pub login_limit_account: i64,
     /// Failed logins allowed per IP address within the window.
     pub login_limit_ip: i64,
-    /// The rate-limiting window, in seconds.
+    /// The rate-limiting window, in seconds: failures are forgotten after a
+    /// window without attempts or delays.
     pub login_window_secs: i64,
+    /// `MISSIVE_LOGIN_LIMIT_ACCOUNT_ANY_ADDRESS`: failed logins to one
+    /// account from all addresses together before they are slowed.
+    pub login_limit_account_any: i64,
+    /// `MISSIVE_LOGIN_DELAY_SECS`: the first delay once a limit is reached;
+    /// each further failure doubles it.
+    pub login_delay_secs: i64,
+    /// `MISSIVE_LOGIN_DELAY_MAX_SECS`: the longest delay for one account from
+    /// one address (and for one address).
+    pub login_delay_max_secs: i64,
+    /// `MISSIVE_LOGIN_ACCOUNT_DELAY_MAX_SECS`: the longest delay for one
+    /// account from all addresses together, kept short so that the owner
+    /// coming from a new address is slowed, never locked out.
+    pub login_account_delay_max_secs: i64,
+    /// `MISSIVE_SIGNUP_LIMIT_HOUR`: sign-ups per client address per hour.
+    pub signup_limit_hour: i64,
+    /// `MISSIVE_CONFIRM_MAIL_LIMIT_DAY`: "confirm your address" mails to one
+    /// address per day, whichever accounts ask for them.
+    pub confirm_mail_limit_day: i64,
+    /// `MISSIVE_CHALLENGE_LIMIT_HOUR`: challenges to named players (each
+    /// mails them) per sender per hour.
+    pub challenge_limit_hour: i64,
+    /// The time limits and delays read; tests stop and move it.
+    pub clock: crate::util::Clock,
     /// HTTP worker threads (0: one per core).
     pub workers: usize,
     /// Database connections in the pool.
@@ -30,9 +54,10 @@ pub struct Config {
     /// `listed_moves`), and one kept username per 64 bytes of it
     /// (`user_names`).
     pub position_cache_mb: u32,
-    /// Take the client address from `Forwarded`/`X-Forwarded-For` (only
-    /// behind a reverse proxy that sets them), for per-IP login limits.
-    pub trust_proxy: bool,
+    /// `MISSIVE_TRUST_PROXY`: how many reverse proxies stand in front (0:
+    /// none). The client address is the one the outermost of them saw: that
+    /// many entries from the right of `X-Forwarded-For`.
+    pub trust_proxy: u32,
     /// `MISSIVE_SMTP_URL`: `smtp://user:pass@host:587` (STARTTLS),
     /// `smtps://user:pass@host:465` (implicit TLS), `smtp://127.0.0.1:2525`
     /// (plain, loopback relays only unless `?tls=none`). When unset, mails
@@ -157,6 +182,15 @@ impl Source {
         }
     }
 
+    /// How many proxies: a number, or on/off as [`Source::flag`] reads
+    /// them (on is one proxy, as it always was).
+    fn hops(&self, name: &str, default: u32) -> anyhow::Result<u32> {
+        match self.var(name).map(|v| v.trim().parse::<u32>()) {
+            Some(Ok(n)) => Ok(n),
+            _ => Ok(u32::from(self.flag(name, default > 0)?)),
+        }
+    }
+
     /// An on/off setting: 1/true/yes/on or 0/false/no/off.
     fn flag(&self, name: &str, default: bool) -> anyhow::Result<bool> {
         match self.var(name) {
@@ -210,10 +244,18 @@ impl Default for Config {
             login_limit_account: 5,
             login_limit_ip: 30,
             login_window_secs: 15 * 60,
+            login_limit_account_any: 20,
+            login_delay_secs: 2,
+            login_delay_max_secs: 15 * 60,
+            login_account_delay_max_secs: 60,
+            signup_limit_hour: 10,
+            confirm_mail_limit_day: 3,
+            challenge_limit_hour: 20,
+            clock: crate::util::Clock::default(),
             workers: 0,
             pool_size: 10,
             position_cache_mb: 32,
-            trust_proxy: false,
+            trust_proxy: 0,
             smtp_url: None,
             mail_from: "Missive <missive@localhost>".into(),
             mail_reply_to: None,
@@ -263,10 +305,32 @@ impl Config {
             login_limit_account: src.num("MISSIVE_LOGIN_LIMIT_ACCOUNT", d.login_limit_account)?,
             login_limit_ip: src.num("MISSIVE_LOGIN_LIMIT_IP", d.login_limit_ip)?,
             login_window_secs: src.num("MISSIVE_LOGIN_WINDOW_SECS", d.login_window_secs)?,
+            login_limit_account_any: src.num(
+                "MISSIVE_LOGIN_LIMIT_ACCOUNT_ANY_ADDRESS",
+                d.login_limit_account_any,
+            )?,
+            login_delay_secs: src
+                .num("MISSIVE_LOGIN_DELAY_SECS", d.login_delay_secs)?
+                .max(1),
+            login_delay_max_secs: src
+                .num("MISSIVE_LOGIN_DELAY_MAX_SECS", d.login_delay_max_secs)?
+                .max(1),
+            login_account_delay_max_secs: src
+                .num(
+                    "MISSIVE_LOGIN_ACCOUNT_DELAY_MAX_SECS",
+                    d.login_account_delay_max_secs,
+                )?
+                .max(1),
+            signup_limit_hour: src.num("MISSIVE_SIGNUP_LIMIT_HOUR", d.signup_limit_hour)?,
+            confirm_mail_limit_day: src
+                .num("MISSIVE_CONFIRM_MAIL_LIMIT_DAY", d.confirm_mail_limit_day)?,
+            challenge_limit_hour: src
+                .num("MISSIVE_CHALLENGE_LIMIT_HOUR", d.challenge_limit_hour)?,
+            clock: d.clock,
             workers: src.num("MISSIVE_WORKERS", d.workers)?,
             pool_size: src.num("MISSIVE_POOL_SIZE", d.pool_size)?.max(1),
             position_cache_mb: src.num("MISSIVE_POSITION_CACHE_MB", d.position_cache_mb)?,
-            trust_proxy: src.flag("MISSIVE_TRUST_PROXY", d.trust_proxy)?,
+            trust_proxy: src.hops("MISSIVE_TRUST_PROXY", d.trust_proxy)?,
             smtp_url: src.var("MISSIVE_SMTP_URL"),
             mail_from: src.var("MISSIVE_MAIL_FROM").unwrap_or(d.mail_from),
             mail_reply_to: src.var("MISSIVE_MAIL_REPLY_TO"),
@@ -337,7 +401,13 @@ mod tests {
         )
         .unwrap();
         assert_eq!((c.pool_size, c.workers), (4, 2));
-        assert!(!c.mail_worker && c.clock_worker && c.trust_proxy);
+        assert!(!c.mail_worker && c.clock_worker);
+        assert_eq!(c.trust_proxy, 1, "yes is one proxy");
+        assert_eq!(from_file("MISSIVE_TRUST_PROXY=3\n").unwrap().trust_proxy, 3);
+        assert_eq!(
+            from_file("MISSIVE_TRUST_PROXY=off\n").unwrap().trust_proxy,
+            0
+        );
         assert_eq!(c.base_url, "https://missive.example.org");
         assert!(c.secure_cookies());
         assert_eq!(c.sqlite_sync, SqliteSync::Full);

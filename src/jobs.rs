@@ -83,15 +83,17 @@ pub fn spawn_mail_worker(pool: Pool, sender: Sender, poll: Duration) -> Worker {
     spawn_loop("mail-worker", poll, move || match pool.get() {
         Ok(mut conn) => match drain::drain_once(&mut conn, &sender, crate::util::now()) {
             Ok(r) => {
-                if r.sent + r.failed + r.skipped > 0 {
+                let handled = r.sent + r.failed + r.skipped + r.refused;
+                if handled > 0 {
                     tracing::info!(
-                        "mail: {} sent, {} failed, {} skipped",
+                        "mail: {} sent, {} failed, {} skipped, {} refused for good",
                         r.sent,
                         r.failed,
-                        r.skipped
+                        r.skipped,
+                        r.refused
                     );
                 }
-                r.sent + r.failed + r.skipped >= outbox::BATCH as usize
+                handled >= outbox::BATCH as usize
             }
             Err(e) => {
                 tracing::warn!("mail worker: {e}");

@@ -90,7 +90,7 @@ pub fn run(
                     let r = drain::drain_once(&mut conn, &sender, now)
                         .map_err(|e| anyhow::anyhow!("{e}"))?;
                     sent += r.sent;
-                    if r.sent + r.failed + r.skipped == 0 {
+                    if r.sent + r.failed + r.skipped + r.refused == 0 {
                         return Ok(sent);
                     }
                 }

@@ -20,6 +20,8 @@ pub struct Received {
 pub struct SmtpSink {
     pub addr: SocketAddr,
     mails: Arc<Mutex<Vec<Received>>>,
+    /// Recipients answered `550` at `RCPT TO` (a mailbox that does not exist).
+    refused: Arc<Mutex<Vec<String>>>,
     stop: Arc<AtomicBool>,
     thread: Option<thread::JoinHandle<()>>,
 }
@@ -53,8 +55,9 @@ impl SmtpSink {
         listener.set_nonblocking(true).unwrap();
         let addr = listener.local_addr().unwrap();
         let mails = Arc::new(Mutex::new(Vec::new()));
+        let refused = Arc::new(Mutex::new(Vec::new()));
         let stop = Arc::new(AtomicBool::new(false));
-        let (m, s) = (mails.clone(), stop.clone());
+        let (m, s, r) = (mails.clone(), stop.clone(), refused.clone());
         let thread = thread::spawn(move || {
             while !s.load(Ordering::SeqCst) {
                 match listener.accept() {
@@ -63,9 +66,9 @@ impl SmtpSink {
                         thread::spawn(move || stall(stream, &s));
                     }
                     Ok((stream, _)) => {
-                        let m = m.clone();
+                        let (m, r) = (m.clone(), r.clone());
                         thread::spawn(move || {
-                            let _ = session(stream, &m);
+                            let _ = session(stream, &m, &r);
                         });
                     }
                     Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
@@ -78,6 +81,7 @@ impl SmtpSink {
         SmtpSink {
             addr,
             mails,
+            refused,
             stop,
             thread: Some(thread),
         }
@@ -93,6 +97,15 @@ impl SmtpSink {
 
     pub fn count(&self) -> usize {
         self.mails.lock().unwrap().len()
+    }
+
+    /// From now on answer `550 5.1.1` (a permanent refusal) to mail for
+    /// `address`.
+    pub fn refuse(&self, address: &str) {
+        self.refused
+            .lock()
+            .unwrap()
+            .push(address.to_ascii_lowercase());
     }
 
     pub fn clear(&self) {
@@ -135,7 +148,11 @@ fn stall(mut stream: TcpStream, stop: &AtomicBool) {
     }
 }
 
-fn session(stream: TcpStream, mails: &Mutex<Vec<Received>>) -> std::io::Result<()> {
+fn session(
+    stream: TcpStream,
+    mails: &Mutex<Vec<Received>>,
+    refused: &Mutex<Vec<String>>,
+) -> std::io::Result<()> {
     stream.set_nonblocking(false)?;
     stream.set_nodelay(true)?;
     stream.set_read_timeout(Some(Duration::from_secs(30)))?;
@@ -161,8 +178,13 @@ fn session(stream: TcpStream, mails: &Mutex<Vec<Received>>) -> std::io::Result<(
             to.clear();
             out.write_all(b"250 OK\r\n")?;
         } else if upper.starts_with("RCPT TO") {
-            to.push(strip_path(&cmd));
-            out.write_all(b"250 OK\r\n")?;
+            let rcpt = strip_path(&cmd);
+            if refused.lock().unwrap().contains(&rcpt.to_ascii_lowercase()) {
+                out.write_all(b"550 5.1.1 no such mailbox here\r\n")?;
+            } else {
+                to.push(rcpt);
+                out.write_all(b"250 OK\r\n")?;
+            }
         } else if upper == "DATA" {
             out.write_all(b"354 go ahead\r\n")?;
             let mut data = String::new();

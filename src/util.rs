@@ -39,3 +39,29 @@ pub fn redact(url: &str) -> String {
         _ => url.to_string(),
     }
 }
+
+/// The time the limits read: the real one, or one that tests set and move
+/// by hand so that waiting out a delay needs no sleeping. Clones share it.
+#[derive(Clone, Debug, Default)]
+pub struct Clock {
+    fixed: std::sync::Arc<std::sync::Mutex<Option<NaiveDateTime>>>,
+}
+
+impl Clock {
+    pub fn now(&self) -> NaiveDateTime {
+        self.fixed.lock().ok().and_then(|t| *t).unwrap_or_else(now)
+    }
+
+    /// Stop the clock at `t` (tests).
+    pub fn set(&self, t: NaiveDateTime) {
+        if let Ok(mut fixed) = self.fixed.lock() {
+            *fixed = Some(t);
+        }
+    }
+
+    /// Stop the clock where it is and move it on by `secs` (tests).
+    pub fn advance(&self, secs: i64) {
+        let t = self.now() + chrono::Duration::seconds(secs);
+        self.set(t);
+    }
+}

@@ -785,12 +785,19 @@ fn turn_number_backfill_matches_live_numbering(backend: Backend) {
     let redo = |conn: &mut missive::db::DbConn| -> Vec<String> {
         match conn {
             missive::db::DbConn::Sqlite(c) => {
-                undo_and_redo(c, 4, || missive::db::SQLITE_MIGRATIONS)
+                let mut undone = undo_and_redo(c, 5, || missive::db::SQLITE_MIGRATIONS);
+                // The limits' tables (issue 37) came after the rest.
+                let guard = undone.remove(0).replace('-', "");
+                assert!(guard.starts_with("20261128000000"), "{guard}");
+                undone
             }
             missive::db::DbConn::Postgresql(c) => {
-                // PostgreSQL's page-change triggers, and the migration that
-                // dropped them, came after the rest.
-                let mut undone = undo_and_redo(c, 6, || missive::db::POSTGRES_MIGRATIONS);
+                // The limits' tables (issue 37), PostgreSQL's page-change
+                // triggers and the migration that dropped them came after
+                // the rest.
+                let mut undone = undo_and_redo(c, 7, || missive::db::POSTGRES_MIGRATIONS);
+                let guard = undone.remove(0).replace('-', "");
+                assert!(guard.starts_with("20261128000000"), "{guard}");
                 let dropped = undone.remove(0).replace('-', "");
                 assert!(dropped.starts_with("20261127000000"), "{dropped}");
                 let made = undone.remove(0).replace('-', "");

@@ -56,6 +56,8 @@ pub fn verify_email(
         return Ok(false);
     }
     conn.transaction::<_, Error, _>(|conn| {
+        // A confirmed address reads mail: a refusal noted before is past.
+        crate::db::mail_failures::clear(conn, user.id)?;
         diesel::delete(verified_emails::table.find(user.id)).execute(conn)?;
         diesel::insert_into(verified_emails::table)
             .values((

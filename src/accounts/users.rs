@@ -43,10 +43,22 @@ pub fn validate_username(name: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// One plain address (`name@example.org`), as lettre reads it: never a
+/// list, a display name or anything a mail header would read as more than
+/// one recipient.
 pub fn validate_email(email: &str) -> Result<(), String> {
     let bad = || Err("That does not look like an email address (name@example.org).".to_string());
     if email.len() > 254 || email.chars().any(|c| c.is_whitespace() || c.is_control()) {
         return bad();
+    }
+    if let Some(c) = email
+        .chars()
+        .find(|c| matches!(c, ',' | ';' | '<' | '>' | '"' | '(' | ')'))
+    {
+        return Err(format!(
+            "Give one plain address (name@example.org): “{c}” is not allowed, \
+             nor lists, names or angle brackets."
+        ));
     }
     let Some((local, domain)) = email.rsplit_once('@') else {
         return bad();
@@ -59,6 +71,9 @@ pub fn validate_email(email: &str) -> Result<(), String> {
         || domain.ends_with('.')
         || domain.contains("..")
     {
+        return bad();
+    }
+    if email.parse::<lettre::Address>().is_err() {
         return bad();
     }
     Ok(())
@@ -204,50 +219,24 @@ pub fn find_by_id(conn: &mut DbConn, id: i32) -> QueryResult<Option<User>> {
         .optional()
 }
 
-#[derive(Clone, Copy, Debug)]
-pub struct LoginLimits {
-    pub per_account: i64,
-    pub per_ip: i64,
-    pub window_secs: i64,
-}
-
 /// A precomputed hash so unknown usernames take as long as known ones.
 fn dummy_hash() -> &'static str {
     static H: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     H.get_or_init(|| hash_password("not a real password at all").unwrap_or_default())
 }
 
-/// Check credentials, counting failures per account and per IP in the
-/// database so the limit holds across processes.
+/// Check credentials and record the check (`login_attempts`, one row per
+/// password checked). The caller has claimed the attempt first
+/// (`accounts::login_limit::claim`).
 pub fn login(
     conn: &mut DbConn,
     username: &str,
     password: &str,
     ip: &str,
-    limits: LoginLimits,
     now: NaiveDateTime,
 ) -> Result<User, Error> {
     let key = username_key(username);
     let key: String = key.chars().take(64).collect();
-    let since = now - Duration::seconds(limits.window_secs);
-    let failures_account: i64 = login_attempts::table
-        .filter(login_attempts::username_key.eq(&key))
-        .filter(login_attempts::success.eq(false))
-        .filter(login_attempts::attempted_at.gt(since))
-        .count()
-        .get_result(conn)?;
-    let failures_ip: i64 = login_attempts::table
-        .filter(login_attempts::ip.eq(ip))
-        .filter(login_attempts::success.eq(false))
-        .filter(login_attempts::attempted_at.gt(since))
-        .count()
-        .get_result(conn)?;
-    if failures_account >= limits.per_account || failures_ip >= limits.per_ip {
-        let minutes = (limits.window_secs + 59) / 60;
-        return Err(Error::RateLimited(format!(
-            "Too many failed logins. Please wait up to {minutes} minutes and try again."
-        )));
-    }
     let user = find_by_name(conn, &key)?;
     let ok = match &user {
         Some(u) => verify_password(password, &u.password_hash),
@@ -305,6 +294,8 @@ pub fn session_user(
 pub struct SessionUser {
     pub user: User,
     pub email_verified: bool,
+    /// The mail server refused the user's current address for good.
+    pub email_failing: bool,
 }
 
 pub fn session_standing(
@@ -312,18 +303,26 @@ pub fn session_standing(
     token: &str,
     now: NaiveDateTime,
 ) -> QueryResult<Option<SessionUser>> {
-    use crate::db::schema::verified_emails;
+    use crate::db::schema::{mail_failures, verified_emails};
     let hash = token_hash(token);
-    let row: Option<(User, Option<String>)> = per_backend!(conn, |c| sessions::table
-        .inner_join(users::table)
-        .left_join(verified_emails::table.on(verified_emails::user_id.eq(users::id)))
-        .filter(sessions::token_hash.eq(&hash))
-        .filter(sessions::expires_at.gt(now))
-        .select((User::as_select(), verified_emails::email.nullable()))
-        .first(c)
-        .optional())?;
-    Ok(row.map(|(user, verified)| SessionUser {
+    let row: Option<(User, Option<String>, Option<String>)> =
+        per_backend!(conn, |c| sessions::table
+            .inner_join(users::table)
+            .left_join(verified_emails::table.on(verified_emails::user_id.eq(users::id)))
+            .left_join(mail_failures::table.on(mail_failures::user_id.eq(users::id)))
+            .filter(sessions::token_hash.eq(&hash))
+            .filter(sessions::expires_at.gt(now))
+            .select((
+                User::as_select(),
+                verified_emails::email.nullable(),
+                mail_failures::email.nullable(),
+            ))
+            .first(c)
+            .optional())?;
+    Ok(row.map(|(user, verified, failing)| SessionUser {
         email_verified: verified.is_some_and(|v| v == user.email),
+        // A refusal of an address the user has since changed is past.
+        email_failing: failing.is_some_and(|f| f == user.email),
         user,
     }))
 }

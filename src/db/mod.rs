@@ -5,9 +5,12 @@ pub mod coded;
 pub mod error;
 pub mod group_commit;
 pub mod kept_update;
+pub mod login_throttles;
+pub mod mail_failures;
 pub mod models;
 pub mod once;
 pub mod outbox;
+pub mod rate_counters;
 pub mod schema;
 pub mod settings;
 

@@ -136,6 +136,10 @@ fn refusal_text(e: &Error) -> Option<String> {
         Error::Invalid(m) => ("invalid", m),
         Error::Conflict(m) => ("conflict", m),
         Error::RateLimited(m) => ("rate-limited", m),
+        Error::TooSoon {
+            message,
+            retry_after,
+        } => return Some(format!("too-soon:{retry_after}:{message}")),
         Error::Csrf | Error::Unavailable(_) | Error::ConnectionLost(_) | Error::Internal(_) => {
             return None
         }
@@ -154,6 +158,13 @@ fn refusal_of(text: &str) -> Option<Error> {
         "invalid" => Error::Invalid(message),
         "conflict" => Error::Conflict(message),
         "rate-limited" => Error::RateLimited(message),
+        "too-soon" => {
+            let (secs, message) = message.split_once(':')?;
+            Error::TooSoon {
+                message: message.to_string(),
+                retry_after: secs.parse().ok()?,
+            }
+        }
         _ => return None,
     })
 }

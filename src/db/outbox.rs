@@ -333,6 +333,20 @@ pub fn mark_sent(
     Ok(())
 }
 
+/// Close a mail refused for good: it is not tried again, and `last_error`
+/// keeps why, marked `refused:` apart from the mails sent or skipped.
+pub fn mark_refused(
+    conn: &mut DbConn,
+    row: &OutboxRow,
+    owner: &str,
+    now: NaiveDateTime,
+    error: &str,
+) -> QueryResult<()> {
+    let note = format!("refused: {}", crate::util::clip(error, 990));
+    end_attempt(conn, row, owner, Some(now), row.next_attempt_at, note)
+}
+
+/// Put a mail back to be tried again after [`backoff`].
 pub fn mark_failed(
     conn: &mut DbConn,
     row: &OutboxRow,
@@ -340,18 +354,32 @@ pub fn mark_failed(
     now: NaiveDateTime,
     error: &str,
 ) -> QueryResult<()> {
-    let attempts = row.attempts + 1;
+    let next = now + backoff(row.attempts + 1);
+    end_attempt(conn, row, owner, None, next, crate::util::clip(error, 1000))
+}
+
+/// Release this worker's lease on a mail whose attempt failed, counting the
+/// attempt: closed at `closed`, or due again at `next`.
+fn end_attempt(
+    conn: &mut DbConn,
+    row: &OutboxRow,
+    owner: &str,
+    closed: Option<NaiveDateTime>,
+    next: NaiveDateTime,
+    error: String,
+) -> QueryResult<()> {
     diesel::update(
         email_outbox::table
             .filter(email_outbox::id.eq(row.id))
             .filter(email_outbox::lease_owner.eq(owner)),
     )
     .set((
-        email_outbox::attempts.eq(attempts),
-        email_outbox::next_attempt_at.eq(now + backoff(attempts)),
+        email_outbox::attempts.eq(row.attempts + 1),
+        email_outbox::sent_at.eq(closed),
+        email_outbox::next_attempt_at.eq(next),
         email_outbox::lease_owner.eq(None::<String>),
         email_outbox::lease_until.eq(None::<NaiveDateTime>),
-        email_outbox::last_error.eq(Some(crate::util::clip(error, 1000))),
+        email_outbox::last_error.eq(Some(error)),
     ))
     .execute(conn)?;
     Ok(())

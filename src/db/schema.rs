@@ -164,6 +164,31 @@ diesel::table! {
 }
 
 diesel::table! {
+    login_throttles (key) {
+        key -> Text,
+        failures -> Integer,
+        not_before -> Timestamp,
+    }
+}
+
+diesel::table! {
+    rate_counters (key) {
+        key -> Text,
+        window_start -> Timestamp,
+        count -> Integer,
+    }
+}
+
+diesel::table! {
+    mail_failures (user_id) {
+        user_id -> Integer,
+        email -> Text,
+        error -> Text,
+        failed_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     verified_emails (user_id) {
         user_id -> Integer,
         email -> Text,
@@ -307,6 +332,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     email_outbox,
     mail_prefs,
     verified_emails,
+    mail_failures,
     game_notes,
     tournaments,
     tournament_players,

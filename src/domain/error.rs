@@ -22,6 +22,10 @@ pub enum Error {
     Conflict(String),
     #[error("{0}")]
     RateLimited(String),
+    /// A limit is reached for now: 429, with the seconds until a new try
+    /// can succeed (the `Retry-After` header), which the message says too.
+    #[error("{message}")]
+    TooSoon { message: String, retry_after: i64 },
     /// The database could not be reached: no connection free in time, or
     /// SQLite still locked. 503, to be retried.
     #[error("database unavailable: {0}")]
@@ -39,6 +43,14 @@ impl Error {
     pub fn internal(e: impl std::fmt::Display) -> Error {
         Error::Internal(e.to_string())
     }
+    /// "`what`: try again in ..." with the wait in words, at least a second.
+    pub fn too_soon(what: &str, retry_after: i64) -> Error {
+        let secs = retry_after.max(1);
+        Error::TooSoon {
+            message: format!("{what} Please try again in {}.", wait_words(secs)),
+            retry_after: secs,
+        }
+    }
     pub fn position_changed() -> Error {
         Error::Conflict(
             "The position has changed since you loaded the page (another move was played first). \
@@ -54,7 +66,7 @@ impl Error {
             Error::BadRequest(_) => "Bad request",
             Error::Invalid(_) => "Not accepted",
             Error::Conflict(_) => "The position has changed",
-            Error::RateLimited(_) => "Too many attempts",
+            Error::RateLimited(_) | Error::TooSoon { .. } => "Too many attempts",
             Error::Unavailable(_) | Error::ConnectionLost(_) => "Try again in a moment",
             Error::Internal(_) => "Something went wrong",
         }
@@ -74,6 +86,18 @@ impl Error {
             e => e.to_string(),
         }
     }
+}
+
+/// A wait as people say it: "40 seconds", "3 minutes", "2 hours" (rounded up).
+pub fn wait_words(secs: i64) -> String {
+    let (n, unit) = if secs < 90 {
+        (secs, "second")
+    } else if secs < 90 * 60 {
+        ((secs + 59) / 60, "minute")
+    } else {
+        ((secs + 3599) / 3600, "hour")
+    };
+    format!("{n} {unit}{}", if n == 1 { "" } else { "s" })
 }
 
 // Templates render mails as well as pages, so a failed render is an

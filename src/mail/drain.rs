@@ -1,12 +1,12 @@
 //! The outbox drain: claim due mails with a lease, render and send each,
 //! and mark it sent or to be tried again later.
 
-use crate::db::outbox::{claim_batch, due, mark_failed, mark_sent, BATCH};
+use crate::db::outbox::{claim_batch, due, mark_failed, mark_refused, mark_sent, BATCH};
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::mail::context::MailCtx;
 use crate::mail::render::{build_message, render};
-use crate::mail::transport::Transport;
+use crate::mail::transport::{SendError, Transport};
 use chrono::NaiveDateTime;
 
 // ---------------------------------------------------------------------------
@@ -29,6 +29,8 @@ pub struct DrainReport {
     pub failed: usize,
     /// Mails closed without sending (no longer relevant).
     pub skipped: usize,
+    /// Mails refused for good (an SMTP 5xx, an impossible address): closed.
+    pub refused: usize,
 }
 
 /// One pass: claim every due mail (at most `BATCH`) in one statement, then
@@ -71,7 +73,15 @@ pub fn drain_once(
                 mark_sent(conn, &[id], &sender.owner, now, None)?;
                 report.sent += 1;
             }
-            Err(e) => {
+            Err(SendError::Refused(e)) => {
+                tracing::warn!("mail {id} ({}) refused for good: {e}", row.kind);
+                // Retrying cannot help: the mail is closed, and its player
+                // is told on every page to fix the address.
+                mark_refused(conn, &row, &sender.owner, now, &e)?;
+                crate::db::mail_failures::record(conn, row.user_id, mail.to.trim(), &e, now)?;
+                report.refused += 1;
+            }
+            Err(SendError::Failed(e)) => {
                 tracing::warn!(
                     "mail {id} ({}) not sent (attempt {}): {e}",
                     row.kind,

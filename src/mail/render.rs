@@ -385,11 +385,21 @@ pub fn message_id(ctx: &MailCtx, row: &OutboxRow) -> String {
 
 /// The message: plain text and HTML alternatives, Reply-To and
 /// List-Unsubscribe headers, the row's stable Message-ID.
-pub fn build_message(ctx: &MailCtx, row: &OutboxRow, mail: &Rendered) -> Result<Message, String> {
-    let to: Mailbox = mail
-        .to
-        .parse()
-        .map_err(|e| format!("bad recipient address: {e}"))?;
+/// The message of a rendered mail. An address that is not one plain
+/// address (stored before sign-up checked it so) is refused for good: no
+/// retry makes it one.
+pub fn build_message(
+    ctx: &MailCtx,
+    row: &OutboxRow,
+    mail: &Rendered,
+) -> Result<Message, crate::mail::transport::SendError> {
+    use crate::mail::transport::SendError;
+    let plain = crate::accounts::users::validate_email(mail.to.trim());
+    let to: Mailbox = match (plain, mail.to.trim().parse::<lettre::Address>()) {
+        (Ok(()), Ok(address)) => Mailbox::new(None, address),
+        (Err(e), _) => return Err(SendError::Refused(format!("bad recipient address: {e}"))),
+        (_, Err(e)) => return Err(SendError::Refused(format!("bad recipient address: {e}"))),
+    };
     Message::builder()
         .message_id(Some(message_id(ctx, row)))
         .from(ctx.from.clone())
@@ -402,7 +412,7 @@ pub fn build_message(ctx: &MailCtx, row: &OutboxRow, mail: &Rendered) -> Result<
             mail.text.clone(),
             mail.html.clone(),
         ))
-        .map_err(|e| format!("cannot build the message: {e}"))
+        .map_err(|e| SendError::Failed(format!("cannot build the message: {e}")))
 }
 
 #[cfg(test)]

@@ -18,6 +18,25 @@ pub struct SentMail {
     pub raw: String,
 }
 
+/// Why a mail did not go.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SendError {
+    /// Refused for good: the server answered 5xx, or the address is not one
+    /// a mail can be sent to. Trying again would get the same answer.
+    Refused(String),
+    /// Could not be sent now (server down, a 4xx, a timeout): tried again.
+    Failed(String),
+}
+
+impl std::fmt::Display for SendError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SendError::Refused(e) => write!(f, "refused for good: {e}"),
+            SendError::Failed(e) => f.write_str(e),
+        }
+    }
+}
+
 /// Where mails go: SMTP, `.eml` files in a folder, or memory (tests).
 #[derive(Clone)]
 pub enum Transport {
@@ -67,15 +86,24 @@ impl Transport {
         }
     }
 
-    pub fn send(&self, msg: &Message) -> Result<(), String> {
+    pub fn send(&self, msg: &Message) -> Result<(), SendError> {
         match self {
-            Transport::Smtp(t) => t.send(msg).map(|_| ()).map_err(|e| e.to_string()),
-            Transport::File(t, _) => t.send(msg).map(|_| ()).map_err(|e| e.to_string()),
+            Transport::Smtp(t) => t.send(msg).map(|_| ()).map_err(|e| {
+                if e.is_permanent() {
+                    SendError::Refused(e.to_string())
+                } else {
+                    SendError::Failed(e.to_string())
+                }
+            }),
+            Transport::File(t, _) => t
+                .send(msg)
+                .map(|_| ())
+                .map_err(|e| SendError::Failed(e.to_string())),
             Transport::Memory(list) => {
                 let to = msg.envelope().to().iter().map(|a| a.to_string()).collect();
                 let raw = String::from_utf8_lossy(&msg.formatted()).into_owned();
                 list.lock()
-                    .map_err(|_| "memory transport poisoned".to_string())?
+                    .map_err(|_| SendError::Failed("memory transport poisoned".into()))?
                     .push(SentMail { to, raw });
                 Ok(())
             }

@@ -23,7 +23,7 @@ impl ResponseError for Error {
             Error::BadRequest(_) => StatusCode::BAD_REQUEST,
             Error::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Error::Conflict(_) => StatusCode::CONFLICT,
-            Error::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
+            Error::RateLimited(_) | Error::TooSoon { .. } => StatusCode::TOO_MANY_REQUESTS,
             Error::Unavailable(_) | Error::ConnectionLost(_) => StatusCode::SERVICE_UNAVAILABLE,
             Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -48,6 +48,9 @@ impl ResponseError for Error {
         let mut response = HttpResponse::build(self.status_code());
         if let Error::Unavailable(_) | Error::ConnectionLost(_) = self {
             response.insert_header(("Retry-After", "2"));
+        }
+        if let Error::TooSoon { retry_after, .. } = self {
+            response.insert_header(("Retry-After", retry_after.to_string()));
         }
         response.content_type("text/html; charset=utf-8").body(body)
     }

@@ -2,7 +2,9 @@
 //! CSRF cookies, the request context extractor, and running database work off
 //! the async threads.
 
+pub mod client_addr;
 pub mod error;
+pub mod headers;
 pub mod nul_guard;
 pub mod routes;
 pub mod user_names;
@@ -82,6 +84,10 @@ pub fn build_state(config: &Config) -> anyhow::Result<Arc<AppState>> {
     if sessions + attempts > 0 {
         tracing::info!("pruned {sessions} expired sessions and {attempts} old login attempts");
     }
+    // Keys quiet for days hold nothing a limit still reads.
+    let now = crate::util::now();
+    crate::db::login_throttles::prune(&mut conn, now - chrono::Duration::days(2))?;
+    crate::accounts::send_limits::prune(&mut conn, now)?;
     drop(conn);
     let writes = crate::db::Writes::for_database(&crate::db::Manager::from_config(config))?;
     Ok(Arc::new(AppState::new(
@@ -302,6 +308,8 @@ pub struct Page {
     pub csrf: String,
     /// Show the "confirm your address" notice.
     pub email_unverified: bool,
+    /// Show the "your address does not work" notice.
+    pub email_failing: bool,
 }
 
 impl Page {
@@ -320,6 +328,8 @@ pub struct Ctx {
     pub user: Option<User>,
     /// The user's current address is not confirmed: every page says so.
     pub email_unverified: bool,
+    /// The mail server refused the user's address for good: every page says so.
+    pub email_failing: bool,
     pub csrf_token: String,
     pub ip: String,
     pub state: Arc<AppState>,
@@ -331,6 +341,7 @@ impl Ctx {
             user: self.user.as_ref().map(|u| u.username.clone()),
             csrf: self.csrf_token.clone(),
             email_unverified: self.email_unverified,
+            email_failing: self.email_failing,
         }
     }
 
@@ -444,9 +455,11 @@ impl Session {
 
     fn into_ctx(self, found: Option<SessionUser>) -> Ctx {
         let email_unverified = found.as_ref().is_some_and(|s| !s.email_verified);
+        let email_failing = found.as_ref().is_some_and(|s| s.email_failing);
         Ctx {
             user: found.map(|s| s.user),
             email_unverified,
+            email_failing,
             csrf_token: self.csrf_token,
             ip: self.ip,
             state: self.state,
@@ -474,14 +487,7 @@ impl Session {
             }
         };
         let csrf_token = hmac_hex(&state.secret, &format!("csrf:{seed}"));
-        let ip = if state.config.trust_proxy {
-            req.connection_info()
-                .realip_remote_addr()
-                .map(|s| clip(s, 64))
-        } else {
-            req.peer_addr().map(|a| a.ip().to_string())
-        }
-        .unwrap_or_else(|| "unknown".into());
+        let ip = client_addr::client_addr(req, state.config.trust_proxy);
         let token = req
             .cookie(SESSION_COOKIE)
             .map(|c| c.value().to_string())

@@ -66,7 +66,11 @@ pub fn launch(
 ) -> (String, actix_web::dev::ServerHandle, thread::JoinHandle<()>) {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
     let addr = listener.local_addr().unwrap();
-    config.base_url = format!("http://{addr}");
+    // An https base URL is kept (tests of what it turns on); links and
+    // origins otherwise name the port the server got.
+    if !config.base_url.starts_with("https://") {
+        config.base_url = format!("http://{addr}");
+    }
     let (tx, rx) = mpsc::channel();
     let thread = thread::spawn(move || {
         actix_web::rt::System::new().block_on(async move {
@@ -119,8 +123,16 @@ impl TestApp {
             bind: "127.0.0.1:0".into(),
             workers: 2,
             pool_size: 8,
+            // Every test client comes from 127.0.0.1, and many tests sign up
+            // and challenge more than a real person would in an hour; the
+            // tests of these limits turn them on (`tests/limits.rs`).
+            signup_limit_hour: 0,
+            challenge_limit_hour: 0,
             ..missive::Config::default()
         };
+        // The limits' clock stands still unless a test moves it, so no
+        // delay ends while a slow machine runs a test.
+        config.clock.set(missive::web::now());
         tweak(&mut config);
         let (base, handle, thread) = launch(config.clone());
         TestApp {
@@ -215,6 +227,18 @@ impl TestApp {
         missive::db::Manager::new(&self.database_url)
             .open()
             .unwrap()
+    }
+
+    /// The id of the user named `name`.
+    pub fn user_id(&self, name: &str) -> i32 {
+        self.count(&format!(
+            "SELECT CAST(id AS BIGINT) AS n FROM users WHERE username = '{name}'"
+        )) as i32
+    }
+
+    /// The key that signs links and tokens.
+    pub fn secret(&self) -> Vec<u8> {
+        missive::web::load_secret(&mut self.db(), None).unwrap()
     }
 
     pub fn count(&self, sql: &str) -> i64 {

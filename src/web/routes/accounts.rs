@@ -1,4 +1,6 @@
-use crate::accounts::users::{self as accounts, LoginLimits};
+use crate::accounts::login_limit::{self, LoginLimits};
+use crate::accounts::send_limits;
+use crate::accounts::users as accounts;
 use crate::domain::error::Error;
 use crate::domain::mail_kind::MailPolicy;
 use crate::web::{
@@ -121,12 +123,42 @@ pub async fn signup(ctx: Ctx, form: web::Form<SignupForm>) -> Result<HttpRespons
     ctx.check_csrf(&form.csrf_token)?;
     let f = form.into_inner();
     let (username, email, password) = (f.username.clone(), f.email.clone(), f.password);
-    let signed_up = write_once(&ctx.state, move |conn| {
-        let t = now();
-        let user = accounts::signup(conn, &username, &email, &password, t)?;
-        crate::accounts::mail_settings::send_verification(conn, user.id, t)?;
-        Ok(user.id)
-    })
+    let signed_up = async {
+        // Counted before the password is hashed and the mail queued; given
+        // back when the sign-up does not happen.
+        let (ip, address) = (ctx.ip.clone(), email.trim().to_string());
+        let c = &ctx.state.config;
+        let (per_hour, per_day, clock) = (
+            c.signup_limit_hour,
+            c.confirm_mail_limit_day,
+            c.clock.clone(),
+        );
+        accounts::validate_email(&address).map_err(Error::Invalid)?;
+        write_once(&ctx.state, move |conn| {
+            let t = clock.now();
+            send_limits::sign_up(conn, &ip, per_hour, t)?;
+            send_limits::confirm_mail(conn, &address, per_day, t).inspect_err(|_| {
+                let _ = send_limits::sign_up_undone(conn, &ip);
+            })
+        })
+        .await?;
+        let (ip, address) = (ctx.ip.clone(), email.trim().to_string());
+        let made = write_once(&ctx.state, move |conn| {
+            let t = now();
+            let user = accounts::signup(conn, &username, &email, &password, t)?;
+            crate::accounts::mail_settings::send_verification(conn, user.id, t)?;
+            Ok(user.id)
+        })
+        .await;
+        if made.is_err() {
+            let _ = write_once(&ctx.state, move |conn| {
+                send_limits::sign_up_undone(conn, &ip)?;
+                send_limits::confirm_mail_not_sent(conn, &address)
+            })
+            .await;
+        }
+        made
+    }
     .await;
     let result = async { new_session(&ctx.state, signed_up?).await }.await;
     match result {
@@ -144,6 +176,20 @@ pub async fn signup(ctx: Ctx, form: web::Form<SignupForm>) -> Result<HttpRespons
                 email: crate::web::clip(&f.email, 254),
             };
             Ok(html(StatusCode::UNPROCESSABLE_ENTITY, page.render()?))
+        }
+        Err(Error::TooSoon {
+            message,
+            retry_after,
+        }) => {
+            let page = SignupPage {
+                page: ctx.page(),
+                error: Some(message),
+                username: crate::web::clip(&f.username, 40),
+                email: crate::web::clip(&f.email, 254),
+            };
+            let mut res = html(StatusCode::TOO_MANY_REQUESTS, page.render()?);
+            retry_after_header(&mut res, retry_after);
+            Ok(res)
         }
         Err(e) => Err(e),
     }
@@ -166,21 +212,31 @@ pub async fn login(ctx: Ctx, form: web::Form<LoginForm>) -> Result<HttpResponse,
     let f = form.into_inner();
     let username = f.username.clone();
     let ip = ctx.ip.clone();
-    let c = &ctx.state.config;
-    let limits = LoginLimits {
-        per_account: c.login_limit_account,
-        per_ip: c.login_limit_ip,
-        window_secs: c.login_window_secs,
-    };
+    let limits = LoginLimits::of(&ctx.state.config);
     let password = f.password.clone();
-    // The attempt is recorded whatever it answers, once (a refusal is kept
-    // with its request key like an answer).
-    let logged_in = write_once(&ctx.state, move |conn| {
-        let user = accounts::login(conn, &username, &password, &ip, limits, now())?;
-        Ok(user.id)
+    // The attempt is counted, and committed, before the password is checked:
+    // attempts at once cannot all pass the limit.
+    let clock = ctx.state.config.clock.clone();
+    let (name, addr) = (username.clone(), ip.clone());
+    let claimed = write_once(&ctx.state, move |conn| {
+        login_limit::claim(conn, &name, &addr, &limits, clock.now())
     })
     .await;
+    // The check is recorded whatever it answers, once (a refusal is kept
+    // with its request key like an answer).
+    let logged_in = match claimed {
+        Ok(()) => {
+            write_once(&ctx.state, move |conn| {
+                let user = accounts::login(conn, &username, &password, &ip, now())?;
+                login_limit::forgive(conn, &username, &ip, &limits)?;
+                Ok(user.id)
+            })
+            .await
+        }
+        Err(e) => Err(e),
+    };
     let result = async { new_session(&ctx.state, logged_in?).await }.await;
+    let mut retry_after = None;
     let (status, msg) = match result {
         Ok(token) => {
             let mut res = see_other("/");
@@ -190,6 +246,13 @@ pub async fn login(ctx: Ctx, form: web::Form<LoginForm>) -> Result<HttpResponse,
         }
         Err(Error::Invalid(msg)) => (StatusCode::UNPROCESSABLE_ENTITY, msg),
         Err(Error::RateLimited(msg)) => (StatusCode::TOO_MANY_REQUESTS, msg),
+        Err(Error::TooSoon {
+            message,
+            retry_after: secs,
+        }) => {
+            retry_after = Some(secs);
+            (StatusCode::TOO_MANY_REQUESTS, message)
+        }
         Err(e) => return Err(e),
     };
     let page = LoginPage {
@@ -197,7 +260,19 @@ pub async fn login(ctx: Ctx, form: web::Form<LoginForm>) -> Result<HttpResponse,
         error: Some(msg),
         username: crate::web::clip(&f.username, 40),
     };
-    Ok(html(status, page.render()?))
+    let mut res = html(status, page.render()?);
+    if let Some(secs) = retry_after {
+        retry_after_header(&mut res, secs);
+    }
+    Ok(res)
+}
+
+/// Say when a refused request may be tried again.
+fn retry_after_header(res: &mut HttpResponse, secs: i64) {
+    if let Ok(v) = actix_web::http::header::HeaderValue::from_str(&secs.max(1).to_string()) {
+        res.headers_mut()
+            .insert(actix_web::http::header::RETRY_AFTER, v);
+    }
 }
 
 pub async fn logout(

@@ -83,10 +83,27 @@ pub async fn resend_verification(
 ) -> Result<HttpResponse, Error> {
     ctx.check_csrf(&form.csrf_token)?;
     let user = ctx.require_user()?.clone();
+    let (per_day, clock) = (
+        ctx.state.config.confirm_mail_limit_day,
+        ctx.state.config.clock.clone(),
+    );
+    let address = user.email.clone();
     write_once(&ctx.state, move |conn| {
-        mail_settings::send_verification(conn, user.id, now())
+        crate::accounts::send_limits::confirm_mail(conn, &address, per_day, clock.now())
     })
     .await?;
+    let sent = write_once(&ctx.state, move |conn| {
+        mail_settings::send_verification(conn, user.id, now())
+    })
+    .await;
+    if sent.is_err() {
+        let address = ctx.require_user()?.email.clone();
+        let _ = write_once(&ctx.state, move |conn| {
+            crate::accounts::send_limits::confirm_mail_not_sent(conn, &address)
+        })
+        .await;
+    }
+    sent?;
     Ok(see_other("/settings/mail?sent=1"))
 }
 

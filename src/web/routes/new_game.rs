@@ -1,5 +1,6 @@
 //! The new-game form: challenge a player or post an open seek.
 
+use crate::accounts::send_limits;
 use crate::domain::error::Error;
 use crate::domain::time_control as clock;
 use crate::game::challenge;
@@ -100,10 +101,30 @@ pub async fn create(ctx: Ctx, form: web::Form<NewGameForm>) -> Result<HttpRespon
         fen: f.fen.clone(),
         time_control: time_control.clone(),
     };
+    // A challenge to a named player mails them: counted before it is made,
+    // given back when it is not.
+    let sender = user.id;
+    let named = !f.opponent.trim().is_empty();
+    if named {
+        let (per_hour, clock) = (
+            ctx.state.config.challenge_limit_hour,
+            ctx.state.config.clock.clone(),
+        );
+        write_once(&ctx.state, move |conn| {
+            send_limits::challenge(conn, sender, per_hour, clock.now())
+        })
+        .await?;
+    }
     let result = write_once(&ctx.state, move |conn| {
         challenge::create_game(conn, &user, &challenge, now())
     })
     .await;
+    if named && result.is_err() {
+        let _ = write_once(&ctx.state, move |conn| {
+            send_limits::challenge_undone(conn, sender)
+        })
+        .await;
+    }
     match result {
         Ok(id) => Ok(see_other(&format!("/games/{id}"))),
         Err(Error::Invalid(msg)) => {

@@ -1,0 +1,3 @@
+DROP TABLE mail_failures;
+DROP TABLE rate_counters;
+DROP TABLE login_throttles;

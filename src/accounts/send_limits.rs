@@ -1,0 +1,130 @@
+//! Limits on the acts that send mail to someone (issue 37): sign-ups from
+//! one client address, "confirm your address" mails to one address whoever
+//! signs up with it, and challenges from one player. Each is counted in the
+//! database before the work it guards, so concurrent requests and several
+//! processes share one count; a refusal says when the window ends.
+
+use crate::db::rate_counters::{self, Counted};
+use crate::db::DbConn;
+use crate::domain::error::Error;
+use chrono::{Duration, NaiveDateTime};
+
+const HOUR: i64 = 3600;
+const DAY: i64 = 24 * HOUR;
+
+/// Count one event on `key`; past `limit` in the window, `Error::TooSoon`
+/// saying `what` and when the window ends. A limit below 1 turns it off.
+fn count(
+    conn: &mut DbConn,
+    key: &str,
+    limit: i64,
+    window_secs: i64,
+    now: NaiveDateTime,
+    what: &str,
+) -> Result<(), Error> {
+    if limit < 1 {
+        return Ok(());
+    }
+    let window = Duration::seconds(window_secs);
+    let Counted {
+        count,
+        window_start,
+    } = rate_counters::count_one(conn, key, window, now)?;
+    if i64::from(count) <= limit {
+        return Ok(());
+    }
+    let ends = window_start + window - now;
+    Err(Error::too_soon(
+        what,
+        (ends.num_milliseconds() + 999).div_euclid(1000),
+    ))
+}
+
+/// One more sign-up from `ip` (at most `per_hour`).
+pub fn sign_up(
+    conn: &mut DbConn,
+    ip: &str,
+    per_hour: i64,
+    now: NaiveDateTime,
+) -> Result<(), Error> {
+    count(
+        conn,
+        &format!("signup:{}", crate::util::clip(ip, 64)),
+        per_hour,
+        HOUR,
+        now,
+        &format!("Too many accounts were made from your network address in the last hour (at most {per_hour})."),
+    )
+}
+
+/// Take back a sign-up counted for `ip` that did not happen (the name was
+/// taken, say).
+pub fn sign_up_undone(conn: &mut DbConn, ip: &str) -> Result<(), Error> {
+    Ok(rate_counters::uncount_one(
+        conn,
+        &format!("signup:{}", crate::util::clip(ip, 64)),
+    )?)
+}
+
+/// One more confirmation mail to `email` (at most `per_day`, all accounts
+/// together).
+pub fn confirm_mail(
+    conn: &mut DbConn,
+    email: &str,
+    per_day: i64,
+    now: NaiveDateTime,
+) -> Result<(), Error> {
+    count(
+        conn,
+        &confirm_key(email),
+        per_day,
+        DAY,
+        now,
+        &format!("This address has been sent {per_day} confirmation mails today, the most it gets in a day."),
+    )
+}
+
+/// Take back a confirmation mail counted for `email` that was not queued.
+pub fn confirm_mail_not_sent(conn: &mut DbConn, email: &str) -> Result<(), Error> {
+    Ok(rate_counters::uncount_one(conn, &confirm_key(email))?)
+}
+
+fn confirm_key(email: &str) -> String {
+    format!(
+        "confirm:{}",
+        crate::util::clip(&email.trim().to_lowercase(), 254)
+    )
+}
+
+/// One more challenge to a named player from `user_id` (at most `per_hour`).
+pub fn challenge(
+    conn: &mut DbConn,
+    user_id: i32,
+    per_hour: i64,
+    now: NaiveDateTime,
+) -> Result<(), Error> {
+    count(
+        conn,
+        &format!("challenge:{user_id}"),
+        per_hour,
+        HOUR,
+        now,
+        &format!("You have sent {per_hour} challenges in the last hour, the most allowed (each one mails its player)."),
+    )
+}
+
+/// Take back a challenge counted for `user_id` that was not made.
+pub fn challenge_undone(conn: &mut DbConn, user_id: i32) -> Result<(), Error> {
+    Ok(rate_counters::uncount_one(
+        conn,
+        &format!("challenge:{user_id}"),
+    )?)
+}
+
+/// Forget windows that ended more than a day ago (run at start-up).
+pub fn prune(conn: &mut DbConn, now: NaiveDateTime) -> Result<usize, Error> {
+    Ok(rate_counters::prune(
+        conn,
+        now - Duration::seconds(2 * DAY),
+    )?)
+}

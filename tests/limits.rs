@@ -1,0 +1,335 @@
+//! Limits that hold under hostile load (issue 37, findings 3-6), on SQLite
+//! and on PostgreSQL: login attempts counted before the password is checked
+//! (so attempts at once cannot race past the limit), delays instead of a
+//! lock-out, the client address behind proxies, and limits on the acts that
+//! send mail. The limits read the app's clock, which stands still in tests
+//! and is moved by hand: no test sleeps.
+
+mod common;
+
+use common::{csrf_from, Backend, TestApp, TestClient};
+use reqwest::StatusCode;
+use std::sync::{Arc, Barrier};
+
+both_backends!(
+    concurrent_wrong_passwords_get_at_most_the_allowed_checks,
+    the_owner_from_another_address_is_slowed_not_refused,
+    spread_guesses_slow_the_account_for_a_short_while_only,
+    spoofed_forwarded_for_entries_are_ignored,
+    signups_per_address_are_limited,
+    confirmation_mails_per_address_are_limited_across_accounts,
+    challenges_per_sender_are_limited,
+);
+
+const RIGHT: &str = "correct horse battery";
+
+/// The real password checks made for `name` (one row each).
+fn checks(app: &TestApp, name: &str) -> i64 {
+    app.count(&format!(
+        "SELECT COUNT(*) AS n FROM login_attempts WHERE username_key = '{name}'"
+    ))
+}
+
+/// A login as a browser behind the proxy would send it: `X-Forwarded-For`
+/// as the proxy leaves it. Answers the status and the `Retry-After` seconds.
+fn login_via(
+    c: &TestClient,
+    forwarded: &str,
+    name: &str,
+    password: &str,
+) -> (StatusCode, Option<i64>) {
+    let token = c.csrf();
+    let r = c
+        .http
+        .post(format!("{}/login", c.base))
+        .header("X-Forwarded-For", forwarded)
+        .form(&[
+            ("csrf_token", token.as_str()),
+            ("username", name),
+            ("password", password),
+        ])
+        .send()
+        .unwrap();
+    (r.status(), retry_after(&r))
+}
+
+fn retry_after(r: &reqwest::blocking::Response) -> Option<i64> {
+    r.headers()
+        .get("retry-after")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse().ok())
+}
+
+/// Post a form, answering the status, `Retry-After` and the body.
+fn post(c: &TestClient, path: &str, fields: &[(&str, &str)]) -> (StatusCode, Option<i64>, String) {
+    let token = c.csrf();
+    let mut all = vec![("csrf_token", token.as_str())];
+    all.extend_from_slice(fields);
+    let r = c
+        .http
+        .post(format!("{}{path}", c.base))
+        .form(&all)
+        .send()
+        .unwrap();
+    let (status, after) = (r.status(), retry_after(&r));
+    (status, after, r.text().unwrap())
+}
+
+fn concurrent_wrong_passwords_get_at_most_the_allowed_checks(backend: Backend) {
+    let app = TestApp::start(backend);
+    app.user("alice");
+    let limit = app.config.login_limit_account;
+    // Thirty browsers, each with its form token, post at the same moment.
+    let clients: Vec<(TestClient, String)> = (0..30)
+        .map(|_| {
+            let c = app.client();
+            let t = csrf_from(&c.get("/login").body).unwrap();
+            (c, t)
+        })
+        .collect();
+    let barrier = Arc::new(Barrier::new(clients.len()));
+    let answers: Vec<(StatusCode, Option<i64>)> = std::thread::scope(|s| {
+        let handles: Vec<_> = clients
+            .iter()
+            .enumerate()
+            .map(|(i, (c, token))| {
+                let barrier = barrier.clone();
+                s.spawn(move || {
+                    let guess = format!("guess number {i}");
+                    barrier.wait();
+                    let r = c
+                        .http
+                        .post(format!("{}/login", c.base))
+                        .form(&[
+                            ("csrf_token", token.as_str()),
+                            ("username", "alice"),
+                            ("password", guess.as_str()),
+                        ])
+                        .send()
+                        .unwrap();
+                    (r.status(), retry_after(&r))
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let checked = checks(&app, "alice");
+    assert!(
+        checked >= 1 && checked <= limit,
+        "{checked} passwords checked for {limit} allowed"
+    );
+    let refused: Vec<_> = answers
+        .iter()
+        .filter(|(s, _)| *s == StatusCode::TOO_MANY_REQUESTS)
+        .collect();
+    assert_eq!(refused.len() as i64, 30 - checked, "{answers:?}");
+    assert!(
+        refused
+            .iter()
+            .all(|(_, after)| after.is_some_and(|a| a >= 1)),
+        "every refusal says when to come back: {answers:?}"
+    );
+    assert!(answers.iter().all(
+        |(s, _)| *s == StatusCode::UNPROCESSABLE_ENTITY || *s == StatusCode::TOO_MANY_REQUESTS
+    ));
+}
+
+fn the_owner_from_another_address_is_slowed_not_refused(backend: Backend) {
+    let app = TestApp::start_with(backend, |c| c.trust_proxy = 1);
+    app.user("alice");
+    let mallory = app.client();
+    let limit = app.config.login_limit_account;
+    for i in 0..limit + 5 {
+        let (status, _) = login_via(&mallory, "203.0.113.66", "alice", &format!("guess {i}"));
+        assert_ne!(status, StatusCode::SEE_OTHER);
+    }
+    // Mallory's own address now waits...
+    let (status, after) = login_via(&mallory, "203.0.113.66", "alice", RIGHT);
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(after.is_some_and(|a| a >= 1));
+    // ...while Alice, from her address, logs in at once.
+    let alice = app.client();
+    let (status, _) = login_via(&alice, "198.51.100.7", "alice", RIGHT);
+    assert_eq!(status, StatusCode::SEE_OTHER, "the owner is not locked out");
+    // A delay ends: no lock-out even for the address that guessed.
+    app.config.clock.advance(after.unwrap());
+    let (status, _) = login_via(&mallory, "203.0.113.66", "alice", RIGHT);
+    assert_eq!(status, StatusCode::SEE_OTHER);
+}
+
+fn spread_guesses_slow_the_account_for_a_short_while_only(backend: Backend) {
+    let app = TestApp::start_with(backend, |c| c.trust_proxy = 1);
+    app.user("alice");
+    let any = app.config.login_limit_account_any;
+    let botnet = app.client();
+    // Guesses from as many addresses, each below its own limit.
+    let mut refused = 0;
+    for i in 0..any + 5 {
+        let from = format!("203.0.113.{}", i + 1);
+        let (status, _) = login_via(&botnet, &from, "alice", &format!("guess {i}"));
+        if status == StatusCode::TOO_MANY_REQUESTS {
+            refused += 1;
+        }
+    }
+    assert!(
+        refused >= 5,
+        "spread guesses are slowed ({refused} refused)"
+    );
+    assert!(checks(&app, "alice") <= any);
+    // The owner from a new address waits at most the account's short cap.
+    let alice = app.client();
+    let (status, after) = login_via(&alice, "198.51.100.7", "alice", RIGHT);
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    let after = after.expect("Retry-After");
+    assert!(
+        after >= 1 && after <= app.config.login_account_delay_max_secs,
+        "{after}"
+    );
+    app.config.clock.advance(after);
+    let (status, _) = login_via(&alice, "198.51.100.7", "alice", RIGHT);
+    assert_eq!(status, StatusCode::SEE_OTHER);
+}
+
+fn spoofed_forwarded_for_entries_are_ignored(backend: Backend) {
+    let app = TestApp::start_with(backend, |c| c.trust_proxy = 1);
+    app.user("alice");
+    let mallory = app.client();
+    let limit = app.config.login_limit_account;
+    let mut statuses = Vec::new();
+    for i in 0..40 {
+        // Mallory writes a new address first; the proxy appends hers.
+        let forwarded = format!("10.9.{}.{}, 203.0.113.66", i / 200, i % 200 + 1);
+        statuses.push(login_via(&mallory, &forwarded, "alice", &format!("guess {i}")).0);
+    }
+    assert_eq!(checks(&app, "alice"), limit, "{statuses:?}");
+    assert_eq!(
+        app.count("SELECT COUNT(*) AS n FROM login_attempts WHERE ip <> '203.0.113.66'"),
+        0,
+        "the address recorded is the one the proxy saw"
+    );
+    // Two proxies: the second from the right is the client.
+    drop(app);
+    let app = TestApp::start_with(backend, |c| c.trust_proxy = 2);
+    app.user("alice");
+    let c = app.client();
+    for i in 0..3 {
+        let forwarded = format!("6.6.6.{i}, 203.0.113.66, 10.0.0.2");
+        login_via(&c, &forwarded, "alice", "wrong guess");
+    }
+    assert_eq!(
+        app.count("SELECT COUNT(*) AS n FROM login_attempts WHERE ip = '203.0.113.66'"),
+        3
+    );
+}
+
+fn signups_per_address_are_limited(backend: Backend) {
+    let app = TestApp::start_with(backend, |c| c.signup_limit_hour = 3);
+    let c = app.client();
+    // A form that fails its checks does not use up the allowance.
+    let (status, _, _) = post(
+        &c,
+        "/signup",
+        &[
+            ("username", "9lives"),
+            ("email", "x@example.org"),
+            ("password", RIGHT),
+        ],
+    );
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "a bad name");
+    for name in ["ann", "ben", "cat"] {
+        let p = c.signup(name, &format!("{name}@example.org"), RIGHT);
+        assert_eq!(p.status, StatusCode::SEE_OTHER, "{name}");
+        c.post("/logout", &[]);
+    }
+    let dan = [
+        ("username", "dan"),
+        ("email", "dan@example.org"),
+        ("password", RIGHT),
+    ];
+    let (status, after, body) = post(&c, "/signup", &dan);
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
+    let after = after.expect("Retry-After");
+    assert!((1..=3600).contains(&after), "{after}");
+    assert!(body.contains("try again in"), "{body}");
+    assert_eq!(app.count("SELECT COUNT(*) AS n FROM users"), 3);
+    assert_eq!(
+        app.count("SELECT COUNT(*) AS n FROM email_outbox WHERE kind = 'verify_email'"),
+        3
+    );
+    app.config.clock.advance(after);
+    let (status, _, _) = post(&c, "/signup", &dan);
+    assert_eq!(status, StatusCode::SEE_OTHER);
+}
+
+fn confirmation_mails_per_address_are_limited_across_accounts(backend: Backend) {
+    let app = TestApp::start_with(backend, |c| c.confirm_mail_limit_day = 2);
+    let victim = "victim@example.org";
+    for name in ["ann", "ben"] {
+        let p = app.client().signup(name, victim, RIGHT);
+        assert_eq!(p.status, StatusCode::SEE_OTHER, "{name}");
+    }
+    let mallory = app.client();
+    let (status, after, body) = post(
+        &mallory,
+        "/signup",
+        &[
+            ("username", "cat"),
+            ("email", "Victim@Example.org"),
+            ("password", RIGHT),
+        ],
+    );
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
+    let after = after.expect("Retry-After");
+    assert!((1..=24 * 3600).contains(&after), "{after}");
+    assert_eq!(
+        app.count("SELECT COUNT(*) AS n FROM email_outbox WHERE kind = 'verify_email'"),
+        2
+    );
+    // "Send it again" counts against the same address.
+    let ann = app.client();
+    assert_eq!(ann.login("ann", RIGHT).status, StatusCode::SEE_OTHER);
+    app.config.clock.advance(11 * 60);
+    let (status, after, _) = post(&ann, "/settings/mail/verify", &[]);
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(after.is_some());
+    assert_eq!(
+        app.count("SELECT COUNT(*) AS n FROM email_outbox WHERE kind = 'verify_email'"),
+        2
+    );
+    // Another address is not held back.
+    let p = app.client().signup("dan", "dan@example.org", RIGHT);
+    assert_eq!(p.status, StatusCode::SEE_OTHER);
+}
+
+fn challenges_per_sender_are_limited(backend: Backend) {
+    let app = TestApp::start_with(backend, |c| c.challenge_limit_hour = 3);
+    let alice = app.user("alice");
+    app.user("bob");
+    let form = |opponent: &'static str| {
+        [
+            ("variant", "chess"),
+            ("opponent", opponent),
+            ("color", "white"),
+            ("fen", ""),
+        ]
+    };
+    // A challenge that fails is not counted...
+    let (status, _, _) = post(&alice, "/games/new", &form("nobody"));
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    for _ in 0..3 {
+        let (status, _, body) = post(&alice, "/games/new", &form("bob"));
+        assert_eq!(status, StatusCode::SEE_OTHER, "{body}");
+    }
+    let (status, after, body) = post(&alice, "/games/new", &form("bob"));
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
+    let after = after.expect("Retry-After");
+    assert!((1..=3600).contains(&after), "{after}");
+    assert!(body.contains("try again in"), "{body}");
+    assert_eq!(app.count("SELECT COUNT(*) AS n FROM games"), 3);
+    // An open seek mails nobody, so it is not limited.
+    let (status, _, _) = post(&alice, "/games/new", &form(""));
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    app.config.clock.advance(after);
+    let (status, _, _) = post(&alice, "/games/new", &form("bob"));
+    assert_eq!(status, StatusCode::SEE_OTHER);
+}
