@@ -785,21 +785,27 @@ fn turn_number_backfill_matches_live_numbering(backend: Backend) {
     let redo = |conn: &mut missive::db::DbConn| -> Vec<String> {
         match conn {
             missive::db::DbConn::Sqlite(c) => {
-                let mut undone = undo_and_redo(c, 5, || missive::db::SQLITE_MIGRATIONS);
-                // The limits' tables (issue 37) came after the rest.
+                let mut undone = undo_and_redo(c, 6, || missive::db::SQLITE_MIGRATIONS);
+                // The limits' tables (issue 37) and conditional moves and
+                // takebacks (issue 38) came after the rest.
                 let guard = undone.remove(0).replace('-', "");
                 assert!(guard.starts_with("20261128000000"), "{guard}");
+                let conditional = undone.remove(0).replace('-', "");
+                assert!(conditional.starts_with("20261126140000"), "{conditional}");
                 undone
             }
             missive::db::DbConn::Postgresql(c) => {
                 // The limits' tables (issue 37), PostgreSQL's page-change
-                // triggers and the migration that dropped them came after
-                // the rest.
-                let mut undone = undo_and_redo(c, 7, || missive::db::POSTGRES_MIGRATIONS);
+                // triggers, the migration that dropped them, and issue 38's
+                // came after the rest.
+                let mut undone = undo_and_redo(c, 8, || missive::db::POSTGRES_MIGRATIONS);
                 let guard = undone.remove(0).replace('-', "");
                 assert!(guard.starts_with("20261128000000"), "{guard}");
                 let dropped = undone.remove(0).replace('-', "");
                 assert!(dropped.starts_with("20261127000000"), "{dropped}");
+                // Conditional moves and takebacks (issue 38).
+                let conditional = undone.remove(0).replace('-', "");
+                assert!(conditional.starts_with("20261126140000"), "{conditional}");
                 let made = undone.remove(0).replace('-', "");
                 assert!(made.starts_with("20261126000000"), "{made}");
                 undone
