@@ -32,6 +32,8 @@ struct Payload {
     leave_end: Option<String>,
     reason: Option<String>,
     results_cancelled: Option<bool>,
+    /// The `account_tokens` row of a reset or address-change mail.
+    token_id: Option<i32>,
 }
 
 const DAY: &str = "%Y-%m-%d";
@@ -45,6 +47,7 @@ impl Payload {
         };
         let mut p = Payload {
             from_user: mail.from(),
+            token_id: mail.token(),
             ..Payload::default()
         };
         match mail {
@@ -113,6 +116,10 @@ impl OutboxRow {
         Some(match self.kind {
             MailKind::VerifyEmail => Mail::VerifyEmail,
             MailKind::Digest => Mail::Digest,
+            MailKind::PasswordChanged => Mail::PasswordChanged,
+            MailKind::PasswordReset => Mail::PasswordReset { token: p.token_id? },
+            MailKind::EmailChangeConfirm => Mail::EmailChangeConfirm { token: p.token_id? },
+            MailKind::EmailChanging => Mail::EmailChanging { token: p.token_id? },
             MailKind::ChallengeReceived => Mail::ChallengeReceived {
                 game: self.game_id?,
                 from: p.from_user?,
@@ -181,8 +188,9 @@ pub fn enqueue(
     let policy = mail_prefs::policy.nullable();
     // The conditions that depend on the kind are bound as values, so the
     // statement has one shape, which diesel keeps prepared by its type.
-    let any_address = kind == MailKind::VerifyEmail;
+    let any_address = kind.to_any_address();
     let not_a_turn = kind != MailKind::YourTurn;
+    let any_policy = kind.about_the_account();
     per_backend!(conn, |c| {
         let standing = users::table
             .left_join(verified_emails::table.on(verified_emails::user_id.eq(users::id)))
@@ -194,7 +202,12 @@ pub fn enqueue(
                     .eq(users::email.nullable())
                     .or(any_address.into_sql::<Bool>()),
             )
-            .filter(policy.is_null().or(policy.ne(MailPolicy::None.code())))
+            .filter(
+                policy
+                    .is_null()
+                    .or(policy.ne(MailPolicy::None.code()))
+                    .or(any_policy.into_sql::<Bool>()),
+            )
             .filter(
                 policy
                     .is_null()

@@ -21,6 +21,10 @@ text_codes! {
         TournamentWithdrawn => "tournament_withdrawn",
         LeaveBooked => "leave_booked",
         Digest => "digest",
+        PasswordReset => "password_reset",
+        PasswordChanged => "password_changed",
+        EmailChangeConfirm => "email_change_confirm",
+        EmailChanging => "email_changing",
     }
 }
 
@@ -34,6 +38,26 @@ text_codes! {
         Digest => "digest",
         /// No mail at all.
         None => "none",
+    }
+}
+
+impl MailKind {
+    /// Mails about the account itself: sent whatever the mail policy says,
+    /// since a person who chose "no mail" still needs their reset link.
+    pub fn about_the_account(self) -> bool {
+        matches!(
+            self,
+            MailKind::VerifyEmail
+                | MailKind::PasswordReset
+                | MailKind::PasswordChanged
+                | MailKind::EmailChangeConfirm
+                | MailKind::EmailChanging
+        )
+    }
+
+    /// Mails to an address not yet confirmed: the confirmation links.
+    pub fn to_any_address(self) -> bool {
+        matches!(self, MailKind::VerifyEmail | MailKind::EmailChangeConfirm)
     }
 }
 
@@ -97,6 +121,14 @@ pub enum Mail {
     },
     /// The daily digest of the games where the reader is to move.
     Digest,
+    /// A password-reset link (`account_tokens` row `token`).
+    PasswordReset { token: i32 },
+    /// "Your password was changed", after a change or a reset.
+    PasswordChanged,
+    /// To the new address: confirm it (`account_tokens` row `token`).
+    EmailChangeConfirm { token: i32 },
+    /// To the current address: a change to another one was asked for.
+    EmailChanging { token: i32 },
 }
 
 impl Mail {
@@ -113,6 +145,10 @@ impl Mail {
             Mail::TournamentWithdrawn { .. } => MailKind::TournamentWithdrawn,
             Mail::LeaveBooked { .. } => MailKind::LeaveBooked,
             Mail::Digest => MailKind::Digest,
+            Mail::PasswordReset { .. } => MailKind::PasswordReset,
+            Mail::PasswordChanged => MailKind::PasswordChanged,
+            Mail::EmailChangeConfirm { .. } => MailKind::EmailChangeConfirm,
+            Mail::EmailChanging { .. } => MailKind::EmailChanging,
         }
     }
 
@@ -137,6 +173,16 @@ impl Mail {
             | Mail::ClockReminder { ply, .. }
             | Mail::DrawOffer { ply, .. } => Some(*ply),
             Mail::ChallengeReceived { .. } => Some(0),
+            _ => None,
+        }
+    }
+
+    /// The account link the mail carries, if one.
+    pub fn token(&self) -> Option<i32> {
+        match self {
+            Mail::PasswordReset { token }
+            | Mail::EmailChangeConfirm { token }
+            | Mail::EmailChanging { token } => Some(*token),
             _ => None,
         }
     }
