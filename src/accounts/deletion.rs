@@ -10,7 +10,6 @@ use crate::db::schema::{
     tournament_players, users as users_table, verified_emails, verify_mail_sent,
 };
 use crate::db::DbConn;
-use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
 use crate::domain::tournament_state::TournamentStatus;

@@ -54,7 +54,6 @@ pub fn pending(
     now: NaiveDateTime,
 ) -> QueryResult<Option<String>> {
     use crate::db::schema::account_tokens;
-    use crate::domain::codes::Coded;
     let rows: Vec<tokens::AccountToken> = account_tokens::table
         .filter(account_tokens::user_id.eq(user_id))
         .filter(account_tokens::purpose.eq(TokenPurpose::EmailChange.code()))

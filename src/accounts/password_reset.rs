@@ -8,7 +8,6 @@ use crate::db::outbox::enqueue;
 use crate::db::schema::{account_tokens, users as users_table, verified_emails};
 use crate::db::DbConn;
 use crate::domain::account_token::TokenPurpose;
-use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::mail_kind::Mail;
 use chrono::{Duration, NaiveDateTime};

@@ -9,7 +9,6 @@ use crate::accounts::users::token_hash;
 use crate::db::schema::account_tokens;
 use crate::db::DbConn;
 use crate::domain::account_token::TokenPurpose;
-use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use chrono::{Duration, NaiveDateTime};
 use diesel::prelude::*;
@@ -98,13 +97,15 @@ pub fn issue(
         .map_err(Error::from)
 }
 
-/// Every link of `purpose` of a user stops working (a password changed by
-/// any path voids the reset links).
+/// Every unused link of `purpose` of a user stops working (a password
+/// changed by any path voids the reset links). Used ones stay, so a second
+/// use is told "already used".
 pub fn void(conn: &mut DbConn, user_id: i32, purpose: TokenPurpose) -> QueryResult<usize> {
     diesel::delete(
         account_tokens::table
             .filter(account_tokens::user_id.eq(user_id))
-            .filter(account_tokens::purpose.eq(purpose.code())),
+            .filter(account_tokens::purpose.eq(purpose.code()))
+            .filter(account_tokens::used_at.is_null()),
     )
     .execute(conn)
 }

@@ -260,7 +260,6 @@ async fn delete_page(ctx: &Ctx, error: Option<String>) -> Result<String, Error> 
     let id = user.id;
     let running = db_read(&ctx.state, move |conn| {
         use crate::db::schema::games;
-        use crate::domain::codes::Coded;
         use crate::domain::game_state::GameStatus;
         use diesel::prelude::*;
         Ok(games::table
