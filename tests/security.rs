@@ -149,8 +149,15 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
         let secret = secret(&app);
         let erin = accounts::find_by_name(conn, "erin").unwrap().unwrap();
         let fay = accounts::find_by_name(conn, "fay").unwrap().unwrap();
-        let reset = tokens::issue(conn, &secret, erin.id, TokenPurpose::PasswordReset, None, now)
-            .unwrap();
+        let reset = tokens::issue(
+            conn,
+            &secret,
+            erin.id,
+            TokenPurpose::PasswordReset,
+            None,
+            now,
+        )
+        .unwrap();
         let change = tokens::issue(
             conn,
             &secret,
@@ -381,7 +388,12 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
                 ("new_password", "plum tree over a quiet harbour"),
             ],
         ),
-        ("/settings/sessions", &alice, "/settings/sessions".into(), vec![]),
+        (
+            "/settings/sessions",
+            &alice,
+            "/settings/sessions".into(),
+            vec![],
+        ),
         (
             "/settings/delete",
             &gus,

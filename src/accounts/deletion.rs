@@ -6,30 +6,17 @@ use crate::accounts::users;
 use crate::db::models::{GameRow, User};
 use crate::db::schema::{
     account_tokens, adjudication_requests, digest_sent, email_outbox, game_notes, games,
-    leave_bookings, leave_grants, login_attempts, mail_prefs, retired_usernames, sessions,
-    tournament_players, users as users_table, verified_emails, verify_mail_sent,
+    leave_bookings, leave_grants, login_attempts, mail_prefs, sessions, tournament_players,
+    users as users_table, verified_emails, verify_mail_sent,
 };
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
 use crate::domain::tournament_state::TournamentStatus;
-use chrono::{Duration, NaiveDateTime};
+use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
-/// A deleted account's username cannot be taken for this long, so nobody
-/// passes for the person among their correspondents.
-pub const NAME_RETIRED_DAYS: i64 = 30;
-
-/// Whether `key` (a username key) belonged to an account deleted within
-/// [`NAME_RETIRED_DAYS`].
-pub fn name_retired(conn: &mut DbConn, key: &str, now: NaiveDateTime) -> QueryResult<bool> {
-    let n: i64 = retired_usernames::table
-        .filter(retired_usernames::username_key.eq(key))
-        .filter(retired_usernames::retired_until.gt(now))
-        .count()
-        .get_result(conn)?;
-    Ok(n > 0)
-}
+pub use crate::accounts::retired_names::NAME_RETIRED_DAYS;
 
 /// The name a deleted account's games show.
 pub fn neutral_name(user_id: i32) -> String {
@@ -112,8 +99,7 @@ fn resign_running_games(conn: &mut DbConn, user: &User, now: NaiveDateTime) -> R
             now,
         )? {
             return Err(Error::Conflict(
-                "One of your games changed while the account was being deleted; try again."
-                    .into(),
+                "One of your games changed while the account was being deleted; try again.".into(),
             ));
         }
     }
@@ -124,18 +110,26 @@ fn resign_running_games(conn: &mut DbConn, user: &User, now: NaiveDateTime) -> R
 /// made them, declined when it was asked.
 fn take_back_challenges(conn: &mut DbConn, user_id: i32, now: NaiveDateTime) -> QueryResult<()> {
     let pending = games::status.eq(GameStatus::Pending.code());
-    diesel::update(games::table.filter(pending).filter(games::challenger_id.eq(user_id)))
-        .set((
-            games::status.eq(GameStatus::Withdrawn.code()),
-            games::updated_at.eq(now),
-        ))
-        .execute(conn)?;
-    diesel::update(games::table.filter(pending).filter(games::opponent_id.eq(user_id)))
-        .set((
-            games::status.eq(GameStatus::Declined.code()),
-            games::updated_at.eq(now),
-        ))
-        .execute(conn)?;
+    diesel::update(
+        games::table
+            .filter(pending)
+            .filter(games::challenger_id.eq(user_id)),
+    )
+    .set((
+        games::status.eq(GameStatus::Withdrawn.code()),
+        games::updated_at.eq(now),
+    ))
+    .execute(conn)?;
+    diesel::update(
+        games::table
+            .filter(pending)
+            .filter(games::opponent_id.eq(user_id)),
+    )
+    .set((
+        games::status.eq(GameStatus::Declined.code()),
+        games::updated_at.eq(now),
+    ))
+    .execute(conn)?;
     Ok(())
 }
 
@@ -147,8 +141,7 @@ fn erase(conn: &mut DbConn, user: &User, now: NaiveDateTime) -> Result<String, E
     diesel::delete(leave_grants::table.filter(leave_grants::user_id.eq(id))).execute(conn)?;
     diesel::delete(email_outbox::table.filter(email_outbox::user_id.eq(id))).execute(conn)?;
     diesel::delete(account_tokens::table.filter(account_tokens::user_id.eq(id))).execute(conn)?;
-    diesel::delete(verified_emails::table.filter(verified_emails::user_id.eq(id)))
-        .execute(conn)?;
+    diesel::delete(verified_emails::table.filter(verified_emails::user_id.eq(id))).execute(conn)?;
     diesel::delete(mail_prefs::table.filter(mail_prefs::user_id.eq(id))).execute(conn)?;
     diesel::delete(verify_mail_sent::table.filter(verify_mail_sent::user_id.eq(id)))
         .execute(conn)?;
@@ -165,13 +158,7 @@ fn erase(conn: &mut DbConn, user: &User, now: NaiveDateTime) -> Result<String, E
             .filter(adjudication_requests::resolved_at.is_null()),
     )
     .execute(conn)?;
-    diesel::delete(retired_usernames::table.find(&user.username_key)).execute(conn)?;
-    diesel::insert_into(retired_usernames::table)
-        .values((
-            retired_usernames::username_key.eq(&user.username_key),
-            retired_usernames::retired_until.eq(now + Duration::days(NAME_RETIRED_DAYS)),
-        ))
-        .execute(conn)?;
+    crate::accounts::retired_names::retire(conn, &user.username_key, now)?;
     let name = neutral_name(id);
     // An empty hash matches no password, so the row can never log in.
     diesel::update(users_table::table.find(id))

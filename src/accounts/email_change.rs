@@ -41,18 +41,19 @@ pub fn request(
             Some(new_email),
             now,
         )?;
-        enqueue(conn, user.id, &Mail::EmailChangeConfirm { token: t.id }, now)?;
+        enqueue(
+            conn,
+            user.id,
+            &Mail::EmailChangeConfirm { token: t.id },
+            now,
+        )?;
         enqueue(conn, user.id, &Mail::EmailChanging { token: t.id }, now)?;
         Ok(())
     })
 }
 
 /// The address a pending change would move the account to, if one.
-pub fn pending(
-    conn: &mut DbConn,
-    user_id: i32,
-    now: NaiveDateTime,
-) -> QueryResult<Option<String>> {
+pub fn pending(conn: &mut DbConn, user_id: i32, now: NaiveDateTime) -> QueryResult<Option<String>> {
     use crate::db::schema::account_tokens;
     let rows: Vec<tokens::AccountToken> = account_tokens::table
         .filter(account_tokens::user_id.eq(user_id))

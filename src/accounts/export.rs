@@ -19,7 +19,8 @@ use serde_json::{json, Value};
 pub const FORMAT_VERSION: i32 = 1;
 
 fn when(t: NaiveDateTime) -> String {
-    t.and_utc().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+    t.and_utc()
+        .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
 
 pub fn export(
@@ -138,7 +139,11 @@ fn notes_of(conn: &mut DbConn, user_id: i32) -> Result<Vec<Value>, Error> {
     let rows: Vec<(i32, String, NaiveDateTime)> = game_notes::table
         .filter(game_notes::user_id.eq(user_id))
         .order(game_notes::game_id.asc())
-        .select((game_notes::game_id, game_notes::body, game_notes::updated_at))
+        .select((
+            game_notes::game_id,
+            game_notes::body,
+            game_notes::updated_at,
+        ))
         .load(conn)?;
     Ok(rows
         .into_iter()

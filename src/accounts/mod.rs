@@ -11,6 +11,7 @@ pub mod mail_settings;
 pub mod password_change;
 pub mod password_policy;
 pub mod password_reset;
+pub mod retired_names;
 pub mod sessions;
 pub mod tokens;
 pub mod users;

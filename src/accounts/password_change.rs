@@ -22,8 +22,7 @@ pub fn store_new_password(
     new_password: &str,
     now: NaiveDateTime,
 ) -> Result<(), Error> {
-    users::validate_password(new_password, &user.username, &user.email)
-        .map_err(Error::Invalid)?;
+    users::validate_password(new_password, &user.username, &user.email).map_err(Error::Invalid)?;
     let hash = users::hash_password(new_password)?;
     diesel::update(users_table::table.find(user.id))
         .set(users_table::password_hash.eq(hash))

@@ -56,7 +56,14 @@ pub fn request(
             if recent > 0 {
                 return Ok(());
             }
-            let t = tokens::issue(conn, secret, user_id, TokenPurpose::PasswordReset, None, now)?;
+            let t = tokens::issue(
+                conn,
+                secret,
+                user_id,
+                TokenPurpose::PasswordReset,
+                None,
+                now,
+            )?;
             enqueue(conn, user_id, &Mail::PasswordReset { token: t.id }, now)?;
             Ok(())
         })?;
@@ -82,8 +89,7 @@ pub fn reset(
             "This account has been disabled by the operators.".into(),
         ));
     }
-    users::validate_password(new_password, &user.username, &user.email)
-        .map_err(Error::Invalid)?;
+    users::validate_password(new_password, &user.username, &user.email).map_err(Error::Invalid)?;
     conn.transaction::<_, Error, _>(|conn| {
         tokens::redeem(conn, token, TokenPurpose::PasswordReset, now)?;
         store_new_password(conn, &user, new_password, now)?;
@@ -103,7 +109,19 @@ pub fn link_for(
 ) -> Result<String, Error> {
     let user = users::find_by_name(conn, name)?
         .filter(|u| u.deleted_at.is_none())
-        .ok_or_else(|| Error::NotFound(format!("There is no user “{}”.", crate::util::clip(name, 40))))?;
-    let t = tokens::issue(conn, secret, user.id, TokenPurpose::PasswordReset, None, now)?;
+        .ok_or_else(|| {
+            Error::NotFound(format!(
+                "There is no user “{}”.",
+                crate::util::clip(name, 40)
+            ))
+        })?;
+    let t = tokens::issue(
+        conn,
+        secret,
+        user.id,
+        TokenPurpose::PasswordReset,
+        None,
+        now,
+    )?;
     Ok(t.url(base_url.trim_end_matches('/'), secret))
 }

@@ -50,7 +50,11 @@ pub fn list(
             current: current.as_deref() == Some(hash.as_str()),
         })
         .collect();
-    out.sort_by(|a, b| b.current.cmp(&a.current).then(b.last_seen.cmp(&a.last_seen)));
+    out.sort_by(|a, b| {
+        b.current
+            .cmp(&a.current)
+            .then(b.last_seen.cmp(&a.last_seen))
+    });
     Ok(out)
 }
 

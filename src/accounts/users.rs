@@ -110,11 +110,11 @@ pub fn signup(
     if find_by_name(conn, &key)?.is_some() {
         return Err(taken());
     }
-    if crate::accounts::deletion::name_retired(conn, &key, now)? {
+    if crate::accounts::retired_names::name_retired(conn, &key, now)? {
         return Err(Error::Invalid(format!(
             "The username “{username}” belonged to an account deleted less than {} days ago; \
              choose another.",
-            crate::accounts::deletion::NAME_RETIRED_DAYS
+            crate::accounts::retired_names::NAME_RETIRED_DAYS
         )));
     }
     let hash = hash_password(password)?;

@@ -42,13 +42,14 @@ text_codes! {
 }
 
 impl MailKind {
-    /// Mails about the account itself: sent whatever the mail policy says,
-    /// since a person who chose "no mail" still needs their reset link.
+    /// Mails about the account's security: sent whatever the mail policy
+    /// says, since a person who chose "no mail" still needs their reset link
+    /// and must hear of a password or address change. (The confirmation
+    /// mail of sign-up follows the policy, as it always has.)
     pub fn about_the_account(self) -> bool {
         matches!(
             self,
-            MailKind::VerifyEmail
-                | MailKind::PasswordReset
+            MailKind::PasswordReset
                 | MailKind::PasswordChanged
                 | MailKind::EmailChangeConfirm
                 | MailKind::EmailChanging

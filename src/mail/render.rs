@@ -137,8 +137,8 @@ pub fn render(
     row: &OutboxRow,
     now: NaiveDateTime,
 ) -> Result<Option<Rendered>, Error> {
-    let Some(user) = crate::accounts::users::find_by_id(conn, row.user_id)?
-        .filter(|u| u.deleted_at.is_none())
+    let Some(user) =
+        crate::accounts::users::find_by_id(conn, row.user_id)?.filter(|u| u.deleted_at.is_none())
     else {
         return Ok(None);
     };

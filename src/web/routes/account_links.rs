@@ -106,7 +106,12 @@ async fn reset_account(ctx: &Ctx, token: String) -> Result<Result<String, String
     .await
 }
 
-fn reset_page(ctx: &Ctx, token: &str, found: Result<String, String>, error: Option<String>) -> ResetPage {
+fn reset_page(
+    ctx: &Ctx,
+    token: &str,
+    found: Result<String, String>,
+    error: Option<String>,
+) -> ResetPage {
     let (username, error) = match found {
         Ok(name) => (Some(name), error),
         Err(why) => (None, Some(why)),
@@ -128,7 +133,10 @@ pub async fn reset_form(ctx: Ctx, q: web::Query<TokenQuery>) -> Result<HttpRespo
     } else {
         StatusCode::UNPROCESSABLE_ENTITY
     };
-    Ok(html(status, reset_page(&ctx, &q.token, found, None).render()?))
+    Ok(html(
+        status,
+        reset_page(&ctx, &q.token, found, None).render()?,
+    ))
 }
 
 /// `POST /password/reset`: the new password; every session of the account

@@ -5,8 +5,8 @@ use crate::accounts::sessions::{self, SessionInfo};
 use crate::accounts::{deletion, email_change, password_change};
 use crate::domain::error::Error;
 use crate::domain::mail_kind::MailPolicy;
-use crate::web::{db_read, html, now, removal_cookie, see_other, write_once, Ctx, Page};
 use crate::web::SESSION_COOKIE;
+use crate::web::{db_read, html, now, removal_cookie, see_other, write_once, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
@@ -175,7 +175,14 @@ pub async fn settings_page(
     req: HttpRequest,
     q: web::Query<SettingsQuery>,
 ) -> Result<HttpResponse, Error> {
-    let body = settings_with(&ctx, &req, !q.saved.is_empty(), &q.done, FormErrors::default()).await?;
+    let body = settings_with(
+        &ctx,
+        &req,
+        !q.saved.is_empty(),
+        &q.done,
+        FormErrors::default(),
+    )
+    .await?;
     Ok(html(StatusCode::OK, body))
 }
 

@@ -1,8 +1,8 @@
 use crate::accounts::users::{self as accounts, LoginLimits};
 use crate::domain::error::Error;
 use crate::web::{
-    html, new_session, now, removal_cookie, see_other, session_cookie, write_once, Ctx,
-    Page, SESSION_COOKIE,
+    html, new_session, now, removal_cookie, see_other, session_cookie, write_once, Ctx, Page,
+    SESSION_COOKIE,
 };
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};

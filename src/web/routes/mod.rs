@@ -44,7 +44,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/login", web::get().to(accounts::login_form))
     .route("/login", web::post().to(accounts::login))
     .route("/logout", web::post().to(accounts::logout))
-    .route("/password/forgot", web::get().to(account_links::forgot_form))
+    .route(
+        "/password/forgot",
+        web::get().to(account_links::forgot_form),
+    )
     .route("/password/forgot", web::post().to(account_links::forgot))
     .route("/password/reset", web::get().to(account_links::reset_form))
     .route("/password/reset", web::post().to(account_links::reset))
