@@ -18,6 +18,13 @@ pub enum UserCommand {
     GrantDirector { name: String },
     /// Take the director role away.
     RevokeDirector { name: String },
+    /// Log the account out everywhere and refuse its logins and play links;
+    /// its games go on under the clock.
+    Disable { name: String },
+    /// Lift `disable`.
+    Enable { name: String },
+    /// Print a one-hour password-reset link for the account (for support).
+    ResetLink { name: String },
 }
 
 fn password(given: Option<String>) -> anyhow::Result<String> {
@@ -76,6 +83,30 @@ fn execute(cmd: UserCommand) -> anyhow::Result<String> {
         UserCommand::RevokeDirector { name } => {
             let u = directors::set_director(&mut conn, &name, false).map_err(public)?;
             Ok(format!("{} is no longer a tournament director", u.username))
+        }
+        UserCommand::Disable { name } => {
+            let (u, ended) =
+                missive::accounts::disabling::disable(&mut conn, &name, now).map_err(public)?;
+            Ok(format!(
+                "{} is disabled ({ended} session{} ended)",
+                u.username,
+                if ended == 1 { "" } else { "s" }
+            ))
+        }
+        UserCommand::Enable { name } => {
+            let u = missive::accounts::disabling::enable(&mut conn, &name).map_err(public)?;
+            Ok(format!("{} is enabled", u.username))
+        }
+        UserCommand::ResetLink { name } => {
+            let secret = missive::web::load_secret(&mut conn, config.secret.as_deref())?;
+            missive::accounts::password_reset::link_for(
+                &mut conn,
+                &secret,
+                &config.base_url,
+                &name,
+                now,
+            )
+            .map_err(public)
         }
     }
 }

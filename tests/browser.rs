@@ -6,6 +6,8 @@
 //! Screenshots go to `target/browser-artifacts/`.
 
 mod common;
+#[path = "common/smtp.rs"]
+mod smtp;
 
 use anyhow::{anyhow, bail, Context, Result};
 use common::{Backend, TestApp};
@@ -1190,4 +1192,88 @@ fn a_conditional_line_entered_by_clicking_and_by_typing() {
     assert_eq!(j["ply"], 3);
     assert_eq!(j["moves"][2]["notation"], "Nf3");
     assert_eq!(j["moves"][2]["conditional"], true);
+}
+
+/// A person who forgot their password asks for a link on the login page,
+/// follows the link from the mail (read from the SMTP sink), chooses a new
+/// password and is logged in; the settings page at phone and desktop
+/// widths.
+#[test]
+fn forgot_password_from_the_mails_link() {
+    use missive::mail::{context::MailCtx, drain, transport};
+    let app = TestApp::start(Backend::Sqlite);
+    let sink = smtp::SmtpSink::start();
+    {
+        let mut conn = app.db();
+        missive::accounts::users::create_verified(
+            &mut conn,
+            "forgetful",
+            "forgetful@example.org",
+            PASSWORD,
+            missive::web::now(),
+        )
+        .unwrap();
+    }
+    let mut config = app.config.clone();
+    config.base_url = app.base.clone();
+    let secret = missive::web::load_secret(&mut app.db(), None).unwrap();
+    let sender = drain::Sender {
+        transport: transport::Transport::Smtp(transport::smtp_transport(&sink.url()).unwrap()),
+        ctx: MailCtx::new(&config, &secret).unwrap(),
+        owner: "browser-test".into(),
+    };
+    let db_url = app.database_url.clone();
+    let base = app.base.clone();
+    with_browsers("forgot-password", &app, &["forgetful"], |b| async move {
+        let r = async {
+            let p = &b[0];
+            p.goto("/login").await?;
+            p.click("#forgot-link").await?;
+            p.fill("input[name=email]", "forgetful@example.org").await?;
+            p.click("form[action='/password/forgot'] button[type=submit]")
+                .await?;
+            p.find("#forgot-sent").await?;
+            // The worker's pass, run here: the mail goes to the sink.
+            let mut conn = missive::db::Manager::new(&db_url).open()?;
+            drain::drain_once(&mut conn, &sender, missive::web::now())?;
+            let mails = sink.mails();
+            let mail = mails
+                .iter()
+                .map(|m| smtp::readable(&m.data))
+                .find(|m| m.contains("Reset your Missive password"))
+                .ok_or_else(|| anyhow!("no reset mail in {} mails", mails.len()))?;
+            let start = mail
+                .find(&format!("{base}/password/reset?token="))
+                .ok_or_else(|| anyhow!("no link in {mail}"))?;
+            let link: String = mail[start..]
+                .chars()
+                .take_while(|c| !c.is_whitespace() && *c != '"' && *c != '<')
+                .collect();
+            p.client.goto(&common::unescape(&link)).await?;
+            p.resize(PHONE.0, PHONE.1).await?;
+            p.find("input[name=password][autocomplete=new-password]")
+                .await?;
+            p.fits("main").await?;
+            p.save_png("password-reset-390", p.client.screenshot().await?)
+                .await?;
+            p.fill("input[name=password]", "plum tree over a quiet harbour")
+                .await?;
+            p.click("form[action='/password/reset'] button[type=submit]")
+                .await?;
+            p.find("#settings-notice").await?;
+            if p.path().await? != "/settings" {
+                bail!("after the reset the browser is at {}", p.path().await?);
+            }
+            p.fits("main").await?;
+            p.save_png("settings-390", p.client.screenshot().await?)
+                .await?;
+            p.resize(1280, 900).await?;
+            p.save_png("settings-1280", p.client.screenshot().await?)
+                .await?;
+            p.find("#sessions").await?;
+            Ok(())
+        }
+        .await;
+        (b, r)
+    });
 }

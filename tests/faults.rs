@@ -934,7 +934,7 @@ fn postgres_writes_are_tried_again_after_their_connections_are_lost() {
     let login = [
         ("csrf_token", csrf.as_str()),
         ("username", white.user.username.as_str()),
-        ("password", "load test password"),
+        ("password", "load test harbour lantern"),
     ];
     let r = http
         .post("/login", &format!("missive_csrf={seed}"), &login)

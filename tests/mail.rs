@@ -1033,9 +1033,20 @@ fn enqueue_follows_verification_and_policy(backend: Backend) {
                     last_move: None,
                 },
                 Mail::VerifyEmail,
+                Mail::PasswordChanged,
             ];
             for mail in mails {
                 let kind = mail.kind();
+                // Security mails go to a confirmed address whatever the policy.
+                if kind == MailKind::PasswordChanged {
+                    outbox::enqueue(&mut app.db(), u.id, &mail, now).unwrap();
+                    let queued = app.count(&format!(
+                        "SELECT COUNT(*) AS n FROM email_outbox WHERE user_id = {} AND kind = '{kind}'",
+                        u.id
+                    ));
+                    assert_eq!(queued, i64::from(verified), "{policy} {verified} {kind}");
+                    continue;
+                }
                 outbox::enqueue(&mut app.db(), u.id, &mail, now).unwrap();
                 let queued = app.count(&format!(
                     "SELECT COUNT(*) AS n FROM email_outbox WHERE user_id = {} AND kind = '{kind}'",

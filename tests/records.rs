@@ -785,22 +785,20 @@ fn turn_number_backfill_matches_live_numbering(backend: Backend) {
     let redo = |conn: &mut missive::db::DbConn| -> Vec<String> {
         match conn {
             missive::db::DbConn::Sqlite(c) => {
-                let mut undone = undo_and_redo(c, 6, || missive::db::SQLITE_MIGRATIONS);
-                // The limits' tables (issue 37) and conditional moves and
-                // takebacks (issue 38) came after the rest.
-                let guard = undone.remove(0).replace('-', "");
-                assert!(guard.starts_with("20261128000000"), "{guard}");
+                let mut undone = undo_and_redo(c, 7, || missive::db::SQLITE_MIGRATIONS);
+                // The accounts' and limits' tables (issues 36 and 37) and
+                // conditional moves and takebacks (issue 38) came after the rest.
+                later_first(&mut undone);
                 let conditional = undone.remove(0).replace('-', "");
                 assert!(conditional.starts_with("20261126140000"), "{conditional}");
                 undone
             }
             missive::db::DbConn::Postgresql(c) => {
-                // The limits' tables (issue 37), PostgreSQL's page-change
-                // triggers, the migration that dropped them, and issue 38's
-                // came after the rest.
-                let mut undone = undo_and_redo(c, 8, || missive::db::POSTGRES_MIGRATIONS);
-                let guard = undone.remove(0).replace('-', "");
-                assert!(guard.starts_with("20261128000000"), "{guard}");
+                // The accounts' and limits' tables (issues 36 and 37),
+                // PostgreSQL's page-change triggers, the migration that
+                // dropped them, and issue 38's came after the rest.
+                let mut undone = undo_and_redo(c, 9, || missive::db::POSTGRES_MIGRATIONS);
+                later_first(&mut undone);
                 let dropped = undone.remove(0).replace('-', "");
                 assert!(dropped.starts_with("20261127000000"), "{dropped}");
                 // Conditional moves and takebacks (issue 38).
@@ -812,6 +810,14 @@ fn turn_number_backfill_matches_live_numbering(backend: Backend) {
             }
         }
     };
+    // Issue 36's accounts migration came after them all.
+    /// The newest migrations: issue 36's accounts, then issue 37's limits.
+    fn later_first(undone: &mut Vec<String>) {
+        let accounts = undone.remove(0).replace('-', "");
+        assert!(accounts.starts_with("20261128100000"), "{accounts}");
+        let guard = undone.remove(0).replace('-', "");
+        assert!(guard.starts_with("20261128000000"), "{guard}");
+    }
     let histories = |conn: &mut missive::db::DbConn| -> Vec<String> {
         [plain, black_first]
             .iter()

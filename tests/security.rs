@@ -139,6 +139,36 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
     };
     let (closes, leave_start, leave_end) = (day(5), day(10), day(12));
     let record = "1. f3 e5 2. g4 Qh4# 0-1";
+    // Account links (issue 36): a reset link for erin, an address change
+    // of fay's to confirm; gus deletes his account.
+    let gus = app.user("gus");
+    let (reset_token, confirm_token) = {
+        use missive::accounts::tokens;
+        use missive::domain::account_token::TokenPurpose;
+        let conn = &mut app.db();
+        let secret = secret(&app);
+        let erin = accounts::find_by_name(conn, "erin").unwrap().unwrap();
+        let fay = accounts::find_by_name(conn, "fay").unwrap().unwrap();
+        let reset = tokens::issue(
+            conn,
+            &secret,
+            erin.id,
+            TokenPurpose::PasswordReset,
+            None,
+            now,
+        )
+        .unwrap();
+        let change = tokens::issue(
+            conn,
+            &secret,
+            fay.id,
+            TokenPurpose::EmailChange,
+            Some("fay@new.example.org"),
+            now,
+        )
+        .unwrap();
+        (reset.token(&secret), change.token(&secret))
+    };
     // (pattern as declared, who posts, the address, the fields). In an order
     // where each request with the right token succeeds (the control).
     let g = |pattern: &str, id: i32| pattern.replace("{id}", &id.to_string());
@@ -338,6 +368,57 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
             &alice,
             "/records/import".into(),
             vec![("record", record), ("white", "bob"), ("black", "dave")],
+        ),
+        (
+            "/password/forgot",
+            &anon,
+            "/password/forgot".into(),
+            vec![("email", "carol@example.org")],
+        ),
+        (
+            "/password/reset",
+            &anon,
+            "/password/reset".into(),
+            vec![
+                ("token", &reset_token),
+                ("password", "plum tree over a quiet harbour"),
+            ],
+        ),
+        (
+            "/email/confirm",
+            &anon,
+            "/email/confirm".into(),
+            vec![("token", &confirm_token)],
+        ),
+        (
+            "/settings/email",
+            &alice,
+            "/settings/email".into(),
+            vec![
+                ("password", "correct horse battery"),
+                ("email", "alice@new.example.org"),
+            ],
+        ),
+        (
+            "/settings/password",
+            &alice,
+            "/settings/password".into(),
+            vec![
+                ("current_password", "correct horse battery"),
+                ("new_password", "plum tree over a quiet harbour"),
+            ],
+        ),
+        (
+            "/settings/sessions",
+            &alice,
+            "/settings/sessions".into(),
+            vec![],
+        ),
+        (
+            "/settings/delete",
+            &gus,
+            "/settings/delete".into(),
+            vec![("password", "correct horse battery"), ("confirm", "1")],
         ),
         ("/logout", &alice, "/logout".into(), vec![]),
     ];

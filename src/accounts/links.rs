@@ -111,6 +111,8 @@ pub enum LinkProblem {
     Expired,
     /// The move was played (or the game is over, or not this player's turn).
     Used,
+    /// The operators disabled the account the link speaks for.
+    Disabled,
 }
 
 impl LinkProblem {
@@ -125,6 +127,7 @@ impl LinkProblem {
                 "This link has been used: the move it was for has been played \
                  (or the game has moved on). Log in to see the game."
             }
+            LinkProblem::Disabled => "This account has been disabled by the operators.",
         }
     }
 }
@@ -166,6 +169,9 @@ pub fn check_play_link(
         .first(conn)
         .optional()?;
     match user {
+        Some(u) if u.disabled_at.is_some() || u.deleted_at.is_some() => {
+            Ok(Err(LinkProblem::Disabled))
+        }
         Some(u) => Ok(Ok((row, u))),
         None => Ok(Err(LinkProblem::Used)),
     }

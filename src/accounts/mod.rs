@@ -1,7 +1,19 @@
-//! Accounts: sign-up, login, sessions, signed links.
+//! Accounts: sign-up, login, sessions, signed links, and the account's life
+//! (password reset and change, address change, deletion, export, operators'
+//! hold).
 
+pub mod deletion;
+pub mod disabling;
+pub mod email_change;
+pub mod export;
 pub mod links;
 pub mod login_limit;
 pub mod mail_settings;
+pub mod password_change;
+pub mod password_policy;
+pub mod password_reset;
+pub mod retired_names;
 pub mod send_limits;
+pub mod sessions;
+pub mod tokens;
 pub mod users;

@@ -16,8 +16,9 @@ use sha2::{Digest, Sha256};
 pub const SESSION_DAYS: i64 = 30;
 pub const USERNAME_MIN: usize = 3;
 pub const USERNAME_MAX: usize = 20;
-pub const PASSWORD_MIN: usize = 8;
-pub const PASSWORD_MAX: usize = 256;
+pub use crate::accounts::password_policy::{PASSWORD_MAX, PASSWORD_MIN};
+/// The prefix of deleted accounts' names (`deleted-7`), which nobody may pick.
+pub const DELETED_PREFIX: &str = "deleted-";
 
 /// How usernames compare: case-insensitively.
 pub fn username_key(name: &str) -> String {
@@ -39,6 +40,11 @@ pub fn validate_username(name: &str) -> Result<(), String> {
     }
     if !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
         return Err("A username starts with a letter.".into());
+    }
+    if username_key(name).starts_with(DELETED_PREFIX) {
+        return Err(format!(
+            "Names starting with “{DELETED_PREFIX}” stand for deleted accounts."
+        ));
     }
     Ok(())
 }
@@ -79,53 +85,9 @@ pub fn validate_email(email: &str) -> Result<(), String> {
     Ok(())
 }
 
-const COMMON_PASSWORDS: &[&str] = &[
-    "password",
-    "password1",
-    "12345678",
-    "123456789",
-    "1234567890",
-    "qwertyuiop",
-    "qwerty123",
-    "iloveyou",
-    "letmein1",
-    "abcdefgh",
-    "abc12345",
-    "11111111",
-    "00000000",
-    "football",
-    "baseball",
-    "sunshine",
-    "princess",
-    "passw0rd",
-    "welcome1",
-    "chess123",
-    "chesschess",
-    "checkmate",
-];
-
-pub fn validate_password(password: &str, username: &str) -> Result<(), String> {
-    let n = password.chars().count();
-    if n < PASSWORD_MIN {
-        return Err(format!(
-            "That password is too weak: use at least {PASSWORD_MIN} characters."
-        ));
-    }
-    if n > PASSWORD_MAX {
-        return Err(format!("A password has at most {PASSWORD_MAX} characters."));
-    }
-    let lower = password.to_lowercase();
-    if COMMON_PASSWORDS.contains(&lower.as_str()) {
-        return Err("That password is too weak: it is one of the most common passwords.".into());
-    }
-    if !username.is_empty() && lower.contains(&username.to_lowercase()) {
-        return Err("That password is too weak: it contains your username.".into());
-    }
-    let distinct: std::collections::HashSet<char> = password.chars().collect();
-    if distinct.len() < 4 {
-        return Err("That password is too weak: it repeats too few different characters.".into());
-    }
-    Ok(())
+/// The password policy ([`crate::accounts::password_policy`]).
+pub fn validate_password(password: &str, username: &str, email: &str) -> Result<(), String> {
+    crate::accounts::password_policy::check(password, username, email)
 }
 
 pub fn hash_password(password: &str) -> Result<String, Error> {
@@ -157,11 +119,18 @@ pub fn signup(
     let email = email.trim();
     validate_username(username).map_err(Error::Invalid)?;
     validate_email(email).map_err(Error::Invalid)?;
-    validate_password(password, username).map_err(Error::Invalid)?;
+    validate_password(password, username, email).map_err(Error::Invalid)?;
     let key = username_key(username);
     let taken = || Error::Invalid(format!("The username “{username}” is already taken."));
     if find_by_name(conn, &key)?.is_some() {
         return Err(taken());
+    }
+    if crate::accounts::retired_names::name_retired(conn, &key, now)? {
+        return Err(Error::Invalid(format!(
+            "The username “{username}” belonged to an account deleted less than {} days ago; \
+             choose another.",
+            crate::accounts::retired_names::NAME_RETIRED_DAYS
+        )));
     }
     let hash = hash_password(password)?;
     let new = NewUser {
@@ -259,7 +228,7 @@ pub fn login(
     }
 }
 
-fn token_hash(token: &str) -> String {
+pub fn token_hash(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
 }
 
@@ -269,13 +238,27 @@ pub fn create_session(
     user_id: i32,
     now: NaiveDateTime,
 ) -> Result<String, Error> {
+    create_session_from(conn, user_id, "", now)
+}
+
+/// [`create_session`] remembering the browser's `User-Agent`, which
+/// `/settings` shows beside the session.
+pub fn create_session_from(
+    conn: &mut DbConn,
+    user_id: i32,
+    user_agent: &str,
+    now: NaiveDateTime,
+) -> Result<String, Error> {
     let token = crate::util::random_token();
+    let agent: String = user_agent.chars().take(300).collect();
     diesel::insert_into(sessions::table)
         .values((
             sessions::token_hash.eq(token_hash(&token)),
             sessions::user_id.eq(user_id),
             sessions::created_at.eq(now),
             sessions::expires_at.eq(now + Duration::days(SESSION_DAYS)),
+            sessions::last_seen_at.eq(Some(now)),
+            sessions::user_agent.eq(agent),
         ))
         .execute(conn)?;
     Ok(token)
@@ -296,6 +279,8 @@ pub struct SessionUser {
     pub email_verified: bool,
     /// The mail server refused the user's current address for good.
     pub email_failing: bool,
+    /// When the session was last marked seen (`None`: before issue 36).
+    pub last_seen_at: Option<NaiveDateTime>,
 }
 
 pub fn session_standing(
@@ -305,25 +290,31 @@ pub fn session_standing(
 ) -> QueryResult<Option<SessionUser>> {
     use crate::db::schema::{mail_failures, verified_emails};
     let hash = token_hash(token);
-    let row: Option<(User, Option<String>, Option<String>)> =
+    // A disabled or deleted account's sessions are ended when it is, and
+    // refused here too, so no session outlives the decision.
+    let row: Option<(User, Option<String>, Option<String>, Option<NaiveDateTime>)> =
         per_backend!(conn, |c| sessions::table
             .inner_join(users::table)
             .left_join(verified_emails::table.on(verified_emails::user_id.eq(users::id)))
             .left_join(mail_failures::table.on(mail_failures::user_id.eq(users::id)))
             .filter(sessions::token_hash.eq(&hash))
             .filter(sessions::expires_at.gt(now))
+            .filter(users::disabled_at.is_null())
+            .filter(users::deleted_at.is_null())
             .select((
                 User::as_select(),
                 verified_emails::email.nullable(),
                 mail_failures::email.nullable(),
+                sessions::last_seen_at,
             ))
             .first(c)
             .optional())?;
-    Ok(row.map(|(user, verified, failing)| SessionUser {
+    Ok(row.map(|(user, verified, failing, last_seen_at)| SessionUser {
         email_verified: verified.is_some_and(|v| v == user.email),
         // A refusal of an address the user has since changed is past.
         email_failing: failing.is_some_and(|f| f == user.email),
         user,
+        last_seen_at,
     }))
 }
 

@@ -19,6 +19,10 @@ pub struct User {
     pub created_at: NaiveDateTime,
     /// May create and direct tournaments (granted from the command line).
     pub is_director: bool,
+    /// Set by an operator (`missive user disable`): no login, no play link.
+    pub disabled_at: Option<NaiveDateTime>,
+    /// The account was deleted; the row stays, renamed, for its games.
+    pub deleted_at: Option<NaiveDateTime>,
 }
 
 #[derive(Insertable)]

@@ -34,6 +34,8 @@ struct Payload {
     leave_end: Option<String>,
     reason: Option<String>,
     results_cancelled: Option<bool>,
+    /// The `account_tokens` row of a reset or address-change mail.
+    token_id: Option<i32>,
 }
 
 const DAY: &str = "%Y-%m-%d";
@@ -53,6 +55,7 @@ impl Payload {
         };
         let mut p = Payload {
             from_user: mail.from(),
+            token_id: mail.token(),
             ..Payload::default()
         };
         match mail {
@@ -125,6 +128,10 @@ impl OutboxRow {
         Some(match self.kind {
             MailKind::VerifyEmail => Mail::VerifyEmail,
             MailKind::Digest => Mail::Digest,
+            MailKind::PasswordChanged => Mail::PasswordChanged,
+            MailKind::PasswordReset => Mail::PasswordReset { token: p.token_id? },
+            MailKind::EmailChangeConfirm => Mail::EmailChangeConfirm { token: p.token_id? },
+            MailKind::EmailChanging => Mail::EmailChanging { token: p.token_id? },
             MailKind::ChallengeReceived => Mail::ChallengeReceived {
                 game: self.game_id?,
                 from: p.from_user?,
@@ -199,10 +206,11 @@ pub fn enqueue(
     let policy = mail_prefs::policy.nullable();
     // The conditions that depend on the kind are bound as values, so the
     // statement has one shape, which diesel keeps prepared by its type.
-    let any_address = kind == MailKind::VerifyEmail;
+    let any_address = kind.to_any_address();
     // A digest reader gets no mail about single moves: their turns and
     // conditional moves played are in the digest.
     let not_a_turn = !matches!(kind, MailKind::YourTurn | MailKind::ConditionalPlayed);
+    let any_policy = kind.about_the_account();
     per_backend!(conn, |c| {
         let standing = users::table
             .left_join(verified_emails::table.on(verified_emails::user_id.eq(users::id)))
@@ -214,7 +222,12 @@ pub fn enqueue(
                     .eq(users::email.nullable())
                     .or(any_address.into_sql::<Bool>()),
             )
-            .filter(policy.is_null().or(policy.ne(MailPolicy::None.code())))
+            .filter(
+                policy
+                    .is_null()
+                    .or(policy.ne(MailPolicy::None.code()))
+                    .or(any_policy.into_sql::<Bool>()),
+            )
             .filter(
                 policy
                     .is_null()

@@ -17,6 +17,8 @@ diesel::table! {
         confirm_moves -> Bool,
         created_at -> Timestamp,
         is_director -> Bool,
+        disabled_at -> Nullable<Timestamp>,
+        deleted_at -> Nullable<Timestamp>,
     }
 }
 
@@ -27,6 +29,8 @@ diesel::table! {
         user_id -> Integer,
         created_at -> Timestamp,
         expires_at -> Timestamp,
+        last_seen_at -> Nullable<Timestamp>,
+        user_agent -> Text,
     }
 }
 
@@ -281,7 +285,29 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    account_tokens (id) {
+        id -> Integer,
+        user_id -> Integer,
+        purpose -> Text,
+        new_email -> Nullable<Text>,
+        salt -> Text,
+        token_hash -> Text,
+        created_at -> Timestamp,
+        expires_at -> Timestamp,
+        used_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    retired_usernames (username_key) {
+        username_key -> Text,
+        retired_until -> Timestamp,
+    }
+}
+
 diesel::joinable!(sessions -> users (user_id));
+diesel::joinable!(account_tokens -> users (user_id));
 diesel::joinable!(tournament_players -> tournaments (tournament_id));
 diesel::joinable!(adjudication_requests -> games (game_id));
 diesel::joinable!(moves -> games (game_id));
@@ -342,5 +368,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     leave_bookings,
     leave_grants,
     digest_sent,
-    verify_mail_sent
+    verify_mail_sent,
+    account_tokens,
+    retired_usernames
 );

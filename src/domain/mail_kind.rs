@@ -22,6 +22,10 @@ text_codes! {
         LeaveBooked => "leave_booked",
         Digest => "digest",
         ConditionalPlayed => "conditional_played",
+        PasswordReset => "password_reset",
+        PasswordChanged => "password_changed",
+        EmailChangeConfirm => "email_change_confirm",
+        EmailChanging => "email_changing",
     }
 }
 
@@ -35,6 +39,27 @@ text_codes! {
         Digest => "digest",
         /// No mail at all.
         None => "none",
+    }
+}
+
+impl MailKind {
+    /// Mails about the account's security: sent whatever the mail policy
+    /// says, since a person who chose "no mail" still needs their reset link
+    /// and must hear of a password or address change. (The confirmation
+    /// mail of sign-up follows the policy, as it always has.)
+    pub fn about_the_account(self) -> bool {
+        matches!(
+            self,
+            MailKind::PasswordReset
+                | MailKind::PasswordChanged
+                | MailKind::EmailChangeConfirm
+                | MailKind::EmailChanging
+        )
+    }
+
+    /// Mails to an address not yet confirmed: the confirmation links.
+    pub fn to_any_address(self) -> bool {
+        matches!(self, MailKind::VerifyEmail | MailKind::EmailChangeConfirm)
     }
 }
 
@@ -110,6 +135,14 @@ pub enum Mail {
         from: i32,
         last_move: MoveNote,
     },
+    /// A password-reset link (`account_tokens` row `token`).
+    PasswordReset { token: i32 },
+    /// "Your password was changed", after a change or a reset.
+    PasswordChanged,
+    /// To the new address: confirm it (`account_tokens` row `token`).
+    EmailChangeConfirm { token: i32 },
+    /// To the current address: a change to another one was asked for.
+    EmailChanging { token: i32 },
 }
 
 impl Mail {
@@ -127,6 +160,10 @@ impl Mail {
             Mail::LeaveBooked { .. } => MailKind::LeaveBooked,
             Mail::Digest => MailKind::Digest,
             Mail::ConditionalPlayed { .. } => MailKind::ConditionalPlayed,
+            Mail::PasswordReset { .. } => MailKind::PasswordReset,
+            Mail::PasswordChanged => MailKind::PasswordChanged,
+            Mail::EmailChangeConfirm { .. } => MailKind::EmailChangeConfirm,
+            Mail::EmailChanging { .. } => MailKind::EmailChanging,
         }
     }
 
@@ -153,6 +190,16 @@ impl Mail {
             | Mail::DrawOffer { ply, .. }
             | Mail::ConditionalPlayed { ply, .. } => Some(*ply),
             Mail::ChallengeReceived { .. } => Some(0),
+            _ => None,
+        }
+    }
+
+    /// The account link the mail carries, if one.
+    pub fn token(&self) -> Option<i32> {
+        match self {
+            Mail::PasswordReset { token }
+            | Mail::EmailChangeConfirm { token }
+            | Mail::EmailChanging { token } => Some(*token),
             _ => None,
         }
     }

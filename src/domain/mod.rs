@@ -2,6 +2,7 @@
 //! of its own. Errors, the states it stores as text (games, tournaments,
 //! mails), time controls and their arithmetic, pairing and standings.
 
+pub mod account_token;
 pub mod codes;
 pub mod error;
 pub mod game_state;

@@ -21,6 +21,16 @@ pub struct WithdrawnMail {
     pub results_cancelled: bool,
 }
 
+/// A mail about the account itself: its link, and the new address when
+/// it is about one.
+pub struct AccountMail {
+    pub username: String,
+    pub link: String,
+    pub new_email: String,
+    /// How long the link works, in words ("1 hour").
+    pub valid_for: String,
+}
+
 pub struct VerifyData {
     pub username: String,
     pub verify_url: String,
@@ -88,6 +98,18 @@ mail_folder!(tournament_withdrawn(m: MailData, w: WithdrawnMail) =>
 mail_folder!(conditional_played(m: MailData) =>
     "email/conditional_played/subject.txt", "email/conditional_played/body.txt",
     "email/conditional_played/body.html");
+mail_folder!(password_reset(m: AccountMail) =>
+    "email/password_reset/subject.txt", "email/password_reset/body.txt",
+    "email/password_reset/body.html");
+mail_folder!(password_changed(m: AccountMail) =>
+    "email/password_changed/subject.txt", "email/password_changed/body.txt",
+    "email/password_changed/body.html");
+mail_folder!(email_change_confirm(m: AccountMail) =>
+    "email/email_change_confirm/subject.txt", "email/email_change_confirm/body.txt",
+    "email/email_change_confirm/body.html");
+mail_folder!(email_changing(m: AccountMail) =>
+    "email/email_changing/subject.txt", "email/email_changing/body.txt",
+    "email/email_changing/body.html");
 mail_folder!(digest(m: DigestData) =>
     "email/digest/subject.txt", "email/digest/body.txt", "email/digest/body.html");
 

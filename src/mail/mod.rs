@@ -2,6 +2,7 @@
 //! transport, the outbox drain, digests.
 //! Mails are queued by the use cases through `db::outbox`.
 
+pub mod account_mails;
 pub mod context;
 pub mod digest;
 pub mod drain;

@@ -137,13 +137,28 @@ pub fn render(
     row: &OutboxRow,
     now: NaiveDateTime,
 ) -> Result<Option<Rendered>, Error> {
-    let Some(user) = crate::accounts::users::find_by_id(conn, row.user_id)? else {
+    let Some(user) =
+        crate::accounts::users::find_by_id(conn, row.user_id)?.filter(|u| u.deleted_at.is_none())
+    else {
         return Ok(None);
     };
     let Some(mail) = row.mail() else {
         return Ok(None);
     };
+    let mut to = user.email.clone();
     let parts = match &mail {
+        Mail::PasswordReset { .. }
+        | Mail::PasswordChanged
+        | Mail::EmailChangeConfirm { .. }
+        | Mail::EmailChanging { .. } => {
+            match crate::mail::account_mails::render(conn, ctx, &user, &mail, now)? {
+                Some((parts, address)) => {
+                    to = address;
+                    Some(parts)
+                }
+                None => None,
+            }
+        }
         Mail::VerifyEmail => Some(kinds::verify_email(&VerifyData {
             username: user.username.clone(),
             verify_url: links::verify_url(&ctx.base_url, &ctx.secret, user.id, &user.email),
@@ -195,7 +210,7 @@ pub fn render(
         game_mail => render_game_mail(conn, ctx, &user, game_mail, now)?,
     };
     Ok(parts.map(|p| Rendered {
-        to: user.email.clone(),
+        to,
         subject: p.subject,
         text: p.text,
         html: p.html,

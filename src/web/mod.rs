@@ -223,9 +223,13 @@ where
 /// a try whose answer was lost leaves a session no browser holds, which
 /// expires unused (only the token's hash is stored, so it cannot be kept
 /// with a request key and handed out again).
-pub async fn new_session(state: &AppState, user_id: i32) -> Result<String, Error> {
+pub async fn new_session(
+    state: &AppState,
+    user_id: i32,
+    user_agent: String,
+) -> Result<String, Error> {
     db_read(state, move |conn| {
-        accounts::create_session(conn, user_id, now())
+        accounts::create_session_from(conn, user_id, &user_agent, now())
     })
     .await
 }
@@ -446,10 +450,23 @@ impl Session {
         let Some(token) = self.token.clone() else {
             return Ok(self.into_ctx(None));
         };
+        let looked_up = token.clone();
         let user = db_short_read(&self.state, move |conn| {
-            Ok(accounts::session_standing(conn, &token, now())?)
+            Ok(accounts::session_standing(conn, &looked_up, now())?)
         })
         .await?;
+        if let Some(found) = &user {
+            if crate::accounts::sessions::stale(found.last_seen_at, now()) {
+                // "Last seen" on /settings; a failure here costs the page nothing.
+                let touched = db(&self.state, move |conn| {
+                    Ok(crate::accounts::sessions::touch(conn, &token, now())?)
+                })
+                .await;
+                if let Err(e) = touched {
+                    tracing::warn!("marking a session seen: {e}");
+                }
+            }
+        }
         Ok(self.into_ctx(user))
     }
 

@@ -2,8 +2,10 @@
 //!
 //! Looking up a game's players' names was a twentieth of a game page's CPU
 //! (`perf`, README "Benchmarks"). A username is chosen at sign-up and never
-//! changed, and users are never deleted, so a name once read stays right,
-//! in every server process on the database: there is nothing to invalidate.
+//! changed, so a name once read stays right; the one exception is a
+//! deleted account, renamed `deleted-ID`, which the process that deletes
+//! it forgets ([`UserNames::forget`]). Another server process on the same
+//! database keeps showing the old name until it drops it from its cache.
 
 use crate::domain::error::Error;
 use quick_cache::sync::Cache;
@@ -19,6 +21,11 @@ impl UserNames {
         UserNames {
             names: Cache::new(capacity),
         }
+    }
+
+    /// Drop a name (its account was deleted and renamed).
+    pub fn forget(&self, id: i32) {
+        self.names.remove(&id);
     }
 
     /// The names of `ids`: the kept ones, and the others read with `read`

@@ -262,7 +262,7 @@ impl Player {
 pub fn player(conn: &mut DbConn, secret: &[u8], name: &str) -> Player {
     let now = missive::web::now();
     let email = format!("{name}@example.org");
-    let user = accounts::signup(conn, name, &email, "load test password", now)
+    let user = accounts::signup(conn, name, &email, "load test harbour lantern", now)
         .unwrap_or_else(|e| panic!("sign up {name}: {e}"));
     let sig = links::verify_sig(secret, user.id, &email);
     assert!(mail_settings::verify_email(conn, secret, user.id, &sig, now).expect("verify"));

@@ -492,6 +492,8 @@ pub fn declared_routes() -> Vec<(&'static str, String)> {
 /// `Deserialize` struct in `src/routes/`, under their serde names.
 pub fn declared_fields() -> Vec<String> {
     let sources = [
+        include_str!("../../src/web/routes/account_links.rs"),
+        include_str!("../../src/web/routes/account_settings.rs"),
         include_str!("../../src/web/routes/accounts.rs"),
         include_str!("../../src/web/routes/analysis.rs"),
         include_str!("../../src/web/routes/conditional.rs"),

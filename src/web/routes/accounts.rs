@@ -2,10 +2,9 @@ use crate::accounts::login_limit::{self, LoginLimits};
 use crate::accounts::send_limits;
 use crate::accounts::users as accounts;
 use crate::domain::error::Error;
-use crate::domain::mail_kind::MailPolicy;
 use crate::web::{
-    db_read, html, new_session, now, removal_cookie, see_other, session_cookie, write_once, Ctx,
-    Page, SESSION_COOKIE,
+    html, new_session, now, removal_cookie, see_other, session_cookie, write_once, Ctx, Page,
+    SESSION_COOKIE,
 };
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -61,51 +60,6 @@ pub struct SettingsForm {
     back: String,
 }
 
-#[derive(Deserialize, Default)]
-#[serde(default)]
-pub struct SavedQuery {
-    saved: String,
-}
-
-#[derive(Template)]
-#[template(path = "settings.html")]
-struct SettingsPage {
-    page: Page,
-    saved: bool,
-    confirm_moves: bool,
-    email: String,
-    verified: bool,
-    policy_words: &'static str,
-    username: String,
-    joined: String,
-}
-
-/// `GET /settings`: every setting of one's own in one place, the moves'
-/// confirmation here, mail and leave with links to their own pages.
-pub async fn settings_page(ctx: Ctx, q: web::Query<SavedQuery>) -> Result<HttpResponse, Error> {
-    let user = ctx.require_user()?.clone();
-    let id = user.id;
-    let (verified, policy) = db_read(&ctx.state, move |conn| {
-        Ok(crate::accounts::mail_settings::standing_of(conn, id)?)
-    })
-    .await?;
-    let page = SettingsPage {
-        page: ctx.page(),
-        saved: !q.saved.is_empty(),
-        confirm_moves: user.confirm_moves,
-        email: user.email,
-        verified,
-        policy_words: match policy {
-            MailPolicy::Every => "a mail on every turn",
-            MailPolicy::Digest => "one daily digest of the games where it is your move",
-            MailPolicy::None => "no mail at all",
-        },
-        joined: user.created_at.format("%Y-%m-%d").to_string(),
-        username: user.username,
-    };
-    Ok(html(StatusCode::OK, page.render()?))
-}
-
 pub async fn signup_form(ctx: Ctx) -> Result<HttpResponse, Error> {
     if ctx.user.is_some() {
         return Ok(see_other("/"));
@@ -119,7 +73,11 @@ pub async fn signup_form(ctx: Ctx) -> Result<HttpResponse, Error> {
     Ok(html(StatusCode::OK, page.render()?))
 }
 
-pub async fn signup(ctx: Ctx, form: web::Form<SignupForm>) -> Result<HttpResponse, Error> {
+pub async fn signup(
+    ctx: Ctx,
+    req: HttpRequest,
+    form: web::Form<SignupForm>,
+) -> Result<HttpResponse, Error> {
     ctx.check_csrf(&form.csrf_token)?;
     let f = form.into_inner();
     let (username, email, password) = (f.username.clone(), f.email.clone(), f.password);
@@ -160,7 +118,8 @@ pub async fn signup(ctx: Ctx, form: web::Form<SignupForm>) -> Result<HttpRespons
         made
     }
     .await;
-    let result = async { new_session(&ctx.state, signed_up?).await }.await;
+    let agent = crate::web::routes::account_links::user_agent(&req);
+    let result = async { new_session(&ctx.state, signed_up?, agent).await }.await;
     match result {
         Ok(token) => {
             let mut res = see_other("/");
@@ -207,7 +166,11 @@ pub async fn login_form(ctx: Ctx) -> Result<HttpResponse, Error> {
     Ok(html(StatusCode::OK, page.render()?))
 }
 
-pub async fn login(ctx: Ctx, form: web::Form<LoginForm>) -> Result<HttpResponse, Error> {
+pub async fn login(
+    ctx: Ctx,
+    req: HttpRequest,
+    form: web::Form<LoginForm>,
+) -> Result<HttpResponse, Error> {
     ctx.check_csrf(&form.csrf_token)?;
     let f = form.into_inner();
     let username = f.username.clone();
@@ -229,13 +192,15 @@ pub async fn login(ctx: Ctx, form: web::Form<LoginForm>) -> Result<HttpResponse,
             write_once(&ctx.state, move |conn| {
                 let user = accounts::login(conn, &username, &password, &ip, now())?;
                 login_limit::forgive(conn, &username, &ip, &limits)?;
+                crate::accounts::disabling::refuse_disabled(&user)?;
                 Ok(user.id)
             })
             .await
         }
         Err(e) => Err(e),
     };
-    let result = async { new_session(&ctx.state, logged_in?).await }.await;
+    let agent = crate::web::routes::account_links::user_agent(&req);
+    let result = async { new_session(&ctx.state, logged_in?, agent).await }.await;
     let mut retry_after = None;
     let (status, msg) = match result {
         Ok(token) => {
@@ -253,6 +218,7 @@ pub async fn login(ctx: Ctx, form: web::Form<LoginForm>) -> Result<HttpResponse,
             retry_after = Some(secs);
             (StatusCode::TOO_MANY_REQUESTS, message)
         }
+        Err(Error::Forbidden(msg)) => (StatusCode::FORBIDDEN, msg),
         Err(e) => return Err(e),
     };
     let page = LoginPage {

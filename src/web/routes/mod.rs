@@ -1,6 +1,8 @@
 //! HTTP handlers, one module per area. Each reads the request, calls a
 //! service, and picks a template.
 
+pub mod account_links;
+pub mod account_settings;
 pub mod accounts;
 pub mod analysis;
 pub mod conditional;
@@ -44,8 +46,34 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/login", web::get().to(accounts::login_form))
     .route("/login", web::post().to(accounts::login))
     .route("/logout", web::post().to(accounts::logout))
-    .route("/settings", web::get().to(accounts::settings_page))
+    .route(
+        "/password/forgot",
+        web::get().to(account_links::forgot_form),
+    )
+    .route("/password/forgot", web::post().to(account_links::forgot))
+    .route("/password/reset", web::get().to(account_links::reset_form))
+    .route("/password/reset", web::post().to(account_links::reset))
+    .route("/email/confirm", web::get().to(account_links::confirm_form))
+    .route("/email/confirm", web::post().to(account_links::confirm))
+    .route("/settings", web::get().to(account_settings::settings_page))
     .route("/settings", web::post().to(accounts::settings))
+    .route(
+        "/settings/password",
+        web::post().to(account_settings::change_password),
+    )
+    .route(
+        "/settings/sessions",
+        web::post().to(account_settings::end_other_sessions),
+    )
+    .route(
+        "/settings/email",
+        web::post().to(account_settings::change_email),
+    )
+    .route(
+        "/settings/delete",
+        web::post().to(account_settings::delete_account),
+    )
+    .route("/settings/export", web::get().to(account_settings::export))
     .route("/settings/mail", web::get().to(mail_settings::show))
     .route("/settings/mail", web::post().to(mail_settings::save))
     .route(

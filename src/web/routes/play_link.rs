@@ -87,7 +87,7 @@ fn read_link(id: i32, u: &str, ply: &str, exp: &str) -> Option<PlayLink> {
 
 fn refused(ctx: &Ctx, id: i32, problem: LinkProblem) -> Result<HttpResponse, Error> {
     let status = match problem {
-        LinkProblem::Tampered => StatusCode::FORBIDDEN,
+        LinkProblem::Tampered | LinkProblem::Disabled => StatusCode::FORBIDDEN,
         LinkProblem::Expired | LinkProblem::Used => StatusCode::GONE,
     };
     let page = RefusedPage {

@@ -1,0 +1,127 @@
+//! Forgotten passwords: a mailed one-use link (an hour), then a new
+//! password, every session ended and a new one begun.
+
+use crate::accounts::password_change::store_new_password;
+use crate::accounts::{sessions, tokens, users};
+use crate::db::models::User;
+use crate::db::outbox::enqueue;
+use crate::db::schema::{account_tokens, users as users_table, verified_emails};
+use crate::db::DbConn;
+use crate::domain::account_token::TokenPurpose;
+use crate::domain::error::Error;
+use crate::domain::mail_kind::Mail;
+use chrono::{Duration, NaiveDateTime};
+use diesel::prelude::*;
+
+/// A second reset mail within this time is not sent: the form cannot be
+/// used to flood someone's inbox.
+pub const REQUEST_EVERY_MINUTES: i64 = 5;
+
+/// `POST /password/forgot`: mail a reset link to every account whose
+/// confirmed address is `email` (usable ones: not disabled nor deleted).
+/// The answer is the same whether or not there is one, so the form tells
+/// nobody which addresses have accounts.
+pub fn request(
+    conn: &mut DbConn,
+    secret: &[u8],
+    email: &str,
+    now: NaiveDateTime,
+) -> Result<(), Error> {
+    let email = email.trim();
+    if email.is_empty() || email.len() > 254 {
+        return Ok(());
+    }
+    let wanted = email.to_lowercase();
+    // Addresses are kept as typed; they compare without case.
+    let candidates: Vec<(i32, String, String)> = users_table::table
+        .inner_join(verified_emails::table.on(verified_emails::user_id.eq(users_table::id)))
+        .filter(users_table::disabled_at.is_null())
+        .filter(users_table::deleted_at.is_null())
+        .select((users_table::id, users_table::email, verified_emails::email))
+        .load(conn)?;
+    for (user_id, _, _) in candidates
+        .into_iter()
+        .filter(|(_, current, verified)| current == verified && current.to_lowercase() == wanted)
+    {
+        conn.transaction::<_, Error, _>(|conn| {
+            let recent: i64 = account_tokens::table
+                .filter(account_tokens::user_id.eq(user_id))
+                .filter(account_tokens::purpose.eq(TokenPurpose::PasswordReset.code()))
+                .filter(account_tokens::used_at.is_null())
+                .filter(
+                    account_tokens::created_at.gt(now - Duration::minutes(REQUEST_EVERY_MINUTES)),
+                )
+                .count()
+                .get_result(conn)?;
+            if recent > 0 {
+                return Ok(());
+            }
+            let t = tokens::issue(
+                conn,
+                secret,
+                user_id,
+                TokenPurpose::PasswordReset,
+                None,
+                now,
+            )?;
+            enqueue(conn, user_id, &Mail::PasswordReset { token: t.id }, now)?;
+            Ok(())
+        })?;
+    }
+    Ok(())
+}
+
+/// `POST /password/reset`: a new password for the link's account. The link
+/// is used up only when the password is accepted; every session of the
+/// account ends. Gives the account, for the caller to log in anew.
+pub fn reset(
+    conn: &mut DbConn,
+    token: &str,
+    new_password: &str,
+    now: NaiveDateTime,
+) -> Result<User, Error> {
+    let t = tokens::check(conn, token, TokenPurpose::PasswordReset, now)?;
+    let user = users::find_by_id(conn, t.user_id)?
+        .filter(|u| u.deleted_at.is_none())
+        .ok_or_else(|| Error::Invalid("This link is for an account that is gone.".into()))?;
+    if user.disabled_at.is_some() {
+        return Err(Error::Forbidden(
+            "This account has been disabled by the operators.".into(),
+        ));
+    }
+    users::validate_password(new_password, &user.username, &user.email).map_err(Error::Invalid)?;
+    conn.transaction::<_, Error, _>(|conn| {
+        tokens::redeem(conn, token, TokenPurpose::PasswordReset, now)?;
+        store_new_password(conn, &user, new_password, now)?;
+        sessions::end_all(conn, user.id)?;
+        Ok(())
+    })?;
+    Ok(user)
+}
+
+/// `missive user reset-link NAME`: a reset link for support to hand over.
+pub fn link_for(
+    conn: &mut DbConn,
+    secret: &[u8],
+    base_url: &str,
+    name: &str,
+    now: NaiveDateTime,
+) -> Result<String, Error> {
+    let user = users::find_by_name(conn, name)?
+        .filter(|u| u.deleted_at.is_none())
+        .ok_or_else(|| {
+            Error::NotFound(format!(
+                "There is no user “{}”.",
+                crate::util::clip(name, 40)
+            ))
+        })?;
+    let t = tokens::issue(
+        conn,
+        secret,
+        user.id,
+        TokenPurpose::PasswordReset,
+        None,
+        now,
+    )?;
+    Ok(t.url(base_url.trim_end_matches('/'), secret))
+}
