@@ -144,7 +144,7 @@
   status.id = "board-status";
   status.className = "board-status";
   status.setAttribute("aria-live", "polite");
-  board.parentNode.insertBefore(status, board.nextSibling);
+  svg.parentNode.insertBefore(status, svg.nextSibling);
   svg.setAttribute("tabindex", "0");
   svg.setAttribute("role", "application");
   svg.setAttribute("aria-describedby", "board-status");

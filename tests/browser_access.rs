@@ -12,6 +12,7 @@ mod browser_kit;
 mod common;
 
 use anyhow::{bail, Context, Result};
+use browser_kit::devtools::keys;
 use browser_kit::*;
 use common::{Backend, TestApp};
 use serde_json::Value;
@@ -134,26 +135,6 @@ async fn audit_pages(
     Ok(severe)
 }
 
-/// A game of `challenger` against the browser's player, who has White.
-fn challenge_for(challenger: &common::TestClient, who: &str, variant: &str) -> i32 {
-    let p = off_runtime(|| {
-        challenger.post(
-            "/games/new",
-            &[
-                ("variant", variant),
-                ("opponent", who),
-                ("color", "black"),
-                ("fen", ""),
-            ],
-        )
-    });
-    p.location
-        .expect("a new game")
-        .trim_start_matches("/games/")
-        .parse()
-        .expect("a game id")
-}
-
 /// A running round robin with the browser's player in it; its id.
 fn tournament_with(app: &TestApp, player: &str) -> i32 {
     use missive::tournaments::{directors, entry};
@@ -240,11 +221,7 @@ async fn audit_all(
     p.signup().await?;
     let mut games = Vec::new();
     for v in missive_rules::variants() {
-        let id = challenge_for(bob, &who, v.id());
-        p.goto(&format!("/games/{id}")).await?;
-        p.click(&format!("form[action='/games/{id}/accept'] button"))
-            .await?;
-        p.find("#move-form").await?;
+        let id = game_against(p, bob, v.id(), "").await?;
         games.push((v.id(), id));
     }
     let tid = off_runtime(|| tournament_with(app, &who));
@@ -329,11 +306,7 @@ async fn arrow_to(p: &Browser, to: &str) -> Result<String> {
 
 async fn keyboard_move(p: &Browser, bob: &common::TestClient) -> Result<()> {
     p.signup().await?;
-    let id = challenge_for(bob, &p.name, "chess");
-    p.goto(&format!("/games/{id}")).await?;
-    p.click(&format!("form[action='/games/{id}/accept'] button"))
-        .await?;
-    p.find("#move-form").await?;
+    game_against(p, bob, "chess", "").await?;
     // Tab from the variant's link in the heading until the board has the focus.
     p.js("document.querySelector('h1 a').focus(); return null;")
         .await?;

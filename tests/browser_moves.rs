@@ -10,26 +10,6 @@ use browser_kit::*;
 use common::{Backend, TestApp};
 use serde_json::Value;
 
-/// A game of `challenger` against `who`, who has White, from `fen`.
-fn challenge_for(challenger: &common::TestClient, who: &str, variant: &str, fen: &str) -> i32 {
-    let p = off_runtime(|| {
-        challenger.post(
-            "/games/new",
-            &[
-                ("variant", variant),
-                ("opponent", who),
-                ("color", "black"),
-                ("fen", fen),
-            ],
-        )
-    });
-    p.location
-        .expect("a new game")
-        .trim_start_matches("/games/")
-        .parse()
-        .expect("a game id")
-}
-
 /// A Lionized piece's two-leg move, clicked as origin, middle square and
 /// target, fills in that move; played, it is stored as that move.
 #[test]
@@ -61,11 +41,7 @@ const LIONIZED: &str = "3m3k/2l5/1F6/Z7/1F6/8/8/7K w - - 0 1";
 
 async fn two_leg_move(p: &Browser, bob: &common::TestClient, chosen: &mut String) -> Result<()> {
     p.signup().await?;
-    let id = challenge_for(bob, &p.name, "lionized-chess", LIONIZED);
-    p.goto(&format!("/games/{id}")).await?;
-    p.click(&format!("form[action='/games/{id}/accept'] button"))
-        .await?;
-    p.find("#move-form").await?;
+    game_against(p, bob, "lionized-chess", LIONIZED).await?;
     // A two-leg move whose three squares no other legal move shares: its
     // origin, middle square and target, and its text, as the page lists it.
     let found = p
@@ -146,10 +122,7 @@ fn the_preview_warns_before_a_piece_goes_onto_the_trap() {
 
 async fn trap_preview(p: &Browser, bob: &common::TestClient) -> Result<()> {
     p.signup().await?;
-    let id = challenge_for(bob, &p.name, "maohopper", "");
-    p.goto(&format!("/games/{id}")).await?;
-    p.click(&format!("form[action='/games/{id}/accept'] button"))
-        .await?;
+    let id = game_against(p, bob, "maohopper", "").await?;
     for (from, to, warned) in [("g3", "g4", false), ("h3", "h4", true)] {
         p.goto(&format!("/games/{id}")).await?;
         p.find("#move-form").await?;

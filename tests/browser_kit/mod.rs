@@ -4,7 +4,9 @@
 
 #![allow(dead_code)]
 
-use crate::common::TestApp;
+pub mod devtools;
+
+use crate::common::{TestApp, TestClient};
 use anyhow::{anyhow, bail, Context, Result};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
@@ -529,76 +531,41 @@ pub async fn challenge_accepted(
     Ok(game)
 }
 
-/// A Chrome DevTools Protocol command, sent through chromedriver's
-/// `goog/cdp/execute` endpoint (WebDriver has no media emulation).
-#[derive(Debug)]
-struct Cdp {
-    cmd: &'static str,
-    params: Value,
-}
-
-impl fantoccini::wd::WebDriverCompatibleCommand for Cdp {
-    fn endpoint(
-        &self,
-        base_url: &url::Url,
-        session_id: Option<&str>,
-    ) -> Result<url::Url, url::ParseError> {
-        base_url.join(&format!(
-            "session/{}/goog/cdp/execute",
-            session_id.unwrap_or_default()
-        ))
-    }
-
-    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
-        let body = json!({ "cmd": self.cmd, "params": self.params });
-        (http::Method::POST, Some(body.to_string()))
-    }
-}
-
-/// WebDriver's codes for the keys the board answers to.
-pub mod keys {
-    pub const TAB: &str = "\u{E004}";
-    pub const ENTER: &str = "\u{E007}";
-    pub const SPACE: &str = "\u{E00D}";
-    pub const LEFT: &str = "\u{E012}";
-    pub const UP: &str = "\u{E013}";
-    pub const RIGHT: &str = "\u{E014}";
-    pub const DOWN: &str = "\u{E015}";
-}
-
-impl Browser {
-    /// Emulate `prefers-color-scheme: dark` (or light) for the pages that
-    /// follow, as a browser set to a dark theme reports it.
-    pub async fn color_scheme(&self, dark: bool) -> Result<()> {
-        let value = if dark { "dark" } else { "light" };
-        self.client
-            .issue_cmd(Cdp {
-                cmd: "Emulation.setEmulatedMedia",
-                params: json!({ "features": [{ "name": "prefers-color-scheme", "value": value }] }),
-            })
-            .await
-            .with_context(|| format!("{}: emulate a {value} colour scheme", self.name))?;
-        self.wait_for(
-            &format!("the {value} scheme"),
-            &format!("matchMedia('(prefers-color-scheme: {value})').matches"),
-        )
-        .await
-    }
-
-    /// Press keys in whatever has the focus.
-    pub async fn press(&self, keys: &str) -> Result<()> {
-        self.client
-            .active_element()
-            .await?
-            .send_keys(keys)
-            .await
-            .with_context(|| format!("{}: press keys", self.name))
-    }
-}
-
 /// Run blocking work (the test app's HTTP clients, which start a runtime
 /// of their own) from inside a browser test's async body, on a thread of
 /// its own.
 pub fn off_runtime<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     std::thread::scope(|s| s.spawn(f).join().expect("the blocking work finished"))
+}
+
+/// `challenger` (a test client over HTTP) challenges the browser's player
+/// to `variant` from `fen` (empty: the usual start), the player taking
+/// White, and the player accepts on the game page; the game's id.
+pub async fn game_against(
+    p: &Browser,
+    challenger: &TestClient,
+    variant: &str,
+    fen: &str,
+) -> Result<i32> {
+    let page = off_runtime(|| {
+        challenger.post(
+            "/games/new",
+            &[
+                ("variant", variant),
+                ("opponent", p.name.as_str()),
+                ("color", "black"),
+                ("fen", fen),
+            ],
+        )
+    });
+    let id: i32 = page
+        .location
+        .as_deref()
+        .and_then(|l| l.trim_start_matches("/games/").parse().ok())
+        .with_context(|| format!("{variant}: no game made ({:?})", page.status()))?;
+    p.goto(&format!("/games/{id}")).await?;
+    p.click(&format!("form[action='/games/{id}/accept'] button"))
+        .await?;
+    p.find("#move-form").await?;
+    Ok(id)
 }
