@@ -2,8 +2,11 @@
 // filled with the matching legal move. Where several legal moves join the
 // same squares (promotions, capture chains, a Spear's direction), a chooser
 // lists them in notation. A two-leg move is clicked through its middle
-// square. A `//` comment already typed in the field is kept. The page works
-// without this script.
+// square. A `//` comment already typed in the field is kept. The board is
+// also a keyboard control: Tab reaches it, the arrow keys move a marked
+// square (and the pieces in hand), Enter or Space acts as a click there, and
+// a status line says what the marked square holds. The page works without
+// this script.
 (function () {
   var input = document.getElementById("move-input");
   var list = document.getElementById("legal-moves");
@@ -85,21 +88,18 @@
     g.classList.add("selected");
     from.forEach(function (m) { mark(m.to, "target"); if (m.via) mark(m.via, "via"); });
   }
-  board.addEventListener("click", function (ev) {
-    var hand = ev.target.closest("g.in-hand");
-    if (hand) {
-      clear();
-      closeChooser();
-      selected = null;
-      via = null;
-      handLetter = hand.dataset.hand.replace("+", "").toUpperCase();
-      moves.forEach(function (m) {
-        if (!m.from && dropOf(m) === handLetter) mark(m.to, "target");
-      });
-      return;
-    }
-    var g = ev.target.closest("g.sq");
-    if (!g) return;
+  // A click, or Enter on the marked square: the same step either way.
+  function actHand(hand) {
+    clear();
+    closeChooser();
+    selected = null;
+    via = null;
+    handLetter = hand.dataset.hand.replace("+", "").toUpperCase();
+    moves.forEach(function (m) {
+      if (!m.from && dropOf(m) === handLetter) mark(m.to, "target");
+    });
+  }
+  function actSquare(g) {
     var sq = g.dataset.sq;
     if (handLetter) {
       var letter = handLetter;
@@ -130,6 +130,87 @@
       if (found.length > 0) { pick(found); return; }
     }
     select(sq, g);
+  }
+  board.addEventListener("click", function (ev) {
+    var hand = ev.target.closest("g.in-hand");
+    if (hand) { actHand(hand); return; }
+    var g = ev.target.closest("g.sq");
+    if (g) actSquare(g);
+  });
+
+  // The keyboard: the board's picture becomes one focusable control.
+  var svg = board.querySelector("svg");
+  var status = document.createElement("p");
+  status.id = "board-status";
+  status.className = "board-status";
+  status.setAttribute("aria-live", "polite");
+  svg.parentNode.insertBefore(status, svg.nextSibling);
+  svg.setAttribute("tabindex", "0");
+  svg.setAttribute("role", "application");
+  svg.setAttribute("aria-describedby", "board-status");
+  var name = svg.getAttribute("aria-label") || "Board";
+  svg.setAttribute("aria-label", name + ". Arrow keys move between squares; Enter or Space picks a piece, then where it goes.");
+  var marker = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+  marker.setAttribute("class", "cursor-mark");
+  svg.appendChild(marker);
+  var cursor = null;
+  function items() { return Array.prototype.slice.call(svg.querySelectorAll("g.sq, g.in-hand")); }
+  function centre(el) { var b = el.getBBox(); return { x: b.x + b.width / 2, y: b.y + b.height / 2, b: b }; }
+  function describe(el) {
+    var title = el.querySelector("g.piece title");
+    var what = title ? title.textContent : "empty";
+    var where = el.dataset.sq || "in hand";
+    var state = el.classList.contains("selected") ? ", selected" :
+      el.classList.contains("via") ? ", middle square" :
+      el.classList.contains("target") ? ", a target" : "";
+    return where + ": " + what + state;
+  }
+  function moveCursor(el) {
+    cursor = el;
+    var c = centre(el).b;
+    marker.setAttribute("x", c.x + 2);
+    marker.setAttribute("y", c.y + 2);
+    marker.setAttribute("width", Math.max(c.width - 4, 1));
+    marker.setAttribute("height", Math.max(c.height - 4, 1));
+    status.textContent = describe(el);
+  }
+  // The nearest square in a direction on the screen, the flipped board's
+  // too; holes and the hands' rows are skipped or reached alike.
+  function step(dx, dy) {
+    var here = centre(cursor);
+    var best = null, bestScore = Infinity;
+    items().forEach(function (el) {
+      if (el === cursor) return;
+      var c = centre(el);
+      var along = (c.x - here.x) * dx + (c.y - here.y) * dy;
+      var across = Math.abs((c.x - here.x) * dy) + Math.abs((c.y - here.y) * dx);
+      if (along < 8) return;
+      var score = along + 3 * across;
+      if (score < bestScore) { bestScore = score; best = el; }
+    });
+    if (best) moveCursor(best);
+  }
+  svg.addEventListener("focus", function () {
+    if (!cursor || !svg.contains(cursor)) {
+      var first = moves.length && moves[0].from ? square(moves[0].from) : null;
+      moveCursor(first || svg.querySelector("g.sq"));
+    } else {
+      status.textContent = describe(cursor);
+    }
+  });
+  svg.addEventListener("keydown", function (ev) {
+    if (ev.altKey || ev.ctrlKey || ev.metaKey || !cursor) return;
+    var dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (dirs[ev.key]) {
+      ev.preventDefault();
+      step(dirs[ev.key][0], dirs[ev.key][1]);
+    } else if (ev.key === "Enter" || ev.key === " ") {
+      ev.preventDefault();
+      if (cursor.classList.contains("in-hand")) actHand(cursor); else actSquare(cursor);
+      // A move filled in moves the focus to the field; otherwise say what
+      // the square is now.
+      if (document.activeElement === svg) status.textContent = describe(cursor);
+    }
   });
   list.addEventListener("click", function (ev) {
     var li = ev.target.closest("li");

@@ -11,8 +11,9 @@ use crate::domain::time_control as clock;
 use crate::game::positions::{LegalList, LegalMove, Restored};
 use crate::game::restore;
 use crate::game::rows;
-use crate::web::views::board_svg::{self, SvgOptions};
+use crate::web::views::board_svg::SvgOptions;
 use crate::web::views::pictures::PictureOf;
+use crate::web::views::{board_text, move_warning};
 use crate::web::{html, now, parse_id, AppState, Ctx, Page, Session};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
@@ -121,21 +122,26 @@ pub struct Preview {
     /// `//` comment, which would be lost otherwise.
     pub confirm_text: String,
     pub comment: Option<String>,
+    /// What the move costs that the player may not have seen (a piece on
+    /// a trap, the game).
+    pub warnings: Vec<String>,
 }
 
 impl Preview {
     /// The position after `played`, drawn from the player's side.
     pub fn of(
         variant: &dyn missive_rules::Variant,
+        before: &missive_rules::Game,
         played: missive_rules::Played,
         after: &missive_rules::Game,
         flipped: bool,
     ) -> Preview {
-        let (from, to) = variant.move_squares(&played.mv);
+        let (from, target) = variant.move_squares(&played.mv);
         let from = from.map(|s| s.name());
-        let to = to.name();
+        let to = target.name();
         Preview {
-            svg: board_svg::render(
+            warnings: move_warning::warnings(before, after, target),
+            svg: board_text::board_and_text(
                 &after.board_view(),
                 &SvgOptions {
                     flipped,
@@ -485,9 +491,9 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
         .first()
         .map(|m: &LegalMove| m.display.clone())
         .unwrap_or_default();
-    let preview = extras
-        .preview
-        .map(|(played, after)| Preview::of(variant, played, &after, flipped));
+    let preview = extras.preview.map(|(played, after)| {
+        Preview::of(variant, &data.moves.restored.game, played, &after, flipped)
+    });
     let uid = viewer.map(|u| u.id);
     let pending = row.status == GameStatus::Pending;
     let can_answer_challenge = pending

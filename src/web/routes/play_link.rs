@@ -8,7 +8,8 @@ use crate::game::play::MoveOutcome;
 use crate::game::restore;
 use crate::game::rows;
 use crate::web::routes::game_page::{clock_lines, ClockLines, Preview};
-use crate::web::views::board_svg::{self, SvgOptions};
+use crate::web::views::board_svg::SvgOptions;
+use crate::web::views::board_text;
 use crate::web::{db, db_read, html, now, parse_id, see_other, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
@@ -111,7 +112,7 @@ fn render_page(
     let variant = restore::variant_of(row)?;
     let game = &data.restored.game;
     let flipped = rows::side_of(row, link.user) == Some(Color::Black);
-    let svg = board_svg::render(
+    let svg = board_text::board_and_text(
         &game.board_view(),
         &SvgOptions {
             flipped,
@@ -138,7 +139,7 @@ fn render_page(
         move_text,
         clock: data.clock.as_ref().map(clock_lines),
         mine_is_black: flipped,
-        preview: preview.map(|(played, after)| Preview::of(variant, played, &after, flipped)),
+        preview: preview.map(|(played, after)| Preview::of(variant, game, played, &after, flipped)),
         u: link.user,
         ply: link.ply,
         exp: link.expires,

@@ -240,7 +240,8 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
     let _ = write!(
         out,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"board\" viewBox=\"0 0 {total_w} {total_h}\" \
-         width=\"{total_w}\" height=\"{total_h}\" role=\"img\" aria-label=\"Board\">{STYLE}{}",
+         width=\"{total_w}\" height=\"{total_h}\" role=\"img\" aria-label=\"Board, {} to move\">{STYLE}{}",
+        side_name(view, view.side_to_move),
         piece_art::BOARD_STYLE
     );
     let (last_from, last_to) = match opts.last_move {

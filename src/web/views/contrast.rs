@@ -36,43 +36,69 @@ pub fn contrast(a: [u8; 3], b: [u8; 3]) -> f64 {
     (x.max(y) + 0.05) / (x.min(y) + 0.05)
 }
 
+/// The stylesheet's palettes: the light one (`:root`) and the dark one
+/// (`:root` inside `prefers-color-scheme: dark`), each as its custom
+/// properties and their `#rrggbb` values.
+fn palettes(css: &str) -> [Vec<(String, [u8; 3])>; 2] {
+    let block = |from: usize| {
+        let start = css[from..].find(":root {").expect(":root") + from;
+        let end = css[start..].find('}').expect("}") + start;
+        css[start..end]
+            .lines()
+            .filter_map(|l| {
+                let l = l.trim();
+                let (name, value) = l.strip_prefix("--")?.split_once(':')?;
+                let value = value.trim().trim_end_matches(';');
+                value
+                    .starts_with('#')
+                    .then(|| (name.to_string(), colour(value, "")))
+            })
+            .collect::<Vec<_>>()
+    };
+    let dark = css
+        .find("@media (prefers-color-scheme: dark)")
+        .expect("a dark scheme");
+    [block(0), block(dark)]
+}
+
 /// The stylesheet's text colours are at least 4.5:1 (WCAG AA) against what
-/// they are written on: buttons, body text, the footer, muted text, move
-/// numbers and form hints.
+/// they are written on, in the light scheme and in the dark one: body
+/// text, links, muted text (move numbers, form hints, the footer), buttons,
+/// the header, errors and warnings, notices, flags, the current ply, move
+/// comments, and the board's coordinates on its frame.
 #[test]
 fn page_text_is_at_least_4_5_to_1() {
     let css = include_str!("../../../static/style.css");
-    // The rule that starts a line with `selector`.
-    let rule = |selector: &str| {
-        let line = css
-            .lines()
-            .find(|l| l.starts_with(selector))
-            .unwrap_or_else(|| panic!("no rule {selector}"));
-        line.to_string()
-    };
-    let page = colour(&rule("body {"), "background: ");
-    let white = colour("#fff", "");
-    for (what, fg, bg) in [
-        (
-            "buttons",
-            white,
-            colour(&rule(".button, button.primary {"), "background: "),
-        ),
-        ("text", colour(&rule("body {"), " color: "), page),
-        ("the footer", colour(&rule("footer {"), "color: "), page),
-        ("muted text", colour(&rule(".muted {"), "color: "), page),
-        (
-            "move numbers",
-            colour(&rule("table.moves td.num {"), "color: "),
-            page,
-        ),
-        (
-            "form hints",
-            colour(&rule("form.stack small {"), "color: "),
-            page,
-        ),
-    ] {
-        let c = contrast(fg, bg);
-        assert!(c >= 4.5, "{what}: {fg:?} on {bg:?} is {c:.2}:1");
+    // Each text colour and the backgrounds it is written on.
+    let pairs: [(&str, &[&str]); 12] = [
+        ("text", &["bg", "surface", "notice-bg", "current-bg"]),
+        ("link", &["bg", "surface", "notice-bg"]),
+        ("muted", &["bg", "surface"]),
+        ("on-accent", &["accent"]),
+        ("on-danger", &["danger"]),
+        ("header-text", &["header-bg"]),
+        ("error-text", &["error-bg", "bg"]),
+        ("flag-text", &["flag-bg"]),
+        ("comment", &["bg", "surface"]),
+        ("board-coord", &["board-frame"]),
+        ("focus", &["bg"]),
+        ("notice-edge", &["bg"]),
+    ];
+    for (scheme, palette) in ["light", "dark"].iter().zip(palettes(css)) {
+        let get = |name: &str| {
+            palette
+                .iter()
+                .find(|(n, _)| n == name)
+                .unwrap_or_else(|| panic!("{scheme}: no --{name}"))
+                .1
+        };
+        for (fg, backgrounds) in pairs {
+            for bg in backgrounds {
+                let c = contrast(get(fg), get(bg));
+                assert!(c >= 4.5, "{scheme}: --{fg} on --{bg} is {c:.2}:1");
+            }
+        }
+        // The dark scheme defines every colour the light one does.
+        assert_eq!(palette.len(), palettes(css)[0].len(), "{scheme}");
     }
 }

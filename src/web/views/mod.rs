@@ -1,10 +1,12 @@
 //! What pages draw: the board picture and the move list.
 
 pub mod board_svg;
+pub mod board_text;
 #[cfg(test)]
 mod contrast;
 pub mod legend;
 pub mod listed_moves;
+pub mod move_warning;
 pub mod pictures;
 pub mod piece_art;
 

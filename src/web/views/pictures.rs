@@ -1,8 +1,9 @@
 //! Board pictures kept by what they show: the variant, the FEN, the side at
-//! the bottom and the last move's squares. Drawing was a large part of a
+//! the bottom and the last move's squares, each with its text alternative. Drawing was a large part of a
 //! game page's CPU; a picture found by its content can never be stale.
 
-use crate::web::views::board_svg::{self, SvgOptions};
+use crate::web::views::board_svg::SvgOptions;
+use crate::web::views::board_text;
 use missive_rules::{BoardView, FenError, Variant};
 use quick_cache::sync::Cache;
 use quick_cache::Weighter;
@@ -76,7 +77,7 @@ impl Pictures {
                 return Ok(p.svg.clone());
             }
         }
-        let svg: Arc<str> = board_svg::render(
+        let svg: Arc<str> = board_text::board_and_text(
             &view()?,
             &SvgOptions {
                 flipped: of.flipped,
@@ -134,7 +135,7 @@ mod tests {
         assert_eq!(draws.get(), 3);
         assert_ne!(plain, flipped);
         assert_ne!(plain, marked);
-        let direct = board_svg::render(
+        let direct = board_text::board_and_text(
             &BoardView::new(chess(), &pos),
             &SvgOptions {
                 flipped: true,
