@@ -10,7 +10,7 @@ mod common;
 #[path = "common/smtp.rs"]
 mod smtp;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use browser_kit::*;
 use common::{Backend, TestApp};
 use fantoccini::Locator;
