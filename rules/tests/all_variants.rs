@@ -580,7 +580,14 @@ mod records {
                 .unwrap_or_else(|e| panic!("{h:?}: {e}\n{pgn}"))
                 .remove(0);
             assert_eq!(check(&rec, variant).unwrap().ply(), 4, "{h:?}\n{pgn}");
-            assert_eq!(rec.tag("Event"), Some(h), "{pgn}");
+            // PGN has no escape for a line break: it becomes a space, and
+            // the tag stays on its line.
+            let on_its_line: String = h
+                .chars()
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .collect();
+            assert_eq!(rec.tag("Event"), Some(on_its_line.as_str()), "{pgn}");
+            assert!(pgn.lines().any(|l| l.starts_with("[Event ") && l.ends_with("\"]")), "{pgn}");
             let carried = h.replace(['{', '}'], "");
             let carried = Some(carried.trim()).filter(|c| !c.is_empty());
             assert_eq!(rec.moves[1].comment.as_deref(), carried, "{pgn}");
@@ -589,7 +596,7 @@ mod records {
             let log = write_gc_log(&export);
             let rec = parse_gc_log(&log).unwrap_or_else(|e| panic!("{h:?}: {e}\n{log}"));
             assert_eq!(check(&rec, variant).unwrap().ply(), 4, "{h:?}\n{log}");
-            let one_line = h.replace(['\n', '\r'], " ");
+            let one_line = on_its_line;
             assert_eq!(rec.tag("Event"), Some(one_line.trim()), "{log}");
             let carried = Some(one_line.trim()).filter(|c| !c.is_empty());
             assert_eq!(rec.moves[1].comment.as_deref(), carried, "{log}");
