@@ -259,7 +259,8 @@ impl Game {
 
     fn repeats_illegally(&self, mv: &Move) -> bool {
         let v = self.variant;
-        let key = v.repetition_key(&v.play(&self.position, mv));
+        let now = self.history.last().map_or(0, |h| h.key);
+        let key = v.repetition_key_after(&self.position, now, mv);
         match v.repetition_rule() {
             RepetitionRule::AnyRepeatIllegal => self.repetitions.count(key) > 0,
             RepetitionRule::ThirdIllegalUnlessChecked => self.repetitions.third_not_excused(key),

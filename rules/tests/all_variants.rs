@@ -587,7 +587,11 @@ mod records {
                 .map(|c| if c.is_control() { ' ' } else { c })
                 .collect();
             assert_eq!(rec.tag("Event"), Some(on_its_line.as_str()), "{pgn}");
-            assert!(pgn.lines().any(|l| l.starts_with("[Event ") && l.ends_with("\"]")), "{pgn}");
+            assert!(
+                pgn.lines()
+                    .any(|l| l.starts_with("[Event ") && l.ends_with("\"]")),
+                "{pgn}"
+            );
             let carried = h.replace(['{', '}'], "");
             let carried = Some(carried.trim()).filter(|c| !c.is_empty());
             assert_eq!(rec.moves[1].comment.as_deref(), carried, "{pgn}");

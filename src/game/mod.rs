@@ -5,6 +5,7 @@
 pub mod challenge;
 pub mod draw;
 pub mod ending;
+pub mod exports;
 pub mod finish;
 pub mod notify;
 pub mod play;

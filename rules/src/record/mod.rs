@@ -20,7 +20,7 @@ mod write;
 
 pub use gc_log_read::parse_gc_log;
 pub use pgn_read::parse_pgn;
-pub use write::{tag_value, write_gc_log, write_pgn, Export};
+pub use write::{pgn_move_text, tag_value, write_gc_log, write_pgn, write_pgn_as_written, Export};
 
 use crate::game::{Game, ReplayError};
 use crate::variant::Variant;
@@ -103,10 +103,9 @@ impl fmt::Display for RecordError {
                     "the record says {recorded}, but the moves end with {actual}"
                 )
             }
-            RecordError::TooLong { plies, max } => write!(
-                f,
-                "the record has {plies} plies; at most {max} are checked"
-            ),
+            RecordError::TooLong { plies, max } => {
+                write!(f, "the record has {plies} plies; at most {max} are checked")
+            }
         }
     }
 }

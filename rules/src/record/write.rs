@@ -88,9 +88,30 @@ pub fn tag_value(v: &str) -> String {
     one_line(v).replace('\\', "\\\\").replace('"', "\\\"")
 }
 
+/// The form PGN writes a move in: its display form, unless that has
+/// characters PGN reserves, then its coordinate form.
+pub fn pgn_move_text<'a>(display: &'a str, coordinate: &'a str) -> &'a str {
+    if pgn_safe(display) {
+        display
+    } else {
+        coordinate
+    }
+}
+
 /// Write a game as PGN. Moves are replayed to write them in display form;
 /// a move that does not replay is written as stored.
 pub fn write_pgn(e: &Export) -> String {
+    write_pgn_moves(e, true)
+}
+
+/// Write a game as PGN with each move's text as given, already in the
+/// form PGN writes (as [`pgn_move_text`] picks it from the forms stored
+/// with a played move): nothing is replayed, so this costs only the text.
+pub fn write_pgn_as_written(e: &Export) -> String {
+    write_pgn_moves(e, false)
+}
+
+fn write_pgn_moves(e: &Export, replay_moves: bool) -> String {
     let mut out = String::new();
     let roster = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
     for key in roster {
@@ -133,16 +154,19 @@ pub fn write_pgn(e: &Export) -> String {
         } else if i == 0 {
             words.push(format!("{number}..."));
         }
-        let text = replay
-            .step(&m.text, |pos, mv| {
-                let display = v.format_move(pos, mv, Notation::Display);
-                if pgn_safe(&display) {
-                    display
-                } else {
-                    v.format_move(pos, mv, Notation::Coordinate)
-                }
+        let written = replay_moves
+            .then(|| {
+                replay.step(&m.text, |pos, mv| {
+                    let display = v.format_move(pos, mv, Notation::Display);
+                    if pgn_safe(&display) {
+                        display
+                    } else {
+                        v.format_move(pos, mv, Notation::Coordinate)
+                    }
+                })
             })
-            .unwrap_or_else(|| m.text.clone());
+            .flatten();
+        let text = written.unwrap_or_else(|| m.text.clone());
         words.push(text);
         if let Some(t) = &m.time {
             words.push(format!("{{{TIME_STAMP}{t}]}}"));
