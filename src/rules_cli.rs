@@ -22,6 +22,7 @@ pub struct PerftArgs {
     /// Variant id (see `missive variants`).
     pub variant: String,
     /// Depth in plies.
+    #[arg(value_parser = depth)]
     pub depth: u32,
     /// Start from this position instead of the variant's start.
     #[arg(long)]
@@ -32,6 +33,17 @@ pub struct PerftArgs {
     /// Print the time taken and nodes per second (on standard error).
     #[arg(long)]
     pub bench: bool,
+}
+
+/// A depth as typed: a whole number; one past `u32` is "too large" (it is
+/// past every variant's maximum, below, as well).
+fn depth(s: &str) -> Result<u32, String> {
+    let digits = !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    match s.parse::<u32>() {
+        Ok(d) => Ok(d),
+        Err(_) if digits => Err(format!("{s} is too large")),
+        Err(_) => Err(format!("“{s}” is not a whole number")),
+    }
 }
 
 /// The deepest perft each variant is asked for: about what its start

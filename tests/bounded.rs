@@ -209,7 +209,7 @@ fn hostile_record_values_read_back_with_python_chess(backend: Backend) {
         "Spring\r\n[Event \"fake\"]\r\nOpen",
         "Line\nbreak\rand \\\" both",
     ];
-    for (i, name) in names.iter().enumerate() {
+    for name in names {
         let closes = (missive::web::now() + chrono::Duration::days(3))
             .format("%Y-%m-%d")
             .to_string();

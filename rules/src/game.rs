@@ -9,6 +9,7 @@ use crate::variant::{Notation, Outcome, Reason, RepetitionRule, Variant};
 use crate::view::{BoardView, MoveView};
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// One position reached in the game, as the repetition rules see it.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -52,10 +53,29 @@ struct Seen {
     first: usize,
 }
 
+/// Position keys are already well-mixed 64-bit hashes: hashing them again
+/// was a tenth of a move's work in a long game.
+#[derive(Clone, Copy, Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
 /// The history's keys counted as they are pushed.
 #[derive(Clone, Default)]
 struct Repetitions {
-    seen: HashMap<u64, Seen>,
+    seen: HashMap<u64, Seen, BuildHasherDefault<KeyHasher>>,
     /// How many keys occur at least twice.
     twice: usize,
     /// By parity of the history index: the last index whose side to move
@@ -67,7 +87,7 @@ struct Repetitions {
 impl Repetitions {
     fn of(history: &[HistoryEntry]) -> Repetitions {
         let mut r = Repetitions {
-            seen: HashMap::with_capacity(history.len()),
+            seen: HashMap::with_capacity_and_hasher(history.len(), Default::default()),
             twice: 0,
             last_unchecked: [None, None],
         };

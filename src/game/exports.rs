@@ -11,7 +11,6 @@
 use crate::db::models::{GameRow, MoveRow};
 use crate::db::schema::games;
 use crate::db::DbConn;
-use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::game_state::GameStatus;
 use crate::game::records::{write_game, Format};
@@ -55,6 +54,7 @@ impl RecordKey {
     }
 }
 
+#[derive(Clone)]
 struct Bytes;
 
 impl Weighter<RecordKey, Arc<String>> for Bytes {
@@ -92,7 +92,7 @@ impl RecordCache {
 /// One game to write: its row and moves, or its record already kept.
 pub enum Loaded {
     Kept(Arc<String>),
-    Rows(GameRow, Vec<MoveRow>),
+    Rows(Box<GameRow>, Vec<MoveRow>),
 }
 
 /// Games read for an export, with their players' names.
@@ -121,7 +121,7 @@ fn load_rows(
             Some(text) => Loaded::Kept(text),
             None => {
                 let moves = rows::moves_of(conn, row.id)?;
-                Loaded::Rows(row, moves)
+                Loaded::Rows(Box::new(row), moves)
             }
         });
     }
