@@ -164,7 +164,7 @@ fn bounded_work() {
     let short = knight_shuffle(10);
     let long = knight_shuffle(2_000);
     for cache_mb in [0, 32] {
-        let (app, director) = app_with_players(cache_mb);
+        let (_app, director) = app_with_players(cache_mb);
         let ids = [import(&director, &short), import(&director, &long)];
         let kept = if cache_mb == 0 {
             "none kept"
