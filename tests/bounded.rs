@@ -6,8 +6,6 @@ mod common;
 
 use common::{Backend, TestApp, TestClient};
 use diesel::prelude::*;
-use missive::accounts::users as accounts;
-use missive::tournaments::directors;
 use missive_rules::record;
 use reqwest::StatusCode;
 
@@ -18,24 +16,7 @@ both_backends!(
 );
 
 fn member(app: &TestApp, name: &str, director: bool) -> TestClient {
-    let mut conn = app.db();
-    accounts::create_verified(
-        &mut conn,
-        name,
-        &format!("{name}@example.org"),
-        "correct horse battery",
-        missive::web::now(),
-    )
-    .unwrap();
-    if director {
-        directors::set_director(&mut conn, name, true).unwrap();
-    }
-    let c = app.client();
-    assert_eq!(
-        c.login(name, "correct horse battery").status(),
-        StatusCode::SEE_OTHER
-    );
-    c
+    app.member(name, director)
 }
 
 fn execute(app: &TestApp, sql: &str) {

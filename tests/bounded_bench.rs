@@ -106,25 +106,9 @@ fn import(director: &TestClient, record: &str) -> i32 {
 
 fn app_with_players(cache_mb: u32) -> (TestApp, TestClient) {
     let app = TestApp::start_with(Backend::Sqlite, |c| c.position_cache_mb = cache_mb);
-    let mut conn = app.db();
-    for (name, director) in [("director", true), ("ann", false), ("ben", false)] {
-        missive::accounts::users::create_verified(
-            &mut conn,
-            name,
-            &format!("{name}@example.org"),
-            "correct horse battery",
-            missive::web::now(),
-        )
-        .unwrap();
-        if director {
-            missive::tournaments::directors::set_director(&mut conn, name, true).unwrap();
-        }
-    }
-    let d = app.client();
-    assert_eq!(
-        d.login("director", "correct horse battery").status(),
-        StatusCode::SEE_OTHER
-    );
+    let d = app.member("director", true);
+    app.member("ann", false);
+    app.member("ben", false);
     (app, d)
 }
 

@@ -107,14 +107,7 @@ fn load_rows(
     cache: &RecordCache,
     format: Format,
 ) -> Result<ExportRows, Error> {
-    let mut ids: Vec<i32> = rows
-        .iter()
-        .flat_map(|r| [r.white_id, r.black_id])
-        .flatten()
-        .collect();
-    ids.sort_unstable();
-    ids.dedup();
-    let names = rows::user_names(conn, &ids)?;
+    let names = rows::player_names(conn, &rows)?;
     let mut games = Vec::with_capacity(rows.len());
     for row in rows {
         games.push(match cache.get(&row, format) {

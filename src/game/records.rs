@@ -340,14 +340,7 @@ pub fn archive(conn: &mut DbConn, f: &ArchiveFilter) -> Result<ArchivePage, Erro
         .load(conn)?;
     let more = rows.len() as i64 > ARCHIVE_PAGE;
     rows.truncate(ARCHIVE_PAGE as usize);
-    let mut ids: Vec<i32> = rows
-        .iter()
-        .flat_map(|r| [r.white_id, r.black_id])
-        .flatten()
-        .collect();
-    ids.sort_unstable();
-    ids.dedup();
-    let names = rows::user_names(conn, &ids)?;
+    let names = rows::player_names(conn, &rows)?;
     Ok((rows, more, names))
 }
 
