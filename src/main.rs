@@ -48,8 +48,19 @@ enum Command {
     },
 }
 
-fn main() -> anyhow::Result<ExitCode> {
-    let cli = Cli::parse();
+fn main() -> ExitCode {
+    // A user's mistake (a bad FEN, an unknown variant, a missing file) is
+    // told in one line, never with a backtrace, whatever RUST_BACKTRACE says.
+    match run(Cli::parse()) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => {
             missive::init_tracing();

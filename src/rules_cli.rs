@@ -22,6 +22,7 @@ pub struct PerftArgs {
     /// Variant id (see `missive variants`).
     pub variant: String,
     /// Depth in plies.
+    #[arg(value_parser = depth)]
     pub depth: u32,
     /// Start from this position instead of the variant's start.
     #[arg(long)]
@@ -34,9 +35,41 @@ pub struct PerftArgs {
     pub bench: bool,
 }
 
+/// A depth as typed: a whole number; one past `u32` is "too large" (it is
+/// past every variant's maximum, below, as well).
+fn depth(s: &str) -> Result<u32, String> {
+    let digits = !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    match s.parse::<u32>() {
+        Ok(d) => Ok(d),
+        Err(_) if digits => Err(format!("{s} is too large")),
+        Err(_) => Err(format!("“{s}” is not a whole number")),
+    }
+}
+
+/// The deepest perft each variant is asked for: about what its start
+/// position counts in minutes here (README, "Command line"); deeper would
+/// run for hours or days, which is no way to learn of a typo.
+pub fn max_depth(variant: &str) -> u32 {
+    match variant {
+        "chess" | "leap-chess-multi" | "leap-chess-optional" => 8,
+        "leap-chess" => 9,
+        "leap-chess-64" => 7,
+        "leaperhouse" | "fleap" => 6,
+        _ => 5,
+    }
+}
+
 pub fn perft(args: PerftArgs) -> anyhow::Result<()> {
     let variant = missive_rules::variant(&args.variant)
         .ok_or_else(|| anyhow!("unknown variant “{}”; see `missive variants`", args.variant))?;
+    let max = max_depth(variant.id());
+    if args.depth > max {
+        return Err(anyhow!(
+            "depth {} is too deep for {}: at most {max}",
+            args.depth,
+            variant.id()
+        ));
+    }
     let fen = args.fen.as_deref().unwrap_or(variant.start_fen());
     let pos = variant
         .parse_fen(fen)
@@ -47,7 +80,10 @@ pub fn perft(args: PerftArgs) -> anyhow::Result<()> {
         for (mv, n) in &rows {
             say!("{mv} {n}");
         }
-        rows.iter().map(|(_, n)| n).sum()
+        match args.depth {
+            0 => 1,
+            _ => rows.iter().map(|(_, n)| n).sum(),
+        }
     } else {
         perft::perft(variant, &pos, args.depth)
     };

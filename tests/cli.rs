@@ -125,3 +125,94 @@ fn position_plays_moves_and_lists_legal_ones() {
     assert!(ok);
     assert_eq!(out.lines().filter(|l| l.starts_with("move ")).count(), 20);
 }
+
+/// Standard error of a failing run with `RUST_BACKTRACE=1`.
+fn failing(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_missive"))
+        .args(args)
+        .env("RUST_BACKTRACE", "1")
+        .output()
+        .expect("run missive");
+    assert!(!out.status.success(), "{args:?} succeeded");
+    assert!(out.stdout.is_empty(), "{args:?}");
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(
+        !err.contains("backtrace") && !err.contains("panicked") && !err.contains("Stack"),
+        "{args:?}: {err}"
+    );
+    err
+}
+
+/// A depth past the variant's documented maximum is refused at once,
+/// naming the maximum, instead of running for days.
+#[test]
+fn perft_refuses_a_depth_past_the_variants_maximum() {
+    for (id, max) in [
+        ("lionized-chess", 5),
+        ("chess", 8),
+        ("leaperhouse", 6),
+        ("maohopper", 5),
+    ] {
+        let deeper = (max + 1).to_string();
+        let err = failing(&["perft", id, &deeper]);
+        assert!(
+            err.contains("too deep") && err.contains(&format!("at most {max}")),
+            "{id}: {err}"
+        );
+    }
+    let err = failing(&["perft", "lionized-chess", "100"]);
+    assert!(err.contains("at most 5"), "{err}");
+    let err = failing(&["perft", "chess", "99999999999"]);
+    assert!(err.contains("too large"), "{err}");
+}
+
+/// Depth 0 is the position alone: 1, and no moves to divide.
+#[test]
+fn perft_depth_zero_is_one_with_or_without_divide() {
+    for id in ["fleap", "chess", "leaperhouse"] {
+        let (ok, plain) = missive(&["perft", id, "0"]);
+        assert!(ok);
+        let (ok, divided) = missive(&["perft", id, "0", "--divide"]);
+        assert!(ok);
+        assert_eq!(plain, "1\n", "{id}");
+        assert_eq!(divided, plain, "{id}");
+    }
+}
+
+/// A counter that does not fit says "too large", not "not a number"; a
+/// user's mistakes print one line and no backtrace.
+#[test]
+fn user_mistakes_are_one_line_without_a_backtrace() {
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 99999999999 1";
+    let err = failing(&["perft", "chess", "1", "--fen", fen]);
+    assert!(
+        err.contains("too large") && err.contains("99999999999"),
+        "{err}"
+    );
+    let err = failing(&["perft", "chess", "1", "--fen", "rnbqkbnr w - - x 1"]);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    for args in [
+        &["perft", "nonesuch", "2"][..],
+        &["position", "chess", "e4", "Ke3"][..],
+        &["record", "check", "/nonexistent/file.pgn"][..],
+    ] {
+        let err = failing(args);
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
+}
+
+/// Leaperhouse as Fairy-Stockfish writes it: a drop resets the halfmove
+/// clock, and `+` on a move that cannot promote is refused.
+#[test]
+fn leaperhouse_drops_and_promotion_marks_as_fairy_stockfish() {
+    let fen = "unceakecnu/10/pppppppppp/10/10/10/10/PPPPPPPPPP/10/UNCEKAECNU[N] w - - 5 3";
+    let (ok, out) = missive(&["position", "leaperhouse", "--fen", fen, "N@e5"]);
+    assert!(ok, "{out}");
+    let line = out.lines().next().unwrap();
+    assert!(line.ends_with(" b - - 0 3"), "{line}");
+    let err = failing(&["position", "leaperhouse", "--fen", fen, "e3e4+"]);
+    assert!(err.contains("promot"), "{err}");
+    let (ok, out) = missive(&["position", "leaperhouse", "--fen", fen, "e3e4"]);
+    assert!(ok, "{out}");
+}

@@ -266,9 +266,14 @@ pub(crate) fn parse_counter(
 ) -> Result<u16, FenError> {
     match field {
         None => Ok(default),
-        Some(s) => s
-            .parse::<u16>()
-            .map_err(|_| FenError::Syntax(format!("the {what} must be a number, not “{s}”"))),
+        Some(s) => s.parse::<u16>().map_err(|_| {
+            let digits = !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+            FenError::Syntax(if digits {
+                format!("the {what} “{s}” is too large (at most {})", u16::MAX)
+            } else {
+                format!("the {what} must be a number, not “{s}”")
+            })
+        }),
     }
 }
 

@@ -8,6 +8,8 @@ use crate::position::Position;
 use crate::variant::{Notation, Outcome, Reason, RepetitionRule, Variant};
 use crate::view::{BoardView, MoveView};
 use std::borrow::Cow;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// One position reached in the game, as the repetition rules see it.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -42,11 +44,104 @@ pub struct Played {
     pub comment: Option<String>,
 }
 
+/// How often a key occurs in the history, and where first: what the
+/// repetition rules ask, answered without scanning the history, so a move's
+/// legality costs the same at ply 10 and at ply 10,000.
+#[derive(Copy, Clone, Debug)]
+struct Seen {
+    count: u32,
+    first: usize,
+}
+
+/// Position keys are already well-mixed 64-bit hashes: hashing them again
+/// was a tenth of a move's work in a long game.
+#[derive(Clone, Copy, Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// The history's keys counted as they are pushed.
+#[derive(Clone, Default)]
+struct Repetitions {
+    seen: HashMap<u64, Seen, BuildHasherDefault<KeyHasher>>,
+    /// How many keys occur at least twice.
+    twice: usize,
+    /// By parity of the history index: the last index whose side to move
+    /// was not in check (the unless-checked rule asks whether any such
+    /// entry follows a key's first occurrence at odd distance).
+    last_unchecked: [Option<usize>; 2],
+}
+
+impl Repetitions {
+    fn of(history: &[HistoryEntry]) -> Repetitions {
+        let mut r = Repetitions {
+            seen: HashMap::with_capacity_and_hasher(history.len(), Default::default()),
+            twice: 0,
+            last_unchecked: [None, None],
+        };
+        for (i, h) in history.iter().enumerate() {
+            r.push(i, h);
+        }
+        r
+    }
+
+    fn push(&mut self, index: usize, h: &HistoryEntry) {
+        let seen = self.seen.entry(h.key).or_insert(Seen {
+            count: 0,
+            first: index,
+        });
+        seen.count += 1;
+        if seen.count == 2 {
+            self.twice += 1;
+        }
+        if !h.checked {
+            self.last_unchecked[index % 2] = Some(index);
+        }
+    }
+
+    fn count(&self, key: u64) -> u32 {
+        self.seen.get(&key).map_or(0, |s| s.count)
+    }
+
+    /// Whether reaching `key` again would be a third occurrence that the
+    /// mover may not make: every opponent move since the first occurrence
+    /// must have given check, that is every later entry at odd distance
+    /// from the first (the mover to move there) was checked.
+    fn third_not_excused(&self, key: u64) -> bool {
+        match self.seen.get(&key) {
+            Some(s) if s.count >= 2 => {
+                let parity = (s.first + 1) % 2;
+                self.last_unchecked[parity].is_some_and(|j| j > s.first)
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether any key occurs twice yet: until one does, no move can make a
+    /// third occurrence.
+    fn any_twice(&self) -> bool {
+        self.twice > 0
+    }
+}
+
 #[derive(Clone)]
 pub struct Game {
     variant: &'static dyn Variant,
     position: Position,
     history: Vec<HistoryEntry>,
+    repetitions: Repetitions,
     /// Legal moves with history rules applied.
     legal: Vec<Move>,
     /// Moves that only the repetition rule forbids.
@@ -141,6 +236,7 @@ impl Game {
         let mut game = Game {
             variant,
             position,
+            repetitions: Repetitions::of(&history),
             history,
             legal: Vec::new(),
             forbidden_by_repetition: Vec::new(),
@@ -155,6 +251,9 @@ impl Game {
         let v = self.variant;
         let all = v.legal_moves(&self.position);
         let (legal, forbidden): (Vec<Move>, Vec<Move>) = match v.repetition_rule() {
+            RepetitionRule::ThirdIllegalUnlessChecked if !self.repetitions.any_twice() => {
+                (all, Vec::new())
+            }
             RepetitionRule::ThirdIllegalUnlessChecked | RepetitionRule::AnyRepeatIllegal => {
                 all.into_iter().partition(|m| !self.repeats_illegally(m))
             }
@@ -167,7 +266,7 @@ impl Game {
             .last()
             .expect("history holds the current position")
             .key;
-        let repeated = self.history.iter().filter(|h| h.key == current).count();
+        let repeated = self.repetitions.count(current);
         self.outcome = if v.repetition_rule() == RepetitionRule::ThreefoldDraw && repeated >= 3 {
             Some(Outcome::draw(Reason::Repetition))
         } else {
@@ -180,30 +279,11 @@ impl Game {
 
     fn repeats_illegally(&self, mv: &Move) -> bool {
         let v = self.variant;
-        let next = v.play(&self.position, mv);
-        let key = v.repetition_key(&next);
+        let now = self.history.last().map_or(0, |h| h.key);
+        let key = v.repetition_key_after(&self.position, now, mv);
         match v.repetition_rule() {
-            RepetitionRule::AnyRepeatIllegal => self.history.iter().any(|h| h.key == key),
-            RepetitionRule::ThirdIllegalUnlessChecked => {
-                let occurrences: Vec<usize> = self
-                    .history
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, h)| h.key == key)
-                    .map(|(i, _)| i)
-                    .collect();
-                if occurrences.len() < 2 {
-                    return false;
-                }
-                // The mover may repeat only if every opponent move since the
-                // first occurrence gave check: every later position with the
-                // mover to move (odd distance from the first) was a check.
-                let first = occurrences[0];
-                let all_checked = (first + 1..self.history.len())
-                    .step_by(2)
-                    .all(|j| self.history[j].checked);
-                !all_checked
-            }
+            RepetitionRule::AnyRepeatIllegal => self.repetitions.count(key) > 0,
+            RepetitionRule::ThirdIllegalUnlessChecked => self.repetitions.third_not_excused(key),
             _ => false,
         }
     }
@@ -326,10 +406,12 @@ impl Game {
             comment: None,
         };
         self.position = v.play(&self.position, mv);
-        self.history.push(HistoryEntry {
+        let entry = HistoryEntry {
             key: v.repetition_key(&self.position),
             checked: v.in_check(&self.position),
-        });
+        };
+        self.repetitions.push(self.history.len(), &entry);
+        self.history.push(entry);
         self.refresh();
         played
     }

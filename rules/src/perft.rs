@@ -26,8 +26,12 @@ pub(crate) fn by_moves<V: Variant + ?Sized>(variant: &V, pos: &Position, depth: 
         .sum()
 }
 
-/// Per-move counts in coordinate notation, sorted by move text.
+/// Per-move counts in coordinate notation, sorted by move text; none at
+/// depth 0, where the tree is the position alone (its [`perft`] is 1).
 pub fn divide(variant: &dyn Variant, pos: &Position, depth: u32) -> Vec<(String, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
     let mut out: Vec<(String, u64)> = variant
         .legal_moves(pos)
         .iter()

@@ -163,11 +163,7 @@ impl Position {
                 if self.holes.contains(sq) {
                     continue;
                 }
-                let code = (p.kind as u64)
-                    | (p.color as u64) << 8
-                    | (p.promoted as u64) << 10
-                    | (p.state as u64) << 11;
-                h ^= mix(code << 8 | sq.index() as u64);
+                h ^= piece_key(sq, *p);
             }
         }
         for sq in self.holes.iter() {
@@ -175,9 +171,7 @@ impl Position {
         }
         for c in 0..2 {
             for (k, &n) in self.hands[c].iter().enumerate() {
-                if n > 0 {
-                    h ^= mix(0x2_0000_0000 | (c as u64) << 16 | (k as u64) << 8 | n as u64);
-                }
+                h ^= hand_key(c, k, n);
             }
         }
         h ^= mix(0x3_0000_0000 | self.castling as u64);
@@ -187,6 +181,26 @@ impl Position {
         h ^= mix(0x5_0000_0000 | (self.counters[0] as u64) << 8 | self.counters[1] as u64);
         h
     }
+}
+
+/// What a piece on a square adds (by XOR) to [`Position::hash`]: with
+/// [`hand_key`], what a variant needs to work out the key a move leads to
+/// from the key before it, without playing the move.
+pub(crate) fn piece_key(sq: Square, p: Piece) -> u64 {
+    let code = (p.kind as u64)
+        | (p.color as u64) << 8
+        | (p.promoted as u64) << 10
+        | (p.state as u64) << 11;
+    mix(code << 8 | sq.index() as u64)
+}
+
+/// What holding `n` pieces of kind `k` in hand (colour index `c`) adds to
+/// [`Position::hash`]: nothing for none.
+pub(crate) fn hand_key(c: usize, k: usize, n: u8) -> u64 {
+    if n == 0 {
+        return 0;
+    }
+    mix(0x2_0000_0000 | (c as u64) << 16 | (k as u64) << 8 | n as u64)
 }
 
 /// splitmix64 finaliser: a good enough independent hash per feature.

@@ -244,6 +244,14 @@ pub trait Variant: Send + Sync + 'static {
     fn repetition_key(&self, pos: &Position) -> u64 {
         pos.hash()
     }
+    /// The [`Variant::repetition_key`] of the position `mv` leads to, given
+    /// `key`, that of `pos`. A variant whose repetition rule tries every
+    /// legal move may work it out from what the move changes instead of
+    /// playing it.
+    fn repetition_key_after(&self, pos: &Position, key: u64, mv: &Move) -> u64 {
+        let _ = key;
+        self.repetition_key(&self.play(pos, mv))
+    }
 
     fn format_move(&self, pos: &Position, mv: &Move, notation: Notation) -> String;
     /// [`Variant::format_move`] for a move of `legal`, the whole legal move

@@ -800,3 +800,77 @@ fn board_view_shows_guard_and_hands() {
         .collect();
     assert_eq!(hands, vec![("P".to_string(), 2), ("n".to_string(), 1)]);
 }
+
+// ---------------------------------------------------------------- as Fairy-Stockfish writes it
+
+/// A drop resets the halfmove clock, as Fairy-Stockfish writes the FEN
+/// (pyffish 0.0.90 with `tools/fsf/leaperhouse.ini`: `N@e5` from this
+/// position gives `... b - - 0 3`); a move that neither captures nor drops
+/// counts on.
+#[test]
+fn a_drop_resets_the_halfmove_clock() {
+    let fen = "unceakecnu/10/pppppppppp/10/10/10/10/PPPPPPPPPP/10/UNCEKAECNU[N] w - - 5 3";
+    let mut g = game(fen);
+    play_all(&mut g, &["N@e5"]);
+    let after_drop = g.fen();
+    let fields: Vec<&str> = after_drop.rsplit(' ').take(2).collect();
+    assert_eq!(fields, ["3", "0"], "{after_drop}");
+    let mut g = game(fen);
+    play_all(&mut g, &["e3e4"]);
+    let after_move = g.fen();
+    let fields: Vec<&str> = after_move.rsplit(' ').take(2).collect();
+    assert_eq!(fields, ["3", "6"], "{after_move}");
+}
+
+/// `+` marks a promotion: on a move that cannot promote it is refused
+/// (Fairy-Stockfish has no `e3e4+`), not read as the bare move.
+#[test]
+fn a_promotion_mark_on_a_move_that_cannot_promote_is_refused() {
+    let fen = "unceakecnu/10/pppppppppp/10/10/10/10/PPPPPPPPPP/10/UNCEKAECNU[N] w - - 5 3";
+    assert!(game(fen).play_text("P e3-e4+").is_err());
+    for text in ["e3e4+", "N@e5+", "e4+"] {
+        match game(fen).play_text(text) {
+            Err(MoveError::Illegal { reason, .. }) => {
+                assert!(reason.contains("promot"), "{text}: {reason}")
+            }
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+    let mut g = game(fen);
+    play_all(&mut g, &["e3e4"]);
+    let promoting = "9k/10/10/4P5/10/10/10/10/10/K9[] w - - 0 1";
+    let mut g = game(promoting);
+    play_all(&mut g, &["e7e8+"]);
+}
+
+/// The key a move leads to, worked out from what the move changes, is the
+/// key of the position it makes, for every legal move of every position of
+/// twenty vectors' perft trees to depth 1 (drops, captures to hand, captured
+/// Guards, promotions).
+#[test]
+fn repetition_keys_after_a_move_are_the_keys_of_the_positions_played() {
+    let mut checked = 0;
+    let fens: Vec<String> = PERFT
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .take(20)
+        .filter_map(|l| l.split(';').next())
+        .map(|f| f.trim().to_string())
+        .chain([START.to_string()])
+        .collect();
+    assert!(fens.len() > 2, "{fens:?}");
+    for fen in &fens {
+        let root = pos(fen);
+        let mut positions = vec![root.clone()];
+        positions.extend(v().legal_moves(&root).iter().map(|m| v().play(&root, m)));
+        for p in &positions {
+            let key = v().repetition_key(p);
+            for m in v().legal_moves(p) {
+                let played = v().repetition_key(&v().play(p, &m));
+                assert_eq!(v().repetition_key_after(p, key, &m), played, "{fen}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 100_000, "{checked}");
+}

@@ -86,7 +86,7 @@ pub fn custom_start(row: &GameRow) -> Result<bool, Error> {
 }
 
 /// Which of the two written forms.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Format {
     Pgn,
     Log,
@@ -157,10 +157,16 @@ pub fn write_game(
         variant,
         start_fen: start,
         tags,
+        // PGN from the forms stored with each move, so writing it replays
+        // nothing; a log's Game Courier forms are not stored, and are
+        // written from the positions the moves pass through.
         moves: moves
             .iter()
             .map(|m| RecordMove {
-                text: m.coordinate.clone(),
+                text: match format {
+                    Format::Pgn => record::pgn_move_text(&m.display, &m.coordinate).to_string(),
+                    Format::Log => m.coordinate.clone(),
+                },
                 // A conditional move says so where PGN readers show it.
                 comment: match (m.conditional, &m.comment) {
                     (true, Some(c)) => Some(format!("conditional: {c}")),
@@ -173,7 +179,7 @@ pub fn write_game(
         result,
     };
     Ok(match format {
-        Format::Pgn => record::write_pgn(&export),
+        Format::Pgn => record::write_pgn_as_written(&export),
         Format::Log => record::write_gc_log(&export),
     })
 }
@@ -190,38 +196,6 @@ pub fn export_game(
     let ids: Vec<i32> = [row.white_id, row.black_id].into_iter().flatten().collect();
     let names = rows::user_names(conn, &ids)?;
     write_game(&row, &moves, &names, site, format)
-}
-
-/// Every started game (in progress or finished) of a user as one PGN file,
-/// oldest first. `None` when there is no such user.
-pub fn export_user_games(
-    conn: &mut DbConn,
-    username: &str,
-    site: &str,
-) -> Result<Option<String>, Error> {
-    let Some(user) = crate::accounts::users::find_by_name(conn, username)? else {
-        return Ok(None);
-    };
-    let rows: Vec<GameRow> = games::table
-        .filter(games::white_id.eq(user.id).or(games::black_id.eq(user.id)))
-        .filter(games::status.eq_any([GameStatus::Active.code(), GameStatus::Finished.code()]))
-        .order(games::id.asc())
-        .select(GameRow::as_select())
-        .load(conn)?;
-    let mut ids: Vec<i32> = rows
-        .iter()
-        .flat_map(|r| [r.white_id, r.black_id])
-        .flatten()
-        .collect();
-    ids.sort_unstable();
-    ids.dedup();
-    let names = rows::user_names(conn, &ids)?;
-    let mut out = String::new();
-    for row in &rows {
-        let moves = rows::moves_of(conn, row.id)?;
-        out.push_str(&write_game(row, &moves, &names, site, Format::Pgn)?);
-    }
-    Ok(Some(out))
 }
 
 /// What checking a record found.
@@ -371,14 +345,7 @@ pub fn archive(conn: &mut DbConn, f: &ArchiveFilter) -> Result<ArchivePage, Erro
         .load(conn)?;
     let more = rows.len() as i64 > ARCHIVE_PAGE;
     rows.truncate(ARCHIVE_PAGE as usize);
-    let mut ids: Vec<i32> = rows
-        .iter()
-        .flat_map(|r| [r.white_id, r.black_id])
-        .flatten()
-        .collect();
-    ids.sort_unstable();
-    ids.dedup();
-    let names = rows::user_names(conn, &ids)?;
+    let names = rows::player_names(conn, &rows)?;
     Ok((rows, more, names))
 }
 

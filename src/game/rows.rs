@@ -189,6 +189,18 @@ pub fn open_seeks(conn: &mut DbConn, user_id: i32) -> Result<Vec<GameRow>, Error
         .load(conn)?)
 }
 
+/// The names of every player of the games, by id.
+pub fn player_names(conn: &mut DbConn, games: &[GameRow]) -> Result<HashMap<i32, String>, Error> {
+    let mut ids: Vec<i32> = games
+        .iter()
+        .flat_map(|r| [r.white_id, r.black_id])
+        .flatten()
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    user_names(conn, &ids)
+}
+
 pub fn user_names(conn: &mut DbConn, ids: &[i32]) -> Result<HashMap<i32, String>, Error> {
     let rows: Vec<(i32, String)> = match *ids {
         // A game's players (at most four seats): one query of fixed shape,

@@ -56,11 +56,10 @@ pub fn export_pgn(conn: &mut DbConn, tid: i32, site: &str) -> Result<String, Err
 
 /// A game's PGN with the tournament as its Event and its round as Round.
 fn tag_event(pgn: &str, event: &str, round: Option<i32>) -> String {
-    let quote = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
     pgn.lines()
         .map(|l| {
             if l.starts_with("[Event ") {
-                format!("[Event \"{}\"]", quote(event))
+                format!("[Event \"{}\"]", missive_rules::record::tag_value(event))
             } else if l.starts_with("[Round ") {
                 format!(
                     "[Round \"{}\"]",

@@ -7,6 +7,7 @@ pub mod error;
 pub mod headers;
 pub mod nul_guard;
 pub mod routes;
+pub mod rules_pool;
 pub mod user_names;
 pub mod views;
 
@@ -36,6 +37,10 @@ pub struct AppState {
     /// One permit per pooled connection: requests wait here, as futures,
     /// rather than as parked database threads queueing on the pool.
     pub db_permits: tokio::sync::Semaphore,
+    /// One permit per core for rules work ([`rules_pool`]).
+    pub rules_permits: tokio::sync::Semaphore,
+    /// Finished games' records.
+    pub records: crate::game::exports::RecordCache,
     pub positions: crate::game::positions::PositionCache,
     /// Board pictures by what they show.
     pub pictures: crate::web::views::pictures::Pictures,
@@ -62,6 +67,8 @@ impl AppState {
             config,
             secret,
             db_permits: tokio::sync::Semaphore::new(permits),
+            rules_permits: tokio::sync::Semaphore::new(rules_pool::permits()),
+            records: crate::game::exports::RecordCache::new(cache_bytes),
             positions: crate::game::positions::PositionCache::new(cache_bytes),
             pictures: crate::web::views::pictures::Pictures::new(cache_bytes),
             listed: crate::web::views::listed_moves::ListedMoves::new(cache_bytes),

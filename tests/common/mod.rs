@@ -203,6 +203,29 @@ impl TestApp {
         c
     }
 
+    /// A client logged in as `name`, made with a verified address (and
+    /// the director role when `director`) as `missive user create` does.
+    pub fn member(&self, name: &str, director: bool) -> TestClient {
+        let mut conn = self.db();
+        missive::accounts::users::create_verified(
+            &mut conn,
+            name,
+            &format!("{name}@example.org"),
+            "correct horse battery",
+            missive::web::now(),
+        )
+        .unwrap();
+        if director {
+            missive::tournaments::directors::set_director(&mut conn, name, true).unwrap();
+        }
+        let c = self.client();
+        assert_eq!(
+            c.login(name, "correct horse battery").status(),
+            StatusCode::SEE_OTHER
+        );
+        c
+    }
+
     /// A server with alice and bob signed up and a game between them
     /// accepted, alice White: the start of most game tests.
     pub fn game_of_alice_and_bob(backend: Backend) -> (TestApp, TestClient, TestClient, i32) {

@@ -20,7 +20,7 @@ mod write;
 
 pub use gc_log_read::parse_gc_log;
 pub use pgn_read::parse_pgn;
-pub use write::{write_gc_log, write_pgn, Export};
+pub use write::{pgn_move_text, tag_value, write_gc_log, write_pgn, write_pgn_as_written, Export};
 
 use crate::game::{Game, ReplayError};
 use crate::variant::Variant;
@@ -87,6 +87,8 @@ pub enum RecordError {
     Illegal(ReplayError),
     /// The result in the record disagrees with how the game ended.
     ResultMismatch { recorded: String, actual: String },
+    /// The record has more plies than [`MAX_PLIES`].
+    TooLong { plies: usize, max: usize },
 }
 
 impl fmt::Display for RecordError {
@@ -101,6 +103,9 @@ impl fmt::Display for RecordError {
                     "the record says {recorded}, but the moves end with {actual}"
                 )
             }
+            RecordError::TooLong { plies, max } => {
+                write!(f, "the record has {plies} plies; at most {max} are checked")
+            }
         }
     }
 }
@@ -109,6 +114,10 @@ impl std::error::Error for RecordError {}
 
 /// Longest record text accepted.
 pub const MAX_RECORD_LEN: usize = 8 * 1024 * 1024;
+
+/// Most plies a record may have to be checked (and so imported): checking
+/// is linear in the plies, and this bounds the work one record can ask for.
+pub const MAX_PLIES: usize = 10_000;
 
 const TIME_STAMP: &str = "[%ts ";
 
@@ -170,6 +179,12 @@ pub fn check(
 ) -> Result<Game, RecordError> {
     let id = rec.variant_id();
     let variant = lookup(&id).ok_or(RecordError::UnknownVariant(id))?;
+    if rec.moves.len() > MAX_PLIES {
+        return Err(RecordError::TooLong {
+            plies: rec.moves.len(),
+            max: MAX_PLIES,
+        });
+    }
     let texts: Vec<&str> = rec.moves.iter().map(|m| m.text.as_str()).collect();
     let game = Game::replay(variant, rec.start_fen(), &texts).map_err(RecordError::Illegal)?;
     if let (Some(recorded), Some(outcome)) = (rec.result.as_deref(), game.outcome()) {

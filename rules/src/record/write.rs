@@ -2,8 +2,63 @@
 //! readers: writing replays each move to write it in the variant's notation.
 
 use super::{RecordMove, TIME_STAMP};
-use crate::game::Game;
+use crate::moves::Move;
+use crate::piece::Color;
+use crate::position::Position;
 use crate::variant::{Notation, Variant};
+
+/// The positions a record's moves pass through, for writing each move:
+/// only the variant's own rules, no history, so writing a game costs the
+/// same per move at ply 10 as at ply 10,000 (the moves were checked when
+/// they were stored). Stops at the first move that does not read; the rest
+/// are written as given.
+struct Replay {
+    variant: &'static dyn Variant,
+    position: Option<Position>,
+}
+
+impl Replay {
+    fn new(variant: &'static dyn Variant, start_fen: Option<&str>) -> Replay {
+        let fen = start_fen
+            .map(str::trim)
+            .filter(|f| !f.is_empty())
+            .unwrap_or(variant.start_fen());
+        Replay {
+            variant,
+            position: variant.parse_fen(fen).ok(),
+        }
+    }
+
+    fn first_black(&self) -> bool {
+        self.position
+            .as_ref()
+            .is_some_and(|p| p.side == Color::Black)
+    }
+
+    fn start_number(&self) -> usize {
+        self.position
+            .as_ref()
+            .map_or(1, |p| usize::from(p.fullmove))
+    }
+
+    /// Read `text` in the position reached and play it; `write` gives the
+    /// move's written form from the position before it.
+    fn step(&mut self, text: &str, write: impl Fn(&Position, &Move) -> String) -> Option<String> {
+        let pos = self.position.as_ref()?;
+        let body = crate::notation::split_comment(text).0.trim();
+        let legal = self.variant.legal_moves(pos);
+        let read = (!body.is_empty())
+            .then(|| self.variant.parse_move(pos, &legal, body).ok())
+            .flatten();
+        let Some(mv) = read else {
+            self.position = None;
+            return None;
+        };
+        let written = write(pos, &mv);
+        self.position = Some(self.variant.play(pos, &mv));
+        Some(written)
+    }
+}
 
 /// A finished or running game to write out.
 pub struct Export<'a> {
@@ -26,13 +81,37 @@ fn pgn_safe(s: &str) -> bool {
         })
 }
 
-fn quote(v: &str) -> String {
-    v.replace('\\', "\\\\").replace('"', "\\\"")
+/// A tag value as PGN writes it between its quotes: on one line (line
+/// breaks and control characters become spaces), with a backslash before
+/// each `\` and `"`, the two escapes PGN has. A tournament name with a line break must not split its tag.
+pub fn tag_value(v: &str) -> String {
+    one_line(v).replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// The form PGN writes a move in: its display form, unless that has
+/// characters PGN reserves, then its coordinate form.
+pub fn pgn_move_text<'a>(display: &'a str, coordinate: &'a str) -> &'a str {
+    if pgn_safe(display) {
+        display
+    } else {
+        coordinate
+    }
 }
 
 /// Write a game as PGN. Moves are replayed to write them in display form;
 /// a move that does not replay is written as stored.
 pub fn write_pgn(e: &Export) -> String {
+    write_pgn_moves(e, true)
+}
+
+/// Write a game as PGN with each move's text as given, already in the
+/// form PGN writes (as [`pgn_move_text`] picks it from the forms stored
+/// with a played move): nothing is replayed, so this costs only the text.
+pub fn write_pgn_as_written(e: &Export) -> String {
+    write_pgn_moves(e, false)
+}
+
+fn write_pgn_moves(e: &Export, replay_moves: bool) -> String {
     let mut out = String::new();
     let roster = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
     for key in roster {
@@ -48,29 +127,25 @@ pub fn write_pgn(e: &Export) -> String {
                     "?".into()
                 }
             });
-        out.push_str(&format!("[{key} \"{}\"]\n", quote(&value)));
+        out.push_str(&format!("[{key} \"{}\"]\n", tag_value(&value)));
     }
     if e.variant.id() != "chess" {
         out.push_str(&format!("[Variant \"{}\"]\n", e.variant.id()));
     }
     if let Some(fen) = e.start_fen {
-        out.push_str(&format!("[SetUp \"1\"]\n[FEN \"{}\"]\n", quote(fen)));
+        out.push_str(&format!("[SetUp \"1\"]\n[FEN \"{}\"]\n", tag_value(fen)));
     }
     for (k, v) in e.tags.iter().filter(|(k, _)| {
         !roster.contains(&k.as_str()) && k != "Variant" && k != "FEN" && k != "SetUp"
     }) {
-        out.push_str(&format!("[{k} \"{}\"]\n", quote(v)));
+        out.push_str(&format!("[{k} \"{}\"]\n", tag_value(v)));
     }
     out.push('\n');
-    let mut game = Game::new(e.variant, e.start_fen).ok();
-    let first_black = game
-        .as_ref()
-        .is_some_and(|g| g.side_to_move() == crate::piece::Color::Black);
+    let mut replay = Replay::new(e.variant, e.start_fen);
+    let first_black = replay.first_black();
+    let start_number = replay.start_number();
+    let v = e.variant;
     let mut words: Vec<String> = Vec::new();
-    let start_number = game
-        .as_ref()
-        .map(|g| g.position().fullmove as usize)
-        .unwrap_or(1);
     for (i, m) in e.moves.iter().enumerate() {
         let ply = i + usize::from(first_black);
         let number = start_number + ply / 2;
@@ -79,21 +154,19 @@ pub fn write_pgn(e: &Export) -> String {
         } else if i == 0 {
             words.push(format!("{number}..."));
         }
-        let mut text = m.text.clone();
-        if let Some(g) = game.as_mut() {
-            match g.parse_move(&m.text) {
-                Ok((mv, _)) => {
-                    let display = g.format(&mv, Notation::Display);
-                    text = if pgn_safe(&display) {
+        let written = replay_moves
+            .then(|| {
+                replay.step(&m.text, |pos, mv| {
+                    let display = v.format_move(pos, mv, Notation::Display);
+                    if pgn_safe(&display) {
                         display
                     } else {
-                        g.format(&mv, Notation::Coordinate)
-                    };
-                    g.play(&mv);
-                }
-                Err(_) => game = None,
-            }
-        }
+                        v.format_move(pos, mv, Notation::Coordinate)
+                    }
+                })
+            })
+            .flatten();
+        let text = written.unwrap_or_else(|| m.text.clone());
         words.push(text);
         if let Some(t) = &m.time {
             words.push(format!("{{{TIME_STAMP}{t}]}}"));
@@ -124,10 +197,21 @@ pub fn write_pgn(e: &Export) -> String {
     out
 }
 
-/// A log's tags and comments end at their line: a line break (a bare
-/// carriage return too, which many readers break on) becomes a space.
+/// A value kept on its line: PGN has no escape for a line break, and a
+/// log's tags and comments end at their line, so a line break (a bare
+/// carriage return too, which many readers break on; Unicode's line and
+/// paragraph separators and every other control character, tabs included,
+/// which PGN does not allow in a tag) becomes a space.
 fn one_line(s: &str) -> String {
-    s.replace(['\n', '\r'], " ")
+    s.chars()
+        .map(|c| {
+            if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect()
 }
 
 /// Write a game as a Game Courier-style log.
@@ -138,30 +222,21 @@ pub fn write_gc_log(e: &Export) -> String {
         out.push_str(&format!("// {k}: {}\n", one_line(v)));
     }
     if let Some(fen) = e.start_fen {
-        out.push_str(&format!("// FEN: {fen}\n"));
+        out.push_str(&format!("// FEN: {}\n", one_line(fen)));
     }
-    let mut game = Game::new(e.variant, e.start_fen).ok();
-    let first_black = game
-        .as_ref()
-        .is_some_and(|g| g.side_to_move() == crate::piece::Color::Black);
-    let start_number = game
-        .as_ref()
-        .map(|g| g.position().fullmove as usize)
-        .unwrap_or(1);
+    let mut replay = Replay::new(e.variant, e.start_fen);
+    let first_black = replay.first_black();
+    let start_number = replay.start_number();
+    let v = e.variant;
     for (i, m) in e.moves.iter().enumerate() {
         let ply = i + usize::from(first_black);
         let number = start_number + ply / 2;
         let dots = if ply % 2 == 0 { "." } else { "..." };
-        let mut text = m.text.clone();
-        if let Some(g) = game.as_mut() {
-            match g.parse_move(&m.text) {
-                Ok((mv, _)) => {
-                    text = g.format(&mv, Notation::GameCourier);
-                    g.play(&mv);
-                }
-                Err(_) => game = None,
-            }
-        }
+        let text = replay
+            .step(&m.text, |pos, mv| {
+                v.format_move(pos, mv, Notation::GameCourier)
+            })
+            .unwrap_or_else(|| m.text.clone());
         out.push_str(&format!("{number}{dots} {text}"));
         if let Some(c) = &m.comment {
             out.push_str(&format!(" // {}", one_line(c)));

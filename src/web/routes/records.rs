@@ -6,7 +6,8 @@ use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameResult, GameStatus};
 use crate::game::records::{self as svc, ArchiveFilter, CheckReport, Format, VariantRecord};
-use crate::game::rows;
+use crate::game::{exports, rows};
+use crate::web::rules_pool::rules_work;
 use crate::web::views::variant_name;
 use crate::web::{clip, db_read, html, now, parse_id, see_other, write_once, Ctx, Page};
 use actix_web::http::StatusCode;
@@ -22,10 +23,17 @@ fn site(ctx: &Ctx) -> String {
 async fn export(ctx: Ctx, raw: String, format: Format) -> Result<HttpResponse, Error> {
     let id = parse_id(&raw)?;
     let site = site(&ctx);
-    let body = db_read(&ctx.state, move |conn| {
-        svc::export_game(conn, id, &site, format)
+    let state = ctx.state.clone();
+    let loaded = db_read(&ctx.state, move |conn| {
+        exports::load_game(conn, id, &state.records, format)
     })
     .await?;
+    // The connection is back in the pool: the writing is rules work.
+    let state = ctx.state.clone();
+    let body = rules_work(&ctx.state, move || {
+        exports::write(loaded, &state.records, &site, format)
+    })
+    .await??;
     let (kind, ext) = match format {
         Format::Pgn => ("application/x-chess-pgn; charset=utf-8", "pgn"),
         Format::Log => ("text/plain; charset=utf-8", "txt"),
@@ -51,11 +59,17 @@ pub async fn user_pgn(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse,
     let name = clip(&path.into_inner(), 60);
     let site = site(&ctx);
     let who = name.clone();
-    let body = db_read(&ctx.state, move |conn| {
-        svc::export_user_games(conn, &who, &site)
+    let state = ctx.state.clone();
+    let loaded = db_read(&ctx.state, move |conn| {
+        exports::load_user_games(conn, &who, &state.records)
     })
     .await?
     .ok_or_else(|| Error::NotFound(format!("There is no player named “{name}”.")))?;
+    let state = ctx.state.clone();
+    let body = rules_work(&ctx.state, move || {
+        exports::write(loaded, &state.records, &site, Format::Pgn)
+    })
+    .await??;
     Ok(HttpResponse::Ok()
         .content_type("application/x-chess-pgn; charset=utf-8")
         .insert_header((
@@ -115,12 +129,11 @@ pub struct CheckForm {
 pub async fn check(ctx: Ctx, form: web::Form<CheckForm>) -> Result<HttpResponse, Error> {
     ctx.check_csrf(&form.csrf_token)?;
     let text = form.into_inner().record;
-    let (text, report) = web::block(move || {
+    let (text, report) = rules_work(&ctx.state, move || {
         let report = svc::check_record(&text);
         (text, report)
     })
-    .await
-    .map_err(|e| Error::internal(format!("blocking task: {e}")))?;
+    .await?;
     let status = if report.ok {
         StatusCode::OK
     } else {

@@ -205,6 +205,9 @@ impl Variant for Leaperhouse {
     fn repetition_rule(&self) -> RepetitionRule {
         RepetitionRule::ThirdIllegalUnlessChecked
     }
+    fn repetition_key_after(&self, pos: &Position, key: u64, mv: &Move) -> u64 {
+        self.key_after(pos, key, mv)
+    }
     fn format_move(&self, pos: &Position, mv: &Move, notation: Notation) -> String {
         match notation {
             Notation::Coordinate => self.coordinate(mv),

@@ -5,7 +5,7 @@ use super::{Leaperhouse, CAMP_START, DROPPABLE, FAR_RANK, GUARD, KING, PAWN, SIZ
 use crate::geometry::Square;
 use crate::moves::{Move, MoveKind, NO_SQUARE};
 use crate::piece::{Color, Kind, Piece};
-use crate::position::Position;
+use crate::position::{hand_key, piece_key, Position};
 
 /// Where [`Leaperhouse::generate`] puts the moves it finds.
 pub(crate) trait MoveSink {
@@ -201,9 +201,9 @@ impl Leaperhouse {
                 next.royal[us.index()] = Some(m.to);
             }
         }
-        // As Fairy-Stockfish counts: plies since the last capture (a shogi
-        // pawn's move does not reset the counter).
-        next.halfmove = if capture {
+        // As Fairy-Stockfish counts: plies since the last capture or drop (a
+        // shogi pawn's move does not reset the counter).
+        next.halfmove = if capture || m.kind == MoveKind::Drop {
             0
         } else {
             pos.halfmove.saturating_add(1)
@@ -213,6 +213,36 @@ impl Leaperhouse {
         }
         next.side = us.opponent();
         next
+    }
+
+    /// The hash of the position `do_play` makes, from `key`, the hash of
+    /// `pos`, and what the move changes (the pieces on its two squares, one
+    /// count in hand, the side to move): the repetition rule asks it of
+    /// every legal move, and playing each was most of a move's cost.
+    pub(super) fn key_after(&self, pos: &Position, key: u64, m: &Move) -> u64 {
+        let us = pos.side;
+        let c = us.index();
+        let hand = |kind: Kind, n: u8| hand_key(c, usize::from(kind), n);
+        let mut h = key ^ (us as u64) ^ (us.opponent() as u64);
+        if m.kind == MoveKind::Drop {
+            let p = m.piece.expect("a drop names its piece");
+            let n = pos.hand(us, p.kind);
+            h ^= hand(p.kind, n) ^ hand(p.kind, n.saturating_sub(1));
+            return h ^ piece_key(m.to, p);
+        }
+        let moving = pos.get(m.from).expect("a piece on the origin");
+        h ^= piece_key(m.from, moving);
+        if let Some(victim) = pos.get(m.to) {
+            h ^= piece_key(m.to, victim);
+            let kind = if victim.kind == GUARD {
+                PAWN
+            } else {
+                victim.kind
+            };
+            let n = pos.hand(us, kind);
+            h ^= hand(kind, n) ^ hand(kind, n.saturating_add(1));
+        }
+        h ^ piece_key(m.to, m.piece.unwrap_or(moving))
     }
 
     pub(super) fn in_check_now(&self, pos: &Position) -> bool {

@@ -141,6 +141,29 @@ impl Leaperhouse {
         text: &str,
     ) -> Result<Move, MoveError> {
         let normalized = guard_letters(text);
+        let read = self.read_marked_move(pos, legal, &normalized, text)?;
+        // `+` marks a promotion here (checks are not marked), so a move
+        // that cannot promote is not read with it, as Fairy-Stockfish
+        // refuses `e3e4+`.
+        let marked = crate::notation::split_comment(text).0.trim().ends_with('+');
+        if marked && (read.kind == MoveKind::Drop || read.piece.is_none()) {
+            return Err(MoveError::Illegal {
+                input: text.trim().to_string(),
+                reason: "“+” marks a promotion, and this move does not promote.".into(),
+                alternatives: Vec::new(),
+            });
+        }
+        Ok(read)
+    }
+
+    fn read_marked_move(
+        &self,
+        pos: &Position,
+        legal: &[Move],
+        normalized: &str,
+        text: &str,
+    ) -> Result<Move, MoveError> {
+        let normalized = normalized.to_string();
         // No castling here: every form names the destination square.
         if let Some(m) = notation::exact_among_named(
             &normalized,
