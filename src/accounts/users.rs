@@ -309,13 +309,15 @@ pub fn session_standing(
             ))
             .first(c)
             .optional())?;
-    Ok(row.map(|(user, verified, failing, last_seen_at)| SessionUser {
-        email_verified: verified.is_some_and(|v| v == user.email),
-        // A refusal of an address the user has since changed is past.
-        email_failing: failing.is_some_and(|f| f == user.email),
-        user,
-        last_seen_at,
-    }))
+    Ok(
+        row.map(|(user, verified, failing, last_seen_at)| SessionUser {
+            email_verified: verified.is_some_and(|v| v == user.email),
+            // A refusal of an address the user has since changed is past.
+            email_failing: failing.is_some_and(|f| f == user.email),
+            user,
+            last_seen_at,
+        }),
+    )
 }
 
 pub fn end_session(conn: &mut DbConn, token: &str) -> QueryResult<()> {
