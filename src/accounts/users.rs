@@ -292,23 +292,24 @@ pub fn session_standing(
     let hash = token_hash(token);
     // A disabled or deleted account's sessions are ended when it is, and
     // refused here too, so no session outlives the decision.
-    let row: Option<(User, Option<String>, Option<String>, Option<NaiveDateTime>)> =
-        per_backend!(conn, |c| sessions::table
-            .inner_join(users::table)
-            .left_join(verified_emails::table.on(verified_emails::user_id.eq(users::id)))
-            .left_join(mail_failures::table.on(mail_failures::user_id.eq(users::id)))
-            .filter(sessions::token_hash.eq(&hash))
-            .filter(sessions::expires_at.gt(now))
-            .filter(users::disabled_at.is_null())
-            .filter(users::deleted_at.is_null())
-            .select((
-                User::as_select(),
-                verified_emails::email.nullable(),
-                mail_failures::email.nullable(),
-                sessions::last_seen_at,
-            ))
-            .first(c)
-            .optional())?;
+    // The user, their confirmed address, a refused address, last seen.
+    type Standing = (User, Option<String>, Option<String>, Option<NaiveDateTime>);
+    let row: Option<Standing> = per_backend!(conn, |c| sessions::table
+        .inner_join(users::table)
+        .left_join(verified_emails::table.on(verified_emails::user_id.eq(users::id)))
+        .left_join(mail_failures::table.on(mail_failures::user_id.eq(users::id)))
+        .filter(sessions::token_hash.eq(&hash))
+        .filter(sessions::expires_at.gt(now))
+        .filter(users::disabled_at.is_null())
+        .filter(users::deleted_at.is_null())
+        .select((
+            User::as_select(),
+            verified_emails::email.nullable(),
+            mail_failures::email.nullable(),
+            sessions::last_seen_at,
+        ))
+        .first(c)
+        .optional())?;
     Ok(
         row.map(|(user, verified, failing, last_seen_at)| SessionUser {
             email_verified: verified.is_some_and(|v| v == user.email),
