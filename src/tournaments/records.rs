@@ -81,28 +81,12 @@ pub const RECORD_MAX: usize = 1_000_000;
 /// finished game between two existing players. Every move is replayed with
 /// the rules (the record is refused at its first illegal ply) and stored with
 /// the position after it, as if played; the result is the record's (or, if
-/// it has none, how the rules end the game).
-pub fn import_record(
-    conn: &mut DbConn,
-    director: &User,
-    text: &str,
-    white: &str,
-    black: &str,
-    now: NaiveDateTime,
-) -> Result<i32, Error> {
-    use crate::db::models::{NewGame, NewMove};
-    use crate::db::schema::moves;
+/// it has none, how the rules end the game). This is the rules' part, which
+/// needs no database connection; [`import_record`] stores it.
+pub fn prepare_import(text: &str) -> Result<PreparedImport, Error> {
     use missive_rules::record;
-    require_director(Some(director))?;
     if text.len() > RECORD_MAX {
         return Err(Error::Invalid("The record is too long.".into()));
-    }
-    let w = named_player(conn, white)?;
-    let b = named_player(conn, black)?;
-    if w.id == b.id {
-        return Err(Error::Invalid(
-            "White and Black must be two different players.".into(),
-        ));
     }
     let report = crate::game::records::check_record(text);
     if !report.ok {
@@ -135,7 +119,7 @@ pub fn import_record(
             to.name(),
             game.fen(),
             m.comment.clone(),
-            if side == Color::Black { b.id } else { w.id },
+            side == Color::Black,
             turn_no,
         ));
     }
@@ -153,38 +137,97 @@ pub fn import_record(
             ))
         }
     };
-    let fen = game.fen();
-    let history = game.history_string();
+    Ok(PreparedImport {
+        variant: variant.id(),
+        start_fen,
+        fen: game.fen(),
+        history: game.history_string(),
+        turn: Side::from(game.side_to_move()),
+        result,
+        reason,
+        plies,
+    })
+}
+
+/// A record read and replayed by the rules ([`prepare_import`]), ready to
+/// store: the work that needs no database connection, done without one.
+#[derive(Clone)]
+pub struct PreparedImport {
+    variant: &'static str,
+    start_fen: String,
+    fen: String,
+    history: String,
+    turn: Side,
+    result: GameResult,
+    reason: EndReason,
+    /// Each ply: as played, its squares, the FEN after it, its comment,
+    /// whether Black played it, its move number.
+    #[allow(clippy::type_complexity)]
+    plies: Vec<(
+        missive_rules::Played,
+        Option<String>,
+        String,
+        String,
+        Option<String>,
+        bool,
+        i32,
+    )>,
+}
+
+/// Store a game [`prepare_import`] read, between the players named `white`
+/// and `black`, as the director `director`; its id.
+pub fn import_record(
+    conn: &mut DbConn,
+    director: &User,
+    prepared: &PreparedImport,
+    white: &str,
+    black: &str,
+    now: NaiveDateTime,
+) -> Result<i32, Error> {
+    use crate::db::models::{NewGame, NewMove};
+    use crate::db::schema::moves;
+    require_director(Some(director))?;
+    let w = named_player(conn, white)?;
+    let b = named_player(conn, black)?;
+    if w.id == b.id {
+        return Err(Error::Invalid(
+            "White and Black must be two different players.".into(),
+        ));
+    }
+    let p = prepared;
     conn.transaction::<_, Error, _>(|conn| {
         let id = rows::insert_game(
             conn,
             &NewGame {
-                variant: variant.id(),
+                variant: p.variant,
                 status: GameStatus::Finished,
                 challenger_id: w.id,
                 opponent_id: Some(b.id),
                 white_id: Some(w.id),
                 black_id: Some(b.id),
                 challenger_color: Side::White,
-                start_fen: &start_fen,
-                fen: &fen,
-                ply: plies.len() as i32,
-                turn: Side::from(game.side_to_move()),
+                start_fen: &p.start_fen,
+                fen: &p.fen,
+                ply: p.plies.len() as i32,
+                turn: p.turn,
                 created_at: now,
                 updated_at: now,
                 time_control: None,
                 leave_cap_days: None,
             },
-            &history,
+            &p.history,
         )?;
         diesel::update(games::table.find(id))
             .set((
-                games::result.eq(Some(result.code())),
-                games::reason.eq(Some(reason.code())),
+                games::result.eq(Some(p.result.code())),
+                games::reason.eq(Some(p.reason.code())),
                 games::ended_at.eq(Some(now)),
             ))
             .execute(conn)?;
-        for (i, (played, from, to, fen_after, comment, by, turn_no)) in plies.iter().enumerate() {
+        for (i, (played, from, to, fen_after, comment, black, turn_no)) in
+            p.plies.iter().enumerate()
+        {
+            let by = if *black { b.id } else { w.id };
             diesel::insert_into(moves::table)
                 .values(NewMove {
                     game_id: id,
@@ -194,7 +237,7 @@ pub fn import_record(
                     from_square: from.as_deref(),
                     to_square: to,
                     fen_after,
-                    played_by: *by,
+                    played_by: by,
                     played_at: now,
                     comment: comment
                         .as_deref()

@@ -47,8 +47,14 @@ pub async fn import_record(ctx: Ctx, form: web::Form<ImportForm>) -> Result<Http
     ctx.check_csrf(&form.csrf_token)?;
     let user = directors::require_director(ctx.user.as_ref())?.clone();
     let f = form.into_inner();
+    // The record is read and replayed with no database connection held.
+    let text = f.record;
+    let prepared =
+        crate::web::rules_pool::rules_work(&ctx.state, move || records::prepare_import(&text))
+            .await??;
+    let (white, black) = (f.white, f.black);
     let id = write_once(&ctx.state, move |conn| {
-        records::import_record(conn, &user, &f.record, &f.white, &f.black, now())
+        records::import_record(conn, &user, &prepared, &white, &black, now())
     })
     .await?;
     Ok(see_other(&format!("/games/{id}")))
