@@ -30,6 +30,13 @@ fn game_of(
     id
 }
 
+/// Rows of `table` for game `id` that also meet `and` (SQL; "" for all).
+fn rows_of(app: &TestApp, table: &str, id: i32, and: &str) -> i64 {
+    app.count(&format!(
+        "SELECT COUNT(*) AS n FROM {table} WHERE game_id = {id} {and}"
+    ))
+}
+
 fn add_line(c: &TestClient, id: i32, line: &str) -> common::Page {
     c.post(&format!("/games/{id}/conditional"), &[("line", line)])
 }
@@ -132,12 +139,7 @@ fn a_line_is_played_at_once_when_the_opponents_move_matches(backend: Backend) {
     assert_eq!(j["ply"], 5);
     assert_eq!(moves(&j)[4]["notation"], "Bb5");
     assert!(lines(&j).is_empty());
-    assert_eq!(
-        app.count(&format!(
-            "SELECT COUNT(*) AS n FROM conditional_lines WHERE game_id = {id}"
-        )),
-        0
-    );
+    assert_eq!(rows_of(&app, "conditional_lines", id, ""), 0);
     assert_eq!(
         app.count(&format!(
             "SELECT CAST(conditional_count AS BIGINT) AS n FROM games WHERE id = {id}"
@@ -170,12 +172,7 @@ fn a_move_that_matches_no_line_drops_them_all(backend: Backend) {
     let j = alice.json(id);
     assert_eq!(j["ply"], 2);
     assert!(lines(&j).is_empty());
-    assert_eq!(
-        app.count(&format!(
-            "SELECT COUNT(*) AS n FROM conditional_lines WHERE game_id = {id}"
-        )),
-        0
-    );
+    assert_eq!(rows_of(&app, "conditional_lines", id, ""), 0);
     // Alice is told it is her turn as usual: no conditional mail.
     assert_eq!(
         app.count("SELECT COUNT(*) AS n FROM email_outbox WHERE kind = 'conditional_played'"),
@@ -345,12 +342,7 @@ fn a_move_that_ends_the_game_plays_nothing(backend: Backend) {
     let j = alice.json(id);
     assert_eq!(j["status"], "finished");
     assert_eq!(j["ply"], 4);
-    assert_eq!(
-        app.count(&format!(
-            "SELECT COUNT(*) AS n FROM conditional_lines WHERE game_id = {id}"
-        )),
-        0
-    );
+    assert_eq!(rows_of(&app, "conditional_lines", id, ""), 0);
 }
 
 /// A line whose reply ends the game: the game ends with it, and both
@@ -372,17 +364,10 @@ fn a_conditional_reply_can_end_the_game(backend: Backend) {
     assert_eq!(j["result"], "1-0");
     assert_eq!(moves(&j)[6]["notation"], "Qxf7#");
     assert_eq!(
-        app.count(&format!(
-            "SELECT COUNT(*) AS n FROM email_outbox WHERE game_id = {id} AND kind = 'game_over'"
-        )),
+        rows_of(&app, "email_outbox", id, "AND kind = 'game_over'"),
         2
     );
-    assert_eq!(
-        app.count(&format!(
-            "SELECT COUNT(*) AS n FROM email_outbox WHERE game_id = {id} AND ply = 7"
-        )),
-        0
-    );
+    assert_eq!(rows_of(&app, "email_outbox", id, "AND ply = 7"), 0);
 }
 
 /// The race: the opponent's move and the owner's deletion of the line it
@@ -427,9 +412,7 @@ fn a_move_racing_an_edit_of_the_lines_takes_one_order(backend: Backend) {
             other => panic!("ply {other}"),
         }
         assert_eq!(
-            app.count(&format!(
-                "SELECT COUNT(*) AS n FROM conditional_lines WHERE game_id = {id}"
-            )),
+            rows_of(&app, "conditional_lines", id, ""),
             app.count(&format!(
                 "SELECT CAST(conditional_count AS BIGINT) AS n FROM games WHERE id = {id}"
             ))
@@ -474,18 +457,8 @@ fn two_processes_play_a_reply_once(backend: Backend) {
     common::halt(handle, thread);
     let j = alice.json(id);
     assert_eq!(j["ply"], 3);
-    assert_eq!(
-        app.count(&format!(
-            "SELECT COUNT(*) AS n FROM moves WHERE game_id = {id}"
-        )),
-        3
-    );
-    assert_eq!(
-        app.count(&format!(
-            "SELECT COUNT(*) AS n FROM moves WHERE game_id = {id} AND conditional"
-        )),
-        1
-    );
+    assert_eq!(rows_of(&app, "moves", id, ""), 3);
+    assert_eq!(rows_of(&app, "moves", id, "AND conditional"), 1);
 }
 
 /// Every variant: a line whose moves are the variant's special forms where

@@ -6,6 +6,16 @@ fn chess() -> Game {
     Game::new(missive_rules::variant("chess").unwrap(), None).unwrap()
 }
 
+/// White's line `text` (id `id`) in `g`, checked.
+fn white_line(g: &Game, id: i32, text: &str) -> Line {
+    Line {
+        id,
+        user_id: 1,
+        from_ply: 1,
+        plies: check_line(g, Color::White, &entries(text)).unwrap(),
+    }
+}
+
 fn entries(text: &str) -> Vec<(String, Option<String>)> {
     read_line_text(text).unwrap()
 }
@@ -70,12 +80,7 @@ fn a_line_is_checked_ply_by_ply_and_says_which_ply_fails() {
 fn lines_part_only_at_the_opponents_moves() {
     let mut g = chess();
     g.play_text("e4").unwrap();
-    let line = |id, text| Line {
-        id,
-        user_id: 1,
-        from_ply: 1,
-        plies: check_line(&g, Color::White, &entries(text)).unwrap(),
-    };
+    let line = |id, text| white_line(&g, id, text);
     let kept = vec![line(1, "e5 Nf3 Nc6 Bb5")];
     let new = |text| check_line(&g, Color::White, &entries(text)).unwrap();
     assert_eq!(conflict(&kept, &new("c5 Nf3")), None);
@@ -93,12 +98,7 @@ fn lines_part_only_at_the_opponents_moves() {
 fn a_plan_plays_the_matching_reply_and_keeps_what_follows() {
     let mut g = chess();
     g.play_text("e4").unwrap();
-    let line = |id, text| Line {
-        id,
-        user_id: 1,
-        from_ply: 1,
-        plies: check_line(&g, Color::White, &entries(text)).unwrap(),
-    };
+    let line = |id, text| white_line(&g, id, text);
     let lines = vec![
         line(1, "e5 Nf3 Nc6 Bb5"),
         line(2, "e5 Nf3 d6 d4"),
