@@ -615,18 +615,7 @@ fn a_conditional_line_entered_by_clicking_and_by_typing() {
             for (from, to, expect, line) in
                 [("e7", "e5", "e5", "e5"), ("g1", "f3", "Nf3", "e5 Nf3")]
             {
-                let sq = |s: &str| format!("#board g.sq[data-sq='{s}']");
-                w.click(&sq(from)).await?;
-                w.click(&sq(to)).await?;
-                let value = w
-                    .find("#move-input")
-                    .await?
-                    .prop("value")
-                    .await?
-                    .unwrap_or_default();
-                if value != expect {
-                    bail!("clicking {from}-{to} filled in “{value}”, not “{expect}”");
-                }
+                w.click_move(from, to, expect).await?;
                 w.click("#move-form button[type=submit]").await?;
                 w.wait_for(
                     &format!("the line {line}"),

@@ -290,11 +290,9 @@ impl Browser {
         self.wait_for("the signed-in header", &who).await
     }
 
-    /// Click a piece then its target square on the game page, check the
-    /// highlights and the filled-in move, submit it, and confirm the preview.
-    /// With `shot`, the page with the preview is checked to fit the screen
-    /// and saved under that name.
-    pub async fn play(&self, from: &str, to: &str, expect: &str, shot: Option<&str>) -> Result<()> {
+    /// Click a piece then its target square on a page with the move form,
+    /// check the highlights and that the move field was filled with `expect`.
+    pub async fn click_move(&self, from: &str, to: &str, expect: &str) -> Result<()> {
         let sq = |s: &str| format!("#board g.sq[data-sq='{s}']");
         self.find("#move-form").await?;
         self.click(&sq(from)).await?;
@@ -321,6 +319,15 @@ impl Browser {
                 self.name
             );
         }
+        Ok(())
+    }
+
+    /// Click a piece then its target square on the game page, check the
+    /// highlights and the filled-in move, submit it, and confirm the preview.
+    /// With `shot`, the page with the preview is checked to fit the screen
+    /// and saved under that name.
+    pub async fn play(&self, from: &str, to: &str, expect: &str, shot: Option<&str>) -> Result<()> {
+        self.click_move(from, to, expect).await?;
         self.click("#move-form button[type=submit]").await?;
         let heading = self.find("#preview h2").await?.text().await?;
         if !heading.contains(expect) {
