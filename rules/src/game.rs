@@ -7,7 +7,6 @@ use crate::piece::Color;
 use crate::position::Position;
 use crate::variant::{Notation, Outcome, Reason, RepetitionRule, Variant};
 use crate::view::{BoardView, MoveView};
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -142,10 +141,13 @@ pub struct Game {
     position: Position,
     history: Vec<HistoryEntry>,
     repetitions: Repetitions,
-    /// Legal moves with history rules applied.
-    legal: Vec<Move>,
-    /// Moves that only the repetition rule forbids.
-    forbidden_by_repetition: Vec<Move>,
+    /// Every move the variant allows here, history rules aside, with the
+    /// ones only the repetition rule forbids last: one list serves both the
+    /// legal moves and the reading and writing of notation, which must see
+    /// the forbidden ones too, without copying either per ply.
+    moves: Vec<Move>,
+    /// How many of `moves`, from the first, are legal.
+    legal: usize,
     outcome: Option<Outcome>,
 }
 
@@ -238,8 +240,8 @@ impl Game {
             position,
             repetitions: Repetitions::of(&history),
             history,
-            legal: Vec::new(),
-            forbidden_by_repetition: Vec::new(),
+            moves: Vec::new(),
+            legal: 0,
             outcome: None,
         };
         game.refresh();
@@ -249,18 +251,22 @@ impl Game {
     /// Recompute legal moves and outcome for the current position.
     fn refresh(&mut self) {
         let v = self.variant;
-        let all = v.legal_moves(&self.position);
-        let (legal, forbidden): (Vec<Move>, Vec<Move>) = match v.repetition_rule() {
-            RepetitionRule::ThirdIllegalUnlessChecked if !self.repetitions.any_twice() => {
-                (all, Vec::new())
-            }
-            RepetitionRule::ThirdIllegalUnlessChecked | RepetitionRule::AnyRepeatIllegal => {
-                all.into_iter().partition(|m| !self.repeats_illegally(m))
-            }
-            _ => (all, Vec::new()),
+        let mut moves = v.legal_moves(&self.position);
+        let checked = match v.repetition_rule() {
+            RepetitionRule::ThirdIllegalUnlessChecked => self.repetitions.any_twice(),
+            RepetitionRule::AnyRepeatIllegal => true,
+            _ => false,
         };
+        let mut legal = moves.len();
+        if checked && moves.iter().any(|m| self.repeats_illegally(m)) {
+            let (mut allowed, forbidden): (Vec<Move>, Vec<Move>) =
+                moves.into_iter().partition(|m| !self.repeats_illegally(m));
+            legal = allowed.len();
+            allowed.extend(forbidden);
+            moves = allowed;
+        }
+        self.moves = moves;
         self.legal = legal;
-        self.forbidden_by_repetition = forbidden;
         let current = self
             .history
             .last()
@@ -270,10 +276,11 @@ impl Game {
         self.outcome = if v.repetition_rule() == RepetitionRule::ThreefoldDraw && repeated >= 3 {
             Some(Outcome::draw(Reason::Repetition))
         } else {
-            v.outcome(&self.position, &self.legal)
+            v.outcome(&self.position, self.legal_moves())
         };
         if self.outcome.is_some() {
-            self.legal.clear();
+            self.moves.clear();
+            self.legal = 0;
         }
     }
 
@@ -305,7 +312,7 @@ impl Game {
         self.history.len() - 1
     }
     pub fn legal_moves(&self) -> &[Move] {
-        &self.legal
+        &self.moves[..self.legal]
     }
     pub fn outcome(&self) -> Option<Outcome> {
         self.outcome
@@ -359,16 +366,8 @@ impl Game {
         let comment = comment
             .map(|c| c.trim().to_string())
             .filter(|c| !c.is_empty());
-        if self.forbidden_by_repetition.is_empty() {
-            return self
-                .variant
-                .parse_move(&self.position, &self.legal, body)
-                .map(|m| (m, comment));
-        }
-        let mut every = self.legal.clone();
-        every.extend_from_slice(&self.forbidden_by_repetition);
-        let mv = self.variant.parse_move(&self.position, &every, body)?;
-        if self.forbidden_by_repetition.contains(&mv) {
+        let mv = self.variant.parse_move(&self.position, &self.moves, body)?;
+        if self.moves[self.legal..].contains(&mv) {
             let reason = match self.variant.repetition_rule() {
                 RepetitionRule::AnyRepeatIllegal => "it would recreate a position that has already occurred in this game.",
                 _ => "it would make the same position occur for the third time, which is only allowed to a player who has been checked on every move since.",
@@ -386,18 +385,13 @@ impl Game {
     /// [`Game::parse_move`] or pick from [`Game::legal_moves`]).
     pub fn play(&mut self, mv: &Move) -> Played {
         assert!(
-            self.legal.contains(mv),
+            self.legal_moves().contains(mv),
             "Game::play called with an illegal move"
         );
         let v = self.variant;
-        // The variant's whole legal list, repetition rules aside, as
+        // Written among the variant's whole list, repetition rules aside, as
         // `format_move` would generate it.
-        let every: Cow<[Move]> = if self.forbidden_by_repetition.is_empty() {
-            Cow::Borrowed(&self.legal)
-        } else {
-            Cow::Owned([&self.legal[..], &self.forbidden_by_repetition[..]].concat())
-        };
-        let written = |n| v.format_move_among(&self.position, &every, mv, n);
+        let written = |n| v.format_move_among(&self.position, &self.moves, mv, n);
         let played = Played {
             mv: *mv,
             coordinate: written(Notation::Coordinate),
@@ -432,7 +426,7 @@ impl Game {
     /// The legal moves with their written forms and squares, for a move list
     /// or click-to-move.
     pub fn move_views(&self) -> Vec<MoveView> {
-        MoveView::all(self.variant, &self.position, &self.legal)
+        MoveView::all(self.variant, &self.position, self.legal_moves())
     }
 
     pub fn board_view(&self) -> BoardView {
