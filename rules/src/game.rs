@@ -72,11 +72,18 @@ impl Hasher for KeyHasher {
 }
 
 /// The history's keys counted as they are pushed.
+const TWICE_BITS: usize = 1 << 16;
+
 #[derive(Clone, Default)]
 struct Repetitions {
     seen: HashMap<u64, Seen, BuildHasherDefault<KeyHasher>>,
     /// How many keys occur at least twice.
     twice: usize,
+    /// The keys that occur at least twice as bits, by the key's low 16
+    /// bits (empty until one does): a move whose bit is clear cannot make
+    /// a third occurrence, so most moves are let through without a probe
+    /// of `seen`, whose size grows with the game.
+    twice_bits: Vec<u64>,
     /// By parity of the history index: the last index whose side to move
     /// was not in check (the unless-checked rule asks whether any such
     /// entry follows a key's first occurrence at odd distance).
@@ -88,6 +95,7 @@ impl Repetitions {
         let mut r = Repetitions {
             seen: HashMap::with_capacity_and_hasher(history.len(), Default::default()),
             twice: 0,
+            twice_bits: Vec::new(),
             last_unchecked: [None, None],
         };
         for (i, h) in history.iter().enumerate() {
@@ -104,6 +112,11 @@ impl Repetitions {
         seen.count += 1;
         if seen.count == 2 {
             self.twice += 1;
+            if self.twice_bits.is_empty() {
+                self.twice_bits = vec![0; TWICE_BITS / 64];
+            }
+            let bit = h.key as usize % TWICE_BITS;
+            self.twice_bits[bit / 64] |= 1 << (bit % 64);
         }
         if !h.checked {
             self.last_unchecked[index % 2] = Some(index);
@@ -119,6 +132,14 @@ impl Repetitions {
     /// must have given check, that is every later entry at odd distance
     /// from the first (the mover to move there) was checked.
     fn third_not_excused(&self, key: u64) -> bool {
+        let bit = key as usize % TWICE_BITS;
+        if self
+            .twice_bits
+            .get(bit / 64)
+            .is_none_or(|w| w & (1 << (bit % 64)) == 0)
+        {
+            return false;
+        }
         match self.seen.get(&key) {
             Some(s) if s.count >= 2 => {
                 let parity = (s.first + 1) % 2;
@@ -224,8 +245,11 @@ impl Game {
     ) -> Result<Game, ReplayError> {
         let mut game = Game::new(variant, fen).map_err(ReplayError::Fen)?;
         for (i, text) in moves.iter().enumerate() {
-            game.play_text(text.as_ref())
+            // A replay keeps no written moves: it advances without them.
+            let (mv, _) = game
+                .parse_move(text.as_ref())
                 .map_err(|e| ReplayError::Move(i, e))?;
+            game.advance(&mv);
         }
         Ok(game)
     }
@@ -399,6 +423,13 @@ impl Game {
             game_courier: written(Notation::GameCourier),
             comment: None,
         };
+        self.advance(mv);
+        played
+    }
+
+    /// Play a legal move without writing it.
+    fn advance(&mut self, mv: &Move) {
+        let v = self.variant;
         self.position = v.play(&self.position, mv);
         let entry = HistoryEntry {
             key: v.repetition_key(&self.position),
@@ -407,7 +438,6 @@ impl Game {
         self.repetitions.push(self.history.len(), &entry);
         self.history.push(entry);
         self.refresh();
-        played
     }
 
     /// Parse and play a move text.
