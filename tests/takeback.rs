@@ -163,4 +163,49 @@ both_backends!(
     a_takeback_can_be_refused,
     a_takeback_drops_conditional_lines,
     no_takebacks_in_tournament_games,
+    the_opponent_is_mailed_a_takeback_request,
 );
+
+/// A request reaches the opponent by mail, which links the game; once
+/// answered before it goes out, it is not sent.
+fn the_opponent_is_mailed_a_takeback_request(backend: Backend) {
+    use missive::db::outbox;
+    use missive::domain::mail_kind::MailKind;
+    use missive::mail::{context::MailCtx, render};
+    let app = TestApp::start(backend);
+    let (alice, bob) = (app.verified_user("alice"), app.verified_user("bob"));
+    let id = alice.challenge("bob", "white");
+    bob.post(&format!("/games/{id}/accept"), &[]);
+    alice.play(id, "e4");
+    bob.play(id, "e5");
+    let asks = |app: &TestApp| -> Vec<outbox::OutboxRow> {
+        outbox::all(&mut app.db())
+            .unwrap()
+            .into_iter()
+            .filter(|m| m.kind == MailKind::TakebackOffer)
+            .collect()
+    };
+    assert!(asks(&app).is_empty());
+    assert_eq!(takeback(&alice, id, "offer").status, StatusCode::SEE_OTHER);
+    let queued = asks(&app);
+    assert_eq!(queued.len(), 1);
+    assert_eq!(queued[0].user_id, app.user_id("bob"));
+    let ctx = MailCtx::new(&app.config, &app.secret()).unwrap();
+    let now = missive::web::now();
+    let mail = render::render(&mut app.db(), &ctx, &queued[0], now)
+        .unwrap()
+        .expect("an open request is mailed");
+    assert_eq!(
+        mail.subject,
+        format!("alice asks to take back a move (game {id})")
+    );
+    assert!(mail.text.contains(&format!("/games/{id}")), "{}", mail.text);
+    assert!(mail
+        .html
+        .contains("<strong>alice</strong> asks to take back"));
+    // Declined before the mail went out: nothing is sent.
+    assert_eq!(takeback(&bob, id, "decline").status, StatusCode::SEE_OTHER);
+    assert!(render::render(&mut app.db(), &ctx, &queued[0], now)
+        .unwrap()
+        .is_none());
+}

@@ -156,6 +156,11 @@ impl OutboxRow {
                 ply: self.ply.unwrap_or(0),
                 from: p.from_user?,
             },
+            MailKind::TakebackOffer => Mail::TakebackOffer {
+                game: self.game_id?,
+                ply: self.ply.unwrap_or(0),
+                from: p.from_user?,
+            },
             MailKind::GameOver => Mail::GameOver {
                 game: self.game_id?,
                 from: p.from_user,
@@ -441,6 +446,11 @@ mod tests {
             },
             Mail::ClockReminder { game: 3, ply: 7 },
             Mail::DrawOffer {
+                game: 3,
+                ply: 7,
+                from: 9,
+            },
+            Mail::TakebackOffer {
                 game: 3,
                 ply: 7,
                 from: 9,

@@ -16,6 +16,7 @@ text_codes! {
         YourTurn => "your_turn",
         ClockReminder => "clock_reminder",
         DrawOffer => "draw_offer",
+        TakebackOffer => "takeback_offer",
         GameOver => "game_over",
         TournamentRound => "tournament_round",
         TournamentWithdrawn => "tournament_withdrawn",
@@ -104,6 +105,8 @@ pub enum Mail {
     ClockReminder { game: i32, ply: i32 },
     /// `from` offers a draw in `game` at `ply`.
     DrawOffer { game: i32, ply: i32, from: i32 },
+    /// `from` asks to take back their last move in `game` at `ply`.
+    TakebackOffer { game: i32, ply: i32, from: i32 },
     /// `game` is over; `last_move` the move that ended it, if one did.
     GameOver {
         game: i32,
@@ -154,6 +157,7 @@ impl Mail {
             Mail::YourTurn { .. } => MailKind::YourTurn,
             Mail::ClockReminder { .. } => MailKind::ClockReminder,
             Mail::DrawOffer { .. } => MailKind::DrawOffer,
+            Mail::TakebackOffer { .. } => MailKind::TakebackOffer,
             Mail::GameOver { .. } => MailKind::GameOver,
             Mail::TournamentRound { .. } => MailKind::TournamentRound,
             Mail::TournamentWithdrawn { .. } => MailKind::TournamentWithdrawn,
@@ -175,6 +179,7 @@ impl Mail {
             | Mail::YourTurn { game, .. }
             | Mail::ClockReminder { game, .. }
             | Mail::DrawOffer { game, .. }
+            | Mail::TakebackOffer { game, .. }
             | Mail::GameOver { game, .. }
             | Mail::ConditionalPlayed { game, .. } => Some(*game),
             _ => None,
@@ -188,6 +193,7 @@ impl Mail {
             | Mail::YourTurn { ply, .. }
             | Mail::ClockReminder { ply, .. }
             | Mail::DrawOffer { ply, .. }
+            | Mail::TakebackOffer { ply, .. }
             | Mail::ConditionalPlayed { ply, .. } => Some(*ply),
             Mail::ChallengeReceived { .. } => Some(0),
             _ => None,
@@ -210,6 +216,7 @@ impl Mail {
             Mail::ChallengeReceived { from, .. }
             | Mail::ChallengeAccepted { from, .. }
             | Mail::DrawOffer { from, .. }
+            | Mail::TakebackOffer { from, .. }
             | Mail::LeaveBooked { from, .. }
             | Mail::ConditionalPlayed { from, .. } => Some(*from),
             Mail::YourTurn { from, .. } | Mail::GameOver { from, .. } => *from,

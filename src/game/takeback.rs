@@ -7,9 +7,10 @@
 use crate::clocks::state;
 use crate::db::models::{GameRow, User};
 use crate::db::schema::{conditional_lines, game_events, game_histories, games, moves};
-use crate::db::{per_backend, DbConn};
+use crate::db::{outbox, per_backend, DbConn};
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, Side};
+use crate::domain::mail_kind::Mail;
 use crate::game::finish::check_participant;
 use crate::game::restore;
 use crate::game::rows::load;
@@ -149,7 +150,17 @@ pub fn takeback(
                     "takeback-asked",
                     "asked to take back a move",
                     now,
-                )
+                )?;
+                // In correspondence the opponent may not look for days: tell them.
+                if let Some(to) = crate::game::rows::player_of(&row, side.opponent()) {
+                    let ask = Mail::TakebackOffer {
+                        game: id,
+                        ply: row.ply,
+                        from: user.id,
+                    };
+                    outbox::enqueue(conn, to, &ask, now)?;
+                }
+                Ok(())
             })
         }
         TakebackAction::Decline => {

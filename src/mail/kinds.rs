@@ -84,6 +84,9 @@ mail_folder!(clock_reminder(m: MailData) =>
     "email/clock_reminder/body.html");
 mail_folder!(draw_offer(m: MailData) =>
     "email/draw_offer/subject.txt", "email/draw_offer/body.txt", "email/draw_offer/body.html");
+mail_folder!(takeback_offer(m: MailData) =>
+    "email/takeback_offer/subject.txt", "email/takeback_offer/body.txt",
+    "email/takeback_offer/body.html");
 mail_folder!(game_over(m: MailData) =>
     "email/game_over/subject.txt", "email/game_over/body.txt", "email/game_over/body.html");
 mail_folder!(leave_booked(m: MailData) =>

@@ -337,6 +337,15 @@ fn render_game_mail(
             with_position(conn, &mut data)?;
             kinds::draw_offer(&data)?
         }
+        Mail::TakebackOffer { ply, .. } => {
+            // Answered, withdrawn or overtaken by a move before it went out.
+            if game.status != GameStatus::Active || game.takeback_offer.is_none() || game.ply != ply
+            {
+                return Ok(None);
+            }
+            with_position(conn, &mut data)?;
+            kinds::takeback_offer(&data)?
+        }
         Mail::GameOver { .. } => {
             with_position(conn, &mut data)?;
             let sides = [
