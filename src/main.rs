@@ -33,6 +33,9 @@ enum Command {
     /// Accounts and the tournament director role (on DATABASE_URL).
     #[command(subcommand)]
     User(user_cli::UserCommand),
+    /// Ratings (on DATABASE_URL).
+    #[command(subcommand)]
+    Ratings(RatingsCommand),
     /// Benchmark: queue mails and drain the outbox into a local SMTP sink;
     /// prints mails/second.
     MailBench {
@@ -46,6 +49,36 @@ enum Command {
         #[arg(long)]
         database_url: Option<String>,
     },
+}
+
+#[derive(Subcommand)]
+enum RatingsCommand {
+    /// Recompute every rating from the rated games in the order they ended,
+    /// store the result, and say how many ratings differed from the stored ones.
+    Rebuild {
+        /// Compare only: store nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+}
+
+fn ratings(cmd: RatingsCommand) -> anyhow::Result<()> {
+    let RatingsCommand::Rebuild { dry_run } = cmd;
+    let config = missive::Config::from_env()?;
+    let mut conn = missive::db::Manager::from_config(&config)
+        .open()
+        .map_err(|e| anyhow::anyhow!("cannot open the database: {e}"))?;
+    missive::db::migrate(&mut conn)?;
+    let r = missive::ratings::rebuild::rebuild(&mut conn, dry_run)
+        .map_err(|e| anyhow::anyhow!(e.public_message()))?;
+    println!(
+        "{} rated games, {} ratings; {} differed from the stored ones{}",
+        r.games,
+        r.ratings,
+        r.differing,
+        if dry_run { " (dry run: nothing stored)" } else { "" }
+    );
+    Ok(())
 }
 
 fn main() -> ExitCode {
@@ -72,6 +105,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Position(args) => rules_cli::position(args)?,
         Command::Record(cmd) => return rules_cli::record(cmd),
         Command::User(cmd) => return Ok(user_cli::run(cmd)),
+        Command::Ratings(cmd) => ratings(cmd)?,
         Command::MailBench {
             count,
             workers,

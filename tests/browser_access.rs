@@ -164,6 +164,36 @@ fn tournament_with(app: &TestApp, player: &str) -> i32 {
     tid
 }
 
+/// `rounds` rated chess games of `player` against `opponent`, ended one a
+/// day up to now (wins, draws, losses in turn): a rating history to draw.
+fn rated_history(app: &TestApp, player: &str, opponent: &str, rounds: i64) {
+    use missive::domain::game_state::{EndReason, GameResult};
+    let mut conn = app.db();
+    let find = |conn: &mut missive::db::DbConn, name: &str| {
+        missive::accounts::users::find_by_name(conn, name)
+            .unwrap()
+            .unwrap()
+    };
+    let (p, o) = (find(&mut conn, player), find(&mut conn, opponent));
+    let now = chrono::Utc::now().naive_utc();
+    for i in 0..rounds {
+        let at = now - chrono::Duration::days(rounds - i);
+        let pairing = missive::game::challenge::Pairing {
+            variant_id: "chess",
+            white_id: p.id,
+            black_id: o.id,
+            time_control: None,
+            leave_cap_days: None,
+            rated: true,
+        };
+        let id = missive::game::challenge::create_paired_game(&mut conn, &pairing, at).unwrap();
+        let row = missive::game::rows::load(&mut conn, id).unwrap();
+        let result = [GameResult::WhiteWins, GameResult::Draw, GameResult::BlackWins][i as usize % 3];
+        missive::game::finish::finish(&mut conn, &row, result, EndReason::Agreement, None, at)
+            .unwrap();
+    }
+}
+
 /// A play link for `user_name` in game `id` at ply 0.
 fn play_link(app: &TestApp, id: i32, user_name: &str) -> String {
     let user = app.count(&format!(
@@ -180,8 +210,8 @@ fn play_link(app: &TestApp, id: i32, user_name: &str) -> String {
 }
 
 /// axe-core finds no serious or critical violation on the home, sign-up,
-/// dashboard, game (each variant), play-link, settings and tournament
-/// pages, in the light scheme or the dark one.
+/// dashboard, game (each variant), play-link, settings, tournament,
+/// profile (with a rating chart) and leaderboard pages, in the light scheme or the dark one.
 #[test]
 fn axe_finds_no_serious_violation_on_the_players_pages() {
     let Some(axe) = axe_source() else {
@@ -197,7 +227,7 @@ fn axe_finds_no_serious_violation_on_the_players_pages() {
     });
     println!("{}", report.join("\n"));
     if ran {
-        let pages = 2 + 4 + missive_rules::variants().len();
+        let pages = 2 + 6 + missive_rules::variants().len();
         assert!(
             report.len() >= pages * 2,
             "every page audited in both schemes: {report:?}"
@@ -225,6 +255,7 @@ async fn audit_all(
         games.push((v.id(), id));
     }
     let tid = off_runtime(|| tournament_with(app, &who));
+    off_runtime(|| rated_history(app, &who, "bob_axe", 40));
     let chess = games[0].1;
     let maohopper = games
         .iter()
@@ -235,6 +266,8 @@ async fn audit_all(
         ("settings".into(), "/settings".into(), true),
         ("tournament".into(), format!("/tournaments/{tid}"), true),
         ("play-link".into(), play_link(app, maohopper, &who), true),
+        ("profile".into(), format!("/users/{who}"), true),
+        ("leaderboard".into(), "/ratings/chess".into(), true),
     ];
     for (variant, id) in &games {
         let shoot = *id == chess || *id == maohopper;

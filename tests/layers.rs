@@ -13,7 +13,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("base", &["util", "config", "smtp_sink"]),
     ("domain", &["domain"]),
     ("db", &["db"]),
-    ("use cases", &["accounts", "game", "clocks", "tournaments"]),
+    ("use cases", &["accounts", "game", "clocks", "tournaments", "ratings"]),
     ("mail", &["mail"]),
     ("jobs", &["jobs"]),
     ("web", &["web"]),

@@ -9,7 +9,7 @@ use crate::db::schema::{
 };
 use crate::db::DbConn;
 use crate::domain::error::Error;
-use crate::game::records::{write_game, Format};
+use crate::game::records::{write_rated_game, Format};
 use crate::game::rows;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -92,7 +92,15 @@ fn games_of(conn: &mut DbConn, user: &User, site: &str) -> Result<Vec<Value>, Er
     for row in &rows {
         let moves = rows::moves_of(conn, row.id)?;
         let pgn = if row.white_id.is_some() && row.black_id.is_some() {
-            Some(write_game(row, &moves, &names, site, Format::Pgn)?)
+            let ratings = crate::ratings::read::of_game(conn, row.id)?;
+            Some(write_rated_game(
+                row,
+                &moves,
+                &names,
+                &ratings,
+                site,
+                Format::Pgn,
+            )?)
         } else {
             None
         };

@@ -92,6 +92,11 @@ pub struct GameRow {
     pub takeback_offer: Option<Side>,
     /// Takebacks the game has had (part of what kept plies are found by).
     pub takebacks: i32,
+    /// The game moves its players' ratings when it ends (issue 39).
+    pub rated: bool,
+    /// An open seek's rating range: who may accept it.
+    pub rating_min: Option<i32>,
+    pub rating_max: Option<i32>,
 }
 
 #[cfg(test)]
@@ -131,6 +136,9 @@ impl GameRow {
             conditional_count: 0,
             takeback_offer: None,
             takebacks: 0,
+            rated: false,
+            rating_min: None,
+            rating_max: None,
         }
     }
 }
@@ -156,6 +164,9 @@ pub struct NewGame<'a> {
     pub updated_at: NaiveDateTime,
     pub time_control: Option<String>,
     pub leave_cap_days: Option<i32>,
+    pub rated: bool,
+    pub rating_min: Option<i32>,
+    pub rating_max: Option<i32>,
 }
 
 /// A ply as a page lists it, with what drawing the position after it takes:
@@ -264,6 +275,8 @@ pub struct TournamentRow {
     pub created_at: NaiveDateTime,
     pub started_at: Option<NaiveDateTime>,
     pub finished_at: Option<NaiveDateTime>,
+    /// Its games are rated (issue 39).
+    pub rated: bool,
 }
 
 #[derive(Queryable, Selectable, Clone, Debug)]

@@ -86,6 +86,10 @@ diesel::table! {
         conditional_count -> Integer,
         takeback_offer -> Nullable<Text>,
         takebacks -> Integer,
+        rated -> Bool,
+        rating_min -> Nullable<Integer>,
+        rating_max -> Nullable<Integer>,
+        rating_seq -> Nullable<BigInt>,
     }
 }
 
@@ -220,6 +224,7 @@ diesel::table! {
         created_at -> Timestamp,
         started_at -> Nullable<Timestamp>,
         finished_at -> Nullable<Timestamp>,
+        rated -> Bool,
     }
 }
 
@@ -345,7 +350,39 @@ diesel::table! {
 diesel::joinable!(conditional_lines -> games (game_id));
 diesel::joinable!(game_events -> games (game_id));
 
+// Ratings (issue 39).
+diesel::table! {
+    ratings (user_id, variant) {
+        user_id -> Integer,
+        variant -> Text,
+        rating -> Double,
+        deviation -> Double,
+        volatility -> Double,
+        games -> Integer,
+        last_played_at -> Nullable<Timestamp>,
+        seq -> BigInt,
+    }
+}
+
+diesel::table! {
+    rating_changes (game_id, user_id) {
+        game_id -> Integer,
+        user_id -> Integer,
+        variant -> Text,
+        rating_before -> Double,
+        deviation_before -> Double,
+        rating_after -> Double,
+        deviation_after -> Double,
+        volatility_after -> Double,
+        at -> Timestamp,
+    }
+}
+
+diesel::joinable!(rating_changes -> games (game_id));
+
 diesel::allow_tables_to_appear_in_same_query!(
+    ratings,
+    rating_changes,
     conditional_lines,
     game_events,
     settings,

@@ -10,6 +10,7 @@ pub mod mail_kind;
 pub mod matching;
 pub mod pairing;
 pub mod piece_words;
+pub mod rating;
 pub mod round_robin;
 pub mod running_time;
 pub mod standings;

@@ -2,7 +2,7 @@
 //! games created already under way (tournament pairings).
 
 use crate::clocks::state;
-use crate::db::models::{NewGame, User};
+use crate::db::models::{GameRow, NewGame, User};
 use crate::db::outbox;
 use crate::db::schema::games;
 use crate::db::DbConn;
@@ -10,6 +10,7 @@ use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, Side};
 use crate::domain::mail_kind::Mail;
+use crate::domain::rating::in_range;
 use crate::domain::time_control::{self as clock, TimeControl};
 use crate::game::notify;
 use crate::game::rows::{insert_game, load, FEN_MAX};
@@ -29,7 +30,73 @@ pub struct Challenge {
     pub fen: String,
     /// Canonical time control text; empty or `none` for no clock.
     pub time_control: String,
+    /// `1` for a rated game; empty or `0` for a casual one.
+    pub rated: String,
+    /// An open seek's rating range (each end optional): who may accept it.
+    pub rating_min: String,
+    pub rating_max: String,
 }
+
+/// The lowest and highest rating a seek's range may name.
+const RANGE_BOUNDS: (i32, i32) = (0, 4000);
+
+/// The `rated` form field: `1` rated, empty or `0` casual.
+pub fn read_rated(text: &str) -> Result<bool, Error> {
+    match text.trim() {
+        "1" => Ok(true),
+        "" | "0" => Ok(false),
+        other => Err(Error::Invalid(format!(
+            "“{}” is not a choice for rated: send 1 for a rated game, 0 for a casual one.",
+            crate::util::clip(other, 20)
+        ))),
+    }
+}
+
+fn read_range_end(text: &str, which: &str) -> Result<Option<i32>, Error> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    match text.parse::<i32>() {
+        Ok(n) if (RANGE_BOUNDS.0..=RANGE_BOUNDS.1).contains(&n) => Ok(Some(n)),
+        _ => Err(Error::Invalid(format!(
+            "The {which} rating of the range must be a whole number from {} to {}, or empty.",
+            RANGE_BOUNDS.0, RANGE_BOUNDS.1
+        ))),
+    }
+}
+
+/// The rated choice and the seek's range, checked against the rest.
+fn rated_and_range(
+    challenge: &Challenge,
+    named: bool,
+    custom_start: bool,
+) -> Result<(bool, Option<i32>, Option<i32>), Error> {
+    let rated = read_rated(&challenge.rated)?;
+    if rated && custom_start {
+        return Err(Error::Invalid(
+            "A game from a custom start position is casual: leave the position empty for a rated game, or make it casual."
+                .into(),
+        ));
+    }
+    let min = read_range_end(&challenge.rating_min, "lowest")?;
+    let max = read_range_end(&challenge.rating_max, "highest")?;
+    if named && (min.is_some() || max.is_some()) {
+        return Err(Error::Invalid(
+            "A rating range is for open seeks: leave the opponent empty, or the range.".into(),
+        ));
+    }
+    if let (Some(lo), Some(hi)) = (min, max) {
+        if lo > hi {
+            return Err(Error::Invalid(format!(
+                "The rating range {lo}-{hi} is empty: put the lower rating first."
+            )));
+        }
+    }
+    Ok((rated, min, max))
+}
+
+
 
 pub fn create_game(
     conn: &mut DbConn,
@@ -94,6 +161,12 @@ pub fn create_game(
     let control = clock::parse_optional(&challenge.time_control).map_err(Error::Invalid)?;
     let control_text = control.map(|c| c.to_string());
     let start_fen = game.fen();
+    let usual_start = Game::new(variant, None).map(|g| g.fen()).ok();
+    let (rated, rating_min, rating_max) = rated_and_range(
+        challenge,
+        opponent.is_some(),
+        usual_start.as_deref() != Some(start_fen.as_str()),
+    )?;
     let history = game.history_string();
     let (white_id, black_id) = match color {
         Color::White => (Some(creator.id), opponent.as_ref().map(|o| o.id)),
@@ -115,6 +188,9 @@ pub fn create_game(
         updated_at: now,
         time_control: control_text,
         leave_cap_days: None,
+        rated,
+        rating_min,
+        rating_max,
     };
     conn.transaction::<_, Error, _>(|conn| {
         let id = insert_game(conn, &new, &history)?;
@@ -131,6 +207,16 @@ pub fn create_game(
         }
         Ok(id)
     })
+}
+
+/// A seek's range in words: `1400-1600`, `1400 or more`, `1600 or less`.
+pub fn range_words(row: &GameRow) -> String {
+    match (row.rating_min, row.rating_max) {
+        (Some(lo), Some(hi)) => format!("{lo}-{hi}"),
+        (Some(lo), None) => format!("{lo} or more"),
+        (None, Some(hi)) => format!("{hi} or less"),
+        (None, None) => "any rating".into(),
+    }
 }
 
 /// The clock columns of a game whose first turn begins at `now`: both
@@ -170,9 +256,17 @@ fn clock_start(control: Option<&TimeControl>, now: NaiveDateTime) -> ClockStart 
     }
 }
 
-/// A game that starts at once, without a challenge (tournaments): White is
-/// recorded as the challenger, the clock runs from `now`, and the player to
-/// move is mailed "your turn".
+/// A game that starts at once, without a challenge: who plays it, how.
+pub struct Pairing<'a> {
+    pub variant_id: &'a str,
+    pub white_id: i32,
+    pub black_id: i32,
+    pub time_control: Option<&'a TimeControl>,
+    pub leave_cap_days: Option<i32>,
+    pub rated: bool,
+}
+
+/// A casual game that starts at once ([`create_paired_game`]).
 pub fn create_active_game(
     conn: &mut DbConn,
     variant_id: &str,
@@ -182,6 +276,33 @@ pub fn create_active_game(
     leave_cap_days: Option<i32>,
     now: NaiveDateTime,
 ) -> Result<i32, Error> {
+    let pairing = Pairing {
+        variant_id,
+        white_id,
+        black_id,
+        time_control,
+        leave_cap_days,
+        rated: false,
+    };
+    create_paired_game(conn, &pairing, now)
+}
+
+/// A game that starts at once, without a challenge (tournaments): White is
+/// recorded as the challenger, the clock runs from `now`, and the player to
+/// move is mailed "your turn".
+pub fn create_paired_game(
+    conn: &mut DbConn,
+    pairing: &Pairing,
+    now: NaiveDateTime,
+) -> Result<i32, Error> {
+    let Pairing {
+        variant_id,
+        white_id,
+        black_id,
+        time_control,
+        leave_cap_days,
+        rated,
+    } = *pairing;
     let variant = missive_rules::variant(variant_id).ok_or_else(|| {
         Error::Invalid(format!(
             "There is no variant “{}”.",
@@ -214,6 +335,9 @@ pub fn create_active_game(
         updated_at: now,
         time_control: time_control.map(|c| c.to_string()),
         leave_cap_days,
+        rated,
+        rating_min: None,
+        rating_max: None,
     };
     conn.transaction::<_, Error, _>(|conn| {
         let id = insert_game(conn, &new, &history)?;
@@ -260,6 +384,21 @@ pub fn accept(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Re
             return Err(Error::Forbidden(
                 "This challenge is addressed to another player.".into(),
             ));
+        }
+    }
+    if row.rating_min.is_some() || row.rating_max.is_some() {
+        let shown = crate::ratings::read::standings_of(conn, &row.variant, &[user.id])?
+            .get(&user.id)
+            .copied()
+            .unwrap_or_default()
+            .at(now);
+        if !in_range(row.rating_min, row.rating_max, shown.whole()) {
+            return Err(Error::Forbidden(format!(
+                "This seek is for players rated {}; your {} rating is {}.",
+                range_words(&row),
+                row.variant,
+                shown.shown()
+            )));
         }
     }
     let (white_id, black_id) = if row.challenger_color == Side::White {

@@ -54,6 +54,9 @@ pub fn record_end(
     if n == 0 {
         return Ok(false);
     }
+    // Only the caller whose update ended the game gets here: a rated game
+    // moves its players' ratings once, in this transaction.
+    crate::ratings::store::on_game_end(conn, row, result, now)?;
     notify::on_game_over(conn, row, last_move, now)?;
     Ok(true)
 }

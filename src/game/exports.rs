@@ -13,7 +13,8 @@ use crate::db::schema::games;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::GameStatus;
-use crate::game::records::{write_game, Format};
+use crate::domain::rating::Change;
+use crate::game::records::{write_rated_game, Format};
 use crate::game::rows;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -92,7 +93,8 @@ impl RecordCache {
 /// One game to write: its row and moves, or its record already kept.
 pub enum Loaded {
     Kept(Arc<String>),
-    Rows(Box<GameRow>, Vec<MoveRow>),
+    /// The row, its moves, and what it did to its players' ratings.
+    Rows(Box<GameRow>, Vec<MoveRow>, HashMap<i32, Change>),
 }
 
 /// Games read for an export, with their players' names.
@@ -114,7 +116,11 @@ fn load_rows(
             Some(text) => Loaded::Kept(text),
             None => {
                 let moves = rows::moves_of(conn, row.id)?;
-                Loaded::Rows(Box::new(row), moves)
+                let ratings = match row.rated && row.status == GameStatus::Finished {
+                    true => crate::ratings::read::of_game(conn, row.id)?,
+                    false => HashMap::new(),
+                };
+                Loaded::Rows(Box::new(row), moves, ratings)
             }
         });
     }
@@ -163,8 +169,15 @@ pub fn write(
     for game in loaded.games {
         match game {
             Loaded::Kept(text) => out.push_str(&text),
-            Loaded::Rows(row, moves) => {
-                let text = Arc::new(write_game(&row, &moves, &loaded.names, site, format)?);
+            Loaded::Rows(row, moves, ratings) => {
+                let text = Arc::new(write_rated_game(
+                    &row,
+                    &moves,
+                    &loaded.names,
+                    &ratings,
+                    site,
+                    format,
+                )?);
                 cache.keep(&row, format, &text);
                 out.push_str(&text);
             }

@@ -8,6 +8,7 @@ use crate::db::{is_unique_violation, DbConn};
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameResult, GameStatus, Side};
+use crate::domain::rating::{signed, Change};
 use crate::game::restore;
 use crate::game::rows;
 use chrono::{NaiveDate, NaiveDateTime};
@@ -100,6 +101,37 @@ pub fn write_game(
     site: &str,
     format: Format,
 ) -> Result<String, Error> {
+    write_rated_game(row, moves, names, &HashMap::new(), site, format)
+}
+
+/// The rating tags of a rated game that has ended, as lichess writes them:
+/// `WhiteElo` and `BlackElo` the ratings before the game (rounded),
+/// `WhiteRatingDiff` and `BlackRatingDiff` what it changed (`+8`, `-8`).
+pub fn rating_tags(row: &GameRow, ratings: &HashMap<i32, Change>) -> Vec<(String, String)> {
+    let (Some(w), Some(b)) = (
+        row.white_id.and_then(|i| ratings.get(&i)),
+        row.black_id.and_then(|i| ratings.get(&i)),
+    ) else {
+        return vec![];
+    };
+    vec![
+        ("WhiteElo".into(), w.before.whole().to_string()),
+        ("BlackElo".into(), b.before.whole().to_string()),
+        ("WhiteRatingDiff".into(), signed(w.diff())),
+        ("BlackRatingDiff".into(), signed(b.diff())),
+    ]
+}
+
+/// [`write_game`] with what the game did to its players' ratings, by user
+/// id (empty for a casual game or one not ended).
+pub fn write_rated_game(
+    row: &GameRow,
+    moves: &[MoveRow],
+    names: &HashMap<i32, String>,
+    ratings: &HashMap<i32, Change>,
+    site: &str,
+    format: Format,
+) -> Result<String, Error> {
     let variant = restore::variant_of(row)?;
     let name = |id: Option<i32>| {
         id.and_then(|i| names.get(&i).cloned())
@@ -134,6 +166,7 @@ pub fn write_game(
     if let Some(end) = row.ended_at {
         tags.push(("EndDate".into(), pgn_date(end)));
     }
+    tags.extend(rating_tags(row, ratings));
     // The seven-tag roster says White and Black, as PGN readers need; a
     // variant whose sides have other names (Leap Chess: Red and Black)
     // says which is which, and the outcome is told in its own words.
@@ -195,7 +228,8 @@ pub fn export_game(
     let moves = rows::moves_of(conn, id)?;
     let ids: Vec<i32> = [row.white_id, row.black_id].into_iter().flatten().collect();
     let names = rows::user_names(conn, &ids)?;
-    write_game(&row, &moves, &names, site, format)
+    let ratings = crate::ratings::read::of_game(conn, id)?;
+    write_rated_game(&row, &moves, &names, &ratings, site, format)
 }
 
 /// What checking a record found.

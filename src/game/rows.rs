@@ -177,16 +177,27 @@ pub fn games_of(conn: &mut DbConn, user_id: i32) -> Result<Vec<GameRow>, Error> 
         .load(conn)?)
 }
 
-/// Open seeks by other players, newest first.
-pub fn open_seeks(conn: &mut DbConn, user_id: i32) -> Result<Vec<GameRow>, Error> {
-    Ok(games::table
+/// Open seeks by other players, newest first: at most 50 of those whose
+/// rating range lets `user_id` accept them (rated as `ratings` says).
+pub fn open_seeks(
+    conn: &mut DbConn,
+    user_id: i32,
+    ratings: &crate::ratings::read::RatingTable,
+) -> Result<Vec<GameRow>, Error> {
+    let mut seeks: Vec<GameRow> = games::table
         .filter(games::status.eq(GameStatus::Pending.code()))
         .filter(games::opponent_id.is_null())
         .filter(games::challenger_id.ne(user_id))
         .order(games::created_at.desc())
-        .limit(50)
+        .limit(200)
         .select(GameRow::as_select())
-        .load(conn)?)
+        .load(conn)?;
+    seeks.retain(|g| {
+        let rating = ratings.rating(user_id, &g.variant).whole();
+        crate::domain::rating::in_range(g.rating_min, g.rating_max, rating)
+    });
+    seeks.truncate(50);
+    Ok(seeks)
 }
 
 /// The names of every player of the games, by id.

@@ -1,4 +1,4 @@
-//! Takebacks by consent, in casual games: one player asks, the other
+//! Takebacks by consent, in casual games (never rated or tournament ones): one player asks, the other
 //! accepts or declines. Accepted, the asker's last move goes (with the
 //! opponent's answer after it, if any, so the asker is to move again), the
 //! clocks are put back as they were after the last move kept, and the
@@ -79,11 +79,18 @@ fn record(
 
 const CHANGED: &str = "The game changed in the meantime; look at it again.";
 
-/// Why takebacks are not allowed in `row`, if they are not.
+/// Why takebacks are not allowed in `row`, if they are not. A rated game
+/// refuses them rather than turning casual: neither player loses a rated
+/// game to a click they did not mean that way.
 pub fn refused(row: &GameRow) -> Option<&'static str> {
-    row.tournament_id.map(|_| {
-        "Takebacks are not allowed in tournament games: every move there counts as played."
-    })
+    if row.tournament_id.is_some() {
+        return Some(
+            "Takebacks are not allowed in tournament games: every move there counts as played.",
+        );
+    }
+    row.rated.then_some(
+        "Takebacks are not allowed in rated games: they are for casual games, where no rating moves.",
+    )
 }
 
 /// Offer, accept or decline a takeback in game `id`. What it reads comes

@@ -33,6 +33,8 @@ pub struct TournamentForm {
     pub max_players: String,
     pub leave_days: String,
     pub forfeit_limit: String,
+    /// `1`: its games are rated.
+    pub rated: String,
 }
 
 pub fn create(
@@ -119,6 +121,7 @@ pub fn create(
         DEFAULT_FORFEIT_LIMIT,
         (1, 1000),
     )?;
+    let rated = crate::game::challenge::read_rated(&form.rated)?;
     conn.transaction::<_, Error, _>(|conn| {
         Ok(per_backend!(conn, |c| diesel::insert_into(
             tournaments::table
@@ -139,6 +142,7 @@ pub fn create(
             tournaments::status.eq(TournamentStatus::Entry.code()),
             tournaments::current_round.eq(0),
             tournaments::created_at.eq(now),
+            tournaments::rated.eq(rated),
         ))
         .returning(tournaments::id)
         .get_result(c))?)

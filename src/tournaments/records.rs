@@ -42,10 +42,15 @@ pub fn export_pgn(conn: &mut DbConn, tid: i32, site: &str) -> Result<String, Err
     let mut out = String::new();
     for g in rows.iter().filter(|g| counts(g)) {
         let moves = by_game.remove(&g.id).unwrap_or_default();
-        let pgn = crate::game::records::write_game(
+        let ratings = match g.rated {
+            true => crate::ratings::read::of_game(conn, g.id)?,
+            false => HashMap::new(),
+        };
+        let pgn = crate::game::records::write_rated_game(
             g,
             &moves,
             &names,
+            &ratings,
             site,
             crate::game::records::Format::Pgn,
         )?;
@@ -214,6 +219,9 @@ pub fn import_record(
                 updated_at: now,
                 time_control: None,
                 leave_cap_days: None,
+                rated: false,
+                rating_min: None,
+                rating_max: None,
             },
             &p.history,
         )?;

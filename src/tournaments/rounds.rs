@@ -145,15 +145,15 @@ pub fn new_game(
         ),
         None => None,
     };
-    let id = challenge::create_active_game(
-        conn,
-        &t.variant,
-        white,
-        black,
-        tc.as_ref(),
-        Some(t.leave_days),
-        now,
-    )?;
+    let pairing = challenge::Pairing {
+        variant_id: &t.variant,
+        white_id: white,
+        black_id: black,
+        time_control: tc.as_ref(),
+        leave_cap_days: Some(t.leave_days),
+        rated: t.rated,
+    };
+    let id = challenge::create_paired_game(conn, &pairing, now)?;
     diesel::update(games::table.find(id))
         .set((
             games::tournament_id.eq(Some(t.id)),

@@ -52,6 +52,8 @@ pub struct TournamentView {
     /// Round robins: the crosstable rows (player name, cells), in standings order.
     pub crosstable: Option<CrossRows>,
     pub adjudications: Vec<(i32, String, String)>,
+    /// Each player's rating in the tournament's variant, as shown beside a name.
+    pub ratings: HashMap<i32, String>,
 }
 
 /// The tournament with its players, games, byes and standings: a fixed
@@ -76,7 +78,9 @@ pub fn view(conn: &mut DbConn, tid: i32) -> Result<TournamentView, Error> {
             adjudications::reason,
         ))
         .load(conn)?;
+    let ratings = crate::ratings::read::shown(conn, &t.variant, &ids, crate::util::now())?;
     Ok(TournamentView {
+        ratings,
         director: name(t.director_id),
         players: players
             .iter()

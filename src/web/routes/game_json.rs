@@ -68,6 +68,22 @@ pub async fn json(path: web::Path<String>, ctx: Ctx) -> Result<HttpResponse, Err
         "moves": moves,
     });
     body["takeback_offer"] = serde_json::json!(row.takeback_offer);
+    // The ratings as PGN writes them (Elo and RatingDiff of a rated game
+    // that has ended), and as the page shows them.
+    let rating = |r: &crate::ratings::game_view::SideRating| {
+        serde_json::json!({
+            "shown": r.shown,
+            "provisional": r.shown.ends_with('?'),
+            "if_win_draw_loss": r.prospects.map(|p| p.map(|(_, d)| d)),
+        })
+    };
+    body["rated"] = serde_json::json!(row.rated);
+    body["white_rating"] = rating(&data.ratings.white);
+    body["black_rating"] = rating(&data.ratings.black);
+    body["white_elo"] = serde_json::json!(data.ratings.white.change.map(|c| c.before.whole()));
+    body["black_elo"] = serde_json::json!(data.ratings.black.change.map(|c| c.before.whole()));
+    body["white_rating_diff"] = serde_json::json!(data.ratings.white.change.map(|c| c.diff()));
+    body["black_rating_diff"] = serde_json::json!(data.ratings.black.change.map(|c| c.diff()));
     body["events"] = data
         .events
         .iter()

@@ -206,6 +206,8 @@ struct GamePage<'a> {
     takeback_by_me: bool,
     /// The takebacks given, as the game's events say them.
     takebacks: Vec<String>,
+    rated: bool,
+    ratings: crate::ratings::game_view::GameRatings,
 }
 
 /// The viewer's conditional lines (id, text) and what they may do with them.
@@ -263,6 +265,8 @@ pub struct Loaded<Ms = Drawn> {
     pub lines: Vec<crate::game::conditional::Line>,
     /// The game's events, when it has had a takeback asked for or given.
     pub events: Vec<crate::game::takeback::GameEvent>,
+    /// The players' ratings in the game's variant.
+    pub ratings: crate::ratings::game_view::GameRatings,
 }
 
 /// The ply a page shows: `?ply=N` clamped to the game, else the last.
@@ -353,6 +357,7 @@ fn read_game<Ms>(
             true => crate::game::takeback::events_of(conn, row.id)?,
             false => Vec::new(),
         };
+        let ratings = crate::ratings::game_view::of_game_row(conn, &row, now())?;
         Ok(Loaded {
             row,
             moves,
@@ -362,6 +367,7 @@ fn read_game<Ms>(
             tournament,
             lines,
             events,
+            ratings,
         })
     })
 }
@@ -566,6 +572,8 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
             .filter(|e| e.kind == "takeback")
             .map(|e| format!("{} ({})", e.detail, e.at.format("%Y-%m-%d %H:%M UTC")))
             .collect(),
+        rated: row.rated,
+        ratings: data.ratings.clone(),
     };
     // Room for the whole page at once: askama's own guess is the template's
     // text alone, and growing to the board, the legal moves and the legend

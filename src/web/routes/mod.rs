@@ -16,6 +16,7 @@ pub mod mail_settings;
 pub mod new_game;
 pub mod pages;
 pub mod play_link;
+pub mod ratings;
 pub mod records;
 pub mod tournaments;
 
@@ -96,6 +97,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/users/{name}/games.pgn", web::get().to(records::user_pgn))
     .route("/users/{name}/feed.atom", web::get().to(records::feed))
     .route("/users/{name}", web::get().to(records::profile))
+    .route("/ratings/{variant}", web::get().to(ratings::leaderboard))
     .route("/records/check", web::get().to(records::check_form))
     .route("/records/check", web::post().to(records::check))
     .route("/tournaments", web::get().to(tournaments::list))

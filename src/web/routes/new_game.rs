@@ -21,6 +21,10 @@ pub struct NewGameForm {
     color: String,
     fen: String,
     time_control: String,
+    /// `1` for a rated game.
+    rated: String,
+    rating_min: String,
+    rating_max: String,
 }
 
 #[derive(Deserialize, Default)]
@@ -45,6 +49,9 @@ struct NewGamePage {
     time_control: String,
     /// The text sent back when it is not a preset.
     custom_time_control: Option<String>,
+    rated: bool,
+    rating_min: String,
+    rating_max: String,
 }
 
 fn custom_control(text: &str) -> Option<String> {
@@ -80,6 +87,9 @@ pub async fn new_form(ctx: Ctx, query: web::Query<NewGameQuery>) -> Result<HttpR
         presets: clock::presets(),
         time_control: clock::DEFAULT_PRESET.into(),
         custom_time_control: None,
+        rated: true,
+        rating_min: String::new(),
+        rating_max: String::new(),
     };
     Ok(html(StatusCode::OK, page.render()?))
 }
@@ -100,6 +110,9 @@ pub async fn create(ctx: Ctx, form: web::Form<NewGameForm>) -> Result<HttpRespon
         color: f.color.clone(),
         fen: f.fen.clone(),
         time_control: time_control.clone(),
+        rated: f.rated.clone(),
+        rating_min: f.rating_min.clone(),
+        rating_max: f.rating_max.clone(),
     };
     // A challenge to a named player mails them: counted before it is made,
     // given back when it is not.
@@ -139,6 +152,9 @@ pub async fn create(ctx: Ctx, form: web::Form<NewGameForm>) -> Result<HttpRespon
                 presets: clock::presets(),
                 time_control: crate::web::clip(&time_control, 80),
                 custom_time_control: custom_control(&crate::web::clip(&time_control, 80)),
+                rated: f.rated.trim() == "1",
+                rating_min: crate::web::clip(&f.rating_min, 10),
+                rating_max: crate::web::clip(&f.rating_max, 10),
             };
             Ok(html(StatusCode::UNPROCESSABLE_ENTITY, page.render()?))
         }

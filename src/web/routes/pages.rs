@@ -30,6 +30,9 @@ pub struct GameLine {
     pub note: String,
     /// What needs the player's eye first: a draw offer, the opponent's move.
     pub flag: Option<&'static str>,
+    /// The opponent's rating in the variant (`1500?`), and whether the game is rated.
+    pub rating: String,
+    pub rated: bool,
 }
 
 #[derive(Template)]
@@ -53,7 +56,7 @@ pub async fn home(ctx: Ctx) -> Result<HttpResponse, Error> {
         return Ok(html(StatusCode::OK, page.render()?));
     };
     let uid = user.id;
-    let (mut mine, seeks, names, clocks_left) = db_read(&ctx.state, move |conn| {
+    let (mut mine, seeks, names, clocks_left, ratings) = db_read(&ctx.state, move |conn| {
         let mine = rows::games_of(conn, uid)?;
         // Time left and deadline where it is the user's turn on a clock
         // (their leave read once for all those games).
@@ -65,7 +68,7 @@ pub async fn home(ctx: Ctx) -> Result<HttpResponse, Error> {
                 clocks_left.insert(g.id, (m.left(now).max(0), Some(m.deadline)));
             }
         }
-        let seeks = rows::open_seeks(conn, uid)?;
+        let seeks = rows::open_seeks(conn, uid, &crate::ratings::read::table_of(conn, &[uid], now)?)?;
         let mut ids: Vec<i32> = mine
             .iter()
             .chain(seeks.iter())
@@ -75,7 +78,8 @@ pub async fn home(ctx: Ctx) -> Result<HttpResponse, Error> {
         ids.sort_unstable();
         ids.dedup();
         let names = rows::user_names(conn, &ids)?;
-        Ok((mine, seeks, names, clocks_left))
+        let ratings = crate::ratings::read::table_of(conn, &ids, now)?;
+        Ok((mine, seeks, names, clocks_left, ratings))
     })
     .await?;
     let name = |id: Option<i32>| -> String {
@@ -121,6 +125,8 @@ pub async fn home(ctx: Ctx) -> Result<HttpResponse, Error> {
             opponent: name(other(g)),
             note: String::new(),
             flag,
+            rating: other(g).map_or_else(String::new, |o| ratings.shown(o, &g.variant)),
+            rated: g.rated,
         };
         match g.status {
             GameStatus::Active if rows::player_to_move(g) == Some(uid) => {
@@ -174,8 +180,17 @@ pub async fn home(ctx: Ctx) -> Result<HttpResponse, Error> {
             id: g.id,
             variant: variant_name(&g.variant),
             opponent: name(Some(g.challenger_id)),
-            note: format!("they play {}", g.challenger_color),
+            note: match (g.rating_min, g.rating_max) {
+                (None, None) => format!("they play {}", g.challenger_color),
+                _ => format!(
+                    "they play {}; for players rated {}",
+                    g.challenger_color,
+                    crate::game::challenge::range_words(g)
+                ),
+            },
             flag: None,
+            rating: ratings.shown(g.challenger_id, &g.variant),
+            rated: g.rated,
         });
     }
     Ok(html(StatusCode::OK, d.render()?))

@@ -320,6 +320,7 @@ struct ProfilePage {
     records: Vec<VariantRecord>,
     games: Vec<GameLine>,
     name_q: String,
+    ratings: Vec<crate::web::routes::ratings::ProfileRating>,
 }
 
 pub async fn profile(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Error> {
@@ -336,10 +337,11 @@ pub async fn profile(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, 
             ..Default::default()
         };
         let (rows, _, names) = svc::archive(conn, &filter)?;
-        Ok(Some((user, records, rows, names)))
+        let ratings = crate::web::routes::ratings::profile_ratings(conn, user.id)?;
+        Ok(Some((user, records, rows, names, ratings)))
     })
     .await?;
-    let (user, records, rows, names) =
+    let (user, records, rows, names, ratings) =
         found.ok_or_else(|| Error::NotFound(format!("There is no player named “{wanted}”.")))?;
     let page = ProfilePage {
         page: ctx.page(),
@@ -354,6 +356,7 @@ pub async fn profile(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, 
             })
             .collect(),
         games: lines(&rows, &names),
+        ratings,
     };
     Ok(html(StatusCode::OK, page.render()?))
 }

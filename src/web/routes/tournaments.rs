@@ -116,6 +116,8 @@ pub struct NewForm {
     max_players: String,
     leave_days: String,
     forfeit_limit: String,
+    /// `1`: the tournament's games are rated.
+    rated: String,
 }
 
 #[derive(Template)]
@@ -173,6 +175,7 @@ pub async fn create(ctx: Ctx, form: web::Form<NewForm>) -> Result<HttpResponse, 
         max_players: f.max_players.clone(),
         leave_days: f.leave_days.clone(),
         forfeit_limit: f.forfeit_limit.clone(),
+        rated: f.rated.clone(),
     };
     match write_once(&ctx.state, move |conn| {
         entry::create(conn, &user, &tf, now())
@@ -193,6 +196,7 @@ pub async fn create(ctx: Ctx, form: web::Form<NewForm>) -> Result<HttpResponse, 
                 &mut f.max_players,
                 &mut f.leave_days,
                 &mut f.forfeit_limit,
+                &mut f.rated,
             ] {
                 *s = clip(s, rows::NAME_MAX);
             }
@@ -220,6 +224,7 @@ pub struct PlayerLine {
 pub struct StandingRow {
     rank: String,
     name: String,
+    rating: String,
     points: String,
     played: u32,
     sb: String,
@@ -258,6 +263,7 @@ struct TournamentPage {
     entrants: i32,
     leave_days: i32,
     forfeit_limit: i32,
+    rated: bool,
     director: String,
     status: String,
     swiss: bool,
@@ -322,6 +328,7 @@ pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Err
                 s.rank.to_string()
             },
             name: s.name.clone(),
+            rating: v.ratings.get(&s.user_id).cloned().unwrap_or_default(),
             points: if s.cancelled {
                 "–".into()
             } else {
@@ -395,6 +402,7 @@ pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Err
         entrants: t.entrants,
         leave_days: t.leave_days,
         forfeit_limit: t.forfeit_limit,
+        rated: t.rated,
         director: v.director.clone(),
         status: t.status.to_string(),
         swiss: t.format == TournamentFormat::Swiss,

@@ -8,6 +8,7 @@ pub mod legend;
 pub mod listed_moves;
 pub mod move_warning;
 pub mod pictures;
+pub mod rating_chart;
 pub mod piece_art;
 
 /// A variant's name for lists ("Leap Chess (64 squares)" rather than

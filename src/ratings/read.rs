@@ -1,0 +1,280 @@
+//! Ratings as pages, records and the leaderboard show them.
+
+use crate::db::schema::{rating_changes, ratings};
+use crate::db::{per_backend, DbConn};
+use crate::domain::error::Error;
+use crate::domain::rating::{Change, Rating, Standing};
+use chrono::{NaiveDateTime, TimeDelta};
+use diesel::prelude::*;
+use std::collections::HashMap;
+
+/// The leaderboard lists players with a rated game in this many days.
+pub const ACTIVE_DAYS: i64 = 180;
+
+/// A ratings row: its player, variant, and standing.
+type StandingRow = (i32, String, f64, f64, f64, i32, Option<NaiveDateTime>, i64);
+
+/// The columns of a [`StandingRow`].
+#[allow(non_camel_case_types)]
+type STANDING_COLUMNS = (
+    ratings::user_id,
+    ratings::variant,
+    ratings::rating,
+    ratings::deviation,
+    ratings::volatility,
+    ratings::games,
+    ratings::last_played_at,
+    ratings::seq,
+);
+const STANDING: STANDING_COLUMNS = (
+    ratings::user_id,
+    ratings::variant,
+    ratings::rating,
+    ratings::deviation,
+    ratings::volatility,
+    ratings::games,
+    ratings::last_played_at,
+    ratings::seq,
+);
+
+fn standing_of(r: &StandingRow) -> Standing {
+    Standing {
+        rating: Rating {
+            rating: r.2,
+            deviation: r.3,
+            volatility: r.4,
+        },
+        games: r.5,
+        last_played_at: r.6,
+        seq: r.7,
+    }
+}
+
+/// Every stored standing with a rated game, by player and variant.
+pub fn all_standings(conn: &mut DbConn) -> Result<Vec<((i32, String), Standing)>, Error> {
+    let rows: Vec<StandingRow> = per_backend!(conn, |c| ratings::table
+        .filter(ratings::games.gt(0))
+        .select(STANDING)
+        .load(c))?;
+    Ok(rows
+        .into_iter()
+        .map(|r| ((r.0, r.1.clone()), standing_of(&r)))
+        .collect())
+}
+
+/// The stored standings in `variant` of those of `users` who have one.
+pub fn standings_of(
+    conn: &mut DbConn,
+    variant: &str,
+    users: &[i32],
+) -> Result<HashMap<i32, Standing>, Error> {
+    let rows: Vec<StandingRow> = per_backend!(conn, |c| ratings::table
+        .filter(ratings::variant.eq(variant))
+        .filter(ratings::user_id.eq_any(users))
+        .select(STANDING)
+        .load(c))?;
+    Ok(rows.iter().map(|r| (r.0, standing_of(r))).collect())
+}
+
+/// Each of `users`' rating in `variant` at `now` as shown beside a name
+/// (`1500?` for one who has never played a rated game there).
+pub fn shown(
+    conn: &mut DbConn,
+    variant: &str,
+    users: &[i32],
+    now: NaiveDateTime,
+) -> Result<HashMap<i32, String>, Error> {
+    let found = standings_of(conn, variant, users)?;
+    Ok(users
+        .iter()
+        .map(|u| (*u, found.get(u).copied().unwrap_or_default().at(now).shown()))
+        .collect())
+}
+
+/// One variant's line of a player's profile.
+#[derive(Clone, Debug)]
+pub struct VariantStanding {
+    pub variant: String,
+    pub standing: Standing,
+    /// The rating at the time asked.
+    pub now: Rating,
+}
+
+/// Every variant `user` has played a rated game in, by variant id.
+pub fn of_user(
+    conn: &mut DbConn,
+    user: i32,
+    now: NaiveDateTime,
+) -> Result<Vec<VariantStanding>, Error> {
+    let rows: Vec<StandingRow> = per_backend!(conn, |c| ratings::table
+        .filter(ratings::user_id.eq(user))
+        .filter(ratings::games.gt(0))
+        .order(ratings::variant.asc())
+        .select(STANDING)
+        .load(c))?;
+    Ok(rows
+        .into_iter()
+        .map(|r| {
+            let standing = standing_of(&r);
+            VariantStanding {
+                variant: r.1,
+                now: standing.at(now),
+                standing,
+            }
+        })
+        .collect())
+}
+
+/// A point of a rating-history chart: when, and the rating after the game.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Point {
+    pub at: NaiveDateTime,
+    pub rating: f64,
+    pub deviation: f64,
+}
+
+/// `user`'s rating after each rated game in `variant`, oldest first.
+pub fn history(conn: &mut DbConn, user: i32, variant: &str) -> Result<Vec<Point>, Error> {
+    let rows: Vec<(NaiveDateTime, f64, f64)> = per_backend!(conn, |c| rating_changes::table
+        .filter(rating_changes::user_id.eq(user))
+        .filter(rating_changes::variant.eq(variant))
+        .order((rating_changes::at.asc(), rating_changes::game_id.asc()))
+        .select((
+            rating_changes::at,
+            rating_changes::rating_after,
+            rating_changes::deviation_after
+        ))
+        .load(c))?;
+    Ok(rows
+        .into_iter()
+        .map(|(at, rating, deviation)| Point {
+            at,
+            rating,
+            deviation,
+        })
+        .collect())
+}
+
+/// What game `game` did to each player's rating, by user id (none for a
+/// casual or unfinished game).
+pub fn of_game(conn: &mut DbConn, game: i32) -> Result<HashMap<i32, Change>, Error> {
+    let rows: Vec<(i32, f64, f64, f64, f64, f64)> = per_backend!(conn, |c| rating_changes::table
+        .filter(rating_changes::game_id.eq(game))
+        .select((
+            rating_changes::user_id,
+            rating_changes::rating_before,
+            rating_changes::deviation_before,
+            rating_changes::rating_after,
+            rating_changes::deviation_after,
+            rating_changes::volatility_after,
+        ))
+        .load(c))?;
+    Ok(rows
+        .into_iter()
+        .map(|(user, rb, db, ra, da, va)| {
+            let before = Rating {
+                rating: rb,
+                deviation: db,
+                volatility: va,
+            };
+            let after = Rating {
+                rating: ra,
+                deviation: da,
+                volatility: va,
+            };
+            (user, Change { before, after })
+        })
+        .collect())
+}
+
+/// A leaderboard line.
+#[derive(Clone, Debug)]
+pub struct Leader {
+    pub user_id: i32,
+    pub username: String,
+    pub rating: Rating,
+    pub games: i32,
+}
+
+/// A variant's leaderboard at `now`: players with a rated game there in the
+/// last [`ACTIVE_DAYS`], best first, established ratings and provisional
+/// ones apart (at most `limit` of each).
+pub fn leaderboard(
+    conn: &mut DbConn,
+    variant: &str,
+    now: NaiveDateTime,
+    limit: usize,
+) -> Result<(Vec<Leader>, Vec<Leader>), Error> {
+    use crate::db::schema::users;
+    let since = now - TimeDelta::days(ACTIVE_DAYS);
+    let rows: Vec<(String, StandingRow)> = per_backend!(conn, |c| ratings::table
+        .inner_join(users::table.on(users::id.eq(ratings::user_id)))
+        .filter(ratings::variant.eq(variant))
+        .filter(ratings::games.gt(0))
+        .filter(ratings::last_played_at.ge(since))
+        .filter(users::deleted_at.is_null())
+        .select((users::username, STANDING))
+        .load(c))?;
+    let mut leaders: Vec<Leader> = rows
+        .into_iter()
+        .map(|(username, r)| Leader {
+            user_id: r.0,
+            username,
+            rating: standing_of(&r).at(now),
+            games: r.5,
+        })
+        .collect();
+    leaders.sort_by(|a, b| {
+        b.rating
+            .rating
+            .total_cmp(&a.rating.rating)
+            .then_with(|| a.username.cmp(&b.username))
+    });
+    let (mut provisional, mut established): (Vec<Leader>, Vec<Leader>) =
+        leaders.into_iter().partition(|l| l.rating.provisional());
+    established.truncate(limit);
+    provisional.truncate(limit);
+    Ok((established, provisional))
+}
+
+/// Some players' ratings in every variant, for lists that mix variants
+/// (the dashboard, the seeks).
+pub struct RatingTable {
+    standings: HashMap<(i32, String), Standing>,
+    now: NaiveDateTime,
+}
+
+impl RatingTable {
+    /// `user`'s rating in `variant` at the table's time (a newcomer's if none).
+    pub fn rating(&self, user: i32, variant: &str) -> Rating {
+        self.standings
+            .get(&(user, variant.to_string()))
+            .copied()
+            .unwrap_or_default()
+            .at(self.now)
+    }
+
+    /// As shown beside a name: `1612`, `1500?`.
+    pub fn shown(&self, user: i32, variant: &str) -> String {
+        self.rating(user, variant).shown()
+    }
+}
+
+/// The ratings of `users` in every variant they have one, at `now`.
+pub fn table_of(
+    conn: &mut DbConn,
+    users: &[i32],
+    now: NaiveDateTime,
+) -> Result<RatingTable, Error> {
+    let rows: Vec<StandingRow> = per_backend!(conn, |c| ratings::table
+        .filter(ratings::user_id.eq_any(users))
+        .select(STANDING)
+        .load(c))?;
+    Ok(RatingTable {
+        standings: rows
+            .into_iter()
+            .map(|r| ((r.0, r.1.clone()), standing_of(&r)))
+            .collect(),
+        now,
+    })
+}

@@ -1,0 +1,171 @@
+//! `missive ratings rebuild`: every rating recomputed from the game history,
+//! in the order the games ended, with the computation a game's end uses.
+
+use crate::db::schema::{games, rating_changes, ratings};
+use crate::db::{per_backend, DbConn};
+use crate::domain::codes::Coded;
+use crate::domain::error::Error;
+use crate::domain::game_state::{GameResult, GameStatus};
+use crate::domain::rating::{next_seq, rate_game, Change, Standing};
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use std::collections::BTreeMap;
+
+/// What a rebuild found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rebuilt {
+    /// Rated games replayed.
+    pub games: usize,
+    /// Ratings (player and variant) they make.
+    pub ratings: usize,
+    /// Ratings whose recomputed value is not the stored one (missing on
+    /// either side included).
+    pub differing: usize,
+}
+
+type Key = (i32, String);
+
+struct Replay {
+    standings: BTreeMap<Key, Standing>,
+    changes: Vec<(i32, Key, Change, NaiveDateTime)>,
+    /// Each game's place in the order ratings moved.
+    seqs: Vec<(i32, i64)>,
+    games: usize,
+}
+
+/// Every finished rated game in the order its ratings were moved, replayed
+/// from newcomers' ratings. That order is the end order, except that of
+/// games ended at the same moment in two processes, one player in both,
+/// the one rated first comes first: each game's `rating_seq` keeps it (a
+/// game without one, never rated, comes after those with one).
+fn replay(conn: &mut DbConn) -> Result<Replay, Error> {
+    type Ended = (
+        i32,
+        String,
+        Option<i32>,
+        Option<i32>,
+        Option<String>,
+        Option<NaiveDateTime>,
+        Option<i64>,
+    );
+    let mut rows: Vec<Ended> = per_backend!(conn, |c| games::table
+        .filter(games::rated.eq(true))
+        .filter(games::status.eq(GameStatus::Finished.code()))
+        .filter(games::result.is_not_null())
+        .filter(games::ended_at.is_not_null())
+        .order((games::ended_at.asc(), games::id.asc()))
+        .select((
+            games::id,
+            games::variant,
+            games::white_id,
+            games::black_id,
+            games::result,
+            games::ended_at,
+            games::rating_seq,
+        ))
+        .load(c))?;
+    rows.sort_by_key(|g| (g.6.unwrap_or(i64::MAX), g.5, g.0));
+    let mut out = Replay {
+        standings: BTreeMap::new(),
+        changes: Vec::new(),
+        seqs: Vec::new(),
+        games: 0,
+    };
+    for (id, variant, white, black, result, ended, _) in rows {
+        let (Some(white), Some(black), Some(result), Some(at)) = (
+            white,
+            black,
+            result.as_deref().and_then(GameResult::from_code),
+            ended,
+        ) else {
+            continue;
+        };
+        let (wk, bk) = ((white, variant.clone()), (black, variant));
+        let w = out.standings.get(&wk).copied().unwrap_or_default();
+        let b = out.standings.get(&bk).copied().unwrap_or_default();
+        let (wc, bc) = rate_game(&w, &b, result, at);
+        let seq = next_seq(&w, &b);
+        out.standings.insert(wk.clone(), w.after(wc.after, at, seq));
+        out.standings.insert(bk.clone(), b.after(bc.after, at, seq));
+        out.seqs.push((id, seq));
+        out.changes.push((id, wk, wc, at));
+        out.changes.push((id, bk, bc, at));
+        out.games += 1;
+    }
+    Ok(out)
+}
+
+fn stored(conn: &mut DbConn) -> Result<BTreeMap<Key, Standing>, Error> {
+    Ok(crate::ratings::read::all_standings(conn)?
+        .into_iter()
+        .collect())
+}
+
+fn differing(a: &BTreeMap<Key, Standing>, b: &BTreeMap<Key, Standing>) -> usize {
+    let only_a = a.iter().filter(|(k, v)| b.get(*k) != Some(*v)).count();
+    let only_b = b.keys().filter(|k| !a.contains_key(*k)).count();
+    only_a + only_b
+}
+
+/// Recompute every rating and compare it with the stored one; unless
+/// `dry_run`, store the recomputed ones (and the games' changes) in their
+/// place, in one transaction that holds off games ending meanwhile.
+pub fn rebuild(conn: &mut DbConn, dry_run: bool) -> Result<Rebuilt, Error> {
+    conn.transaction(|conn| {
+        if !dry_run {
+            match conn {
+                // A game ending meanwhile waits for the rebuild, then moves
+                // the rebuilt ratings.
+                DbConn::Postgresql(c) => {
+                    diesel::sql_query(
+                        "LOCK TABLE ratings, rating_changes IN SHARE ROW EXCLUSIVE MODE",
+                    )
+                    .execute(c)?;
+                }
+                // SQLite's one writer: take the write lock before reading.
+                DbConn::Sqlite(c) => {
+                    diesel::sql_query("DELETE FROM rating_changes").execute(c)?;
+                }
+            }
+        }
+        let before = stored(conn)?;
+        let replayed = replay(conn)?;
+        let found = Rebuilt {
+            games: replayed.games,
+            ratings: replayed.standings.len(),
+            differing: differing(&replayed.standings, &before),
+        };
+        if !dry_run {
+            write(conn, &replayed)?;
+        }
+        Ok(found)
+    })
+}
+
+fn write(conn: &mut DbConn, replayed: &Replay) -> Result<(), Error> {
+    diesel::delete(rating_changes::table).execute(conn)?;
+    diesel::delete(ratings::table).execute(conn)?;
+    for ((user, variant), s) in &replayed.standings {
+        diesel::insert_into(ratings::table)
+            .values((
+                ratings::user_id.eq(user),
+                ratings::variant.eq(variant),
+                ratings::rating.eq(s.rating.rating),
+                ratings::deviation.eq(s.rating.deviation),
+                ratings::volatility.eq(s.rating.volatility),
+                ratings::games.eq(s.games),
+                ratings::last_played_at.eq(s.last_played_at),
+                ratings::seq.eq(s.seq),
+            ))
+            .execute(conn)?;
+    }
+    for (game, seq) in &replayed.seqs {
+        diesel::update(games::table.find(game))
+            .set(games::rating_seq.eq(Some(seq)))
+            .execute(conn)?;
+    }
+    for (game, (user, variant), change, at) in &replayed.changes {
+        crate::ratings::store::insert_change(conn, *game, *user, variant, change, *at)?;
+    }
+    Ok(())
+}
