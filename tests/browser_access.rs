@@ -164,6 +164,35 @@ fn tournament_with(app: &TestApp, player: &str) -> i32 {
     tid
 }
 
+/// An app password and a token of `player`'s, for the client page's lists.
+fn credentials_of(app: &TestApp, player: &str) {
+    use missive::accounts::api_credentials::issue;
+    use missive::domain::api_credential::{CredentialKind, Scope};
+    let conn = &mut app.db();
+    let user = missive::accounts::users::find_by_name(conn, player)
+        .unwrap()
+        .unwrap();
+    let now = chrono::Utc::now().naive_utc();
+    issue(
+        conn,
+        &user,
+        CredentialKind::AppPassword,
+        Scope::Play,
+        "ChessBase on the laptop",
+        now,
+    )
+    .unwrap();
+    issue(
+        conn,
+        &user,
+        CredentialKind::Token,
+        Scope::Read,
+        "results scraper",
+        now,
+    )
+    .unwrap();
+}
+
 /// A play link for `user_name` in game `id` at ply 0.
 fn play_link(app: &TestApp, id: i32, user_name: &str) -> String {
     let user = app.count(&format!(
@@ -180,8 +209,8 @@ fn play_link(app: &TestApp, id: i32, user_name: &str) -> String {
 }
 
 /// axe-core finds no serious or critical violation on the home, sign-up,
-/// dashboard, game (each variant), play-link, settings and tournament
-/// pages, in the light scheme or the dark one.
+/// dashboard, game (each variant), play-link, settings, client programs
+/// and tournament pages, in the light scheme or the dark one.
 #[test]
 fn axe_finds_no_serious_violation_on_the_players_pages() {
     let Some(axe) = axe_source() else {
@@ -197,7 +226,7 @@ fn axe_finds_no_serious_violation_on_the_players_pages() {
     });
     println!("{}", report.join("\n"));
     if ran {
-        let pages = 2 + 4 + missive_rules::variants().len();
+        let pages = 2 + 5 + missive_rules::variants().len();
         assert!(
             report.len() >= pages * 2,
             "every page audited in both schemes: {report:?}"
@@ -225,6 +254,7 @@ async fn audit_all(
         games.push((v.id(), id));
     }
     let tid = off_runtime(|| tournament_with(app, &who));
+    off_runtime(|| credentials_of(app, &who));
     let chess = games[0].1;
     let maohopper = games
         .iter()
@@ -233,6 +263,7 @@ async fn audit_all(
     let mut pages: Pages = vec![
         ("dashboard".into(), "/".into(), true),
         ("settings".into(), "/settings".into(), true),
+        ("clients".into(), "/settings/clients".into(), true),
         ("tournament".into(), format!("/tournaments/{tid}"), true),
         ("play-link".into(), play_link(app, maohopper, &who), true),
     ];
