@@ -187,11 +187,12 @@ fn raw_soap_without_soapaction(backend: Backend) {
         ),
     );
     assert_eq!(result_of("MakeAMove", &reply), "NotYourGame");
+    // A request that is not a call: a fault, 400.
     let (status, reply) = soap(&app, &envelope("DeleteEverything", &[]));
-    assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
+    assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(reply.contains("<faultcode>soap:Client</faultcode>") && reply.contains("GetMyGames"));
     let (status, reply) = soap(&app, "<<<");
-    assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
+    assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(reply.contains("soap:Fault"));
     // Resigning.
     assert_eq!(mv("", &[("resign", "true")]), "Success");

@@ -83,7 +83,10 @@ fn xml(status: StatusCode, body: String) -> HttpResponse {
         .body(body)
 }
 
-/// A SOAP 1.1 fault (HTTP 500, as SOAP 1.1 has it).
+/// A SOAP 1.1 fault. One the service answers to a well-formed call (a
+/// failed sign-in) is HTTP 500, as SOAP 1.1 and the Xfcc programs have
+/// it; a request that is not a call at all is 400, since nothing went
+/// wrong in the server.
 fn fault(code: &'static str, text: impl Into<String>) -> HttpResponse {
     let body = FaultReply {
         code,
@@ -92,6 +95,13 @@ fn fault(code: &'static str, text: impl Into<String>) -> HttpResponse {
     .render()
     .unwrap_or_default();
     xml(StatusCode::INTERNAL_SERVER_ERROR, body)
+}
+
+/// A request that is not a call this service answers: a fault, 400.
+fn not_a_call(text: impl Into<String>) -> HttpResponse {
+    let mut res = fault("Client", text);
+    *res.status_mut() = StatusCode::BAD_REQUEST;
+    res
 }
 
 /// `GET /xfcc` (`?wsdl`): the service description.
@@ -220,11 +230,11 @@ async fn sign_in(state: &Arc<AppState>, ip: String, call: &Call) -> Result<User,
 pub async fn service(state: State, req: HttpRequest, body: web::Bytes) -> HttpResponse {
     let state = state.get_ref().clone();
     let Ok(text) = std::str::from_utf8(&body) else {
-        return fault("Client", "The request is not UTF-8 text.");
+        return not_a_call("The request is not UTF-8 text.");
     };
     let call = match read_call(text) {
         Ok(c) => c,
-        Err(why) => return fault("Client", why),
+        Err(why) => return not_a_call(why),
     };
     let ip = crate::web::client_addr::client_addr(&req, state.config.trust_proxy);
     let user = match sign_in(&state, ip, &call).await {
