@@ -188,10 +188,43 @@ fn rated_history(app: &TestApp, player: &str, opponent: &str, rounds: i64) {
         };
         let id = missive::game::challenge::create_paired_game(&mut conn, &pairing, at).unwrap();
         let row = missive::game::rows::load(&mut conn, id).unwrap();
-        let result = [GameResult::WhiteWins, GameResult::Draw, GameResult::BlackWins][i as usize % 3];
+        let result = [
+            GameResult::WhiteWins,
+            GameResult::Draw,
+            GameResult::BlackWins,
+        ][i as usize % 3];
         missive::game::finish::finish(&mut conn, &row, result, EndReason::Agreement, None, at)
             .unwrap();
     }
+}
+
+/// An app password and a token of `player`'s, for the client page's lists.
+fn credentials_of(app: &TestApp, player: &str) {
+    use missive::accounts::api_credentials::issue;
+    use missive::domain::api_credential::{CredentialKind, Scope};
+    let conn = &mut app.db();
+    let user = missive::accounts::users::find_by_name(conn, player)
+        .unwrap()
+        .unwrap();
+    let now = chrono::Utc::now().naive_utc();
+    issue(
+        conn,
+        &user,
+        CredentialKind::AppPassword,
+        Scope::Play,
+        "ChessBase on the laptop",
+        now,
+    )
+    .unwrap();
+    issue(
+        conn,
+        &user,
+        CredentialKind::Token,
+        Scope::Read,
+        "results scraper",
+        now,
+    )
+    .unwrap();
 }
 
 /// A play link for `user_name` in game `id` at ply 0.
@@ -210,8 +243,9 @@ fn play_link(app: &TestApp, id: i32, user_name: &str) -> String {
 }
 
 /// axe-core finds no serious or critical violation on the home, sign-up,
-/// dashboard, game (each variant), play-link, settings, tournament,
-/// profile (with a rating chart) and leaderboard pages, in the light scheme or the dark one.
+/// dashboard, game (each variant), play-link, settings, client programs,
+/// tournament, profile (with a rating chart) and leaderboard pages, in the
+/// light scheme or the dark one.
 #[test]
 fn axe_finds_no_serious_violation_on_the_players_pages() {
     let Some(axe) = axe_source() else {
@@ -227,7 +261,7 @@ fn axe_finds_no_serious_violation_on_the_players_pages() {
     });
     println!("{}", report.join("\n"));
     if ran {
-        let pages = 2 + 6 + missive_rules::variants().len();
+        let pages = 2 + 7 + missive_rules::variants().len();
         assert!(
             report.len() >= pages * 2,
             "every page audited in both schemes: {report:?}"
@@ -256,6 +290,7 @@ async fn audit_all(
     }
     let tid = off_runtime(|| tournament_with(app, &who));
     off_runtime(|| rated_history(app, &who, "bob_axe", 40));
+    off_runtime(|| credentials_of(app, &who));
     let chess = games[0].1;
     let maohopper = games
         .iter()
@@ -264,6 +299,7 @@ async fn audit_all(
     let mut pages: Pages = vec![
         ("dashboard".into(), "/".into(), true),
         ("settings".into(), "/settings".into(), true),
+        ("clients".into(), "/settings/clients".into(), true),
         ("tournament".into(), format!("/tournaments/{tid}"), true),
         ("play-link".into(), play_link(app, maohopper, &who), true),
         ("profile".into(), format!("/users/{who}"), true),

@@ -27,10 +27,20 @@ both_backends!(
 );
 
 /// POST routes that take no CSRF token, and why.
-const NO_CSRF: &[(&str, &str)] = &[(
-    "/unsubscribe",
-    "the per-user signature is the authority (RFC 8058 one-click POST from a mail client)",
-)];
+const NO_CSRF: &[(&str, &str)] = &[
+    (
+        "/unsubscribe",
+        "the per-user signature is the authority (RFC 8058 one-click POST from a mail client)",
+    ),
+    // Issue 41: the doors for programs read no cookie; the credential in
+    // the request is the authority (tests/api.rs, tests/xfcc.rs).
+    ("/xfcc", "the username and app password in the SOAP body"),
+    ("/api/v1/games/{id}/move", "the bearer token"),
+    ("/api/v1/games/{id}/draw", "the bearer token"),
+    ("/api/v1/games/{id}/resign", "the bearer token"),
+    ("/api/v1/games/{id}/conditional", "the bearer token"),
+    ("/api/v1/games/{id}/conditional/delete", "the bearer token"),
+];
 
 fn user_id(app: &TestApp, name: &str) -> i32 {
     app.count(&format!(
@@ -413,6 +423,31 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
             &alice,
             "/settings/sessions".into(),
             vec![],
+        ),
+        // Issue 41: alice's first credentials (ids 1 and 2), made and revoked.
+        (
+            "/settings/app-passwords",
+            &alice,
+            "/settings/app-passwords".into(),
+            vec![("name", "Scid")],
+        ),
+        (
+            "/settings/app-passwords/revoke",
+            &alice,
+            "/settings/app-passwords/revoke".into(),
+            vec![("id", "1"), ("confirm", "1")],
+        ),
+        (
+            "/settings/tokens",
+            &alice,
+            "/settings/tokens".into(),
+            vec![("name", "bot"), ("scope", "read")],
+        ),
+        (
+            "/settings/tokens/revoke",
+            &alice,
+            "/settings/tokens/revoke".into(),
+            vec![("id", "2"), ("confirm", "1")],
         ),
         (
             "/settings/delete",

@@ -2,6 +2,7 @@
 //! (password reset and change, address change, deletion, export, operators'
 //! hold).
 
+pub mod api_credentials;
 pub mod deletion;
 pub mod disabling;
 pub mod email_change;

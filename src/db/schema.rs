@@ -347,6 +347,21 @@ diesel::table! {
     }
 }
 
+// Issue 41: app passwords and personal tokens (`accounts::api_credentials`).
+diesel::table! {
+    api_credentials (id) {
+        id -> Integer,
+        user_id -> Integer,
+        kind -> Text,
+        scope -> Text,
+        name -> Text,
+        secret_hash -> Text,
+        created_at -> Timestamp,
+        last_used_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::joinable!(api_credentials -> users (user_id));
 diesel::joinable!(conditional_lines -> games (game_id));
 diesel::joinable!(game_events -> games (game_id));
 
@@ -407,5 +422,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     digest_sent,
     verify_mail_sent,
     account_tokens,
-    retired_usernames
+    retired_usernames,
+    api_credentials
 );

@@ -3,6 +3,7 @@
 //! mails), time controls and their arithmetic, pairing and standings.
 
 pub mod account_token;
+pub mod api_credential;
 pub mod codes;
 pub mod error;
 pub mod game_state;

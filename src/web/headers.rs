@@ -25,6 +25,14 @@ pub const HSTS: &str = "max-age=31536000";
 /// (RFC 8058 one-click unsubscribe), not by a browser session.
 const CROSS_SITE_POSTS: &[&str] = &["/unsubscribe"];
 
+/// Posts to the doors for programs (issue 41), authorised by a bearer
+/// token or an app password in the request and never by a cookie, so a
+/// request from another site carries nothing of the browser's: a web
+/// page elsewhere may use the API with its own token.
+fn for_programs(path: &str) -> bool {
+    path == "/xfcc" || path.starts_with("/api/")
+}
+
 /// Why a post is refused as cross-site, if it is: `Sec-Fetch-Site` when the
 /// browser sends it (`same-origin` and `none`, typed or bookmarked, pass),
 /// else `Origin`, which must be the site's (the configured base URL, or the
@@ -74,7 +82,10 @@ pub async fn guard(
         Some(state) => (state.config.base_url.clone(), state.config.secure_cookies()),
         None => (String::new(), false),
     };
-    if req.method() == Method::POST && !CROSS_SITE_POSTS.contains(&req.path()) {
+    if req.method() == Method::POST
+        && !CROSS_SITE_POSTS.contains(&req.path())
+        && !for_programs(req.path())
+    {
         if let Some(why) = cross_site(&req, &base_url) {
             let refusal = Refusal::Forbidden(format!(
                 "{why}, so it was not accepted. If you sent it yourself, open the page on \

@@ -517,6 +517,8 @@ pub fn declared_fields() -> Vec<String> {
     let sources = [
         include_str!("../../src/web/routes/account_links.rs"),
         include_str!("../../src/web/routes/account_settings.rs"),
+        include_str!("../../src/web/routes/client_settings.rs"),
+        include_str!("../../src/web/routes/api/games.rs"),
         include_str!("../../src/web/routes/accounts.rs"),
         include_str!("../../src/web/routes/analysis.rs"),
         include_str!("../../src/web/routes/conditional.rs"),

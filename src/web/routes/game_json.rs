@@ -1,16 +1,29 @@
 //! A game as JSON (`/games/{id}.json`).
 
+use crate::db::models::MoveRow;
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, Side};
 use crate::game::restore;
 use crate::game::rows;
-use crate::web::routes::game_page::load_game;
+use crate::web::routes::game_page::{load_game, Loaded};
 use crate::web::{parse_id, Ctx};
 use actix_web::{web, HttpResponse};
 
 pub async fn json(path: web::Path<String>, ctx: Ctx) -> Result<HttpResponse, Error> {
     let id = parse_id(&path)?;
     let data = load_game(&ctx, id, |c, row| rows::moves_of(c, row.id)).await?;
+    let body = game_body(&data, ctx.user.as_ref().map(|u| u.id))?;
+    Ok(HttpResponse::Ok()
+        .content_type("application/json")
+        .body(body.to_string()))
+}
+
+/// A game as JSON, as `viewer` may see it (their own conditional lines, if
+/// they play in it): `/games/{id}.json` and the API's game alike.
+pub fn game_body(
+    data: &Loaded<Vec<MoveRow>>,
+    viewer: Option<i32>,
+) -> Result<serde_json::Value, Error> {
     let row = &data.row;
     let variant = restore::variant_of(row)?;
     let side = |s: Side| variant.side_name(s.color());
@@ -97,10 +110,7 @@ pub async fn json(path: web::Path<String>, ctx: Ctx) -> Result<HttpResponse, Err
         })
         .collect();
     // The viewer's own conditional lines, for a player (nobody else's).
-    let player = ctx
-        .user
-        .as_ref()
-        .is_some_and(|u| rows::side_of(row, u.id).is_some());
+    let player = viewer.is_some_and(|v| rows::side_of(row, v).is_some());
     if player {
         body["conditional_lines"] = data
             .lines
@@ -114,7 +124,5 @@ pub async fn json(path: web::Path<String>, ctx: Ctx) -> Result<HttpResponse, Err
             })
             .collect();
     }
-    Ok(HttpResponse::Ok()
-        .content_type("application/json")
-        .body(body.to_string()))
+    Ok(body)
 }

@@ -308,10 +308,20 @@ pub async fn load_game<Ms: Send + 'static>(
     id: i32,
     moves: impl FnOnce(&mut DbConn, &GameRow) -> Result<Ms, Error> + Clone + Send + 'static,
 ) -> Result<Loaded<Ms>, Error> {
-    let viewer = ctx.user.as_ref().map(|u| u.id);
-    let state = ctx.state.clone();
-    crate::web::db_read(&ctx.state, move |conn| {
-        read_game(conn, &state, id, viewer, moves.clone())
+    load_game_for(&ctx.state, id, ctx.user.as_ref().map(|u| u.id), moves).await
+}
+
+/// [`load_game`] as `viewer` sees it, for callers without a session (the
+/// JSON API, whose viewer is a token's owner).
+pub async fn load_game_for<Ms: Send + 'static>(
+    state: &Arc<AppState>,
+    id: i32,
+    viewer: Option<i32>,
+    moves: impl FnOnce(&mut DbConn, &GameRow) -> Result<Ms, Error> + Clone + Send + 'static,
+) -> Result<Loaded<Ms>, Error> {
+    let reads = state.clone();
+    crate::web::db_read(state, move |conn| {
+        read_game(conn, &reads, id, viewer, moves.clone())
     })
     .await
 }

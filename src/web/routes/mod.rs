@@ -5,6 +5,8 @@ pub mod account_links;
 pub mod account_settings;
 pub mod accounts;
 pub mod analysis;
+pub mod api;
+pub mod client_settings;
 pub mod conditional;
 pub mod director;
 pub mod game_acts;
@@ -75,6 +77,27 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         web::post().to(account_settings::delete_account),
     )
     .route("/settings/export", web::get().to(account_settings::export))
+    // Issue 41: credentials for client programs, the Xfcc service, the JSON API.
+    .route("/settings/clients", web::get().to(client_settings::show))
+    .route(
+        "/settings/app-passwords",
+        web::post().to(client_settings::new_app_password),
+    )
+    .route(
+        "/settings/app-passwords/revoke",
+        web::post().to(client_settings::revoke_app_password),
+    )
+    .route(
+        "/settings/tokens",
+        web::post().to(client_settings::new_token),
+    )
+    .route(
+        "/settings/tokens/revoke",
+        web::post().to(client_settings::revoke_token),
+    )
+    .route("/xfcc", web::get().to(api::xfcc::wsdl))
+    .route("/xfcc", web::post().to(api::xfcc::service))
+    .service(api_scope())
     .route("/settings/mail", web::get().to(mail_settings::show))
     .route("/settings/mail", web::post().to(mail_settings::save))
     .route(
@@ -169,4 +192,28 @@ fn games_scope() -> actix_web::Scope {
             "/{id}/adjudication-request",
             web::post().to(tournaments::request_adjudication),
         )
+}
+
+/// The JSON API (issue 41), answered with problem details when it fails,
+/// down to an unknown route under it.
+fn api_scope() -> actix_web::Scope {
+    web::scope("/api/v1")
+        .app_data(api::json_config())
+        .route("/openapi.json", web::get().to(api::openapi::document))
+        .route("/games", web::get().to(api::games::list))
+        .route("/games/{id}", web::get().to(api::games::show))
+        .route("/games/{id}/move", web::post().to(api::games::make_move))
+        .route("/games/{id}/draw", web::post().to(api::games::draw))
+        .route("/games/{id}/resign", web::post().to(api::games::resign))
+        .route("/games/{id}/conditional", web::get().to(api::games::lines))
+        .route(
+            "/games/{id}/conditional",
+            web::post().to(api::games::add_line),
+        )
+        .route(
+            "/games/{id}/conditional/delete",
+            web::post().to(api::games::delete_line),
+        )
+        .route("/users/{name}", web::get().to(api::games::user))
+        .default_service(web::to(api::not_found))
 }
