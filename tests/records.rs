@@ -718,6 +718,24 @@ where
     undone
 }
 
+/// How many migrations came after issue 36's accounts migration (the
+/// later issues' own: ratings, the API's credentials, …): undone and
+/// applied again first, whatever they are.
+fn newer_than_accounts<DB: diesel::backend::Backend>(
+    migrations: diesel_migrations::EmbeddedMigrations,
+) -> usize
+where
+    diesel_migrations::EmbeddedMigrations: diesel::migration::MigrationSource<DB>,
+{
+    diesel::migration::MigrationSource::<DB>::migrations(&migrations)
+        .unwrap()
+        .iter()
+        .filter(|m| {
+            m.name().to_string().replace('-', "").as_str() > "20261128100000_account_lifecycle"
+        })
+        .count()
+}
+
 /// Migration `2026-11-23-150000_digests` adds `moves.turn_no` and numbers
 /// the moves of existing games in SQL: undone and applied again over games
 /// played through the server (one from the start, one where Black moves
@@ -785,7 +803,10 @@ fn turn_number_backfill_matches_live_numbering(backend: Backend) {
     let redo = |conn: &mut missive::db::DbConn| -> Vec<String> {
         match conn {
             missive::db::DbConn::Sqlite(c) => {
-                let mut undone = undo_and_redo(c, 7, || missive::db::SQLITE_MIGRATIONS);
+                let extra =
+                    newer_than_accounts::<diesel::sqlite::Sqlite>(missive::db::SQLITE_MIGRATIONS);
+                let mut undone = undo_and_redo(c, 7 + extra, || missive::db::SQLITE_MIGRATIONS);
+                undone.drain(..extra);
                 // The accounts' and limits' tables (issues 36 and 37) and
                 // conditional moves and takebacks (issue 38) came after the rest.
                 later_first(&mut undone);
@@ -797,7 +818,9 @@ fn turn_number_backfill_matches_live_numbering(backend: Backend) {
                 // The accounts' and limits' tables (issues 36 and 37),
                 // PostgreSQL's page-change triggers, the migration that
                 // dropped them, and issue 38's came after the rest.
-                let mut undone = undo_and_redo(c, 9, || missive::db::POSTGRES_MIGRATIONS);
+                let extra = newer_than_accounts::<diesel::pg::Pg>(missive::db::POSTGRES_MIGRATIONS);
+                let mut undone = undo_and_redo(c, 9 + extra, || missive::db::POSTGRES_MIGRATIONS);
+                undone.drain(..extra);
                 later_first(&mut undone);
                 let dropped = undone.remove(0).replace('-', "");
                 assert!(dropped.starts_with("20261127000000"), "{dropped}");
