@@ -46,6 +46,10 @@ enum Command {
         #[arg(long)]
         database_url: Option<String>,
     },
+    /// Read one reply to a "your turn" mail on standard input (a mail
+    /// server's pipe transport) and act on it. Exit codes (sysexits): 0
+    /// done, 65 unreadable, 67 unknown address, 75 try later.
+    MailIn,
 }
 
 fn main() -> ExitCode {
@@ -72,6 +76,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Position(args) => rules_cli::position(args)?,
         Command::Record(cmd) => return rules_cli::record(cmd),
         Command::User(cmd) => return Ok(user_cli::run(cmd)),
+        Command::MailIn => {
+            let done = missive::mail_in::run(missive::Config::from_env());
+            // The mail server logs this line with the delivery.
+            eprintln!("mail-in: {}", done.note);
+            return Ok(ExitCode::from(done.exit.code()));
+        }
         Command::MailBench {
             count,
             workers,
