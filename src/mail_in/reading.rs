@@ -86,36 +86,52 @@ pub enum Instruction {
     LineWithoutMove(String),
 }
 
-/// Where the reply's own text ends: a signature, or the header a mail
-/// client writes above what it quotes (Gmail, Apple Mail and Thunderbird's
-/// "On … wrote:", Outlook's "-----Original Message-----" and "From:" block).
-fn ends_own_text(line: &str, next: Option<&str>) -> bool {
+/// Where the reply's own text ends: a signature, or Outlook's
+/// "-----Original Message-----" and "From:" block above what it quotes.
+fn ends_own_text(line: &str) -> bool {
     let t = line.trim();
-    if line.trim_end_matches(['\r', ' ']) == "--" || line.starts_with("-- ") {
-        return true;
-    }
-    if t.starts_with("-----Original Message-----")
+    line.trim_end_matches(['\r', ' ']) == "--"
+        || line.starts_with("-- ")
+        || t.starts_with("-----Original Message-----")
         || t.starts_with("________________________________")
         || t.starts_with("From: ")
         || t.starts_with("Sent from my ")
-    {
-        return true;
-    }
-    let lower = t.to_lowercase();
-    // Gmail wraps a long "On … wrote:" over two lines.
+}
+
+/// How many lines a client's "On … wrote:" header takes here (Gmail wraps
+/// a long one over two), or 0 when the line does not start one. The
+/// reader may answer above it (Gmail, Apple Mail) or below the quote
+/// (Thunderbird's default), so it is passed over, not taken as the end.
+fn wrote_header(line: &str, next: Option<&str>) -> usize {
     let wrote = |s: &str| s.trim_end().to_lowercase().ends_with("wrote:");
-    lower.starts_with("on ") && (wrote(t) || next.is_some_and(wrote))
+    if !line.trim().to_lowercase().starts_with("on ") {
+        return 0;
+    }
+    match (wrote(line), next.is_some_and(wrote)) {
+        (true, _) => 1,
+        (false, true) => 2,
+        _ => 0,
+    }
 }
 
 /// The lines of the reply's own text, trimmed and non-empty, before any
-/// signature or quoted mail; quoted (`>`) lines left out.
+/// signature or quoted mail; quoted (`>`) lines and "On … wrote:" headers
+/// left out.
 pub fn own_lines(text: &str) -> Vec<String> {
     let lines: Vec<&str> = text.lines().collect();
     let mut out = Vec::new();
-    for (i, line) in lines.iter().enumerate() {
-        if ends_own_text(line, lines.get(i + 1).copied()) {
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        if ends_own_text(line) {
             break;
         }
+        let header = wrote_header(line, lines.get(i + 1).copied());
+        if header > 0 {
+            i += header;
+            continue;
+        }
+        i += 1;
         let t = line.trim().trim_start_matches('\u{feff}').trim();
         if t.is_empty() || t.starts_with('>') {
             continue;
