@@ -67,6 +67,10 @@ pub struct Config {
     pub mail_from: String,
     /// `MISSIVE_MAIL_REPLY_TO`: the Reply-To address (default: the From address).
     pub mail_reply_to: Option<String>,
+    /// `MISSIVE_MAIL_DOMAIN`: the domain whose `play+TOKEN@` addresses
+    /// reach `missive mail-in` (issue 42); unset, "your turn" mails carry
+    /// no reply address of their own.
+    pub mail_domain: Option<String>,
     /// `MISSIVE_MAIL_DIR`: where the file transport writes (default `outbox-mail`).
     pub mail_dir: String,
     /// `MISSIVE_MAIL_WORKER`: run the mail sender in this process (default on).
@@ -259,6 +263,7 @@ impl Default for Config {
             smtp_url: None,
             mail_from: "Missive <missive@localhost>".into(),
             mail_reply_to: None,
+            mail_domain: None,
             mail_dir: "outbox-mail".into(),
             mail_worker: true,
             mail_poll_ms: 2000,
@@ -334,6 +339,10 @@ impl Config {
             smtp_url: src.var("MISSIVE_SMTP_URL"),
             mail_from: src.var("MISSIVE_MAIL_FROM").unwrap_or(d.mail_from),
             mail_reply_to: src.var("MISSIVE_MAIL_REPLY_TO"),
+            mail_domain: src
+                .var("MISSIVE_MAIL_DOMAIN")
+                .map(|d| d.trim().trim_start_matches('@').to_ascii_lowercase())
+                .filter(|d| !d.is_empty()),
             mail_dir: src.var("MISSIVE_MAIL_DIR").unwrap_or(d.mail_dir),
             mail_worker: src.flag("MISSIVE_MAIL_WORKER", d.mail_worker)?,
             mail_poll_ms: src.num("MISSIVE_MAIL_POLL_MS", d.mail_poll_ms)?.max(10),

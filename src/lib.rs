@@ -15,6 +15,7 @@ pub mod game;
 pub mod jobs;
 pub mod mail;
 pub mod mail_bench;
+pub mod mail_in;
 pub mod ratings;
 pub mod smtp_sink;
 pub mod tournaments;

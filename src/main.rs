@@ -49,6 +49,10 @@ enum Command {
         #[arg(long)]
         database_url: Option<String>,
     },
+    /// Read one reply to a "your turn" mail on standard input (a mail
+    /// server's pipe transport) and act on it. Exit codes (sysexits): 0
+    /// done, 65 unreadable, 67 unknown address, 75 try later.
+    MailIn,
 }
 
 #[derive(Subcommand)]
@@ -110,6 +114,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Record(cmd) => return rules_cli::record(cmd),
         Command::User(cmd) => return Ok(user_cli::run(cmd)),
         Command::Ratings(cmd) => ratings(cmd)?,
+        Command::MailIn => {
+            let done = missive::mail_in::run(missive::Config::from_env());
+            // The mail server logs this line with the delivery.
+            eprintln!("mail-in: {}", done.note);
+            return Ok(ExitCode::from(done.exit.code()));
+        }
         Command::MailBench {
             count,
             workers,

@@ -22,7 +22,15 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("web", &["web"]),
     (
         "entry",
-        &["", "app", "main", "rules_cli", "user_cli", "mail_bench"],
+        &[
+            "",
+            "app",
+            "main",
+            "rules_cli",
+            "user_cli",
+            "mail_bench",
+            "mail_in",
+        ],
     ),
 ];
 

@@ -70,6 +70,113 @@ impl PlayLink {
     }
 }
 
+/// What a "your turn" mail's reply address grants (issue 42): a reply from
+/// `user`'s confirmed address may make the move of ply `ply + 1` in `game`
+/// until `expires`, as the play link does. The address is
+/// `play+GAME-USER-PLY-EXPIRES-SIG@domain`, the numbers in base 36 and the
+/// HMAC cut to 96 bits, so that it fits the 64 characters a mailbox name
+/// may have; all lower case, since mail servers may fold the case.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplyToken {
+    pub game: i32,
+    pub user: i32,
+    pub ply: i32,
+    pub expires: i64,
+}
+
+/// How much of the HMAC a reply address keeps, in bytes.
+const REPLY_SIG_BYTES: usize = 12;
+
+fn base36(mut n: u64) -> String {
+    let digits = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    let mut out = Vec::new();
+    loop {
+        out.push(digits[(n % 36) as usize]);
+        n /= 36;
+        if n == 0 {
+            break;
+        }
+    }
+    out.reverse();
+    String::from_utf8(out).unwrap_or_default()
+}
+
+impl ReplyToken {
+    fn data(&self) -> String {
+        format!(
+            "reply:{}:{}:{}:{}",
+            self.game, self.user, self.ply, self.expires
+        )
+    }
+
+    /// The token: the fields and their signature.
+    pub fn token(&self, secret: &[u8]) -> String {
+        let sig = mac(secret, &self.data()).finalize().into_bytes();
+        let numbers = [
+            self.game as u64,
+            self.user as u64,
+            self.ply as u64,
+            self.expires.max(0) as u64,
+        ];
+        let mut parts: Vec<String> = numbers.into_iter().map(base36).collect();
+        parts.push(hex::encode(&sig[..REPLY_SIG_BYTES]));
+        parts.join("-")
+    }
+
+    /// `play+TOKEN@domain`.
+    pub fn address(&self, secret: &[u8], domain: &str) -> String {
+        format!("play+{}@{domain}", self.token(secret))
+    }
+
+    /// The token's fields, when its signature is right; `None` for anything
+    /// else (a changed, cut or made-up token).
+    pub fn read(secret: &[u8], token: &str) -> Option<ReplyToken> {
+        let token = token.trim().to_ascii_lowercase();
+        let parts: Vec<&str> = token.split('-').collect();
+        let [g, u, p, e, sig] = parts.as_slice() else {
+            return None;
+        };
+        let number = |s: &str| (s.len() <= 13).then(|| u64::from_str_radix(s, 36).ok())?;
+        let t = ReplyToken {
+            game: i32::try_from(number(g)?).ok()?,
+            user: i32::try_from(number(u)?).ok()?,
+            ply: i32::try_from(number(p)?).ok()?,
+            expires: i64::try_from(number(e)?).ok()?,
+        };
+        let sig = hex::decode(sig)
+            .ok()
+            .filter(|b| b.len() == REPLY_SIG_BYTES)?;
+        // `verify_truncated_left` compares in constant time.
+        mac(secret, &t.data())
+            .verify_truncated_left(&sig)
+            .is_ok()
+            .then_some(t)
+    }
+
+    /// The token of a `play+TOKEN@domain` address (any domain: the
+    /// signature decides), or `None` when the address is not one.
+    pub fn token_of_address(address: &str) -> Option<&str> {
+        let address = address.trim().trim_start_matches('<').trim_end_matches('>');
+        let (local, _domain) = address.rsplit_once('@')?;
+        let (tag, token) = local.split_once('+')?;
+        tag.eq_ignore_ascii_case("play").then_some(token)
+    }
+
+    pub fn expired(&self, now: NaiveDateTime) -> bool {
+        now.and_utc().timestamp() >= self.expires
+    }
+
+    /// The play link's grant, which the checks of a play link apply to.
+    pub fn as_play_link(&self) -> PlayLink {
+        PlayLink {
+            game: self.game,
+            user: self.user,
+            ply: self.ply,
+            expires: self.expires,
+        }
+    }
+}
+
 /// The one-click unsubscribe link of a user.
 pub fn unsubscribe_sig(secret: &[u8], user: i32) -> String {
     sign(secret, &format!("unsubscribe:{user}"))
@@ -216,5 +323,42 @@ mod tests {
         assert!(!l.verify(b"k", ""));
         assert!(unsubscribe_ok(b"k", 7, &unsubscribe_sig(b"k", 7)));
         assert!(!unsubscribe_ok(b"k", 8, &unsubscribe_sig(b"k", 7)));
+    }
+
+    #[test]
+    fn reply_addresses_sign_every_field_and_fit_a_mailbox_name() {
+        let t = ReplyToken {
+            game: i32::MAX,
+            user: i32::MAX,
+            ply: 9999,
+            expires: 4_000_000_000,
+        };
+        let address = t.address(b"k", "example.org");
+        let local = address.split('@').next().unwrap();
+        assert!(local.len() <= 64, "{local}");
+        assert_eq!(address, address.to_ascii_lowercase());
+        let token = ReplyToken::token_of_address(&address).unwrap();
+        assert_eq!(ReplyToken::read(b"k", token), Some(t.clone()));
+        // Mail servers may fold the case.
+        assert_eq!(
+            ReplyToken::read(b"k", &token.to_uppercase()),
+            Some(t.clone())
+        );
+        assert_eq!(ReplyToken::read(b"other key", token), None);
+        // Any field changed, or the signature, or cut short: refused.
+        let parts: Vec<&str> = token.split('-').collect();
+        for i in 0..parts.len() {
+            let mut changed: Vec<String> = parts.iter().map(|p| p.to_string()).collect();
+            let last = changed[i].pop().unwrap();
+            changed[i].push(if last == '1' { '2' } else { '1' });
+            assert_eq!(ReplyToken::read(b"k", &changed.join("-")), None, "{i}");
+        }
+        assert_eq!(ReplyToken::read(b"k", &token[..token.len() - 2]), None);
+        assert_eq!(ReplyToken::read(b"k", ""), None);
+        assert_eq!(ReplyToken::token_of_address("someone@example.org"), None);
+        assert_eq!(
+            ReplyToken::token_of_address("<Play+abc@x.org>"),
+            Some("abc")
+        );
     }
 }

@@ -86,6 +86,9 @@ impl Payload {
                 p.leave_start = Some(first_day.format(DAY).to_string());
                 p.leave_end = Some(last_day.format(DAY).to_string());
             }
+            Mail::ReplyDone { act: text, .. } | Mail::ReplyRefused { reason: text, .. } => {
+                p.reason = Some(text.clone());
+            }
             _ => {}
         }
         p
@@ -179,6 +182,16 @@ impl OutboxRow {
                 from: p.from_user?,
                 first_day: day(&p.leave_start)?,
                 last_day: day(&p.leave_end)?,
+            },
+            MailKind::ReplyDone => Mail::ReplyDone {
+                game: self.game_id?,
+                ply: self.ply?,
+                act: p.reason?,
+            },
+            MailKind::ReplyRefused => Mail::ReplyRefused {
+                game: self.game_id?,
+                ply: self.ply,
+                reason: p.reason?,
             },
             MailKind::ConditionalPlayed => Mail::ConditionalPlayed {
                 game: self.game_id?,

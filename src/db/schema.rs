@@ -325,6 +325,16 @@ diesel::table! {
     }
 }
 
+// Issue 42: messages acted on, by Message-ID.
+diesel::table! {
+    mail_in (message_id) {
+        message_id -> Text,
+        game_id -> Integer,
+        user_id -> Integer,
+        received_at -> Timestamp,
+    }
+}
+
 diesel::table! {
     conditional_lines (id) {
         id -> Integer,
@@ -423,5 +433,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     verify_mail_sent,
     account_tokens,
     retired_usernames,
-    api_credentials
+    api_credentials,
+    mail_in
 );

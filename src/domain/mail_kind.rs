@@ -27,6 +27,9 @@ text_codes! {
         PasswordChanged => "password_changed",
         EmailChangeConfirm => "email_change_confirm",
         EmailChanging => "email_changing",
+        // Issue 42: answers to replies by mail.
+        ReplyDone => "reply_done",
+        ReplyRefused => "reply_refused",
     }
 }
 
@@ -146,6 +149,16 @@ pub enum Mail {
     EmailChangeConfirm { token: i32 },
     /// To the current address: a change to another one was asked for.
     EmailChanging { token: i32 },
+    /// A reply by mail did `act` ("your move Nf3 was played") in `game`,
+    /// leaving it at `ply`.
+    ReplyDone { game: i32, ply: i32, act: String },
+    /// A reply by mail in `game` was not acted on, for `reason`; with
+    /// `ply`, the legal moves are listed while the game is still there.
+    ReplyRefused {
+        game: i32,
+        ply: Option<i32>,
+        reason: String,
+    },
 }
 
 impl Mail {
@@ -168,6 +181,8 @@ impl Mail {
             Mail::PasswordChanged => MailKind::PasswordChanged,
             Mail::EmailChangeConfirm { .. } => MailKind::EmailChangeConfirm,
             Mail::EmailChanging { .. } => MailKind::EmailChanging,
+            Mail::ReplyDone { .. } => MailKind::ReplyDone,
+            Mail::ReplyRefused { .. } => MailKind::ReplyRefused,
         }
     }
 
@@ -181,7 +196,9 @@ impl Mail {
             | Mail::DrawOffer { game, .. }
             | Mail::TakebackOffer { game, .. }
             | Mail::GameOver { game, .. }
-            | Mail::ConditionalPlayed { game, .. } => Some(*game),
+            | Mail::ConditionalPlayed { game, .. }
+            | Mail::ReplyDone { game, .. }
+            | Mail::ReplyRefused { game, .. } => Some(*game),
             _ => None,
         }
     }
@@ -194,7 +211,9 @@ impl Mail {
             | Mail::ClockReminder { ply, .. }
             | Mail::DrawOffer { ply, .. }
             | Mail::TakebackOffer { ply, .. }
-            | Mail::ConditionalPlayed { ply, .. } => Some(*ply),
+            | Mail::ConditionalPlayed { ply, .. }
+            | Mail::ReplyDone { ply, .. } => Some(*ply),
+            Mail::ReplyRefused { ply, .. } => *ply,
             Mail::ChallengeReceived { .. } => Some(0),
             _ => None,
         }

@@ -170,6 +170,52 @@ pub fn queue_move(
     unsure: Option<&UnsureMove>,
     now: NaiveDateTime,
 ) -> Result<Submitted, Error> {
+    let submission = MoveSubmission {
+        id,
+        user,
+        text,
+        expected_ply,
+        commit,
+        unsure,
+        now,
+    };
+    queue_move_with(conn, writes, positions, submission, None)
+}
+
+/// A move as [`queue_move_with`] takes it.
+pub struct MoveSubmission<'a> {
+    pub id: i32,
+    pub user: &'a User,
+    pub text: &'a str,
+    pub expected_ply: Option<i32>,
+    pub commit: bool,
+    pub unsure: Option<&'a UnsureMove>,
+    pub now: NaiveDateTime,
+}
+
+/// A write stored in a move's own transaction, after the move: a reply by
+/// mail's Message-ID and its answer (issue 42), so that a message is acted
+/// on once and answered once.
+pub type WithMove = Box<dyn FnOnce(&mut DbConn) -> Result<(), Error> + Send>;
+
+/// [`queue_move`], with `also` stored in the move's transaction when the
+/// move is stored (and not at all when it is not).
+pub fn queue_move_with(
+    conn: &mut DbConn,
+    writes: &Writes,
+    positions: &PositionCache,
+    submission: MoveSubmission<'_>,
+    also: Option<WithMove>,
+) -> Result<Submitted, Error> {
+    let MoveSubmission {
+        id,
+        user,
+        text,
+        expected_ply,
+        commit,
+        unsure,
+        now,
+    } = submission;
     if let Some(earlier) = unsure {
         if earlier.was_stored(conn, id)? {
             let played = earlier.played.clone();
@@ -181,7 +227,14 @@ pub fn queue_move(
         Prepared::Store(write) => {
             let played = write.played.clone();
             let (ply, user_id) = (write.row.ply + 1, write.user_id);
-            match writes.queue(conn, Box::new(move |c| store_move(c, &write))) {
+            let job = move |c: &mut DbConn| {
+                store_move(c, &write)?;
+                match also {
+                    Some(also) => also(c),
+                    None => Ok(()),
+                }
+            };
+            match writes.queue(conn, Box::new(job)) {
                 Ok(stored) => Ok(Submitted::Queued { played, stored }),
                 Err(Error::ConnectionLost(cause)) => Ok(Submitted::Unsure(UnsureMove {
                     ply,

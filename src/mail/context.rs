@@ -20,6 +20,9 @@ pub struct MailCtx {
     pub play_link_ttl: Duration,
     /// How long a claim on a mail lasts (`MISSIVE_MAIL_LEASE_SECS`).
     pub lease: Duration,
+    /// `MISSIVE_MAIL_DOMAIN`: "your turn" mails are answered at
+    /// `play+TOKEN@` this domain (issue 42).
+    pub mail_domain: Option<String>,
 }
 
 impl MailCtx {
@@ -41,6 +44,7 @@ impl MailCtx {
             reply_to,
             play_link_ttl: Duration::hours(config.play_link_hours),
             lease: Duration::seconds(config.mail_lease_secs.max(1)),
+            mail_domain: config.mail_domain.clone(),
         })
     }
 }
@@ -53,6 +57,9 @@ pub struct Rendered {
     pub text: String,
     pub html: String,
     pub unsubscribe_url: String,
+    /// The mail's own Reply-To, instead of `MISSIVE_MAIL_REPLY_TO`: a
+    /// "your turn" mail's `play+TOKEN@` address.
+    pub reply_to: Option<String>,
 }
 
 /// Everything a mail template may show.
@@ -81,6 +88,10 @@ pub struct MailData {
     /// Leave mails: the first and last day.
     pub leave_start: String,
     pub leave_end: String,
+    /// Replies by mail: what was done, or why not.
+    pub reply_text: String,
+    /// Replies by mail: the legal moves, after a move the rules refused.
+    pub legal_moves: String,
 }
 
 /// What a mail's footer needs (greeting, unsubscribe and settings links),

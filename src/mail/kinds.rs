@@ -113,6 +113,11 @@ mail_folder!(email_change_confirm(m: AccountMail) =>
 mail_folder!(email_changing(m: AccountMail) =>
     "email/email_changing/subject.txt", "email/email_changing/body.txt",
     "email/email_changing/body.html");
+mail_folder!(reply_done(m: MailData) =>
+    "email/reply_done/subject.txt", "email/reply_done/body.txt", "email/reply_done/body.html");
+mail_folder!(reply_refused(m: MailData) =>
+    "email/reply_refused/subject.txt", "email/reply_refused/body.txt",
+    "email/reply_refused/body.html");
 mail_folder!(digest(m: DigestData) =>
     "email/digest/subject.txt", "email/digest/body.txt", "email/digest/body.html");
 

@@ -146,6 +146,7 @@ pub fn render(
         return Ok(None);
     };
     let mut to = user.email.clone();
+    let mut reply_to = None;
     let parts = match &mail {
         Mail::PasswordReset { .. }
         | Mail::PasswordChanged
@@ -207,7 +208,13 @@ pub fn render(
             };
             Some(kinds::leave_booked(&data)?)
         }
-        game_mail => render_game_mail(conn, ctx, &user, game_mail, now)?,
+        game_mail => match render_game_mail(conn, ctx, &user, game_mail, now)? {
+            Some((parts, reply)) => {
+                reply_to = reply;
+                Some(parts)
+            }
+            None => None,
+        },
     };
     Ok(parts.map(|p| Rendered {
         to,
@@ -215,6 +222,7 @@ pub fn render(
         text: p.text,
         html: p.html,
         unsubscribe_url: links::unsubscribe_url(&ctx.base_url, &ctx.secret, user.id),
+        reply_to,
     }))
 }
 
@@ -229,13 +237,14 @@ fn username_or(conn: &mut DbConn, id: Option<i32>) -> Result<String, Error> {
 
 /// A mail about one game, from the game as it is now: `None` when what it
 /// says is no longer true (a challenge answered, a turn already played).
+/// With the parts, the mail's own reply address when it asks for a move.
 fn render_game_mail(
     conn: &mut DbConn,
     ctx: &MailCtx,
     user: &User,
     mail: &Mail,
     now: NaiveDateTime,
-) -> Result<Option<Parts>, Error> {
+) -> Result<Option<(Parts, Option<String>)>, Error> {
     let Some(game_id) = mail.game() else {
         return Ok(None);
     };
@@ -270,14 +279,29 @@ fn render_game_mail(
     };
     // Only while it is still this player's turn at the mail's ply.
     let still_to_move = |ply: i32| game.ply == ply && rows::player_to_move(&game) == Some(user.id);
+    let expires = (now + ctx.play_link_ttl).and_utc().timestamp();
     let play_url = || {
         PlayLink {
             game: game.id,
             user: user.id,
             ply: game.ply,
-            expires: (now + ctx.play_link_ttl).and_utc().timestamp(),
+            expires,
         }
         .url(&ctx.base_url, &ctx.secret)
+    };
+    // A mail with a play link is answered with the move at the reply
+    // address, which grants what the link does.
+    let mut reply_to = None;
+    let mut reply_address = || {
+        reply_to = ctx.mail_domain.as_ref().map(|domain| {
+            links::ReplyToken {
+                game: game.id,
+                user: user.id,
+                ply: game.ply,
+                expires,
+            }
+            .address(&ctx.secret, domain)
+        });
     };
     // Only the "your turn" and reminder mails show the clock.
     let with_clock = |conn: &mut DbConn, data: &mut MailData| -> Result<(), Error> {
@@ -306,6 +330,7 @@ fn render_game_mail(
                 with_clock(conn, &mut data)?;
                 with_position(conn, &mut data)?;
                 data.play_url = play_url();
+                reply_address();
             }
             kinds::challenge_accepted(&data)?
         }
@@ -316,6 +341,7 @@ fn render_game_mail(
             with_clock(conn, &mut data)?;
             with_position(conn, &mut data)?;
             data.play_url = play_url();
+            reply_address();
             kinds::your_turn(&data)?
         }
         Mail::ConditionalPlayed { .. } => {
@@ -328,6 +354,7 @@ fn render_game_mail(
             }
             with_clock(conn, &mut data)?;
             data.play_url = play_url();
+            reply_address();
             kinds::clock_reminder(&data)?
         }
         Mail::DrawOffer { .. } => {
@@ -346,6 +373,29 @@ fn render_game_mail(
             with_position(conn, &mut data)?;
             kinds::takeback_offer(&data)?
         }
+        Mail::ReplyDone { ref act, .. } => {
+            with_position(conn, &mut data)?;
+            data.reply_text = act.clone();
+            kinds::reply_done(&data)?
+        }
+        Mail::ReplyRefused {
+            ply, ref reason, ..
+        } => {
+            with_position(conn, &mut data)?;
+            data.reply_text = reason.clone();
+            // The moves the player may make, while they still may.
+            if ply.is_some_and(still_to_move) {
+                let g = restore::restore(conn, &game)?;
+                let legal = crate::game::positions::LegalList::of_game(&g);
+                data.legal_moves = legal
+                    .moves
+                    .iter()
+                    .map(|m| m.display.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ");
+            }
+            kinds::reply_refused(&data)?
+        }
         Mail::GameOver { .. } => {
             with_position(conn, &mut data)?;
             let sides = [
@@ -362,7 +412,7 @@ fn render_game_mail(
         }
         _ => return Ok(None),
     };
-    Ok(Some(parts))
+    Ok(Some((parts, reply_to)))
 }
 
 #[derive(Clone)]
@@ -427,7 +477,10 @@ pub fn build_message(
     Message::builder()
         .message_id(Some(message_id(ctx, row)))
         .from(ctx.from.clone())
-        .reply_to(ctx.reply_to.clone())
+        .reply_to(match mail.reply_to.as_deref().map(str::parse::<Mailbox>) {
+            Some(Ok(own)) => own,
+            _ => ctx.reply_to.clone(),
+        })
         .to(to)
         .subject(mail.subject.clone())
         .header(ListUnsubscribe(format!("<{}>", mail.unsubscribe_url)))

@@ -1,0 +1,302 @@
+//! Acting on a reply whose token is good: the checks the token does not
+//! make (the sender, the expiry, the game's state), then the act through
+//! the same paths the web pages use, each with the message's `mail_in` row
+//! and its answer mail in the act's own transaction.
+
+use super::reading::{self, Instruction, Reply};
+use crate::accounts::links::ReplyToken;
+use crate::db::models::{GameRow, User};
+use crate::db::schema::{mail_in, moves};
+use crate::db::{is_unique_violation, outbox, per_backend, DbConn};
+use crate::domain::error::Error;
+use crate::domain::game_state::GameStatus;
+use crate::domain::mail_kind::Mail;
+use crate::game::play::{self, MoveOutcome, MoveSubmission, WithMove};
+use crate::game::{draw, resign, rows};
+use crate::web::routes::conditional::{add_line, check_with_move};
+use crate::web::{db, now, AppState};
+use diesel::prelude::*;
+use diesel::Connection;
+use std::sync::Arc;
+
+/// Whether the message was acted on already.
+fn seen(conn: &mut DbConn, key: &str) -> Result<bool, Error> {
+    let found: Option<String> = per_backend!(conn, |c| mail_in::table
+        .find(key)
+        .select(mail_in::message_id)
+        .first(c)
+        .optional())?;
+    Ok(found.is_some())
+}
+
+/// The message's row: inserted in the act's transaction, it fails on the
+/// unique key when another delivery of the message was acted on first.
+fn record(conn: &mut DbConn, key: &str, t: &ReplyToken) -> Result<(), Error> {
+    let inserted = per_backend!(conn, |c| diesel::insert_into(mail_in::table)
+        .values((
+            mail_in::message_id.eq(key),
+            mail_in::game_id.eq(t.game),
+            mail_in::user_id.eq(t.user),
+            mail_in::received_at.eq(now()),
+        ))
+        .execute(c));
+    match inserted {
+        Ok(_) => Ok(()),
+        Err(e) if is_unique_violation(&e) => Err(Error::Conflict(ALREADY.into())),
+        Err(e) => Err(e.into()),
+    }
+}
+
+const ALREADY: &str = "this message was acted on already";
+
+/// `f` with the message's row and the answer `mail` in one transaction;
+/// what the log says.
+fn answered(
+    conn: &mut DbConn,
+    key: &str,
+    t: &ReplyToken,
+    f: impl FnOnce(&mut DbConn) -> Result<Mail, Error>,
+) -> Result<(), Error> {
+    conn.transaction(|c| {
+        record(c, key, t)?;
+        let mail = f(c)?;
+        outbox::enqueue(c, t.user, &mail, now())?;
+        Ok(())
+    })
+}
+
+/// A refusal: the message is recorded and the player told why, with the
+/// game's link (and the legal moves when `ply` is given).
+async fn refuse(
+    state: &Arc<AppState>,
+    key: &str,
+    t: &ReplyToken,
+    reason: String,
+    ply: Option<i32>,
+) -> Result<String, Error> {
+    let (key, t2, why) = (key.to_string(), t.clone(), reason.clone());
+    let done = db(state, move |c| {
+        answered(c, &key, &t2, |_| {
+            Ok(Mail::ReplyRefused {
+                game: t2.game,
+                ply,
+                reason: why,
+            })
+        })
+    })
+    .await;
+    settled(done, format!("refused: {reason}"))
+}
+
+/// A duplicate that lost the race to another delivery is done too.
+fn settled(done: Result<(), Error>, note: String) -> Result<String, Error> {
+    match done {
+        Ok(()) => Ok(note),
+        Err(Error::Conflict(m)) if m == ALREADY => Ok(ALREADY.into()),
+        Err(e) => Err(e),
+    }
+}
+
+/// The player and the game, and whether `sender` is the player's
+/// confirmed address.
+fn load(
+    conn: &mut DbConn,
+    t: &ReplyToken,
+    sender: Option<&str>,
+) -> Result<(User, GameRow, bool), Error> {
+    let user = crate::accounts::users::find_by_id(conn, t.user)?
+        .filter(|u| u.deleted_at.is_none() && u.disabled_at.is_none())
+        .ok_or_else(|| Error::NotFound("The reply address names no player.".into()))?;
+    let row = rows::load(conn, t.game)?;
+    let confirmed = crate::accounts::mail_settings::is_verified(conn, user.id)?
+        && sender.is_some_and(|s| s.eq_ignore_ascii_case(user.email.trim()));
+    Ok((user, row, confirmed))
+}
+
+/// Act on `reply`, sent to `t`'s address; a line for the log.
+pub async fn act(
+    state: &Arc<AppState>,
+    t: &ReplyToken,
+    reply: &Reply,
+    key: &str,
+) -> Result<String, Error> {
+    let k = key.to_string();
+    if db(state, move |c| seen(c, &k)).await? {
+        return Ok(ALREADY.into());
+    }
+    let (t2, sender) = (t.clone(), reply.sender.clone());
+    let (user, row, confirmed) = db(state, move |c| load(c, &t2, sender.as_deref())).await?;
+    if !confirmed {
+        let from = reply.sender.as_deref().unwrap_or("no sender address");
+        let reason = format!(
+            "it came from {from}, which is not your confirmed address. Only a reply from \
+             your confirmed address plays a move: reply from it, or play on the game page."
+        );
+        return refuse(state, key, t, reason, None).await;
+    }
+    if t.expired(now()) {
+        let reason = "the reply address of that mail has expired. Play on the game page, \
+                      or reply to a newer mail."
+            .to_string();
+        return refuse(state, key, t, reason, None).await;
+    }
+    if row.status != GameStatus::Active {
+        return refuse(state, key, t, "the game is over.".into(), None).await;
+    }
+    if row.ply != t.ply || rows::player_to_move(&row) != Some(user.id) {
+        let reason = "the move that mail asked for has already been played.".to_string();
+        return refuse(state, key, t, reason, None).await;
+    }
+    let Some(instruction) = reading::instruction(&reply.text) else {
+        let reason = "no move was found in it. Write the move on the first line of your \
+                      reply, above the mail you answer (e.g. `Nf3`, or `Nf3 // a comment`); \
+                      or `resign`, `offer draw`, `accept draw`, `decline draw`."
+            .to_string();
+        return refuse(state, key, t, reason, Some(t.ply)).await;
+    };
+    let draw_action = match &instruction {
+        Instruction::Move { text, line } => {
+            return play_move(state, key, t, &user, text, line.as_deref()).await
+        }
+        Instruction::LineWithoutMove(line) => {
+            let reason = format!(
+                "a conditional line (`{line}`) starts with your opponent's move, and it is \
+                 your move: write your move first, e.g. `e4 if {line}`."
+            );
+            return refuse(state, key, t, reason, Some(t.ply)).await;
+        }
+        Instruction::Resign => None,
+        Instruction::OfferDraw => Some(("offer", "you offered a draw")),
+        Instruction::AcceptDraw => Some(("accept", "you accepted the draw")),
+        Instruction::DeclineDraw => Some(("decline", "you declined the draw")),
+    };
+    let (k, t2) = (key.to_string(), t.clone());
+    let done = db(state, move |c| {
+        answered(c, &k, &t2, |c| {
+            let (act, what) = match draw_action {
+                None => (resign::resign(c, t2.game, &user, now()), "you resigned"),
+                Some((action, what)) => (draw::draw(c, t2.game, &user, action, now()), what),
+            };
+            act?;
+            let ply = rows::load(c, t2.game)?.ply;
+            Ok(Mail::ReplyDone {
+                game: t2.game,
+                ply,
+                act: what.to_string(),
+            })
+        })
+    })
+    .await;
+    match done {
+        // The game's own refusal (no draw offered to accept, say): told.
+        Err(Error::Forbidden(m) | Error::Conflict(m) | Error::Invalid(m)) if m != ALREADY => {
+            refuse(state, key, t, m, None).await
+        }
+        done => settled(done, "acted".into()),
+    }
+}
+
+/// A move, by [`play::queue_move_with`] through the web's
+/// [`settle_move`](crate::web::settle_move), the message's row and the
+/// confirmation stored in the move's transaction. A conditional line is
+/// checked first and kept after, as the move form does.
+async fn play_move(
+    state: &Arc<AppState>,
+    key: &str,
+    t: &ReplyToken,
+    user: &User,
+    text: &str,
+    line: Option<&str>,
+) -> Result<String, Error> {
+    if let Some(line) = line {
+        if let Err(e) = check_with_move(state, t.game, user, text, line).await {
+            let reason =
+                format!("its conditional line was refused, so the move was not played either: {e}");
+            return refuse(state, key, t, reason, Some(t.ply)).await;
+        }
+    }
+    let kept = line
+        .map(|l| format!(", with your conditional line {l}"))
+        .unwrap_or_default();
+    let ((), result) = crate::web::settle_move(state, |unsure| {
+        let (state, user, text, key, t) = (
+            state.clone(),
+            user.clone(),
+            text.to_string(),
+            key.to_string(),
+            t.clone(),
+        );
+        let kept = kept.clone();
+        let app = state.clone();
+        let (game, ply) = (t.game, t.ply);
+        async move {
+            let also: WithMove = Box::new(move |c: &mut DbConn| {
+                record(c, &key, &t)?;
+                let ply = t.ply + 1;
+                let display: String = per_backend!(c, |c| moves::table
+                    .find((t.game, ply))
+                    .select(moves::display)
+                    .first(c))?;
+                let after = rows::load(c, t.game)?.ply;
+                let mail = Mail::ReplyDone {
+                    game: t.game,
+                    ply: after,
+                    act: format!("your move {display} was played{kept}"),
+                };
+                outbox::enqueue(c, t.user, &mail, now())?;
+                Ok(())
+            });
+            let submitted = db(&app, move |conn| {
+                let submission = MoveSubmission {
+                    id: game,
+                    user: &user,
+                    text: &text,
+                    expected_ply: Some(ply),
+                    commit: true,
+                    unsure: unsure.as_ref(),
+                    now: now(),
+                };
+                play::queue_move_with(
+                    conn,
+                    &state.writes,
+                    &state.positions,
+                    submission,
+                    Some(also),
+                )
+            })
+            .await;
+            Ok(((), submitted))
+        }
+    })
+    .await?;
+    match result {
+        Ok(MoveOutcome::Committed { played }) => {
+            if let Some(line) = line {
+                if let Err(e) = add_line(state, t.game, user, line).await {
+                    let reason = format!(
+                        "your move {} was played, but its conditional line was not kept: {e}",
+                        played.display
+                    );
+                    let (t2, why) = (t.clone(), reason.clone());
+                    db(state, move |c| {
+                        let mail = Mail::ReplyRefused {
+                            game: t2.game,
+                            ply: None,
+                            reason: why,
+                        };
+                        Ok(outbox::enqueue(c, t2.user, &mail, now())?)
+                    })
+                    .await?;
+                    return Ok(reason);
+                }
+            }
+            Ok(format!("played {}", played.display))
+        }
+        Ok(MoveOutcome::Preview { .. }) => Err(Error::internal("a reply's move was previewed")),
+        // The engine's reason; the mail lists the legal moves.
+        Err(Error::Invalid(m)) => refuse(state, key, t, m, Some(t.ply)).await,
+        Err(Error::Conflict(m)) if m == ALREADY => Ok(ALREADY.into()),
+        Err(Error::Conflict(m) | Error::Forbidden(m)) => refuse(state, key, t, m, None).await,
+        Err(e) => Err(e),
+    }
+}
