@@ -76,7 +76,11 @@ fn ratings(cmd: RatingsCommand) -> anyhow::Result<()> {
         r.games,
         r.ratings,
         r.differing,
-        if dry_run { " (dry run: nothing stored)" } else { "" }
+        if dry_run {
+            " (dry run: nothing stored)"
+        } else {
+            ""
+        }
     );
     Ok(())
 }

@@ -188,7 +188,11 @@ fn rated_history(app: &TestApp, player: &str, opponent: &str, rounds: i64) {
         };
         let id = missive::game::challenge::create_paired_game(&mut conn, &pairing, at).unwrap();
         let row = missive::game::rows::load(&mut conn, id).unwrap();
-        let result = [GameResult::WhiteWins, GameResult::Draw, GameResult::BlackWins][i as usize % 3];
+        let result = [
+            GameResult::WhiteWins,
+            GameResult::Draw,
+            GameResult::BlackWins,
+        ][i as usize % 3];
         missive::game::finish::finish(&mut conn, &row, result, EndReason::Agreement, None, at)
             .unwrap();
     }

@@ -13,7 +13,10 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("base", &["util", "config", "smtp_sink"]),
     ("domain", &["domain"]),
     ("db", &["db"]),
-    ("use cases", &["accounts", "game", "clocks", "tournaments", "ratings"]),
+    (
+        "use cases",
+        &["accounts", "game", "clocks", "tournaments", "ratings"],
+    ),
     ("mail", &["mail"]),
     ("jobs", &["jobs"]),
     ("web", &["web"]),

@@ -87,7 +87,10 @@ fn a_rated_game_moves_both_ratings_once_and_records_say_so(backend: Backend) {
     let j = alice.json(id);
     assert_eq!(j["rated"], true);
     assert_eq!(j["white_rating"]["shown"], "1500?");
-    let win_draw_loss = j["white_rating"]["if_win_draw_loss"].as_array().unwrap().clone();
+    let win_draw_loss = j["white_rating"]["if_win_draw_loss"]
+        .as_array()
+        .unwrap()
+        .clone();
     assert_eq!(win_draw_loss.len(), 3);
     assert!(win_draw_loss[0].as_i64().unwrap() > 0 && win_draw_loss[2].as_i64().unwrap() < 0);
     // Rated games refuse takebacks.
@@ -128,10 +131,21 @@ fn a_rated_game_moves_both_ratings_once_and_records_say_so(backend: Backend) {
     let pgn = alice.get(&format!("/games/{id}.pgn")).body;
     assert!(pgn.contains("[WhiteElo \"1500\"]"), "{pgn}");
     assert!(pgn.contains("[BlackElo \"1500\"]"), "{pgn}");
-    assert!(pgn.contains(&format!("[WhiteRatingDiff \"+{diff}\"]")), "{pgn}");
-    assert!(pgn.contains(&format!("[BlackRatingDiff \"{}\"]", (br.round() - 1500.0) as i64)), "{pgn}");
+    assert!(
+        pgn.contains(&format!("[WhiteRatingDiff \"+{diff}\"]")),
+        "{pgn}"
+    );
+    assert!(
+        pgn.contains(&format!(
+            "[BlackRatingDiff \"{}\"]",
+            (br.round() - 1500.0) as i64
+        )),
+        "{pgn}"
+    );
     // The finished game's page shows the ratings before it and the change.
-    assert!(alice.get(&format!("/games/{id}")).has(&format!("1500? (+{diff})")));
+    assert!(alice
+        .get(&format!("/games/{id}"))
+        .has(&format!("1500? (+{diff})")));
 
     // The profile lists the rating and draws its history; the leaderboard
     // lists both (provisional after one game).
@@ -145,7 +159,10 @@ fn a_rated_game_moves_both_ratings_once_and_records_say_so(backend: Backend) {
     assert!(board.has("id=\"provisional\"") && board.has("/users/alice"));
     assert!(board.has("No established ratings yet."));
     // The dashboard shows the opponent's rating beside the name.
-    assert!(alice.get("/").has(&format!("vs bob</a> <span class=\"rating\">{}?</span>", br.round())));
+    assert!(alice.get("/").has(&format!(
+        "vs bob</a> <span class=\"rating\">{}?</span>",
+        br.round()
+    )));
 }
 
 fn casual_games_and_custom_positions_move_no_rating(backend: Backend) {
@@ -156,7 +173,12 @@ fn casual_games_and_custom_positions_move_no_rating(backend: Backend) {
     let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
     let p = alice.post(
         "/games/new",
-        &[("variant", "chess"), ("opponent", "bob"), ("fen", fen), ("rated", "1")],
+        &[
+            ("variant", "chess"),
+            ("opponent", "bob"),
+            ("fen", fen),
+            ("rated", "1"),
+        ],
     );
     assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(p.has("custom start position is casual"), "{}", p.body);
@@ -167,14 +189,23 @@ fn casual_games_and_custom_positions_move_no_rating(backend: Backend) {
     assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(p.has("send 1 for a rated game"), "{}", p.body);
     // Casual (no field, or 0): takebacks allowed, no rating moves.
-    let id = alice.new_game(&[("variant", "chess"), ("opponent", "bob"), ("color", "white")]);
+    let id = alice.new_game(&[
+        ("variant", "chess"),
+        ("opponent", "bob"),
+        ("color", "white"),
+    ]);
     bob.post(&format!("/games/{id}/accept"), &[]);
     assert!(alice.get(&format!("/games/{id}")).has("Casual game"));
     alice.play(id, "e4");
     let t = alice.post(&format!("/games/{id}/takeback"), &[("action", "offer")]);
     assert_eq!(t.status, StatusCode::SEE_OTHER, "{}", t.body);
     bob.post(&format!("/games/{id}/resign"), &[("confirm", "1")]);
-    let id2 = alice.new_game(&[("opponent", "bob"), ("variant", "chess"), ("rated", "0"), ("fen", fen)]);
+    let id2 = alice.new_game(&[
+        ("opponent", "bob"),
+        ("variant", "chess"),
+        ("rated", "0"),
+        ("fen", fen),
+    ]);
     bob.post(&format!("/games/{id2}/accept"), &[]);
     bob.post(&format!("/games/{id2}/resign"), &[("confirm", "1")]);
     assert_eq!(app.count("SELECT COUNT(*) AS n FROM rating_changes"), 0);
@@ -210,27 +241,54 @@ fn a_seek_with_a_range_is_shown_and_open_only_to_players_inside_it(backend: Back
     let dan = app.user("dan");
     let p = dan.post(
         "/games/new",
-        &[("variant", "chess"), ("rated", "1"), ("rating_min", "1601"), ("rating_max", "2000")],
+        &[
+            ("variant", "chess"),
+            ("rated", "1"),
+            ("rating_min", "1601"),
+            ("rating_max", "2000"),
+        ],
     );
     assert_eq!(p.status, StatusCode::SEE_OTHER, "{}", p.body);
-    let seek: i32 = p.location.unwrap().trim_start_matches("/games/").parse().unwrap();
+    let seek: i32 = p
+        .location
+        .unwrap()
+        .trim_start_matches("/games/")
+        .parse()
+        .unwrap();
     assert!(!bob.get("/").has(&format!("/games/{seek}\"")));
     assert!(alice.get("/").has("for players rated 1601-2000"));
     let refused = bob.post(&format!("/games/{seek}/accept"), &[]);
     assert_eq!(refused.status, StatusCode::FORBIDDEN);
-    assert!(refused.has("for players rated 1601-2000; your chess rating is 1500?"), "{}", refused.body);
-    assert_eq!(alice.post(&format!("/games/{seek}/accept"), &[]).status, StatusCode::SEE_OTHER);
+    assert!(
+        refused.has("for players rated 1601-2000; your chess rating is 1500?"),
+        "{}",
+        refused.body
+    );
+    assert_eq!(
+        alice.post(&format!("/games/{seek}/accept"), &[]).status,
+        StatusCode::SEE_OTHER
+    );
     // Bad ranges are told, not stored.
     for (lo, hi, says) in [
         ("1800", "1600", "put the lower rating first"),
         ("abc", "", "whole number from 0 to 4000"),
         ("", "99999", "whole number from 0 to 4000"),
     ] {
-        let p = dan.post("/games/new", &[("variant", "chess"), ("rating_min", lo), ("rating_max", hi)]);
+        let p = dan.post(
+            "/games/new",
+            &[("variant", "chess"), ("rating_min", lo), ("rating_max", hi)],
+        );
         assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY);
         assert!(p.has(says), "{lo}-{hi}: {}", p.body);
     }
-    let p = dan.post("/games/new", &[("variant", "chess"), ("opponent", "bob"), ("rating_min", "1400")]);
+    let p = dan.post(
+        "/games/new",
+        &[
+            ("variant", "chess"),
+            ("opponent", "bob"),
+            ("rating_min", "1400"),
+        ],
+    );
     assert!(p.has("rating range is for open seeks"), "{}", p.body);
 }
 
@@ -243,7 +301,11 @@ fn games_ending_at_once_move_ratings_once_each(backend: Backend) {
         app.user(n);
     }
     let mut conn = app.db();
-    let (ann, ben, cid) = (user(&mut conn, "ann"), user(&mut conn, "ben"), user(&mut conn, "cid"));
+    let (ann, ben, cid) = (
+        user(&mut conn, "ann"),
+        user(&mut conn, "ben"),
+        user(&mut conn, "cid"),
+    );
     let now = missive::web::now();
     const ROUNDS: usize = 12;
     for round in 0..ROUNDS {
@@ -274,12 +336,21 @@ fn games_ending_at_once_move_ratings_once_each(backend: Backend) {
     }
     let games = (2 * ROUNDS) as i64;
     assert_eq!(stored(&app, ann.id, "chess").0, games);
-    assert_eq!(stored(&app, ben.id, "chess").0 + stored(&app, cid.id, "chess").0, games);
-    assert_eq!(app.count("SELECT COUNT(*) AS n FROM rating_changes"), 2 * games);
+    assert_eq!(
+        stored(&app, ben.id, "chess").0 + stored(&app, cid.id, "chess").0,
+        games
+    );
+    assert_eq!(
+        app.count("SELECT COUNT(*) AS n FROM rating_changes"),
+        2 * games
+    );
     // The stored ratings are those of the games in end order.
     let (ok, out, err) = rebuild_cli(&app, true);
     assert!(ok, "{err}");
-    assert!(out.contains(&format!("{games} rated games, 3 ratings; 0 differed")), "{out}");
+    assert!(
+        out.contains(&format!("{games} rated games, 3 ratings; 0 differed")),
+        "{out}"
+    );
 }
 
 /// A few hundred random rated games in two variants, ended by either side
@@ -305,15 +376,23 @@ fn rebuild_equals_the_stored_ratings_after_random_games(backend: Backend) {
             false => (opponent, ids[0]),
         };
         let id = rated_game(&mut conn, "chess", white, black, at);
-        let result = [GameResult::WhiteWins, GameResult::BlackWins, GameResult::Draw]
-            [rng.gen_range(0..3)];
+        let result = [
+            GameResult::WhiteWins,
+            GameResult::BlackWins,
+            GameResult::Draw,
+        ][rng.gen_range(0..3)];
         end(&mut conn, id, result, at);
         if rng.gen_bool(0.3) {
             let a = ids[rng.gen_range(1..ids.len())];
             let b = ids[rng.gen_range(1..ids.len())];
             if a != b {
                 let id = rated_game(&mut conn, "leaperhouse", a, b, at);
-                end(&mut conn, id, [GameResult::WhiteWins, GameResult::Draw][rng.gen_range(0..2)], at);
+                end(
+                    &mut conn,
+                    id,
+                    [GameResult::WhiteWins, GameResult::Draw][rng.gen_range(0..2)],
+                    at,
+                );
             }
         }
         // Mostly hours apart, now and then weeks.
@@ -323,7 +402,8 @@ fn rebuild_equals_the_stored_ratings_after_random_games(backend: Backend) {
         };
         at = at.min(missive::web::now());
     }
-    let rated = app.count("SELECT COUNT(*) AS n FROM games WHERE rated = TRUE AND status = 'finished'");
+    let rated =
+        app.count("SELECT COUNT(*) AS n FROM games WHERE rated = TRUE AND status = 'finished'");
     assert!(rated >= GAMES as i64, "{rated}");
     let snapshot = |app: &TestApp| {
         let mut conn = app.db();
@@ -337,16 +417,34 @@ fn rebuild_equals_the_stored_ratings_after_random_games(backend: Backend) {
         all
     };
     let before = snapshot(&app);
-    assert_eq!(before.iter().find(|s| s.0 == "chess" && s.1 == ids[0]).unwrap().2.games, GAMES as i32);
+    assert_eq!(
+        before
+            .iter()
+            .find(|s| s.0 == "chess" && s.1 == ids[0])
+            .unwrap()
+            .2
+            .games,
+        GAMES as i32
+    );
     let (ok, out, err) = rebuild_cli(&app, false);
     assert!(ok, "{err}");
-    assert!(out.contains(&format!("{rated} rated games, {} ratings; 0 differed", before.len())), "{out}");
+    assert!(
+        out.contains(&format!(
+            "{rated} rated games, {} ratings; 0 differed",
+            before.len()
+        )),
+        "{out}"
+    );
     assert_eq!(snapshot(&app), before, "the rebuild stores what was stored");
     // The chart of 300 games, and p0 settled on the leaderboard.
     let viewer = app.client();
     let profile = viewer.get("/users/p0");
     assert_eq!(profile.status, StatusCode::OK);
-    assert!(profile.has("300 rated games, from 1500"), "{}", profile.body);
+    assert!(
+        profile.has("300 rated games, from 1500"),
+        "{}",
+        profile.body
+    );
     let points = profile
         .body
         .split("<polyline class=\"line\" fill=\"none\" points=\"")

@@ -346,7 +346,10 @@ mod tests {
         assert!(p[0].1 > p[1].1 && p[1].1 > p[2].1);
         assert_eq!(next_seq(&white, &black), 42);
         let next = white.after(w.after, now, 42);
-        assert_eq!((next.games, next.last_played_at, next.seq), (1, Some(now), 42));
+        assert_eq!(
+            (next.games, next.last_played_at, next.seq),
+            (1, Some(now), 42)
+        );
     }
 
     #[test]

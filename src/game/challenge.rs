@@ -96,8 +96,6 @@ fn rated_and_range(
     Ok((rated, min, max))
 }
 
-
-
 pub fn create_game(
     conn: &mut DbConn,
     creator: &User,

@@ -87,7 +87,12 @@ pub fn shown(
     let found = standings_of(conn, variant, users)?;
     Ok(users
         .iter()
-        .map(|u| (*u, found.get(u).copied().unwrap_or_default().at(now).shown()))
+        .map(|u| {
+            (
+                *u,
+                found.get(u).copied().unwrap_or_default().at(now).shown(),
+            )
+        })
         .collect())
 }
 

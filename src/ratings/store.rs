@@ -35,14 +35,33 @@ pub fn on_game_end(
     for id in ids {
         lock(conn, id, variant)?;
     }
-    let (w, b) = (standing(conn, white, variant)?, standing(conn, black, variant)?);
+    let (w, b) = (
+        standing(conn, white, variant)?,
+        standing(conn, black, variant)?,
+    );
     let (wc, bc) = rate_game(&w, &b, result, now);
     let seq = next_seq(&w, &b);
     diesel::update(games::table.find(row.id))
         .set(games::rating_seq.eq(Some(seq)))
         .execute(conn)?;
-    save(conn, row.id, white, variant, &w.after(wc.after, now, seq), &wc, now)?;
-    save(conn, row.id, black, variant, &b.after(bc.after, now, seq), &bc, now)
+    save(
+        conn,
+        row.id,
+        white,
+        variant,
+        &w.after(wc.after, now, seq),
+        &wc,
+        now,
+    )?;
+    save(
+        conn,
+        row.id,
+        black,
+        variant,
+        &b.after(bc.after, now, seq),
+        &bc,
+        now,
+    )
 }
 
 /// Make `user`'s row in `variant` (a newcomer's if missing) and lock it

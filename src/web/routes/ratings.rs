@@ -59,8 +59,10 @@ pub async fn leaderboard(ctx: Ctx, path: web::Path<String>) -> Result<HttpRespon
     })?;
     let id = variant.id().to_string();
     let v = id.clone();
-    let (established, provisional) =
-        db_read(&ctx.state, move |conn| read::leaderboard(conn, &v, now(), LEADERS)).await?;
+    let (established, provisional) = db_read(&ctx.state, move |conn| {
+        read::leaderboard(conn, &v, now(), LEADERS)
+    })
+    .await?;
     let page = LeaderboardPage {
         page: ctx.page(),
         variant_name: variant.name().to_string(),

@@ -8,8 +8,8 @@ pub mod legend;
 pub mod listed_moves;
 pub mod move_warning;
 pub mod pictures;
-pub mod rating_chart;
 pub mod piece_art;
+pub mod rating_chart;
 
 /// A variant's name for lists ("Leap Chess (64 squares)" rather than
 /// `leap-chess-64`); the stored id itself if no variant has it any more.

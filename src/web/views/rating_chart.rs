@@ -107,7 +107,9 @@ mod tests {
     }
 
     fn polyline_points(svg: &str) -> usize {
-        let (_, rest) = svg.split_once(r#"<polyline class="line" fill="none" points=""#).unwrap();
+        let (_, rest) = svg
+            .split_once(r#"<polyline class="line" fill="none" points=""#)
+            .unwrap();
         rest.split('"').next().unwrap().split_whitespace().count()
     }
 
@@ -132,15 +134,24 @@ mod tests {
             .collect();
         let svg = chart("Leap Chess <64>", &points(&ratings)).unwrap();
         assert_eq!(polyline_points(&svg), 301);
-        assert!(svg.contains("Leap Chess &lt;64&gt; rating history: 300 rated games"), "{svg}");
+        assert!(
+            svg.contains("Leap Chess &lt;64&gt; rating history: 300 rated games"),
+            "{svg}"
+        );
         let (_, rest) = svg.split_once("points=\"").unwrap();
         for pair in rest.split('"').next().unwrap().split_whitespace() {
             let (x, y) = pair.split_once(',').unwrap();
             let (x, y): (f64, f64) = (x.parse().unwrap(), y.parse().unwrap());
-            assert!((0.0..=WIDTH).contains(&x) && (0.0..=HEIGHT).contains(&y), "{pair}");
+            assert!(
+                (0.0..=WIDTH).contains(&x) && (0.0..=HEIGHT).contains(&y),
+                "{pair}"
+            );
         }
         // Grid lines at a readable step: 1000 to 2000 by 200.
         assert_eq!(svg.matches(r#"class="grid""#).count(), 6, "{svg}");
-        assert!(svg.contains(">1000</text>") && svg.contains(">2000</text>"), "{svg}");
+        assert!(
+            svg.contains(">1000</text>") && svg.contains(">2000</text>"),
+            "{svg}"
+        );
     }
 }
