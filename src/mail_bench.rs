@@ -58,6 +58,7 @@ pub fn run(
         color: "white".into(),
         fen: String::new(),
         time_control: String::new(),
+        ..Default::default()
     };
     let game = challenge::create_game(&mut conn, &a, &challenge, now)
         .map_err(|e| anyhow::anyhow!("{e}"))?;

@@ -68,11 +68,8 @@ pub async fn home(ctx: Ctx) -> Result<HttpResponse, Error> {
                 clocks_left.insert(g.id, (m.left(now).max(0), Some(m.deadline)));
             }
         }
-        let seeks = rows::open_seeks(
-            conn,
-            uid,
-            &crate::ratings::read::table_of(conn, &[uid], now)?,
-        )?;
+        let own = crate::ratings::read::table_of(conn, &[uid], now)?;
+        let seeks = rows::open_seeks(conn, uid, &own)?;
         let mut ids: Vec<i32> = mine
             .iter()
             .chain(seeks.iter())
