@@ -722,6 +722,7 @@ fn service_game(
             color: "white".into(),
             fen: String::new(),
             time_control: String::new(),
+            ..Default::default()
         },
         at,
     )

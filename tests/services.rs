@@ -52,6 +52,7 @@ fn started_game(
         color: "white".into(),
         fen: String::new(),
         time_control: String::new(),
+        ..Default::default()
     };
     let id = challenge::create_game(conn, &a, &challenge, t0()).unwrap();
     challenge::accept(conn, id, &b, t0()).unwrap();
@@ -226,6 +227,7 @@ fn stored_move_numbers_follow_the_previous_move(backend: Backend) {
         color: "white".into(),
         fen: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1".into(),
         time_control: String::new(),
+        ..Default::default()
     };
     let id = challenge::create_game(&mut conn, &alice, &challenge, t0()).unwrap();
     challenge::accept(&mut conn, id, &bob, t0()).unwrap();

@@ -72,13 +72,10 @@ fn rated_and_range(
     named: bool,
     custom_start: bool,
 ) -> Result<(bool, Option<i32>, Option<i32>), Error> {
-    let rated = read_rated(&challenge.rated)?;
-    if rated && custom_start {
-        return Err(Error::Invalid(
-            "A game from a custom start position is casual: leave the position empty for a rated game, or make it casual."
-                .into(),
-        ));
-    }
+    // A game from a custom start position is casual, whatever the form
+    // (whose box is ticked by default) says: the rule, and no
+    // refusal for a player who only wanted to set up a position.
+    let rated = read_rated(&challenge.rated)? && !custom_start;
     let min = read_range_end(&challenge.rating_min, "lowest")?;
     let max = read_range_end(&challenge.rating_max, "highest")?;
     if named && (min.is_some() || max.is_some()) {

@@ -281,6 +281,7 @@ pub fn new_game(conn: &mut DbConn, white: &Player, black: &Player) -> i32 {
         fen: String::new(),
         // The form's default clock, as real games have.
         time_control: "3d/move".into(),
+        ..Default::default()
     };
     let id = challenge::create_game(conn, &white.user, &challenge, now).expect("create game");
     challenge::accept(conn, id, &black.user, now).expect("accept");
