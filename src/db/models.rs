@@ -2,7 +2,7 @@
 
 use super::coded::MaybeCoded;
 use super::schema::*;
-use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
+use crate::domain::game_state::{EndReason, GameResult, GameStatus, OnTimeout, Side};
 use crate::domain::tournament_state::{TournamentFormat, TournamentStatus};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -92,6 +92,21 @@ pub struct GameRow {
     pub takeback_offer: Option<Side>,
     /// Takebacks the game has had (part of what kept plies are found by).
     pub takebacks: i32,
+    /// The silence rule: days without a move (leave excepted) after which
+    /// the game is lost; `None`: no such rule.
+    pub silence_days: Option<i32>,
+    #[diesel(deserialize_as = String)]
+    pub on_timeout: OnTimeout,
+    /// The ply whose silence warnings `silence_stage` counts.
+    pub silence_ply: Option<i32>,
+    pub silence_stage: i32,
+    /// With `on_timeout` = claim: the side whose flag fell, unclaimed yet.
+    #[diesel(deserialize_as = MaybeCoded<Side>)]
+    pub flag_fell_side: Option<Side>,
+    /// When an unclaimed fallen flag becomes a loss on time.
+    pub claim_until: Option<NaiveDateTime>,
+    /// The mover's reminder thresholds already sent at `reminded_ply`.
+    pub reminder_stage: i32,
 }
 
 #[cfg(test)]
@@ -131,6 +146,13 @@ impl GameRow {
             conditional_count: 0,
             takeback_offer: None,
             takebacks: 0,
+            silence_days: None,
+            on_timeout: OnTimeout::Lose,
+            silence_ply: None,
+            silence_stage: 0,
+            flag_fell_side: None,
+            claim_until: None,
+            reminder_stage: 0,
         }
     }
 }
@@ -264,6 +286,12 @@ pub struct TournamentRow {
     pub created_at: NaiveDateTime,
     pub started_at: Option<NaiveDateTime>,
     pub finished_at: Option<NaiveDateTime>,
+    /// Days without a move before a game is lost by silence; `None`: off.
+    pub silence_days: Option<i32>,
+    #[diesel(deserialize_as = String)]
+    pub on_timeout: OnTimeout,
+    /// Days after a loss on time or by silence before a player may enter.
+    pub cooling_off_days: i32,
 }
 
 #[derive(Queryable, Selectable, Clone, Debug)]

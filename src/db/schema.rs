@@ -86,6 +86,13 @@ diesel::table! {
         conditional_count -> Integer,
         takeback_offer -> Nullable<Text>,
         takebacks -> Integer,
+        silence_days -> Nullable<Integer>,
+        on_timeout -> Text,
+        silence_ply -> Nullable<Integer>,
+        silence_stage -> Integer,
+        flag_fell_side -> Nullable<Text>,
+        claim_until -> Nullable<Timestamp>,
+        reminder_stage -> Integer,
     }
 }
 
@@ -220,6 +227,9 @@ diesel::table! {
         created_at -> Timestamp,
         started_at -> Nullable<Timestamp>,
         finished_at -> Nullable<Timestamp>,
+        silence_days -> Nullable<Integer>,
+        on_timeout -> Text,
+        cooling_off_days -> Integer,
     }
 }
 
@@ -345,7 +355,25 @@ diesel::table! {
 diesel::joinable!(conditional_lines -> games (game_id));
 diesel::joinable!(game_events -> games (game_id));
 
+// Issue 40: forfeit rules.
+diesel::table! {
+    clock_heartbeat (id) {
+        id -> Integer,
+        beat_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    reminder_prefs (user_id) {
+        user_id -> Integer,
+        thresholds -> Text,
+        updated_at -> Timestamp,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
+    clock_heartbeat,
+    reminder_prefs,
     conditional_lines,
     game_events,
     settings,

@@ -26,6 +26,25 @@ text_codes! {
         PasswordChanged => "password_changed",
         EmailChangeConfirm => "email_change_confirm",
         EmailChanging => "email_changing",
+        ClockNotice => "clock_notice",
+    }
+}
+
+text_codes! {
+    "clock notice",
+    /// What a forfeit-rule mail ([`Mail::ClockNotice`]) tells its reader.
+    pub enum ClockNotice {
+        /// To the player to move: no move for a while; the silence rule
+        /// will end the game (its `detail`: when).
+        SilenceWarning => "silence-warning",
+        /// To the tournament's director: a player (`about`) is silent.
+        SilenceReport => "silence-report",
+        /// To the opponent of a player (`about`) whose time ran out: the win
+        /// may be claimed (its `detail`: until when).
+        FlagFell => "flag-fell",
+        /// To both players: a director gave a player (`about`) more time
+        /// (its `detail`: how much and why).
+        TimeExtended => "time-extended",
     }
 }
 
@@ -143,6 +162,15 @@ pub enum Mail {
     EmailChangeConfirm { token: i32 },
     /// To the current address: a change to another one was asked for.
     EmailChanging { token: i32 },
+    /// A forfeit rule's notice about `game` at `ply` (`about`: the player it
+    /// concerns; `detail`: what the event knew, in words).
+    ClockNotice {
+        game: i32,
+        ply: i32,
+        notice: ClockNotice,
+        about: Option<i32>,
+        detail: String,
+    },
 }
 
 impl Mail {
@@ -164,6 +192,7 @@ impl Mail {
             Mail::PasswordChanged => MailKind::PasswordChanged,
             Mail::EmailChangeConfirm { .. } => MailKind::EmailChangeConfirm,
             Mail::EmailChanging { .. } => MailKind::EmailChanging,
+            Mail::ClockNotice { .. } => MailKind::ClockNotice,
         }
     }
 
@@ -176,7 +205,8 @@ impl Mail {
             | Mail::ClockReminder { game, .. }
             | Mail::DrawOffer { game, .. }
             | Mail::GameOver { game, .. }
-            | Mail::ConditionalPlayed { game, .. } => Some(*game),
+            | Mail::ConditionalPlayed { game, .. }
+            | Mail::ClockNotice { game, .. } => Some(*game),
             _ => None,
         }
     }
@@ -188,7 +218,8 @@ impl Mail {
             | Mail::YourTurn { ply, .. }
             | Mail::ClockReminder { ply, .. }
             | Mail::DrawOffer { ply, .. }
-            | Mail::ConditionalPlayed { ply, .. } => Some(*ply),
+            | Mail::ConditionalPlayed { ply, .. }
+            | Mail::ClockNotice { ply, .. } => Some(*ply),
             Mail::ChallengeReceived { .. } => Some(0),
             _ => None,
         }
@@ -213,6 +244,7 @@ impl Mail {
             | Mail::LeaveBooked { from, .. }
             | Mail::ConditionalPlayed { from, .. } => Some(*from),
             Mail::YourTurn { from, .. } | Mail::GameOver { from, .. } => *from,
+            Mail::ClockNotice { about, .. } => *about,
             _ => None,
         }
     }

@@ -4,12 +4,14 @@
 
 pub mod account_token;
 pub mod codes;
+pub mod game_event;
 pub mod error;
 pub mod game_state;
 pub mod mail_kind;
 pub mod matching;
 pub mod pairing;
 pub mod piece_words;
+pub mod reminders;
 pub mod round_robin;
 pub mod running_time;
 pub mod standings;

@@ -6,6 +6,7 @@ use crate::db::schema::{tournament_players, tournaments};
 use crate::db::{is_unique_violation, per_backend, DbConn};
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;
+use crate::domain::game_state::OnTimeout;
 use crate::domain::tournament_state::{TournamentFormat, TournamentStatus};
 use crate::tournaments::directors::{require_director, require_director_of};
 use crate::tournaments::rounds::start;
@@ -33,6 +34,13 @@ pub struct TournamentForm {
     pub max_players: String,
     pub leave_days: String,
     pub forfeit_limit: String,
+    /// Days without a move before a game is lost by silence (empty: off).
+    pub silence_days: String,
+    /// `lose` (empty: the default) or `claim`.
+    pub on_timeout: String,
+    /// Days after a loss on time or by silence before a player may enter
+    /// another tournament (empty: none).
+    pub cooling_off_days: String,
 }
 
 pub fn create(
@@ -119,6 +127,25 @@ pub fn create(
         DEFAULT_FORFEIT_LIMIT,
         (1, 1000),
     )?;
+    let silence_days = match form.silence_days.trim() {
+        "" => None,
+        raw => Some(int_field(
+            raw,
+            "silence period (days)",
+            0,
+            crate::clocks::silence::SILENCE_DAYS_RANGE,
+        )?),
+    };
+    let on_timeout = match form.on_timeout.trim() {
+        "" => OnTimeout::Lose,
+        raw => OnTimeout::from_code(raw).ok_or_else(|| {
+            Error::Invalid(format!(
+                "“{}” is not a choice for on_timeout: choose lose or claim.",
+                clip(raw, 20)
+            ))
+        })?,
+    };
+    let cooling_off_days = int_field(&form.cooling_off_days, "cooling-off (days)", 0, (0, 365))?;
     conn.transaction::<_, Error, _>(|conn| {
         Ok(per_backend!(conn, |c| diesel::insert_into(
             tournaments::table
@@ -139,6 +166,9 @@ pub fn create(
             tournaments::status.eq(TournamentStatus::Entry.code()),
             tournaments::current_round.eq(0),
             tournaments::created_at.eq(now),
+            tournaments::silence_days.eq(silence_days),
+            tournaments::on_timeout.eq(on_timeout.code()),
+            tournaments::cooling_off_days.eq(cooling_off_days),
         ))
         .returning(tournaments::id)
         .get_result(c))?)

@@ -116,6 +116,9 @@ pub struct NewForm {
     max_players: String,
     leave_days: String,
     forfeit_limit: String,
+    silence_days: String,
+    on_timeout: String,
+    cooling_off_days: String,
 }
 
 #[derive(Template)]
@@ -173,6 +176,9 @@ pub async fn create(ctx: Ctx, form: web::Form<NewForm>) -> Result<HttpResponse, 
         max_players: f.max_players.clone(),
         leave_days: f.leave_days.clone(),
         forfeit_limit: f.forfeit_limit.clone(),
+        silence_days: f.silence_days.clone(),
+        on_timeout: f.on_timeout.clone(),
+        cooling_off_days: f.cooling_off_days.clone(),
     };
     match write_once(&ctx.state, move |conn| {
         entry::create(conn, &user, &tf, now())
@@ -193,6 +199,9 @@ pub async fn create(ctx: Ctx, form: web::Form<NewForm>) -> Result<HttpResponse, 
                 &mut f.max_players,
                 &mut f.leave_days,
                 &mut f.forfeit_limit,
+                &mut f.silence_days,
+                &mut f.on_timeout,
+                &mut f.cooling_off_days,
             ] {
                 *s = clip(s, rows::NAME_MAX);
             }

@@ -2,6 +2,7 @@
 
 pub mod board_svg;
 pub mod board_text;
+pub mod history;
 #[cfg(test)]
 mod contrast;
 pub mod legend;
