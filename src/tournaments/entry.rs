@@ -178,6 +178,36 @@ pub fn create(
 // ---------------------------------------------------------------------------
 // Joining
 
+/// When `user` may enter `t`, if its cooling-off after their last loss on
+/// time or by silence (in any game) has not run out at `now`.
+fn cooling_off_until(
+    conn: &mut DbConn,
+    t: &crate::db::models::TournamentRow,
+    user: i32,
+    now: NaiveDateTime,
+) -> Result<Option<NaiveDateTime>, Error> {
+    use crate::db::schema::games;
+    use crate::domain::game_state::{EndReason, GameResult};
+    if t.cooling_off_days <= 0 {
+        return Ok(None);
+    }
+    let since = now - chrono::TimeDelta::days(i64::from(t.cooling_off_days));
+    let last: Option<NaiveDateTime> = games::table
+        .filter(games::reason.eq_any([EndReason::TimeForfeit.code(), EndReason::Silence.code()]))
+        .filter(games::ended_at.gt(since))
+        .filter(
+            games::result
+                .eq(GameResult::WhiteWins.code())
+                .and(games::black_id.eq(user))
+                .or(games::result
+                    .eq(GameResult::BlackWins.code())
+                    .and(games::white_id.eq(user))),
+        )
+        .select(diesel::dsl::max(games::ended_at))
+        .first(conn)?;
+    Ok(last.map(|l| l + chrono::TimeDelta::days(i64::from(t.cooling_off_days))))
+}
+
 pub fn join(conn: &mut DbConn, tid: i32, user: &User, now: NaiveDateTime) -> Result<(), Error> {
     let t = load(conn, tid)?;
     if t.status != TournamentStatus::Entry {
@@ -193,6 +223,14 @@ pub fn join(conn: &mut DbConn, tid: i32, user: &User, now: NaiveDateTime) -> Res
     }
     if now >= t.entry_closes {
         return Err(Error::Forbidden("The entry window has closed.".into()));
+    }
+    if let Some(free) = cooling_off_until(conn, &t, user.id, now)? {
+        return Err(Error::Forbidden(format!(
+            "This tournament has a cooling-off of {} days after a loss on time or by silence: \
+             you may enter from {}.",
+            t.cooling_off_days,
+            crate::domain::time_control::utc_minute(free)
+        )));
     }
     conn.transaction::<_, Error, _>(|conn| {
         // The counter is the guard: two players racing for the last place
