@@ -57,7 +57,10 @@ pub fn check(
     let Some(beat) = beat else {
         // The first beat: nothing to compare with.
         per_backend!(conn, |c| diesel::insert_into(clock_heartbeat::table)
-            .values((clock_heartbeat::id.eq(BEAT), clock_heartbeat::beat_at.eq(now)))
+            .values((
+                clock_heartbeat::id.eq(BEAT),
+                clock_heartbeat::beat_at.eq(now)
+            ))
             .on_conflict_do_nothing()
             .execute(c))?;
         return Ok(None);

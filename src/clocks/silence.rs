@@ -175,7 +175,10 @@ fn apply(conn: &mut DbConn, row: &GameRow, now: NaiveDateTime) -> Result<Option<
             row.id,
             Some(mover),
             EventKind::SilenceWarning,
-            &format!("{which} silence warning: no move since {}; lost by silence on {end} without one", utc_minute(started)),
+            &format!(
+                "{which} silence warning: no move since {}; lost by silence on {end} without one",
+                utc_minute(started)
+            ),
             now,
         )?;
         Ok(true)

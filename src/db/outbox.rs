@@ -5,6 +5,7 @@
 
 use crate::db::schema::{email_outbox, users};
 use crate::db::{per_backend, DbConn};
+use crate::domain::codes::Coded;
 use crate::domain::mail_kind::{ClockNotice, Mail, MailKind, MailPolicy, MoveNote};
 use chrono::{Duration, NaiveDateTime};
 use diesel::prelude::*;

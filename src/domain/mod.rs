@@ -4,8 +4,8 @@
 
 pub mod account_token;
 pub mod codes;
-pub mod game_event;
 pub mod error;
+pub mod game_event;
 pub mod game_state;
 pub mod mail_kind;
 pub mod matching;

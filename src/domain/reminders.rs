@@ -139,7 +139,10 @@ mod tests {
     #[test]
     fn reminders_come_in_order_of_time_left() {
         let t = parse("4h 50% 24h").unwrap().unwrap();
-        assert_eq!(times_left(Some(&t), 3 * DAY), vec![36 * HOUR, DAY, 4 * HOUR]);
+        assert_eq!(
+            times_left(Some(&t), 3 * DAY),
+            vec![36 * HOUR, DAY, 4 * HOUR]
+        );
         // The default: today's single reminder.
         assert_eq!(times_left(None, 3 * DAY), vec![DAY]);
         // A threshold at or above the bank is never due.

@@ -7,11 +7,11 @@
 use crate::clocks::state;
 use crate::db::models::{GameRow, User};
 use crate::db::schema::{conditional_lines, game_histories, games, moves};
-use crate::domain::game_event::EventKind;
-use crate::game::events;
 use crate::db::{per_backend, DbConn};
 use crate::domain::error::Error;
+use crate::domain::game_event::EventKind;
 use crate::domain::game_state::{GameStatus, Side};
+use crate::game::events;
 use crate::game::finish::check_participant;
 use crate::game::restore;
 use crate::game::rows::load;

@@ -2,10 +2,10 @@
 //! subject (`subject.txt`), plain text (`body.txt`) and HTML (`body.html`),
 //! each rendered from the kind's own data.
 
-use crate::mail::context::MailData;
-use crate::mail::digest::DigestData;
 #[allow(unused_imports)] // read by the clock_notice templates
 use crate::domain::mail_kind::ClockNotice;
+use crate::mail::context::MailData;
+use crate::mail::digest::DigestData;
 use askama::Template;
 
 /// A mail's three texts.

@@ -215,6 +215,7 @@ pub(crate) async fn asking(
     raw_id: &str,
     csrf: &str,
     check: impl FnOnce(&crate::db::models::GameRow, &User) -> Result<missive_rules::Color, Error>
+        + Clone
         + Send
         + 'static,
 ) -> Result<(i32, String, String), Error> {
@@ -223,7 +224,7 @@ pub(crate) async fn asking(
     let user = ctx.require_user()?.clone();
     let (variant_name, opponent) = db_read(&ctx.state, move |conn| {
         let row = rows::load(conn, id)?;
-        let other = check(&row, &user)?;
+        let other = check.clone()(&row, &user)?;
         let variant = restore::variant_of(&row)?;
         let opponent = match rows::player_of(&row, other) {
             Some(o) => rows::user_names(conn, &[o])?.remove(&o),

@@ -2,9 +2,9 @@
 
 pub mod board_svg;
 pub mod board_text;
-pub mod history;
 #[cfg(test)]
 mod contrast;
+pub mod history;
 pub mod legend;
 pub mod listed_moves;
 pub mod move_warning;
