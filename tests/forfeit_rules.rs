@@ -87,7 +87,9 @@ fn notices(conn: &mut DbConn, notice: ClockNotice) -> Vec<(i32, Option<i32>)> {
         .into_iter()
         .filter(|m| m.kind == MailKind::ClockNotice)
         .filter_map(|m| match m.mail() {
-            Some(Mail::ClockNotice { notice: n, .. }) if n == notice => Some((m.user_id, m.game_id)),
+            Some(Mail::ClockNotice { notice: n, .. }) if n == notice => {
+                Some((m.user_id, m.game_id))
+            }
             _ => None,
         })
         .collect()
@@ -104,8 +106,8 @@ fn mine(conn: &mut DbConn, tid: i32, u: &User) -> Vec<GameRow> {
 fn silent_player_in_a_round_robin_crosses_the_withdrawal_threshold(backend: Backend) {
     let app = TestApp::start(backend);
     let conn = &mut app.db();
-    user(conn, "td");
-    let dir = directors::set_director(conn, "td", true).unwrap();
+    user(conn, "director");
+    let dir = directors::set_director(conn, "director", true).unwrap();
     let sam = user(conn, "sam");
     let others: Vec<User> = ["amy", "bea", "cy"].iter().map(|n| user(conn, n)).collect();
     let mut players: Vec<&User> = vec![&sam];
@@ -191,7 +193,12 @@ fn silent_player_in_a_round_robin_crosses_the_withdrawal_threshold(backend: Back
     assert!(why.starts_with("silent withdrawal"), "{why}");
     // Two of three completed: the results stand.
     assert!(!e.results_cancelled);
-    assert_eq!(silence::sweep(conn, end + Duration::days(1)).unwrap().losses, 0);
+    assert_eq!(
+        silence::sweep(conn, end + Duration::days(1))
+            .unwrap()
+            .losses,
+        0
+    );
     // The reason in words and as stored.
     let j = app.client().json(sams[0].id);
     assert!(["silence", "withdrawal"].contains(&j["reason"].as_str().unwrap()));
@@ -203,15 +210,25 @@ fn a_move_resets_the_silence_and_leave_holds_it(backend: Backend) {
     let amy = user(conn, "amy");
     let bob = user(conn, "bob");
     let tc: missive::domain::time_control::TimeControl = "60d/move".parse().unwrap();
-    let id =
-        challenge::create_active_game(conn, "chess", amy.id, bob.id, Some(&tc), None, t0()).unwrap();
+    let id = challenge::create_active_game(conn, "chess", amy.id, bob.id, Some(&tc), None, t0())
+        .unwrap();
     // A casual game has no silence rule unless set: nothing happens.
-    assert_eq!(silence::sweep(conn, t0() + Duration::days(30)).unwrap().losses, 0);
+    assert_eq!(
+        silence::sweep(conn, t0() + Duration::days(30))
+            .unwrap()
+            .losses,
+        0
+    );
     diesel::update(games::table.find(id))
         .set(games::silence_days.eq(Some(8)))
         .execute(conn)
         .unwrap();
-    assert_eq!(silence::sweep(conn, t0() + Duration::days(4)).unwrap().warnings, 1);
+    assert_eq!(
+        silence::sweep(conn, t0() + Duration::days(4))
+            .unwrap()
+            .warnings,
+        1
+    );
     // Amy moves: Bob's turn starts a new period.
     common::play_move(conn, id, &amy, "e4", None, true, t0() + Duration::days(6)).unwrap();
     let s = silence::sweep(conn, t0() + Duration::days(9)).unwrap();
@@ -227,11 +244,31 @@ fn a_move_resets_the_silence_and_leave_holds_it(backend: Backend) {
     )
     .unwrap();
     let turn = t0() + Duration::days(6);
-    assert_eq!(silence::sweep(conn, turn + Duration::days(4)).unwrap().warnings, 1);
-    assert_eq!(silence::sweep(conn, turn + Duration::days(5)).unwrap().warnings, 1);
+    assert_eq!(
+        silence::sweep(conn, turn + Duration::days(4))
+            .unwrap()
+            .warnings,
+        1
+    );
+    assert_eq!(
+        silence::sweep(conn, turn + Duration::days(5))
+            .unwrap()
+            .warnings,
+        1
+    );
     // Eight days of silence, but two of them on leave: not yet.
-    assert_eq!(silence::sweep(conn, turn + Duration::days(8)).unwrap().losses, 0);
-    assert_eq!(silence::sweep(conn, turn + Duration::days(10)).unwrap().losses, 1);
+    assert_eq!(
+        silence::sweep(conn, turn + Duration::days(8))
+            .unwrap()
+            .losses,
+        0
+    );
+    assert_eq!(
+        silence::sweep(conn, turn + Duration::days(10))
+            .unwrap()
+            .losses,
+        1
+    );
     let row = rows::load(conn, id).unwrap();
     assert_eq!(row.reason, Some(EndReason::Silence));
     assert_eq!(row.result, Some(GameResult::WhiteWins));
@@ -243,8 +280,8 @@ fn a_move_resets_the_silence_and_leave_holds_it(backend: Backend) {
 fn claim_or_wait(backend: Backend) {
     let app = TestApp::start(backend);
     let conn = &mut app.db();
-    user(conn, "td");
-    let dir = directors::set_director(conn, "td", true).unwrap();
+    user(conn, "director");
+    let dir = directors::set_director(conn, "director", true).unwrap();
     let amy = user(conn, "amy");
     let bob = user(conn, "bob");
     let (tid, start) = tournament(conn, &dir, &[&amy, &bob], "2d/move", "", "claim");
@@ -275,7 +312,16 @@ fn claim_or_wait(backend: Backend) {
         claim::claim(conn, g.id, white, flag),
         Err(Error::Invalid(_))
     ));
-    common::play_move(conn, g.id, white, "e4", None, true, flag + Duration::hours(2)).unwrap();
+    common::play_move(
+        conn,
+        g.id,
+        white,
+        "e4",
+        None,
+        true,
+        flag + Duration::hours(2),
+    )
+    .unwrap();
     // Unclaimed for 14 days: lost on time.
     assert_eq!(
         forfeit::sweep_report(conn, flag + Duration::days(14) - Duration::seconds(1))
@@ -292,7 +338,11 @@ fn claim_or_wait(backend: Backend) {
     let row = rows::load(conn, g.id).unwrap();
     assert_eq!(row.reason, Some(EndReason::TimeForfeit));
     assert_eq!(row.result, Some(GameResult::BlackWins));
-    assert_eq!(row.white_clock_secs, Some(0), "the loser's clock shows zero");
+    assert_eq!(
+        row.white_clock_secs,
+        Some(0),
+        "the loser's clock shows zero"
+    );
     let kinds: Vec<String> = events::events_of(conn, g.id)
         .unwrap()
         .iter()
@@ -301,8 +351,8 @@ fn claim_or_wait(backend: Backend) {
     assert_eq!(kinds, vec!["flag-fell"]);
     // A claim on a game where no flag fell is refused.
     let tc: missive::domain::time_control::TimeControl = "2d/move".parse().unwrap();
-    let id =
-        challenge::create_active_game(conn, "chess", amy.id, bob.id, Some(&tc), None, t0()).unwrap();
+    let id = challenge::create_active_game(conn, "chess", amy.id, bob.id, Some(&tc), None, t0())
+        .unwrap();
     let r = claim::claim(conn, id, &bob, t0() + Duration::days(1));
     assert!(matches!(r, Err(Error::Invalid(m)) if m.contains("no win to claim")));
     // A game set to `lose` is lost at once, as before.
@@ -341,7 +391,9 @@ fn claim_over_http_asks_first_and_shows_the_history(backend: Backend) {
     let page = bob.get(&format!("/games/{id}"));
     assert!(page.has("Claim the win on time"), "{}", page.body);
     assert!(page.has("id=\"events\""), "{}", page.body);
-    assert!(!alice.get(&format!("/games/{id}")).has("Claim the win on time"));
+    assert!(!alice
+        .get(&format!("/games/{id}"))
+        .has("Claim the win on time"));
     // Asked first: the game goes on.
     let ask = bob.post(&format!("/games/{id}/claim"), &[]);
     assert_eq!(ask.status, StatusCode::OK);
