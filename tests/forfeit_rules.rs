@@ -109,7 +109,7 @@ fn silent_player_in_a_round_robin_crosses_the_withdrawal_threshold(backend: Back
     user(conn, "director");
     let dir = directors::set_director(conn, "director", true).unwrap();
     let sam = user(conn, "sam");
-    let others: Vec<User> = ["amy", "bea", "cy"].iter().map(|n| user(conn, n)).collect();
+    let others: Vec<User> = ["amy", "bea", "cyd"].iter().map(|n| user(conn, n)).collect();
     let mut players: Vec<&User> = vec![&sam];
     players.extend(others.iter());
     let (tid, start) = tournament(conn, &dir, &players, "60d/move", "10", "");
