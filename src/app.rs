@@ -98,6 +98,7 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         Some(crate::jobs::spawn_clock_worker(
             state.pool.clone(),
             std::time::Duration::from_secs(config.clock_poll_secs),
+            chrono::TimeDelta::minutes(config.outage_grace_mins),
         ))
     } else {
         tracing::info!("MISSIVE_CLOCK_WORKER is off: this process ends no game on time");

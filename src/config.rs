@@ -84,6 +84,10 @@ pub struct Config {
     pub clock_worker: bool,
     /// `MISSIVE_CLOCK_POLL_SECS`: seconds between sweeps (default 60).
     pub clock_poll_secs: u64,
+    /// `MISSIVE_OUTAGE_GRACE_MINS`: a gap in the clock worker's heartbeat
+    /// longer than this is an outage, and running clocks move on by its
+    /// length (default 60).
+    pub outage_grace_mins: i64,
     /// `MISSIVE_TOURNAMENT_POLL_SECS`: seconds between looks for tournaments
     /// to start (entry closed) or to pair (round over) (default 30).
     pub tournament_poll_secs: u64,
@@ -270,6 +274,7 @@ impl Default for Config {
             play_link_hours: 24 * 14,
             clock_worker: true,
             clock_poll_secs: 60,
+            outage_grace_mins: 60,
             tournament_poll_secs: 30,
             leave_days: DEFAULT_LEAVE_DAYS,
             digest_hour: 7,
@@ -352,6 +357,9 @@ impl Config {
             clock_worker: src.flag("MISSIVE_CLOCK_WORKER", d.clock_worker)?,
             clock_poll_secs: src
                 .num("MISSIVE_CLOCK_POLL_SECS", d.clock_poll_secs)?
+                .max(1),
+            outage_grace_mins: src
+                .num("MISSIVE_OUTAGE_GRACE_MINS", d.outage_grace_mins)?
                 .max(1),
             tournament_poll_secs: src
                 .num("MISSIVE_TOURNAMENT_POLL_SECS", d.tournament_poll_secs)?

@@ -1,6 +1,6 @@
 //! Background loops. Each is safe to run in several processes at once.
 
-use crate::clocks::forfeit;
+use crate::clocks::{forfeit, outage, silence};
 use crate::db::outbox;
 use crate::db::{Pool, PooledConn};
 use crate::mail::digest;
@@ -125,14 +125,36 @@ pub fn spawn_digest_worker(pool: Pool, hour: u32, poll: Duration) -> Worker {
     })
 }
 
-/// Start the clock sweeper: every `poll`, end the games whose player to move
-/// has run out of time and queue due reminders, and forget the writes' old
+/// Start the clock sweeper: every `poll`, beat the heartbeat (moving every
+/// running clock on after an outage longer than `outage_grace`), apply the
+/// silence rule, end the games whose player to move has run out of time and
+/// queue due reminders, and forget the writes' old
 /// retry keys (`db::once`). Several processes may run it on one database:
 /// each forfeit and reminder is one conditional UPDATE.
-pub fn spawn_clock_worker(pool: Pool, poll: Duration) -> Worker {
+pub fn spawn_clock_worker(pool: Pool, poll: Duration, outage_grace: chrono::TimeDelta) -> Worker {
     spawn_loop("clock-worker", poll, move || {
         with_connection(&pool, "clock worker", |conn| {
             let now = crate::util::now();
+            // The heartbeat first: after an outage the clocks move on
+            // before any game is found out of time.
+            match outage::check(conn, now, outage_grace) {
+                Ok(Some(o)) => tracing::warn!(
+                    "clocks: service outage of {} s found; {} games' clocks moved on",
+                    o.secs,
+                    o.games
+                ),
+                Ok(None) => {}
+                Err(e) => tracing::warn!("clock worker, heartbeat: {e}"),
+            }
+            match silence::sweep(conn, now) {
+                Ok(s) if s.warnings + s.losses > 0 => tracing::info!(
+                    "clocks: {} silence warnings, {} games lost by silence",
+                    s.warnings,
+                    s.losses
+                ),
+                Ok(_) => {}
+                Err(e) => tracing::warn!("clock worker, silence: {e}"),
+            }
             match forfeit::sweep_report(conn, now) {
                 Ok(s) if s.forfeits + s.reminders > 0 => tracing::info!(
                     "clocks: {} games lost on time, {} reminders",

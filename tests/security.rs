@@ -118,7 +118,7 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
             max_players: "8".into(),
             leave_days: "".into(),
             forfeit_limit: "".into(),
-            rated: String::new(),
+            ..TournamentForm::default()
         };
         let open_t = entry::create(conn, &dir, &form("Open", day(3)), now).unwrap();
         let start_t = entry::create(conn, &dir, &form("To start", day(3)), now).unwrap();

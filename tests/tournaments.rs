@@ -79,7 +79,7 @@ fn form(name: &str, format: &str, rounds: &str, forfeit_limit: &str) -> Tourname
         max_players: "20".into(),
         leave_days: "".into(),
         forfeit_limit: forfeit_limit.into(),
-        rated: String::new(),
+        ..TournamentForm::default()
     }
 }
 

@@ -7,7 +7,7 @@ use crate::db::outbox;
 use crate::db::schema::games;
 use crate::db::DbConn;
 use crate::domain::error::Error;
-use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
+use crate::domain::game_state::{EndReason, GameResult, GameStatus, OnTimeout, Side};
 use crate::domain::mail_kind::Mail;
 use crate::game::finish;
 use crate::game::rows;
@@ -74,6 +74,7 @@ pub fn sweep_report(conn: &mut DbConn, now: NaiveDateTime) -> Result<Swept, Erro
             swept.reminders += 1;
         }
     }
+    swept.forfeits += crate::clocks::claim::end_unclaimed(conn, now)?;
     Ok(swept)
 }
 
@@ -85,7 +86,14 @@ pub fn forfeit_if_flagged(
     now: NaiveDateTime,
 ) -> Result<bool, Error> {
     match mover_clock(conn, row)? {
-        Some(m) if m.flagged(now) => forfeit(conn, row, &m, now),
+        Some(m) if m.flagged(now) => match row.on_timeout {
+            OnTimeout::Lose => forfeit(conn, row, &m, now),
+            // The game goes on until the opponent claims it.
+            OnTimeout::Claim => {
+                crate::clocks::claim::flag_falls(conn, row, &m, now)?;
+                Ok(false)
+            }
+        },
         _ => Ok(false),
     }
 }

@@ -2,7 +2,7 @@
 
 use super::coded::MaybeCoded;
 use super::schema::*;
-use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
+use crate::domain::game_state::{EndReason, GameResult, GameStatus, OnTimeout, Side};
 use crate::domain::tournament_state::{TournamentFormat, TournamentStatus};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -97,6 +97,21 @@ pub struct GameRow {
     /// An open seek's rating range: who may accept it.
     pub rating_min: Option<i32>,
     pub rating_max: Option<i32>,
+    /// The silence rule: days without a move (leave excepted) after which
+    /// the game is lost; `None`: no such rule.
+    pub silence_days: Option<i32>,
+    #[diesel(deserialize_as = String)]
+    pub on_timeout: OnTimeout,
+    /// The ply whose silence warnings `silence_stage` counts.
+    pub silence_ply: Option<i32>,
+    pub silence_stage: i32,
+    /// With `on_timeout` = claim: the side whose flag fell, unclaimed yet.
+    #[diesel(deserialize_as = MaybeCoded<Side>)]
+    pub flag_fell_side: Option<Side>,
+    /// When an unclaimed fallen flag becomes a loss on time.
+    pub claim_until: Option<NaiveDateTime>,
+    /// The mover's reminder thresholds already sent at `reminded_ply`.
+    pub reminder_stage: i32,
 }
 
 #[cfg(test)]
@@ -139,6 +154,13 @@ impl GameRow {
             rated: false,
             rating_min: None,
             rating_max: None,
+            silence_days: None,
+            on_timeout: OnTimeout::Lose,
+            silence_ply: None,
+            silence_stage: 0,
+            flag_fell_side: None,
+            claim_until: None,
+            reminder_stage: 0,
         }
     }
 }
@@ -277,6 +299,12 @@ pub struct TournamentRow {
     pub finished_at: Option<NaiveDateTime>,
     /// Its games are rated (issue 39).
     pub rated: bool,
+    /// Days without a move before a game is lost by silence; `None`: off.
+    pub silence_days: Option<i32>,
+    #[diesel(deserialize_as = String)]
+    pub on_timeout: OnTimeout,
+    /// Days after a loss on time or by silence before a player may enter.
+    pub cooling_off_days: i32,
 }
 
 #[derive(Queryable, Selectable, Clone, Debug)]

@@ -5,7 +5,8 @@
 
 use crate::db::schema::{email_outbox, users};
 use crate::db::{per_backend, DbConn};
-use crate::domain::mail_kind::{Mail, MailKind, MailPolicy, MoveNote};
+use crate::domain::codes::Coded;
+use crate::domain::mail_kind::{ClockNotice, Mail, MailKind, MailPolicy, MoveNote};
 use chrono::{Duration, NaiveDateTime};
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -36,6 +37,8 @@ struct Payload {
     results_cancelled: Option<bool>,
     /// The `account_tokens` row of a reset or address-change mail.
     token_id: Option<i32>,
+    /// A clock notice's code (its detail is `reason`).
+    notice: Option<String>,
 }
 
 const DAY: &str = "%Y-%m-%d";
@@ -77,6 +80,10 @@ impl Payload {
                 p.tournament_id = Some(*tournament);
                 p.reason = Some(reason.clone());
                 p.results_cancelled = Some(*results_cancelled);
+            }
+            Mail::ClockNotice { notice, detail, .. } => {
+                p.notice = Some(notice.code().to_string());
+                p.reason = Some(detail.clone());
             }
             Mail::LeaveBooked {
                 first_day,
@@ -192,6 +199,13 @@ impl OutboxRow {
                 game: self.game_id?,
                 ply: self.ply,
                 reason: p.reason?,
+            },
+            MailKind::ClockNotice => Mail::ClockNotice {
+                game: self.game_id?,
+                ply: self.ply?,
+                notice: ClockNotice::from_code(p.notice.as_deref()?)?,
+                about: p.from_user,
+                detail: p.reason.unwrap_or_default(),
             },
             MailKind::ConditionalPlayed => Mail::ConditionalPlayed {
                 game: self.game_id?,
@@ -496,6 +510,13 @@ mod tests {
                 from: 9,
                 first_day: day(1),
                 last_day: day(14),
+            },
+            Mail::ClockNotice {
+                game: 3,
+                ply: 7,
+                notice: ClockNotice::FlagFell,
+                about: Some(9),
+                detail: "2026-03-16 12:00 UTC".into(),
             },
         ];
         for mail in mails {

@@ -90,6 +90,13 @@ diesel::table! {
         rating_min -> Nullable<Integer>,
         rating_max -> Nullable<Integer>,
         rating_seq -> Nullable<BigInt>,
+        silence_days -> Nullable<Integer>,
+        on_timeout -> Text,
+        silence_ply -> Nullable<Integer>,
+        silence_stage -> Integer,
+        flag_fell_side -> Nullable<Text>,
+        claim_until -> Nullable<Timestamp>,
+        reminder_stage -> Integer,
     }
 }
 
@@ -225,6 +232,9 @@ diesel::table! {
         started_at -> Nullable<Timestamp>,
         finished_at -> Nullable<Timestamp>,
         rated -> Bool,
+        silence_days -> Nullable<Integer>,
+        on_timeout -> Text,
+        cooling_off_days -> Integer,
     }
 }
 
@@ -405,9 +415,27 @@ diesel::table! {
 
 diesel::joinable!(rating_changes -> games (game_id));
 
+// Issue 40: forfeit rules.
+diesel::table! {
+    clock_heartbeat (id) {
+        id -> Integer,
+        beat_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    reminder_prefs (user_id) {
+        user_id -> Integer,
+        thresholds -> Text,
+        updated_at -> Timestamp,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     ratings,
     rating_changes,
+    clock_heartbeat,
+    reminder_prefs,
     conditional_lines,
     game_events,
     settings,

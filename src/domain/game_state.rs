@@ -108,6 +108,22 @@ impl GameResult {
     }
 }
 
+text_codes! {
+    "on_timeout",
+    /// What happens when a clock runs out (setting `on_timeout`).
+    pub enum OnTimeout {
+        /// The game is lost on time at once.
+        Lose => "lose",
+        /// The opponent is told and may claim the win, or let play go on;
+        /// unclaimed for [`CLAIM_DAYS`] days, the game is lost on time.
+        Claim => "claim",
+    }
+}
+
+/// Days an opponent has to claim a win on time before the game is lost on
+/// time anyway.
+pub const CLAIM_DAYS: i64 = 14;
+
 /// Why a game ended: by the variant's rules, or by an act of a player, the
 /// clock or the tournament.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -128,10 +144,13 @@ pub enum EndReason {
     Replaced,
     /// A record brought in by a director, its result as written there.
     Imported,
+    /// The player to move made no move for the silence period (tournament
+    /// setting `silence_days`).
+    Silence,
 }
 
 impl EndReason {
-    const ACTS: [(EndReason, &'static str); 7] = [
+    const ACTS: [(EndReason, &'static str); 8] = [
         (EndReason::Resignation, "resignation"),
         (EndReason::Agreement, "agreement"),
         (EndReason::TimeForfeit, "time-forfeit"),
@@ -139,6 +158,7 @@ impl EndReason {
         (EndReason::Withdrawal, "withdrawal"),
         (EndReason::Replaced, "replaced"),
         (EndReason::Imported, "imported"),
+        (EndReason::Silence, "silence"),
     ];
 
     /// The stored code: the rules engine's own for its reasons

@@ -30,6 +30,25 @@ text_codes! {
         // Issue 42: answers to replies by mail.
         ReplyDone => "reply_done",
         ReplyRefused => "reply_refused",
+        ClockNotice => "clock_notice",
+    }
+}
+
+text_codes! {
+    "clock notice",
+    /// What a forfeit-rule mail ([`Mail::ClockNotice`]) tells its reader.
+    pub enum ClockNotice {
+        /// To the player to move: no move for a while; the silence rule
+        /// will end the game (its `detail`: when).
+        SilenceWarning => "silence-warning",
+        /// To the tournament's director: a player (`about`) is silent.
+        SilenceReport => "silence-report",
+        /// To the opponent of a player (`about`) whose time ran out: the win
+        /// may be claimed (its `detail`: until when).
+        FlagFell => "flag-fell",
+        /// To both players: a director gave a player (`about`) more time
+        /// (its `detail`: how much and why).
+        TimeExtended => "time-extended",
     }
 }
 
@@ -159,6 +178,15 @@ pub enum Mail {
         ply: Option<i32>,
         reason: String,
     },
+    /// A forfeit rule's notice about `game` at `ply` (`about`: the player it
+    /// concerns; `detail`: what the event knew, in words).
+    ClockNotice {
+        game: i32,
+        ply: i32,
+        notice: ClockNotice,
+        about: Option<i32>,
+        detail: String,
+    },
 }
 
 impl Mail {
@@ -183,6 +211,7 @@ impl Mail {
             Mail::EmailChanging { .. } => MailKind::EmailChanging,
             Mail::ReplyDone { .. } => MailKind::ReplyDone,
             Mail::ReplyRefused { .. } => MailKind::ReplyRefused,
+            Mail::ClockNotice { .. } => MailKind::ClockNotice,
         }
     }
 
@@ -198,7 +227,8 @@ impl Mail {
             | Mail::GameOver { game, .. }
             | Mail::ConditionalPlayed { game, .. }
             | Mail::ReplyDone { game, .. }
-            | Mail::ReplyRefused { game, .. } => Some(*game),
+            | Mail::ReplyRefused { game, .. }
+            | Mail::ClockNotice { game, .. } => Some(*game),
             _ => None,
         }
     }
@@ -212,7 +242,8 @@ impl Mail {
             | Mail::DrawOffer { ply, .. }
             | Mail::TakebackOffer { ply, .. }
             | Mail::ConditionalPlayed { ply, .. }
-            | Mail::ReplyDone { ply, .. } => Some(*ply),
+            | Mail::ReplyDone { ply, .. }
+            | Mail::ClockNotice { ply, .. } => Some(*ply),
             Mail::ReplyRefused { ply, .. } => *ply,
             Mail::ChallengeReceived { .. } => Some(0),
             _ => None,
@@ -239,6 +270,7 @@ impl Mail {
             | Mail::LeaveBooked { from, .. }
             | Mail::ConditionalPlayed { from, .. } => Some(*from),
             Mail::YourTurn { from, .. } | Mail::GameOver { from, .. } => *from,
+            Mail::ClockNotice { about, .. } => *about,
             _ => None,
         }
     }

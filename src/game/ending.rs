@@ -40,7 +40,7 @@ pub fn record_end(
     );
     let n = if reason == EndReason::TimeForfeit && row.time_control.is_some() {
         // The loser's clock shows zero.
-        match row.turn {
+        match result.loser().unwrap_or(row.turn) {
             Side::Black => diesel::update(target)
                 .set((changes, games::black_clock_secs.eq(Some(0i64))))
                 .execute(conn)?,

@@ -6,6 +6,7 @@ pub mod challenge;
 pub mod conditional;
 pub mod draw;
 pub mod ending;
+pub mod events;
 pub mod exports;
 pub mod finish;
 pub mod notify;

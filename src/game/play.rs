@@ -9,7 +9,7 @@ use crate::db::models::{GameRow, NewMove, User};
 use crate::db::schema::{games, moves};
 use crate::db::{is_unique_violation, per_backend, DbConn, Stored, Writes};
 use crate::domain::error::Error;
-use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
+use crate::domain::game_state::{EndReason, GameResult, GameStatus, OnTimeout, Side};
 use crate::domain::mail_kind::MoveNote;
 use crate::domain::time_control::TimeControl;
 use crate::game::conditional;
@@ -327,7 +327,8 @@ fn prepare_move(
     let side = check_mover(row, user)?;
     let control = state::control_of(row)?;
     let mover_clock = match state::mover_clock(conn, row)? {
-        Some(clock) if clock.flagged(now) => {
+        // Under `on_timeout` = claim, play goes on after the flag falls.
+        Some(clock) if clock.flagged(now) && row.on_timeout == OnTimeout::Lose => {
             return Ok(Prepared::Late(Box::new(LateMove {
                 row: owned,
                 clock,

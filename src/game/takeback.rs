@@ -6,11 +6,13 @@
 
 use crate::clocks::state;
 use crate::db::models::{GameRow, User};
-use crate::db::schema::{conditional_lines, game_events, game_histories, games, moves};
+use crate::db::schema::{conditional_lines, game_histories, games, moves};
 use crate::db::{outbox, per_backend, DbConn};
 use crate::domain::error::Error;
+use crate::domain::game_event::EventKind;
 use crate::domain::game_state::{GameStatus, Side};
 use crate::domain::mail_kind::Mail;
+use crate::game::events;
 use crate::game::finish::check_participant;
 use crate::game::restore;
 use crate::game::rows::load;
@@ -38,43 +40,15 @@ impl TakebackAction {
     }
 }
 
-/// An entry of a game's event history.
-#[derive(Queryable, Selectable, Clone, Debug)]
-#[diesel(table_name = game_events)]
-pub struct GameEvent {
-    pub at: NaiveDateTime,
-    pub user_id: Option<i32>,
-    pub kind: String,
-    pub detail: String,
-}
-
-/// A game's events, oldest first.
-pub fn events_of(conn: &mut DbConn, game: i32) -> Result<Vec<GameEvent>, Error> {
-    Ok(per_backend!(conn, |c| game_events::table
-        .filter(game_events::game_id.eq(game))
-        .order(game_events::id.asc())
-        .select(GameEvent::as_select())
-        .load(c))?)
-}
-
 fn record(
     conn: &mut DbConn,
     game: i32,
     user: i32,
-    kind: &str,
+    kind: EventKind,
     detail: &str,
     now: NaiveDateTime,
 ) -> Result<(), Error> {
-    per_backend!(conn, |c| diesel::insert_into(game_events::table)
-        .values((
-            game_events::game_id.eq(game),
-            game_events::at.eq(now),
-            game_events::user_id.eq(Some(user)),
-            game_events::kind.eq(kind),
-            game_events::detail.eq(detail),
-        ))
-        .execute(c))?;
-    Ok(())
+    events::record(conn, game, Some(user), kind, detail, now)
 }
 
 const CHANGED: &str = "The game changed in the meantime; look at it again.";
@@ -154,7 +128,7 @@ pub fn takeback(
                     conn,
                     id,
                     user.id,
-                    "takeback-asked",
+                    EventKind::TakebackAsked,
                     "asked to take back a move",
                     now,
                 )?;
@@ -182,7 +156,7 @@ pub fn takeback(
                     conn,
                     id,
                     user.id,
-                    "takeback-declined",
+                    EventKind::TakebackDeclined,
                     "declined the takeback",
                     now,
                 )
@@ -343,6 +317,6 @@ fn take_back(
                 taken.join(" ")
             ),
         };
-        record(conn, row.id, accepter, "takeback", &detail, now)
+        record(conn, row.id, accepter, EventKind::Takeback, &detail, now)
     })
 }

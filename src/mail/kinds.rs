@@ -2,6 +2,8 @@
 //! subject (`subject.txt`), plain text (`body.txt`) and HTML (`body.html`),
 //! each rendered from the kind's own data.
 
+#[allow(unused_imports)] // read by the clock_notice templates
+use crate::domain::mail_kind::ClockNotice;
 use crate::mail::context::MailData;
 use crate::mail::digest::DigestData;
 use askama::Template;
@@ -19,6 +21,16 @@ pub struct WithdrawnMail {
     pub tournament_url: String,
     pub reason: String,
     pub results_cancelled: bool,
+}
+
+/// A forfeit rule's notice: what it says, about whom, and when or why.
+pub struct NoticeMail {
+    pub notice: crate::domain::mail_kind::ClockNotice,
+    /// The player it is about ("you" when that is the reader).
+    pub player: String,
+    pub detail: String,
+    pub silence_days: i32,
+    pub claim_url: String,
 }
 
 /// A mail about the account itself: its link, and the new address when
@@ -118,6 +130,9 @@ mail_folder!(reply_done(m: MailData) =>
 mail_folder!(reply_refused(m: MailData) =>
     "email/reply_refused/subject.txt", "email/reply_refused/body.txt",
     "email/reply_refused/body.html");
+mail_folder!(clock_notice(m: MailData, n: NoticeMail) =>
+    "email/clock_notice/subject.txt", "email/clock_notice/body.txt",
+    "email/clock_notice/body.html");
 mail_folder!(digest(m: DigestData) =>
     "email/digest/subject.txt", "email/digest/body.txt", "email/digest/body.html");
 

@@ -8,11 +8,11 @@ use crate::db::outbox::OutboxRow;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, Side};
-use crate::domain::mail_kind::{Mail, MoveNote};
+use crate::domain::mail_kind::{ClockNotice, Mail, MoveNote};
 use crate::game::restore;
 use crate::game::rows;
 use crate::mail::context::{footer_data, MailCtx, MailData, Rendered};
-use crate::mail::kinds::{self, Parts, VerifyData, WithdrawnMail};
+use crate::mail::kinds::{self, NoticeMail, Parts, VerifyData, WithdrawnMail};
 use chrono::NaiveDateTime;
 use lettre::message::header::{Header, HeaderName, HeaderValue};
 use lettre::message::{Mailbox, MultiPart};
@@ -395,6 +395,40 @@ fn render_game_mail(
                     .join(" ");
             }
             kinds::reply_refused(&data)?
+        }
+        Mail::ClockNotice {
+            ply,
+            notice,
+            about,
+            ref detail,
+            ..
+        } => {
+            // A warning or a claim is news only while the game is on, at
+            // the ply it was sent for (a claim: until the game ends).
+            let stale = match notice {
+                ClockNotice::SilenceWarning | ClockNotice::SilenceReport => {
+                    game.status != GameStatus::Active || game.ply != ply
+                }
+                ClockNotice::FlagFell => {
+                    game.status != GameStatus::Active || game.flag_fell_side.is_none()
+                }
+                ClockNotice::TimeExtended => false,
+            };
+            if stale {
+                return Ok(None);
+            }
+            let player = match about {
+                Some(a) if a == user.id => "you".to_string(),
+                other => username_or(conn, other)?,
+            };
+            let n = NoticeMail {
+                notice,
+                player,
+                detail: detail.clone(),
+                silence_days: game.silence_days.unwrap_or(0),
+                claim_url: format!("{}/games/{}#claim", ctx.base_url, game.id),
+            };
+            kinds::clock_notice(&data, &n)?
         }
         Mail::GameOver { .. } => {
             with_position(conn, &mut data)?;

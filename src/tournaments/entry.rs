@@ -6,6 +6,7 @@ use crate::db::schema::{tournament_players, tournaments};
 use crate::db::{is_unique_violation, per_backend, DbConn};
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;
+use crate::domain::game_state::OnTimeout;
 use crate::domain::tournament_state::{TournamentFormat, TournamentStatus};
 use crate::tournaments::directors::{require_director, require_director_of};
 use crate::tournaments::rounds::start;
@@ -35,6 +36,13 @@ pub struct TournamentForm {
     pub forfeit_limit: String,
     /// `1`: its games are rated.
     pub rated: String,
+    /// Days without a move before a game is lost by silence (empty: off).
+    pub silence_days: String,
+    /// `lose` (empty: the default) or `claim`.
+    pub on_timeout: String,
+    /// Days after a loss on time or by silence before a player may enter
+    /// another tournament (empty: none).
+    pub cooling_off_days: String,
 }
 
 pub fn create(
@@ -122,6 +130,25 @@ pub fn create(
         (1, 1000),
     )?;
     let rated = crate::game::challenge::read_rated(&form.rated)?;
+    let silence_days = match form.silence_days.trim() {
+        "" => None,
+        raw => Some(int_field(
+            raw,
+            "silence period (days)",
+            0,
+            crate::clocks::silence::SILENCE_DAYS_RANGE,
+        )?),
+    };
+    let on_timeout = match form.on_timeout.trim() {
+        "" => OnTimeout::Lose,
+        raw => OnTimeout::from_code(raw).ok_or_else(|| {
+            Error::Invalid(format!(
+                "“{}” is not a choice for on_timeout: choose lose or claim.",
+                clip(raw, 20)
+            ))
+        })?,
+    };
+    let cooling_off_days = int_field(&form.cooling_off_days, "cooling-off (days)", 0, (0, 365))?;
     conn.transaction::<_, Error, _>(|conn| {
         Ok(per_backend!(conn, |c| diesel::insert_into(
             tournaments::table
@@ -143,6 +170,9 @@ pub fn create(
             tournaments::current_round.eq(0),
             tournaments::created_at.eq(now),
             tournaments::rated.eq(rated),
+            tournaments::silence_days.eq(silence_days),
+            tournaments::on_timeout.eq(on_timeout.code()),
+            tournaments::cooling_off_days.eq(cooling_off_days),
         ))
         .returning(tournaments::id)
         .get_result(c))?)
@@ -151,6 +181,36 @@ pub fn create(
 
 // ---------------------------------------------------------------------------
 // Joining
+
+/// When `user` may enter `t`, if its cooling-off after their last loss on
+/// time or by silence (in any game) has not run out at `now`.
+fn cooling_off_until(
+    conn: &mut DbConn,
+    t: &crate::db::models::TournamentRow,
+    user: i32,
+    now: NaiveDateTime,
+) -> Result<Option<NaiveDateTime>, Error> {
+    use crate::db::schema::games;
+    use crate::domain::game_state::{EndReason, GameResult};
+    if t.cooling_off_days <= 0 {
+        return Ok(None);
+    }
+    let since = now - chrono::TimeDelta::days(i64::from(t.cooling_off_days));
+    let last: Option<NaiveDateTime> = games::table
+        .filter(games::reason.eq_any([EndReason::TimeForfeit.code(), EndReason::Silence.code()]))
+        .filter(games::ended_at.gt(since))
+        .filter(
+            games::result
+                .eq(GameResult::WhiteWins.code())
+                .and(games::black_id.eq(user))
+                .or(games::result
+                    .eq(GameResult::BlackWins.code())
+                    .and(games::white_id.eq(user))),
+        )
+        .select(diesel::dsl::max(games::ended_at))
+        .first(conn)?;
+    Ok(last.map(|l| l + chrono::TimeDelta::days(i64::from(t.cooling_off_days))))
+}
 
 pub fn join(conn: &mut DbConn, tid: i32, user: &User, now: NaiveDateTime) -> Result<(), Error> {
     let t = load(conn, tid)?;
@@ -167,6 +227,14 @@ pub fn join(conn: &mut DbConn, tid: i32, user: &User, now: NaiveDateTime) -> Res
     }
     if now >= t.entry_closes {
         return Err(Error::Forbidden("The entry window has closed.".into()));
+    }
+    if let Some(free) = cooling_off_until(conn, &t, user.id, now)? {
+        return Err(Error::Forbidden(format!(
+            "This tournament has a cooling-off of {} days after a loss on time or by silence: \
+             you may enter from {}.",
+            t.cooling_off_days,
+            crate::domain::time_control::utc_minute(free)
+        )));
     }
     conn.transaction::<_, Error, _>(|conn| {
         // The counter is the guard: two players racing for the last place

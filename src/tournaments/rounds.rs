@@ -158,6 +158,8 @@ pub fn new_game(
         .set((
             games::tournament_id.eq(Some(t.id)),
             games::round.eq(Some(round)),
+            games::silence_days.eq(t.silence_days),
+            games::on_timeout.eq(t.on_timeout.code()),
         ))
         .execute(conn)?;
     Ok(id)

@@ -31,36 +31,69 @@ pub fn on_game_end(conn: &mut DbConn, game_id: i32, now: NaiveDateTime) -> Resul
     let Some(tid) = g.tournament_id else {
         return Ok(());
     };
-    if g.reason == Some(EndReason::TimeForfeit) {
+    if matches!(g.reason, Some(EndReason::TimeForfeit | EndReason::Silence)) {
         let loser = match g.result.and_then(GameResult::loser) {
             Some(side) => rows::player_of(&g, side.color()),
             None => None,
         };
         if let Some(loser) = loser {
             let t = load(conn, tid)?;
-            let forfeits = time_forfeits(conn, tid, loser)?;
-            if forfeits >= t.forfeit_limit as i64 && !is_withdrawn(conn, tid, loser)? {
-                withdraw(
-                    conn,
-                    &t,
-                    loser,
-                    &format!(
-                        "lost {forfeits} games on time (the limit is {})",
-                        t.forfeit_limit
-                    ),
-                    now,
-                )?;
+            if let Some(why) = forfeit_rule_breach(conn, &t, loser)? {
+                if !is_withdrawn(conn, tid, loser)? {
+                    withdraw(conn, &t, loser, &why, now)?;
+                }
             }
         }
     }
     advance(conn, tid, now)
 }
 
+/// Why `user` is to be withdrawn under the forfeit rules, if they are: as
+/// many losses on time as the tournament's forfeit limit, or half or more
+/// of their scheduled games lost on time or by silence (a silent
+/// withdrawal).
+fn forfeit_rule_breach(
+    conn: &mut DbConn,
+    t: &TournamentRow,
+    user: i32,
+) -> Result<Option<String>, Error> {
+    let forfeits = losses_by(conn, t.id, user, &[EndReason::TimeForfeit])?;
+    if forfeits >= t.forfeit_limit as i64 {
+        return Ok(Some(format!(
+            "lost {forfeits} games on time (the limit is {})",
+            t.forfeit_limit
+        )));
+    }
+    let silent = losses_by(
+        conn,
+        t.id,
+        user,
+        &[EndReason::TimeForfeit, EndReason::Silence],
+    )?;
+    let field = tournament_players::table
+        .filter(tournament_players::tournament_id.eq(t.id))
+        .filter(tournament_players::replaced_by.is_null())
+        .count()
+        .get_result::<i64>(conn)? as usize;
+    let scheduled = i64::from(scheduled_games(t, field).max(1));
+    Ok((2 * silent >= scheduled).then(|| {
+        format!(
+            "silent withdrawal: lost {silent} of {scheduled} scheduled games on time or by silence"
+        )
+    }))
+}
+
 /// Games `user` lost on time in a tournament.
 pub fn time_forfeits(conn: &mut DbConn, tid: i32, user: i32) -> Result<i64, Error> {
+    losses_by(conn, tid, user, &[EndReason::TimeForfeit])
+}
+
+/// Games `user` lost in a tournament for one of `reasons`.
+fn losses_by(conn: &mut DbConn, tid: i32, user: i32, reasons: &[EndReason]) -> Result<i64, Error> {
+    let codes: Vec<&str> = reasons.iter().map(|r| r.code()).collect();
     Ok(games::table
         .filter(games::tournament_id.eq(tid))
-        .filter(games::reason.eq(EndReason::TimeForfeit.code()))
+        .filter(games::reason.eq_any(codes))
         .filter(
             games::result
                 .eq(GameResult::WhiteWins.code())

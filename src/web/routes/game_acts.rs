@@ -49,7 +49,7 @@ pub struct DrawForm {
 /// Every answer to a challenge and every game action but a move has one
 /// shape: the CSRF token, the game id, the logged-in player, the service
 /// call on a database thread, then a redirect.
-async fn game_action(
+pub(crate) async fn game_action(
     ctx: Ctx,
     raw_id: &str,
     csrf: &str,
@@ -63,7 +63,7 @@ async fn game_action(
     Ok(see_other(&then(id)))
 }
 
-fn game_page(id: i32) -> String {
+pub(crate) fn game_page(id: i32) -> String {
     format!("/games/{id}")
 }
 
@@ -193,9 +193,9 @@ pub async fn make_move(
 #[derive(Deserialize, Default)]
 #[serde(default)]
 pub struct ResignForm {
-    csrf_token: String,
+    pub(crate) csrf_token: String,
     /// `1`: the player said yes on the page that asks.
-    confirm: String,
+    pub(crate) confirm: String,
 }
 
 #[derive(Template)]
@@ -207,6 +207,38 @@ struct ResignPage {
     opponent: String,
 }
 
+/// What a page that asks before an act that cannot be undone shows: the
+/// game's id, its variant's name and the opponent `check` names (the
+/// side whose player it is), once `check` has said the act is allowed.
+pub(crate) async fn asking(
+    ctx: &Ctx,
+    raw_id: &str,
+    csrf: &str,
+    check: impl FnOnce(&crate::db::models::GameRow, &User) -> Result<missive_rules::Color, Error>
+        + Clone
+        + Send
+        + 'static,
+) -> Result<(i32, String, String), Error> {
+    ctx.check_csrf(csrf)?;
+    let id = parse_id(raw_id)?;
+    let user = ctx.require_user()?.clone();
+    let (variant_name, opponent) = db_read(&ctx.state, move |conn| {
+        let row = rows::load(conn, id)?;
+        let other = check.clone()(&row, &user)?;
+        let variant = restore::variant_of(&row)?;
+        let opponent = match rows::player_of(&row, other) {
+            Some(o) => rows::user_names(conn, &[o])?.remove(&o),
+            None => None,
+        };
+        Ok((
+            variant.name().to_string(),
+            opponent.unwrap_or_else(|| "your opponent".into()),
+        ))
+    })
+    .await?;
+    Ok((id, variant_name, opponent))
+}
+
 /// Resigning cannot be undone, so it ends the game only when confirmed
 /// (`confirm=1`); without that the answer is a page that asks, and the game
 /// goes on. Who may resign is checked before asking.
@@ -216,21 +248,8 @@ pub async fn resign(
     form: web::Form<ResignForm>,
 ) -> Result<HttpResponse, Error> {
     if form.confirm.trim() != "1" {
-        ctx.check_csrf(&form.csrf_token)?;
-        let id = parse_id(&path)?;
-        let user = ctx.require_user()?.clone();
-        let (variant_name, opponent) = db_read(&ctx.state, move |conn| {
-            let row = rows::load(conn, id)?;
-            let side = check_participant(&row, &user, "resign")?;
-            let variant = restore::variant_of(&row)?;
-            let opponent = match rows::player_of(&row, side.opponent()) {
-                Some(o) => rows::user_names(conn, &[o])?.remove(&o),
-                None => None,
-            };
-            Ok((
-                variant.name().to_string(),
-                opponent.unwrap_or_else(|| "your opponent".into()),
-            ))
+        let (id, variant_name, opponent) = asking(&ctx, &path, &form.csrf_token, |row, user| {
+            Ok(check_participant(row, user, "resign")?.opponent())
         })
         .await?;
         let page = ResignPage {

@@ -208,6 +208,12 @@ struct GamePage<'a> {
     takebacks: Vec<String>,
     rated: bool,
     ratings: crate::ratings::game_view::GameRatings,
+    /// The game's event history, oldest first.
+    history: Vec<crate::web::views::history::HistoryLine>,
+    /// "clocks extended by 3 h 12 min after a service outage on …".
+    outages: Vec<String>,
+    /// The viewer may claim the win on time (their opponent's flag fell).
+    can_claim: bool,
 }
 
 /// The viewer's conditional lines (id, text) and what they may do with them.
@@ -263,8 +269,8 @@ pub struct Loaded<Ms = Drawn> {
     tournament: Option<(i32, String)>,
     /// The viewer's conditional lines, while the game is on.
     pub lines: Vec<crate::game::conditional::Line>,
-    /// The game's events, when it has had a takeback asked for or given.
-    pub events: Vec<crate::game::takeback::GameEvent>,
+    /// The game's events (leave, outages, reminders, claims, takebacks...).
+    pub events: Vec<crate::game::events::GameEvent>,
     /// The players' ratings in the game's variant.
     pub ratings: crate::ratings::game_view::GameRatings,
 }
@@ -341,6 +347,8 @@ fn read_game<Ms>(
     crate::db::together(conn, |conn| {
         let (row, note) = rows::load_with_note(conn, id, viewer)?;
         let moves = moves(conn, &row)?;
+        let events = crate::game::events::events_of(conn, row.id)?;
+        // A director's extension or adjudication names the director.
         let ids: Vec<i32> = [
             Some(row.challenger_id),
             row.opponent_id,
@@ -348,6 +356,7 @@ fn read_game<Ms>(
             row.black_id,
         ]
         .into_iter()
+        .chain(events.iter().map(|e| e.user_id))
         .flatten()
         .collect();
         let names = state.names.of(&ids, |ids| rows::user_names(conn, ids))?;
@@ -362,10 +371,6 @@ fn read_game<Ms>(
                 crate::game::conditional::lines_of(conn, row.id, row.ply, Some(v))?
             }
             _ => Vec::new(),
-        };
-        let events = match row.takebacks > 0 || row.takeback_offer.is_some() {
-            true => crate::game::takeback::events_of(conn, row.id)?,
-            false => Vec::new(),
         };
         let ratings = crate::ratings::game_view::of_game_row(conn, &row, now())?;
         Ok(Loaded {
@@ -579,11 +584,14 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
         takebacks: data
             .events
             .iter()
-            .filter(|e| e.kind == "takeback")
+            .filter(|e| e.kind == crate::domain::game_event::EventKind::Takeback)
             .map(|e| format!("{} ({})", e.detail, e.at.format("%Y-%m-%d %H:%M UTC")))
             .collect(),
         rated: row.rated,
         ratings: data.ratings.clone(),
+        history: crate::web::views::history::lines(&data.events, &data.names),
+        outages: crate::web::views::history::outages(&data.events),
+        can_claim: playing && row.flag_fell_side.is_some_and(|s| Some(s) == theirs),
     };
     // Room for the whole page at once: askama's own guess is the template's
     // text alone, and growing to the board, the legal moves and the legend

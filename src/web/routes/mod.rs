@@ -7,6 +7,7 @@ pub mod accounts;
 pub mod analysis;
 pub mod api;
 pub mod client_settings;
+pub mod clock_acts;
 pub mod conditional;
 pub mod director;
 pub mod game_acts;
@@ -187,6 +188,7 @@ fn games_scope() -> actix_web::Scope {
         .route("/{id}/resign", web::post().to(game_acts::resign))
         .route("/{id}/draw", web::post().to(game_acts::draw))
         .route("/{id}/takeback", web::post().to(game_acts::takeback))
+        .route("/{id}/claim", web::post().to(clock_acts::claim))
         .route("/{id}/adjudicate", web::post().to(tournaments::adjudicate))
         .route(
             "/{id}/adjudication-request",

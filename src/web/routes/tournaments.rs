@@ -118,6 +118,9 @@ pub struct NewForm {
     forfeit_limit: String,
     /// `1`: the tournament's games are rated.
     rated: String,
+    silence_days: String,
+    on_timeout: String,
+    cooling_off_days: String,
 }
 
 #[derive(Template)]
@@ -176,6 +179,9 @@ pub async fn create(ctx: Ctx, form: web::Form<NewForm>) -> Result<HttpResponse, 
         leave_days: f.leave_days.clone(),
         forfeit_limit: f.forfeit_limit.clone(),
         rated: f.rated.clone(),
+        silence_days: f.silence_days.clone(),
+        on_timeout: f.on_timeout.clone(),
+        cooling_off_days: f.cooling_off_days.clone(),
     };
     match write_once(&ctx.state, move |conn| {
         entry::create(conn, &user, &tf, now())
@@ -197,6 +203,9 @@ pub async fn create(ctx: Ctx, form: web::Form<NewForm>) -> Result<HttpResponse, 
                 &mut f.leave_days,
                 &mut f.forfeit_limit,
                 &mut f.rated,
+                &mut f.silence_days,
+                &mut f.on_timeout,
+                &mut f.cooling_off_days,
             ] {
                 *s = clip(s, rows::NAME_MAX);
             }

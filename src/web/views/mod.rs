@@ -4,6 +4,7 @@ pub mod board_svg;
 pub mod board_text;
 #[cfg(test)]
 mod contrast;
+pub mod history;
 pub mod legend;
 pub mod listed_moves;
 pub mod move_warning;

@@ -1,0 +1,14 @@
+DROP TABLE reminder_prefs;
+DROP TABLE clock_heartbeat;
+DROP INDEX games_silence;
+DROP INDEX games_claim_until;
+ALTER TABLE games DROP COLUMN reminder_stage;
+ALTER TABLE games DROP COLUMN claim_until;
+ALTER TABLE games DROP COLUMN flag_fell_side;
+ALTER TABLE games DROP COLUMN silence_stage;
+ALTER TABLE games DROP COLUMN silence_ply;
+ALTER TABLE games DROP COLUMN on_timeout;
+ALTER TABLE games DROP COLUMN silence_days;
+ALTER TABLE tournaments DROP COLUMN cooling_off_days;
+ALTER TABLE tournaments DROP COLUMN on_timeout;
+ALTER TABLE tournaments DROP COLUMN silence_days;

@@ -1,0 +1,131 @@
+//! Claim or wait (setting `on_timeout` = `claim`): when a clock runs out the
+//! opponent is mailed and may claim the win (`POST /games/{id}/claim`) or
+//! let play go on; unclaimed after [`CLAIM_DAYS`] days, the game is lost on
+//! time.
+
+use crate::clocks::state::MoverClock;
+use crate::db::models::{GameRow, User};
+use crate::db::outbox;
+use crate::db::schema::games;
+use crate::db::DbConn;
+use crate::domain::error::Error;
+use crate::domain::game_event::EventKind;
+use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side, CLAIM_DAYS};
+use crate::domain::mail_kind::{ClockNotice, Mail};
+use crate::domain::time_control::utc_minute;
+use crate::game::finish::{check_participant, end_game};
+use crate::game::{events, rows};
+use chrono::{NaiveDateTime, TimeDelta};
+use diesel::prelude::*;
+
+/// The mover's flag fell in a game where the win must be claimed: mark it
+/// (once, by a conditional UPDATE), take the game out of the forfeit sweep,
+/// mail the opponent and record the event. True when this call marked it.
+pub fn flag_falls(
+    conn: &mut DbConn,
+    row: &GameRow,
+    m: &MoverClock,
+    now: NaiveDateTime,
+) -> Result<bool, Error> {
+    let side = Side::from(m.color);
+    let until = now + TimeDelta::days(CLAIM_DAYS);
+    conn.transaction::<_, Error, _>(|conn| {
+        let n = diesel::update(
+            games::table
+                .filter(games::id.eq(row.id))
+                .filter(games::status.eq(GameStatus::Active.code()))
+                .filter(games::ply.eq(row.ply))
+                .filter(games::flag_fell_side.is_null()),
+        )
+        .set((
+            games::flag_fell_side.eq(Some(side.code())),
+            games::claim_until.eq(Some(until)),
+            games::clock_deadline.eq(None::<NaiveDateTime>),
+        ))
+        .execute(conn)?;
+        if n == 0 {
+            return Ok(false);
+        }
+        let until = utc_minute(until);
+        if let Some(opponent) = rows::player_of(row, side.opponent().color()) {
+            let notice = Mail::ClockNotice {
+                game: row.id,
+                ply: row.ply,
+                notice: ClockNotice::FlagFell,
+                about: Some(m.user_id),
+                detail: until.clone(),
+            };
+            outbox::enqueue(conn, opponent, &notice, now)?;
+        }
+        events::record(
+            conn,
+            row.id,
+            Some(m.user_id),
+            EventKind::FlagFell,
+            &format!("time ran out; the win may be claimed until {until}"),
+            now,
+        )?;
+        Ok(true)
+    })
+}
+
+/// Why `user` may not claim a win on time in `row`, if they may not.
+pub fn claim_refused(row: &GameRow, user: &User) -> Result<Side, Error> {
+    let mine = Side::from(check_participant(row, user, "claim a win on time")?);
+    match row.flag_fell_side {
+        Some(fallen) if fallen != mine => Ok(fallen),
+        Some(_) => Err(Error::Invalid(
+            "Your own time ran out: only your opponent may claim this game.".into(),
+        )),
+        None => Err(Error::Invalid(
+            "There is no win to claim: your opponent's time has not run out in this game.".into(),
+        )),
+    }
+}
+
+/// `user` claims the win on time in game `id`.
+pub fn claim(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Result<(), Error> {
+    let row = rows::load(conn, id)?;
+    let fallen = claim_refused(&row, user)?;
+    conn.transaction::<_, Error, _>(|conn| {
+        let result = GameResult::win_for(fallen.opponent());
+        if !end_game(conn, &row, result, EndReason::TimeForfeit, None, now)? {
+            return Err(Error::Conflict(
+                "The game changed in the meantime; look at it again.".into(),
+            ));
+        }
+        events::record(
+            conn,
+            id,
+            Some(user.id),
+            EventKind::Claim,
+            "claimed the win on time",
+            now,
+        )
+    })
+}
+
+/// End as lost on time the games whose fallen flag was not claimed in time.
+/// Each is ended by one conditional UPDATE (of racing sweepers one does it).
+pub fn end_unclaimed(conn: &mut DbConn, now: NaiveDateTime) -> Result<usize, Error> {
+    let due: Vec<GameRow> = games::table
+        .filter(games::status.eq(GameStatus::Active.code()))
+        .filter(games::claim_until.le(now))
+        .order(games::claim_until.asc())
+        .limit(crate::clocks::forfeit::SWEEP_BATCH)
+        .select(GameRow::as_select())
+        .load(conn)?;
+    let mut ended = 0;
+    for row in due {
+        let Some(fallen) = row.flag_fell_side else {
+            continue;
+        };
+        let result = GameResult::win_for(fallen.opponent());
+        if conn.transaction::<_, Error, _>(|conn| {
+            end_game(conn, &row, result, EndReason::TimeForfeit, None, now)
+        })? {
+            ended += 1;
+        }
+    }
+    Ok(ended)
+}

@@ -1,0 +1,496 @@
+//! Issue 40's forfeit rules, driven by a controlled clock (time is passed
+//! to the services; nothing sleeps) on both backends: the silence rule and
+//! the silent withdrawal, claim or wait, the event history, outage
+//! compensation, reminders a player chooses, and directors' acts.
+
+mod common;
+
+use chrono::{Duration, NaiveDate, NaiveDateTime};
+use common::{Backend, TestApp};
+use diesel::prelude::*;
+use missive::accounts::users as accounts;
+use missive::clocks::{claim, forfeit, outage, silence};
+use missive::db::models::{GameRow, User};
+use missive::db::outbox;
+use missive::db::schema::games;
+use missive::db::DbConn;
+use missive::domain::error::Error;
+use missive::domain::game_state::{EndReason, GameResult, GameStatus, Side};
+use missive::domain::mail_kind::{ClockNotice, Mail, MailKind};
+use missive::game::{challenge, events, rows};
+use missive::tournaments::entry::{self, TournamentForm};
+use missive::tournaments::{directors, rounds};
+use reqwest::StatusCode;
+
+both_backends!(
+    silent_player_in_a_round_robin_crosses_the_withdrawal_threshold,
+    a_move_resets_the_silence_and_leave_holds_it,
+    claim_or_wait,
+    claim_over_http_asks_first_and_shows_the_history,
+    outage_moves_the_clocks_once_with_two_racing_sweepers,
+);
+
+fn t0() -> NaiveDateTime {
+    NaiveDate::from_ymd_opt(2026, 12, 1)
+        .unwrap()
+        .and_hms_opt(9, 0, 0)
+        .unwrap()
+}
+
+fn user(conn: &mut DbConn, name: &str) -> User {
+    accounts::create_verified(
+        conn,
+        name,
+        &format!("{name}@example.org"),
+        "correct horse battery",
+        t0(),
+    )
+    .unwrap()
+}
+
+/// A round robin of `players` under the director `dir` with these forfeit
+/// settings, started by the sweeper: its id and its start.
+fn tournament(
+    conn: &mut DbConn,
+    dir: &User,
+    players: &[&User],
+    time_control: &str,
+    silence_days: &str,
+    on_timeout: &str,
+) -> (i32, NaiveDateTime) {
+    let f = TournamentForm {
+        name: "Silent Cup".into(),
+        variant: "chess".into(),
+        time_control: time_control.into(),
+        format: "round-robin".into(),
+        entry_closes: "2026-12-02".into(),
+        max_players: "10".into(),
+        forfeit_limit: "10".into(),
+        silence_days: silence_days.into(),
+        on_timeout: on_timeout.into(),
+        ..TournamentForm::default()
+    };
+    let tid = entry::create(conn, dir, &f, t0()).unwrap();
+    for p in players {
+        entry::join(conn, tid, p, t0()).unwrap();
+    }
+    let close = missive::tournaments::rows::load(conn, tid)
+        .unwrap()
+        .entry_closes;
+    assert_eq!(rounds::sweep(conn, close).unwrap(), vec![tid]);
+    (tid, close)
+}
+
+fn notices(conn: &mut DbConn, notice: ClockNotice) -> Vec<(i32, Option<i32>)> {
+    outbox::all(conn)
+        .unwrap()
+        .into_iter()
+        .filter(|m| m.kind == MailKind::ClockNotice)
+        .filter_map(|m| match m.mail() {
+            Some(Mail::ClockNotice { notice: n, .. }) if n == notice => {
+                Some((m.user_id, m.game_id))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn mine(conn: &mut DbConn, tid: i32, u: &User) -> Vec<GameRow> {
+    missive::tournaments::rows::games_of(conn, tid)
+        .unwrap()
+        .into_iter()
+        .filter(|g| g.white_id == Some(u.id) || g.black_id == Some(u.id))
+        .collect()
+}
+
+fn silent_player_in_a_round_robin_crosses_the_withdrawal_threshold(backend: Backend) {
+    let app = TestApp::start(backend);
+    let conn = &mut app.db();
+    user(conn, "director");
+    let dir = directors::set_director(conn, "director", true).unwrap();
+    let sam = user(conn, "sam");
+    let others: Vec<User> = ["amy", "bea", "cyd"].iter().map(|n| user(conn, n)).collect();
+    let mut players: Vec<&User> = vec![&sam];
+    players.extend(others.iter());
+    let (tid, start) = tournament(conn, &dir, &players, "60d/move", "10", "");
+    // Sam's three games; where Sam has Black the opponent moves at once,
+    // so that Sam is to move in all three from the start.
+    let sams = mine(conn, tid, &sam);
+    assert_eq!(sams.len(), 3, "a round robin of four: three games each");
+    for g in &sams {
+        assert_eq!(g.silence_days, Some(10));
+        if g.black_id == Some(sam.id) {
+            let white = others.iter().find(|o| g.white_id == Some(o.id)).unwrap();
+            common::play_move(conn, g.id, white, "e4", None, true, start).unwrap();
+        }
+    }
+    // Before half the period nothing happens.
+    let s = silence::sweep(conn, start + Duration::days(5) - Duration::seconds(1)).unwrap();
+    assert_eq!((s.warnings, s.losses), (0, 0));
+    // At half: one warning per game to Sam, and the director told.
+    let half = start + Duration::days(5);
+    assert_eq!(silence::sweep(conn, half).unwrap().warnings, 3);
+    assert_eq!(silence::sweep(conn, half).unwrap().warnings, 0, "once");
+    let warned = notices(conn, ClockNotice::SilenceWarning);
+    assert_eq!(warned.len(), 3);
+    assert!(warned.iter().all(|(to, _)| *to == sam.id));
+    let told = notices(conn, ClockNotice::SilenceReport);
+    assert_eq!(told.len(), 3);
+    assert!(told.iter().all(|(to, _)| *to == dir.id));
+    // Three days before the end: the last warning.
+    let last = start + Duration::days(7);
+    assert_eq!(silence::sweep(conn, last).unwrap().warnings, 3);
+    assert_eq!(silence::sweep(conn, last).unwrap().warnings, 0, "once");
+    assert_eq!(notices(conn, ClockNotice::SilenceWarning).len(), 6);
+    // The warnings are in each game's history.
+    let h = events::events_of(conn, sams[0].id).unwrap();
+    assert_eq!(h.len(), 2, "{h:?}");
+    assert!(h[0].detail.starts_with("first silence warning"), "{h:?}");
+    assert!(h[1].detail.starts_with("last silence warning"), "{h:?}");
+    // A warning mail renders with the end of the period in it.
+    let ctx = missive::mail::context::MailCtx::new(&app.config, &app.secret()).unwrap();
+    let row = outbox::all(conn)
+        .unwrap()
+        .into_iter()
+        .find(|m| m.kind == MailKind::ClockNotice && m.user_id == sam.id)
+        .unwrap();
+    let r = missive::mail::render::render(conn, &ctx, &row, last)
+        .unwrap()
+        .unwrap();
+    let end = missive::domain::time_control::utc_minute(start + Duration::days(10));
+    assert!(r.text.contains(&end), "{}", r.text);
+    assert!(r.text.contains("lost by silence"), "{}", r.text);
+    // At the end: two losses by silence are half of Sam's three games or
+    // more, a silent withdrawal: the third game ends as a withdrawal.
+    let end = start + Duration::days(10);
+    let s = silence::sweep(conn, end).unwrap();
+    assert_eq!(s.losses, 2, "{s:?}");
+    let mut reasons: Vec<Option<EndReason>> = mine(conn, tid, &sam)
+        .iter()
+        .map(|g| {
+            assert_eq!(g.status, GameStatus::Finished);
+            assert_eq!(
+                g.result.and_then(GameResult::loser).map(Side::color),
+                rows::side_of(g, sam.id)
+            );
+            g.reason
+        })
+        .collect();
+    reasons.sort_by_key(|r| r.map(|r| r.code()));
+    assert_eq!(
+        reasons,
+        vec![
+            Some(EndReason::Silence),
+            Some(EndReason::Silence),
+            Some(EndReason::Withdrawal)
+        ]
+    );
+    let e = missive::tournaments::rows::entrant(conn, tid, sam.id)
+        .unwrap()
+        .unwrap();
+    assert!(e.withdrawn_at.is_some());
+    let why = e.withdrawal_reason.unwrap();
+    assert!(why.starts_with("silent withdrawal"), "{why}");
+    // Two of three completed: the results stand.
+    assert!(!e.results_cancelled);
+    assert_eq!(
+        silence::sweep(conn, end + Duration::days(1))
+            .unwrap()
+            .losses,
+        0
+    );
+    // The reason in words and as stored.
+    let j = app.client().json(sams[0].id);
+    assert!(["silence", "withdrawal"].contains(&j["reason"].as_str().unwrap()));
+}
+
+fn a_move_resets_the_silence_and_leave_holds_it(backend: Backend) {
+    let app = TestApp::start(backend);
+    let conn = &mut app.db();
+    let amy = user(conn, "amy");
+    let bob = user(conn, "bob");
+    let tc: missive::domain::time_control::TimeControl = "60d/move".parse().unwrap();
+    let id = challenge::create_active_game(conn, "chess", amy.id, bob.id, Some(&tc), None, t0())
+        .unwrap();
+    // A casual game has no silence rule unless set: nothing happens.
+    assert_eq!(
+        silence::sweep(conn, t0() + Duration::days(30))
+            .unwrap()
+            .losses,
+        0
+    );
+    diesel::update(games::table.find(id))
+        .set(games::silence_days.eq(Some(8)))
+        .execute(conn)
+        .unwrap();
+    assert_eq!(
+        silence::sweep(conn, t0() + Duration::days(4))
+            .unwrap()
+            .warnings,
+        1
+    );
+    // Amy moves: Bob's turn starts a new period.
+    common::play_move(conn, id, &amy, "e4", None, true, t0() + Duration::days(6)).unwrap();
+    let s = silence::sweep(conn, t0() + Duration::days(9)).unwrap();
+    assert_eq!((s.warnings, s.losses), (0, 0));
+    // Bob books leave on days 12 and 13: his period stops for them.
+    missive::clocks::leave::book_leave(
+        conn,
+        bob.id,
+        (t0() + Duration::days(12)).date(),
+        (t0() + Duration::days(13)).date(),
+        30,
+        t0() + Duration::days(6),
+    )
+    .unwrap();
+    let turn = t0() + Duration::days(6);
+    assert_eq!(
+        silence::sweep(conn, turn + Duration::days(4))
+            .unwrap()
+            .warnings,
+        1
+    );
+    assert_eq!(
+        silence::sweep(conn, turn + Duration::days(5))
+            .unwrap()
+            .warnings,
+        1
+    );
+    // Eight days of silence, but two of them on leave: not yet.
+    assert_eq!(
+        silence::sweep(conn, turn + Duration::days(8))
+            .unwrap()
+            .losses,
+        0
+    );
+    assert_eq!(
+        silence::sweep(conn, turn + Duration::days(10))
+            .unwrap()
+            .losses,
+        1
+    );
+    let row = rows::load(conn, id).unwrap();
+    assert_eq!(row.reason, Some(EndReason::Silence));
+    assert_eq!(row.result, Some(GameResult::WhiteWins));
+    // No director: only the player was warned (three warnings).
+    assert_eq!(notices(conn, ClockNotice::SilenceWarning).len(), 3);
+    assert!(notices(conn, ClockNotice::SilenceReport).is_empty());
+}
+
+fn claim_or_wait(backend: Backend) {
+    let app = TestApp::start(backend);
+    let conn = &mut app.db();
+    user(conn, "director");
+    let dir = directors::set_director(conn, "director", true).unwrap();
+    let amy = user(conn, "amy");
+    let bob = user(conn, "bob");
+    let (tid, start) = tournament(conn, &dir, &[&amy, &bob], "2d/move", "", "claim");
+    let g = missive::tournaments::rows::games_of(conn, tid).unwrap()[0].clone();
+    assert_eq!(g.on_timeout, missive::domain::game_state::OnTimeout::Claim);
+    let (white, black) = if g.white_id == Some(amy.id) {
+        (&amy, &bob)
+    } else {
+        (&bob, &amy)
+    };
+    // White's flag falls: the game goes on, Black is mailed.
+    let flag = start + Duration::days(2);
+    let swept = forfeit::sweep_report(conn, flag).unwrap();
+    assert_eq!(swept.forfeits, 0);
+    let row = rows::load(conn, g.id).unwrap();
+    assert_eq!(row.status, GameStatus::Active);
+    assert_eq!(row.flag_fell_side, Some(Side::White));
+    assert_eq!(row.claim_until, Some(flag + Duration::days(14)));
+    assert_eq!(
+        notices(conn, ClockNotice::FlagFell),
+        vec![(black.id, Some(g.id))]
+    );
+    // Again: nothing new.
+    forfeit::sweep_report(conn, flag + Duration::hours(1)).unwrap();
+    assert_eq!(notices(conn, ClockNotice::FlagFell).len(), 1);
+    // The flagged player may not claim; White plays on.
+    assert!(matches!(
+        claim::claim(conn, g.id, white, flag),
+        Err(Error::Invalid(_))
+    ));
+    common::play_move(
+        conn,
+        g.id,
+        white,
+        "e4",
+        None,
+        true,
+        flag + Duration::hours(2),
+    )
+    .unwrap();
+    // Unclaimed for 14 days: lost on time.
+    assert_eq!(
+        forfeit::sweep_report(conn, flag + Duration::days(14) - Duration::seconds(1))
+            .unwrap()
+            .forfeits,
+        0
+    );
+    assert_eq!(
+        forfeit::sweep_report(conn, flag + Duration::days(14))
+            .unwrap()
+            .forfeits,
+        1
+    );
+    let row = rows::load(conn, g.id).unwrap();
+    assert_eq!(row.reason, Some(EndReason::TimeForfeit));
+    assert_eq!(row.result, Some(GameResult::BlackWins));
+    assert_eq!(
+        row.white_clock_secs,
+        Some(0),
+        "the loser's clock shows zero"
+    );
+    let kinds: Vec<String> = events::events_of(conn, g.id)
+        .unwrap()
+        .iter()
+        .map(|e| e.kind.to_string())
+        .collect();
+    assert_eq!(kinds, vec!["flag-fell"]);
+    // A claim on a game where no flag fell is refused.
+    let tc: missive::domain::time_control::TimeControl = "2d/move".parse().unwrap();
+    let id = challenge::create_active_game(conn, "chess", amy.id, bob.id, Some(&tc), None, t0())
+        .unwrap();
+    let r = claim::claim(conn, id, &bob, t0() + Duration::days(1));
+    assert!(matches!(r, Err(Error::Invalid(m)) if m.contains("no win to claim")));
+    // A game set to `lose` is lost at once, as before.
+    assert_eq!(
+        forfeit::sweep_report(conn, t0() + Duration::days(2))
+            .unwrap()
+            .forfeits,
+        1
+    );
+}
+
+fn claim_over_http_asks_first_and_shows_the_history(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = app.verified_user("alice");
+    let bob = app.verified_user("bob");
+    let id = alice.challenge("bob", "white");
+    assert_eq!(
+        bob.post(&format!("/games/{id}/accept"), &[]).status,
+        StatusCode::SEE_OTHER
+    );
+    let now = missive::web::now();
+    {
+        let mut conn = app.db();
+        // Three days per move, begun four days ago, to be claimed.
+        let then = now - Duration::days(4);
+        diesel::update(games::table.find(id))
+            .set((
+                games::on_timeout.eq("claim"),
+                games::turn_started_at.eq(Some(then)),
+                games::clock_deadline.eq(Some(then + Duration::days(3))),
+            ))
+            .execute(&mut conn)
+            .unwrap();
+        forfeit::sweep(&mut conn, now).unwrap();
+    }
+    let page = bob.get(&format!("/games/{id}"));
+    assert!(page.has("Claim the win on time"), "{}", page.body);
+    assert!(page.has("id=\"events\""), "{}", page.body);
+    assert!(!alice
+        .get(&format!("/games/{id}"))
+        .has("Claim the win on time"));
+    // Asked first: the game goes on.
+    let ask = bob.post(&format!("/games/{id}/claim"), &[]);
+    assert_eq!(ask.status, StatusCode::OK);
+    assert!(ask.has("confirm-claim"), "{}", ask.body);
+    assert_eq!(bob.json(id)["status"], "active");
+    // The flagged player cannot claim.
+    let refused = alice.post(&format!("/games/{id}/claim"), &[("confirm", "1")]);
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let done = bob.post(&format!("/games/{id}/claim"), &[("confirm", "1")]);
+    assert_eq!(done.status, StatusCode::SEE_OTHER);
+    let j = bob.json(id);
+    assert_eq!(j["status"], "finished");
+    assert_eq!(j["result"], "0-1");
+    assert_eq!(j["reason"], "time-forfeit");
+    let kinds: Vec<&str> = j["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, vec!["flag-fell", "claim"]);
+    assert_eq!(j["events"][1]["by"], "bob");
+    // A second claim: the game is over.
+    let again = bob.post(&format!("/games/{id}/claim"), &[("confirm", "1")]);
+    assert_eq!(again.status, StatusCode::FORBIDDEN);
+}
+
+fn outage_moves_the_clocks_once_with_two_racing_sweepers(backend: Backend) {
+    // No clock worker beating real time into the heartbeat.
+    let app = TestApp::start_with(backend, |c| c.clock_worker = false);
+    let conn = &mut app.db();
+    let amy = user(conn, "amy");
+    let bob = user(conn, "bob");
+    let tc: missive::domain::time_control::TimeControl = "3d/move".parse().unwrap();
+    let ids: Vec<i32> = (0..3)
+        .map(|_| {
+            challenge::create_active_game(conn, "chess", amy.id, bob.id, Some(&tc), None, t0())
+                .unwrap()
+        })
+        .collect();
+    let grace = Duration::minutes(60);
+    // The first beat, then beats within the grace period: nothing moves.
+    assert_eq!(outage::check(conn, t0(), grace).unwrap(), None);
+    let beat = t0() + Duration::minutes(60);
+    assert_eq!(outage::check(conn, beat, grace).unwrap(), None);
+    let before: Vec<GameRow> = ids.iter().map(|i| rows::load(conn, *i).unwrap()).collect();
+    // Down for 3 h 12 min: two processes notice at once.
+    let now = beat + Duration::minutes(3 * 60 + 12);
+    let url = app.database_url.clone();
+    let barrier = std::sync::Arc::new(std::sync::Barrier::new(2));
+    let racers: Vec<_> = (0..2)
+        .map(|_| {
+            let url = url.clone();
+            let barrier = barrier.clone();
+            std::thread::spawn(move || {
+                let mut conn = missive::db::Manager::new(&url).open().unwrap();
+                barrier.wait();
+                outage::check(&mut conn, now, grace).unwrap()
+            })
+        })
+        .collect();
+    let found: Vec<outage::Outage> = racers
+        .into_iter()
+        .filter_map(|t| t.join().unwrap())
+        .collect();
+    assert_eq!(found.len(), 1, "one process moves the clocks: {found:?}");
+    assert_eq!(found[0].secs, 192 * 60);
+    assert_eq!(found[0].games, 3);
+    let by = Duration::minutes(192);
+    for b in &before {
+        let a = rows::load(conn, b.id).unwrap();
+        assert_eq!(a.clock_deadline, b.clock_deadline.map(|d| d + by));
+        assert_eq!(a.white_clock_secs, b.white_clock_secs.map(|s| s + 192 * 60));
+        assert_eq!(a.black_clock_secs, b.black_clock_secs);
+        let h = events::events_of(conn, b.id).unwrap();
+        assert_eq!(h.len(), 1);
+        assert_eq!(
+            h[0].detail,
+            "clocks extended by 3 h 12 min after a service outage on 2026-12-01 10:00 UTC"
+        );
+    }
+    // Later checks find no new outage; the clocks stay where they are.
+    assert_eq!(outage::check(conn, now, grace).unwrap(), None);
+    assert_eq!(
+        outage::check(conn, now + Duration::minutes(5), grace).unwrap(),
+        None
+    );
+    // The game's deadline is the old one plus the outage: not lost at the
+    // old deadline.
+    let old = before[0].clock_deadline.unwrap();
+    assert_eq!(forfeit::sweep_report(conn, old).unwrap().forfeits, 0);
+    assert_eq!(forfeit::sweep_report(conn, old + by).unwrap().forfeits, 3);
+    // The page shows the note.
+    let page = app.client().get(&format!("/games/{}", ids[0]));
+    assert!(
+        page.has("clocks extended by 3 h 12 min after a service outage on 2026-12-01 10:00 UTC"),
+        "{}",
+        page.body
+    );
+}
