@@ -109,7 +109,10 @@ fn silent_player_in_a_round_robin_crosses_the_withdrawal_threshold(backend: Back
     user(conn, "director");
     let dir = directors::set_director(conn, "director", true).unwrap();
     let sam = user(conn, "sam");
-    let others: Vec<User> = ["amy", "bea", "cyd"].iter().map(|n| user(conn, n)).collect();
+    let others: Vec<User> = ["amy", "bea", "cyd"]
+        .iter()
+        .map(|n| user(conn, n))
+        .collect();
     let mut players: Vec<&User> = vec![&sam];
     players.extend(others.iter());
     let (tid, start) = tournament(conn, &dir, &players, "60d/move", "10", "");
@@ -124,6 +127,19 @@ fn silent_player_in_a_round_robin_crosses_the_withdrawal_threshold(backend: Back
             common::play_move(conn, g.id, white, "e4", None, true, start).unwrap();
         }
     }
+    // The others keep playing their games among themselves, so only Sam
+    // is silent.
+    let others_move = |conn: &mut DbConn, text: &str, at: NaiveDateTime| {
+        for g in missive::tournaments::rows::games_of(conn, tid).unwrap() {
+            if g.white_id == Some(sam.id) || g.black_id == Some(sam.id) {
+                continue;
+            }
+            let to_move = rows::player_to_move(&g).unwrap();
+            let mover = others.iter().find(|o| o.id == to_move).unwrap();
+            common::play_move(conn, g.id, mover, text, None, true, at).unwrap();
+        }
+    };
+    others_move(conn, "Nf3", start + Duration::days(4));
     // Before half the period nothing happens.
     let s = silence::sweep(conn, start + Duration::days(5) - Duration::seconds(1)).unwrap();
     assert_eq!((s.warnings, s.losses), (0, 0));
@@ -138,6 +154,7 @@ fn silent_player_in_a_round_robin_crosses_the_withdrawal_threshold(backend: Back
     assert_eq!(told.len(), 3);
     assert!(told.iter().all(|(to, _)| *to == dir.id));
     // Three days before the end: the last warning.
+    others_move(conn, "Nf6", start + Duration::days(6) + Duration::hours(12));
     let last = start + Duration::days(7);
     assert_eq!(silence::sweep(conn, last).unwrap().warnings, 3);
     assert_eq!(silence::sweep(conn, last).unwrap().warnings, 0, "once");

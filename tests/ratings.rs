@@ -356,7 +356,7 @@ fn games_ending_at_once_move_ratings_once_each(backend: Backend) {
 /// and the leaderboard of a player with 300 games.
 fn rebuild_equals_the_stored_ratings_after_random_games(backend: Backend) {
     let app = TestApp::start(backend);
-    let names: Vec<String> = (0..8).map(|i| format!("p{i}")).collect();
+    let names: Vec<String> = (0..8).map(|i| format!("player{i}")).collect();
     for n in &names {
         app.user(n);
     }
@@ -366,7 +366,7 @@ fn rebuild_equals_the_stored_ratings_after_random_games(backend: Backend) {
     const GAMES: usize = 300;
     let mut at = missive::web::now() - TimeDelta::days(170);
     for _ in 0..GAMES {
-        // p0 plays every game, in chess; the others meet in chess or Leaperhouse too.
+        // player0 plays every game, in chess; the others meet in chess or Leaperhouse too.
         let opponent = ids[rng.gen_range(1..ids.len())];
         let (white, black) = match rng.gen_bool(0.5) {
             true => (ids[0], opponent),
@@ -433,9 +433,9 @@ fn rebuild_equals_the_stored_ratings_after_random_games(backend: Backend) {
         "{out}"
     );
     assert_eq!(snapshot(&app), before, "the rebuild stores what was stored");
-    // The chart of 300 games, and p0 settled on the leaderboard.
+    // The chart of 300 games, and player0 settled on the leaderboard.
     let viewer = app.client();
-    let profile = viewer.get("/users/p0");
+    let profile = viewer.get("/users/player0");
     assert_eq!(profile.status, StatusCode::OK);
     assert!(
         profile.has("300 rated games, from 1500"),
@@ -455,7 +455,7 @@ fn rebuild_equals_the_stored_ratings_after_random_games(backend: Backend) {
     assert_eq!(points, GAMES + 1);
     let board = viewer.get("/ratings/chess");
     let established = board.body.split("id=\"established\"").nth(1).unwrap_or("");
-    assert!(established.contains("/users/p0"), "{}", board.body);
+    assert!(established.contains("/users/player0"), "{}", board.body);
 }
 
 both_backends!(

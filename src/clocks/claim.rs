@@ -112,7 +112,7 @@ pub fn end_unclaimed(conn: &mut DbConn, now: NaiveDateTime) -> Result<usize, Err
         .filter(games::status.eq(GameStatus::Active.code()))
         .filter(games::claim_until.le(now))
         .order(games::claim_until.asc())
-        .limit(crate::clocks::forfeit::SWEEP_BATCH)
+        .limit(crate::clocks::state::SWEEP_BATCH)
         .select(GameRow::as_select())
         .load(conn)?;
     let mut ended = 0;

@@ -14,8 +14,7 @@ use crate::game::rows;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
-/// Games looked at per sweep (the rest wait for the next pass).
-pub const SWEEP_BATCH: i64 = 200;
+use crate::clocks::state::SWEEP_BATCH;
 
 // ---------------------------------------------------------------------------
 // The sweeper

@@ -60,7 +60,7 @@ pub fn silence_times(
 }
 
 /// Games looked at per sweep.
-const BATCH: i64 = crate::clocks::forfeit::SWEEP_BATCH;
+const BATCH: i64 = crate::clocks::state::SWEEP_BATCH;
 
 /// Warn the silent and end the games whose silence period is over. Each
 /// warning and each loss is one conditional UPDATE, so several sweepers

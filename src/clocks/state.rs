@@ -13,6 +13,10 @@ use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use missive_rules::Color;
 
+/// Games a clock sweep (losses on time, claims, silence) looks at per
+/// pass; the rest wait for the next one.
+pub const SWEEP_BATCH: i64 = 200;
+
 /// The game's time control, if it has a clock.
 pub fn control_of(row: &GameRow) -> Result<Option<TimeControl>, Error> {
     match row.time_control.as_deref() {
