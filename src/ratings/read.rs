@@ -50,8 +50,11 @@ fn standing_of(r: &StandingRow) -> Standing {
     }
 }
 
+/// A player's standing in one variant, keyed by (user id, variant id).
+pub type KeyedStanding = ((i32, String), Standing);
+
 /// Every stored standing with a rated game, by player and variant.
-pub fn all_standings(conn: &mut DbConn) -> Result<Vec<((i32, String), Standing)>, Error> {
+pub fn all_standings(conn: &mut DbConn) -> Result<Vec<KeyedStanding>, Error> {
     let rows: Vec<StandingRow> = per_backend!(conn, |c| ratings::table
         .filter(ratings::games.gt(0))
         .select(STANDING)
