@@ -464,4 +464,38 @@ both_backends!(
     a_seek_with_a_range_is_shown_and_open_only_to_players_inside_it,
     games_ending_at_once_move_ratings_once_each,
     rebuild_equals_the_stored_ratings_after_random_games,
+    a_rated_games_adjudicated_result_is_not_overruled,
 );
+
+/// A director ends a rated tournament game by adjudication (ratings move);
+/// overruling that result afterwards is refused, so ratings, records and
+/// the rebuild keep agreeing.
+fn a_rated_games_adjudicated_result_is_not_overruled(backend: Backend) {
+    use diesel::RunQueryDsl;
+    use missive::tournaments::adjudication::adjudicate;
+    let app = TestApp::start(backend);
+    for name in ["dora", "ann", "ben"] {
+        app.user(name);
+    }
+    let g = common::tournament_game(&app, "dora", &["ann", "ben"]);
+    let conn = &mut app.db();
+    // The helper's tournament is casual; this game is made rated.
+    diesel::sql_query(format!("UPDATE games SET rated = TRUE WHERE id = {}", g.id))
+        .execute(conn)
+        .unwrap();
+    let dora = missive::accounts::users::find_by_name(conn, "dora")
+        .unwrap()
+        .unwrap();
+    let now = missive::web::now();
+    adjudicate(conn, g.id, &dora, "1-0", "White's position wins", now).unwrap();
+    let changes = "SELECT COUNT(*) AS n FROM rating_changes";
+    assert_eq!(app.count(changes), 2);
+    let again = adjudicate(conn, g.id, &dora, "0-1", "second thoughts", now);
+    assert!(
+        matches!(&again, Err(missive::domain::error::Error::Invalid(m)) if m.contains("ratings have moved")),
+        "{again:?}"
+    );
+    let row = missive::game::rows::load(conn, g.id).unwrap();
+    assert_eq!(row.result, Some(GameResult::WhiteWins));
+    assert_eq!(app.count(changes), 2);
+}

@@ -71,18 +71,17 @@ impl Hasher for KeyHasher {
     }
 }
 
-/// The history's keys counted as they are pushed.
 const TWICE_BITS: usize = 1 << 16;
 
+/// The history's keys counted as they are pushed.
 #[derive(Clone, Default)]
 struct Repetitions {
     seen: HashMap<u64, Seen, BuildHasherDefault<KeyHasher>>,
-    /// How many keys occur at least twice.
-    twice: usize,
     /// The keys that occur at least twice as bits, by the key's low 16
-    /// bits (empty until one does): a move whose bit is clear cannot make
-    /// a third occurrence, so most moves are let through without a probe
-    /// of `seen`, whose size grows with the game.
+    /// bits; empty until one does, so it also tells whether any does. A
+    /// move whose bit is clear cannot make a third occurrence, so most
+    /// moves are let through without a probe of `seen`, whose size grows
+    /// with the game.
     twice_bits: Vec<u64>,
     /// By parity of the history index: the last index whose side to move
     /// was not in check (the unless-checked rule asks whether any such
@@ -94,7 +93,6 @@ impl Repetitions {
     fn of(history: &[HistoryEntry]) -> Repetitions {
         let mut r = Repetitions {
             seen: HashMap::with_capacity_and_hasher(history.len(), Default::default()),
-            twice: 0,
             twice_bits: Vec::new(),
             last_unchecked: [None, None],
         };
@@ -111,7 +109,6 @@ impl Repetitions {
         });
         seen.count += 1;
         if seen.count == 2 {
-            self.twice += 1;
             if self.twice_bits.is_empty() {
                 self.twice_bits = vec![0; TWICE_BITS / 64];
             }
@@ -152,7 +149,7 @@ impl Repetitions {
     /// Whether any key occurs twice yet: until one does, no move can make a
     /// third occurrence.
     fn any_twice(&self) -> bool {
-        self.twice > 0
+        !self.twice_bits.is_empty()
     }
 }
 

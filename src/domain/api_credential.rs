@@ -23,10 +23,3 @@ text_codes! {
         Play => "play",
     }
 }
-
-impl Scope {
-    /// A scope as a form or a client writes it.
-    pub fn parse(text: &str) -> Option<Scope> {
-        Scope::ALL.iter().copied().find(|s| s.code() == text.trim())
-    }
-}

@@ -156,11 +156,10 @@ pub fn create_game(
     let control = clock::parse_optional(&challenge.time_control).map_err(Error::Invalid)?;
     let control_text = control.map(|c| c.to_string());
     let start_fen = game.fen();
-    let usual_start = Game::new(variant, None).map(|g| g.fen()).ok();
     let (rated, rating_min, rating_max) = rated_and_range(
         challenge,
         opponent.is_some(),
-        usual_start.as_deref() != Some(start_fen.as_str()),
+        crate::game::records::is_custom_start(variant, &start_fen)?,
     )?;
     let history = game.history_string();
     let (white_id, black_id) = match color {

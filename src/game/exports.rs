@@ -103,7 +103,9 @@ pub struct ExportRows {
     pub names: HashMap<i32, String>,
 }
 
-fn load_rows(
+/// Read the given games for an export: their players' names at once, and
+/// each one's moves only if its record is not kept.
+pub fn load_rows(
     conn: &mut DbConn,
     rows: Vec<GameRow>,
     cache: &RecordCache,

@@ -14,7 +14,7 @@ use crate::game::rows;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use missive_rules::record::{self, Export, RecordError, RecordMove};
-use missive_rules::{Color, Game, ReplayError};
+use missive_rules::{Color, Game, ReplayError, Variant};
 use std::collections::HashMap;
 
 /// Longest private note kept.
@@ -80,10 +80,15 @@ fn stamp(t: NaiveDateTime) -> String {
 /// Whether the game started from a position other than the variant's own.
 pub fn custom_start(row: &GameRow) -> Result<bool, Error> {
     let variant = restore::variant_of(row)?;
+    is_custom_start(variant, &row.start_fen)
+}
+
+/// Whether `fen` is other than `variant`'s own start position.
+pub fn is_custom_start(variant: &'static dyn Variant, fen: &str) -> Result<bool, Error> {
     let standard = Game::new(variant, None)
         .map(|g| g.fen())
         .map_err(|e| Error::internal(format!("start position of {}: {e}", variant.id())))?;
-    Ok(standard != row.start_fen)
+    Ok(standard != fen)
 }
 
 /// Which of the two written forms.

@@ -107,6 +107,13 @@ pub fn adjudicate(
                     ));
                 }
             }
+            // A rated game's end has moved its players' ratings, and later
+            // games were rated from them: its result stays.
+            GameStatus::Finished if g.rated => {
+                return Err(Error::Invalid(
+                    "This rated game has ended and its players' ratings have moved since: its result can no longer be changed.".into(),
+                ))
+            }
             GameStatus::Finished => {
                 diesel::update(games::table.find(g.id))
                     .set((

@@ -3,6 +3,7 @@
 
 use crate::accounts::api_credentials::{self, Credential};
 use crate::domain::api_credential::{CredentialKind, Scope};
+use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::web::{db_read, html, now, parse_id, see_other, write_once, Ctx, Page};
 use actix_web::http::StatusCode;
@@ -145,7 +146,7 @@ async fn make(
     let user = ctx.require_user()?.clone();
     let scope = match kind {
         CredentialKind::AppPassword => Scope::Play,
-        CredentialKind::Token => Scope::parse(&form.scope).ok_or_else(|| {
+        CredentialKind::Token => Scope::from_code(form.scope.trim()).ok_or_else(|| {
             Error::Invalid("Choose the token's scope: read, or play.".to_string())
         })?,
     };

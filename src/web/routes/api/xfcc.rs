@@ -211,6 +211,7 @@ async fn sign_in(state: &Arc<AppState>, ip: String, call: &Call) -> Result<User,
                 api_credentials::note_use(conn, credential.id, now())?;
             }
         }
+        // A write done once answers with what can be kept: the id.
         Ok(found.map(|(user, _)| user.id))
     })
     .await
@@ -350,14 +351,18 @@ async fn make_a_move(state: &Arc<AppState>, user: &User, call: &Call) -> Result<
     }
     let comment = Some(call.text("myMessage"));
     let text = move_text(my_move, comment);
-    match play_move(state, id, user, &text, Some(row.ply)).await {
-        Ok(_) => {}
-        Err(e) => return answer(Err(e)),
+    if let Err(e) = play_move(state, id, user, &text, Some(row.ply)).await {
+        return answer(Err(e));
     }
-    match offer {
-        true => answer(act("offer").await),
-        false => Ok(XfccResult::Success),
+    // The move is stored, so the answer is Success whatever becomes of the
+    // offer sent with it (a move that ended the game leaves none to make):
+    // a failure code would have the program send the move again.
+    if offer {
+        if let Err(e) = act("offer").await {
+            tracing::info!("xfcc: game {id}: the draw offered with the move was not made: {e}");
+        }
     }
+    Ok(XfccResult::Success)
 }
 
 /// A use case's answer as a result code; a failure the codes cannot say

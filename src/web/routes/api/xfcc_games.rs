@@ -82,22 +82,26 @@ fn read_games(
         .order(games::id.asc())
         .select(GameRow::as_select())
         .load(conn)?;
+    // One read of the players' names for all the games, then each game's
+    // export rows apart (its movetext is written game by game).
+    let ExportRows { games, names } =
+        exports::load_rows(conn, mine.clone(), &state.records, Format::Pgn)?;
     let mut read = Vec::with_capacity(mine.len());
-    for row in mine {
+    for (row, game) in mine.into_iter().zip(games) {
         let Some(side) = rows::side_of(&row, user.id) else {
             continue;
         };
         let clock = state::view(conn, &row, now)?;
         let secs = |c: Color| clock.as_ref().map_or(0, |k| k.side(c).left_secs);
-        let opponent = match side {
-            Color::White => Color::Black,
-            _ => Color::White,
-        };
+        let opponent = side.opponent();
         let event = match row.tournament_id {
             Some(t) => crate::tournaments::rows::name_of(conn, t)?,
             None => None,
         };
-        let export = exports::load_game(conn, row.id, &state.records, Format::Pgn)?;
+        let export = ExportRows {
+            games: vec![game],
+            names: names.clone(),
+        };
         let custom = crate::game::records::custom_start(&row)?;
         read.push(Read {
             custom,
