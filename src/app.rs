@@ -2,10 +2,12 @@
 
 use crate::config::Config;
 use actix_web::dev::{Server, Service};
+use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::{middleware, web as aweb, App, HttpServer};
 use std::net::TcpListener;
 use std::sync::Arc;
 use std::time::Instant;
+use tracing::Instrument;
 
 pub use crate::web::build_state;
 
@@ -38,8 +40,10 @@ pub fn server_on(
             .wrap_fn(|req, srv| {
                 let method = req.method().clone();
                 let path = req.path().to_string();
+                let id = request_id(req.headers().get("x-request-id"));
+                let span = tracing::info_span!("request", request_id = %id);
                 let started = Instant::now();
-                let fut = srv.call(req);
+                let fut = srv.call(req).instrument(span.clone());
                 async move {
                     let mut res = fut.await?;
                     let req = res.request().clone();
@@ -47,11 +51,27 @@ pub fn server_on(
                         let config = state.config.clone();
                         crate::web::add_csrf_cookie(&req, res.response_mut(), &config);
                     }
-                    tracing::info!(
-                        "{method} {path} {} {:.1}ms",
-                        res.status().as_u16(),
-                        started.elapsed().as_secs_f64() * 1000.0
+                    if let Ok(v) = HeaderValue::from_str(&id) {
+                        res.headers_mut().insert(HeaderName::from_static("x-request-id"), v);
+                    }
+                    let status = res.status().as_u16();
+                    let seconds = started.elapsed().as_secs_f64();
+                    let route = req.match_pattern();
+                    crate::metrics::request(
+                        method.as_str(),
+                        route.as_deref().unwrap_or("unmatched"),
+                        status,
+                        seconds,
                     );
+                    span.in_scope(|| {
+                        tracing::info!(
+                            method = %method,
+                            path = %path,
+                            status,
+                            ms = (seconds * 10_000.0).round() / 10.0,
+                            "answered"
+                        )
+                    });
                     Ok(res)
                 }
             })
@@ -72,6 +92,9 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         config.base_url,
         crate::util::redact(&config.database_url)
     );
+    // Held until this function returns: `missive restore` will not replace
+    // the SQLite file meanwhile.
+    let _serving = crate::db::backup::ServingLock::hold(&config.database_url)?;
     let state = build_state(&config)?;
     let worker = if config.mail_worker {
         let transport = crate::mail::transport::Transport::from_config(&config)?;
@@ -122,9 +145,38 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Log to stderr, `RUST_LOG` style filtering (default `info`).
-pub fn init_tracing() {
+/// The id a request is logged under and answered with (`X-Request-Id`):
+/// the one a proxy in front sent, when it is a short plain token, so that
+/// its log and ours meet; else a new random one.
+fn request_id(sent: Option<&HeaderValue>) -> String {
+    sent.and_then(|v| v.to_str().ok())
+        .filter(|v| {
+            (1..=64).contains(&v.len())
+                && v.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+        })
+        .map(str::to_string)
+        .unwrap_or_else(|| crate::util::random_token()[..16].to_string())
+}
+
+/// Log to stderr, `RUST_LOG` style filtering (default `info`); with
+/// `MISSIVE_LOG_FORMAT=json`, one JSON object per line, carrying the
+/// request's id (`span.request_id`) on every line logged while serving it.
+pub fn init_tracing() -> anyhow::Result<()> {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).try_init();
+    let format = std::env::var("MISSIVE_LOG_FORMAT").unwrap_or_default();
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    let _ = match format.trim().to_ascii_lowercase().as_str() {
+        "" | "text" => builder.try_init(),
+        "json" => builder
+            .json()
+            .with_current_span(true)
+            .with_span_list(false)
+            .try_init(),
+        other => anyhow::bail!("MISSIVE_LOG_FORMAT {other:?} is neither text nor json"),
+    };
+    Ok(())
 }

@@ -103,6 +103,9 @@ pub struct Config {
     /// `MISSIVE_SQLITE_SYNC`: `full` (every commit synced to the disk) or
     /// `normal` (synced at checkpoints).
     pub sqlite_sync: SqliteSync,
+    /// `MISSIVE_METRICS_TOKEN`: turns `GET /metrics` on, for requests that
+    /// carry it as a bearer token (unset: `/metrics` is not there).
+    pub metrics_token: Option<String>,
 }
 
 /// Read when present in the working directory and `MISSIVE_CONFIG` is unset.
@@ -280,6 +283,7 @@ impl Default for Config {
             digest_hour: 7,
             mail_lease_secs: MAIL_LEASE_SECS,
             sqlite_sync: SqliteSync::default(),
+            metrics_token: None,
         }
     }
 }
@@ -380,6 +384,13 @@ impl Config {
                 Some(v) => v
                     .parse()
                     .map_err(|e| anyhow::anyhow!("MISSIVE_SQLITE_SYNC {e}"))?,
+            },
+            metrics_token: match src.var("MISSIVE_METRICS_TOKEN") {
+                // A guessable token would publish the server's traffic.
+                Some(t) if t.trim().len() < 16 => {
+                    anyhow::bail!("MISSIVE_METRICS_TOKEN must be at least 16 characters")
+                }
+                t => t.map(|t| t.trim().to_string()),
             },
         })
     }

@@ -6,6 +6,7 @@ use crate::db::{Pool, PooledConn};
 use crate::mail::digest;
 use crate::mail::drain;
 use crate::mail::drain::Sender;
+use crate::metrics::{self, ClockEvent};
 use crate::tournaments::rounds;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -83,6 +84,8 @@ pub fn spawn_mail_worker(pool: Pool, sender: Sender, poll: Duration) -> Worker {
     spawn_loop("mail-worker", poll, move || match pool.get() {
         Ok(mut conn) => match drain::drain_once(&mut conn, &sender, crate::util::now()) {
             Ok(r) => {
+                metrics::mails_sent(r.sent);
+                metrics::mails_failed(r.failed + r.refused);
                 let handled = r.sent + r.failed + r.skipped + r.refused;
                 if handled > 0 {
                     tracing::info!(
@@ -135,32 +138,44 @@ pub fn spawn_clock_worker(pool: Pool, poll: Duration, outage_grace: chrono::Time
     spawn_loop("clock-worker", poll, move || {
         with_connection(&pool, "clock worker", |conn| {
             let now = crate::util::now();
+            metrics::clock_sweep();
             // The heartbeat first: after an outage the clocks move on
             // before any game is found out of time.
             match outage::check(conn, now, outage_grace) {
-                Ok(Some(o)) => tracing::warn!(
-                    "clocks: service outage of {} s found; {} games' clocks moved on",
-                    o.secs,
-                    o.games
-                ),
+                Ok(Some(o)) => {
+                    metrics::clock_events(ClockEvent::OutageExtension, 1);
+                    tracing::warn!(
+                        "clocks: service outage of {} s found; {} games' clocks moved on",
+                        o.secs,
+                        o.games
+                    )
+                }
                 Ok(None) => {}
                 Err(e) => tracing::warn!("clock worker, heartbeat: {e}"),
             }
             match silence::sweep(conn, now) {
-                Ok(s) if s.warnings + s.losses > 0 => tracing::info!(
-                    "clocks: {} silence warnings, {} games lost by silence",
-                    s.warnings,
-                    s.losses
-                ),
+                Ok(s) if s.warnings + s.losses > 0 => {
+                    metrics::clock_events(ClockEvent::SilenceWarning, s.warnings);
+                    metrics::clock_events(ClockEvent::SilenceLoss, s.losses);
+                    tracing::info!(
+                        "clocks: {} silence warnings, {} games lost by silence",
+                        s.warnings,
+                        s.losses
+                    )
+                }
                 Ok(_) => {}
                 Err(e) => tracing::warn!("clock worker, silence: {e}"),
             }
             match forfeit::sweep_report(conn, now) {
-                Ok(s) if s.forfeits + s.reminders > 0 => tracing::info!(
-                    "clocks: {} games lost on time, {} reminders",
-                    s.forfeits,
-                    s.reminders
-                ),
+                Ok(s) if s.forfeits + s.reminders > 0 => {
+                    metrics::clock_events(ClockEvent::Forfeit, s.forfeits);
+                    metrics::clock_events(ClockEvent::Reminder, s.reminders);
+                    tracing::info!(
+                        "clocks: {} games lost on time, {} reminders",
+                        s.forfeits,
+                        s.reminders
+                    )
+                }
                 Ok(_) => {}
                 Err(e) => tracing::warn!("clock worker: {e}"),
             }

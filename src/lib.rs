@@ -16,6 +16,7 @@ pub mod jobs;
 pub mod mail;
 pub mod mail_bench;
 pub mod mail_in;
+pub mod metrics;
 pub mod ratings;
 pub mod smtp_sink;
 pub mod tournaments;

@@ -33,6 +33,17 @@ enum Command {
     /// Accounts and the tournament director role (on DATABASE_URL).
     #[command(subcommand)]
     User(user_cli::UserCommand),
+    /// Copy the SQLite database (DATABASE_URL) to FILE while the server
+    /// runs: a consistent copy as of one commit. FILE must not exist.
+    Backup {
+        file: std::path::PathBuf,
+    },
+    /// Put the backup FILE in place of the SQLite database (DATABASE_URL);
+    /// refused while a server is using it. The replaced database is kept
+    /// beside it.
+    Restore {
+        file: std::path::PathBuf,
+    },
     /// Ratings (on DATABASE_URL).
     #[command(subcommand)]
     Ratings(RatingsCommand),
@@ -104,7 +115,7 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => {
-            missive::init_tracing();
+            missive::init_tracing()?;
             let config = missive::Config::from_env()?;
             actix_web::rt::System::new().block_on(missive::serve(config))?;
         }
@@ -114,6 +125,27 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Record(cmd) => return rules_cli::record(cmd),
         Command::User(cmd) => return Ok(user_cli::run(cmd)),
         Command::Ratings(cmd) => ratings(cmd)?,
+        Command::Backup { file } => {
+            let config = missive::Config::from_env()?;
+            let copy = missive::db::backup::backup(&config.database_url, &file)?;
+            println!(
+                "backed up {} to {}: {copy}",
+                missive::redact(&config.database_url),
+                file.display()
+            );
+        }
+        Command::Restore { file } => {
+            let config = missive::Config::from_env()?;
+            let (restored, kept) = missive::db::backup::restore(&file, &config.database_url)?;
+            println!(
+                "restored {} from {}: {restored}",
+                missive::redact(&config.database_url),
+                file.display()
+            );
+            if let Some(kept) = kept {
+                println!("the database it replaced is kept as {}", kept.display());
+            }
+        }
         Command::MailIn => {
             let done = missive::mail_in::run(missive::Config::from_env());
             // The mail server logs this line with the delivery.

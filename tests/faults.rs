@@ -10,6 +10,8 @@ mod common;
 mod load;
 #[path = "common/move_load.rs"]
 mod move_load;
+#[path = "common/server_proc.rs"]
+mod server_proc;
 #[path = "common/stored.rs"]
 mod stored;
 
@@ -25,80 +27,12 @@ use missive::smtp_sink::{free_port, SmtpSink};
 use move_load::{run_load, setup, tables_of, Load};
 use rand::{Rng, SeedableRng};
 use std::collections::HashMap;
-use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
+use server_proc::{spawn, spawn_with, Proc, SECRET};
 use stored::{check_games, check_mail, count, Acked};
-
-const SECRET: &str = "fault-test-secret-0123456789abcdef";
-
-/// A server process; killed (SIGKILL) when dropped.
-struct Proc {
-    child: Child,
-    addr: String,
-}
-
-fn spawn(database_url: &str, smtp_url: &str, lease_secs: u32, dir: &std::path::Path) -> Proc {
-    spawn_with(database_url, smtp_url, lease_secs, dir, &[])
-}
-
-/// [`spawn`] with more settings in the environment.
-fn spawn_with(
-    database_url: &str,
-    smtp_url: &str,
-    lease_secs: u32,
-    dir: &std::path::Path,
-    settings: &[(&str, &str)],
-) -> Proc {
-    for _ in 0..5 {
-        let addr = format!("127.0.0.1:{}", free_port());
-        let mut child = Command::new(env!("CARGO_BIN_EXE_missive"))
-            .arg("serve")
-            .current_dir(dir)
-            .env("DATABASE_URL", database_url)
-            .env("MISSIVE_BIND", &addr)
-            .env("MISSIVE_SECRET", SECRET)
-            .env("MISSIVE_SMTP_URL", smtp_url)
-            .env("MISSIVE_MAIL_POLL_MS", "50")
-            .env("MISSIVE_MAIL_LEASE_SECS", lease_secs.to_string())
-            .env("MISSIVE_CLOCK_POLL_SECS", "1")
-            .env("MISSIVE_WORKERS", "2")
-            .env("MISSIVE_POOL_SIZE", "4")
-            .env("RUST_LOG", "error")
-            .envs(settings.iter().copied())
-            .env_remove("MISSIVE_CONFIG")
-            .stdout(if std::env::var_os("MISSIVE_FAULT_LOGS").is_some() {
-                Stdio::inherit()
-            } else {
-                Stdio::null()
-            })
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start the missive binary");
-        if load::wait_healthy(&addr, Duration::from_secs(60)) {
-            return Proc { child, addr };
-        }
-        // Most likely the port was taken between choosing and binding it.
-        let _ = child.kill();
-        let _ = child.wait();
-    }
-    panic!("the server did not start");
-}
-
-impl Proc {
-    fn kill(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        self.kill();
-    }
-}
 
 /// Wait (bounded) until `sql` counts zero rows.
 fn wait_zero(conn: &mut DbConn, sql: &str, limit: Duration) {
@@ -193,6 +127,50 @@ fn kill_9_under_load_loses_no_acknowledged_move_and_no_mail() {
     eprintln!(
         "crash: {before} moves acknowledged before the kill, {stored} stored; \
          {sent} mails sent, {skipped} closed as stale"
+    );
+    assert!(sent > 0);
+}
+
+/// SIGTERM under load (issue 43), as systemd stops the service: the server
+/// answers the requests in flight, its mail worker finishes its batch, and
+/// it exits 0. Restarted, it has every acknowledged move, and no mail goes
+/// out twice (where after a SIGKILL one may).
+#[test]
+fn sigterm_under_load_loses_no_move_and_sends_no_mail_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("stop.db").to_string_lossy().into_owned();
+    let sink = SmtpSink::start();
+    let games = setup(&db, 8, 6, SECRET);
+    let mut server = spawn(&db, &sink.url(), 3, dir.path());
+    let acked = Arc::new(Mutex::new(Vec::new()));
+    let stop = Arc::new(AtomicBool::new(false));
+    let threads = run_load(
+        &server.addr,
+        tables_of(&games, 3),
+        acked.clone(),
+        stop.clone(),
+        Load::limit(10_000),
+    );
+    let started = Instant::now();
+    while acked.lock().unwrap().is_empty() && started.elapsed() < Duration::from_secs(60) {
+        thread::sleep(Duration::from_millis(10));
+    }
+    thread::sleep(Duration::from_millis(
+        rand::thread_rng().gen_range(200..1500),
+    ));
+    let status = server.terminate();
+    stop.store(true, Ordering::SeqCst);
+    for t in threads {
+        t.join().expect("load thread");
+    }
+    assert!(status.success(), "the server's exit after SIGTERM: {status}");
+    let before = acked.lock().unwrap().len();
+    assert!(before > 0, "moves were made before the stop");
+    let server = spawn(&db, &sink.url(), 3, dir.path());
+    let (stored, sent, skipped) = drain_and_check(&db, server, &acked, &sink, 0);
+    eprintln!(
+        "SIGTERM: {before} moves acknowledged before the stop, {stored} stored; \
+         {sent} mails sent, {skipped} closed as stale, none twice"
     );
     assert!(sent > 0);
 }

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 /// or file under `src/`) decides its layer. A module imports only from its
 /// own layer or lower ones.
 const LAYERS: &[(&str, &[&str])] = &[
-    ("base", &["util", "config", "smtp_sink"]),
+    ("base", &["util", "config", "smtp_sink", "metrics"]),
     ("domain", &["domain"]),
     ("db", &["db"]),
     (

@@ -1,6 +1,7 @@
 //! Database access: one connection type over SQLite and PostgreSQL, chosen by
 //! the URL's scheme, a pool, and the embedded migrations of each backend.
 
+pub mod backup;
 pub mod coded;
 pub mod error;
 pub mod group_commit;
@@ -412,6 +413,17 @@ pub fn migrate(conn: &mut DbConn) -> anyhow::Result<()> {
         tracing::info!("applied migration {m}");
     }
     Ok(())
+}
+
+/// How many of the binary's migrations the database has not had: more
+/// than none while another process upgrades it (`/readyz`).
+pub fn pending_migrations(conn: &mut DbConn) -> anyhow::Result<usize> {
+    match conn {
+        DbConn::Sqlite(c) => c.pending_migrations(SQLITE_MIGRATIONS),
+        DbConn::Postgresql(c) => c.pending_migrations(POSTGRES_MIGRATIONS),
+    }
+    .map(|pending| pending.len())
+    .map_err(|e| anyhow::anyhow!("cannot read the applied migrations: {e}"))
 }
 
 /// Whether a query failed on a unique key.

@@ -243,7 +243,7 @@ pub fn enqueue(
     // conditional moves played are in the digest.
     let not_a_turn = !matches!(kind, MailKind::YourTurn | MailKind::ConditionalPlayed);
     let any_policy = kind.about_the_account();
-    per_backend!(conn, |c| {
+    let queued = per_backend!(conn, |c| {
         let standing = users::table
             .left_join(verified_emails::table.on(verified_emails::user_id.eq(users::id)))
             .left_join(mail_prefs::table.on(mail_prefs::user_id.eq(users::id)))
@@ -290,6 +290,7 @@ pub fn enqueue(
             ))
             .execute(c)
     })?;
+    crate::metrics::mails_queued(queued);
     Ok(())
 }
 
@@ -570,4 +571,14 @@ mod tests {
         assert_eq!(backoff(30), Duration::hours(6));
         assert_eq!(backoff(0), Duration::seconds(30));
     }
+}
+
+/// The outbox's backlog: how many mails are not yet sent, and when the
+/// oldest of them was queued (for `/metrics`).
+pub fn backlog(conn: &mut DbConn) -> QueryResult<(i64, Option<NaiveDateTime>)> {
+    use diesel::dsl::{count_star, min};
+    email_outbox::table
+        .filter(email_outbox::sent_at.is_null())
+        .select((count_star(), min(email_outbox::created_at)))
+        .first(conn)
 }

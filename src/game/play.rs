@@ -88,6 +88,8 @@ pub enum Submitted {
     Queued {
         played: Played,
         stored: Stored,
+        /// The move and the conditional replies it sets off.
+        moves: usize,
     },
     /// Too late: the loss on time was handed to the writes instead.
     LostOnTime(Stored),
@@ -133,8 +135,13 @@ impl Submitted {
     pub async fn outcome(self) -> Result<MoveOutcome, Error> {
         match self {
             Submitted::Done(outcome) => Ok(outcome),
-            Submitted::Queued { played, stored } => {
+            Submitted::Queued {
+                played,
+                stored,
+                moves,
+            } => {
                 stored.committed().await?;
+                crate::metrics::moves_stored(moves);
                 Ok(MoveOutcome::Committed { played })
             }
             Submitted::LostOnTime(stored) => {
@@ -227,6 +234,7 @@ pub fn queue_move_with(
         Prepared::Store(write) => {
             let played = write.played.clone();
             let (ply, user_id) = (write.row.ply + 1, write.user_id);
+            let moves = 1 + write.replies.len();
             let job = move |c: &mut DbConn| {
                 store_move(c, &write)?;
                 match also {
@@ -235,7 +243,11 @@ pub fn queue_move_with(
                 }
             };
             match writes.queue(conn, Box::new(job)) {
-                Ok(stored) => Ok(Submitted::Queued { played, stored }),
+                Ok(stored) => Ok(Submitted::Queued {
+                    played,
+                    stored,
+                    moves,
+                }),
                 Err(Error::ConnectionLost(cause)) => Ok(Submitted::Unsure(UnsureMove {
                     ply,
                     user_id,

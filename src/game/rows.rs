@@ -288,3 +288,11 @@ mod tests {
         );
     }
 }
+
+/// How many games are in progress (for `/metrics`).
+pub fn active_count(conn: &mut DbConn) -> Result<i64, Error> {
+    Ok(per_backend!(conn, |c| games::table
+        .filter(games::status.eq(GameStatus::Active.code()))
+        .count()
+        .get_result(c))?)
+}

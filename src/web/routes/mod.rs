@@ -17,6 +17,7 @@ pub mod help;
 pub mod leave;
 pub mod mail_settings;
 pub mod new_game;
+pub mod operations;
 pub mod pages;
 pub mod play_link;
 pub mod ratings;
@@ -43,6 +44,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     }))
     .route("/", web::get().to(pages::home))
     .route("/healthz", web::get().to(pages::healthz))
+    .route("/readyz", web::get().to(operations::readyz))
+    .route("/metrics", web::get().to(operations::metrics))
     .route("/favicon.ico", web::get().to(pages::favicon))
     .service(games_scope())
     .route("/signup", web::get().to(accounts::signup_form))
