@@ -52,14 +52,15 @@ pub fn server_on(
                         crate::web::add_csrf_cookie(&req, res.response_mut(), &config);
                     }
                     if let Ok(v) = HeaderValue::from_str(&id) {
-                        res.headers_mut().insert(HeaderName::from_static("x-request-id"), v);
+                        res.headers_mut()
+                            .insert(HeaderName::from_static("x-request-id"), v);
                     }
                     let status = res.status().as_u16();
                     let seconds = started.elapsed().as_secs_f64();
                     let route = req.match_pattern();
                     crate::metrics::request(
                         method.as_str(),
-                        route.as_deref().unwrap_or("unmatched"),
+                        &route.as_deref().map_or("unmatched".into(), route_label),
                         status,
                         seconds,
                     );
@@ -145,6 +146,39 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A route's pattern as people write it: `/games/{id}` for
+/// `/games/{id:[^/.]+}` (a segment's pattern is left out).
+fn route_label(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let mut in_pattern = false;
+    let mut depth = 0;
+    for c in pattern.chars() {
+        match c {
+            '{' => {
+                depth += 1;
+                if depth == 1 {
+                    out.push(c);
+                    continue;
+                }
+            }
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    in_pattern = false;
+                    out.push(c);
+                    continue;
+                }
+            }
+            ':' if depth == 1 => in_pattern = true,
+            _ => {}
+        }
+        if !in_pattern {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// The id a request is logged under and answered with (`X-Request-Id`):
 /// the one a proxy in front sent, when it is a short plain token, so that
 /// its log and ours meet; else a new random one.
@@ -179,4 +213,14 @@ pub fn init_tracing() -> anyhow::Result<()> {
         other => anyhow::bail!("MISSIVE_LOG_FORMAT {other:?} is neither text nor json"),
     };
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn route_labels_leave_segment_patterns_out() {
+        assert_eq!(super::route_label("/games/{id:[^/.]+}"), "/games/{id}");
+        assert_eq!(super::route_label("/a/{x:\\d{2}}/b/{y}"), "/a/{x}/b/{y}");
+        assert_eq!(super::route_label("/"), "/");
+    }
 }

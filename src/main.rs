@@ -35,15 +35,11 @@ enum Command {
     User(user_cli::UserCommand),
     /// Copy the SQLite database (DATABASE_URL) to FILE while the server
     /// runs: a consistent copy as of one commit. FILE must not exist.
-    Backup {
-        file: std::path::PathBuf,
-    },
+    Backup { file: std::path::PathBuf },
     /// Put the backup FILE in place of the SQLite database (DATABASE_URL);
     /// refused while a server is using it. The replaced database is kept
     /// beside it.
-    Restore {
-        file: std::path::PathBuf,
-    },
+    Restore { file: std::path::PathBuf },
     /// Ratings (on DATABASE_URL).
     #[command(subcommand)]
     Ratings(RatingsCommand),

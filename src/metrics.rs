@@ -34,10 +34,13 @@ fn metrics() -> &'static Metrics {
 
 impl Metrics {
     fn new() -> Metrics {
-        let registry = Registry::new_custom(Some("missive".into()), None)
-            .expect("a valid metrics prefix");
+        let registry =
+            Registry::new_custom(Some("missive".into()), None).expect("a valid metrics prefix");
         let requests = IntCounterVec::new(
-            Opts::new("http_requests_total", "HTTP requests answered, by route and status"),
+            Opts::new(
+                "http_requests_total",
+                "HTTP requests answered, by route and status",
+            ),
             &["method", "route", "status"],
         )
         .unwrap();
@@ -153,15 +156,24 @@ pub fn moves_stored(n: usize) {
 }
 
 pub fn mails_queued(n: usize) {
-    metrics().mails.with_label_values(&["queued"]).inc_by(n as u64);
+    metrics()
+        .mails
+        .with_label_values(&["queued"])
+        .inc_by(n as u64);
 }
 
 pub fn mails_sent(n: usize) {
-    metrics().mails.with_label_values(&["sent"]).inc_by(n as u64);
+    metrics()
+        .mails
+        .with_label_values(&["sent"])
+        .inc_by(n as u64);
 }
 
 pub fn mails_failed(n: usize) {
-    metrics().mails.with_label_values(&["failed"]).inc_by(n as u64);
+    metrics()
+        .mails
+        .with_label_values(&["failed"])
+        .inc_by(n as u64);
 }
 
 /// What a clock worker pass did.

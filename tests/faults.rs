@@ -26,12 +26,12 @@ use missive::game::rows;
 use missive::smtp_sink::{free_port, SmtpSink};
 use move_load::{run_load, setup, tables_of, Load};
 use rand::{Rng, SeedableRng};
+use server_proc::{spawn, spawn_with, Proc, SECRET};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
-use server_proc::{spawn, spawn_with, Proc, SECRET};
 use stored::{check_games, check_mail, count, Acked};
 
 /// Wait (bounded) until `sql` counts zero rows.
@@ -163,7 +163,10 @@ fn sigterm_under_load_loses_no_move_and_sends_no_mail_twice() {
     for t in threads {
         t.join().expect("load thread");
     }
-    assert!(status.success(), "the server's exit after SIGTERM: {status}");
+    assert!(
+        status.success(),
+        "the server's exit after SIGTERM: {status}"
+    );
     let before = acked.lock().unwrap().len();
     assert!(before > 0, "moves were made before the stop");
     let server = spawn(&db, &sink.url(), 3, dir.path());

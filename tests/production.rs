@@ -186,7 +186,10 @@ fn metrics_are_off_unless_a_token_is_set_and_then_need_it() {
         ) >= 1.0,
         "requests are counted by route pattern, not by path"
     );
-    assert!(!text.contains(&format!("/games/{game}\"")), "no path labels");
+    assert!(
+        !text.contains(&format!("/games/{game}\"")),
+        "no path labels"
+    );
     assert!(
         sample(
             &text,
@@ -203,7 +206,10 @@ fn metrics_are_off_unless_a_token_is_set_and_then_need_it() {
     assert!(unsent >= 1);
     assert_eq!(sample(&text, "missive_outbox_unsent_mails"), unsent as f64);
     assert!(sample(&text, "missive_outbox_oldest_unsent_age_seconds") >= 0.0);
-    for name in ["missive_clock_sweeps_total", "missive_mails_total{outcome=\"sent\"}"] {
+    for name in [
+        "missive_clock_sweeps_total",
+        "missive_mails_total{outcome=\"sent\"}",
+    ] {
         sample(&text, name);
     }
 }
@@ -251,11 +257,12 @@ fn json_logs_carry_the_request_id_the_answer_gives() {
         .collect();
     assert!(!lines.is_empty());
     let answered = |id: &str| {
-        lines.iter().find(|v| {
-            v["span"]["request_id"] == id && v["fields"]["message"] == "answered"
-        })
+        lines
+            .iter()
+            .find(|v| v["span"]["request_id"] == id && v["fields"]["message"] == "answered")
     };
-    let line = answered("proxy-4f2a.7").unwrap_or_else(|| panic!("no line for the request:\n{text}"));
+    let line =
+        answered("proxy-4f2a.7").unwrap_or_else(|| panic!("no line for the request:\n{text}"));
     assert_eq!(line["fields"]["status"], 200);
     assert_eq!(line["fields"]["path"], "/login");
     assert_eq!(line["level"], "INFO");
@@ -333,7 +340,11 @@ fn a_backup_under_load_restores_every_move_acknowledged_before_it() {
     // The live database cannot be restored over while the server runs.
     let refused = missive(&["restore", file.to_str().unwrap()], &db);
     assert!(!refused.status.success());
-    assert!(said(&refused).contains("in use by a running server"), "{}", said(&refused));
+    assert!(
+        said(&refused).contains("in use by a running server"),
+        "{}",
+        said(&refused)
+    );
 
     thread::sleep(Duration::from_millis(300));
     stop.store(true, Ordering::SeqCst);
@@ -345,7 +356,11 @@ fn a_backup_under_load_restores_every_move_acknowledged_before_it() {
 
     // Restored in a new place: every move acknowledged before the backup
     // began, and every game the replay of its moves.
-    let restored = dir.path().join("restored.db").to_string_lossy().into_owned();
+    let restored = dir
+        .path()
+        .join("restored.db")
+        .to_string_lossy()
+        .into_owned();
     let out = missive(&["restore", file.to_str().unwrap()], &restored);
     assert!(out.status.success(), "{}", said(&out));
     let mut conn = missive::db::Manager::new(&restored).open().unwrap();

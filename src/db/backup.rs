@@ -59,8 +59,9 @@ impl ServingLock {
         let file = match parse_url(database_url) {
             (Backend::Sqlite, path) => {
                 let file = open_lock(Path::new(&path))?;
-                file.lock_shared()
-                    .with_context(|| format!("cannot lock {}", lock_path(Path::new(&path)).display()))?;
+                file.lock_shared().with_context(|| {
+                    format!("cannot lock {}", lock_path(Path::new(&path)).display())
+                })?;
                 Some(file)
             }
             (Backend::Postgres, _) => None,
@@ -122,10 +123,14 @@ fn read_back(file: &Path, started: Instant) -> anyhow::Result<Contents> {
         );
     }
     let mut count = |table: &str| -> anyhow::Result<i64> {
-        Ok(diesel::sql_query(format!("SELECT COUNT(*) AS n FROM {table}"))
-            .get_result::<Count>(&mut conn)
-            .with_context(|| format!("{} is not a Missive database (no {table})", file.display()))?
-            .n)
+        Ok(
+            diesel::sql_query(format!("SELECT COUNT(*) AS n FROM {table}"))
+                .get_result::<Count>(&mut conn)
+                .with_context(|| {
+                    format!("{} is not a Missive database (no {table})", file.display())
+                })?
+                .n,
+        )
     };
     Ok(Contents {
         bytes,

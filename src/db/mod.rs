@@ -419,10 +419,9 @@ pub fn migrate(conn: &mut DbConn) -> anyhow::Result<()> {
 /// than none while another process upgrades it (`/readyz`).
 pub fn pending_migrations(conn: &mut DbConn) -> anyhow::Result<usize> {
     match conn {
-        DbConn::Sqlite(c) => c.pending_migrations(SQLITE_MIGRATIONS),
-        DbConn::Postgresql(c) => c.pending_migrations(POSTGRES_MIGRATIONS),
+        DbConn::Sqlite(c) => c.pending_migrations(SQLITE_MIGRATIONS).map(|p| p.len()),
+        DbConn::Postgresql(c) => c.pending_migrations(POSTGRES_MIGRATIONS).map(|p| p.len()),
     }
-    .map(|pending| pending.len())
     .map_err(|e| anyhow::anyhow!("cannot read the applied migrations: {e}"))
 }
 

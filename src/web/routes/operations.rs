@@ -4,6 +4,7 @@
 use crate::domain::error::Error;
 use crate::web::State;
 use actix_web::{http::header, web, HttpRequest, HttpResponse};
+use diesel::RunQueryDsl;
 use std::time::Duration;
 
 /// How long `/readyz` waits for a database connection before saying the
@@ -16,14 +17,24 @@ const READY_WAIT: Duration = Duration::from_secs(2);
 pub async fn readyz(state: State) -> HttpResponse {
     let pool = state.pool.clone();
     let checked = web::block(move || -> Result<(), String> {
-        let mut conn = pool
-            .get_timeout(READY_WAIT)
-            .map_err(|e| format!("the database cannot be reached: {e}"))?;
-        match crate::db::pending_migrations(&mut conn) {
-            Ok(0) => Ok(()),
-            Ok(n) => Err(format!("{n} database migrations are pending")),
-            Err(e) => Err(format!("the database cannot be read: {e}")),
+        // A pooled connection cut since its last statement is found so
+        // here and leaves the pool: another is tried, as many as it holds.
+        for _ in 0..=pool.max_size() {
+            let mut conn = pool
+                .get_timeout(READY_WAIT)
+                .map_err(|e| format!("the database cannot be reached: {e}"))?;
+            match diesel::sql_query("SELECT 1").execute(&mut *conn) {
+                Err(e) if crate::db::connection_lost(&e) => continue,
+                Err(e) => return Err(format!("the database cannot be read: {e}")),
+                Ok(_) => {}
+            }
+            return match crate::db::pending_migrations(&mut conn) {
+                Ok(0) => Ok(()),
+                Ok(n) => Err(format!("{n} database migrations are pending")),
+                Err(e) => Err(format!("the database cannot be read: {e}")),
+            };
         }
+        Err("the database cannot be reached: every connection was found cut".into())
     })
     .await
     .unwrap_or_else(|e| Err(format!("blocking task: {e}")));
@@ -85,8 +96,7 @@ pub async fn metrics(req: HttpRequest, state: State) -> Result<HttpResponse, Err
         Ok(crate::metrics::Scraped {
             active_games,
             outbox_unsent,
-            outbox_oldest_unsent_seconds: oldest
-                .map_or(0, |t| (now - t).num_seconds().max(0)),
+            outbox_oldest_unsent_seconds: oldest.map_or(0, |t| (now - t).num_seconds().max(0)),
             pool_open: pool_state.connections,
             pool_idle: pool_state.idle_connections,
             pool_max,
