@@ -439,6 +439,16 @@ pub fn all(conn: &mut DbConn) -> QueryResult<Vec<OutboxRow>> {
         .load(conn)
 }
 
+/// The outbox's backlog: how many mails are not yet sent, and when the
+/// oldest of them was queued (for `/metrics`).
+pub fn backlog(conn: &mut DbConn) -> QueryResult<(i64, Option<NaiveDateTime>)> {
+    use diesel::dsl::{count_star, min};
+    email_outbox::table
+        .filter(email_outbox::sent_at.is_null())
+        .select((count_star(), min(email_outbox::created_at)))
+        .first(conn)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -571,14 +581,4 @@ mod tests {
         assert_eq!(backoff(30), Duration::hours(6));
         assert_eq!(backoff(0), Duration::seconds(30));
     }
-}
-
-/// The outbox's backlog: how many mails are not yet sent, and when the
-/// oldest of them was queued (for `/metrics`).
-pub fn backlog(conn: &mut DbConn) -> QueryResult<(i64, Option<NaiveDateTime>)> {
-    use diesel::dsl::{count_star, min};
-    email_outbox::table
-        .filter(email_outbox::sent_at.is_null())
-        .select((count_star(), min(email_outbox::created_at)))
-        .first(conn)
 }

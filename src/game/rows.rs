@@ -260,6 +260,14 @@ pub fn describe_result(row: &GameRow, side_names: [&str; 2]) -> Option<String> {
     })
 }
 
+/// How many games are in progress (for `/metrics`).
+pub fn active_count(conn: &mut DbConn) -> Result<i64, Error> {
+    Ok(per_backend!(conn, |c| games::table
+        .filter(games::status.eq(GameStatus::Active.code()))
+        .count()
+        .get_result(c))?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -287,12 +295,4 @@ mod tests {
             Some("Draw")
         );
     }
-}
-
-/// How many games are in progress (for `/metrics`).
-pub fn active_count(conn: &mut DbConn) -> Result<i64, Error> {
-    Ok(per_backend!(conn, |c| games::table
-        .filter(games::status.eq(GameStatus::Active.code()))
-        .count()
-        .get_result(c))?)
 }
