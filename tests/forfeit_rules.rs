@@ -28,6 +28,9 @@ both_backends!(
     claim_or_wait,
     claim_over_http_asks_first_and_shows_the_history,
     outage_moves_the_clocks_once_with_two_racing_sweepers,
+    reminders_a_player_chooses_come_once_each_per_move,
+    reminders_are_chosen_in_the_settings,
+    directors_give_time_and_decide_results_and_both_players_are_told,
 );
 
 fn t0() -> NaiveDateTime {
@@ -509,5 +512,223 @@ fn outage_moves_the_clocks_once_with_two_racing_sweepers(backend: Backend) {
         page.has("clocks extended by 3 h 12 min after a service outage on 2026-12-01 10:00 UTC"),
         "{}",
         page.body
+    );
+}
+
+fn reminders_of(app: &TestApp, user: i32) -> i64 {
+    app.count(&format!(
+        "SELECT COUNT(*) AS n FROM email_outbox WHERE kind = 'clock_reminder' AND user_id = {user}"
+    ))
+}
+
+fn reminders_a_player_chooses_come_once_each_per_move(backend: Backend) {
+    let app = TestApp::start(backend);
+    let conn = &mut app.db();
+    let amy = user(conn, "amy");
+    let bob = user(conn, "bob");
+    missive::clocks::reminders::save(conn, amy.id, "4h 50% 24h", t0()).unwrap();
+    let tc: missive::domain::time_control::TimeControl = "3d/move".parse().unwrap();
+    let id = challenge::create_active_game(conn, "chess", amy.id, bob.id, Some(&tc), None, t0())
+        .unwrap();
+    let sweep = |conn: &mut DbConn, at: NaiveDateTime| forfeit::sweep_report(conn, at).unwrap();
+    // Amy's: with half the time left, with a day, with four hours; each once.
+    let half = t0() + Duration::hours(36);
+    assert_eq!(sweep(conn, half - Duration::seconds(1)).reminders, 0);
+    for (at, total) in [
+        (half, 1),
+        (half + Duration::minutes(1), 1),
+        (t0() + Duration::days(2), 2),
+        (t0() + Duration::days(2) + Duration::hours(1), 2),
+        (t0() + Duration::hours(68), 3),
+        (t0() + Duration::hours(71), 3),
+    ] {
+        sweep(conn, at);
+        assert_eq!(reminders_of(&app, amy.id), total, "at {at}");
+    }
+    let row = rows::load(conn, id).unwrap();
+    assert_eq!(row.clock_remind_at, None, "nothing more to send this turn");
+    let said: Vec<String> = events::events_of(conn, id)
+        .unwrap()
+        .iter()
+        .filter(|e| e.kind.to_string() == "reminder")
+        .map(|e| e.detail.clone())
+        .collect();
+    assert_eq!(
+        said,
+        vec![
+            "reminder 1 of this turn: 1 day 12 hours left",
+            "reminder 2 of this turn: 1 day left",
+            "reminder 3 of this turn: 4 hours left",
+        ]
+    );
+    // Bob chose nothing: the default single reminder, a day before his
+    // deadline.
+    let moved = t0() + Duration::hours(71);
+    common::play_move(conn, id, &amy, "e4", None, true, moved).unwrap();
+    assert_eq!(sweep(conn, moved + Duration::hours(47)).reminders, 0);
+    assert_eq!(sweep(conn, moved + Duration::hours(48)).reminders, 1);
+    assert_eq!(sweep(conn, moved + Duration::hours(71)).reminders, 0);
+    assert_eq!(reminders_of(&app, bob.id), 1);
+    // Amy's next turn starts her thresholds again.
+    let back = moved + Duration::hours(72) - Duration::minutes(1);
+    common::play_move(conn, id, &bob, "e5", None, true, back).unwrap();
+    sweep(conn, back + Duration::hours(36));
+    assert_eq!(reminders_of(&app, amy.id), 4);
+    // Back to the default: one reminder a turn.
+    missive::clocks::reminders::save(conn, amy.id, " ", back).unwrap();
+    assert!(missive::clocks::reminders::of(conn, amy.id)
+        .unwrap()
+        .is_none());
+}
+
+fn reminders_are_chosen_in_the_settings(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = app.verified_user("alice");
+    let page = alice.get("/settings");
+    assert!(page.has("id=\"settings-reminders\""), "{}", page.body);
+    let refused = alice.post("/settings/reminders", &[("reminders", "50%, soon")]);
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(refused.has("id=\"reminders-error\""));
+    assert!(
+        refused.has("is neither a percentage (50%) nor a time"),
+        "{}",
+        refused.body
+    );
+    assert!(refused.has("value=\"50%, soon\""), "what was typed is kept");
+    let saved = alice.post("/settings/reminders", &[("reminders", "50% 24h  4h")]);
+    assert_eq!(saved.status, StatusCode::SEE_OTHER);
+    assert!(alice.get("/settings").has("value=\"50%, 1d, 4h\""));
+    let cleared = alice.post("/settings/reminders", &[("reminders", "")]);
+    assert_eq!(cleared.status, StatusCode::SEE_OTHER);
+    assert!(alice.get("/settings").has("name=\"reminders\" value=\"\""));
+}
+
+fn kinds_and_details(conn: &mut DbConn, game: i32) -> Vec<(String, String)> {
+    events::events_of(conn, game)
+        .unwrap()
+        .into_iter()
+        .map(|e| (e.kind.to_string(), e.detail))
+        .collect()
+}
+
+fn directors_give_time_and_decide_results_and_both_players_are_told(backend: Backend) {
+    use missive::tournaments::{adjudication, extension};
+    let app = TestApp::start(backend);
+    let conn = &mut app.db();
+    user(conn, "director");
+    let dir = directors::set_director(conn, "director", true).unwrap();
+    let amy = user(conn, "amy");
+    let bob = user(conn, "bob");
+    let (tid, start) = tournament(conn, &dir, &[&amy, &bob], "3d/move", "", "lose");
+    let g = missive::tournaments::rows::games_of(conn, tid).unwrap()[0].clone();
+    let (white, black) = if g.white_id == Some(amy.id) {
+        (&amy, &bob)
+    } else {
+        (&bob, &amy)
+    };
+    let at = start + Duration::hours(1);
+    // Refused, each with its reason; nothing changes.
+    let refused = |r: Result<(), Error>, says: &str| match r {
+        Err(Error::Invalid(m)) | Err(Error::Forbidden(m)) => assert!(m.contains(says), "{m}"),
+        other => panic!("{other:?}"),
+    };
+    refused(
+        extension::extend(conn, g.id, white, "white", "1d", "please", at),
+        "director",
+    );
+    refused(
+        extension::extend(conn, g.id, &dir, "white", "soon", "outage", at),
+        "not a time",
+    );
+    refused(
+        extension::extend(conn, g.id, &dir, "white", "1d", "  ", at),
+        "reason",
+    );
+    refused(
+        extension::extend(conn, g.id, &dir, "black", "1d", "outage", at),
+        "only the player to move",
+    );
+    assert_eq!(
+        rows::load(conn, g.id).unwrap().clock_deadline,
+        g.clock_deadline
+    );
+    // White, to move, gets a day: the deadline moves, the history says
+    // who and why, both players are mailed.
+    extension::extend(
+        conn,
+        g.id,
+        &dir,
+        "white",
+        "1d",
+        "mail outage at the club",
+        at,
+    )
+    .unwrap();
+    let row = rows::load(conn, g.id).unwrap();
+    assert_eq!(row.clock_deadline, Some(start + Duration::days(4)));
+    assert_eq!(row.white_clock_secs, Some(4 * 86_400));
+    assert_eq!(
+        kinds_and_details(conn, g.id),
+        vec![(
+            "extension".to_string(),
+            "1 day more, because: mail outage at the club".to_string()
+        )]
+    );
+    let mut told = notices(conn, ClockNotice::TimeExtended);
+    told.sort();
+    let mut both = vec![(amy.id, Some(g.id)), (bob.id, Some(g.id))];
+    both.sort();
+    assert_eq!(told, both);
+    assert_eq!(
+        events::events_of(conn, g.id).unwrap()[0].user_id,
+        Some(dir.id),
+        "the director is named"
+    );
+    // The old deadline passes: the game goes on; the new one: lost on time.
+    assert_eq!(
+        forfeit::sweep_report(conn, start + Duration::days(3))
+            .unwrap()
+            .forfeits,
+        0
+    );
+    assert_eq!(
+        forfeit::sweep_report(conn, start + Duration::days(4))
+            .unwrap()
+            .forfeits,
+        1
+    );
+    let row = rows::load(conn, g.id).unwrap();
+    assert_eq!(row.reason, Some(EndReason::TimeForfeit));
+    let _ = black;
+    // The director then decides the finished game otherwise (an unrated
+    // one: a rated result stays): the history and both players say so.
+    diesel::update(games::table.find(g.id))
+        .set(games::rated.eq(false))
+        .execute(conn)
+        .unwrap();
+    adjudication::adjudicate(conn, g.id, &dir, "1/2-1/2", "the outage lasted longer", at).unwrap();
+    let history = kinds_and_details(conn, g.id);
+    assert_eq!(
+        history.last().unwrap(),
+        &(
+            "adjudication".to_string(),
+            "1/2-1/2, because: the outage lasted longer".to_string()
+        )
+    );
+    let mut told = notices(conn, ClockNotice::Adjudicated);
+    told.sort();
+    assert_eq!(told, both);
+    // Booking leave is in the history of each running game of the player.
+    let tc: missive::domain::time_control::TimeControl = "3d/move".parse().unwrap();
+    let id = challenge::create_active_game(conn, "chess", amy.id, bob.id, Some(&tc), None, t0())
+        .unwrap();
+    let day = |d: u32| NaiveDate::from_ymd_opt(2026, 12, d).unwrap();
+    missive::clocks::leave::book_leave(conn, amy.id, day(10), day(12), 30, t0()).unwrap();
+    assert_eq!(
+        kinds_and_details(conn, id),
+        vec![(
+            "leave".to_string(),
+            "leave booked from 2026-12-10 to 2026-12-12".to_string()
+        )]
     );
 }

@@ -357,6 +357,16 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
             vec![("note", "please look")],
         ),
         (
+            "/games/{id}/extend",
+            &alice,
+            g("/games/{id}/extend", run_game),
+            vec![
+                ("side", "white"),
+                ("time", "1d"),
+                ("reason", "a mail outage"),
+            ],
+        ),
+        (
             "/games/{id}/adjudicate",
             &alice,
             g("/games/{id}/adjudicate", run_game),
@@ -430,6 +440,12 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
             &alice,
             "/settings/sessions".into(),
             vec![],
+        ),
+        (
+            "/settings/reminders",
+            &alice,
+            "/settings/reminders".into(),
+            vec![("reminders", "50%, 4h")],
         ),
         // Issue 41: alice's first credentials (ids 1 and 2), made and revoked.
         (

@@ -1,16 +1,19 @@
 //! The clock sweep: games lost on time, reminders of a clock running low,
 //! and the loss on time a late act meets first.
 
+use crate::clocks::reminders;
 use crate::clocks::state::{mover_clock, MoverClock};
 use crate::db::models::GameRow;
 use crate::db::outbox;
 use crate::db::schema::games;
 use crate::db::DbConn;
 use crate::domain::error::Error;
+use crate::domain::game_event::EventKind;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus, OnTimeout, Side};
 use crate::domain::mail_kind::Mail;
+use crate::domain::running_time::Interval;
 use crate::game::finish;
-use crate::game::rows;
+use crate::game::{events, rows};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -54,16 +57,12 @@ pub fn sweep_report(conn: &mut DbConn, now: NaiveDateTime) -> Result<Swept, Erro
             swept.forfeits += 1;
         }
     }
-    // Games already reminded at their ply are left out in SQL, so that they
-    // never fill the batch ahead of games still to remind.
+    // A game's `clock_remind_at` is its next reminder's time (leave not
+    // counted) and is cleared once its turn's last reminder is sent, so
+    // games with nothing due never fill the batch ahead of games to remind.
     let remind: Vec<GameRow> = games::table
         .filter(games::status.eq(GameStatus::Active.code()))
         .filter(games::clock_remind_at.le(now))
-        .filter(
-            games::reminded_ply
-                .is_null()
-                .or(games::reminded_ply.ne(games::ply.nullable())),
-        )
         .order(games::clock_remind_at.asc())
         .limit(SWEEP_BATCH)
         .select(GameRow::as_select())
@@ -120,30 +119,51 @@ pub fn lose_on_time(
     finish::end_game(conn, row, result, EndReason::TimeForfeit, None, now)
 }
 
-/// Queue the mover's reminder if it is due at `now` and none was sent at
-/// this ply. True when this call queued it.
+/// Queue the mover's next reminder of this turn if it is due at `now`
+/// (their thresholds, or the default one; leave counted), each once. True
+/// when this call queued one. The game keeps when the one after is due, or
+/// none.
 pub fn remind_if_due(conn: &mut DbConn, row: &GameRow, now: NaiveDateTime) -> Result<bool, Error> {
     let Some(m) = mover_clock(conn, row)? else {
         return Ok(false);
     };
-    if m.flagged(now) || now < crate::domain::running_time::reminder_at(m.started, m.bank, &m.leave)
-    {
+    let thresholds = reminders::of(conn, m.user_id)?;
+    // Reminders already sent this turn (a game reminded before stages were
+    // counted had its one reminder).
+    let sent = match row.reminded_ply == Some(row.ply) {
+        true => row.reminder_stage.max(1) as usize,
+        false => 0,
+    };
+    let due_at = |stage: usize, leave: &[Interval]| {
+        crate::domain::reminders::due_at(thresholds.as_deref(), m.started, m.bank, leave, stage)
+    };
+    // The turn's row as this call found it: a move, another sweeper or a
+    // takeback since then changes one of these, and this call writes nothing.
+    let unchanged = games::id
+        .eq(row.id)
+        .and(games::status.eq(GameStatus::Active.code()))
+        .and(games::ply.eq(row.ply))
+        .and(games::reminder_stage.eq(row.reminder_stage))
+        .and(games::clock_remind_at.eq(row.clock_remind_at));
+    let due = due_at(sent, &m.leave).filter(|at| *at <= now && !m.flagged(now));
+    if due.is_none() {
+        // Not yet (leave put it later), or nothing left this turn: the row
+        // keeps the time to look again, so the sweep does not find it again
+        // before then.
+        let later = due_at(sent, &m.leave).filter(|_| !m.flagged(now));
+        diesel::update(games::table.filter(unchanged))
+            .set(games::clock_remind_at.eq(later))
+            .execute(conn)?;
         return Ok(false);
     }
     conn.transaction::<_, Error, _>(|conn| {
-        let n = diesel::update(
-            games::table
-                .filter(games::id.eq(row.id))
-                .filter(games::status.eq(GameStatus::Active.code()))
-                .filter(games::ply.eq(row.ply))
-                .filter(
-                    games::reminded_ply
-                        .is_null()
-                        .or(games::reminded_ply.ne(row.ply)),
-                ),
-        )
-        .set(games::reminded_ply.eq(Some(row.ply)))
-        .execute(conn)?;
+        let n = diesel::update(games::table.filter(unchanged))
+            .set((
+                games::reminded_ply.eq(Some(row.ply)),
+                games::reminder_stage.eq(sent as i32 + 1),
+                games::clock_remind_at.eq(due_at(sent + 1, &[])),
+            ))
+            .execute(conn)?;
         if n == 0 {
             return Ok(false);
         }
@@ -152,6 +172,15 @@ pub fn remind_if_due(conn: &mut DbConn, row: &GameRow, now: NaiveDateTime) -> Re
             ply: row.ply,
         };
         outbox::enqueue(conn, m.user_id, &reminder, now)?;
+        let left = crate::domain::time_control::describe(m.left(now));
+        events::record(
+            conn,
+            row.id,
+            Some(m.user_id),
+            EventKind::Reminder,
+            &format!("reminder {} of this turn: {left} left", sent + 1),
+            now,
+        )?;
         Ok(true)
     })
 }

@@ -6,8 +6,10 @@ use crate::db::outbox;
 use crate::db::schema::{games, leave_bookings, leave_grants};
 use crate::db::{per_backend, DbConn};
 use crate::domain::error::Error;
+use crate::domain::game_event::EventKind;
 use crate::domain::game_state::GameStatus;
 use crate::domain::mail_kind::Mail;
+use crate::game::events;
 use chrono::{Datelike, NaiveDate, NaiveDateTime, TimeDelta};
 use diesel::prelude::*;
 
@@ -159,6 +161,16 @@ pub fn book_leave(
         };
         for opponent in active_opponents(conn, user_id)? {
             outbox::enqueue(conn, opponent, &booked, now)?;
+        }
+        // Each running game's history says why its clock will stop.
+        let running: Vec<i32> = games::table
+            .filter(games::status.eq(GameStatus::Active.code()))
+            .filter(games::white_id.eq(user_id).or(games::black_id.eq(user_id)))
+            .select(games::id)
+            .load(conn)?;
+        let detail = format!("leave booked from {start} to {end}");
+        for game in running {
+            events::record(conn, game, Some(user_id), EventKind::Leave, &detail, now)?;
         }
         Ok(id)
     })

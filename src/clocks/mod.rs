@@ -5,5 +5,6 @@ pub mod claim;
 pub mod forfeit;
 pub mod leave;
 pub mod outage;
+pub mod reminders;
 pub mod silence;
 pub mod state;

@@ -49,6 +49,9 @@ text_codes! {
         /// To both players: a director gave a player (`about`) more time
         /// (its `detail`: how much and why).
         TimeExtended => "time-extended",
+        /// To both players: a director set a finished game's result again
+        /// (its `detail`: the result and the reason).
+        Adjudicated => "adjudicated",
     }
 }
 

@@ -223,8 +223,13 @@ struct ClockStart {
     remind_at: Option<NaiveDateTime>,
 }
 
-fn clock_start(control: Option<&TimeControl>, now: NaiveDateTime) -> ClockStart {
-    match control {
+fn clock_start(
+    conn: &mut DbConn,
+    control: Option<&TimeControl>,
+    mover: Option<i32>,
+    now: NaiveDateTime,
+) -> Result<ClockStart, Error> {
+    Ok(match control {
         None => ClockStart {
             white: None,
             black: None,
@@ -241,13 +246,9 @@ fn clock_start(control: Option<&TimeControl>, now: NaiveDateTime) -> ClockStart 
                 c.initial_secs,
                 &[],
             )),
-            remind_at: Some(crate::domain::running_time::reminder_at(
-                now,
-                c.initial_secs,
-                &[],
-            )),
+            remind_at: crate::clocks::reminders::first_at(conn, mover, now, c.initial_secs)?,
         },
-    }
+    })
 }
 
 /// A game that starts at once, without a challenge: who plays it, how.
@@ -312,7 +313,12 @@ pub fn create_paired_game(
         .map_err(|e| Error::internal(format!("{variant_id} has no start position: {e}")))?;
     let start_fen = game.fen();
     let history = game.history_string();
-    let start = clock_start(time_control, now);
+    let first_mover = if game.side_to_move() == Color::Black {
+        black_id
+    } else {
+        white_id
+    };
+    let start = clock_start(conn, time_control, Some(first_mover), now)?;
     let new = NewGame {
         variant: variant.id(),
         status: GameStatus::Active,
@@ -402,7 +408,12 @@ pub fn accept(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Re
     };
     // The clock starts when the game does.
     let control = state::control_of(&row)?;
-    let start = clock_start(control.as_ref(), now);
+    let first_mover = if row.turn == Side::Black {
+        black_id
+    } else {
+        white_id
+    };
+    let start = clock_start(conn, control.as_ref(), first_mover, now)?;
     conn.transaction::<_, Error, _>(|conn| {
         let n = diesel::update(
             games::table

@@ -292,6 +292,8 @@ pub struct MoveWrite {
     /// Each side's earlier moves, White's then Black's (counted only for
     /// "N moves in D days").
     before: [i64; 2],
+    /// The next mover's reminder thresholds (`None`: the default).
+    next_reminders: Option<Vec<crate::domain::reminders::Threshold>>,
     now: NaiveDateTime,
 }
 
@@ -408,6 +410,15 @@ fn prepare_move(
             }
         }
     }
+    // The next mover's reminder thresholds, for when their turn's first
+    // reminder may come.
+    let next_reminders = match mover_clock {
+        Some(_) => match player_of(&owned, next_side) {
+            Some(next) => crate::clocks::reminders::of(conn, next)?,
+            None => None,
+        },
+        None => None,
+    };
     Ok(Prepared::Store(Box::new(MoveWrite {
         row: owned,
         user_id: user.id,
@@ -426,6 +437,7 @@ fn prepare_move(
         control,
         mover_clock,
         before,
+        next_reminders,
         now,
     })))
 }
@@ -521,11 +533,7 @@ pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), Error> {
         next = (
             Some(now),
             Some(crate::domain::running_time::deadline(now, next_bank, &[])),
-            Some(crate::domain::running_time::reminder_at(
-                now,
-                next_bank,
-                &[],
-            )),
+            crate::domain::reminders::due_at(w.next_reminders.as_deref(), now, next_bank, &[], 0),
         );
     }
     let (rev, count) = match &w.lines_after {

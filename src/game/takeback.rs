@@ -258,7 +258,12 @@ fn take_back(
             (
                 Some(now),
                 Some(crate::domain::running_time::deadline(now, bank, &[])),
-                Some(crate::domain::running_time::reminder_at(now, bank, &[])),
+                crate::clocks::reminders::first_at(
+                    conn,
+                    crate::game::rows::player_of(row, to_move.color()),
+                    now,
+                    bank,
+                )?,
             )
         }
         None => (row.turn_started_at, None, None),

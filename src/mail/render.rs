@@ -412,7 +412,7 @@ fn render_game_mail(
                 ClockNotice::FlagFell => {
                     game.status != GameStatus::Active || game.flag_fell_side.is_none()
                 }
-                ClockNotice::TimeExtended => false,
+                ClockNotice::TimeExtended | ClockNotice::Adjudicated => false,
             };
             if stale {
                 return Ok(None);

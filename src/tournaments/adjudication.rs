@@ -1,13 +1,16 @@
 //! Adjudication: a player asks, the director decides a game's result.
 
 use crate::db::models::{GameRow, TournamentRow, User};
+use crate::db::outbox;
 use crate::db::schema::{adjudication_requests, adjudications, games};
 use crate::db::DbConn;
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;
+use crate::domain::game_event::EventKind;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus};
-use crate::game::finish;
+use crate::domain::mail_kind::{ClockNotice, Mail};
 use crate::game::rows;
+use crate::game::{events, finish};
 use crate::tournaments::directors::{require_director, require_director_of};
 use crate::tournaments::rounds::advance;
 use crate::tournaments::rows::{load, NOTE_MAX};
@@ -31,7 +34,7 @@ pub fn parse_result(raw: &str) -> Result<GameResult, Error> {
 /// the reason). Nobody decides a game they play in: the tournament's
 /// director decides the others, and any other director a game the
 /// tournament's director plays in.
-fn directed_game(
+pub(crate) fn directed_game(
     conn: &mut DbConn,
     game_id: i32,
     director: &User,
@@ -122,6 +125,18 @@ pub fn adjudicate(
                         games::updated_at.eq(now),
                     ))
                     .execute(conn)?;
+                // A running game's end is mailed as every end is; a result
+                // changed after the end is told here.
+                for to in [g.white_id, g.black_id].into_iter().flatten() {
+                    let notice = Mail::ClockNotice {
+                        game: g.id,
+                        ply: g.ply,
+                        notice: ClockNotice::Adjudicated,
+                        about: None,
+                        detail: format!("{}, because: {reason}", result.code()),
+                    };
+                    outbox::enqueue(conn, to, &notice, now)?;
+                }
             }
             _ => {
                 return Err(Error::Invalid(
@@ -129,6 +144,14 @@ pub fn adjudicate(
                 ))
             }
         }
+        events::record(
+            conn,
+            g.id,
+            Some(director.id),
+            EventKind::Adjudication,
+            &format!("{}, because: {reason}", result.code()),
+            now,
+        )?;
         advance(conn, t.id, now)
     })
 }

@@ -4,6 +4,7 @@
 pub mod adjudication;
 pub mod directors;
 pub mod entry;
+pub mod extension;
 pub mod records;
 pub mod rounds;
 pub mod rows;

@@ -30,6 +30,13 @@ pub struct PasswordForm {
 
 #[derive(Deserialize, Default)]
 #[serde(default)]
+pub struct RemindersForm {
+    csrf_token: String,
+    reminders: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
 pub struct SessionsForm {
     csrf_token: String,
 }
@@ -75,6 +82,9 @@ struct SettingsPage {
     password_error: Option<String>,
     email_error: Option<String>,
     new_email: String,
+    /// The reminder thresholds as the form shows them (empty: the default).
+    reminders: String,
+    reminders_error: Option<String>,
 }
 
 #[derive(Template)]
@@ -108,6 +118,8 @@ struct FormErrors {
     password: Option<String>,
     email: Option<String>,
     new_email: String,
+    /// A refused reminders text, shown again with its error.
+    reminders: Option<(String, String)>,
 }
 
 async fn settings_with(
@@ -120,12 +132,13 @@ async fn settings_with(
     let user = ctx.require_user()?.clone();
     let id = user.id;
     let token = session_token(req);
-    let (verified, policy, listed, pending) = db_read(&ctx.state, move |conn| {
+    let (verified, policy, listed, pending, thresholds) = db_read(&ctx.state, move |conn| {
         let t = now();
         let (verified, policy) = crate::accounts::mail_settings::standing_of(conn, id)?;
         let listed = sessions::list(conn, id, token.as_deref(), t)?;
         let pending = email_change::pending(conn, id, t)?;
-        Ok((verified, policy, listed, pending))
+        let thresholds = crate::clocks::reminders::of(conn, id)?;
+        Ok((verified, policy, listed, pending, thresholds))
     })
     .await?;
     let minute = |t: chrono::NaiveDateTime| t.format("%Y-%m-%d %H:%M").to_string();
@@ -165,6 +178,14 @@ async fn settings_with(
         password_error: errors.password,
         email_error: errors.email,
         new_email: errors.new_email,
+        reminders: match &errors.reminders {
+            Some((text, _)) => text.clone(),
+            None => thresholds
+                .as_deref()
+                .map(crate::domain::reminders::describe)
+                .unwrap_or_default(),
+        },
+        reminders_error: errors.reminders.map(|(_, e)| e),
     };
     Ok(page.render()?)
 }
@@ -206,6 +227,36 @@ pub async fn change_password(
         Err(Error::Invalid(msg)) => {
             let errors = FormErrors {
                 password: Some(msg),
+                ..FormErrors::default()
+            };
+            let body = settings_with(&ctx, &req, false, "", errors).await?;
+            Ok(html(StatusCode::UNPROCESSABLE_ENTITY, body))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// `POST /settings/reminders`: the thresholds of time left at which the
+/// clock reminders come (`reminders`, e.g. `50%, 24h, 4h`; empty: the
+/// default single reminder).
+pub async fn save_reminders(
+    ctx: Ctx,
+    req: HttpRequest,
+    form: web::Form<RemindersForm>,
+) -> Result<HttpResponse, Error> {
+    ctx.check_csrf(&form.csrf_token)?;
+    let user_id = ctx.require_user()?.id;
+    let text = crate::util::clip(form.reminders.trim(), 200);
+    let typed = text.clone();
+    let saved = write_once(&ctx.state, move |conn| {
+        crate::clocks::reminders::save(conn, user_id, &typed, now()).map(|_| ())
+    })
+    .await;
+    match saved {
+        Ok(()) => Ok(see_other("/settings?saved=1#settings-reminders")),
+        Err(Error::Invalid(msg)) => {
+            let errors = FormErrors {
+                reminders: Some((text, msg)),
                 ..FormErrors::default()
             };
             let body = settings_with(&ctx, &req, false, "", errors).await?;

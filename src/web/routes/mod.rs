@@ -102,6 +102,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/xfcc", web::get().to(api::xfcc::wsdl))
     .route("/xfcc", web::post().to(api::xfcc::service))
     .service(api_scope())
+    .route(
+        "/settings/reminders",
+        web::post().to(account_settings::save_reminders),
+    )
     .route("/settings/mail", web::get().to(mail_settings::show))
     .route("/settings/mail", web::post().to(mail_settings::save))
     .route(
@@ -193,6 +197,7 @@ fn games_scope() -> actix_web::Scope {
         .route("/{id}/takeback", web::post().to(game_acts::takeback))
         .route("/{id}/claim", web::post().to(clock_acts::claim))
         .route("/{id}/adjudicate", web::post().to(tournaments::adjudicate))
+        .route("/{id}/extend", web::post().to(tournaments::extend))
         .route(
             "/{id}/adjudication-request",
             web::post().to(tournaments::request_adjudication),

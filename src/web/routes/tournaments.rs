@@ -248,6 +248,8 @@ pub struct GameCell {
     result: String,
     note: String,
     mine: bool,
+    /// Running with a clock: a director may give a player more time.
+    clocked: bool,
 }
 
 pub struct RoundBlock {
@@ -379,6 +381,7 @@ pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Err
                 result: g.result.map_or("*", |r| r.code()).to_string(),
                 note,
                 mine: viewer_id.is_some() && (g.white_id == viewer_id || g.black_id == viewer_id),
+                clocked: g.status == GameStatus::Active && g.time_control.is_some(),
             });
         }
     }
@@ -590,6 +593,33 @@ pub async fn adjudicate(
     })
     .await?;
     Ok(see_other(&format!("/games/{id}")))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct ExtendForm {
+    csrf_token: String,
+    side: String,
+    time: String,
+    reason: String,
+}
+
+/// `POST /games/{id}/extend`: a director gives a player more time
+/// (`side` white or black, `time` such as `2d`, `reason`).
+pub async fn extend(
+    ctx: Ctx,
+    path: web::Path<String>,
+    form: web::Form<ExtendForm>,
+) -> Result<HttpResponse, Error> {
+    ctx.check_csrf(&form.csrf_token)?;
+    let id = parse_id(&path)?;
+    let user = directors::require_director(ctx.user.as_ref())?.clone();
+    let f = form.into_inner();
+    write_once(&ctx.state, move |conn| {
+        crate::tournaments::extension::extend(conn, id, &user, &f.side, &f.time, &f.reason, now())
+    })
+    .await?;
+    Ok(see_other(&format!("/games/{id}#events")))
 }
 
 #[derive(Deserialize, Default)]

@@ -1,0 +1,143 @@
+//! A director gives a player more time (issue 40): logged in the game's
+//! history, both players mailed.
+
+use crate::db::models::User;
+use crate::db::outbox;
+use crate::db::schema::games;
+use crate::db::DbConn;
+use crate::domain::error::Error;
+use crate::domain::game_event::EventKind;
+use crate::domain::game_state::{GameStatus, Side};
+use crate::domain::mail_kind::{ClockNotice, Mail};
+use crate::domain::time_control::{self, DAY};
+use crate::game::{events, rows};
+use crate::tournaments::adjudication::directed_game;
+use crate::tournaments::rows::NOTE_MAX;
+use crate::util::clip;
+use chrono::{NaiveDateTime, TimeDelta};
+use diesel::prelude::*;
+
+/// The most one extension gives.
+pub const MAX_EXTENSION_SECS: i64 = 60 * DAY;
+
+/// Give `side` of a running tournament game `time` more (`2d`, `12h`),
+/// for `reason`. The player to move sees their deadline move at once; the
+/// other player's bank grows for their next turn (where each move has a
+/// time of its own, only the player to move can be given more).
+pub fn extend(
+    conn: &mut DbConn,
+    game_id: i32,
+    director: &User,
+    side: &str,
+    time: &str,
+    reason: &str,
+    now: NaiveDateTime,
+) -> Result<(), Error> {
+    let (g, _) = directed_game(conn, game_id, director)?;
+    if g.status != GameStatus::Active {
+        return Err(Error::Invalid(
+            "This game is not running: there is no clock to extend.".into(),
+        ));
+    }
+    let Some(control) = crate::clocks::state::control_of(&g)? else {
+        return Err(Error::Invalid(
+            "This game has no time control: there is no clock to extend.".into(),
+        ));
+    };
+    let side = match side.trim().to_ascii_lowercase().as_str() {
+        "white" => Side::White,
+        "black" => Side::Black,
+        other => {
+            return Err(Error::Invalid(format!(
+                "“{}” is not a side: choose white or black.",
+                clip(other, 20)
+            )))
+        }
+    };
+    let secs = match time_control::parse_duration(time.trim()) {
+        Ok(s) if (60..=MAX_EXTENSION_SECS).contains(&s) => s,
+        Ok(_) => {
+            return Err(Error::Invalid(
+                "An extension is between 1 minute and 60 days.".into(),
+            ))
+        }
+        Err(_) => {
+            return Err(Error::Invalid(format!(
+                "“{}” is not a time: write it as 30m, 12h or 2d.",
+                clip(time.trim(), 20)
+            )))
+        }
+    };
+    let reason = reason.trim();
+    if reason.is_empty() {
+        return Err(Error::Invalid("Give the reason for the extension.".into()));
+    }
+    if reason.chars().count() > NOTE_MAX {
+        return Err(Error::Invalid(format!(
+            "The reason has at most {NOTE_MAX} characters."
+        )));
+    }
+    let to_move = g.turn == side;
+    if !to_move && control.is_per_move() {
+        return Err(Error::Invalid(
+            "Each move has a time of its own in this game: only the player to move can be given more."
+                .into(),
+        ));
+    }
+    let player = rows::player_of(&g, side.color())
+        .ok_or_else(|| Error::internal(format!("game {game_id}: no player for {side:?}")))?;
+    let more = TimeDelta::seconds(secs);
+    conn.transaction::<_, Error, _>(|conn| {
+        // The game as read: a move or a takeback meanwhile changes whose
+        // bank is whose, and the director looks again.
+        let same = games::table
+            .filter(games::id.eq(g.id))
+            .filter(games::ply.eq(g.ply))
+            .filter(games::status.eq(GameStatus::Active.code()));
+        let n = match (side, to_move) {
+            (Side::White, true) => diesel::update(same)
+                .set((
+                    games::white_clock_secs.eq(g.white_clock_secs.map(|b| b + secs)),
+                    games::clock_deadline.eq(g.clock_deadline.map(|d| d + more)),
+                ))
+                .execute(conn)?,
+            (Side::Black, true) => diesel::update(same)
+                .set((
+                    games::black_clock_secs.eq(g.black_clock_secs.map(|b| b + secs)),
+                    games::clock_deadline.eq(g.clock_deadline.map(|d| d + more)),
+                ))
+                .execute(conn)?,
+            (Side::White, false) => diesel::update(same)
+                .set(games::white_clock_secs.eq(g.white_clock_secs.map(|b| b + secs)))
+                .execute(conn)?,
+            (Side::Black, false) => diesel::update(same)
+                .set(games::black_clock_secs.eq(g.black_clock_secs.map(|b| b + secs)))
+                .execute(conn)?,
+        };
+        if n == 0 {
+            return Err(Error::Conflict(
+                "The game changed meanwhile (a move was played): look at it again.".into(),
+            ));
+        }
+        let detail = format!("{} more, because: {reason}", time_control::describe(secs));
+        events::record(
+            conn,
+            g.id,
+            Some(director.id),
+            EventKind::Extension,
+            &detail,
+            now,
+        )?;
+        for to in [g.white_id, g.black_id].into_iter().flatten() {
+            let notice = Mail::ClockNotice {
+                game: g.id,
+                ply: g.ply,
+                notice: ClockNotice::TimeExtended,
+                about: Some(player),
+                detail: detail.clone(),
+            };
+            outbox::enqueue(conn, to, &notice, now)?;
+        }
+        Ok(())
+    })
+}
