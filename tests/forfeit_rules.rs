@@ -31,6 +31,7 @@ both_backends!(
     reminders_a_player_chooses_come_once_each_per_move,
     reminders_are_chosen_in_the_settings,
     directors_give_time_and_decide_results_and_both_players_are_told,
+    a_loss_on_time_cools_a_player_off_before_new_tournaments,
 );
 
 fn t0() -> NaiveDateTime {
@@ -731,4 +732,44 @@ fn directors_give_time_and_decide_results_and_both_players_are_told(backend: Bac
             "leave booked from 2026-12-10 to 2026-12-12".to_string()
         )]
     );
+}
+
+fn a_loss_on_time_cools_a_player_off_before_new_tournaments(backend: Backend) {
+    let app = TestApp::start(backend);
+    let conn = &mut app.db();
+    user(conn, "director");
+    let dir = directors::set_director(conn, "director", true).unwrap();
+    let amy = user(conn, "amy");
+    let bob = user(conn, "bob");
+    let tc: missive::domain::time_control::TimeControl = "1d/move".parse().unwrap();
+    challenge::create_active_game(conn, "chess", amy.id, bob.id, Some(&tc), None, t0()).unwrap();
+    let lost = t0() + Duration::days(1);
+    assert_eq!(forfeit::sweep_report(conn, lost).unwrap().forfeits, 1);
+    let f = TournamentForm {
+        name: "Cool Cup".into(),
+        variant: "chess".into(),
+        time_control: "3d/move".into(),
+        format: "round-robin".into(),
+        entry_closes: "2027-01-31".into(),
+        max_players: "10".into(),
+        cooling_off_days: "7".into(),
+        ..TournamentForm::default()
+    };
+    let tid = entry::create(conn, &dir, &f, t0()).unwrap();
+    match entry::join(conn, tid, &amy, lost + Duration::days(2)) {
+        Err(Error::Forbidden(m)) => {
+            assert!(m.contains("cooling-off of 7 days"), "{m}");
+            assert!(m.contains("2026-12-09 09:00"), "{m}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // The winner is not cooled off; the loser is, until the days are over.
+    entry::join(conn, tid, &bob, lost + Duration::days(2)).unwrap();
+    entry::join(
+        conn,
+        tid,
+        &amy,
+        lost + Duration::days(7) + Duration::minutes(1),
+    )
+    .unwrap();
 }
