@@ -744,6 +744,22 @@ fn forgot_password_from_the_mails_link() {
             p.resize(1280, 900).await?;
             p.save_png("settings-1280", p.client.screenshot().await?)
                 .await?;
+            // The clock reminders' section, refused text and its error.
+            p.resize(PHONE.0, PHONE.1).await?;
+            p.fill("input[name=reminders]", "50%, soon").await?;
+            p.click("form[action='/settings/reminders'] button[type=submit]")
+                .await?;
+            p.find("#reminders-error").await?;
+            p.client
+                .execute(
+                    "document.getElementById('settings-reminders').scrollIntoView()",
+                    vec![],
+                )
+                .await?;
+            p.fits("main").await?;
+            p.save_png("settings-reminders-390", p.client.screenshot().await?)
+                .await?;
+            p.resize(1280, 900).await?;
             p.find("#sessions").await?;
             Ok(())
         }

@@ -164,6 +164,33 @@ fn tournament_with(app: &TestApp, player: &str) -> i32 {
     tid
 }
 
+/// A game of `player` (Black) against `opponent` whose clock ran out four
+/// days into a three-day move, set to `claim`: the page offers `player`
+/// the win and shows the fallen flag in the events.
+fn claimable(app: &TestApp, player: &str, opponent: &str) -> i32 {
+    use diesel::prelude::*;
+    use missive::db::schema::games;
+    let mut conn = app.db();
+    let now = chrono::Utc::now().naive_utc();
+    let tc: missive::domain::time_control::TimeControl = "3d/move".parse().unwrap();
+    let id = missive::game::challenge::create_active_game(
+        &mut conn,
+        "chess",
+        app.user_id(opponent),
+        app.user_id(player),
+        Some(&tc),
+        None,
+        now - chrono::Duration::days(4),
+    )
+    .unwrap();
+    diesel::update(games::table.find(id))
+        .set(games::on_timeout.eq("claim"))
+        .execute(&mut conn)
+        .unwrap();
+    missive::clocks::forfeit::sweep(&mut conn, now).unwrap();
+    id
+}
+
 /// `rounds` rated chess games of `player` against `opponent`, ended one a
 /// day up to now (wins, draws, losses in turn): a rating history to draw.
 fn rated_history(app: &TestApp, player: &str, opponent: &str, rounds: i64) {
@@ -261,7 +288,7 @@ fn axe_finds_no_serious_violation_on_the_players_pages() {
     });
     println!("{}", report.join("\n"));
     if ran {
-        let pages = 2 + 7 + missive_rules::variants().len();
+        let pages = 2 + 8 + missive_rules::variants().len();
         assert!(
             report.len() >= pages * 2,
             "every page audited in both schemes: {report:?}"
@@ -291,6 +318,7 @@ async fn audit_all(
     let tid = off_runtime(|| tournament_with(app, &who));
     off_runtime(|| rated_history(app, &who, "bob_axe", 40));
     off_runtime(|| credentials_of(app, &who));
+    let claim = off_runtime(|| claimable(app, &who, "bob_axe"));
     let chess = games[0].1;
     let maohopper = games
         .iter()
@@ -304,6 +332,7 @@ async fn audit_all(
         ("play-link".into(), play_link(app, maohopper, &who), true),
         ("profile".into(), format!("/users/{who}"), true),
         ("leaderboard".into(), "/ratings/chess".into(), true),
+        ("claim".into(), format!("/games/{claim}"), true),
     ];
     for (variant, id) in &games {
         let shoot = *id == chess || *id == maohopper;
