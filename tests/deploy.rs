@@ -250,6 +250,7 @@ fn nginx_accepts_the_proxy_configuration() {
         "proxy_pass http://missive;",
         "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;",
         "proxy_set_header X-Forwarded-Proto $scheme;",
+        "proxy_set_header X-Request-Id $request_id;",
         "client_max_body_size 256k;",
     ] {
         assert!(conf.contains(want), "nginx.conf lacks {want:?}");
@@ -337,7 +338,8 @@ fn caddy_validates_the_caddyfile() {
         return;
     };
     let (path, caddyfile) = deploy_file("Caddyfile");
-    assert!(caddyfile.contains("reverse_proxy 127.0.0.1:8080"));
+    assert!(caddyfile.contains("reverse_proxy 127.0.0.1:8080 {"));
+    assert!(caddyfile.contains("header_up X-Request-Id {http.request.uuid}"));
     assert!(caddyfile.contains("missive.example.org {"));
     // Caddy keeps certificates and state under the home folder; validating
     // touches it, so give it a temporary one.
