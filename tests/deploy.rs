@@ -104,7 +104,7 @@ fn the_unit_runs_the_server_sandboxed_with_its_state_in_var_lib() {
         "RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX",
         "Restart=on-failure",
         "KillSignal=SIGTERM",
-        "TimeoutStopSec=30",
+        "TimeoutStopSec=45",
     ] {
         assert!(lines.contains(want), "missive.service lacks {want:?}");
     }
