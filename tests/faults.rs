@@ -26,7 +26,7 @@ use missive::game::rows;
 use missive::smtp_sink::{free_port, SmtpSink};
 use move_load::{run_load, setup, tables_of, Load};
 use rand::{Rng, SeedableRng};
-use server_proc::{spawn, spawn_with, Proc, SECRET};
+use server_proc::{moves_under_way, spawn, spawn_with, Proc, SECRET};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -81,22 +81,8 @@ fn kill_9_under_load_loses_no_acknowledged_move_and_no_mail() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("crash.db").to_string_lossy().into_owned();
     let sink = SmtpSink::start();
-    let games = setup(&db, 8, 6, SECRET);
-    let mut server = spawn(&db, &sink.url(), 3, dir.path());
-    let acked = Arc::new(Mutex::new(Vec::new()));
-    let stop = Arc::new(AtomicBool::new(false));
-    let threads = run_load(
-        &server.addr,
-        tables_of(&games, 3),
-        acked.clone(),
-        stop.clone(),
-        Load::limit(10_000),
-    );
+    let (mut server, acked, stop, threads) = moves_under_way(&db, &sink, dir.path(), 8, 6, 1);
     // Kill at a random moment once moves are flowing.
-    let started = Instant::now();
-    while acked.lock().unwrap().is_empty() && started.elapsed() < Duration::from_secs(60) {
-        thread::sleep(Duration::from_millis(10));
-    }
     thread::sleep(Duration::from_millis(
         rand::thread_rng().gen_range(200..1500),
     ));
@@ -140,21 +126,7 @@ fn sigterm_under_load_loses_no_move_and_sends_no_mail_twice() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("stop.db").to_string_lossy().into_owned();
     let sink = SmtpSink::start();
-    let games = setup(&db, 8, 6, SECRET);
-    let mut server = spawn(&db, &sink.url(), 3, dir.path());
-    let acked = Arc::new(Mutex::new(Vec::new()));
-    let stop = Arc::new(AtomicBool::new(false));
-    let threads = run_load(
-        &server.addr,
-        tables_of(&games, 3),
-        acked.clone(),
-        stop.clone(),
-        Load::limit(10_000),
-    );
-    let started = Instant::now();
-    while acked.lock().unwrap().is_empty() && started.elapsed() < Duration::from_secs(60) {
-        thread::sleep(Duration::from_millis(10));
-    }
+    let (mut server, acked, stop, threads) = moves_under_way(&db, &sink, dir.path(), 8, 6, 1);
     thread::sleep(Duration::from_millis(
         rand::thread_rng().gen_range(200..1500),
     ));

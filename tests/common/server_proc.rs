@@ -1,9 +1,13 @@
 //! The real `missive` binary as a server process on a free loopback port,
 //! for the tests that kill it, stop it or run two of it (`tests/faults.rs`,
-//! `tests/production.rs`). Include it beside `common/load.rs` as `load`.
+//! `tests/production.rs`). Include it beside `common/load.rs` as `load`,
+//! `common/move_load.rs` as `move_load` and `common/stored.rs` as `stored`.
 
 use missive::smtp_sink::free_port;
 use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+use std::thread;
 use std::time::{Duration, Instant};
 
 pub const SECRET: &str = "fault-test-secret-0123456789abcdef";
@@ -109,4 +113,38 @@ impl Drop for Proc {
     fn drop(&mut self) {
         self.kill();
     }
+}
+
+/// A server on `db` with `games` games among `players` players, and three
+/// threads playing them, once `moves` moves have been acknowledged (or a
+/// minute has passed).
+pub fn moves_under_way(
+    db: &str,
+    sink: &missive::smtp_sink::SmtpSink,
+    dir: &std::path::Path,
+    players: usize,
+    games: usize,
+    moves: usize,
+) -> (
+    Proc,
+    Arc<Mutex<Vec<crate::stored::Acked>>>,
+    Arc<AtomicBool>,
+    Vec<thread::JoinHandle<Vec<crate::load::Table>>>,
+) {
+    let games = crate::move_load::setup(db, players, games, SECRET);
+    let server = spawn(db, &sink.url(), 3, dir);
+    let acked = Arc::new(Mutex::new(Vec::new()));
+    let stop = Arc::new(AtomicBool::new(false));
+    let threads = crate::move_load::run_load(
+        &server.addr,
+        crate::move_load::tables_of(&games, 3),
+        acked.clone(),
+        stop.clone(),
+        crate::move_load::Load::limit(100_000),
+    );
+    let started = Instant::now();
+    while acked.lock().unwrap().len() < moves && started.elapsed() < Duration::from_secs(60) {
+        thread::sleep(Duration::from_millis(10));
+    }
+    (server, acked, stop, threads)
 }
