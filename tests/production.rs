@@ -20,8 +20,7 @@ use missive::smtp_sink::SmtpSink;
 use server_proc::{moves_under_way, spawn, spawn_logging, SECRET};
 use std::io::Write;
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::Ordering;
 use std::thread;
 use std::time::{Duration, Instant};
 

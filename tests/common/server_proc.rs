@@ -115,6 +115,15 @@ impl Drop for Proc {
     }
 }
 
+/// A server and the load on it: the moves it acknowledged, the flag that
+/// stops the load, the load's threads.
+pub type UnderWay = (
+    Proc,
+    Arc<Mutex<Vec<crate::stored::Acked>>>,
+    Arc<AtomicBool>,
+    Vec<thread::JoinHandle<Vec<crate::load::Table>>>,
+);
+
 /// A server on `db` with `games` games among `players` players, and three
 /// threads playing them, once `moves` moves have been acknowledged (or a
 /// minute has passed).
@@ -125,12 +134,7 @@ pub fn moves_under_way(
     players: usize,
     games: usize,
     moves: usize,
-) -> (
-    Proc,
-    Arc<Mutex<Vec<crate::stored::Acked>>>,
-    Arc<AtomicBool>,
-    Vec<thread::JoinHandle<Vec<crate::load::Table>>>,
-) {
+) -> UnderWay {
     let games = crate::move_load::setup(db, players, games, SECRET);
     let server = spawn(db, &sink.url(), 3, dir);
     let acked = Arc::new(Mutex::new(Vec::new()));
