@@ -81,7 +81,7 @@ fn kill_9_under_load_loses_no_acknowledged_move_and_no_mail() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("crash.db").to_string_lossy().into_owned();
     let sink = SmtpSink::start();
-    let (mut server, acked, stop, threads) = moves_under_way(&db, &sink, dir.path(), 8, 6, 1);
+    let (mut server, acked, stop, threads) = moves_under_way(&db, &sink, dir.path(), 8, 6, 1, &[]);
     // Kill at a random moment once moves are flowing.
     thread::sleep(Duration::from_millis(
         rand::thread_rng().gen_range(200..1500),
@@ -126,7 +126,7 @@ fn sigterm_under_load_loses_no_move_and_sends_no_mail_twice() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("stop.db").to_string_lossy().into_owned();
     let sink = SmtpSink::start();
-    let (mut server, acked, stop, threads) = moves_under_way(&db, &sink, dir.path(), 8, 6, 1);
+    let (mut server, acked, stop, threads) = moves_under_way(&db, &sink, dir.path(), 8, 6, 1, &[]);
     thread::sleep(Duration::from_millis(
         rand::thread_rng().gen_range(200..1500),
     ));

@@ -672,7 +672,10 @@ fn directors_give_time_and_decide_results_and_both_players_are_told(backend: Bac
         kinds_and_details(conn, g.id),
         vec![(
             "extension".to_string(),
-            "1 day more, because: mail outage at the club".to_string()
+            format!(
+                "1 day more for {}, because: mail outage at the club",
+                white.username
+            )
         )]
     );
     let mut told = notices(conn, ClockNotice::TimeExtended);

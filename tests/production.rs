@@ -307,7 +307,15 @@ fn backup_figures_under_a_longer_load() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("live.db").to_string_lossy().into_owned();
     let sink = SmtpSink::start();
-    let (server, acked, stop, threads) = moves_under_way(&db, &sink, dir.path(), 200, 600, 15_000);
+    let (server, acked, stop, threads) = moves_under_way(
+        &db,
+        &sink,
+        dir.path(),
+        200,
+        600,
+        15_000,
+        &[("MISSIVE_METRICS_TOKEN", TOKEN)],
+    );
     let rate = |secs: f64| {
         let n0 = acked.lock().unwrap().len();
         thread::sleep(Duration::from_secs_f64(secs));
@@ -322,6 +330,16 @@ fn backup_figures_under_a_longer_load() {
     let during = acked.lock().unwrap().len() - before.len();
     assert!(out.status.success(), "{}", said(&out));
     let rate_after = rate(3.0);
+    // A scrape while the load runs, as Prometheus would take it.
+    let scrape = http()
+        .get(format!("http://{}/metrics", server.addr))
+        .bearer_auth(TOKEN)
+        .send()
+        .unwrap()
+        .text()
+        .unwrap();
+    promtool_check(&scrape);
+    println!("a metrics scrape under the load:\n{scrape}");
     stop.store(true, Ordering::SeqCst);
     for t in threads {
         t.join().expect("load thread");
@@ -358,7 +376,7 @@ fn a_backup_under_load_restores_every_move_acknowledged_before_it() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("live.db").to_string_lossy().into_owned();
     let sink = SmtpSink::start();
-    let (server, acked, stop, threads) = moves_under_way(&db, &sink, dir.path(), 8, 6, 30);
+    let (server, acked, stop, threads) = moves_under_way(&db, &sink, dir.path(), 8, 6, 30, &[]);
     let before = acked.lock().unwrap().clone();
     assert!(!before.is_empty(), "moves were made before the backup");
     let file = dir.path().join("copy.db");

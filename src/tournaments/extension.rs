@@ -119,15 +119,21 @@ pub fn extend(
                 "The game changed meanwhile (a move was played): look at it again.".into(),
             ));
         }
-        let detail = format!("{} more, because: {reason}", time_control::describe(secs));
+        let name = rows::user_names(conn, &[player])?
+            .remove(&player)
+            .unwrap_or_default();
+        let more = time_control::describe(secs);
+        let history = format!("{more} more for {name}, because: {reason}");
         events::record(
             conn,
             g.id,
             Some(director.id),
             EventKind::Extension,
-            &detail,
+            &history,
             now,
         )?;
+        // The mail names the player already.
+        let detail = format!("{more} more, because: {reason}");
         for to in [g.white_id, g.black_id].into_iter().flatten() {
             let notice = Mail::ClockNotice {
                 game: g.id,

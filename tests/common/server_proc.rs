@@ -126,7 +126,7 @@ pub type UnderWay = (
 
 /// A server on `db` with `games` games among `players` players, and three
 /// threads playing them, once `moves` moves have been acknowledged (or a
-/// minute has passed).
+/// minute has passed); `settings` as [`spawn_with`] takes them.
 pub fn moves_under_way(
     db: &str,
     sink: &missive::smtp_sink::SmtpSink,
@@ -134,9 +134,10 @@ pub fn moves_under_way(
     players: usize,
     games: usize,
     moves: usize,
+    settings: &[(&str, &str)],
 ) -> UnderWay {
     let games = crate::move_load::setup(db, players, games, SECRET);
-    let server = spawn(db, &sink.url(), 3, dir);
+    let server = spawn_with(db, &sink.url(), 3, dir, settings);
     let acked = Arc::new(Mutex::new(Vec::new()));
     let stop = Arc::new(AtomicBool::new(false));
     let threads = crate::move_load::run_load(
