@@ -13,6 +13,7 @@ pub mod director;
 pub mod game_acts;
 pub mod game_json;
 pub mod game_page;
+pub mod game_rulings;
 pub mod help;
 pub mod leave;
 pub mod mail_settings;
@@ -196,11 +197,11 @@ fn games_scope() -> actix_web::Scope {
         .route("/{id}/draw", web::post().to(game_acts::draw))
         .route("/{id}/takeback", web::post().to(game_acts::takeback))
         .route("/{id}/claim", web::post().to(clock_acts::claim))
-        .route("/{id}/adjudicate", web::post().to(tournaments::adjudicate))
-        .route("/{id}/extend", web::post().to(tournaments::extend))
+        .route("/{id}/adjudicate", web::post().to(game_rulings::adjudicate))
+        .route("/{id}/extend", web::post().to(game_rulings::extend))
         .route(
             "/{id}/adjudication-request",
-            web::post().to(tournaments::request_adjudication),
+            web::post().to(game_rulings::request_adjudication),
         )
 }
 

@@ -1,0 +1,87 @@
+//! A director's rulings on one tournament game: adjudication (and a
+//! player's request for it) and more time for a player (issue 40).
+
+use crate::domain::error::Error;
+use crate::game::rows as game_rows;
+use crate::tournaments::{adjudication, directors, extension};
+use crate::web::{now, parse_id, see_other, write_once, Ctx};
+use actix_web::{web, HttpResponse};
+use serde::Deserialize;
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct AdjudicateForm {
+    csrf_token: String,
+    result: String,
+    reason: String,
+}
+
+pub async fn adjudicate(
+    ctx: Ctx,
+    path: web::Path<String>,
+    form: web::Form<AdjudicateForm>,
+) -> Result<HttpResponse, Error> {
+    ctx.check_csrf(&form.csrf_token)?;
+    let id = parse_id(&path)?;
+    let user = directors::require_director(ctx.user.as_ref())?.clone();
+    let f = form.into_inner();
+    write_once(&ctx.state, move |conn| {
+        adjudication::adjudicate(conn, id, &user, &f.result, &f.reason, now())
+    })
+    .await?;
+    Ok(see_other(&format!("/games/{id}")))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct ExtendForm {
+    csrf_token: String,
+    side: String,
+    time: String,
+    reason: String,
+}
+
+/// `POST /games/{id}/extend`: a director gives a player more time
+/// (`side` white or black, `time` such as `2d`, `reason`).
+pub async fn extend(
+    ctx: Ctx,
+    path: web::Path<String>,
+    form: web::Form<ExtendForm>,
+) -> Result<HttpResponse, Error> {
+    ctx.check_csrf(&form.csrf_token)?;
+    let id = parse_id(&path)?;
+    let user = directors::require_director(ctx.user.as_ref())?.clone();
+    let f = form.into_inner();
+    write_once(&ctx.state, move |conn| {
+        extension::extend(conn, id, &user, &f.side, &f.time, &f.reason, now())
+    })
+    .await?;
+    Ok(see_other(&format!("/games/{id}#events")))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct RequestForm {
+    csrf_token: String,
+    note: String,
+}
+
+pub async fn request_adjudication(
+    ctx: Ctx,
+    path: web::Path<String>,
+    form: web::Form<RequestForm>,
+) -> Result<HttpResponse, Error> {
+    ctx.check_csrf(&form.csrf_token)?;
+    let id = parse_id(&path)?;
+    let user = ctx.require_user()?.clone();
+    let note = form.into_inner().note;
+    let tid = write_once(&ctx.state, move |conn| {
+        adjudication::request_adjudication(conn, id, &user, &note, now())?;
+        Ok(game_rows::load(conn, id)?.tournament_id)
+    })
+    .await?;
+    Ok(see_other(&match tid {
+        Some(t) => format!("/tournaments/{t}"),
+        None => format!("/games/{id}"),
+    }))
+}
