@@ -356,6 +356,106 @@ fn two_processes_on_one_postgres_database() {
     );
 }
 
+/// Issue 40's outage rule with two real server processes on one PostgreSQL
+/// database: the clock worker's heartbeat was last beaten three hours ago
+/// (the service was down); both processes' sweepers find it, and every
+/// running clock moves by the outage once, with one history line each.
+#[test]
+fn two_processes_move_the_clocks_once_after_an_outage() {
+    use missive::db::schema::clock_heartbeat;
+    let Some(scratch) = ScratchDb::create() else {
+        return;
+    };
+    let db = scratch.url.clone();
+    let dir = tempfile::tempdir().unwrap();
+    let sink = SmtpSink::start();
+    let down_since = missive::web::now() - chrono::Duration::hours(3);
+    let before: Vec<(i32, Option<chrono::NaiveDateTime>)> = {
+        let pool = missive::db::connect(&db, 2).expect("database");
+        let mut conn = pool.get().unwrap();
+        let secret = missive::web::load_secret(&mut conn, Some(SECRET)).unwrap();
+        let ps: Vec<Player> = (0..4)
+            .map(|i| load::player(&mut conn, &secret, &format!("player{i}")))
+            .collect();
+        let tc: missive::domain::time_control::TimeControl = "3d/move".parse().unwrap();
+        let ids: Vec<i32> = (0..4)
+            .map(|i| {
+                let (w, b) = (&ps[i], &ps[(i + 1) % 4]);
+                // Begun before the service went down.
+                let at = down_since - chrono::Duration::hours(1);
+                challenge::create_active_game(
+                    &mut conn,
+                    "chess",
+                    w.user.id,
+                    b.user.id,
+                    Some(&tc),
+                    None,
+                    at,
+                )
+                .unwrap()
+            })
+            .collect();
+        diesel::insert_into(clock_heartbeat::table)
+            .values((
+                clock_heartbeat::id.eq(1),
+                clock_heartbeat::beat_at.eq(down_since),
+            ))
+            .execute(&mut conn)
+            .unwrap();
+        ids.iter()
+            .map(|id| (*id, rows::load(&mut conn, *id).unwrap().clock_deadline))
+            .collect()
+    };
+    let servers = [
+        spawn(&db, &sink.url(), 10, dir.path()),
+        spawn(&db, &sink.url(), 10, dir.path()),
+    ];
+    let mut conn = missive::db::Manager::new(&db).open().unwrap();
+    let outage_lines = "SELECT COUNT(*) AS n FROM game_events WHERE kind = 'outage'";
+    let started = Instant::now();
+    while count(&mut conn, outage_lines) < before.len() as i64 {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no outage found"
+        );
+        thread::sleep(Duration::from_millis(50));
+    }
+    // Both sweepers beat several times more (once a second each).
+    let beat = |conn: &mut DbConn| -> chrono::NaiveDateTime {
+        clock_heartbeat::table
+            .select(clock_heartbeat::beat_at)
+            .first(conn)
+            .unwrap()
+    };
+    let first = beat(&mut conn);
+    let started = Instant::now();
+    while beat(&mut conn) < first + chrono::Duration::seconds(3) {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the sweepers stopped beating"
+        );
+        thread::sleep(Duration::from_millis(100));
+    }
+    drop(servers);
+    assert_eq!(
+        count(&mut conn, outage_lines),
+        before.len() as i64,
+        "one line a game"
+    );
+    for (id, deadline) in &before {
+        let moved = rows::load(&mut conn, *id).unwrap().clock_deadline.unwrap() - deadline.unwrap();
+        assert!(
+            moved >= chrono::Duration::hours(3)
+                && moved < chrono::Duration::hours(3) + chrono::Duration::minutes(2),
+            "game {id}: the deadline moved by {moved}, once"
+        );
+    }
+    eprintln!(
+        "two processes, one outage: {} clocks moved once",
+        before.len()
+    );
+}
+
 /// Two server processes on one PostgreSQL database, both running the clock
 /// sweeper: each game whose player to move ran out of time is lost on time
 /// exactly once, and its two "game over" mails are queued and delivered once.
