@@ -572,6 +572,7 @@ fn a_tournament_page_fits_a_phone() {
         tid
     };
     let path = format!("/tournaments/{tid}");
+    let appr = &app;
     with_browsers("tournament-phone", &app, &["t_viewer"], |b| async move {
         let r = async {
             let v = &b[0];
@@ -580,6 +581,33 @@ fn a_tournament_page_fits_a_phone() {
             v.find("#status").await?;
             v.fits("main").await?;
             v.save_png("tournament-phone", v.client.screenshot().await?)
+                .await?;
+            // The same page as its director: each running game carries the
+            // adjudication and "more time" forms, and still fits.
+            v.signup().await?;
+            off_runtime(|| {
+                use diesel::prelude::*;
+                use missive::db::schema::tournaments;
+                let mut conn = appr.db();
+                let me = directors::set_director(&mut conn, "t_viewer", true).unwrap();
+                diesel::update(tournaments::table.find(tid))
+                    .set(tournaments::director_id.eq(me.id))
+                    .execute(&mut conn)
+                    .unwrap();
+            });
+            v.goto(&path).await?;
+            v.find("form[action$='/extend'] input[name=time]").await?;
+            v.fits("main").await?;
+            v.client
+                .execute(
+                    "const d = document.querySelector('details.rulings'); d.open = true; d.scrollIntoView()",
+                    vec![],
+                )
+                .await?;
+            v.save_png("tournament-director-390", v.client.screenshot().await?)
+                .await?;
+            v.resize(1280, 900).await?;
+            v.save_png("tournament-director-1280", v.client.screenshot().await?)
                 .await?;
             Ok(())
         }
