@@ -190,7 +190,7 @@ fn request_id(sent: Option<&HeaderValue>) -> String {
                     .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
         })
         .map(str::to_string)
-        .unwrap_or_else(|| crate::util::random_token()[..16].to_string())
+        .unwrap_or_else(|| format!("{:016x}", rand::random::<u64>()))
 }
 
 /// Log to stderr, `RUST_LOG` style filtering (default `info`); with

@@ -356,6 +356,33 @@ fn two_processes_on_one_postgres_database() {
     );
 }
 
+/// `n` chess games among four players, with `control`, begun at `started`
+/// (each player White in some, Black in others): their ids.
+fn clocked_games(db: &str, n: usize, control: &str, started: chrono::NaiveDateTime) -> Vec<i32> {
+    let pool = missive::db::connect(db, 2).expect("database");
+    let mut conn = pool.get().unwrap();
+    let secret = missive::web::load_secret(&mut conn, Some(SECRET)).unwrap();
+    let ps: Vec<Player> = (0..4)
+        .map(|i| load::player(&mut conn, &secret, &format!("player{i}")))
+        .collect();
+    let tc: missive::domain::time_control::TimeControl = control.parse().unwrap();
+    (0..n)
+        .map(|i| {
+            let (w, b) = (&ps[i % 4], &ps[(i + 1) % 4]);
+            challenge::create_active_game(
+                &mut conn,
+                "chess",
+                w.user.id,
+                b.user.id,
+                Some(&tc),
+                None,
+                started,
+            )
+            .unwrap()
+        })
+        .collect()
+}
+
 /// Issue 40's outage rule with two real server processes on one PostgreSQL
 /// database: the clock worker's heartbeat was last beaten three hours ago
 /// (the service was down); both processes' sweepers find it, and every
@@ -371,30 +398,9 @@ fn two_processes_move_the_clocks_once_after_an_outage() {
     let sink = SmtpSink::start();
     let down_since = missive::web::now() - chrono::Duration::hours(3);
     let before: Vec<(i32, Option<chrono::NaiveDateTime>)> = {
-        let pool = missive::db::connect(&db, 2).expect("database");
-        let mut conn = pool.get().unwrap();
-        let secret = missive::web::load_secret(&mut conn, Some(SECRET)).unwrap();
-        let ps: Vec<Player> = (0..4)
-            .map(|i| load::player(&mut conn, &secret, &format!("player{i}")))
-            .collect();
-        let tc: missive::domain::time_control::TimeControl = "3d/move".parse().unwrap();
-        let ids: Vec<i32> = (0..4)
-            .map(|i| {
-                let (w, b) = (&ps[i], &ps[(i + 1) % 4]);
-                // Begun before the service went down.
-                let at = down_since - chrono::Duration::hours(1);
-                challenge::create_active_game(
-                    &mut conn,
-                    "chess",
-                    w.user.id,
-                    b.user.id,
-                    Some(&tc),
-                    None,
-                    at,
-                )
-                .unwrap()
-            })
-            .collect();
+        // Begun before the service went down.
+        let ids = clocked_games(&db, 4, "3d/move", down_since - chrono::Duration::hours(1));
+        let mut conn = missive::db::Manager::new(&db).open().unwrap();
         diesel::insert_into(clock_heartbeat::table)
             .values((
                 clock_heartbeat::id.eq(1),
@@ -468,32 +474,13 @@ fn two_processes_forfeit_each_flagged_game_once() {
     let dir = tempfile::tempdir().unwrap();
     let sink = SmtpSink::start();
     let flagged = 6;
-    let ids: Vec<i32> = {
-        let pool = missive::db::connect(&db, 2).expect("database");
-        let mut conn = pool.get().unwrap();
-        let secret = missive::web::load_secret(&mut conn, Some(SECRET)).unwrap();
-        let ps: Vec<Player> = (0..4)
-            .map(|i| load::player(&mut conn, &secret, &format!("player{i}")))
-            .collect();
-        let tc: missive::domain::time_control::TimeControl = "1d/move".parse().unwrap();
-        // Started three days ago with a day per move: White has run out.
-        let long_ago = missive::web::now() - chrono::Duration::days(3);
-        (0..flagged)
-            .map(|i| {
-                let (w, b) = (&ps[i % 4], &ps[(i + 1) % 4]);
-                challenge::create_active_game(
-                    &mut conn,
-                    "chess",
-                    w.user.id,
-                    b.user.id,
-                    Some(&tc),
-                    None,
-                    long_ago,
-                )
-                .unwrap()
-            })
-            .collect()
-    };
+    // Started three days ago with a day per move: White has run out.
+    let ids = clocked_games(
+        &db,
+        flagged,
+        "1d/move",
+        missive::web::now() - chrono::Duration::days(3),
+    );
     let servers = [
         spawn(&db, &sink.url(), 10, dir.path()),
         spawn(&db, &sink.url(), 10, dir.path()),

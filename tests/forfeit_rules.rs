@@ -345,17 +345,10 @@ fn claim_or_wait(backend: Backend) {
     .unwrap();
     // Unclaimed for 14 days: lost on time.
     assert_eq!(
-        forfeit::sweep_report(conn, flag + Duration::days(14) - Duration::seconds(1))
-            .unwrap()
-            .forfeits,
+        forfeits_at(conn, flag + Duration::days(14) - Duration::seconds(1)),
         0
     );
-    assert_eq!(
-        forfeit::sweep_report(conn, flag + Duration::days(14))
-            .unwrap()
-            .forfeits,
-        1
-    );
+    assert_eq!(forfeits_at(conn, flag + Duration::days(14)), 1);
     let row = rows::load(conn, g.id).unwrap();
     assert_eq!(row.reason, Some(EndReason::TimeForfeit));
     assert_eq!(row.result, Some(GameResult::BlackWins));
@@ -377,12 +370,7 @@ fn claim_or_wait(backend: Backend) {
     let r = claim::claim(conn, id, &bob, t0() + Duration::days(1));
     assert!(matches!(r, Err(Error::Invalid(m)) if m.contains("no win to claim")));
     // A game set to `lose` is lost at once, as before.
-    assert_eq!(
-        forfeit::sweep_report(conn, t0() + Duration::days(2))
-            .unwrap()
-            .forfeits,
-        1
-    );
+    assert_eq!(forfeits_at(conn, t0() + Duration::days(2)), 1);
 }
 
 fn claim_over_http_asks_first_and_shows_the_history(backend: Backend) {
@@ -516,6 +504,11 @@ fn outage_moves_the_clocks_once_with_two_racing_sweepers(backend: Backend) {
     );
 }
 
+/// Games a clock sweep at `at` ends on time.
+fn forfeits_at(conn: &mut DbConn, at: NaiveDateTime) -> usize {
+    forfeit::sweep_report(conn, at).unwrap().forfeits
+}
+
 fn reminders_of(app: &TestApp, user: i32) -> i64 {
     app.count(&format!(
         "SELECT COUNT(*) AS n FROM email_outbox WHERE kind = 'clock_reminder' AND user_id = {user}"
@@ -622,10 +615,10 @@ fn directors_give_time_and_decide_results_and_both_players_are_told(backend: Bac
     let bob = user(conn, "bob");
     let (tid, start) = tournament(conn, &dir, &[&amy, &bob], "3d/move", "", "lose");
     let g = missive::tournaments::rows::games_of(conn, tid).unwrap()[0].clone();
-    let (white, black) = if g.white_id == Some(amy.id) {
-        (&amy, &bob)
+    let white = if g.white_id == Some(amy.id) {
+        &amy
     } else {
-        (&bob, &amy)
+        &bob
     };
     let at = start + Duration::hours(1);
     // Refused, each with its reason; nothing changes.
@@ -689,21 +682,10 @@ fn directors_give_time_and_decide_results_and_both_players_are_told(backend: Bac
         "the director is named"
     );
     // The old deadline passes: the game goes on; the new one: lost on time.
-    assert_eq!(
-        forfeit::sweep_report(conn, start + Duration::days(3))
-            .unwrap()
-            .forfeits,
-        0
-    );
-    assert_eq!(
-        forfeit::sweep_report(conn, start + Duration::days(4))
-            .unwrap()
-            .forfeits,
-        1
-    );
+    assert_eq!(forfeits_at(conn, start + Duration::days(3)), 0);
+    assert_eq!(forfeits_at(conn, start + Duration::days(4)), 1);
     let row = rows::load(conn, g.id).unwrap();
     assert_eq!(row.reason, Some(EndReason::TimeForfeit));
-    let _ = black;
     // The director then decides the finished game otherwise (an unrated
     // one: a rated result stays): the history and both players say so.
     diesel::update(games::table.find(g.id))

@@ -297,6 +297,21 @@ fn said(out: &std::process::Output) -> String {
     )
 }
 
+/// The backup `file` restored into a new database in `dir`: every move of
+/// `before` is there and every game is the replay of its moves. The moves
+/// it holds, and what `missive restore` said.
+fn restored_copy(
+    dir: &std::path::Path,
+    file: &std::path::Path,
+    before: &[stored::Acked],
+) -> (usize, String) {
+    let restored = dir.join("restored.db").to_string_lossy().into_owned();
+    let out = missive(&["restore", file.to_str().unwrap()], &restored);
+    assert!(out.status.success(), "{}", said(&out));
+    let mut conn = missive::db::Manager::new(&restored).open().unwrap();
+    (stored::check_games(&mut conn, before), said(&out))
+}
+
 /// The figures of a backup under a longer load, for the closing note of
 /// issue 43 (`cargo test --release --test production -- --ignored
 /// --nocapture`): the moves a second before and during the backup, its
@@ -345,15 +360,7 @@ fn backup_figures_under_a_longer_load() {
         t.join().expect("load thread");
     }
     drop(server);
-    let restored = dir
-        .path()
-        .join("restored.db")
-        .to_string_lossy()
-        .into_owned();
-    let back = missive(&["restore", file.to_str().unwrap()], &restored);
-    assert!(back.status.success(), "{}", said(&back));
-    let mut conn = missive::db::Manager::new(&restored).open().unwrap();
-    let stored = stored::check_games(&mut conn, &before);
+    let (stored, _) = restored_copy(dir.path(), &file, &before);
     println!(
         "backup under load: {} moves acknowledged before it began; {:.0} moves/s in the 3 s \
          before, {during} moves during its {secs:.2} s ({:.0}/s), {:.0} moves/s in the 3 s after; \
@@ -410,21 +417,12 @@ fn a_backup_under_load_restores_every_move_acknowledged_before_it() {
 
     // Restored in a new place: every move acknowledged before the backup
     // began, and every game the replay of its moves.
-    let restored = dir
-        .path()
-        .join("restored.db")
-        .to_string_lossy()
-        .into_owned();
-    let out = missive(&["restore", file.to_str().unwrap()], &restored);
-    assert!(out.status.success(), "{}", said(&out));
-    let mut conn = missive::db::Manager::new(&restored).open().unwrap();
-    let stored = stored::check_games(&mut conn, &before);
-    drop(conn);
+    let (stored, told) = restored_copy(dir.path(), &file, &before);
     eprintln!(
         "backup under load: {} moves acknowledged before it began, {during} during its \
          {backup_secs:.2} s, {total} in all; the copy has {stored} moves; {}",
         before.len(),
-        said(&out).trim()
+        told.trim()
     );
 
     // Restored over a database no server uses: the old one is kept beside.

@@ -145,14 +145,13 @@ pub fn remind_if_due(conn: &mut DbConn, row: &GameRow, now: NaiveDateTime) -> Re
         .and(games::ply.eq(row.ply))
         .and(games::reminder_stage.eq(row.reminder_stage))
         .and(games::clock_remind_at.eq(row.clock_remind_at));
-    let due = due_at(sent, &m.leave).filter(|at| *at <= now && !m.flagged(now));
-    if due.is_none() {
+    let next = due_at(sent, &m.leave).filter(|_| !m.flagged(now));
+    if next.is_none_or(|at| at > now) {
         // Not yet (leave put it later), or nothing left this turn: the row
         // keeps the time to look again, so the sweep does not find it again
         // before then.
-        let later = due_at(sent, &m.leave).filter(|_| !m.flagged(now));
         diesel::update(games::table.filter(unchanged))
-            .set(games::clock_remind_at.eq(later))
+            .set(games::clock_remind_at.eq(next))
             .execute(conn)?;
         return Ok(false);
     }

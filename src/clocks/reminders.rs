@@ -22,28 +22,20 @@ pub fn of(conn: &mut DbConn, user_id: i32) -> Result<Option<Vec<Threshold>>, Err
 }
 
 /// Store the thresholds typed in the settings form (empty: back to the
-/// default). The error says what is wrong with the text. Returns the
-/// thresholds as they will be shown.
-pub fn save(
-    conn: &mut DbConn,
-    user_id: i32,
-    text: &str,
-    now: NaiveDateTime,
-) -> Result<Option<String>, Error> {
+/// default). The error says what is wrong with the text.
+pub fn save(conn: &mut DbConn, user_id: i32, text: &str, now: NaiveDateTime) -> Result<(), Error> {
     let parsed = reminders::parse(text).map_err(Error::Invalid)?;
     diesel::delete(reminder_prefs::table.find(user_id)).execute(conn)?;
-    let Some(thresholds) = parsed else {
-        return Ok(None);
-    };
-    let shown = reminders::describe(&thresholds);
-    diesel::insert_into(reminder_prefs::table)
-        .values((
-            reminder_prefs::user_id.eq(user_id),
-            reminder_prefs::thresholds.eq(&shown),
-            reminder_prefs::updated_at.eq(now),
-        ))
-        .execute(conn)?;
-    Ok(Some(shown))
+    if let Some(thresholds) = parsed {
+        diesel::insert_into(reminder_prefs::table)
+            .values((
+                reminder_prefs::user_id.eq(user_id),
+                reminder_prefs::thresholds.eq(reminders::describe(&thresholds)),
+                reminder_prefs::updated_at.eq(now),
+            ))
+            .execute(conn)?;
+    }
+    Ok(())
 }
 
 /// When the first reminder of `user_id`'s turn begun at `from` with `bank`

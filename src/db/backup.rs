@@ -26,12 +26,17 @@ fn sqlite_path(database_url: &str, what: &str) -> anyhow::Result<PathBuf> {
     }
 }
 
+/// `path` with `suffix` added to its name (`missive.db` + `.lock`).
+fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
 /// The file a server holds a shared lock on while it runs on the database
 /// beside it.
 fn lock_path(db: &Path) -> PathBuf {
-    let mut name = db.as_os_str().to_owned();
-    name.push(".lock");
-    PathBuf::from(name)
+    with_suffix(db, ".lock")
 }
 
 fn open_lock(db: &Path) -> anyhow::Result<File> {
@@ -153,9 +158,7 @@ pub fn backup(database_url: &str, to: &Path) -> anyhow::Result<Contents> {
     }
     // Written under another name and renamed when whole, so that a backup
     // cut short never looks like one.
-    let mut partial = to.as_os_str().to_owned();
-    partial.push(".partial");
-    let partial = PathBuf::from(partial);
+    let partial = with_suffix(to, ".partial");
     let _ = std::fs::remove_file(&partial);
     let mut conn = Manager::new(database_url)
         .open()
@@ -195,27 +198,22 @@ pub fn restore(from: &Path, database_url: &str) -> anyhow::Result<(Contents, Opt
             return Err(e).with_context(|| format!("cannot lock {}", lock_path(&db).display()))
         }
     }
-    let side = |path: &Path, suffix: &str| {
-        let mut name = path.as_os_str().to_owned();
-        name.push(suffix);
-        PathBuf::from(name)
-    };
     // Copied next to the database and renamed: the database is at every
     // moment either the old one or the whole backup.
-    let incoming = side(&db, ".restoring");
+    let incoming = with_suffix(&db, ".restoring");
     std::fs::copy(from, &incoming)
         .with_context(|| format!("cannot write {}", incoming.display()))?;
     File::open(&incoming)?.sync_all()?;
     let kept = if db.exists() {
         let stamp = chrono::Utc::now().format("%Y%m%d%H%M%S");
-        let kept = side(&db, &format!(".replaced-{stamp}"));
+        let kept = with_suffix(&db, &format!(".replaced-{stamp}"));
         std::fs::rename(&db, &kept)?;
         // The old database's journal goes with it: left beside the new
         // file it would be read as the new file's.
         for journal in ["-wal", "-shm", "-journal"] {
-            let old = side(&db, journal);
+            let old = with_suffix(&db, journal);
             if old.exists() {
-                std::fs::rename(&old, side(&kept, journal))?;
+                std::fs::rename(&old, with_suffix(&kept, journal))?;
             }
         }
         Some(kept)

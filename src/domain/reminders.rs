@@ -137,6 +137,22 @@ mod tests {
     }
 
     #[test]
+    fn the_default_reminder_comes_a_day_before_the_deadline_leave_counted() {
+        use crate::domain::running_time::{effective_leave, Interval};
+        let t = |d: u32| {
+            chrono::NaiveDate::from_ymd_opt(2026, 3, d)
+                .unwrap()
+                .and_hms_opt(0, 0, 0)
+                .unwrap()
+        };
+        let from = t(1);
+        assert_eq!(due_at(None, from, 3 * DAY, &[], 0), Some(t(3)));
+        let day = chrono::NaiveDate::from_ymd_opt(2026, 3, 2).unwrap();
+        let leave = effective_leave(&[Interval::days(day, day)], None);
+        assert_eq!(due_at(None, from, 3 * DAY, &leave, 0), Some(t(4)));
+    }
+
+    #[test]
     fn reminders_come_in_order_of_time_left() {
         let t = parse("4h 50% 24h").unwrap().unwrap();
         assert_eq!(

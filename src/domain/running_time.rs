@@ -133,11 +133,6 @@ pub fn reminder_threshold(turn_bank: i64) -> i64 {
     (turn_bank / 5).max(DAY).min(turn_bank / 2)
 }
 
-/// When the reminder is due for a turn begun at `from` with `bank`.
-pub fn reminder_at(from: NaiveDateTime, bank: i64, leave: &[Interval]) -> NaiveDateTime {
-    deadline(from, bank - reminder_threshold(bank), leave)
-}
-
 /// Days of each calendar year covered by whole UTC days `first..=last`.
 pub fn days_per_year(first: NaiveDate, last: NaiveDate) -> Vec<(i32, i64)> {
     let mut out: Vec<(i32, i64)> = Vec::new();
@@ -278,9 +273,5 @@ mod tests {
         assert_eq!(reminder_threshold(3 * DAY), DAY);
         // 1 day: not at once, at half time.
         assert_eq!(reminder_threshold(DAY), 12 * HOUR);
-        let from = t(2026, 3, 1, 0);
-        assert_eq!(reminder_at(from, 3 * DAY, &[]), t(2026, 3, 3, 0));
-        let leave = effective_leave(&[Interval::days(day(2026, 3, 2), day(2026, 3, 2))], None);
-        assert_eq!(reminder_at(from, 3 * DAY, &leave), t(2026, 3, 4, 0));
     }
 }

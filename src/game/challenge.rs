@@ -214,7 +214,8 @@ pub fn range_words(row: &GameRow) -> String {
 }
 
 /// The clock columns of a game whose first turn begins at `now`: both
-/// banks full, the deadline and reminder (leave ignored) of the side to move.
+/// banks full, the deadline and first reminder (leave ignored) of the side
+/// to move.
 struct ClockStart {
     white: Option<i64>,
     black: Option<i64>,
@@ -226,9 +227,14 @@ struct ClockStart {
 fn clock_start(
     conn: &mut DbConn,
     control: Option<&TimeControl>,
-    mover: Option<i32>,
+    (white, black): (Option<i32>, Option<i32>),
+    to_move: Color,
     now: NaiveDateTime,
 ) -> Result<ClockStart, Error> {
+    let mover = match to_move {
+        Color::Black => black,
+        _ => white,
+    };
     Ok(match control {
         None => ClockStart {
             white: None,
@@ -313,12 +319,13 @@ pub fn create_paired_game(
         .map_err(|e| Error::internal(format!("{variant_id} has no start position: {e}")))?;
     let start_fen = game.fen();
     let history = game.history_string();
-    let first_mover = if game.side_to_move() == Color::Black {
-        black_id
-    } else {
-        white_id
-    };
-    let start = clock_start(conn, time_control, Some(first_mover), now)?;
+    let start = clock_start(
+        conn,
+        time_control,
+        (Some(white_id), Some(black_id)),
+        game.side_to_move(),
+        now,
+    )?;
     let new = NewGame {
         variant: variant.id(),
         status: GameStatus::Active,
@@ -408,12 +415,13 @@ pub fn accept(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Re
     };
     // The clock starts when the game does.
     let control = state::control_of(&row)?;
-    let first_mover = if row.turn == Side::Black {
-        black_id
-    } else {
-        white_id
-    };
-    let start = clock_start(conn, control.as_ref(), first_mover, now)?;
+    let start = clock_start(
+        conn,
+        control.as_ref(),
+        (white_id, black_id),
+        row.turn.color(),
+        now,
+    )?;
     conn.transaction::<_, Error, _>(|conn| {
         let n = diesel::update(
             games::table

@@ -412,12 +412,9 @@ fn prepare_move(
     }
     // The next mover's reminder thresholds, for when their turn's first
     // reminder may come.
-    let next_reminders = match mover_clock {
-        Some(_) => match player_of(&owned, next_side) {
-            Some(next) => crate::clocks::reminders::of(conn, next)?,
-            None => None,
-        },
-        None => None,
+    let next_reminders = match (&mover_clock, player_of(&owned, next_side)) {
+        (Some(_), Some(next)) => crate::clocks::reminders::of(conn, next)?,
+        _ => None,
     };
     Ok(Prepared::Store(Box::new(MoveWrite {
         row: owned,

@@ -82,6 +82,7 @@ pub fn adjudicate(
             "The reason has at most {NOTE_MAX} characters."
         )));
     }
+    let ruling = format!("{}, because: {reason}", result.code());
     conn.transaction::<_, Error, _>(|conn| {
         diesel::insert_into(adjudications::table)
             .values((
@@ -133,7 +134,7 @@ pub fn adjudicate(
                         ply: g.ply,
                         notice: ClockNotice::Adjudicated,
                         about: None,
-                        detail: format!("{}, because: {reason}", result.code()),
+                        detail: ruling.clone(),
                     };
                     outbox::enqueue(conn, to, &notice, now)?;
                 }
@@ -149,7 +150,7 @@ pub fn adjudicate(
             g.id,
             Some(director.id),
             EventKind::Adjudication,
-            &format!("{}, because: {reason}", result.code()),
+            &ruling,
             now,
         )?;
         advance(conn, t.id, now)

@@ -5,6 +5,7 @@ use crate::db::models::User;
 use crate::db::outbox;
 use crate::db::schema::games;
 use crate::db::DbConn;
+use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
 use crate::domain::game_state::{GameStatus, Side};
@@ -44,15 +45,11 @@ pub fn extend(
             "This game has no time control: there is no clock to extend.".into(),
         ));
     };
-    let side = match side.trim().to_ascii_lowercase().as_str() {
-        "white" => Side::White,
-        "black" => Side::Black,
-        other => {
-            return Err(Error::Invalid(format!(
-                "“{}” is not a side: choose white or black.",
-                clip(other, 20)
-            )))
-        }
+    let Some(side) = Side::from_code(&side.trim().to_ascii_lowercase()) else {
+        return Err(Error::Invalid(format!(
+            "“{}” is not a side: choose white or black.",
+            clip(side.trim(), 20)
+        )));
     };
     let secs = match time_control::parse_duration(time.trim()) {
         Ok(s) if (60..=MAX_EXTENSION_SECS).contains(&s) => s,
@@ -86,37 +83,44 @@ pub fn extend(
     }
     let player = rows::player_of(&g, side.color())
         .ok_or_else(|| Error::internal(format!("game {game_id}: no player for {side:?}")))?;
-    let more = TimeDelta::seconds(secs);
+    let (Some(white_bank), Some(black_bank), Some(deadline)) =
+        (g.white_clock_secs, g.black_clock_secs, g.clock_deadline)
+    else {
+        return Err(Error::Invalid(
+            "This game's clock has not started: there is no time to extend.".into(),
+        ));
+    };
+    let (white_after, black_after) = match side {
+        Side::White => (white_bank + secs, black_bank),
+        Side::Black => (white_bank, black_bank + secs),
+    };
+    let deadline_after = match to_move {
+        true => deadline + TimeDelta::seconds(secs),
+        false => deadline,
+    };
     conn.transaction::<_, Error, _>(|conn| {
-        // The game as read: a move or a takeback meanwhile changes whose
-        // bank is whose, and the director looks again.
-        let same = games::table
-            .filter(games::id.eq(g.id))
-            .filter(games::ply.eq(g.ply))
-            .filter(games::status.eq(GameStatus::Active.code()));
-        let n = match (side, to_move) {
-            (Side::White, true) => diesel::update(same)
-                .set((
-                    games::white_clock_secs.eq(g.white_clock_secs.map(|b| b + secs)),
-                    games::clock_deadline.eq(g.clock_deadline.map(|d| d + more)),
-                ))
-                .execute(conn)?,
-            (Side::Black, true) => diesel::update(same)
-                .set((
-                    games::black_clock_secs.eq(g.black_clock_secs.map(|b| b + secs)),
-                    games::clock_deadline.eq(g.clock_deadline.map(|d| d + more)),
-                ))
-                .execute(conn)?,
-            (Side::White, false) => diesel::update(same)
-                .set(games::white_clock_secs.eq(g.white_clock_secs.map(|b| b + secs)))
-                .execute(conn)?,
-            (Side::Black, false) => diesel::update(same)
-                .set(games::black_clock_secs.eq(g.black_clock_secs.map(|b| b + secs)))
-                .execute(conn)?,
-        };
+        // The game and its clocks as read: a move, a takeback or an
+        // outage's extension meanwhile changes them, and the director
+        // looks again.
+        let n = diesel::update(
+            games::table
+                .filter(games::id.eq(g.id))
+                .filter(games::ply.eq(g.ply))
+                .filter(games::status.eq(GameStatus::Active.code()))
+                .filter(games::white_clock_secs.eq(white_bank))
+                .filter(games::black_clock_secs.eq(black_bank))
+                .filter(games::clock_deadline.eq(deadline)),
+        )
+        .set((
+            games::white_clock_secs.eq(white_after),
+            games::black_clock_secs.eq(black_after),
+            games::clock_deadline.eq(deadline_after),
+        ))
+        .execute(conn)?;
         if n == 0 {
             return Err(Error::Conflict(
-                "The game changed meanwhile (a move was played): look at it again.".into(),
+                "The game changed meanwhile (a move was played, or its clocks moved): look at it again."
+                    .into(),
             ));
         }
         let name = rows::user_names(conn, &[player])?

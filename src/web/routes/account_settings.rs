@@ -249,7 +249,7 @@ pub async fn save_reminders(
     let text = crate::util::clip(form.reminders.trim(), 200);
     let typed = text.clone();
     let saved = write_once(&ctx.state, move |conn| {
-        crate::clocks::reminders::save(conn, user_id, &typed, now()).map(|_| ())
+        crate::clocks::reminders::save(conn, user_id, &typed, now())
     })
     .await;
     match saved {

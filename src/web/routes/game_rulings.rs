@@ -1,6 +1,8 @@
 //! A director's rulings on one tournament game: adjudication (and a
 //! player's request for it) and more time for a player (issue 40).
 
+use crate::db::models::User;
+use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::game::rows as game_rows;
 use crate::tournaments::{adjudication, directors, extension};
@@ -8,7 +10,7 @@ use crate::web::{now, parse_id, see_other, write_once, Ctx};
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, Clone)]
 #[serde(default)]
 pub struct AdjudicateForm {
     csrf_token: String,
@@ -16,23 +18,34 @@ pub struct AdjudicateForm {
     reason: String,
 }
 
+/// A director's act on the game `path` names, once the form's token and
+/// the director's role are checked, written once; the game's id.
+async fn as_director<F>(ctx: &Ctx, path: &str, csrf_token: &str, act: F) -> Result<i32, Error>
+where
+    F: Fn(&mut DbConn, i32, &User) -> Result<(), Error> + Clone + Send + 'static,
+{
+    ctx.check_csrf(csrf_token)?;
+    let id = parse_id(path)?;
+    let user = directors::require_director(ctx.user.as_ref())?.clone();
+    write_once(&ctx.state, move |conn| act(conn, id, &user)).await?;
+    Ok(id)
+}
+
 pub async fn adjudicate(
     ctx: Ctx,
     path: web::Path<String>,
     form: web::Form<AdjudicateForm>,
 ) -> Result<HttpResponse, Error> {
-    ctx.check_csrf(&form.csrf_token)?;
-    let id = parse_id(&path)?;
-    let user = directors::require_director(ctx.user.as_ref())?.clone();
     let f = form.into_inner();
-    write_once(&ctx.state, move |conn| {
-        adjudication::adjudicate(conn, id, &user, &f.result, &f.reason, now())
+    let token = f.csrf_token.clone();
+    let id = as_director(&ctx, &path, &token, move |conn, id, user| {
+        adjudication::adjudicate(conn, id, user, &f.result, &f.reason, now())
     })
     .await?;
     Ok(see_other(&format!("/games/{id}")))
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, Clone)]
 #[serde(default)]
 pub struct ExtendForm {
     csrf_token: String,
@@ -48,12 +61,10 @@ pub async fn extend(
     path: web::Path<String>,
     form: web::Form<ExtendForm>,
 ) -> Result<HttpResponse, Error> {
-    ctx.check_csrf(&form.csrf_token)?;
-    let id = parse_id(&path)?;
-    let user = directors::require_director(ctx.user.as_ref())?.clone();
     let f = form.into_inner();
-    write_once(&ctx.state, move |conn| {
-        extension::extend(conn, id, &user, &f.side, &f.time, &f.reason, now())
+    let token = f.csrf_token.clone();
+    let id = as_director(&ctx, &path, &token, move |conn, id, user| {
+        extension::extend(conn, id, user, &f.side, &f.time, &f.reason, now())
     })
     .await?;
     Ok(see_other(&format!("/games/{id}#events")))
