@@ -6,7 +6,7 @@ use crate::notation::split_comment;
 use crate::piece::Color;
 use crate::position::Position;
 use crate::variant::{Notation, Outcome, Reason, RepetitionRule, Variant};
-use crate::view::{BoardView, MoveView};
+use crate::view::{BoardView, ListedMove, MoveView};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -454,6 +454,11 @@ impl Game {
     /// or click-to-move.
     pub fn move_views(&self) -> Vec<MoveView> {
         MoveView::all(self.variant, &self.position, self.legal_moves())
+    }
+
+    /// The legal moves as a game page lists them (no Game Courier form).
+    pub fn listed_moves(&self) -> Vec<ListedMove> {
+        ListedMove::all(self.variant, &self.position, self.legal_moves())
     }
 
     pub fn board_view(&self) -> BoardView {

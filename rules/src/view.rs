@@ -104,30 +104,52 @@ pub struct MoveView {
     pub to: Square,
 }
 
-impl MoveView {
-    /// The views of every move of `legal`, the legal move list of `pos`
-    /// (each notation written for the whole list at once).
-    pub fn all(variant: &dyn Variant, pos: &Position, legal: &[Move]) -> Vec<MoveView> {
-        let written = |n| variant.format_legal_moves(pos, legal, n);
-        let (coordinate, display, game_courier) = (
-            written(Notation::Coordinate),
-            written(Notation::Display),
-            written(Notation::GameCourier),
-        );
+/// A legal move in the two forms a game page lists it in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListedMove {
+    pub coordinate: String,
+    pub display: String,
+    pub from: Option<Square>,
+    pub to: Square,
+}
+
+impl ListedMove {
+    /// Every move of `legal`, the legal move list of `pos` (each notation
+    /// written for the whole list at once).
+    pub fn all(variant: &dyn Variant, pos: &Position, legal: &[Move]) -> Vec<ListedMove> {
+        let coordinate = variant.format_legal_moves(pos, legal, Notation::Coordinate);
+        let display = variant.format_legal_moves(pos, legal, Notation::Display);
         legal
             .iter()
             .zip(coordinate)
             .zip(display)
-            .zip(game_courier)
-            .map(|(((mv, coordinate), display), game_courier)| {
+            .map(|((mv, coordinate), display)| {
                 let (from, to) = variant.move_squares(mv);
-                MoveView {
+                ListedMove {
                     coordinate,
                     display,
-                    game_courier,
                     from,
                     to,
                 }
+            })
+            .collect()
+    }
+}
+
+impl MoveView {
+    /// The views of every move of `legal`, the legal move list of `pos`:
+    /// the listed forms and Game Courier's.
+    pub fn all(variant: &dyn Variant, pos: &Position, legal: &[Move]) -> Vec<MoveView> {
+        let game_courier = variant.format_legal_moves(pos, legal, Notation::GameCourier);
+        ListedMove::all(variant, pos, legal)
+            .into_iter()
+            .zip(game_courier)
+            .map(|(m, game_courier)| MoveView {
+                coordinate: m.coordinate,
+                display: m.display,
+                game_courier,
+                from: m.from,
+                to: m.to,
             })
             .collect()
     }

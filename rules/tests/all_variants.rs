@@ -686,3 +686,31 @@ fn board_views_name_every_piece_with_a_symbol() {
     assert_eq!(symbol(0, 1), ("R".into(), "D".into()));
     assert_eq!(symbol(2, 1), ("B".into(), "A".into()));
 }
+
+/// The list a game page shows (`Game::listed_moves`) carries, for every
+/// legal move in order, the display and coordinate forms each move is
+/// written in on its own, and the move's squares; `move_views` adds Game
+/// Courier's form to the same list.
+#[test]
+fn a_page_s_listed_moves_are_each_move_written_alone() {
+    for &v in variants() {
+        let mut g = Game::new(v, None).unwrap();
+        for _ in 0..6 {
+            let listed = g.listed_moves();
+            let views = g.move_views();
+            assert_eq!(listed.len(), g.legal_moves().len(), "{}", v.id());
+            for ((m, l), mv) in g.legal_moves().iter().zip(&listed).zip(&views) {
+                assert_eq!(l.display, g.format(m, Notation::Display), "{}", v.id());
+                assert_eq!(l.coordinate, g.format(m, Notation::Coordinate));
+                assert_eq!((l.from, l.to), v.move_squares(m));
+                assert_eq!(mv.game_courier, g.format(m, Notation::GameCourier));
+                assert_eq!((&mv.display, &mv.coordinate), (&l.display, &l.coordinate));
+            }
+            // The middle move keeps the games apart from one another.
+            let Some(&m) = g.legal_moves().get(g.legal_moves().len() / 2) else {
+                break;
+            };
+            g.play(&m);
+        }
+    }
+}

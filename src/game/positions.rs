@@ -60,7 +60,7 @@ impl LegalList {
     /// The legal moves of `game` in the page's notations.
     pub fn of_game(game: &Game) -> LegalList {
         LegalList::of(
-            game.move_views()
+            game.listed_moves()
                 .into_iter()
                 .map(|m| LegalMove {
                     display: m.display,

@@ -131,9 +131,18 @@ impl ChessLike {
     /// [`crate::Variant::legal_displays`]: SAN's disambiguation is worked
     /// out once for the whole list.
     pub(crate) fn legal_displays(&self, pos: &Position, legal: &[Move]) -> Vec<String> {
-        notation::marked_displays(legal, self.candidates(pos, legal), |m| {
-            self.check_mark(pos, m)
-        })
+        // SAN reads only the bare candidates: the other forms a move is
+        // read in (coordinates, Game Courier's) are not written here.
+        let bare: Vec<Candidate> = legal.iter().map(|m| self.bare_candidate(pos, m)).collect();
+        legal
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let mut s = notation::san(&bare, i);
+                s.push_str(self.check_mark(pos, m));
+                s
+            })
+            .collect()
     }
 
     /// `+`, `#` or nothing after the move `m` from `pos`.
