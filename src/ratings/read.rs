@@ -71,28 +71,32 @@ pub fn standings_of(
     variant: &str,
     users: &[i32],
 ) -> Result<HashMap<i32, Standing>, Error> {
-    // A game's two players are read one by one: a statement with an `IN`
-    // list is prepared anew on every run (its parameter count varies, so
-    // diesel keeps no prepared copy), and preparing it was a tenth of a
-    // game page's CPU. A tournament's list is read with one statement.
-    let rows: Vec<StandingRow> = if users.len() <= 2 {
-        let mut rows = Vec::with_capacity(users.len());
-        for user in users {
-            let row: Option<StandingRow> = per_backend!(conn, |c| ratings::table
-                .filter(ratings::user_id.eq(user))
-                .filter(ratings::variant.eq(variant))
-                .select(STANDING)
-                .first(c)
-                .optional())?;
-            rows.extend(row);
+    let rows: Vec<StandingRow> = match conn {
+        // A game's two players are read one by one on SQLite: a statement
+        // with an `IN` list is prepared anew on every run there (its
+        // parameter count varies, so diesel keeps no prepared copy), and
+        // preparing it was a tenth of a game page's CPU. A tournament's
+        // list is read with one statement.
+        DbConn::Sqlite(c) if users.len() <= 2 => {
+            let mut rows = Vec::with_capacity(users.len());
+            for user in users {
+                let row: Option<StandingRow> = ratings::table
+                    .filter(ratings::user_id.eq(user))
+                    .filter(ratings::variant.eq(variant))
+                    .select(STANDING)
+                    .first(c)
+                    .optional()?;
+                rows.extend(row);
+            }
+            rows
         }
-        rows
-    } else {
-        per_backend!(conn, |c| ratings::table
+        // PostgreSQL binds the list as one array (`= ANY($1)`), so the
+        // statement is prepared once, and one round trip reads them all.
+        _ => per_backend!(conn, |c| ratings::table
             .filter(ratings::variant.eq(variant))
             .filter(ratings::user_id.eq_any(users))
             .select(STANDING)
-            .load(c))?
+            .load(c))?,
     };
     Ok(rows.iter().map(|r| (r.0, standing_of(r))).collect())
 }
