@@ -6,7 +6,7 @@ use crate::notation::split_comment;
 use crate::piece::Color;
 use crate::position::Position;
 use crate::variant::{Notation, Outcome, Reason, RepetitionRule, Variant};
-use crate::view::{BoardView, ListedMove, MoveView};
+use crate::view::{BoardView, LegalMoveForms, MoveView};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -457,8 +457,8 @@ impl Game {
     }
 
     /// The legal moves as a game page lists them (no Game Courier form).
-    pub fn listed_moves(&self) -> Vec<ListedMove> {
-        ListedMove::all(self.variant, &self.position, self.legal_moves())
+    pub fn legal_move_forms(&self) -> Vec<LegalMoveForms> {
+        LegalMoveForms::all(self.variant, &self.position, self.legal_moves())
     }
 
     pub fn board_view(&self) -> BoardView {

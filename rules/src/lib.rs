@@ -35,7 +35,7 @@ pub use moves::{Move, MoveKind, Path};
 pub use piece::{Color, Kind, Piece};
 pub use position::Position;
 pub use variant::{Notation, Outcome, PieceLabel, Reason, RepetitionRule, Variant};
-pub use view::{BoardView, Cell, HandItem, ListedMove, MoveView};
+pub use view::{BoardView, Cell, HandItem, LegalMoveForms, MoveView};
 
 /// Every registered variant, FIDE chess first.
 pub fn variants() -> &'static [&'static dyn Variant] {

@@ -106,17 +106,17 @@ pub struct MoveView {
 
 /// A legal move in the two forms a game page lists it in.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ListedMove {
+pub struct LegalMoveForms {
     pub coordinate: String,
     pub display: String,
     pub from: Option<Square>,
     pub to: Square,
 }
 
-impl ListedMove {
+impl LegalMoveForms {
     /// Every move of `legal`, the legal move list of `pos` (each notation
     /// written for the whole list at once).
-    pub fn all(variant: &dyn Variant, pos: &Position, legal: &[Move]) -> Vec<ListedMove> {
+    pub fn all(variant: &dyn Variant, pos: &Position, legal: &[Move]) -> Vec<LegalMoveForms> {
         let coordinate = variant.format_legal_moves(pos, legal, Notation::Coordinate);
         let display = variant.format_legal_moves(pos, legal, Notation::Display);
         legal
@@ -125,7 +125,7 @@ impl ListedMove {
             .zip(display)
             .map(|((mv, coordinate), display)| {
                 let (from, to) = variant.move_squares(mv);
-                ListedMove {
+                LegalMoveForms {
                     coordinate,
                     display,
                     from,
@@ -141,7 +141,7 @@ impl MoveView {
     /// the listed forms and Game Courier's.
     pub fn all(variant: &dyn Variant, pos: &Position, legal: &[Move]) -> Vec<MoveView> {
         let game_courier = variant.format_legal_moves(pos, legal, Notation::GameCourier);
-        ListedMove::all(variant, pos, legal)
+        LegalMoveForms::all(variant, pos, legal)
             .into_iter()
             .zip(game_courier)
             .map(|(m, game_courier)| MoveView {

@@ -687,16 +687,16 @@ fn board_views_name_every_piece_with_a_symbol() {
     assert_eq!(symbol(2, 1), ("B".into(), "A".into()));
 }
 
-/// The list a game page shows (`Game::listed_moves`) carries, for every
+/// The list a game page shows (`Game::legal_move_forms`) carries, for every
 /// legal move in order, the display and coordinate forms each move is
 /// written in on its own, and the move's squares; `move_views` adds Game
 /// Courier's form to the same list.
 #[test]
-fn a_page_s_listed_moves_are_each_move_written_alone() {
+fn a_page_s_legal_move_forms_are_each_move_written_alone() {
     for &v in variants() {
         let mut g = Game::new(v, None).unwrap();
         for _ in 0..6 {
-            let listed = g.listed_moves();
+            let listed = g.legal_move_forms();
             let views = g.move_views();
             assert_eq!(listed.len(), g.legal_moves().len(), "{}", v.id());
             for ((m, l), mv) in g.legal_moves().iter().zip(&listed).zip(&views) {

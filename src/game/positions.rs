@@ -60,7 +60,7 @@ impl LegalList {
     /// The legal moves of `game` in the page's notations.
     pub fn of_game(game: &Game) -> LegalList {
         LegalList::of(
-            game.listed_moves()
+            game.legal_move_forms()
                 .into_iter()
                 .map(|m| LegalMove {
                     display: m.display,

@@ -30,7 +30,7 @@ pub(crate) use read::is_castling;
 pub(crate) use read_checks::{
     check_candidates_read_among_named, check_reading_among_named, positions_to_read_in,
 };
-pub(crate) use write::{check_mark, marked_displays, san};
+pub(crate) use write::{check_mark, marked_displays, san, with_san_displays};
 
 use crate::geometry::Square;
 

@@ -74,6 +74,15 @@ pub(crate) fn check_mark(gives_check: bool, has_reply: impl FnOnce() -> bool) ->
     }
 }
 
+/// `cands` with each one's SAN as its display form, disambiguated among
+/// all of them.
+pub(crate) fn with_san_displays(mut cands: Vec<Candidate>) -> Vec<Candidate> {
+    for i in 0..cands.len() {
+        cands[i].display = san(&cands, i);
+    }
+    cands
+}
+
 /// Each candidate's display form followed by the mark `mark` gives its move.
 pub(crate) fn marked_displays(
     legal: &[Move],

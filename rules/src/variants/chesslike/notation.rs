@@ -85,11 +85,10 @@ impl ChessLike {
     }
 
     fn candidates(&self, pos: &Position, legal: &[Move]) -> Vec<Candidate> {
-        let mut cands: Vec<Candidate> = legal.iter().map(|m| self.candidate(pos, m)).collect();
-        for i in 0..cands.len() {
-            let s = notation::san(&cands, i);
-            cands[i].forms.push(s.clone());
-            cands[i].display = s;
+        let mut cands =
+            notation::with_san_displays(legal.iter().map(|m| self.candidate(pos, m)).collect());
+        for c in &mut cands {
+            c.forms.push(c.display.clone());
         }
         cands
     }
@@ -133,16 +132,10 @@ impl ChessLike {
     pub(crate) fn legal_displays(&self, pos: &Position, legal: &[Move]) -> Vec<String> {
         // SAN reads only the bare candidates: the other forms a move is
         // read in (coordinates, Game Courier's) are not written here.
-        let bare: Vec<Candidate> = legal.iter().map(|m| self.bare_candidate(pos, m)).collect();
-        legal
-            .iter()
-            .enumerate()
-            .map(|(i, m)| {
-                let mut s = notation::san(&bare, i);
-                s.push_str(self.check_mark(pos, m));
-                s
-            })
-            .collect()
+        let bare = legal.iter().map(|m| self.bare_candidate(pos, m)).collect();
+        notation::marked_displays(legal, notation::with_san_displays(bare), |m| {
+            self.check_mark(pos, m)
+        })
     }
 
     /// `+`, `#` or nothing after the move `m` from `pos`.
