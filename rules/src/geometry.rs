@@ -89,6 +89,15 @@ impl Square {
         (buf, len)
     }
 
+    /// Append the square's name to `out`, allocating nothing else (a board
+    /// picture names every square).
+    pub fn push_name(self, out: &mut String) {
+        let (buf, len) = self.name_bytes();
+        for &b in &buf[..len] {
+            out.push(b as char);
+        }
+    }
+
     /// Whether `text` has this square's name in it (`e1` is in `e10` too).
     pub fn is_named_in(self, text: &str) -> bool {
         let (buf, len) = self.name_bytes();

@@ -20,6 +20,7 @@ use actix_web::{web, HttpResponse};
 use askama::Template;
 use missive_rules::{BoardView, Color, Game};
 use serde::Deserialize;
+use std::borrow::Borrow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -68,9 +69,14 @@ pub fn window_around(shown: i32, total: i32) -> (i32, i32) {
 /// The move list: one line per move number, White's ply (or plies) then
 /// Black's, each a link to the position after it. The number stored with
 /// each ply groups them, so a window of a long game lists correctly.
-fn move_lines(moves: &[ListedMove], black_id: Option<i32>, shown: i32) -> Vec<MoveLine<'_>> {
+fn move_lines<M: Borrow<ListedMove>>(
+    moves: &[M],
+    black_id: Option<i32>,
+    shown: i32,
+) -> Vec<MoveLine<'_>> {
     let mut rows: Vec<MoveLine> = Vec::new();
     for m in moves {
+        let m: &ListedMove = m.borrow();
         let black = Some(m.played_by) == black_id;
         let cell = MoveCell {
             ply: m.ply,
@@ -285,7 +291,7 @@ fn shown_ply(view_ply: Option<i64>, total: i32) -> i32 {
 /// What a game page draws beyond the game's row.
 pub struct Drawn {
     /// The plies it lists (a window of a long game).
-    listed: Arc<[ListedMove]>,
+    listed: crate::web::views::listed_moves::Listed,
     /// The game at its current ply, from the position cache.
     restored: Arc<Restored>,
 }

@@ -3,6 +3,7 @@
 //! highlighted, and the viewer's side at the bottom.
 
 use crate::web::views::piece_art;
+use crate::web::views::svg_num::{push_int, D1};
 use missive_rules::{BoardView, Cell, Color, PieceLabel, Square};
 use std::fmt::Write;
 
@@ -22,7 +23,7 @@ pub fn escape(s: &str) -> String {
     out
 }
 
-fn escape_into(out: &mut String, s: &str) {
+pub fn escape_into(out: &mut String, s: &str) {
     for c in s.chars() {
         match c {
             '&' => out.push_str("&amp;"),
@@ -31,23 +32,6 @@ fn escape_into(out: &mut String, s: &str) {
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
             c => out.push(c),
-        }
-    }
-}
-
-/// A coordinate rounded to one decimal, by integer arithmetic (the board
-/// writes hundreds of them, and float formatting was a tenth of a page),
-/// and written without a trailing ".0".
-struct D1(f32);
-
-impl std::fmt::Display for D1 {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let tenths = (self.0 * 10.0).round() as i64;
-        let sign = if tenths < 0 { "-" } else { "" };
-        let t = tenths.abs();
-        match t % 10 {
-            0 => write!(f, "{sign}{}", t / 10),
-            d => write!(f, "{sign}{}.{d}", t / 10),
         }
     }
 }
@@ -221,6 +205,19 @@ impl HandRows {
     }
 }
 
+/// `x` and `y`, then the square's size, closing a `<rect`'s attributes
+/// opened up to `x="`.
+fn push_xy(out: &mut String, x: i32, y: i32) {
+    push_int(out, x.into());
+    out.push_str("\" y=\"");
+    push_int(out, y.into());
+    out.push_str(SQUARE_SIZE);
+}
+
+/// What closes each square's `<rect`.
+const SQUARE_SIZE: &str = "\" width=\"48\" height=\"48\"/>";
+const _: () = assert!(SQ == 48, "SQUARE_SIZE writes SQ");
+
 /// The SVG markup for a position.
 pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
     let w = view.width as i32;
@@ -265,20 +262,28 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
                 continue;
             }
             let sq = Square::new(file as u8, rank as u8);
-            let name = sq.name();
             let x = MARGIN + col * SQ;
             let y = y0 + row * SQ;
             let dark = (file + rank) % 2 == 0;
-            let shade = if dark { "d" } else { "l" };
-            let _ = write!(
-                out,
-                "<g class=\"sq\" data-sq=\"{name}\"><rect class=\"{shade}\" x=\"{x}\" y=\"{y}\" width=\"{SQ}\" height=\"{SQ}\"/>"
-            );
-            if last_from == Some(name.as_str()) || last_to == Some(name.as_str()) {
-                let _ = write!(
-                    out,
-                    "<rect class=\"last\" x=\"{x}\" y=\"{y}\" width=\"{SQ}\" height=\"{SQ}\"/>"
-                );
+            // Written piece by piece: `write!` per square was most of
+            // drawing a board.
+            out.push_str("<g class=\"sq\" data-sq=\"");
+            let name_at = out.len();
+            sq.push_name(&mut out);
+            let named = name_at..out.len();
+            out.push_str(if dark {
+                "\"><rect class=\"d\" x=\""
+            } else {
+                "\"><rect class=\"l\" x=\""
+            });
+            push_xy(&mut out, x, y);
+            let last = {
+                let name = &out[named];
+                last_from == Some(name) || last_to == Some(name)
+            };
+            if last {
+                out.push_str("<rect class=\"last\" x=\"");
+                push_xy(&mut out, x, y);
             }
             for (mark, label) in &view.marks {
                 if *mark == sq {

@@ -255,18 +255,6 @@ fn flipped_puts_black_at_the_bottom() {
 }
 
 #[test]
-fn one_decimal_as_float_formatting_writes_it_without_a_trailing_zero() {
-    for v in [
-        0.0f32, 0.04, 0.05, 12.34, 15.84, -3.84, -0.04, 43.2, 240.0, 44.96,
-    ] {
-        let want = format!("{v:.1}");
-        let want = want.strip_suffix(".0").unwrap_or(&want);
-        let want = if want == "-0" { "0" } else { want };
-        assert_eq!(D1(v).to_string(), want, "{v}");
-    }
-}
-
-#[test]
 fn escapes_text() {
     assert_eq!(escape("<a&\"'>"), "&lt;a&amp;&quot;&#39;&gt;");
 }

@@ -4,7 +4,8 @@
 //! and the marked squares. The picture itself is named "Board, White to
 //! move" (`board_svg`).
 
-use crate::web::views::board_svg::{self, escape, SvgOptions};
+use crate::web::views::board_svg::{self, escape, escape_into, SvgOptions};
+use std::borrow::Cow;
 use missive_rules::{BoardView, Cell, Color, PieceLabel, Square};
 use std::fmt::Write;
 
@@ -38,10 +39,10 @@ fn pointing(degrees: i16) -> &'static str {
     WAYS[((degrees.rem_euclid(360) as usize + 22) / 45) % 8]
 }
 
-fn piece_name(label: &PieceLabel) -> String {
+fn piece_name(label: &PieceLabel) -> Cow<'_, str> {
     match label.direction {
-        Some(d) => format!("{} pointing {}", label.name, pointing(d)),
-        None => label.name.clone(),
+        Some(d) => Cow::Owned(format!("{} pointing {}", label.name, pointing(d))),
+        None => Cow::Borrowed(&label.name),
     }
 }
 
@@ -53,7 +54,7 @@ pub fn pieces_by_square(view: &BoardView) -> String {
     out.push_str("<details class=\"pieces-by-square\"><summary>Pieces by square</summary><ul>");
     for side in [Color::White, Color::Black, Color::Neutral] {
         // Piece types in the order first met, each with its squares.
-        let mut kinds: Vec<(String, Vec<String>)> = Vec::new();
+        let mut kinds: Vec<(Cow<str>, Vec<Square>)> = Vec::new();
         for rank in 0..view.height {
             for file in 0..view.width {
                 if let Cell::Piece { color, label } = view.cell(file, rank) {
@@ -61,7 +62,7 @@ pub fn pieces_by_square(view: &BoardView) -> String {
                         continue;
                     }
                     let name = piece_name(label);
-                    let sq = Square::new(file, rank).name();
+                    let sq = Square::new(file, rank);
                     match kinds.iter_mut().find(|(n, _)| *n == name) {
                         Some((_, squares)) => squares.push(sq),
                         None => kinds.push((name, vec![sq])),
@@ -73,7 +74,7 @@ pub fn pieces_by_square(view: &BoardView) -> String {
             continue;
         }
         out.push_str("<li>");
-        out.push_str(&escape(side_name(view, side)));
+        escape_into(&mut out, side_name(view, side));
         out.push_str(": ");
         if kinds.is_empty() {
             out.push_str("no pieces");
@@ -82,7 +83,11 @@ pub fn pieces_by_square(view: &BoardView) -> String {
             if i > 0 {
                 out.push_str("; ");
             }
-            let _ = write!(out, "{} {}", escape(name), squares.join(", "));
+            escape_into(&mut out, name);
+            for (j, sq) in squares.iter().enumerate() {
+                out.push_str(if j == 0 { " " } else { ", " });
+                sq.push_name(&mut out);
+            }
         }
         out.push_str(".</li>");
     }

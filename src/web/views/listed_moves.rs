@@ -24,8 +24,14 @@ struct Window {
     created_at: NaiveDateTime,
     /// Plies taken back may be played again differently.
     takebacks: i32,
-    moves: Arc<[ListedMove]>,
+    moves: Listed,
 }
+
+/// A window's plies, each shared: the window one ply longer, made after a
+/// move, takes the plies it shares with the one before by reference
+/// (copying their texts and freeing the copies was a tenth of a view after
+/// a move; docs/performance.md).
+pub type Listed = Arc<[Arc<ListedMove>]>;
 
 /// Weights are bytes, roughly: each ply's texts and a fixed allowance.
 #[derive(Clone)]
@@ -68,7 +74,7 @@ impl ListedMoves {
         first: i32,
         last: i32,
         read: impl FnOnce(i32, i32) -> Result<Vec<ListedMove>, Error>,
-    ) -> Result<Arc<[ListedMove]>, Error> {
+    ) -> Result<Listed, Error> {
         if first > last {
             // Nothing to list (a game with no moves yet): nothing to read.
             return Ok(Arc::from([]));
@@ -82,14 +88,14 @@ impl ListedMoves {
             .into_iter()
             .filter(|&f| f >= 1 && f < last)
             .find_map(|f| self.kept(row, f, last - 1));
-        let moves: Arc<[ListedMove]> = match before {
+        let moves: Listed = match before {
             Some(before) => {
-                let mut moves: Vec<ListedMove> =
+                let mut moves: Vec<Arc<ListedMove>> =
                     before.iter().filter(|m| m.ply >= first).cloned().collect();
-                moves.extend(read(last, last)?);
+                moves.extend(read(last, last)?.into_iter().map(Arc::new));
                 moves.into()
             }
-            None => read(first, last)?.into(),
+            None => read(first, last)?.into_iter().map(Arc::new).collect(),
         };
         let whole = moves.iter().map(|m| m.ply).eq(first..=last);
         // Only plies the game already has: `last` past its end would be a
@@ -109,7 +115,7 @@ impl ListedMoves {
     }
 
     /// The kept window `first..=last` of the game `row`, if it is this game's.
-    fn kept(&self, row: &GameRow, first: i32, last: i32) -> Option<Arc<[ListedMove]>> {
+    fn kept(&self, row: &GameRow, first: i32, last: i32) -> Option<Listed> {
         self.windows
             .get(&(row.id, first, last))
             .filter(|w| w.created_at == row.created_at && w.takebacks == row.takebacks)

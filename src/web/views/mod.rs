@@ -11,6 +11,7 @@ pub mod move_warning;
 pub mod pictures;
 pub mod piece_art;
 pub mod rating_chart;
+pub mod svg_num;
 
 /// A variant's name for lists ("Leap Chess (64 squares)" rather than
 /// `leap-chess-64`); the stored id itself if no variant has it any more.

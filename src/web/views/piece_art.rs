@@ -20,6 +20,7 @@
 //! token showing how they move (the Alfil's and Dabbabah's leaps as dots,
 //! an arc over a dot for the Equihoppers).
 
+use crate::web::views::svg_num::push_f1;
 use std::fmt::Write;
 
 /// The side classes' colours, for a board's or a legend's style block.
@@ -267,8 +268,14 @@ fn push_symbol_id(out: &mut String, name: &str) {
 /// `<defs>` with one `<symbol>` per known name (each once).
 pub fn defs<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
     let mut seen: Vec<String> = Vec::new();
+    let mut names_seen: Vec<&str> = Vec::new();
     let mut out = String::from("<defs>");
     for name in names {
+        // A board names most kinds many times: each name's id is made once.
+        if names_seen.contains(&name) {
+            continue;
+        }
+        names_seen.push(name);
         let id = symbol_id(name);
         if seen.contains(&id) {
             continue;
@@ -321,10 +328,19 @@ pub fn push_use_symbol(
     let (x, y) = (cx - size / 2.0, cy - size / 2.0);
     out.push_str("<use href=\"#");
     push_symbol_id(out, name);
-    let _ = write!(
-        out,
-        "\" class=\"pa {class}\" x=\"{x:.1}\" y=\"{y:.1}\" width=\"{size:.1}\" height=\"{size:.1}\""
-    );
+    out.push_str("\" class=\"pa ");
+    out.push_str(class);
+    // Without `write!`: a board writes one per piece.
+    for (attr, v) in [
+        ("\" x=\"", x),
+        ("\" y=\"", y),
+        ("\" width=\"", size),
+        ("\" height=\"", size),
+    ] {
+        out.push_str(attr);
+        push_f1(out, v);
+    }
+    out.push('"');
     if let Some(r) = rotate.filter(|r| r % 360 != 0) {
         let _ = write!(out, " transform=\"rotate({r} {cx:.1} {cy:.1})\"");
     }
