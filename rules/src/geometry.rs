@@ -44,7 +44,9 @@ impl Square {
     }
     /// Algebraic name: file letter then rank number (`a1`, `j10`).
     pub fn name(self) -> String {
-        self.to_string()
+        let mut s = String::with_capacity(3);
+        self.push_name(&mut s);
+        s
     }
     /// Parse an algebraic square name (`a1`..`p16`), without checking any board.
     pub fn parse(s: &str) -> Option<Square> {

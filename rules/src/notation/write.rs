@@ -2,7 +2,6 @@
 //! marks after it. Apart from reading, which matches text against these forms.
 
 use super::Candidate;
-use crate::geometry::Square;
 use crate::moves::Move;
 
 /// SAN without check marks: `Nbd2`, `exd5`, `e8=Q`, `O-O`, `N@e5`.
@@ -15,11 +14,12 @@ pub(crate) fn san(cands: &[Candidate], i: usize) -> String {
             "O-O-O".into()
         };
     }
-    let mut s = String::new();
+    // Most moves' SAN fits in eight bytes; a page writes every legal move's.
+    let mut s = String::with_capacity(8);
     if c.drop {
         s.push(c.letter);
         s.push('@');
-        s.push_str(&c.to.name());
+        c.to.push_name(&mut s);
         return s;
     }
     let from = c.from.expect("a board move has an origin");
@@ -29,34 +29,33 @@ pub(crate) fn san(cands: &[Candidate], i: usize) -> String {
         }
     } else {
         s.push(c.letter);
-        let rivals: Vec<Square> = cands
-            .iter()
-            .filter(|o| {
-                !o.drop
-                    && o.castle.is_none()
-                    && !o.pawn
-                    && o.letter == c.letter
-                    && o.to == c.to
-                    && o.from != c.from
-            })
-            .filter_map(|o| o.from)
-            .collect();
-        if !rivals.is_empty() {
-            let file_unique = rivals.iter().all(|r| r.file() != from.file());
-            let rank_unique = rivals.iter().all(|r| r.rank() != from.rank());
-            if file_unique {
+        let rivals = || {
+            cands
+                .iter()
+                .filter(|o| {
+                    !o.drop
+                        && o.castle.is_none()
+                        && !o.pawn
+                        && o.letter == c.letter
+                        && o.to == c.to
+                        && o.from != c.from
+                })
+                .filter_map(|o| o.from)
+        };
+        if rivals().next().is_some() {
+            if rivals().all(|r| r.file() != from.file()) {
                 s.push((b'a' + from.file()) as char);
-            } else if rank_unique {
+            } else if rivals().all(|r| r.rank() != from.rank()) {
                 s.push_str(&(from.rank() + 1).to_string());
             } else {
-                s.push_str(&from.name());
+                from.push_name(&mut s);
             }
         }
     }
     if c.capture {
         s.push('x');
     }
-    s.push_str(&c.to.name());
+    c.to.push_name(&mut s);
     if let Some(p) = c.promotion {
         s.push('=');
         s.push(p);

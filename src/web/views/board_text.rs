@@ -5,8 +5,8 @@
 //! move" (`board_svg`).
 
 use crate::web::views::board_svg::{self, escape, escape_into, SvgOptions};
-use std::borrow::Cow;
 use missive_rules::{BoardView, Cell, Color, PieceLabel, Square};
+use std::borrow::Cow;
 use std::fmt::Write;
 
 /// The board picture followed by its text alternative.

@@ -87,9 +87,9 @@ impl ListedMoves {
         let before = [first - 1, first]
             .into_iter()
             .filter(|&f| f >= 1 && f < last)
-            .find_map(|f| self.kept(row, f, last - 1));
-        let moves: Listed = match before {
-            Some(before) => {
+            .find_map(|f| Some((f, self.kept(row, f, last - 1)?)));
+        let moves: Listed = match &before {
+            Some((_, before)) => {
                 let mut moves: Vec<Arc<ListedMove>> =
                     before.iter().filter(|m| m.ply >= first).cloned().collect();
                 moves.extend(read(last, last)?.into_iter().map(Arc::new));
@@ -110,6 +110,12 @@ impl ListedMoves {
                     moves: moves.clone(),
                 }),
             );
+            // The window before the move is superseded: only a replay of
+            // the ply before would ask for it again. Left in, it would push
+            // out other games' windows once the cache is full.
+            if let Some((f, _)) = before {
+                self.windows.remove(&(row.id, f, last - 1));
+            }
         }
         Ok(moves)
     }
@@ -245,7 +251,8 @@ mod tests {
     /// After a move, the window ending at the new ply takes the plies it
     /// shares with the kept window ending at the ply before, and reads only
     /// the new one: in a short game (same first ply) and in a long one (the
-    /// window slides by one). What it makes is kept like a window read whole.
+    /// window slides by one). What it makes is kept like a window read whole,
+    /// in place of the one it extended.
     #[test]
     fn a_window_one_ply_longer_reads_only_the_new_ply() {
         let cache = ListedMoves::new(1 << 20);
@@ -280,6 +287,10 @@ mod tests {
         assert_eq!((next[0].ply, next[0].display.as_str()), (4, "x4"));
         assert_eq!(next[39].display, "y43");
         assert_eq!(reads.borrow()[2..], [(3, 42), (43, 43)]);
+        // The window it extended is superseded and given up; a replay of
+        // the ply before reads it again.
+        assert!(cache.kept(&game(9, 43, at(1_000)), 3, 42).is_none());
+        assert!(cache.kept(&game(9, 43, at(1_000)), 4, 43).is_some());
         // The new ply not there yet (read short): shown as read, not kept.
         let short = cache
             .window(&game(9, 44, at(1_000)), 5, 44, |_, _| Ok(Vec::new()))
