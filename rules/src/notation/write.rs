@@ -82,18 +82,20 @@ pub(crate) fn with_san_displays(mut cands: Vec<Candidate>) -> Vec<Candidate> {
     cands
 }
 
-/// Each candidate's display form followed by the mark `mark` gives its move.
+/// Each candidate's display form followed by its move's mark, `marks`
+/// being in the order of `legal`.
 pub(crate) fn marked_displays(
     legal: &[Move],
     cands: Vec<Candidate>,
-    mark: impl Fn(&Move) -> &'static str,
+    marks: impl IntoIterator<Item = &'static str>,
 ) -> Vec<String> {
-    legal
-        .iter()
-        .zip(cands)
-        .map(|(m, c)| {
+    debug_assert_eq!(legal.len(), cands.len());
+    cands
+        .into_iter()
+        .zip(marks)
+        .map(|(c, mark)| {
             let mut s = c.display;
-            s.push_str(mark(m));
+            s.push_str(mark);
             s
         })
         .collect()

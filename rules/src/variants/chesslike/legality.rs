@@ -63,7 +63,7 @@ impl ChessLike {
         pseudo
     }
 
-    fn tables(&self) -> Option<&Tables> {
+    pub(super) fn tables(&self) -> Option<&Tables> {
         self.small_board.get_or_init(|| Tables::new(self)).as_ref()
     }
 

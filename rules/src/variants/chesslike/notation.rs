@@ -67,7 +67,9 @@ impl ChessLike {
         } else {
             m.to
         };
-        let mut s = format!("{}{}", m.from, to);
+        let mut s = String::with_capacity(6);
+        m.from.push_name(&mut s);
+        to.push_name(&mut s);
         if let Some(p) = m.piece {
             s.push(self.letter(p.kind).to_ascii_lowercase());
         }
@@ -133,9 +135,22 @@ impl ChessLike {
         // SAN reads only the bare candidates: the other forms a move is
         // read in (coordinates, Game Courier's) are not written here.
         let bare = legal.iter().map(|m| self.bare_candidate(pos, m)).collect();
-        notation::marked_displays(legal, notation::with_san_displays(bare), |m| {
-            self.check_mark(pos, m)
-        })
+        let sans = notation::with_san_displays(bare);
+        // The bitboard engine's marks when it lists these same moves.
+        let fast = self
+            .tables()
+            .and_then(|t| t.check_marks(pos))
+            .filter(|marked| marked.iter().map(|(m, _)| m).eq(legal.iter()));
+        match fast {
+            Some(marked) => {
+                notation::marked_displays(legal, sans, marked.into_iter().map(|(_, mark)| mark))
+            }
+            None => notation::marked_displays(
+                legal,
+                sans,
+                legal.iter().map(|m| self.check_mark(pos, m)),
+            ),
+        }
     }
 
     /// `+`, `#` or nothing after the move `m` from `pos`.
@@ -169,6 +184,43 @@ impl ChessLike {
 mod tests {
     use super::*;
     use crate::variants::chess::Chess;
+
+    /// The bitboard engine's check marks are the ones each move played out
+    /// on a [`Position`] gets: over random games and positions with checks,
+    /// mates, promotions, en passant and castling into check.
+    #[test]
+    fn check_marks_from_the_bitboards_are_those_of_each_move_played() {
+        let chess = Chess::new();
+        let v = &chess.0;
+        let positions = notation::positions_to_read_in(
+            &chess,
+            &[
+                "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+                "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 0 1",
+                "3k4/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+                "8/2P1k3/8/8/8/8/8/4K3 w - - 0 1",
+                "8/8/8/2k5/3pP3/8/8/4K2B b - e3 0 1",
+                "7k/5Q2/6K1/8/8/8/8/8 w - - 0 1",
+            ],
+            40,
+        );
+        let (mut checks, mut mates) = (0, 0);
+        for pos in &positions {
+            let legal = v.legal_moves(pos);
+            let fast = v
+                .tables()
+                .and_then(|t| t.check_marks(pos))
+                .expect("the bitboards model chess");
+            let moves: Vec<Move> = fast.iter().map(|(m, _)| *m).collect();
+            assert_eq!(moves, legal, "{}", v.fen(pos));
+            for (m, mark) in &fast {
+                assert_eq!(*mark, v.check_mark(pos, m), "{} {m:?}", v.fen(pos));
+                checks += usize::from(*mark == "+");
+                mates += usize::from(*mark == "#");
+            }
+        }
+        assert!(checks > 100 && mates >= 3, "{checks} checks, {mates} mates");
+    }
 
     /// What reading among the named moves rests on holds for chess: every
     /// form of every move but a castling names its destination, and a form

@@ -53,6 +53,32 @@ impl Tables {
         Some(list.iter().map(|&m| self.to_move(m, us)).collect())
     }
 
+    /// The legal moves of `pos` as [`Tables::legal_moves`] lists them,
+    /// each with SAN's check mark after it (`+`, `#` or nothing); `None`
+    /// as for `legal_moves`. Each move is played on the bitboards, not on
+    /// a [`Position`]: marking a page's whole legal-move list was most of
+    /// writing it.
+    pub(crate) fn check_marks(&self, pos: &Position) -> Option<Vec<(Move, &'static str)>> {
+        let b = self.board(pos)?;
+        let mut list = Vec::with_capacity(64);
+        b.legal_moves(self, &mut list);
+        let us = if b.side == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        Some(
+            list.iter()
+                .map(|&m| {
+                    let next = b.play(self, m);
+                    let checked = next.attacked(self, next.king_square(self, next.side), b.side);
+                    let mark = crate::notation::check_mark(checked, || next.count(self) > 0);
+                    (self.to_move(m, us), mark)
+                })
+                .collect(),
+        )
+    }
+
     /// Leaf nodes `depth` plies below `pos`; `None` as for `legal_moves`.
     pub(crate) fn perft(&self, pos: &Position, depth: u32) -> Option<u64> {
         let b = self.board(pos)?;

@@ -225,7 +225,7 @@ impl Board {
 
     /// How many legal moves there are.
     #[inline]
-    fn count(&self, t: &Tables) -> u64 {
+    pub(super) fn count(&self, t: &Tables) -> u64 {
         let (mut all, mut captures) = (0, 0);
         self.safe_moves(t, |_, capture| {
             all += 1;
