@@ -42,23 +42,13 @@ impl Tables {
     /// The legal moves of `pos`, as `ChessLike::legal_moves` lists them;
     /// `None` if the position has what the tables do not model.
     pub(crate) fn legal_moves(&self, pos: &Position) -> Option<Vec<Move>> {
-        let b = self.board(pos)?;
-        let mut list = Vec::with_capacity(64);
-        b.legal_moves(self, &mut list);
-        let us = if b.side == 0 {
-            Color::White
-        } else {
-            Color::Black
-        };
-        Some(list.iter().map(|&m| self.to_move(m, us)).collect())
+        self.each_legal(pos, |_, _| ())
+            .map(|moves| moves.into_iter().map(|(m, ())| m).collect())
     }
 
-    /// The legal moves of `pos` as [`Tables::legal_moves`] lists them,
-    /// each with SAN's check mark after it (`+`, `#` or nothing); `None`
-    /// as for `legal_moves`. Each move is played on the bitboards, not on
-    /// a [`Position`]: marking a page's whole legal-move list was most of
-    /// writing it.
-    pub(crate) fn check_marks(&self, pos: &Position) -> Option<Vec<(Move, &'static str)>> {
+    /// Each legal move of `pos` in generation order, with what `f` makes of
+    /// it from the board it is played on; `None` as for `legal_moves`.
+    fn each_legal<T>(&self, pos: &Position, f: impl Fn(&Board, Mv) -> T) -> Option<Vec<(Move, T)>> {
         let b = self.board(pos)?;
         let mut list = Vec::with_capacity(64);
         b.legal_moves(self, &mut list);
@@ -69,14 +59,22 @@ impl Tables {
         };
         Some(
             list.iter()
-                .map(|&m| {
-                    let next = b.play(self, m);
-                    let checked = next.attacked(self, next.king_square(self, next.side), b.side);
-                    let mark = crate::notation::check_mark(checked, || next.count(self) > 0);
-                    (self.to_move(m, us), mark)
-                })
+                .map(|&m| (self.to_move(m, us), f(&b, m)))
                 .collect(),
         )
+    }
+
+    /// The legal moves of `pos` as [`Tables::legal_moves`] lists them,
+    /// each with SAN's check mark after it (`+`, `#` or nothing); `None`
+    /// as for `legal_moves`. Each move is played on the bitboards, not on
+    /// a [`Position`]: marking a page's whole legal-move list was most of
+    /// writing it.
+    pub(crate) fn check_marks(&self, pos: &Position) -> Option<Vec<(Move, &'static str)>> {
+        self.each_legal(pos, |b, m| {
+            let next = b.play(self, m);
+            let checked = next.attacked(self, next.king_square(self, next.side), b.side);
+            crate::notation::check_mark(checked, || next.count(self) > 0)
+        })
     }
 
     /// Leaf nodes `depth` plies below `pos`; `None` as for `legal_moves`.
