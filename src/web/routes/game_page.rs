@@ -457,24 +457,20 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
         flipped,
         last_move: last.map(|m| (m.from_square.as_deref(), m.to_square.as_str())),
     };
+    // One view of the shown position, for the picture (when not kept) and
+    // the legend's pieces in hand.
+    let shown_view: Result<BoardView, missive_rules::FenError> = match replaying {
+        true => variant
+            .parse_fen(&shown_fen)
+            .map(|p| BoardView::new(variant, &p)),
+        false => Ok(game.board_view()),
+    };
     let svg = ctx
         .state
         .pictures
-        .picture(&picture, || match replaying {
-            true => Ok(BoardView::new(variant, &variant.parse_fen(&shown_fen)?)),
-            false => Ok(game.board_view()),
-        })
+        .picture(&picture, || shown_view.as_ref().map_err(Clone::clone))
         .map_err(|e| Error::internal(format!("game {} ply {shown} has a bad FEN: {e}", row.id)))?;
-    // The restored game's own view when it shows the current position, so
-    // the page reads no FEN again for the legend's pieces in hand.
-    let shown_view = match replaying {
-        true => variant
-            .parse_fen(&shown_fen)
-            .ok()
-            .map(|p| BoardView::new(variant, &p)),
-        false => Some(game.board_view()),
-    };
-    let legend = crate::web::views::legend::legend_html(variant, shown_view.as_ref());
+    let legend = crate::web::views::legend::legend_html(variant, shown_view.as_ref().ok());
     let rows = move_lines(&data.moves.listed, row.black_id, shown);
     let listed = ListWindow {
         first: data.moves.listed.first().map(|m| m.ply).unwrap_or(1),

@@ -64,10 +64,10 @@ impl Pictures {
 
     /// The board picture of `of`, drawn by `view` (the position `of.fen`
     /// names) when not kept.
-    pub fn picture(
+    pub fn picture<V: std::borrow::Borrow<BoardView>>(
         &self,
         of: &PictureOf,
-        view: impl FnOnce() -> Result<BoardView, FenError>,
+        view: impl FnOnce() -> Result<V, FenError>,
     ) -> Result<Arc<str>, FenError> {
         let key = self
             .hasher
@@ -78,7 +78,7 @@ impl Pictures {
             }
         }
         let svg: Arc<str> = board_text::board_and_text(
-            &view()?,
+            view()?.borrow(),
             &SvgOptions {
                 flipped: of.flipped,
                 last_move: of.last_move,
