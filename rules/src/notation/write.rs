@@ -2,7 +2,6 @@
 //! marks after it. Apart from reading, which matches text against these forms.
 
 use super::Candidate;
-use crate::moves::Move;
 
 /// SAN without check marks: `Nbd2`, `exd5`, `e8=Q`, `O-O`, `N@e5`.
 pub(crate) fn san(cands: &[Candidate], i: usize) -> String {
@@ -82,14 +81,12 @@ pub(crate) fn with_san_displays(mut cands: Vec<Candidate>) -> Vec<Candidate> {
     cands
 }
 
-/// Each candidate's display form followed by its move's mark, `marks`
-/// being in the order of `legal`.
+/// Each candidate's display form followed by its move's mark (`marks` in
+/// the candidates' order).
 pub(crate) fn marked_displays(
-    legal: &[Move],
     cands: Vec<Candidate>,
     marks: impl IntoIterator<Item = &'static str>,
 ) -> Vec<String> {
-    debug_assert_eq!(legal.len(), cands.len());
     cands
         .into_iter()
         .zip(marks)

@@ -241,8 +241,9 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
         side_name(view, view.side_to_move),
         piece_art::BOARD_STYLE
     );
+    // The last move's squares, compared with each square drawn.
     let (last_from, last_to) = match opts.last_move {
-        Some((f, t)) => (f, Some(t)),
+        Some((f, t)) => (f.and_then(Square::parse), Square::parse(t)),
         None => (None, None),
     };
     for row in 0..h {
@@ -268,20 +269,14 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
             // Written piece by piece: `write!` per square was most of
             // drawing a board.
             out.push_str("<g class=\"sq\" data-sq=\"");
-            let name_at = out.len();
             sq.push_name(&mut out);
-            let named = name_at..out.len();
             out.push_str(if dark {
                 "\"><rect class=\"d\" x=\""
             } else {
                 "\"><rect class=\"l\" x=\""
             });
             push_xy(&mut out, x, y);
-            let last = {
-                let name = &out[named];
-                last_from == Some(name) || last_to == Some(name)
-            };
-            if last {
+            if last_from == Some(sq) || last_to == Some(sq) {
                 out.push_str("<rect class=\"last\" x=\"");
                 push_xy(&mut out, x, y);
             }

@@ -267,13 +267,13 @@ fn push_symbol_id(out: &mut String, name: &str) {
 
 /// `<defs>` with one `<symbol>` per known name (each once).
 pub fn defs<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
-    // Ids already written: the last `len` bytes after each `start` in `out`.
-    let mut written: Vec<(usize, usize)> = Vec::new();
+    // A board names most kinds many times: each name is looked at once, and
+    // two names may share a picture (a promoted piece and its base).
     let mut names_seen: Vec<&str> = Vec::new();
+    let mut ids: Vec<String> = Vec::new();
     let mut out = String::with_capacity(4096);
     out.push_str("<defs>");
     for name in names {
-        // A board names most kinds many times: each name is looked at once.
         if names_seen.contains(&name) {
             continue;
         }
@@ -281,24 +281,17 @@ pub fn defs<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
         let Some((a, b)) = art_parts(name) else {
             continue;
         };
-        // Two names may share a picture (a promoted piece and its base).
-        let mark = out.len();
-        out.push_str("<symbol id=\"");
-        let start = out.len();
-        push_symbol_id(&mut out, name);
-        let id = start..out.len();
-        if written
-            .iter()
-            .any(|&(s, len)| out[s..s + len] == out[id.clone()])
-        {
-            out.truncate(mark);
+        let id = symbol_id(name);
+        if ids.contains(&id) {
             continue;
         }
-        written.push((id.start, id.len()));
+        out.push_str("<symbol id=\"");
+        out.push_str(&id);
         out.push_str("\" viewBox=\"0 0 48 48\" overflow=\"visible\">");
         out.push_str(a);
         out.push_str(b);
         out.push_str("</symbol>");
+        ids.push(id);
     }
     out.push_str("</defs>");
     out

@@ -2,9 +2,11 @@
 //! few hundred coordinates, and `core::fmt` (float formatting above all)
 //! was a good part of drawing one (docs/performance.md).
 
+use std::fmt::Write;
+
 /// Append `n` in decimal.
-pub fn push_int(out: &mut String, n: i64) {
-    out.push_str(itoa::Buffer::new().format(n));
+pub fn push_int(out: &mut impl Write, n: i64) {
+    let _ = out.write_str(itoa::Buffer::new().format(n));
 }
 
 /// `v` in tenths, rounded half away from zero.
@@ -12,26 +14,26 @@ fn tenths(v: f32) -> i64 {
     (v * 10.0).round() as i64
 }
 
-fn push_tenths(out: &mut String, t: i64, always_decimal: bool) {
+fn push_tenths(out: &mut impl Write, t: i64, always_decimal: bool) {
     if t < 0 {
-        out.push('-');
+        let _ = out.write_char('-');
     }
     let t = t.abs();
     push_int(out, t / 10);
     if always_decimal || t % 10 != 0 {
-        out.push('.');
-        out.push(char::from(b'0' + (t % 10) as u8));
+        let _ = out.write_char('.');
+        let _ = out.write_char(char::from(b'0' + (t % 10) as u8));
     }
 }
 
 /// `v` to one decimal, without a trailing ".0" (`20`, `21.9`).
-pub fn push_d1(out: &mut String, v: f32) {
+pub fn push_d1(out: &mut impl Write, v: f32) {
     push_tenths(out, tenths(v), false)
 }
 
 /// `v` to one decimal, always written (`20.0`, `21.9`), as `{:.1}` writes
 /// it but for a value exactly half a tenth off, rounded away from zero.
-pub fn push_f1(out: &mut String, v: f32) {
+pub fn push_f1(out: &mut impl Write, v: f32) {
     push_tenths(out, tenths(v), true)
 }
 
@@ -40,9 +42,8 @@ pub struct D1(pub f32);
 
 impl std::fmt::Display for D1 {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let mut s = String::with_capacity(8);
-        push_d1(&mut s, self.0);
-        f.write_str(&s)
+        push_d1(f, self.0);
+        Ok(())
     }
 }
 

@@ -137,20 +137,15 @@ impl ChessLike {
         let bare = legal.iter().map(|m| self.bare_candidate(pos, m)).collect();
         let sans = notation::with_san_displays(bare);
         // The bitboard engine's marks when it lists these same moves.
-        let fast = self
+        let marks: Vec<&'static str> = match self
             .tables()
             .and_then(|t| t.check_marks(pos))
-            .filter(|marked| marked.iter().map(|(m, _)| m).eq(legal.iter()));
-        match fast {
-            Some(marked) => {
-                notation::marked_displays(legal, sans, marked.into_iter().map(|(_, mark)| mark))
-            }
-            None => notation::marked_displays(
-                legal,
-                sans,
-                legal.iter().map(|m| self.check_mark(pos, m)),
-            ),
-        }
+            .filter(|marked| marked.iter().map(|(m, _)| m).eq(legal.iter()))
+        {
+            Some(marked) => marked.into_iter().map(|(_, mark)| mark).collect(),
+            None => legal.iter().map(|m| self.check_mark(pos, m)).collect(),
+        };
+        notation::marked_displays(sans, marks)
     }
 
     /// `+`, `#` or nothing after the move `m` from `pos`.

@@ -190,7 +190,6 @@ impl LeapChess {
     /// The display form of every legal move, disambiguated once.
     pub(super) fn displays(&self, pos: &Position, legal: &[Move]) -> Vec<String> {
         notation::marked_displays(
-            legal,
             self.candidates(pos, legal),
             legal.iter().map(|m| self.check_mark(pos, m)),
         )
