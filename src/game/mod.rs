@@ -16,4 +16,5 @@ pub mod records;
 pub mod resign;
 pub mod restore;
 pub mod rows;
+pub mod store_move;
 pub mod takeback;

@@ -5,7 +5,7 @@ use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, Side};
 use crate::game::restore;
 use crate::game::rows;
-use crate::web::routes::game_page::{load_game, Loaded};
+use crate::web::routes::game_load::{load_game, Loaded};
 use crate::web::{parse_id, Ctx};
 use actix_web::{web, HttpResponse};
 

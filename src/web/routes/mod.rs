@@ -12,6 +12,7 @@ pub mod conditional;
 pub mod director;
 pub mod game_acts;
 pub mod game_json;
+pub mod game_load;
 pub mod game_page;
 pub mod game_rulings;
 pub mod help;

@@ -7,6 +7,7 @@ mod contrast;
 pub mod history;
 pub mod legend;
 pub mod listed_moves;
+pub mod move_lines;
 pub mod move_warning;
 pub mod pictures;
 pub mod piece_art;

@@ -11,7 +11,7 @@ use crate::domain::game_state::GameStatus;
 use crate::game::play::{self, MoveOutcome};
 use crate::game::{conditional, draw, records, resign, rows};
 use crate::web::routes::game_json::game_body;
-use crate::web::routes::game_page::load_game_for;
+use crate::web::routes::game_load::load_game_for;
 use crate::web::{clip, db_read, db_short, now, parse_id, write_once, AppState};
 use actix_web::http::StatusCode;
 use actix_web::web;
