@@ -22,10 +22,10 @@ pub struct Loaded<Ms = Drawn> {
     pub moves: Ms,
     pub names: HashMap<i32, String>,
     /// The viewer's private note on this game.
-    pub note: Option<String>,
+    pub(crate) note: Option<String>,
     pub clock: Option<GameClock>,
     /// The tournament the game belongs to: its id and name.
-    pub tournament: Option<(i32, String)>,
+    pub(crate) tournament: Option<(i32, String)>,
     /// The viewer's conditional lines, while the game is on.
     pub lines: Vec<crate::game::conditional::Line>,
     /// The game's events (leave, outages, reminders, claims, takebacks...).
@@ -35,7 +35,7 @@ pub struct Loaded<Ms = Drawn> {
 }
 
 /// The ply a page shows: `?ply=N` clamped to the game, else the last.
-pub fn shown_ply(view_ply: Option<i64>, total: i32) -> i32 {
+pub(crate) fn shown_ply(view_ply: Option<i64>, total: i32) -> i32 {
     view_ply
         .map(|p| p.clamp(0, i64::from(total.max(0))) as i32)
         .unwrap_or(total)
@@ -44,9 +44,9 @@ pub fn shown_ply(view_ply: Option<i64>, total: i32) -> i32 {
 /// What a game page draws beyond the game's row.
 pub struct Drawn {
     /// The plies it lists (a window of a long game).
-    pub listed: crate::web::views::listed_moves::Listed,
+    pub(crate) listed: crate::web::views::listed_moves::Listed,
     /// The game at its current ply, from the position cache.
-    pub restored: Arc<Restored>,
+    pub(crate) restored: Arc<Restored>,
 }
 
 /// What the page showing ply `view` (`None`: the current one) draws: the

@@ -8,27 +8,27 @@ use std::borrow::Borrow;
 /// Its texts are borrowed from the listed plies: copying them out (and
 /// freeing the copies) was a tenth of drawing a game page.
 pub struct MoveCell<'a> {
-    pub ply: i32,
-    pub display: &'a str,
-    pub comment: Option<&'a str>,
-    pub current: bool,
+    pub(crate) ply: i32,
+    pub(crate) display: &'a str,
+    pub(crate) comment: Option<&'a str>,
+    pub(crate) current: bool,
     /// Played at once from its player's conditional line.
-    pub conditional: bool,
+    pub(crate) conditional: bool,
 }
 
 pub struct MoveLine<'a> {
-    pub number: usize,
+    pub(crate) number: usize,
     /// Black moved first in this line (custom start): show "…" for White.
-    pub ellipsis: bool,
-    pub first: Vec<MoveCell<'a>>,
-    pub second: Vec<MoveCell<'a>>,
+    pub(crate) ellipsis: bool,
+    pub(crate) first: Vec<MoveCell<'a>>,
+    pub(crate) second: Vec<MoveCell<'a>>,
 }
 
 /// Which plies the page's move list shows (`first..=last` of `total`).
 pub struct ListWindow {
-    pub first: i32,
-    pub last: i32,
-    pub total: i32,
+    pub(crate) first: i32,
+    pub(crate) last: i32,
+    pub(crate) total: i32,
 }
 
 /// How many plies the game page lists (around the ply shown); the full list
@@ -49,7 +49,7 @@ pub fn window_around(shown: i32, total: i32) -> (i32, i32) {
 /// The move list: one line per move number, White's ply (or plies) then
 /// Black's, each a link to the position after it. The number stored with
 /// each ply groups them, so a window of a long game lists correctly.
-pub fn move_lines<M: Borrow<ListedMove>>(
+pub(crate) fn move_lines<M: Borrow<ListedMove>>(
     moves: &[M],
     black_id: Option<i32>,
     shown: i32,
