@@ -292,7 +292,7 @@ impl ManageConnection for Manager {
         self.open()
     }
     /// Checked on checkout (PostgreSQL only, see [`connect_with`]), unless a
-    /// statement succeeded on it within [`Health::TRUSTED_FOR`].
+    /// statement succeeded on it within `Health::TRUSTED_FOR`.
     fn is_valid(&self, conn: &mut DbConn) -> Result<(), ConnectionError> {
         if Health::of(conn).is_some_and(|h| h.last_ok.elapsed() < Health::TRUSTED_FOR) {
             return Ok(());

@@ -20,7 +20,7 @@ impl fmt::Display for UnknownCode {
 
 impl std::error::Error for UnknownCode {}
 
-/// A state with a stored code: what every enum of [`text_codes!`] has, and
+/// A state with a stored code: what every enum of `text_codes!` has, and
 /// what hand-written ones (an end reason wraps the rules engine's) give too.
 pub trait Coded: Sized + Copy + 'static {
     /// What the state is, for messages ("game status").

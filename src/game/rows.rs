@@ -27,7 +27,7 @@ pub const MOVE_TEXT_MAX: usize = 500;
 /// Longest `//` comment kept with a move (the move text limit bounds it too).
 pub const COMMENT_MAX: usize = 400;
 
-/// A game's repetition history ([`Game::history_string`]): its
+/// A game's repetition history ([`Game::history_string`](missive_rules::Game::history_string)): its
 /// `game_histories` row (the history up to that row's ply) followed by the
 /// entries its later moves added. Kept apart from the game's row, which
 /// every list and page reads, because only restoring a game needs it, and a

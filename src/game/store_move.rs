@@ -98,10 +98,11 @@ impl MoveWrite {
     }
 }
 
-/// Store a move checked by [`crate::game::play::queue_move`], with the conditional replies it
-/// sets off: the guarded update of the game, the move rows, the game's
-/// lines, the mails or the game's end. Run it in a transaction; "the
-/// position has changed" when another move was stored first.
+/// Store a move checked by [`queue_move`](crate::game::play::queue_move),
+/// with the conditional replies it sets off: the guarded update of the game,
+/// the move rows, the game's lines, the mails or the game's end. Run it in a
+/// transaction; "the position has changed" when another move was stored
+/// first.
 pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), Error> {
     let row = &w.row;
     let (id, next_side, now) = (row.id, w.next_side, w.now);

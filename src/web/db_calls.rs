@@ -67,7 +67,7 @@ where
 /// connection as it fails and checks one that has been idle, so at most one
 /// try per pooled connection can fail. Work that writes must not come here
 /// (a COMMIT whose answer was lost may have been stored) unless doing it
-/// twice is harmless ([`new_session`]); see [`write_once`].
+/// twice is harmless ([`new_session`](crate::web::new_session)); see [`write_once`].
 pub async fn db_read<F, T>(state: &AppState, f: F) -> Result<T, Error>
 where
     F: Fn(&mut DbConn) -> Result<T, Error> + Clone + Send + 'static,

@@ -170,7 +170,7 @@ fn files() -> &'static Mutex<HashMap<String, Arc<str>>> {
     FILES.get_or_init(Default::default)
 }
 
-/// Where the legend's pictures are served ([`file`]).
+/// Where the legend's pictures are served ([`file()`]).
 pub const FILES_PATH: &str = "/static/legend/";
 
 /// Keep `svg` as a file and give its address: [`FILES_PATH`], the name of
@@ -218,7 +218,7 @@ fn slug(name: &str) -> String {
 
 /// The pieces list of a variant (computed once per variant: the diagrams
 /// ask the rules engine for many positions). The pictures and diagrams are
-/// files ([`file`]) the list shows with `<img>`: inline, they were three
+/// files ([`file()`]) the list shows with `<img>`: inline, they were three
 /// quarters of a game page's bytes, sent again with every page, where a
 /// browser keeps a file.
 pub fn pieces_html(variant: &dyn Variant) -> String {
