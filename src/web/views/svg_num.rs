@@ -2,11 +2,11 @@
 //! few hundred coordinates, and `core::fmt` (float formatting above all)
 //! was a good part of drawing one (docs/performance.md).
 
-use std::fmt::Write;
+use std::fmt::{self, Write};
 
 /// Append `n` in decimal.
-pub fn push_int(out: &mut impl Write, n: i64) {
-    let _ = out.write_str(itoa::Buffer::new().format(n));
+pub fn push_int(out: &mut String, n: i64) {
+    out.push_str(itoa::Buffer::new().format(n));
 }
 
 /// `v` in tenths, rounded half away from zero.
@@ -14,36 +14,38 @@ fn tenths(v: f32) -> i64 {
     (v * 10.0).round() as i64
 }
 
-fn push_tenths(out: &mut impl Write, t: i64, always_decimal: bool) {
+/// Tenths `t` as a decimal, to a `String` or a `Formatter` alike.
+fn write_tenths(out: &mut impl Write, t: i64, always_decimal: bool) -> fmt::Result {
     if t < 0 {
-        let _ = out.write_char('-');
+        out.write_char('-')?;
     }
     let t = t.abs();
-    push_int(out, t / 10);
+    out.write_str(itoa::Buffer::new().format(t / 10))?;
     if always_decimal || t % 10 != 0 {
-        let _ = out.write_char('.');
-        let _ = out.write_char(char::from(b'0' + (t % 10) as u8));
+        out.write_char('.')?;
+        out.write_char(char::from(b'0' + (t % 10) as u8))?;
     }
+    Ok(())
 }
 
 /// `v` to one decimal, without a trailing ".0" (`20`, `21.9`).
-pub fn push_d1(out: &mut impl Write, v: f32) {
-    push_tenths(out, tenths(v), false)
+pub fn push_d1(out: &mut String, v: f32) {
+    // Writing to a `String` cannot fail.
+    let _ = write_tenths(out, tenths(v), false);
 }
 
 /// `v` to one decimal, always written (`20.0`, `21.9`), as `{:.1}` writes
 /// it but for a value exactly half a tenth off, rounded away from zero.
-pub fn push_f1(out: &mut impl Write, v: f32) {
-    push_tenths(out, tenths(v), true)
+pub fn push_f1(out: &mut String, v: f32) {
+    let _ = write_tenths(out, tenths(v), true);
 }
 
-/// [`push_d1`] for `write!`.
+/// [`push_d1`] for `write!`, passing on the formatter's errors.
 pub struct D1(pub f32);
 
-impl std::fmt::Display for D1 {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        push_d1(f, self.0);
-        Ok(())
+impl fmt::Display for D1 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_tenths(f, tenths(self.0), false)
     }
 }
 
