@@ -2,7 +2,8 @@
 # HTTP load benchmark: the release server on 127.0.0.1 under 64 keep-alive
 # connections; trivial handler, raw SQLite transactions, move POST and game
 # page (each view by a player of its own after the opponent's move) on SQLite
-# and PostgreSQL (its Unix socket, or MISSIVE_BENCH_POSTGRES_URL), then the
+# and PostgreSQL (its Unix socket, or MISSIVE_BENCH_POSTGRES_URL), and for
+# scale /healthz in the page's place after each move (*-floor), then the
 # ratios against the targets.
 #   bash bench/http.sh                 # 3 s per case
 #   bash bench/http.sh --secs 20       # longer runs

@@ -8,10 +8,13 @@
 //! connection (each player moving in turn, legal moves picked with the rules
 //! crate) and the game page as real players see it: each connection is a
 //! game between two players of its own, each with a session of their own,
-//! and every view follows the opponent's move. On SQLite and, when it
-//! answers, on PostgreSQL over its Unix socket (`MISSIVE_BENCH_POSTGRES_URL`,
-//! else the socket in /var/run/postgresql, else `MISSIVE_TEST_POSTGRES_URL`;
-//! a scratch database is created and dropped). Ratios against the targets
+//! and every view follows the opponent's move; and, for scale, the same
+//! loop with `/healthz` asked for in the page's place (what the moves
+//! between views, the load client and HTTP leave for any page). On SQLite
+//! and, when it answers, on PostgreSQL over its Unix socket
+//! (`MISSIVE_BENCH_POSTGRES_URL`, else the socket in /var/run/postgresql,
+//! else `MISSIVE_TEST_POSTGRES_URL`; a scratch database is created and
+//! dropped). Ratios against the targets
 //! close the run. `MISSIVE_BENCH_SAVE_PAGE=FILE` saves one game page as the
 //! bench sees it.
 
@@ -33,7 +36,8 @@ struct Args {
     workers: usize,
     pool: u32,
     /// `--only a,b`: run only these cases (trivial, raw, sqlite-move,
-    /// sqlite-page, postgres-move, postgres-page).
+    /// sqlite-page, sqlite-floor, postgres-move, postgres-page,
+    /// postgres-floor).
     only: Vec<String>,
     /// `--sqlite-sync full|normal`: the server's `MISSIVE_SQLITE_SYNC`, and
     /// the raw transactions' (default: the server's default).
@@ -367,6 +371,15 @@ struct Viewer {
     csrf: [Option<String>; 2],
 }
 
+/// What a timed view asks for: the game page, or, for scale, the trivial
+/// handler in the page's place (the floor that the moves between the
+/// views, the load client and HTTP leave, whatever a page costs).
+#[derive(Clone, Copy, PartialEq)]
+enum View {
+    Page,
+    Trivial,
+}
+
 /// Real traffic: each connection is a game between two players of its own;
 /// the side to move posts a random legal move, then the opponent, whose
 /// turn it now is, views the game page with their own session. Only the
@@ -378,10 +391,11 @@ fn views_after_moves(
     database_url: &str,
     addr: &str,
     games: &[(i32, Player, Player)],
+    view: View,
 ) -> Summary {
     let pool = missive::db::connect(database_url, 2).expect("database");
     let games = games.to_vec();
-    if let Some((id, w, _)) = games.first() {
+    if let (Some((id, w, _)), View::Page) = (games.first(), view) {
         let page = Http::new(addr)
             .get(&format!("/games/{id}"), &w.cookie(&load::csrf_seed()))
             .expect("game page");
@@ -404,7 +418,7 @@ fn views_after_moves(
                 csrf: [None, None],
             }
         },
-        |v, http| {
+        move |v, http| {
             if v.table.finished() {
                 let mut conn = v.pool.get().unwrap();
                 let id = load::new_game(&mut conn, &v.table.white, &v.table.black);
@@ -422,7 +436,11 @@ fn views_after_moves(
                 p.coordinate, v.table.id
             );
             let viewer = v.table.to_move().cookie(&v.seeds[1 - side]);
-            timed(http, &format!("/games/{}", v.table.id), &viewer, 200)
+            let path = match view {
+                View::Page => format!("/games/{}", v.table.id),
+                View::Trivial => "/healthz".to_string(),
+            };
+            timed(http, &path, &viewer, 200)
         },
         addr,
     );
@@ -433,7 +451,7 @@ fn views_after_moves(
     Summary { seconds: busy, ..s }
 }
 
-fn game_cases(label: &str, key: &str, database_url: &str, a: &Args) -> [Option<Summary>; 2] {
+fn game_cases(label: &str, key: &str, database_url: &str, a: &Args) -> [Option<Summary>; 3] {
     let games = setup_games(database_url, a.conns);
     let server = Server::start(database_url, a);
     let m = a.wants(&format!("{key}-move")).then(|| {
@@ -443,12 +461,18 @@ fn game_cases(label: &str, key: &str, database_url: &str, a: &Args) -> [Option<S
     });
     let p = a.wants(&format!("{key}-page")).then(|| {
         let tables = setup_tables(database_url, a.conns);
-        let p = views_after_moves(a, database_url, &server.addr, &tables);
+        let p = views_after_moves(a, database_url, &server.addr, &tables, View::Page);
         print_row(&format!("{label} game page GET after a move"), &p);
         p
     });
+    let f = a.wants(&format!("{key}-floor")).then(|| {
+        let tables = setup_tables(database_url, a.conns);
+        let f = views_after_moves(a, database_url, &server.addr, &tables, View::Trivial);
+        print_row("  (for scale: /healthz after a move)", &f);
+        f
+    });
     drop(server);
-    [m, p]
+    [m, p, f]
 }
 
 fn postgres_admin() -> Option<String> {
@@ -520,10 +544,10 @@ fn main() {
 
     let dir = tempfile::tempdir().unwrap();
     let sqlite_url = dir.path().join("bench.db").to_string_lossy().into_owned();
-    let sqlite = (a.wants("sqlite-move") || a.wants("sqlite-page"))
+    let sqlite = (a.wants("sqlite-move") || a.wants("sqlite-page") || a.wants("sqlite-floor"))
         .then(|| game_cases("SQLite", "sqlite", &sqlite_url, &a));
 
-    let pg = if a.wants("postgres-move") || a.wants("postgres-page") {
+    let pg = if a.wants("postgres-move") || a.wants("postgres-page") || a.wants("postgres-floor") {
         let pg = postgres_admin().map(|admin| {
             let name = format!("missive_bench_{}", rng.gen_range(0..u32::MAX));
             let mut c = diesel::PgConnection::establish(&admin).unwrap();
@@ -561,7 +585,7 @@ fn main() {
         }
     };
     for (label, cases, page_target) in [("SQLite", &sqlite, 0.4), ("PostgreSQL", &pg, 0.1)] {
-        if let Some([m, p]) = cases {
+        if let Some([m, p, f]) = cases {
             if let Some(p) = p {
                 ratio(
                     &format!("{label} game page"),
@@ -569,6 +593,13 @@ fn main() {
                     &t,
                     "trivial handler",
                     page_target,
+                );
+            }
+            if let (Some(f), Some(t)) = (f, &t) {
+                println!(
+                    "    (for scale, not the target: /healthz after a move / trivial handler {:.2}, \
+                     the most any page could reach with these moves between views)",
+                    f.rate() / t.rate().max(1e-9)
                 );
             }
             if let Some(m) = m {
