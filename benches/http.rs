@@ -348,14 +348,14 @@ fn moves(a: &Args, database_url: &str, addr: &str, games: &[(i32, Player, Player
 
 /// Two players of their own for each connection, each with a session and
 /// CSRF seed of their own, and one game between them.
-fn setup_tables(database_url: &str, conns: usize) -> Vec<(i32, Player, Player)> {
+fn setup_tables(database_url: &str, conns: usize, name: &str) -> Vec<(i32, Player, Player)> {
     let pool = missive::db::connect(database_url, 2).expect("database");
     let mut conn = pool.get().unwrap();
     let secret = missive::web::load_secret(&mut conn, None).unwrap();
     (0..conns)
         .map(|i| {
-            let w = load::player(&mut conn, &secret, &format!("viewer{i}w"));
-            let b = load::player(&mut conn, &secret, &format!("viewer{i}b"));
+            let w = load::player(&mut conn, &secret, &format!("{name}{i}w"));
+            let b = load::player(&mut conn, &secret, &format!("{name}{i}b"));
             let id = load::new_game(&mut conn, &w, &b);
             (id, w, b)
         })
@@ -460,13 +460,13 @@ fn game_cases(label: &str, key: &str, database_url: &str, a: &Args) -> [Option<S
         m
     });
     let p = a.wants(&format!("{key}-page")).then(|| {
-        let tables = setup_tables(database_url, a.conns);
+        let tables = setup_tables(database_url, a.conns, "viewer");
         let p = views_after_moves(a, database_url, &server.addr, &tables, View::Page);
         print_row(&format!("{label} game page GET after a move"), &p);
         p
     });
     let f = a.wants(&format!("{key}-floor")).then(|| {
-        let tables = setup_tables(database_url, a.conns);
+        let tables = setup_tables(database_url, a.conns, "floor");
         let f = views_after_moves(a, database_url, &server.addr, &tables, View::Trivial);
         print_row("  (for scale: /healthz after a move)", &f);
         f
