@@ -14,9 +14,8 @@
 //! and, when it answers, on PostgreSQL over its Unix socket
 //! (`MISSIVE_BENCH_POSTGRES_URL`, else the socket in /var/run/postgresql,
 //! else `MISSIVE_TEST_POSTGRES_URL`; a scratch database is created and
-//! dropped). Ratios against the targets
-//! close the run. `MISSIVE_BENCH_SAVE_PAGE=FILE` saves one game page as the
-//! bench sees it.
+//! dropped). Ratios against the targets close the run.
+//! `MISSIVE_BENCH_SAVE_PAGE=FILE` saves one game page as the bench sees it.
 
 #[path = "../tests/common/load.rs"]
 mod load;
@@ -47,6 +46,13 @@ struct Args {
 impl Args {
     fn wants(&self, case: &str) -> bool {
         self.only.is_empty() || self.only.iter().any(|c| c == case)
+    }
+
+    /// Any of a backend's game cases (`{key}-move`, `-page`, `-floor`).
+    fn wants_game(&self, key: &str) -> bool {
+        ["move", "page", "floor"]
+            .iter()
+            .any(|c| self.wants(&format!("{key}-{c}")))
     }
 }
 
@@ -374,7 +380,7 @@ struct Viewer {
 /// What a timed view asks for: the game page, or, for scale, the trivial
 /// handler in the page's place (the floor that the moves between the
 /// views, the load client and HTTP leave, whatever a page costs).
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy)]
 enum View {
     Page,
     Trivial,
@@ -544,10 +550,11 @@ fn main() {
 
     let dir = tempfile::tempdir().unwrap();
     let sqlite_url = dir.path().join("bench.db").to_string_lossy().into_owned();
-    let sqlite = (a.wants("sqlite-move") || a.wants("sqlite-page") || a.wants("sqlite-floor"))
+    let sqlite = a
+        .wants_game("sqlite")
         .then(|| game_cases("SQLite", "sqlite", &sqlite_url, &a));
 
-    let pg = if a.wants("postgres-move") || a.wants("postgres-page") || a.wants("postgres-floor") {
+    let pg = if a.wants_game("postgres") {
         let pg = postgres_admin().map(|admin| {
             let name = format!("missive_bench_{}", rng.gen_range(0..u32::MAX));
             let mut c = diesel::PgConnection::establish(&admin).unwrap();
