@@ -92,6 +92,7 @@ struct Server {
     addr: String,
     handle: actix_web::dev::ServerHandle,
     thread: Option<thread::JoinHandle<()>>,
+    state: std::sync::Arc<missive::web::AppState>,
 }
 
 impl Server {
@@ -110,16 +111,19 @@ impl Server {
         let (tx, rx) = mpsc::channel();
         let thread = thread::spawn(move || {
             actix_web::rt::System::new().block_on(async move {
-                let server = missive::server(&config, listener).expect("server starts");
-                tx.send(server.handle()).unwrap();
+                let state = missive::build_state(&config).expect("database opens");
+                let server =
+                    missive::server_on(state.clone(), &config, listener).expect("server starts");
+                tx.send((server.handle(), state)).unwrap();
                 let _ = server.await;
             })
         });
-        let handle = rx.recv().expect("server handle");
+        let (handle, state) = rx.recv().expect("server handle");
         Server {
             addr,
             handle,
             thread: Some(thread),
+            state,
         }
     }
 }
@@ -130,6 +134,8 @@ impl Drop for Server {
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
+        // Before the scratch database is dropped (`missive serve` does the same).
+        self.state.stop_connecting();
     }
 }
 

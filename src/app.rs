@@ -134,7 +134,7 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         config.digest_hour,
         std::time::Duration::from_secs(60),
     );
-    server_on(state, &config, listener)?.await?;
+    server_on(state.clone(), &config, listener)?.await?;
     if let Some(w) = worker {
         w.stop();
     }
@@ -143,6 +143,7 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         w.stop();
     }
     digests.stop();
+    state.stop_connecting();
     Ok(())
 }
 

@@ -430,9 +430,9 @@ fn two_processes_play_a_reply_once(backend: Backend) {
     let (app, alice, bob, id) = TestApp::game_of_alice_and_bob(backend);
     alice.play(id, "e4");
     add_line(&alice, id, "e5 Nf3");
-    let (base2, handle, thread) = common::launch(app.config.clone());
+    let second = common::launch(app.config.clone());
     let bob2 = TestClient {
-        base: base2,
+        base: second.base.clone(),
         http: bob.http.clone(),
     };
     let token = bob.csrf();
@@ -454,7 +454,7 @@ fn two_processes_play_a_reply_once(backend: Backend) {
     let two = send(bob2, token);
     let statuses = [one.join().unwrap(), two.join().unwrap()];
     assert!(statuses.contains(&StatusCode::SEE_OTHER), "{statuses:?}");
-    common::halt(handle, thread);
+    common::halt(second);
     let j = alice.json(id);
     assert_eq!(j["ply"], 3);
     assert_eq!(rows_of(&app, "moves", id, ""), 3);

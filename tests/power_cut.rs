@@ -57,8 +57,7 @@ fn config(db: &Path, sink: &SmtpSink) -> missive::Config {
 /// The server and its mail sender, as `missive serve` runs them.
 struct Server {
     base: String,
-    handle: actix_web::dev::ServerHandle,
-    thread: thread::JoinHandle<()>,
+    running: common::Running,
     mailer: missive::jobs::Worker,
 }
 
@@ -73,18 +72,17 @@ impl Server {
             owner: missive::jobs::worker_name(),
         };
         let mailer = missive::jobs::spawn_mail_worker(pool, sender, Duration::from_millis(20));
-        let (base, handle, thread) = common::launch(config);
+        let running = common::launch(config);
         Server {
-            base,
-            handle,
-            thread,
+            base: running.base.clone(),
+            running,
             mailer,
         }
     }
 
     fn stop(self) {
         self.mailer.stop();
-        common::halt(self.handle, self.thread);
+        common::halt(self.running);
     }
 }
 

@@ -93,6 +93,66 @@ fn readiness_follows_the_database(backend: Backend) {
 
 both_backends!(readiness_follows_the_database);
 
+/// Once its server has stopped, a pool opens no connection. r2d2 replaces
+/// a connection found cut on a thread of its own, which nothing joins; a
+/// process that exited while one was inside libpq crashed in libssl's exit
+/// handlers (a run of `postgres::readiness_follows_the_database` in about
+/// 30 did, before this).
+#[test]
+fn a_stopped_servers_pool_opens_no_connection() {
+    if common::postgres_url().is_none() {
+        eprintln!("MISSIVE_TEST_POSTGRES_URL is not set: PostgreSQL run skipped");
+        return;
+    }
+    let mut app = TestApp::start(Backend::Postgres);
+    let name = url::Url::parse(&app.database_url).unwrap().path()[1..].to_string();
+    let mut admin = diesel::PgConnection::establish(&common::postgres_url().unwrap()).unwrap();
+    let backends = |admin: &mut diesel::PgConnection| {
+        #[derive(QueryableByName)]
+        struct N {
+            #[diesel(sql_type = diesel::sql_types::BigInt)]
+            n: i64,
+        }
+        diesel::sql_query(format!(
+            "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = '{name}'"
+        ))
+        .get_result::<N>(admin)
+        .unwrap()
+        .n
+    };
+    assert!(backends(&mut admin) > 0, "the pool holds connections");
+
+    let state = app.stop_server();
+    diesel::sql_query(format!(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'"
+    ))
+    .execute(&mut admin)
+    .unwrap();
+    // Each pooled connection is found cut and leaves the pool; none comes
+    // in its place.
+    let mut refused = None;
+    for _ in 0..=state.pool.max_size() {
+        match state.pool.get_timeout(Duration::from_secs(2)) {
+            Ok(mut conn) => {
+                let cut = diesel::sql_query("SELECT 1").execute(&mut *conn).is_err();
+                assert!(cut, "no connection to the database is opened again");
+            }
+            Err(e) => {
+                refused = Some(e.to_string());
+                break;
+            }
+        }
+    }
+    let refused = refused.expect("the pool runs out of connections");
+    assert!(refused.contains("the server is stopping"), "{refused}");
+    // The cut ones leave pg_stat_activity as their processes end.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while backends(&mut admin) > 0 && Instant::now() < deadline {
+        thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(backends(&mut admin), 0, "nothing connected after the stop");
+}
+
 const TOKEN: &str = "metrics-token-for-the-test-0123";
 
 /// `promtool check metrics` on `text`, when Debian's `prometheus` package

@@ -11,6 +11,7 @@ pub mod mail_failures;
 pub mod models;
 pub mod once;
 pub mod outbox;
+pub mod pool_gate;
 pub mod rate_counters;
 pub mod schema;
 pub mod settings;
@@ -19,6 +20,7 @@ use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
 use diesel::r2d2::{self, ManageConnection};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
+pub use pool_gate::PoolGate;
 use std::time::{Duration, Instant};
 
 /// A connection to either backend. Everything in `services/` takes this.
@@ -192,6 +194,8 @@ pub struct Manager {
     backend: Backend,
     url: String,
     sqlite_sync: SqliteSync,
+    /// Shut when the server stops ([`PoolGate`]); shared by clones.
+    gate: PoolGate,
 }
 
 impl Manager {
@@ -203,6 +207,7 @@ impl Manager {
             backend,
             url,
             sqlite_sync: SqliteSync::default(),
+            gate: PoolGate::default(),
         }
     }
     /// The database the configuration names, as it says to sync.
@@ -215,6 +220,10 @@ impl Manager {
     }
     pub fn backend(&self) -> Backend {
         self.backend
+    }
+    /// The gate of the pools this manager (or a clone) fills.
+    pub fn gate(&self) -> PoolGate {
+        self.gate.clone()
     }
     pub fn open(&self) -> Result<DbConn, ConnectionError> {
         match self.backend {
@@ -289,7 +298,10 @@ impl ManageConnection for Manager {
     type Error = ConnectionError;
 
     fn connect(&self) -> Result<DbConn, ConnectionError> {
-        self.open()
+        self.gate.pass(
+            || self.open(),
+            || ConnectionError::BadConnection("the server is stopping: no new connections".into()),
+        )
     }
     /// Checked on checkout (PostgreSQL only, see [`connect_with`]), unless a
     /// statement succeeded on it within `Health::TRUSTED_FOR`.

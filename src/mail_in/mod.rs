@@ -95,6 +95,8 @@ pub fn receive(config: &Config, raw: &[u8]) -> Outcome {
         );
     };
     let acted = actix_web::rt::System::new().block_on(acting::act(&state, &token, &reply, &key));
+    // The process exits next.
+    state.stop_connecting();
     match acted {
         Ok(note) => outcome(Sysexit::Done, note),
         Err(e @ Error::NotFound(_)) => outcome(Sysexit::UnknownAddress, e.to_string()),

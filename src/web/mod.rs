@@ -32,6 +32,8 @@ pub use crate::accounts::users::SESSION_DAYS;
 
 pub struct AppState {
     pub pool: Pool,
+    /// Shut by [`AppState::stop_connecting`] once the server has stopped.
+    pool_gate: crate::db::PoolGate,
     pub config: Config,
     pub secret: Vec<u8>,
     /// One permit per pooled connection: requests wait here, as futures,
@@ -57,13 +59,20 @@ pub struct AppState {
 }
 
 impl AppState {
-    pub fn new(pool: Pool, config: Config, secret: Vec<u8>, writes: crate::db::Writes) -> AppState {
+    pub fn new(
+        pool: Pool,
+        pool_gate: crate::db::PoolGate,
+        config: Config,
+        secret: Vec<u8>,
+        writes: crate::db::Writes,
+    ) -> AppState {
         let permits = pool.max_size() as usize;
         let cache_bytes = u64::from(config.position_cache_mb) << 20;
         let backend = crate::db::parse_url(&config.database_url).0;
         let inline_short_work = backend == crate::db::Backend::Sqlite;
         AppState {
             pool,
+            pool_gate,
             config,
             secret,
             db_permits: tokio::sync::Semaphore::new(permits),
@@ -78,13 +87,25 @@ impl AppState {
             inline_short_work,
         }
     }
+
+    /// For when the server and the background jobs have stopped: the pool
+    /// opens no new connection, and those being opened are waited for (up
+    /// to a few seconds), so none is inside libpq when the process exits
+    /// ([`crate::db::pool_gate`]).
+    pub fn stop_connecting(&self) {
+        if !self.pool_gate.shut(std::time::Duration::from_secs(5)) {
+            tracing::warn!("a database connection was still being opened at shutdown");
+        }
+    }
 }
 
 pub type State = web::Data<Arc<AppState>>;
 
 /// Open the database (creating and migrating it) and load the secret.
 pub fn build_state(config: &Config) -> anyhow::Result<Arc<AppState>> {
-    let pool = crate::db::connect_with(crate::db::Manager::from_config(config), config.pool_size)?;
+    let manager = crate::db::Manager::from_config(config);
+    let pool_gate = manager.gate();
+    let pool = crate::db::connect_with(manager, config.pool_size)?;
     let mut conn = pool.get()?;
     let secret = crate::db::settings::load_secret(&mut conn, config.secret.as_deref())?;
     let (sessions, attempts) = crate::accounts::users::prune(&mut conn, crate::util::now())?;
@@ -99,6 +120,7 @@ pub fn build_state(config: &Config) -> anyhow::Result<Arc<AppState>> {
     let writes = crate::db::Writes::for_database(&crate::db::Manager::from_config(config))?;
     Ok(Arc::new(AppState::new(
         pool,
+        pool_gate,
         config.clone(),
         secret,
         writes,

@@ -46,8 +46,7 @@ pub struct TestApp {
     pub backend: Backend,
     pub database_url: String,
     pub config: missive::Config,
-    handle: actix_web::dev::ServerHandle,
-    thread: Option<thread::JoinHandle<()>>,
+    running: Option<Running>,
     _dir: tempfile::TempDir,
     pg_drop: Option<(String, String)>,
 }
@@ -60,10 +59,16 @@ fn random_suffix() -> String {
         .collect()
 }
 
+/// A server from [`launch`].
+pub struct Running {
+    pub base: String,
+    handle: actix_web::dev::ServerHandle,
+    thread: thread::JoinHandle<()>,
+    state: std::sync::Arc<missive::web::AppState>,
+}
+
 /// Start the server on a free port of 127.0.0.1.
-pub fn launch(
-    mut config: missive::Config,
-) -> (String, actix_web::dev::ServerHandle, thread::JoinHandle<()>) {
+pub fn launch(mut config: missive::Config) -> Running {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
     let addr = listener.local_addr().unwrap();
     // An https base URL is kept (tests of what it turns on); links and
@@ -74,23 +79,42 @@ pub fn launch(
     let (tx, rx) = mpsc::channel();
     let thread = thread::spawn(move || {
         actix_web::rt::System::new().block_on(async move {
-            match missive::server(&config, listener) {
-                Ok(server) => {
-                    tx.send(Ok(server.handle())).unwrap();
+            let started = missive::build_state(&config).and_then(|state| {
+                let server = missive::server_on(state.clone(), &config, listener)?;
+                Ok((server, state))
+            });
+            match started {
+                Ok((server, state)) => {
+                    tx.send(Ok((server.handle(), state))).unwrap();
                     let _ = server.await;
                 }
                 Err(e) => tx.send(Err(e.to_string())).unwrap(),
             }
         })
     });
-    let handle = rx.recv().unwrap().expect("server starts");
-    (format!("http://{addr}"), handle, thread)
+    let (handle, state) = rx.recv().unwrap().expect("server starts");
+    Running {
+        base: format!("http://{addr}"),
+        handle,
+        thread,
+        state,
+    }
+}
+
+impl Running {
+    /// Stop the server (at once, in-flight requests and all, unless
+    /// `graceful`), then its pool's connecting, as `missive serve` does.
+    fn stop(self, graceful: bool) -> std::sync::Arc<missive::web::AppState> {
+        actix_web::rt::System::new().block_on(self.handle.stop(graceful));
+        let _ = self.thread.join();
+        self.state.stop_connecting();
+        self.state
+    }
 }
 
 /// Stop a server from [`launch`] at once, in-flight requests and all.
-pub fn halt(handle: actix_web::dev::ServerHandle, thread: thread::JoinHandle<()>) {
-    actix_web::rt::System::new().block_on(handle.stop(false));
-    let _ = thread.join();
+pub fn halt(running: Running) {
+    drop(running.stop(false));
 }
 
 impl TestApp {
@@ -134,34 +158,35 @@ impl TestApp {
         // delay ends while a slow machine runs a test.
         config.clock.set(missive::web::now());
         tweak(&mut config);
-        let (base, handle, thread) = launch(config.clone());
+        let running = launch(config.clone());
         TestApp {
-            base,
+            base: running.base.clone(),
             backend,
             database_url,
             config,
-            handle,
-            thread: Some(thread),
+            running: Some(running),
             _dir: dir,
             pg_drop,
         }
     }
 
     fn stop(&mut self) {
-        let handle = self.handle.clone();
-        actix_web::rt::System::new().block_on(handle.stop(true));
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
+        if let Some(running) = self.running.take() {
+            running.stop(true);
         }
+    }
+
+    /// Stop the server as `missive serve` does, and keep what it ran on.
+    pub fn stop_server(&mut self) -> std::sync::Arc<missive::web::AppState> {
+        self.running.take().expect("a running server").stop(true)
     }
 
     /// Stop the server and start a new one on the same database (and a new port).
     pub fn restart(&mut self) {
         self.stop();
-        let (base, handle, thread) = launch(self.config.clone());
-        self.base = base;
-        self.handle = handle;
-        self.thread = Some(thread);
+        let running = launch(self.config.clone());
+        self.base = running.base.clone();
+        self.running = Some(running);
     }
 
     pub fn client(&self) -> TestClient {
