@@ -11,13 +11,10 @@ use tracing::Instrument;
 
 pub use crate::web::build_state;
 
-/// The HTTP server on an already bound listener (tests bind 127.0.0.1:0).
-pub fn server(config: &Config, listener: TcpListener) -> anyhow::Result<Server> {
-    let state = build_state(config)?;
-    server_on(state, config, listener)
-}
-
-/// The HTTP server over an already built state.
+/// The HTTP server over an already built state, on an already bound
+/// listener (tests bind 127.0.0.1:0). Once it has stopped, the state's
+/// [`stop_connecting`](crate::web::AppState::stop_connecting) is for the
+/// caller, as [`serve`] does.
 pub fn server_on(
     state: Arc<crate::web::AppState>,
     config: &Config,

@@ -23,6 +23,6 @@ pub mod tournaments;
 pub mod util;
 pub mod web;
 
-pub use app::{build_state, init_tracing, serve, server, server_on};
+pub use app::{build_state, init_tracing, serve, server_on};
 pub use config::Config;
 pub use util::redact;
