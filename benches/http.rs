@@ -17,13 +17,14 @@
 //! dropped). Ratios against the targets close the run.
 //! `MISSIVE_BENCH_SAVE_PAGE=FILE` saves one game page as the bench sees it.
 
+#[path = "../tests/common/launch.rs"]
+mod launch;
 #[path = "../tests/common/load.rs"]
 mod load;
 
 use diesel::prelude::*;
 use load::{Http, Player, Summary, Table};
 use rand::{Rng, SeedableRng};
-use std::net::TcpListener;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::thread;
@@ -87,55 +88,34 @@ fn args() -> Args {
     a
 }
 
-/// The server in this process, on a free loopback port.
+/// The server in this process, on a free loopback port; stopped (and its
+/// pool shut, before a scratch database is dropped) when dropped.
 struct Server {
     addr: String,
-    handle: actix_web::dev::ServerHandle,
-    thread: Option<thread::JoinHandle<()>>,
-    state: std::sync::Arc<missive::web::AppState>,
+    running: Option<launch::Running>,
 }
 
 impl Server {
     fn start(database_url: &str, a: &Args) -> Server {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-        let addr = listener.local_addr().unwrap().to_string();
-        let config = missive::Config {
+        let running = launch::launch(missive::Config {
             database_url: database_url.to_string(),
-            bind: addr.clone(),
-            base_url: format!("http://{addr}"),
             workers: a.workers,
             pool_size: a.pool,
             sqlite_sync: a.sqlite_sync,
             ..missive::Config::default()
-        };
-        let (tx, rx) = mpsc::channel();
-        let thread = thread::spawn(move || {
-            actix_web::rt::System::new().block_on(async move {
-                let state = missive::build_state(&config).expect("database opens");
-                let server =
-                    missive::server_on(state.clone(), &config, listener).expect("server starts");
-                tx.send((server.handle(), state)).unwrap();
-                let _ = server.await;
-            })
         });
-        let (handle, state) = rx.recv().expect("server handle");
         Server {
-            addr,
-            handle,
-            thread: Some(thread),
-            state,
+            addr: running.base.trim_start_matches("http://").to_string(),
+            running: Some(running),
         }
     }
 }
 
 impl Drop for Server {
     fn drop(&mut self) {
-        actix_web::rt::System::new().block_on(self.handle.stop(true));
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
+        if let Some(running) = self.running.take() {
+            running.stop(true);
         }
-        // Before the scratch database is dropped (`missive serve` does the same).
-        self.state.stop_connecting();
     }
 }
 

@@ -105,7 +105,7 @@ pub type State = web::Data<Arc<AppState>>;
 pub fn build_state(config: &Config) -> anyhow::Result<Arc<AppState>> {
     let manager = crate::db::Manager::from_config(config);
     let pool_gate = manager.gate();
-    let pool = crate::db::connect_with(manager, config.pool_size)?;
+    let pool = crate::db::connect_with(manager.clone(), config.pool_size)?;
     let mut conn = pool.get()?;
     let secret = crate::db::settings::load_secret(&mut conn, config.secret.as_deref())?;
     let (sessions, attempts) = crate::accounts::users::prune(&mut conn, crate::util::now())?;
@@ -117,7 +117,7 @@ pub fn build_state(config: &Config) -> anyhow::Result<Arc<AppState>> {
     crate::db::login_throttles::prune(&mut conn, now - chrono::Duration::days(2))?;
     crate::accounts::send_limits::prune(&mut conn, now)?;
     drop(conn);
-    let writes = crate::db::Writes::for_database(&crate::db::Manager::from_config(config))?;
+    let writes = crate::db::Writes::for_database(&manager)?;
     Ok(Arc::new(AppState::new(
         pool,
         pool_gate,
