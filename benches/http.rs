@@ -120,14 +120,19 @@ impl Drop for Server {
 }
 
 /// Run `conns` connections for `secs`; each calls `step` in a loop, which
-/// returns the latency of one request (None: stop this connection).
+/// returns the latency of one request (None: stop this connection). With
+/// `database_url` on PostgreSQL, its server's CPU is measured too.
 fn drive<S: Send + 'static>(
     conns: usize,
     secs: f64,
     setup: impl Fn(usize) -> S,
     step: impl Fn(&mut S, &mut Http) -> Option<Duration> + Send + Sync + 'static,
     addr: &str,
+    database_url: Option<&str>,
 ) -> Summary {
+    let on_postgres = database_url
+        .is_some_and(|url| missive::db::parse_url(url).0 == missive::db::Backend::Postgres);
+    let db_cpu_seconds = || on_postgres.then(postgres_cpu_seconds).flatten();
     let step = Arc::new(step);
     let go = Arc::new(AtomicBool::new(false));
     let all = Arc::new(Mutex::new(Vec::new()));
@@ -160,6 +165,7 @@ fn drive<S: Send + 'static>(
         ready_rx.recv().unwrap();
     }
     let cpu = cpu_seconds();
+    let db_cpu = db_cpu_seconds();
     let started = Instant::now();
     go.store(true, Ordering::Release);
     for h in handles {
@@ -167,7 +173,13 @@ fn drive<S: Send + 'static>(
     }
     let seconds = started.elapsed().as_secs_f64();
     let lat = std::mem::take(&mut *all.lock().unwrap());
-    Summary::of(lat, seconds).with_cpu(cpu_since(cpu))
+    Summary::of(lat, seconds)
+        .with_cpu(cpu_since(cpu))
+        .with_db_cpu(
+            db_cpu_seconds()
+                .zip(db_cpu)
+                .map(|(after, before)| after - before),
+        )
 }
 
 /// User plus system CPU seconds of this process so far (Linux), which holds
@@ -175,13 +187,47 @@ fn drive<S: Send + 'static>(
 /// machine runs, CPU per request much less.
 fn cpu_seconds() -> Option<f64> {
     let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    stat_cpu_seconds(&stat).map(|(_, secs)| secs)
+}
+
+/// The command name and user plus system CPU seconds in a
+/// `/proc/PID/stat` line.
+fn stat_cpu_seconds(stat: &str) -> Option<(&str, f64)> {
     // Fields after the command name, which is in parentheses: utime and
     // stime are the 12th and 13th of them, in clock ticks (100 a second on
     // Linux unless the kernel was built otherwise).
-    let rest = stat.rsplit_once(')')?.1;
+    let (head, rest) = stat.rsplit_once(')')?;
+    let comm = head.split_once('(')?.1;
     let f: Vec<&str> = rest.split_whitespace().collect();
     let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
-    Some(ticks / 100.0)
+    Some((comm, ticks / 100.0))
+}
+
+/// User plus system CPU seconds of the PostgreSQL server processes running
+/// on this machine (Linux; every process named `postgres`: the backends of
+/// the server's pool, the WAL writer, the checkpointer...), which the
+/// PostgreSQL cases' work costs beside this process's. None where no such
+/// process can be read. Whatever else uses that server on the machine is
+/// counted too, as a busy neighbour is in a rate.
+fn postgres_cpu_seconds() -> Option<f64> {
+    let mut total = None;
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        if !entry
+            .file_name()
+            .to_string_lossy()
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+        {
+            continue;
+        }
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        if let Some(("postgres", secs)) = stat_cpu_seconds(&stat) {
+            *total.get_or_insert(0.0) += secs;
+        }
+    }
+    total
 }
 
 /// CPU seconds spent since a [`cpu_seconds`] reading.
@@ -197,16 +243,15 @@ fn timed(http: &mut Http, path: &str, cookie: &str, want: u16) -> Option<Duratio
 }
 
 fn print_row(name: &str, s: &Summary) {
-    let cpu = s
-        .cpu_us
-        .map(|c| format!("{c:.0}"))
-        .unwrap_or_else(|| "-".into());
+    let us = |c: Option<f64>| c.map(|c| format!("{c:.0}")).unwrap_or_else(|| "-".into());
     println!(
-        "{name:<34} {:>8} {:>10.0} {:>9.2} {:>9.2} {cpu:>9}",
+        "{name:<34} {:>8} {:>10.0} {:>9.2} {:>9.2} {:>9} {:>9}",
         s.requests,
         s.rate(),
         s.p50_ms,
-        s.p99_ms
+        s.p99_ms,
+        us(s.cpu_us),
+        us(s.db_cpu_us)
     );
 }
 
@@ -219,6 +264,7 @@ fn trivial(a: &Args) -> Summary {
         |_| (),
         |_, http| timed(http, "/healthz", "", 200),
         &server.addr,
+        None,
     )
 }
 
@@ -335,6 +381,7 @@ fn moves(a: &Args, database_url: &str, addr: &str, games: &[(i32, Player, Player
             Some(p.elapsed)
         },
         addr,
+        Some(database_url),
     )
 }
 
@@ -435,6 +482,7 @@ fn views_after_moves(
             timed(http, &path, &viewer, 200)
         },
         addr,
+        Some(database_url),
     );
     let busy = s.latency_sum_s / conns.max(1) as f64;
     // The CPU column stays: this process's CPU per view, the move before it
@@ -504,13 +552,14 @@ fn main() {
             .unwrap_or(1)
     );
     println!(
-        "{:<34} {:>8} {:>10} {:>9} {:>9} {:>9}",
-        "case", "requests", "per second", "p50 ms", "p99 ms", "CPU µs"
+        "{:<34} {:>8} {:>10} {:>9} {:>9} {:>9} {:>9}",
+        "case", "requests", "per second", "p50 ms", "p99 ms", "CPU µs", "PG µs"
     );
     println!(
         "(CPU µs: this process's CPU time per request, load client and server \
-         together; for a game page, per view with the move before it; \
-         PostgreSQL's own processes are not in it)"
+         together; for a game page, per view with the move before it. PG µs: \
+         the PostgreSQL server's processes' CPU time per request, in the \
+         PostgreSQL cases)"
     );
     let t = a.wants("trivial").then(|| trivial(&a));
     if let Some(t) = &t {

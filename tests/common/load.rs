@@ -409,6 +409,9 @@ pub struct Summary {
     pub latency_sum_s: f64,
     /// CPU time the measuring process spent per request, in µs, when known.
     pub cpu_us: Option<f64>,
+    /// CPU time a database server's own processes spent per request, in
+    /// µs, when measured (PostgreSQL's; SQLite runs inside the process).
+    pub db_cpu_us: Option<f64>,
 }
 
 impl Summary {
@@ -430,15 +433,26 @@ impl Summary {
             p99_ms: pick(0.99),
             latency_sum_s,
             cpu_us: None,
+            db_cpu_us: None,
         }
     }
 
     /// Record the process CPU seconds spent over the run.
     pub fn with_cpu(mut self, cpu_seconds: Option<f64>) -> Summary {
-        self.cpu_us = cpu_seconds
-            .filter(|_| self.requests > 0)
-            .map(|c| c * 1e6 / self.requests as f64);
+        self.cpu_us = self.per_request_us(cpu_seconds);
         self
+    }
+
+    /// Record the database server's CPU seconds spent over the run.
+    pub fn with_db_cpu(mut self, cpu_seconds: Option<f64>) -> Summary {
+        self.db_cpu_us = self.per_request_us(cpu_seconds);
+        self
+    }
+
+    fn per_request_us(&self, seconds: Option<f64>) -> Option<f64> {
+        seconds
+            .filter(|_| self.requests > 0)
+            .map(|c| c * 1e6 / self.requests as f64)
     }
 
     pub fn rate(&self) -> f64 {
