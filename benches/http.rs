@@ -91,7 +91,6 @@ fn args() -> Args {
 /// The server in this process, on a free loopback port; stopped (and its
 /// pool shut, before a scratch database is dropped) when dropped.
 struct Server {
-    addr: String,
     running: Option<launch::Running>,
 }
 
@@ -105,9 +104,14 @@ impl Server {
             ..missive::Config::default()
         });
         Server {
-            addr: running.base.trim_start_matches("http://").to_string(),
             running: Some(running),
         }
+    }
+
+    /// `host:port`, as the load client connects.
+    fn addr(&self) -> &str {
+        let base = self.running.as_ref().map_or("", |r| r.base.as_str());
+        base.trim_start_matches("http://")
     }
 }
 
@@ -211,15 +215,8 @@ fn stat_cpu_seconds(stat: &str) -> Option<(&str, f64)> {
 /// counted too, as a busy neighbour is in a rate.
 fn postgres_cpu_seconds() -> Option<f64> {
     let mut total = None;
+    // Entries that are not processes have no readable `stat` file.
     for entry in std::fs::read_dir("/proc").ok()?.flatten() {
-        if !entry
-            .file_name()
-            .to_string_lossy()
-            .bytes()
-            .all(|b| b.is_ascii_digit())
-        {
-            continue;
-        }
         let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
             continue;
         };
@@ -263,7 +260,7 @@ fn trivial(a: &Args) -> Summary {
         a.secs,
         |_| (),
         |_, http| timed(http, "/healthz", "", 200),
-        &server.addr,
+        server.addr(),
         None,
     )
 }
@@ -495,19 +492,19 @@ fn game_cases(label: &str, key: &str, database_url: &str, a: &Args) -> [Option<S
     let games = setup_games(database_url, a.conns);
     let server = Server::start(database_url, a);
     let m = a.wants(&format!("{key}-move")).then(|| {
-        let m = moves(a, database_url, &server.addr, &games);
+        let m = moves(a, database_url, server.addr(), &games);
         print_row(&format!("{label} move POST"), &m);
         m
     });
     let p = a.wants(&format!("{key}-page")).then(|| {
         let tables = setup_tables(database_url, a.conns, "viewer");
-        let p = views_after_moves(a, database_url, &server.addr, &tables, View::Page);
+        let p = views_after_moves(a, database_url, server.addr(), &tables, View::Page);
         print_row(&format!("{label} game page GET after a move"), &p);
         p
     });
     let f = a.wants(&format!("{key}-floor")).then(|| {
         let tables = setup_tables(database_url, a.conns, "floor");
-        let f = views_after_moves(a, database_url, &server.addr, &tables, View::Trivial);
+        let f = views_after_moves(a, database_url, server.addr(), &tables, View::Trivial);
         print_row("  (for scale: /healthz after a move)", &f);
         f
     });
