@@ -178,12 +178,8 @@ fn drive<S: Send + 'static>(
     let seconds = started.elapsed().as_secs_f64();
     let lat = std::mem::take(&mut *all.lock().unwrap());
     Summary::of(lat, seconds)
-        .with_cpu(cpu_since(cpu))
-        .with_db_cpu(
-            db_cpu_seconds()
-                .zip(db_cpu)
-                .map(|(after, before)| after - before),
-        )
+        .with_cpu(since(cpu_seconds(), cpu))
+        .with_db_cpu(since(db_cpu_seconds(), db_cpu))
 }
 
 /// User plus system CPU seconds of this process so far (Linux), which holds
@@ -227,9 +223,9 @@ fn postgres_cpu_seconds() -> Option<f64> {
     total
 }
 
-/// CPU seconds spent since a [`cpu_seconds`] reading.
-fn cpu_since(before: Option<f64>) -> Option<f64> {
-    Some(cpu_seconds()? - before?)
+/// CPU seconds spent between two readings (of [`cpu_seconds`] or [`postgres_cpu_seconds`]).
+fn since(now: Option<f64>, before: Option<f64>) -> Option<f64> {
+    Some(now? - before?)
 }
 
 fn timed(http: &mut Http, path: &str, cookie: &str, want: u16) -> Option<Duration> {
@@ -301,7 +297,7 @@ fn raw_sqlite(a: &Args, sync: missive::db::SqliteSync) -> Summary {
         lat.push(t.elapsed().as_micros() as u64);
         i += 1;
     }
-    Summary::of(lat, started.elapsed().as_secs_f64()).with_cpu(cpu_since(cpu))
+    Summary::of(lat, started.elapsed().as_secs_f64()).with_cpu(since(cpu_seconds(), cpu))
 }
 
 fn sync_name(sync: missive::db::SqliteSync) -> &'static str {
