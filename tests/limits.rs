@@ -19,6 +19,9 @@ both_backends!(
     signups_per_address_are_limited,
     confirmation_mails_per_address_are_limited_across_accounts,
     challenges_per_sender_are_limited,
+    one_reset_link_used_at_once_resets_once,
+    app_passwords_made_at_once_are_all_made,
+    the_credential_cap_holds_under_concurrent_creation,
 );
 
 const RIGHT: &str = "correct horse battery";
@@ -332,4 +335,122 @@ fn challenges_per_sender_are_limited(backend: Backend) {
     app.config.clock.advance(after);
     let (status, _, _) = post(&alice, "/games/new", &form("bob"));
     assert_eq!(status, StatusCode::SEE_OTHER);
+}
+
+/// Post `fields` (with each client's form token, fetched first) from every
+/// client at the same moment; answers each status and body.
+fn all_at_once(
+    clients: &[TestClient],
+    path: &str,
+    fields: &[(&str, &str)],
+) -> Vec<(StatusCode, String)> {
+    let tokens: Vec<String> = clients.iter().map(TestClient::csrf).collect();
+    let barrier = Arc::new(Barrier::new(clients.len()));
+    std::thread::scope(|s| {
+        let handles: Vec<_> = clients
+            .iter()
+            .zip(&tokens)
+            .map(|(c, token)| {
+                let barrier = barrier.clone();
+                s.spawn(move || {
+                    let mut all = vec![("csrf_token", token.as_str())];
+                    all.extend_from_slice(fields);
+                    barrier.wait();
+                    let r = c
+                        .http
+                        .post(format!("{}{path}", c.base))
+                        .form(&all)
+                        .send()
+                        .unwrap();
+                    (r.status(), r.text().unwrap_or_default())
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    })
+}
+
+/// The fields of the form that makes an app password (one place, so a
+/// field the form comes to ask for is added here once).
+fn app_password_form(name: &str) -> Vec<(&str, &str)> {
+    vec![("name", name)]
+}
+
+fn one_reset_link_used_at_once_resets_once(backend: Backend) {
+    let app = TestApp::start(backend);
+    app.user("alice");
+    let link = missive::accounts::password_reset::link_for(
+        &mut app.db(),
+        &app.secret(),
+        &app.base,
+        "alice",
+        missive::web::now(),
+    )
+    .unwrap();
+    let token = link.split("token=").nth(1).unwrap().to_string();
+    let clients: Vec<TestClient> = (0..12).map(|_| app.client()).collect();
+    let answers = all_at_once(
+        &clients,
+        "/password/reset",
+        &[("token", &token), ("password", "a brand new passphrase")],
+    );
+    let statuses: Vec<StatusCode> = answers.iter().map(|(s, _)| *s).collect();
+    let done = statuses
+        .iter()
+        .filter(|s| **s == StatusCode::SEE_OTHER)
+        .count();
+    assert_eq!(done, 1, "{statuses:?}");
+    for (status, body) in answers.iter().filter(|(s, _)| *s != StatusCode::SEE_OTHER) {
+        assert_eq!(
+            *status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{statuses:?}: {body}"
+        );
+        assert!(body.contains("already been used"), "{body}");
+    }
+}
+
+fn app_passwords_made_at_once_are_all_made(backend: Backend) {
+    let app = TestApp::start(backend);
+    let clients: Vec<TestClient> = (0..20).map(|i| app.user(&format!("user{i}"))).collect();
+    let answers = all_at_once(
+        &clients,
+        "/settings/app-passwords",
+        &app_password_form("Scid"),
+    );
+    let statuses: Vec<StatusCode> = answers.iter().map(|(s, _)| *s).collect();
+    assert!(
+        statuses.iter().all(|s| *s == StatusCode::OK),
+        "{statuses:?}"
+    );
+    assert_eq!(
+        app.count("SELECT COUNT(*) AS n FROM api_credentials WHERE kind = 'app_password'"),
+        20
+    );
+}
+
+fn the_credential_cap_holds_under_concurrent_creation(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    let cap = missive::accounts::api_credentials::MAX_PER_KIND;
+    let clients: Vec<TestClient> = (0..30).map(|_| alice.clone()).collect();
+    let answers = all_at_once(
+        &clients,
+        "/settings/app-passwords",
+        &app_password_form("Scid"),
+    );
+    let statuses: Vec<StatusCode> = answers.iter().map(|(s, _)| *s).collect();
+    let made = app.count("SELECT COUNT(*) AS n FROM api_credentials WHERE kind = 'app_password'");
+    assert_eq!(made, cap, "{statuses:?}");
+    assert_eq!(
+        statuses.iter().filter(|s| **s == StatusCode::OK).count() as i64,
+        cap,
+        "{statuses:?}"
+    );
+    assert!(
+        statuses
+            .iter()
+            .all(|s| *s == StatusCode::OK || *s == StatusCode::UNPROCESSABLE_ENTITY),
+        "{statuses:?}"
+    );
 }
