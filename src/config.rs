@@ -35,6 +35,12 @@ pub struct Config {
     /// account from all addresses together, kept short so that the owner
     /// coming from a new address is slowed, never locked out.
     pub login_account_delay_max_secs: i64,
+    /// `MISSIVE_LOGIN_LIMIT_DEVICE`: failed logins from a browser holding
+    /// the account's device cookie before that cookie is locked out.
+    pub login_limit_device: i64,
+    /// `MISSIVE_LOGIN_DEVICE_LOCKOUT_SECS`: how long a device cookie is
+    /// locked out after its failures.
+    pub login_device_lockout_secs: i64,
     /// `MISSIVE_SIGNUP_LIMIT_HOUR`: sign-ups per client address per hour.
     pub signup_limit_hour: i64,
     /// `MISSIVE_CONFIRM_MAIL_LIMIT_DAY`: "confirm your address" mails to one
@@ -259,6 +265,8 @@ impl Default for Config {
             login_delay_secs: 2,
             login_delay_max_secs: 15 * 60,
             login_account_delay_max_secs: 60,
+            login_limit_device: 5,
+            login_device_lockout_secs: 15 * 60,
             signup_limit_hour: 10,
             confirm_mail_limit_day: 3,
             challenge_limit_hour: 20,
@@ -333,6 +341,13 @@ impl Config {
                 .num(
                     "MISSIVE_LOGIN_ACCOUNT_DELAY_MAX_SECS",
                     d.login_account_delay_max_secs,
+                )?
+                .max(1),
+            login_limit_device: src.num("MISSIVE_LOGIN_LIMIT_DEVICE", d.login_limit_device)?,
+            login_device_lockout_secs: src
+                .num(
+                    "MISSIVE_LOGIN_DEVICE_LOCKOUT_SECS",
+                    d.login_device_lockout_secs,
                 )?
                 .max(1),
             signup_limit_hour: src.num("MISSIVE_SIGNUP_LIMIT_HOUR", d.signup_limit_hour)?,
