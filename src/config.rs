@@ -49,6 +49,8 @@ pub struct Config {
     /// `MISSIVE_CHALLENGE_LIMIT_HOUR`: challenges to named players (each
     /// mails them) per sender per hour.
     pub challenge_limit_hour: i64,
+    /// `MISSIVE_SEEK_LIMIT_HOUR`: rated open seeks per player per hour.
+    pub seek_limit_hour: i64,
     /// The time limits and delays read; tests stop and move it.
     pub clock: crate::util::Clock,
     /// HTTP worker threads (0: one per core).
@@ -270,6 +272,7 @@ impl Default for Config {
             signup_limit_hour: 10,
             confirm_mail_limit_day: 3,
             challenge_limit_hour: 20,
+            seek_limit_hour: 10,
             clock: crate::util::Clock::default(),
             workers: 0,
             pool_size: 10,
@@ -355,6 +358,7 @@ impl Config {
                 .num("MISSIVE_CONFIRM_MAIL_LIMIT_DAY", d.confirm_mail_limit_day)?,
             challenge_limit_hour: src
                 .num("MISSIVE_CHALLENGE_LIMIT_HOUR", d.challenge_limit_hour)?,
+            seek_limit_hour: src.num("MISSIVE_SEEK_LIMIT_HOUR", d.seek_limit_hour)?,
             clock: d.clock,
             workers: src.num("MISSIVE_WORKERS", d.workers)?,
             pool_size: src.num("MISSIVE_POOL_SIZE", d.pool_size)?.max(1),
