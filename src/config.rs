@@ -35,6 +35,12 @@ pub struct Config {
     /// account from all addresses together, kept short so that the owner
     /// coming from a new address is slowed, never locked out.
     pub login_account_delay_max_secs: i64,
+    /// `MISSIVE_LOGIN_LIMIT_DEVICE`: failed logins from a browser holding
+    /// the account's device cookie before that cookie is locked out.
+    pub login_limit_device: i64,
+    /// `MISSIVE_LOGIN_DEVICE_LOCKOUT_SECS`: how long a device cookie is
+    /// locked out after its failures.
+    pub login_device_lockout_secs: i64,
     /// `MISSIVE_SIGNUP_LIMIT_HOUR`: sign-ups per client address per hour.
     pub signup_limit_hour: i64,
     /// `MISSIVE_CONFIRM_MAIL_LIMIT_DAY`: "confirm your address" mails to one
@@ -43,6 +49,8 @@ pub struct Config {
     /// `MISSIVE_CHALLENGE_LIMIT_HOUR`: challenges to named players (each
     /// mails them) per sender per hour.
     pub challenge_limit_hour: i64,
+    /// `MISSIVE_SEEK_LIMIT_HOUR`: rated open seeks per player per hour.
+    pub seek_limit_hour: i64,
     /// The time limits and delays read; tests stop and move it.
     pub clock: crate::util::Clock,
     /// HTTP worker threads (0: one per core).
@@ -259,9 +267,12 @@ impl Default for Config {
             login_delay_secs: 2,
             login_delay_max_secs: 15 * 60,
             login_account_delay_max_secs: 60,
+            login_limit_device: 5,
+            login_device_lockout_secs: 15 * 60,
             signup_limit_hour: 10,
             confirm_mail_limit_day: 3,
             challenge_limit_hour: 20,
+            seek_limit_hour: 10,
             clock: crate::util::Clock::default(),
             workers: 0,
             pool_size: 10,
@@ -335,11 +346,19 @@ impl Config {
                     d.login_account_delay_max_secs,
                 )?
                 .max(1),
+            login_limit_device: src.num("MISSIVE_LOGIN_LIMIT_DEVICE", d.login_limit_device)?,
+            login_device_lockout_secs: src
+                .num(
+                    "MISSIVE_LOGIN_DEVICE_LOCKOUT_SECS",
+                    d.login_device_lockout_secs,
+                )?
+                .max(1),
             signup_limit_hour: src.num("MISSIVE_SIGNUP_LIMIT_HOUR", d.signup_limit_hour)?,
             confirm_mail_limit_day: src
                 .num("MISSIVE_CONFIRM_MAIL_LIMIT_DAY", d.confirm_mail_limit_day)?,
             challenge_limit_hour: src
                 .num("MISSIVE_CHALLENGE_LIMIT_HOUR", d.challenge_limit_hour)?,
+            seek_limit_hour: src.num("MISSIVE_SEEK_LIMIT_HOUR", d.seek_limit_hour)?,
             clock: d.clock,
             workers: src.num("MISSIVE_WORKERS", d.workers)?,
             pool_size: src.num("MISSIVE_POOL_SIZE", d.pool_size)?.max(1),

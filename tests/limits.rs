@@ -19,6 +19,11 @@ both_backends!(
     signups_per_address_are_limited,
     confirmation_mails_per_address_are_limited_across_accounts,
     challenges_per_sender_are_limited,
+    the_owner_gets_in_every_time_while_others_guess,
+    a_device_cookie_is_locked_out_by_its_own_failures_only,
+    one_reset_link_used_at_once_resets_once,
+    app_passwords_made_at_once_are_all_made,
+    the_credential_cap_holds_under_concurrent_creation,
 );
 
 const RIGHT: &str = "correct horse battery";
@@ -332,4 +337,248 @@ fn challenges_per_sender_are_limited(backend: Backend) {
     app.config.clock.advance(after);
     let (status, _, _) = post(&alice, "/games/new", &form("bob"));
     assert_eq!(status, StatusCode::SEE_OTHER);
+}
+
+/// Post `fields` (with each client's form token, fetched first) from every
+/// client at the same moment; answers each status and body.
+fn all_at_once(
+    clients: &[TestClient],
+    path: &str,
+    fields: &[(&str, &str)],
+) -> Vec<(StatusCode, String)> {
+    let tokens: Vec<String> = clients.iter().map(TestClient::csrf).collect();
+    let barrier = Arc::new(Barrier::new(clients.len()));
+    std::thread::scope(|s| {
+        let handles: Vec<_> = clients
+            .iter()
+            .zip(&tokens)
+            .map(|(c, token)| {
+                let barrier = barrier.clone();
+                s.spawn(move || {
+                    let mut all = vec![("csrf_token", token.as_str())];
+                    all.extend_from_slice(fields);
+                    barrier.wait();
+                    let r = c
+                        .http
+                        .post(format!("{}{path}", c.base))
+                        .form(&all)
+                        .send()
+                        .unwrap();
+                    (r.status(), r.text().unwrap_or_default())
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    })
+}
+
+/// The fields of the form that makes an app password (one place, so a
+/// field the form comes to ask for is added here once).
+fn app_password_form(name: &str) -> Vec<(&str, &str)> {
+    vec![("name", name)]
+}
+
+fn one_reset_link_used_at_once_resets_once(backend: Backend) {
+    let app = TestApp::start(backend);
+    app.user("alice");
+    let link = missive::accounts::password_reset::link_for(
+        &mut app.db(),
+        &app.secret(),
+        &app.base,
+        "alice",
+        missive::web::now(),
+    )
+    .unwrap();
+    let token = link.split("token=").nth(1).unwrap().to_string();
+    let clients: Vec<TestClient> = (0..12).map(|_| app.client()).collect();
+    let answers = all_at_once(
+        &clients,
+        "/password/reset",
+        &[("token", &token), ("password", "a brand new passphrase")],
+    );
+    let statuses: Vec<StatusCode> = answers.iter().map(|(s, _)| *s).collect();
+    let done = statuses
+        .iter()
+        .filter(|s| **s == StatusCode::SEE_OTHER)
+        .count();
+    assert_eq!(done, 1, "{statuses:?}");
+    for (status, body) in answers.iter().filter(|(s, _)| *s != StatusCode::SEE_OTHER) {
+        assert_eq!(
+            *status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{statuses:?}: {body}"
+        );
+        assert!(body.contains("already been used"), "{body}");
+    }
+}
+
+fn app_passwords_made_at_once_are_all_made(backend: Backend) {
+    let app = TestApp::start(backend);
+    let clients: Vec<TestClient> = (0..20).map(|i| app.user(&format!("user{i}"))).collect();
+    let answers = all_at_once(
+        &clients,
+        "/settings/app-passwords",
+        &app_password_form("Scid"),
+    );
+    let statuses: Vec<StatusCode> = answers.iter().map(|(s, _)| *s).collect();
+    assert!(
+        statuses.iter().all(|s| *s == StatusCode::OK),
+        "{statuses:?}"
+    );
+    assert_eq!(
+        app.count("SELECT COUNT(*) AS n FROM api_credentials WHERE kind = 'app_password'"),
+        20
+    );
+}
+
+fn the_credential_cap_holds_under_concurrent_creation(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    let cap = missive::accounts::api_credentials::MAX_PER_KIND;
+    let clients: Vec<TestClient> = (0..30).map(|_| alice.clone()).collect();
+    let answers = all_at_once(
+        &clients,
+        "/settings/app-passwords",
+        &app_password_form("Scid"),
+    );
+    let statuses: Vec<StatusCode> = answers.iter().map(|(s, _)| *s).collect();
+    let made = app.count("SELECT COUNT(*) AS n FROM api_credentials WHERE kind = 'app_password'");
+    assert_eq!(made, cap, "{statuses:?}");
+    assert_eq!(
+        statuses.iter().filter(|s| **s == StatusCode::OK).count() as i64,
+        cap,
+        "{statuses:?}"
+    );
+    assert!(
+        statuses
+            .iter()
+            .all(|s| *s == StatusCode::OK || *s == StatusCode::UNPROCESSABLE_ENTITY),
+        "{statuses:?}"
+    );
+}
+
+/// A new app password of `c`'s, as its page shows it once.
+fn new_app_password(c: &TestClient, name: &str) -> String {
+    let (status, _, body) = post(c, "/settings/app-passwords", &app_password_form(name));
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let tag = "id=\"new-secret\" class=\"secret\">";
+    let i = body.find(tag).expect("the new app password") + tag.len();
+    common::unescape(&body[i..i + body[i..].find("</code>").unwrap()])
+}
+
+/// Whether an Xfcc client from `forwarded` lists its games.
+fn xfcc_lists_games(app: &TestApp, forwarded: &str, name: &str, password: &str) -> bool {
+    let body = format!(
+        r#"<?xml version="1.0" encoding="utf-8"?>
+<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>
+<GetMyGames xmlns="http://www.bennedik.com/webservices/XfccBasic"><username>{name}</username><password>{password}</password></GetMyGames>
+</soap:Body></soap:Envelope>"#
+    );
+    let r = reqwest::blocking::Client::new()
+        .post(format!("{}/xfcc", app.base))
+        .header("Content-Type", "text/xml; charset=utf-8")
+        .header("X-Forwarded-For", forwarded)
+        .body(body)
+        .send()
+        .unwrap();
+    r.status() == StatusCode::OK && r.text().unwrap().contains("<GetMyGamesResponse")
+}
+
+/// Issue 60, finding 3, on the app's clock: one wrong login from each of
+/// 20 addresses, then a guess every 0.2 s from rotating addresses; every
+/// 3 s the owner logs in from her own browser (which has logged in before)
+/// and her Xfcc client lists her games.
+fn the_owner_gets_in_every_time_while_others_guess(backend: Backend) {
+    let app = TestApp::start_with(backend, |c| c.trust_proxy = 1);
+    let alice = app.user("alice");
+    let xfcc_password = new_app_password(&alice, "Scid");
+    alice.post("/logout", &[]);
+    let botnet = app.client();
+    let mut sent = 0;
+    let mut guess = || {
+        sent += 1;
+        let from = format!("203.0.{}.{}", sent / 250, sent % 250 + 1);
+        login_via(&botnet, &from, "alice", &format!("guess {sent}"));
+    };
+    for _ in 0..20 {
+        guess();
+    }
+    let rounds = 20;
+    let (mut owner_in, mut client_in) = (0, 0);
+    for round in 0..rounds {
+        for _ in 0..15 {
+            guess();
+        }
+        app.config.clock.advance(3);
+        if login_via(&alice, "198.51.100.7", "alice", RIGHT).0 == StatusCode::SEE_OTHER {
+            owner_in += 1;
+            alice.post("/logout", &[]);
+        }
+        let client = format!("192.0.2.{}", round + 1);
+        if xfcc_lists_games(&app, &client, "alice", &xfcc_password) {
+            client_in += 1;
+        }
+    }
+    let guesses_checked = app.count(
+        "SELECT COUNT(*) AS n FROM login_attempts WHERE username_key = 'alice' AND NOT success",
+    );
+    eprintln!(
+        "{backend:?}: owner in {owner_in} of {rounds}, Xfcc client {client_in} of {rounds}, \
+         {guesses_checked} of {sent} guesses checked in {} s",
+        rounds * 3
+    );
+    assert_eq!(
+        owner_in, rounds,
+        "the owner's known browser gets in every time"
+    );
+    assert_eq!(client_in, rounds, "the Xfcc client is not held back");
+    // Browsers the account does not know are limited as before: past the
+    // account-wide allowance, about one guess a minute at most.
+    let any = app.config.login_limit_account_any;
+    assert!(
+        guesses_checked <= any + 5,
+        "{guesses_checked} guesses checked"
+    );
+}
+
+fn a_device_cookie_is_locked_out_by_its_own_failures_only(backend: Backend) {
+    let app = TestApp::start_with(backend, |c| c.trust_proxy = 1);
+    let alice = app.user("alice");
+    alice.post("/logout", &[]);
+    let per_device = app.config.login_limit_device;
+    for i in 0..per_device {
+        let (status, _) = login_via(&alice, "198.51.100.7", "alice", &format!("typo {i}"));
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    }
+    // The cookie is locked out: even the right password waits...
+    let (status, after) = login_via(&alice, "198.51.100.7", "alice", RIGHT);
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    let after = after.expect("Retry-After");
+    assert!(
+        (1..=app.config.login_device_lockout_secs).contains(&after),
+        "{after}"
+    );
+    // ...while another browser, from the same address, is not slowed by it.
+    let other = app.client();
+    assert_eq!(
+        login_via(&other, "198.51.100.7", "alice", RIGHT).0,
+        StatusCode::SEE_OTHER
+    );
+    // The lock-out ends.
+    app.config.clock.advance(after);
+    assert_eq!(
+        login_via(&alice, "198.51.100.7", "alice", RIGHT).0,
+        StatusCode::SEE_OTHER
+    );
+    // A device cookie counts only for its own account: Bob's login from
+    // Alice's browser is counted as any unknown browser's.
+    app.user("bob");
+    let limit = app.config.login_limit_account;
+    for i in 0..limit {
+        login_via(&alice, "198.51.100.7", "bob", &format!("guess {i}"));
+    }
+    assert_eq!(
+        login_via(&alice, "198.51.100.7", "bob", RIGHT).0,
+        StatusCode::TOO_MANY_REQUESTS
+    );
 }

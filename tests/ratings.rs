@@ -98,6 +98,8 @@ fn a_rated_game_moves_both_ratings_once_and_records_say_so(backend: Backend) {
     let t = alice.post(&format!("/games/{id}/takeback"), &[("action", "offer")]);
     assert_eq!(t.status, StatusCode::FORBIDDEN);
     assert!(t.has("not allowed in rated games"), "{}", t.body);
+    // Both sides have moved: the game's end is rated (issue 60).
+    assert_eq!(bob.play(id, "e5").status, StatusCode::SEE_OTHER);
 
     let r = bob.post(&format!("/games/{id}/resign"), &[("confirm", "1")]);
     assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
@@ -465,7 +467,118 @@ both_backends!(
     games_ending_at_once_move_ratings_once_each,
     rebuild_equals_the_stored_ratings_after_random_games,
     a_rated_games_adjudicated_result_is_not_overruled,
+    a_farm_of_seeks_resigned_at_once_moves_no_rating,
+    rated_games_of_one_pair_count_a_few_a_day,
+    rated_open_seeks_are_limited_per_hour,
 );
+
+/// Issue 60, finding 5: a rated open seek accepted by a second account and
+/// resigned before a move, again and again.
+fn a_farm_of_seeks_resigned_at_once_moves_no_rating(backend: Backend) {
+    let app = TestApp::start(backend);
+    let farmer = app.user("farmer");
+    let sock = app.user("sock");
+    let seek = [("variant", "chess"), ("color", "white"), ("rated", "1")];
+    let mut ids = Vec::new();
+    for round in 0..10 {
+        let id = farmer.new_game(&seek);
+        let a = sock.post(&format!("/games/{id}/accept"), &[]);
+        assert_eq!(a.status, StatusCode::SEE_OTHER, "{}", a.body);
+        // The sock resigns at once, or after the farmer's first move.
+        if round % 2 == 1 {
+            assert_eq!(farmer.play(id, "e4").status, StatusCode::SEE_OTHER);
+        }
+        let r = sock.post(&format!("/games/{id}/resign"), &[("confirm", "1")]);
+        assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+        ids.push(id);
+    }
+    let farmer_id = app.user_id("farmer");
+    assert_eq!(stored(&app, farmer_id, "chess").0, 0);
+    assert_eq!(app.count("SELECT COUNT(*) AS n FROM rating_changes"), 0);
+    let board = app.client().get("/ratings/chess");
+    assert!(!board.has("/users/farmer"), "{}", board.body);
+    for id in ids {
+        let page = farmer.get(&format!("/games/{id}"));
+        assert!(
+            page.has("Aborted: the game ended before both sides had moved"),
+            "{}",
+            page.body
+        );
+        assert_eq!(farmer.json(id)["rated"], false);
+    }
+}
+
+/// Rated games between the same two players count a few a day; past that
+/// a game is played unrated, and says so as it starts.
+fn rated_games_of_one_pair_count_a_few_a_day(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let carol = app.user("carol");
+    let per_day = missive::domain::game_state::RATED_GAMES_PER_PAIR_DAY;
+    let rated = |opponent: &'static str| {
+        [
+            ("variant", "chess"),
+            ("opponent", opponent),
+            ("color", "white"),
+            ("rated", "1"),
+        ]
+    };
+    // Made while the pair had played no rated game: rated, so far.
+    let early = alice.new_game(&rated("bob"));
+    assert_eq!(alice.json(early)["rated"], true);
+    for _ in 0..per_day {
+        let id = alice.new_game(&rated("bob"));
+        bob.post(&format!("/games/{id}/accept"), &[]);
+        assert_eq!(alice.json(id)["rated"], true);
+    }
+    // A challenge made now says at once that it will be unrated.
+    let over = alice.new_game(&rated("bob"));
+    assert_eq!(alice.json(over)["rated"], false);
+    let page = alice.get(&format!("/games/{over}"));
+    assert!(
+        page.has("Played unrated: these two players"),
+        "{}",
+        page.body
+    );
+    // The one made earlier and accepted now starts unrated too.
+    bob.post(&format!("/games/{early}/accept"), &[]);
+    assert_eq!(alice.json(early)["rated"], false);
+    assert!(alice.get(&format!("/games/{early}")).has("Played unrated"));
+    // So does an open seek accepted by the same opponent.
+    let seek = bob.new_game(&[("variant", "chess"), ("color", "white"), ("rated", "1")]);
+    alice.post(&format!("/games/{seek}/accept"), &[]);
+    assert_eq!(bob.json(seek)["rated"], false);
+    // Another opponent is not held back.
+    let other = alice.new_game(&rated("carol"));
+    carol.post(&format!("/games/{other}/accept"), &[]);
+    assert_eq!(alice.json(other)["rated"], true);
+    // A day later the pair may play rated again.
+    let a_day_earlier = match backend {
+        Backend::Sqlite => "UPDATE games SET accepted_at = datetime(accepted_at, '-25 hours')",
+        Backend::Postgres => "UPDATE games SET accepted_at = accepted_at - INTERVAL '25 hours'",
+    };
+    diesel::RunQueryDsl::execute(diesel::sql_query(a_day_earlier), &mut app.db()).unwrap();
+    let next = alice.new_game(&rated("bob"));
+    bob.post(&format!("/games/{next}/accept"), &[]);
+    assert_eq!(alice.json(next)["rated"], true);
+}
+
+fn rated_open_seeks_are_limited_per_hour(backend: Backend) {
+    let app = TestApp::start_with(backend, |c| c.seek_limit_hour = 3);
+    let alice = app.user("alice");
+    let seek = |rated: &'static str| [("variant", "chess"), ("color", "white"), ("rated", rated)];
+    for _ in 0..3 {
+        alice.new_game(&seek("1"));
+    }
+    let p = alice.post("/games/new", &seek("1"));
+    assert_eq!(p.status, StatusCode::TOO_MANY_REQUESTS, "{}", p.body);
+    assert!(p.has("rated open seeks in the last hour"), "{}", p.body);
+    // Casual seeks are not counted.
+    alice.new_game(&seek("0"));
+    app.config.clock.advance(3600);
+    alice.new_game(&seek("1"));
+}
 
 /// A director ends a rated tournament game by adjudication (ratings move);
 /// overruling that result afterwards is refused, so ratings, records and

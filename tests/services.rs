@@ -108,7 +108,7 @@ fn unique_game_ply_key(backend: Backend) {
 }
 
 fn rate_limit_window_expires(backend: Backend) {
-    use missive::accounts::login_limit::{self, LoginLimits};
+    use missive::accounts::login_limit::{self, Attempt, LoginLimits};
     let app = TestApp::start(backend);
     let mut conn = app.db();
     two_players(&mut conn);
@@ -120,12 +120,14 @@ fn rate_limit_window_expires(backend: Backend) {
         delay_secs: 2,
         delay_max_secs: 900,
         account_delay_max_secs: 60,
+        per_device: 5,
+        device_lockout_secs: 900,
     };
     // An attempt: claimed first, then checked; forgiven when right.
     let attempt = |conn: &mut missive::db::DbConn, name: &str, pw: &str, ip: &str, at| {
-        login_limit::claim(conn, name, ip, &limits, at)?;
+        login_limit::claim(conn, name, ip, Attempt::Untrusted, &limits, at)?;
         let user = accounts::login(conn, name, pw, ip, at)?;
-        login_limit::forgive(conn, name, ip, &limits)?;
+        login_limit::forgive(conn, name, ip, Attempt::Untrusted, &limits)?;
         Ok::<_, Error>(user)
     };
     for i in 0..3 {

@@ -71,7 +71,8 @@ pub fn issue(
         CredentialKind::Token => "mxt_",
     };
     let secret = format!("{prefix}{}", crate::util::random_token());
-    conn.transaction(|conn| {
+    crate::db::write_transaction(conn, |conn| {
+        crate::db::user_lock::lock_user(conn, user.id)?;
         let held: i64 = api_credentials::table
             .filter(api_credentials::user_id.eq(user.id))
             .filter(api_credentials::kind.eq(kind.code()))

@@ -11,11 +11,11 @@ fn mac(secret: &[u8], data: &str) -> Hmac<Sha256> {
     mac
 }
 
-fn sign(secret: &[u8], data: &str) -> String {
+pub(crate) fn sign(secret: &[u8], data: &str) -> String {
     hex::encode(mac(secret, data).finalize().into_bytes())
 }
 
-fn verify(secret: &[u8], data: &str, sig: &str) -> bool {
+pub(crate) fn verify(secret: &[u8], data: &str, sig: &str) -> bool {
     match hex::decode(sig) {
         // `verify_slice` compares in constant time.
         Ok(bytes) => mac(secret, data).verify_slice(&bytes).is_ok(),

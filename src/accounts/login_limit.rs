@@ -8,7 +8,17 @@
 //!
 //! There is no lock-out: a delay always ends, and a right password clears
 //! the account's failures from that address.
+//!
+//! Two kinds of attempt are counted apart, so that guesses at the account
+//! password slow neither. A browser holding the account's device cookie
+//! ([`crate::accounts::device_cookies`]) is counted on that cookie alone: a
+//! few failures lock that cookie out for a while, and failures from
+//! elsewhere never reach it. App passwords (Xfcc clients) are counted on
+//! keys of their own, from one address only: a random 256-bit secret is not
+//! guessed, so no count spread over addresses is needed for them, and none
+//! lets a guesser hold a client program back.
 
+use crate::accounts::device_cookies::Device;
 use crate::config::Config;
 use crate::db::login_throttles::{self, Claim};
 use crate::db::DbConn;
@@ -32,6 +42,24 @@ pub struct LoginLimits {
     pub delay_max_secs: i64,
     /// The longest delay for the account from all addresses.
     pub account_delay_max_secs: i64,
+    /// Failures from a browser with the account's device cookie before the
+    /// cookie is locked out.
+    pub per_device: i64,
+    /// How long a device cookie is locked out.
+    pub device_lockout_secs: i64,
+}
+
+/// What a login attempt presents besides the password, which decides the
+/// keys its failures are counted under.
+#[derive(Clone, Copy, Debug)]
+pub enum Attempt<'a> {
+    /// The account password from a browser the account does not know.
+    Untrusted,
+    /// The account password from a browser holding the account's device
+    /// cookie (checked, and for this account).
+    KnownDevice(&'a Device),
+    /// An app password (Xfcc).
+    AppPassword,
 }
 
 impl LoginLimits {
@@ -44,40 +72,63 @@ impl LoginLimits {
             delay_secs: c.login_delay_secs,
             delay_max_secs: c.login_delay_max_secs,
             account_delay_max_secs: c.login_account_delay_max_secs,
+            per_device: c.login_limit_device,
+            device_lockout_secs: c.login_device_lockout_secs,
         }
     }
 }
 
-/// One throttle key with the failures it allows and its longest delay.
+/// One throttle key with the failures it allows and its delays.
 struct Key {
     key: String,
     free: i64,
+    first_delay: i64,
     max_delay: i64,
 }
 
-fn keys(username: &str, ip: &str, limits: &LoginLimits) -> [Key; 3] {
+/// The keys an attempt is counted under. A right password forgets the
+/// first key's failures and takes this attempt back from the others.
+fn keys(username: &str, ip: &str, attempt: Attempt, limits: &LoginLimits) -> Vec<Key> {
     let name: String = crate::accounts::users::username_key(username)
         .chars()
         .take(64)
         .collect();
     let ip = crate::util::clip(ip, 64);
-    [
-        Key {
-            key: format!("a:{name}|{ip}"),
-            free: limits.per_account,
-            max_delay: limits.delay_max_secs,
-        },
-        Key {
-            key: format!("a:{name}"),
-            free: limits.per_account_any,
-            max_delay: limits.account_delay_max_secs,
-        },
-        Key {
-            key: format!("i:{ip}"),
-            free: limits.per_ip,
-            max_delay: limits.delay_max_secs,
-        },
-    ]
+    let key = |key: String, free: i64, max_delay: i64| Key {
+        key,
+        free,
+        first_delay: limits.delay_secs,
+        max_delay,
+    };
+    match attempt {
+        Attempt::Untrusted => vec![
+            key(
+                format!("a:{name}|{ip}"),
+                limits.per_account,
+                limits.delay_max_secs,
+            ),
+            key(
+                format!("a:{name}"),
+                limits.per_account_any,
+                limits.account_delay_max_secs,
+            ),
+            key(format!("i:{ip}"), limits.per_ip, limits.delay_max_secs),
+        ],
+        Attempt::KnownDevice(device) => vec![Key {
+            key: format!("d:{}", crate::util::clip(device.nonce(), 64)),
+            free: limits.per_device,
+            first_delay: limits.device_lockout_secs,
+            max_delay: limits.device_lockout_secs,
+        }],
+        Attempt::AppPassword => vec![
+            key(
+                format!("x:{name}|{ip}"),
+                limits.per_account,
+                limits.delay_max_secs,
+            ),
+            key(format!("x:i:{ip}"), limits.per_ip, limits.delay_max_secs),
+        ],
+    }
 }
 
 /// The wait after the `failures`-th failure on a key that allows `free`:
@@ -97,12 +148,13 @@ pub fn claim(
     conn: &mut DbConn,
     username: &str,
     ip: &str,
+    attempt: Attempt,
     limits: &LoginLimits,
     now: NaiveDateTime,
 ) -> Result<(), Error> {
     let forget_before = now - Duration::seconds(limits.window_secs);
     conn.transaction(|conn| {
-        for k in keys(username, ip, limits) {
+        for k in keys(username, ip, attempt, limits) {
             match login_throttles::claim(conn, &k.key, now, forget_before)? {
                 Claim::Refused { not_before } => {
                     let secs = ((not_before - now).num_milliseconds() + 999).div_euclid(1000);
@@ -113,7 +165,7 @@ pub fn claim(
                 }
                 Claim::Granted { failures } => {
                     let wait =
-                        delay_after(i64::from(failures), k.free, limits.delay_secs, k.max_delay);
+                        delay_after(i64::from(failures), k.free, k.first_delay, k.max_delay);
                     if wait > 0 {
                         login_throttles::delay(conn, &k.key, now + Duration::seconds(wait))?;
                     }
@@ -124,18 +176,23 @@ pub fn claim(
     })
 }
 
-/// The password was right: the account's failures from this address are
-/// forgotten, and this attempt is not counted against the others.
+/// The password was right: the failures on the attempt's first key (the
+/// account from this address, or this device) are forgotten, and this
+/// attempt is not counted against the others.
 pub fn forgive(
     conn: &mut DbConn,
     username: &str,
     ip: &str,
+    attempt: Attempt,
     limits: &LoginLimits,
 ) -> Result<(), Error> {
-    let [here, anywhere, address] = keys(username, ip, limits);
-    login_throttles::forget(conn, &here.key)?;
-    login_throttles::refund(conn, &anywhere.key)?;
-    login_throttles::refund(conn, &address.key)?;
+    let keys = keys(username, ip, attempt, limits);
+    if let Some((first, rest)) = keys.split_first() {
+        login_throttles::forget(conn, &first.key)?;
+        for k in rest {
+            login_throttles::refund(conn, &k.key)?;
+        }
+    }
     Ok(())
 }
 

@@ -4,6 +4,7 @@
 
 pub mod api_credentials;
 pub mod deletion;
+pub mod device_cookies;
 pub mod disabling;
 pub mod email_change;
 pub mod export;

@@ -90,7 +90,7 @@ pub fn reset(
         ));
     }
     users::validate_password(new_password, &user.username, &user.email).map_err(Error::Invalid)?;
-    conn.transaction::<_, Error, _>(|conn| {
+    crate::db::write_transaction::<_, Error>(conn, |conn| {
         tokens::redeem(conn, token, TokenPurpose::PasswordReset, now)?;
         store_new_password(conn, &user, new_password, now)?;
         sessions::end_all(conn, user.id)?;

@@ -1,6 +1,6 @@
 //! Limits on the acts that send mail to someone (issue 37): sign-ups from
 //! one client address, "confirm your address" mails to one address whoever
-//! signs up with it, and challenges from one player. Each is counted in the
+//! signs up with it, and challenges and rated open seeks from one player. Each is counted in the
 //! database before the work it guards, so concurrent requests and several
 //! processes share one count; a refusal says when the window ends.
 
@@ -96,29 +96,42 @@ fn confirm_key(email: &str) -> String {
     )
 }
 
-/// One more challenge to a named player from `user_id` (at most `per_hour`).
-pub fn challenge(
+/// What the new-game form makes that is limited per player and hour: a
+/// challenge mails its player; a rated open seek is what two accounts of
+/// one person would farm a rating with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Offer {
+    Challenge,
+    RatedSeek,
+}
+
+impl Offer {
+    fn key(self, user_id: i32) -> String {
+        match self {
+            Offer::Challenge => format!("challenge:{user_id}"),
+            Offer::RatedSeek => format!("rated-seek:{user_id}"),
+        }
+    }
+}
+
+/// One more `offer` from `user_id` (at most `per_hour`).
+pub fn offer(
     conn: &mut DbConn,
+    offer: Offer,
     user_id: i32,
     per_hour: i64,
     now: NaiveDateTime,
 ) -> Result<(), Error> {
-    count(
-        conn,
-        &format!("challenge:{user_id}"),
-        per_hour,
-        HOUR,
-        now,
-        &format!("You have sent {per_hour} challenges in the last hour, the most allowed (each one mails its player)."),
-    )
+    let what = match offer {
+        Offer::Challenge => format!("You have sent {per_hour} challenges in the last hour, the most allowed (each one mails its player)."),
+        Offer::RatedSeek => format!("You have made {per_hour} rated open seeks in the last hour, the most allowed."),
+    };
+    count(conn, &offer.key(user_id), per_hour, HOUR, now, &what)
 }
 
-/// Take back a challenge counted for `user_id` that was not made.
-pub fn challenge_undone(conn: &mut DbConn, user_id: i32) -> Result<(), Error> {
-    Ok(rate_counters::uncount_one(
-        conn,
-        &format!("challenge:{user_id}"),
-    )?)
+/// Take back an `offer` counted for `user_id` that was not made.
+pub fn offer_undone(conn: &mut DbConn, offer: Offer, user_id: i32) -> Result<(), Error> {
+    Ok(rate_counters::uncount_one(conn, &offer.key(user_id))?)
 }
 
 /// Forget windows that ended more than a day ago (run at start-up).

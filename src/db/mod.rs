@@ -15,6 +15,7 @@ pub mod pool_gate;
 pub mod rate_counters;
 pub mod schema;
 pub mod settings;
+pub mod user_lock;
 
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
@@ -67,6 +68,43 @@ where
     match transaction_depth(conn) {
         Ok(Some(_)) => f(conn),
         _ => conn.transaction(f),
+    }
+}
+
+/// Run `f`, which reads and then writes, in a transaction (a savepoint
+/// inside a caller's). On SQLite it begins IMMEDIATE, taking the write lock
+/// first and waiting for it (`busy_timeout`) while another connection
+/// writes: a deferred transaction that has read cannot wait for the lock
+/// (its snapshot may be stale), so SQLite answers "database is locked" at
+/// once, and a dozen requests at the same moment all but one failed.
+pub fn write_transaction<T, E>(
+    conn: &mut DbConn,
+    f: impl FnOnce(&mut DbConn) -> Result<T, E>,
+) -> Result<T, E>
+where
+    E: From<diesel::result::Error>,
+{
+    use diesel::connection::{AnsiTransactionManager, TransactionManager};
+    type Manager = <DbConn as Connection>::TransactionManager;
+    if !matches!(transaction_depth(conn), Ok(None)) {
+        return conn.transaction(f);
+    }
+    match conn {
+        DbConn::Sqlite(c) => AnsiTransactionManager::begin_transaction_sql(c, "BEGIN IMMEDIATE")?,
+        DbConn::Postgresql(_) => return conn.transaction(f),
+    }
+    match f(conn) {
+        Ok(value) => match Manager::commit_transaction(conn) {
+            Ok(()) => Ok(value),
+            Err(e) => {
+                let _ = Manager::rollback_transaction(conn);
+                Err(e.into())
+            }
+        },
+        Err(e) => {
+            Manager::rollback_transaction(conn)?;
+            Err(e)
+        }
     }
 }
 

@@ -2,7 +2,9 @@
 
 use super::coded::MaybeCoded;
 use super::schema::*;
-use crate::domain::game_state::{EndReason, GameResult, GameStatus, OnTimeout, Side};
+use crate::domain::game_state::{
+    EndReason, GameResult, GameStatus, OnTimeout, Side, UnratedReason,
+};
 use crate::domain::tournament_state::{TournamentFormat, TournamentStatus};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -112,6 +114,12 @@ pub struct GameRow {
     pub claim_until: Option<NaiveDateTime>,
     /// The mover's reminder thresholds already sent at `reminded_ply`.
     pub reminder_stage: i32,
+    /// Why a game asked for rated is played unrated.
+    #[diesel(deserialize_as = MaybeCoded<UnratedReason>)]
+    pub unrated_reason: Option<UnratedReason>,
+    /// When a challenge or open seek was accepted; `None` for a game
+    /// paired by a tournament (or not yet accepted).
+    pub accepted_at: Option<NaiveDateTime>,
 }
 
 #[cfg(test)]
@@ -161,6 +169,8 @@ impl GameRow {
             flag_fell_side: None,
             claim_until: None,
             reminder_stage: 0,
+            unrated_reason: None,
+            accepted_at: None,
         }
     }
 }

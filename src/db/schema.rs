@@ -97,6 +97,8 @@ diesel::table! {
         flag_fell_side -> Nullable<Text>,
         claim_until -> Nullable<Timestamp>,
         reminder_stage -> Integer,
+        unrated_reason -> Nullable<Text>,
+        accepted_at -> Nullable<Timestamp>,
     }
 }
 

@@ -109,6 +109,42 @@ impl GameResult {
 }
 
 text_codes! {
+    "unrated reason",
+    /// Why a game asked for rated is played unrated (issue 60): so that
+    /// ratings cannot be farmed.
+    pub enum UnratedReason {
+        /// It ended before both sides had moved, as the big servers abort
+        /// such a game.
+        Aborted => "aborted",
+        /// Its two players had already played
+        /// [`RATED_GAMES_PER_PAIR_DAY`] rated games together that day.
+        PairLimit => "pair-limit",
+    }
+}
+
+/// Plies a game must reach (each side one move) before its end is rated.
+pub const RATED_MIN_PLIES: i32 = 2;
+
+/// Rated games the same two players may start within a day; further ones
+/// are played unrated.
+pub const RATED_GAMES_PER_PAIR_DAY: i64 = 3;
+
+impl UnratedReason {
+    /// Said on the game page.
+    pub fn words(self) -> String {
+        match self {
+            UnratedReason::Aborted => {
+                "Aborted: the game ended before both sides had moved, so it is not rated".into()
+            }
+            UnratedReason::PairLimit => format!(
+                "Played unrated: these two players had already started \
+                 {RATED_GAMES_PER_PAIR_DAY} rated games together within a day"
+            ),
+        }
+    }
+}
+
+text_codes! {
     "on_timeout",
     /// What happens when a clock runs out (setting `on_timeout`).
     pub enum OnTimeout {

@@ -8,11 +8,12 @@ use crate::db::schema::games;
 use crate::db::DbConn;
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;
-use crate::domain::game_state::{GameStatus, Side};
+use crate::domain::game_state::{GameStatus, Side, UnratedReason};
 use crate::domain::mail_kind::Mail;
 use crate::domain::rating::in_range;
 use crate::domain::time_control::{self as clock, TimeControl};
 use crate::game::notify;
+use crate::game::rated_pairs;
 use crate::game::rows::{insert_game, load, FEN_MAX};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -161,6 +162,12 @@ pub fn create_game(
         opponent.is_some(),
         crate::game::records::is_custom_start(variant, &start_fen)?,
     )?;
+    // Said when it is made: the pair has had its rated games for the day.
+    let pair_limited = match &opponent {
+        Some(o) if rated => !rated_pairs::may_start_rated(conn, creator.id, o.id, now)?,
+        _ => false,
+    };
+    let rated = rated && !pair_limited;
     let history = game.history_string();
     let (white_id, black_id) = match color {
         Color::White => (Some(creator.id), opponent.as_ref().map(|o| o.id)),
@@ -188,6 +195,11 @@ pub fn create_game(
     };
     conn.transaction::<_, Error, _>(|conn| {
         let id = insert_game(conn, &new, &history)?;
+        if pair_limited {
+            diesel::update(games::table.find(id))
+                .set(games::unrated_reason.eq(Some(UnratedReason::PairLimit.code())))
+                .execute(conn)?;
+        }
         if let Some(o) = &opponent {
             outbox::enqueue(
                 conn,
@@ -422,7 +434,17 @@ pub fn accept(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Re
         row.turn.color(),
         now,
     )?;
-    conn.transaction::<_, Error, _>(|conn| {
+    crate::db::write_transaction::<_, Error>(conn, |conn| {
+        // A rated game starts rated only within the pair's daily allowance.
+        let pair_limited = row.rated && {
+            rated_pairs::lock_pair(conn, row.challenger_id, user.id)?;
+            !rated_pairs::may_start_rated(conn, row.challenger_id, user.id, now)?
+        };
+        let unrated_reason = if pair_limited {
+            Some(UnratedReason::PairLimit)
+        } else {
+            row.unrated_reason
+        };
         let n = diesel::update(
             games::table
                 .filter(games::id.eq(id))
@@ -435,6 +457,9 @@ pub fn accept(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Re
                 games::white_id.eq(white_id),
                 games::black_id.eq(black_id),
                 games::updated_at.eq(now),
+                games::accepted_at.eq(Some(now)),
+                games::rated.eq(row.rated && !pair_limited),
+                games::unrated_reason.eq(unrated_reason.map(UnratedReason::code)),
             ),
             (
                 games::white_clock_secs.eq(start.white),

@@ -4,7 +4,9 @@ use crate::db::models::GameRow;
 use crate::db::schema::games;
 use crate::db::DbConn;
 use crate::domain::error::Error;
-use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
+use crate::domain::game_state::{
+    EndReason, GameResult, GameStatus, Side, UnratedReason, RATED_MIN_PLIES,
+};
 use crate::domain::mail_kind::MoveNote;
 use crate::game::notify;
 use chrono::NaiveDateTime;
@@ -38,6 +40,20 @@ pub fn record_end(
         games::clock_deadline.eq(None::<NaiveDateTime>),
         games::clock_remind_at.eq(None::<NaiveDateTime>),
     );
+    // A rated game its players started (an accepted challenge or seek)
+    // that ends before both sides have moved is aborted, not rated: else
+    // two accounts farm ratings by resigning at once. A tournament's
+    // pairing is not the players' to repeat, and its forfeits count.
+    let aborted = row.rated && row.accepted_at.is_some() && row.ply < RATED_MIN_PLIES;
+    let changes = (
+        changes,
+        games::rated.eq(row.rated && !aborted),
+        games::unrated_reason.eq(if aborted {
+            Some(UnratedReason::Aborted.code())
+        } else {
+            row.unrated_reason.map(UnratedReason::code)
+        }),
+    );
     let n = if reason == EndReason::TimeForfeit && row.time_control.is_some() {
         // The loser's clock shows zero.
         match result.loser().unwrap_or(row.turn) {
@@ -56,7 +72,9 @@ pub fn record_end(
     }
     // Only the caller whose update ended the game gets here: a rated game
     // moves its players' ratings once, in this transaction.
-    crate::ratings::store::on_game_end(conn, row, result, now)?;
+    if !aborted {
+        crate::ratings::store::on_game_end(conn, row, result, now)?;
+    }
     notify::on_game_over(conn, row, last_move, now)?;
     Ok(true)
 }

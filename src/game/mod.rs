@@ -12,6 +12,7 @@ pub mod finish;
 pub mod notify;
 pub mod play;
 pub mod positions;
+pub mod rated_pairs;
 pub mod records;
 pub mod resign;
 pub mod restore;

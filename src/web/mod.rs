@@ -27,6 +27,9 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 pub const SESSION_COOKIE: &str = "missive_session";
+/// The browser's device cookie for the account it last logged in to
+/// ([`crate::accounts::device_cookies`]).
+pub const DEVICE_COOKIE: &str = "missive_device";
 pub const CSRF_COOKIE: &str = "missive_csrf";
 pub use crate::accounts::users::SESSION_DAYS;
 
@@ -417,6 +420,13 @@ fn base_cookie<'a>(config: &Config, name: &'a str, value: String) -> Cookie<'a> 
 pub fn session_cookie(config: &Config, token: String) -> Cookie<'static> {
     let mut c = base_cookie(config, SESSION_COOKIE, token);
     c.set_max_age(actix_web::cookie::time::Duration::days(SESSION_DAYS));
+    c
+}
+
+/// A device cookie, kept a year (browsers keep none longer than 400 days).
+pub fn device_cookie(config: &Config, value: String) -> Cookie<'static> {
+    let mut c = base_cookie(config, DEVICE_COOKIE, value);
+    c.set_max_age(actix_web::cookie::time::Duration::days(365));
     c
 }
 

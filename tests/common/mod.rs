@@ -96,6 +96,7 @@ impl TestApp {
             // tests of these limits turn them on (`tests/limits.rs`).
             signup_limit_hour: 0,
             challenge_limit_hour: 0,
+            seek_limit_hour: 0,
             ..missive::Config::default()
         };
         // The limits' clock stands still unless a test moves it, so no

@@ -1,10 +1,11 @@
-use crate::accounts::login_limit::{self, LoginLimits};
+use crate::accounts::device_cookies;
+use crate::accounts::login_limit::{self, Attempt, LoginLimits};
 use crate::accounts::send_limits;
 use crate::accounts::users as accounts;
 use crate::domain::error::Error;
 use crate::web::{
-    html, new_session, now, removal_cookie, see_other, session_cookie, write_once, Ctx, Page,
-    SESSION_COOKIE,
+    device_cookie, html, new_session, now, removal_cookie, see_other, session_cookie, write_once,
+    Ctx, Page, DEVICE_COOKIE, SESSION_COOKIE,
 };
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -121,12 +122,7 @@ pub async fn signup(
     let agent = crate::web::routes::account_links::user_agent(&req);
     let result = async { new_session(&ctx.state, signed_up?, agent).await }.await;
     match result {
-        Ok(token) => {
-            let mut res = see_other("/");
-            res.add_cookie(&session_cookie(&ctx.state.config, token))
-                .map_err(Error::internal)?;
-            Ok(res)
-        }
+        Ok(token) => signed_in(&ctx, token, &f.username),
         Err(Error::Invalid(msg)) => {
             let page = SignupPage {
                 page: ctx.page(),
@@ -177,12 +173,20 @@ pub async fn login(
     let ip = ctx.ip.clone();
     let limits = LoginLimits::of(&ctx.state.config);
     let password = f.password.clone();
+    // A device cookie counts only for the account it was given to.
+    let device = req
+        .cookie(DEVICE_COOKIE)
+        .and_then(|c| device_cookies::read(&ctx.state.secret, c.value()))
+        .filter(|d| d.is_for(&username));
     // The attempt is counted, and committed, before the password is checked:
     // attempts at once cannot all pass the limit.
     let clock = ctx.state.config.clock.clone();
-    let (name, addr) = (username.clone(), ip.clone());
+    let (name, addr, known) = (username.clone(), ip.clone(), device.clone());
     let claimed = write_once(&ctx.state, move |conn| {
-        login_limit::claim(conn, &name, &addr, &limits, clock.now())
+        let attempt = known
+            .as_ref()
+            .map_or(Attempt::Untrusted, Attempt::KnownDevice);
+        login_limit::claim(conn, &name, &addr, attempt, &limits, clock.now())
     })
     .await;
     // The check is recorded whatever it answers, once (a refusal is kept
@@ -190,8 +194,11 @@ pub async fn login(
     let logged_in = match claimed {
         Ok(()) => {
             write_once(&ctx.state, move |conn| {
+                let attempt = device
+                    .as_ref()
+                    .map_or(Attempt::Untrusted, Attempt::KnownDevice);
                 let user = accounts::login(conn, &username, &password, &ip, now())?;
-                login_limit::forgive(conn, &username, &ip, &limits)?;
+                login_limit::forgive(conn, &username, &ip, attempt, &limits)?;
                 crate::accounts::disabling::refuse_disabled(&user)?;
                 Ok(user.id)
             })
@@ -203,12 +210,7 @@ pub async fn login(
     let result = async { new_session(&ctx.state, logged_in?, agent).await }.await;
     let mut retry_after = None;
     let (status, msg) = match result {
-        Ok(token) => {
-            let mut res = see_other("/");
-            res.add_cookie(&session_cookie(&ctx.state.config, token))
-                .map_err(Error::internal)?;
-            return Ok(res);
-        }
+        Ok(token) => return signed_in(&ctx, token, &f.username),
         Err(Error::Invalid(msg)) => (StatusCode::UNPROCESSABLE_ENTITY, msg),
         Err(Error::RateLimited(msg)) => (StatusCode::TOO_MANY_REQUESTS, msg),
         Err(Error::TooSoon {
@@ -230,6 +232,19 @@ pub async fn login(
     if let Some(secs) = retry_after {
         retry_after_header(&mut res, secs);
     }
+    Ok(res)
+}
+
+/// The answer to a sign-up or login: the session, and a new device cookie
+/// naming the account, so this browser is known at its next login.
+fn signed_in(ctx: &Ctx, token: String, username: &str) -> Result<HttpResponse, Error> {
+    let config = &ctx.state.config;
+    let mut res = see_other("/");
+    res.add_cookie(&session_cookie(config, token))
+        .map_err(Error::internal)?;
+    let device = device_cookies::issue(&ctx.state.secret, username);
+    res.add_cookie(&device_cookie(config, device))
+        .map_err(Error::internal)?;
     Ok(res)
 }
 

@@ -124,6 +124,8 @@ struct GamePage<'a> {
     /// The takebacks given, as the game's events say them.
     takebacks: Vec<String>,
     rated: bool,
+    /// Why a game asked for rated is played unrated, in words.
+    unrated_why: Option<String>,
     ratings: crate::ratings::game_view::GameRatings,
     /// The game's event history, oldest first.
     history: Vec<crate::web::views::history::HistoryLine>,
@@ -369,6 +371,7 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
             .map(|e| format!("{} ({})", e.detail, e.at.format("%Y-%m-%d %H:%M UTC")))
             .collect(),
         rated: row.rated,
+        unrated_why: row.unrated_reason.map(|r| r.words()),
         ratings: data.ratings.clone(),
         history: crate::web::views::history::lines(&data.events, &data.names),
         outages: crate::web::views::history::outages(&data.events),

@@ -114,17 +114,22 @@ pub async fn create(ctx: Ctx, form: web::Form<NewGameForm>) -> Result<HttpRespon
         rating_min: f.rating_min.clone(),
         rating_max: f.rating_max.clone(),
     };
-    // A challenge to a named player mails them: counted before it is made,
-    // given back when it is not.
+    // A challenge to a named player mails them, and a rated open seek is
+    // what a rating is farmed with: counted before it is made, given back
+    // when it is not.
     let sender = user.id;
-    let named = !f.opponent.trim().is_empty();
-    if named {
-        let (per_hour, clock) = (
-            ctx.state.config.challenge_limit_hour,
-            ctx.state.config.clock.clone(),
-        );
+    let c = &ctx.state.config;
+    let offer = if !f.opponent.trim().is_empty() {
+        Some((send_limits::Offer::Challenge, c.challenge_limit_hour))
+    } else if challenge::read_rated(&f.rated).unwrap_or(false) {
+        Some((send_limits::Offer::RatedSeek, c.seek_limit_hour))
+    } else {
+        None
+    };
+    if let Some((offer, per_hour)) = offer {
+        let clock = c.clock.clone();
         write_once(&ctx.state, move |conn| {
-            send_limits::challenge(conn, sender, per_hour, clock.now())
+            send_limits::offer(conn, offer, sender, per_hour, clock.now())
         })
         .await?;
     }
@@ -132,9 +137,9 @@ pub async fn create(ctx: Ctx, form: web::Form<NewGameForm>) -> Result<HttpRespon
         challenge::create_game(conn, &user, &challenge, now())
     })
     .await;
-    if named && result.is_err() {
+    if let (Some((offer, _)), Err(_)) = (offer, &result) {
         let _ = write_once(&ctx.state, move |conn| {
-            send_limits::challenge_undone(conn, sender)
+            send_limits::offer_undone(conn, offer, sender)
         })
         .await;
     }

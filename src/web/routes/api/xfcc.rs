@@ -7,7 +7,7 @@
 
 use super::xfcc_games::{my_games, XfccGame};
 use crate::accounts::api_credentials;
-use crate::accounts::login_limit::{self, LoginLimits};
+use crate::accounts::login_limit::{self, Attempt, LoginLimits};
 use crate::db::models::User;
 use crate::domain::api_credential::CredentialKind;
 use crate::domain::codes::text_codes;
@@ -179,9 +179,11 @@ enum SignIn {
     Slowed(Error),
 }
 
-/// Sign in with a username and an app password, counted as a login is:
-/// the attempt is committed before the password is checked, and a right
-/// one forgives the failures as a right login does.
+/// Sign in with a username and an app password, counted as a login is
+/// but on keys of its own (failed logins with the account password do not
+/// hold a client program back): the attempt is committed before the
+/// password is checked, and a right one forgives the failures as a right
+/// login does.
 async fn sign_in(state: &Arc<AppState>, ip: String, call: &Call) -> Result<User, SignIn> {
     let (username, password) = (
         call.text("username").to_string(),
@@ -194,7 +196,14 @@ async fn sign_in(state: &Arc<AppState>, ip: String, call: &Call) -> Result<User,
     let clock = state.config.clock.clone();
     let (name, addr) = (username.clone(), ip.clone());
     let claimed = write_once(state, move |conn| {
-        login_limit::claim(conn, &name, &addr, &limits, clock.now())
+        login_limit::claim(
+            conn,
+            &name,
+            &addr,
+            Attempt::AppPassword,
+            &limits,
+            clock.now(),
+        )
     })
     .await;
     claimed.map_err(SignIn::Slowed)?;
@@ -206,7 +215,7 @@ async fn sign_in(state: &Arc<AppState>, ip: String, call: &Call) -> Result<User,
             &password,
         )?;
         if let Some((_, credential)) = &found {
-            login_limit::forgive(conn, &username, &ip, &limits)?;
+            login_limit::forgive(conn, &username, &ip, Attempt::AppPassword, &limits)?;
             if api_credentials::use_stale(credential, now()) {
                 api_credentials::note_use(conn, credential.id, now())?;
             }
