@@ -5,7 +5,6 @@ use crate::geometry::{Geometry, Square};
 use crate::moves::Move;
 use crate::piece::{Color, Piece};
 use crate::position::Position;
-use std::fmt;
 
 /// Which written form of a move.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]
@@ -165,11 +164,18 @@ mod tests {
     }
 }
 
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Outcome {
+    /// In words with the variant's side names ("Red wins by bare king",
+    /// "draw by repetition"): there is no `Display`, since a colour's own
+    /// name is wrong for variants that name their sides otherwise.
+    pub fn describe(&self, variant: &dyn Variant) -> String {
         match self.winner {
-            Some(c) => write!(f, "{} wins by {}", c, self.reason.describe()),
-            None => write!(f, "draw by {}", self.reason.describe()),
+            Some(c) => format!(
+                "{} wins by {}",
+                variant.side_name(c),
+                self.reason.describe()
+            ),
+            None => format!("draw by {}", self.reason.describe()),
         }
     }
 }
