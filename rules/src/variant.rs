@@ -246,6 +246,11 @@ pub trait Variant: Send + Sync + 'static {
     fn repetition_rule(&self) -> RepetitionRule {
         RepetitionRule::Ignored
     }
+    /// Whether a `+` after a move marks a check (false where the notation
+    /// writes something else with it: Leaperhouse's promotions).
+    fn plus_marks_check(&self) -> bool {
+        true
+    }
     /// What makes two positions "the same" for the repetition rule.
     fn repetition_key(&self, pos: &Position) -> u64 {
         pos.hash()
