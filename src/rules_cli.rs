@@ -151,7 +151,7 @@ pub fn record(cmd: RecordCommand) -> anyhow::Result<std::process::ExitCode> {
             Ok(game) => {
                 let end = game
                     .outcome()
-                    .map(|o| format!("{} ({o})", o.result_code()))
+                    .map(|o| format!("{} ({})", o.result_code(), o.describe(game.variant())))
                     .unwrap_or_else(|| "game not finished".into());
                 say!(
                     "{label}: ok, {} {} plies, {end}",
@@ -191,7 +191,7 @@ pub fn position(args: PositionArgs) -> anyhow::Result<()> {
     let game = missive_rules::Game::replay(variant, args.fen.as_deref(), &args.moves)?;
     say!("fen {}", game.fen());
     match game.outcome() {
-        Some(o) => say!("outcome {} {o}", o.result_code()),
+        Some(o) => say!("outcome {} {}", o.result_code(), o.describe(variant)),
         None => say!("to-move {}", variant.side_name(game.side_to_move())),
     }
     for m in game.move_views() {

@@ -126,6 +126,19 @@ fn position_plays_moves_and_lists_legal_ones() {
     assert_eq!(out.lines().filter(|l| l.starts_with("move ")).count(), 20);
 }
 
+/// Issue 66: the outcome names the variant's sides, as `to-move` does
+/// (Leap Chess's Red, not White).
+#[test]
+fn position_outcome_uses_the_variants_side_names() {
+    let fen = "*2k1*/6/6/6/p5/6/2B3/*2K1* w - - 0 1";
+    let (ok, out) = missive(&["position", "leap-chess", "--fen", fen]);
+    assert!(ok && out.contains("to-move Red"), "{out}");
+    let (ok, out) = missive(&["position", "leap-chess", "--fen", fen, "Axa4"]);
+    assert!(ok);
+    assert!(out.contains("outcome 1-0 Red wins by bare king"), "{out}");
+    assert!(!out.contains("White"), "{out}");
+}
+
 /// Standard error of a failing run with `RUST_BACKTRACE=1`.
 fn failing(args: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_missive"))

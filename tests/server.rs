@@ -34,6 +34,7 @@ both_backends!(
     the_game_page_follows_every_move,
     a_repetition_is_seen_whether_or_not_the_game_was_kept,
     settings_gather_in_one_page,
+    issue_66_cases_through_the_move_form,
 );
 
 fn fools_mate_end_to_end(backend: Backend) {
@@ -1225,4 +1226,131 @@ fn help_shows_every_variant_s_moves_three_ways() {
     assert!(alice
         .get(&format!("/games/{id}"))
         .has("<a href=\"/help#chess\">How to write a move</a>"));
+}
+
+/// A game of `variant` from `fen`, Alice playing the first side (White,
+/// or Red), accepted by Bob.
+fn game_from(
+    app: &TestApp,
+    variant: &str,
+    fen: &str,
+) -> (common::TestClient, common::TestClient, i32) {
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let p = alice.post(
+        "/games/new",
+        &[
+            ("variant", variant),
+            ("opponent", "bob"),
+            ("color", "white"),
+            ("fen", fen),
+        ],
+    );
+    assert_eq!(p.status, StatusCode::SEE_OTHER, "{}", p.body);
+    let id: i32 = p
+        .location
+        .unwrap()
+        .trim_start_matches("/games/")
+        .parse()
+        .unwrap();
+    bob.post(&format!("/games/{id}/accept"), &[]);
+    (alice, bob, id)
+}
+
+/// Issue 66's five cases played through the move form: what the rules
+/// engine decides reaches the stored game, its page and its JSON.
+fn issue_66_cases_through_the_move_form(backend: Backend) {
+    // 1. `Nd2` names the one Knight the repetition rule lets go there,
+    // and is stored as listed; 4. a false mate mark is refused.
+    let app = TestApp::start(backend);
+    let (alice, bob, id) = game_from(
+        &app,
+        "leaperhouse",
+        "9k/10/10/10/10/10/10/10/10/KN3N4[] w - - 0 1",
+    );
+    for (i, mv) in [
+        "f1d2", "j10i10", "d2f3", "i10j10", "f3d2", "j10i10", "d2f1", "i10j10",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let who = if i % 2 == 0 { &alice } else { &bob };
+        assert_eq!(who.play(id, mv).status, StatusCode::SEE_OTHER, "{mv}");
+    }
+    let p = alice.play(id, "Nfd2");
+    assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(p.has("third"), "{}", p.body);
+    let p = alice.play(id, "Nd2#");
+    assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(p.has("“Nd2”"), "{}", p.body);
+    let p = alice.play(id, "Nd2");
+    assert_eq!(p.status, StatusCode::SEE_OTHER, "{}", p.body);
+    let moves = alice.json(id)["moves"].as_array().unwrap().clone();
+    assert_eq!(moves.len(), 9);
+    assert_eq!(moves[8]["notation"], "Nd2");
+    assert_eq!(moves[8]["coordinate"], "b1d2");
+    drop(app);
+
+    // 3. Leaperhouse's clock after a promotion, as Fairy-Stockfish writes it.
+    let app = TestApp::start(backend);
+    let (alice, _bob, id) = game_from(
+        &app,
+        "leaperhouse",
+        "k9/10/10/4P5/10/10/10/10/10/4K5[] w - - 7 20",
+    );
+    assert_eq!(alice.play(id, "e7e8+").status, StatusCode::SEE_OTHER);
+    assert_eq!(
+        alice.json(id)["fen"],
+        "k9/10/4+P5/10/10/10/10/10/10/4K5[] b - - 0 20"
+    );
+    drop(app);
+
+    // 2. Bishops on one colour: a dead position, at the start refused and
+    // reached by a capture drawn.
+    let app = TestApp::start(backend);
+    let alice = app.user("alice");
+    app.user("bob");
+    let p = alice.post(
+        "/games/new",
+        &[
+            ("variant", "chess"),
+            ("opponent", "bob"),
+            ("color", "white"),
+            ("fen", "8/8/4k3/8/8/2BKB3/8/8 w - - 0 1"),
+        ],
+    );
+    assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", p.body);
+    assert!(p.has("draw by insufficient material"), "{}", p.body);
+    drop(app);
+    let app = TestApp::start(backend);
+    let (alice, _bob, id) = game_from(&app, "chess", "8/8/3bk3/8/8/3KB3/5n2/8 w - - 0 1");
+    assert_eq!(alice.play(id, "Bxf2").status, StatusCode::SEE_OTHER);
+    let j = alice.json(id);
+    assert_eq!(
+        (j["result"].as_str(), j["reason"].as_str()),
+        (Some("1/2-1/2"), Some("insufficient-material"))
+    );
+    drop(app);
+
+    // 4. Check marks: a false one refused naming the move, a true one taken
+    // in Game Courier's form.
+    let app = TestApp::start(backend);
+    let (alice, _bob, id) = game_from(&app, "chess", "8/8/8/5k2/8/8/4P3/4K3 w - - 0 1");
+    for bad in ["e3+", "e2e3#", "P e2-e4#"] {
+        let p = alice.play(id, bad);
+        assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY, "{bad}");
+        assert!(p.has("marks a"), "{bad}: {}", p.body);
+    }
+    assert_eq!(alice.play(id, "P e2-e4+").status, StatusCode::SEE_OTHER);
+    let j = alice.json(id);
+    assert_eq!(j["moves"][0]["notation"], "e4+");
+    drop(app);
+
+    // 5. Leap Chess's outcome in its side names.
+    let app = TestApp::start(backend);
+    let (alice, _bob, id) = game_from(&app, "leap-chess", "*2k1*/6/6/6/p5/6/2B3/*2K1* w - - 0 1");
+    assert_eq!(alice.play(id, "Axa4").status, StatusCode::SEE_OTHER);
+    let page = alice.get(&format!("/games/{id}"));
+    assert!(page.has("Red wins by bare king"), "{}", page.body);
+    assert!(!page.has("White wins"), "{}", page.body);
 }

@@ -47,6 +47,28 @@ pub enum MoveError {
     GameOver,
 }
 
+impl MoveError {
+    /// The error told of `input`, the text as typed, where it was found
+    /// reading a part of it (the move without its check mark).
+    pub(crate) fn with_input(self, input: &str) -> MoveError {
+        let input = input.to_string();
+        match self {
+            MoveError::Syntax { reason, .. } => MoveError::Syntax { input, reason },
+            MoveError::Illegal {
+                reason,
+                alternatives,
+                ..
+            } => MoveError::Illegal {
+                input,
+                reason,
+                alternatives,
+            },
+            MoveError::Ambiguous { candidates, .. } => MoveError::Ambiguous { input, candidates },
+            other => other,
+        }
+    }
+}
+
 impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -2,7 +2,7 @@
 
 use crate::errors::{FenError, MoveError};
 use crate::moves::Move;
-use crate::notation::split_comment;
+use crate::notation::{check_mark_claim, split_comment, split_mark};
 use crate::piece::Color;
 use crate::position::Position;
 use crate::variant::{Notation, Outcome, Reason, RepetitionRule, Variant};
@@ -161,8 +161,8 @@ pub struct Game {
     repetitions: Repetitions,
     /// Every move the variant allows here, history rules aside, with the
     /// ones only the repetition rule forbids last: one list serves both the
-    /// legal moves and the reading and writing of notation, which must see
-    /// the forbidden ones too, without copying either per ply.
+    /// legal moves (read and written among themselves) and the explaining
+    /// of a forbidden one, without copying either per ply.
     moves: Vec<Move>,
     /// How many of `moves`, from the first, are legal.
     legal: usize,
@@ -387,19 +387,58 @@ impl Game {
         let comment = comment
             .map(|c| c.trim().to_string())
             .filter(|c| !c.is_empty());
-        let mv = self.variant.parse_move(&self.position, &self.moves, body)?;
-        if self.moves[self.legal..].contains(&mv) {
-            let reason = match self.variant.repetition_rule() {
-                RepetitionRule::AnyRepeatIllegal => "it would recreate a position that has already occurred in this game.",
-                _ => "it would make the same position occur for the third time, which is only allowed to a player who has been checked on every move since.",
-            };
-            return Err(MoveError::Illegal {
-                input: body.to_string(),
-                reason: reason.into(),
-                alternatives: Vec::new(),
-            });
+        let plus_marks_check = self.variant.plus_marks_check();
+        let (unmarked, mark) = split_mark(body, plus_marks_check);
+        let mv = self
+            .read_unmarked(unmarked)
+            .map_err(|e| e.with_input(body))?;
+        if let Some(mark) = mark {
+            let v = self.variant;
+            let next = v.play(&self.position, &mv);
+            check_mark_claim(
+                unmarked,
+                mark,
+                v.in_check(&next),
+                || !v.legal_moves(&next).is_empty(),
+                plus_marks_check,
+            )?;
         }
         Ok((mv, comment))
+    }
+
+    /// The legal move `body`, a move text without comment or mark, names.
+    fn read_unmarked(&self, body: &str) -> Result<Move, MoveError> {
+        // Read among the legal moves only, so a move the repetition rule
+        // forbids makes no text ambiguous (`Nd2` when only one Knight may
+        // go there); failing that, among all, to say why a forbidden one is.
+        let error = match self
+            .variant
+            .parse_move(&self.position, self.legal_moves(), body)
+        {
+            Ok(mv) => return Ok(mv),
+            Err(e) => e,
+        };
+        let forbidden = &self.moves[self.legal..];
+        if !forbidden.is_empty() {
+            if let Ok(mv) = self.variant.parse_move(&self.position, &self.moves, body) {
+                if forbidden.contains(&mv) {
+                    return Err(self.repetition_error(body));
+                }
+            }
+        }
+        Err(error)
+    }
+
+    fn repetition_error(&self, body: &str) -> MoveError {
+        let reason = match self.variant.repetition_rule() {
+            RepetitionRule::AnyRepeatIllegal => "it would recreate a position that has already occurred in this game.",
+            _ => "it would make the same position occur for the third time, which is only allowed to a player who has been checked on every move since.",
+        };
+        MoveError::Illegal {
+            input: body.to_string(),
+            reason: reason.into(),
+            alternatives: Vec::new(),
+        }
     }
 
     /// Play a legal move. Panics if `mv` is not legal here (use
@@ -410,9 +449,9 @@ impl Game {
             "Game::play called with an illegal move"
         );
         let v = self.variant;
-        // Written among the variant's whole list, repetition rules aside, as
-        // `format_move` would generate it.
-        let written = |n| v.format_move_among(&self.position, &self.moves, mv, n);
+        // Written among the legal moves, as the move list shows it: SAN's
+        // disambiguation is among the moves the player could choose.
+        let written = |n| v.format_move_among(&self.position, self.legal_moves(), mv, n);
         let played = Played {
             mv: *mv,
             coordinate: written(Notation::Coordinate),
@@ -445,9 +484,11 @@ impl Game {
         Ok(played)
     }
 
-    /// Format a legal move of the current position.
+    /// Format a legal move of the current position (among the legal moves,
+    /// as [`Game::play`] writes it).
     pub fn format(&self, mv: &Move, notation: Notation) -> String {
-        self.variant.format_move(&self.position, mv, notation)
+        self.variant
+            .format_move_among(&self.position, self.legal_moves(), mv, notation)
     }
 
     /// The legal moves with their written forms and squares, for a move list

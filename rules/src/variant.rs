@@ -5,7 +5,6 @@ use crate::geometry::{Geometry, Square};
 use crate::moves::Move;
 use crate::piece::{Color, Piece};
 use crate::position::Position;
-use std::fmt;
 
 /// Which written form of a move.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]
@@ -165,11 +164,18 @@ mod tests {
     }
 }
 
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Outcome {
+    /// In words with the variant's side names ("Red wins by bare king",
+    /// "draw by repetition"): there is no `Display`, since a colour's own
+    /// name is wrong for variants that name their sides otherwise.
+    pub fn describe(&self, variant: &dyn Variant) -> String {
         match self.winner {
-            Some(c) => write!(f, "{} wins by {}", c, self.reason.describe()),
-            None => write!(f, "draw by {}", self.reason.describe()),
+            Some(c) => format!(
+                "{} wins by {}",
+                variant.side_name(c),
+                self.reason.describe()
+            ),
+            None => format!("draw by {}", self.reason.describe()),
         }
     }
 }
@@ -239,6 +245,11 @@ pub trait Variant: Send + Sync + 'static {
     }
     fn repetition_rule(&self) -> RepetitionRule {
         RepetitionRule::Ignored
+    }
+    /// Whether a `+` after a move marks a check (false where the notation
+    /// writes something else with it: Leaperhouse's promotions).
+    fn plus_marks_check(&self) -> bool {
+        true
     }
     /// What makes two positions "the same" for the repetition rule.
     fn repetition_key(&self, pos: &Position) -> u64 {

@@ -714,3 +714,61 @@ fn a_page_s_legal_move_forms_are_each_move_written_alone() {
         }
     }
 }
+
+/// In every variant, along games that seek repetitions (where a move the
+/// repetition rule forbids could make a listed form ambiguous): each legal
+/// move's listed forms read back through the game as that move, which is
+/// written as listed; and a check or mate mark after any of a move's forms
+/// is taken exactly when it is true.
+#[test]
+fn listed_forms_read_back_and_marks_are_held_to_the_truth() {
+    let mut marked = [0usize; 2];
+    for &v in variants() {
+        let plus = v.plus_marks_check();
+        for seed in 1..=4u64 {
+            let mut g = Game::new(v, None).unwrap();
+            let mut x = seed;
+            for ply in 0..40 {
+                if g.outcome().is_some() {
+                    break;
+                }
+                let views = g.move_views();
+                for (i, (m, view)) in g.legal_moves().iter().zip(&views).enumerate() {
+                    for form in [&view.coordinate, &view.display, &view.game_courier] {
+                        let read = g.parse_move(form).map(|(mv, _)| mv);
+                        assert_eq!(read, Ok(*m), "{} {form} at {}", v.id(), g.fen());
+                    }
+                    assert_eq!(g.format(m, Notation::Display), view.display);
+                    if (i + ply) % 5 != 0 {
+                        continue;
+                    }
+                    let next = v.play(g.position(), m);
+                    let check = v.in_check(&next);
+                    let mate = check && v.legal_moves(&next).is_empty();
+                    let bare = if plus {
+                        view.display.trim_end_matches(['+', '#'])
+                    } else {
+                        view.display.trim_end_matches('#')
+                    };
+                    for form in [view.coordinate.as_str(), bare, view.game_courier.as_str()] {
+                        if plus {
+                            let text = format!("{form}+");
+                            assert_eq!(g.parse_move(&text).is_ok(), check, "{} {text}", v.id());
+                        }
+                        let text = format!("{form}#");
+                        assert_eq!(g.parse_move(&text).is_ok(), mate, "{} {text}", v.id());
+                    }
+                    marked[usize::from(check)] += 1;
+                }
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let Some(m) = move_seeking_repetition(&g, x) else {
+                    break;
+                };
+                g.play(&m);
+            }
+        }
+    }
+    assert!(marked[0] > 1000 && marked[1] > 20, "{marked:?}");
+}

@@ -408,3 +408,83 @@ fn replay_reports_the_failing_ply() {
     );
     assert!(err.to_string().starts_with("ply 3"));
 }
+
+/// Bishops all on squares of one colour, of either side and however many,
+/// can never mate (FIDE 5.2.2; Fairy-Stockfish calls both sides' material
+/// insufficient, pyffish 0.0.90): the game is drawn at once.
+#[test]
+fn bishops_all_on_one_colour_are_a_dead_position() {
+    for fen in [
+        "8/8/3bk3/8/8/3KB3/8/8 w - - 0 1",
+        "8/8/4k3/8/8/2BKB3/8/8 w - - 0 1",
+        "1b6/8/4k3/8/8/2BKB3/8/B7 w - - 0 1",
+        "8/8/4k3/8/8/3KB3/8/8 w - - 0 1",
+        "8/8/4k3/8/8/3KN3/8/8 w - - 0 1",
+    ] {
+        let o = game(fen).outcome();
+        assert_eq!(
+            o.map(|o| (o.winner, o.reason)),
+            Some((None, Reason::InsufficientMaterial)),
+            "{fen}"
+        );
+    }
+    // Fairy-Stockfish plays these on: Bishops on both colours, a Knight
+    // with any other minor piece, a pawn.
+    for fen in [
+        "8/8/4k3/8/8/3KBB2/8/8 w - - 0 1",
+        "8/8/8/3bk3/8/3KB3/8/8 w - - 0 1",
+        "8/8/4kn2/8/8/3KN3/8/8 w - - 0 1",
+        "8/8/4k3/8/8/3KNN2/8/8 w - - 0 1",
+        "8/8/4kn2/8/8/3KB3/8/8 w - - 0 1",
+        "8/8/4k3/8/8/2NKB3/8/8 w - - 0 1",
+        "8/8/4k3/8/8/3KP3/8/8 w - - 0 1",
+    ] {
+        assert_eq!(game(fen).outcome(), None, "{fen}");
+    }
+    // Reached by a capture, as the game ends.
+    let mut g = game("8/8/3bk3/8/8/3KB3/5n2/8 w - - 0 1");
+    play_all(&mut g, "Bxf2");
+    assert_eq!(g.outcome().unwrap().reason, Reason::InsufficientMaterial);
+}
+
+/// A check or mate mark that is wrong is refused, naming the move without
+/// it; a right one is taken in every notation, Game Courier's included.
+#[test]
+fn check_and_mate_marks_are_held_against_the_move() {
+    let g = start();
+    for text in ["e4+", "e4#", "e4++", "Nf3+", "e2e4+", "P e2-e4+", "g1f3#"] {
+        match g.parse_move(text) {
+            Err(MoveError::Illegal { input, reason, .. }) => {
+                assert_eq!(input, text);
+                let plain = text.trim_end_matches(['+', '#']);
+                assert!(reason.contains(&format!("“{plain}”")), "{text}: {reason}");
+                assert!(reason.contains("gives none"), "{text}: {reason}");
+            }
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+    // e2-e4 checks the King on f5 (the pawn attacks d5 and f5).
+    let g = game("8/8/8/5k2/8/8/4P3/4K3 w - - 0 1");
+    for text in ["e4+", "e2e4+", "P e2-e4+", "P e2-e4 +", "e4+!", "e4"] {
+        let (mv, _) = g.parse_move(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(g.format(&mv, Notation::Display), "e4+");
+    }
+    for text in ["e4#", "P e2-e4#", "e4++"] {
+        match g.parse_move(text) {
+            Err(MoveError::Illegal { reason, .. }) => {
+                assert!(reason.contains("without mating"), "{text}: {reason}");
+                assert!(
+                    reason.contains("“e4+”") || reason.contains("“P e2-e4+”"),
+                    "{reason}"
+                );
+            }
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+    // A mate takes `#`, `++` and `+` (a mate is a check), in every form.
+    let g = game("k7/2K5/8/8/8/8/8/7R w - - 0 1");
+    for text in ["Ra1#", "Ra1++", "Ra1+", "h1a1#", "R h1-a1#"] {
+        assert!(g.parse_move(text).is_ok(), "{text}");
+    }
+    assert!(g.parse_move("Rh7+").is_err());
+}

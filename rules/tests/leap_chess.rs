@@ -1359,3 +1359,17 @@ mod fuzz {
         }
     }
 }
+
+/// An outcome is told in the variant's side names (Red, not White), as
+/// every surface writes it.
+#[test]
+fn outcome_words_name_red_and_black() {
+    let mut game = Game::new(v(LEAP), Some("*2k1*/6/6/6/p5/6/2B3/*2K1* w - - 0 1")).unwrap();
+    game.play_text("Axa4").unwrap();
+    let out = game.outcome().unwrap();
+    assert_eq!(out.describe(game.variant()), "Red wins by bare king");
+    let mut game = Game::new(v(LEAP), Some("*2k1*/6/6/6/P5/6/2b3/*2K1* b - - 0 1")).unwrap();
+    game.play_text("c2a4").unwrap();
+    let out = game.outcome().unwrap();
+    assert_eq!(out.describe(game.variant()), "Black wins by bare king");
+}

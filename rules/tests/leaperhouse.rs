@@ -874,3 +874,92 @@ fn repetition_keys_after_a_move_are_the_keys_of_the_positions_played() {
     }
     assert!(checked > 100_000, "{checked}");
 }
+
+// ------------------------------------------------- reading among the legal
+
+/// Knights b1 and f1 can both reach d2, but after this sequence the f1
+/// Knight's d2 would make a position occur a third time: `Nd2` names the
+/// one legal move, and the record writes it as the move list shows it.
+#[test]
+fn a_move_the_repetition_rule_forbids_makes_no_text_ambiguous() {
+    let mut g = game("9k/10/10/10/10/10/10/10/10/KN3N4[] w - - 0 1");
+    play_all(
+        &mut g,
+        &[
+            "f1d2", "j10i10", "d2f3", "i10j10", "f3d2", "j10i10", "d2f1", "i10j10",
+        ],
+    );
+    let listed: Vec<String> = g
+        .legal_move_forms()
+        .into_iter()
+        .map(|m| m.display)
+        .collect();
+    assert!(listed.contains(&"Nd2".to_string()), "{listed:?}");
+    assert!(
+        !listed.iter().any(|m| m == "Nbd2" || m == "Nfd2"),
+        "{listed:?}"
+    );
+    let (mv, _) = g.parse_move("Nd2").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(g.format(&mv, Notation::Coordinate), "b1d2");
+    assert_eq!(g.format(&mv, Notation::Display), "Nd2");
+    // The forbidden Knight still says why it may not go.
+    for text in ["Nfd2", "f1d2", "N f1-d2"] {
+        match g.parse_move(text) {
+            Err(MoveError::Illegal { reason, .. }) => {
+                assert!(reason.contains("third"), "{text}: {reason}")
+            }
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+    let played = g.play_text("Nd2").unwrap();
+    assert_eq!(
+        (played.display.as_str(), played.coordinate.as_str()),
+        ("Nd2", "b1d2")
+    );
+}
+
+/// Fairy-Stockfish resets the halfmove clock on a promotion (pyffish
+/// 0.0.90: `e7e8+` from this position writes 0), though not on a Pawn's
+/// plain move.
+#[test]
+fn fen_clock_resets_on_a_promotion() {
+    let mut g = game("k9/10/10/4P5/10/10/10/10/10/4K5[] w - - 7 20");
+    play_all(&mut g, &["e7e8+"]);
+    assert_eq!(g.fen(), "k9/10/4+P5/10/10/10/10/10/10/4K5[] b - - 0 20");
+    let mut g = game("k9/10/10/10/4P5/10/10/10/10/4K5[] w - - 7 20");
+    play_all(&mut g, &["e6e7"]);
+    assert!(g.fen().ends_with(" b - - 8 20"), "{}", g.fen());
+}
+
+/// A mate mark on a move that does not mate is refused, naming the move
+/// without it; on a mate it is taken, as `+` still marks a promotion.
+#[test]
+fn a_false_mate_mark_is_refused() {
+    let mut g = game("9k/10/10/10/10/10/10/10/10/KN3N4[] w - - 0 1");
+    play_all(
+        &mut g,
+        &[
+            "f1d2", "j10i10", "d2f3", "i10j10", "f3d2", "j10i10", "d2f1", "i10j10",
+        ],
+    );
+    for text in ["Nd2#", "b1d2#", "N b1-d2#"] {
+        match g.parse_move(text) {
+            Err(MoveError::Illegal { input, reason, .. }) => {
+                assert_eq!(input, text);
+                let plain = text.trim_end_matches('#');
+                assert!(reason.contains(&format!("“{plain}”")), "{text}: {reason}");
+            }
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+    // `+` is a promotion here, never a check mark.
+    assert!(g.parse_move("Nd2+").is_err());
+    // A drop mate, marked or not (Pawn drop mate is legal).
+    let g = game(&format!("{MATE_NET}[P] w - - 0 1"));
+    let (mate, _) = g.parse_move("P@e9").unwrap();
+    assert_eq!(g.format(&mate, Notation::Display), "P@e9#");
+    for text in ["P@e9#", "P*e9#"] {
+        assert_eq!(g.parse_move(text).map(|(m, _)| m), Ok(mate), "{text}");
+    }
+    assert!(g.parse_move("P@e8#").is_err());
+}

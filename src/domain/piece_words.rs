@@ -2,7 +2,7 @@
 //! names, the key a mail's diagram carries, an outcome in the variant's own
 //! side names.
 
-use missive_rules::{BoardView, Cell, Variant};
+use missive_rules::{BoardView, Cell};
 
 /// Chess's own pieces, which need no key in a mail.
 pub const CHESS_NAMES: [(&str, &str); 6] = [
@@ -47,26 +47,9 @@ pub fn mail_key(view: &BoardView) -> String {
     format!("Key: {}.", parts.join(", "))
 }
 
-/// An outcome in the variant's own side names ("Red wins by bare king"),
-/// where [`missive_rules::Outcome`]'s `Display` says White and Black.
-pub fn outcome_words(variant: &dyn Variant, o: &missive_rules::Outcome) -> String {
-    match o.winner {
-        Some(c) => format!("{} wins by {}", variant.side_name(c), o.reason.describe()),
-        None => format!("draw by {}", o.reason.describe()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use missive_rules::Color;
-
-    #[test]
-    fn outcomes_use_the_variants_side_names() {
-        let leap = missive_rules::variant("leap-chess").unwrap();
-        let o = missive_rules::Outcome::win(Color::White, missive_rules::Reason::BareKing);
-        assert_eq!(outcome_words(leap, &o), "Red wins by bare king");
-    }
 
     #[test]
     fn mail_key_names_fairy_pieces_only() {

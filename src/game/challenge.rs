@@ -151,7 +151,7 @@ pub fn create_game(
     if let Some(outcome) = game.outcome() {
         return Err(Error::Invalid(format!(
             "The start position cannot be used: the game would already be over ({}).",
-            crate::domain::piece_words::outcome_words(variant, &outcome)
+            outcome.describe(variant)
         )));
     }
     let control = clock::parse_optional(&challenge.time_control).map_err(Error::Invalid)?;

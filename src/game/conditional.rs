@@ -168,7 +168,7 @@ pub fn check_line(
         if let Some(o) = game.outcome() {
             return Err(Error::Invalid(format!(
                 "Ply {n} of the line ({text}): the game would already be over after ply {i} ({}).",
-                o.reason.describe()
+                o.describe(game.variant())
             )));
         }
         let mine = game.side_to_move() == owner;

@@ -281,7 +281,7 @@ pub fn check_record(text: &str) -> CheckReport {
                 Some(o) => format!(
                     "Every move is legal; the game ends {} ({}).",
                     o.result_code(),
-                    crate::domain::piece_words::outcome_words(game.variant(), &o)
+                    o.describe(game.variant())
                 ),
                 None => format!(
                     "Every move is legal; the record ends with {} (the rules do not end the game).",

@@ -8,10 +8,12 @@
 //!
 //! Each seam has its file: `pattern` (the grammar a move text is read by),
 //! `read` (finding the legal move a text names), `explain_illegal` (why a
-//! well-formed move is not legal) and `write` (SAN and its marks); the
+//! well-formed move is not legal), `marks` (a check or mate mark typed
+//! after a move, held against it) and `write` (SAN and its marks); the
 //! candidate a variant describes each legal move by is here, shared by all.
 
 mod explain_illegal;
+mod marks;
 mod pattern;
 mod read;
 #[cfg(test)]
@@ -19,6 +21,7 @@ mod read_checks;
 mod write;
 
 pub(crate) use explain_illegal::Explain;
+pub(crate) use marks::{check_mark_claim, split_mark};
 pub(crate) use read::{
     exact_among_named, exact_among_named_or_castling, moves_named_in, read_move,
     read_move_with_aliases,

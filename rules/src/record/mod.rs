@@ -191,7 +191,7 @@ pub fn check(
         if recorded != "*" && recorded != outcome.result_code() {
             return Err(RecordError::ResultMismatch {
                 recorded: recorded.to_string(),
-                actual: format!("{} ({})", outcome.result_code(), outcome),
+                actual: format!("{} ({})", outcome.result_code(), outcome.describe(variant)),
             });
         }
     }

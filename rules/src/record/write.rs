@@ -45,7 +45,9 @@ impl Replay {
     /// move's written form from the position before it.
     fn step(&mut self, text: &str, write: impl Fn(&Position, &Move) -> String) -> Option<String> {
         let pos = self.position.as_ref()?;
-        let body = crate::notation::split_comment(text).0.trim();
+        let body = crate::notation::split_comment(text).0;
+        // The mark was held against the move when it was stored.
+        let body = crate::notation::split_mark(body, self.variant.plus_marks_check()).0;
         let legal = self.variant.legal_moves(pos);
         let read = (!body.is_empty())
             .then(|| self.variant.parse_move(pos, &legal, body).ok())

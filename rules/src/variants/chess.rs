@@ -10,7 +10,7 @@ pub(crate) const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ
 
 const RULES: &str = "FIDE chess, played by the FIDE Laws of Chess: castling, en passant, promotion to Queen, Rook, Bishop or Knight, checkmate wins, stalemate is a draw.
 
-The server ends the game as a draw automatically on the third occurrence of the same position (same side to move, same castling and en passant possibilities), after 50 moves by each side without a capture or a pawn move, and when neither side can possibly checkmate (King against King, King and Bishop or Knight against King).
+The server ends the game as a draw automatically on the third occurrence of the same position (same side to move, same castling and en passant possibilities), after 50 moves by each side without a capture or a pawn move, and when neither side can possibly checkmate (King against King, King and Bishop or Knight against King, or Kings and Bishops only, all on squares of one colour).
 
 Moves may be entered in SAN (Nf3, exd5, O-O, e8=Q), in coordinates (g1f3, e7e8q) or in Game Courier form (N g1-f3, e2-e4, P e7-e8; Q*e8). Records show SAN.";
 

@@ -111,7 +111,7 @@ pub async fn show(
             last_move: last.as_ref().map(|(f, t)| (f.as_deref(), t.as_str())),
         },
     );
-    let over = game.outcome().map(|o| o.reason.describe().to_string());
+    let over = game.outcome().map(|o| o.describe(game.variant()));
     let legal = match over {
         Some(_) => LegalList::default(),
         None => LegalList::of_game(&game),

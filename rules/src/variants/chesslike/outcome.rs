@@ -2,8 +2,8 @@
 //! count rule, dead positions) and the key repetitions are counted by.
 
 use super::ChessLike;
+use crate::geometry::Square;
 use crate::moves::{Move, MoveKind};
-use crate::piece::Piece;
 use crate::position::Position;
 use crate::variant::{Outcome, Reason};
 
@@ -38,17 +38,24 @@ impl ChessLike {
         None
     }
 
-    /// K v K, K+B v K, K+N v K (minor pieces identified as the single leaper
-    /// N or colour-bound rider B of FIDE chess).
+    /// A dead position as Fairy-Stockfish judges chess's (both sides
+    /// without mating material) and FIDE 5.2.2 agrees: bare Kings, a lone
+    /// Knight or Bishop against a bare King, or any number of Bishops of
+    /// either side all on squares of one colour (no capture can then ever
+    /// give a piece that could cover the King's escape squares of the other
+    /// colour). Minor pieces are identified as the single leaper N and the
+    /// colour-bound rider B of FIDE chess.
     fn dead_position(&self, pos: &Position) -> bool {
-        let others: Vec<Piece> = pos
-            .pieces()
-            .map(|(_, p)| p)
-            .filter(|p| p.kind != self.king)
-            .collect();
-        match others.as_slice() {
-            [] => true,
-            [p] => matches!(self.letter(p.kind), 'N' | 'B'),
+        let mut others = pos.pieces().filter(|(_, p)| p.kind != self.king);
+        let Some((first_square, first)) = others.next() else {
+            return true;
+        };
+        let colour = |s: Square| (s.file() + s.rank()) % 2;
+        match self.letter(first.kind) {
+            'N' => others.next().is_none(),
+            'B' => {
+                others.all(|(s, p)| self.letter(p.kind) == 'B' && colour(s) == colour(first_square))
+            }
             _ => false,
         }
     }

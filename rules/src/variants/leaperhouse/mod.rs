@@ -205,6 +205,9 @@ impl Variant for Leaperhouse {
     fn repetition_rule(&self) -> RepetitionRule {
         RepetitionRule::ThirdIllegalUnlessChecked
     }
+    fn plus_marks_check(&self) -> bool {
+        false
+    }
     fn repetition_key_after(&self, pos: &Position, key: u64, mv: &Move) -> u64 {
         self.key_after(pos, key, mv)
     }
@@ -213,6 +216,18 @@ impl Variant for Leaperhouse {
             Notation::Coordinate => self.coordinate(mv),
             Notation::GameCourier => self.game_courier(pos, mv),
             Notation::Display => self.display(pos, mv),
+        }
+    }
+    fn format_move_among(
+        &self,
+        pos: &Position,
+        legal: &[Move],
+        mv: &Move,
+        notation: Notation,
+    ) -> String {
+        match notation {
+            Notation::Display => self.display_among(pos, legal, mv),
+            _ => self.format_move(pos, mv, notation),
         }
     }
     fn legal_displays(&self, pos: &Position, legal: &[Move]) -> Vec<String> {

@@ -201,9 +201,9 @@ impl Leaperhouse {
                 next.royal[us.index()] = Some(m.to);
             }
         }
-        // As Fairy-Stockfish counts: plies since the last capture or drop (a
-        // shogi pawn's move does not reset the counter).
-        next.halfmove = if capture || m.kind == MoveKind::Drop {
+        // As Fairy-Stockfish counts: plies since the last capture, drop or
+        // promotion (a shogi pawn's plain move does not reset the counter).
+        next.halfmove = if capture || m.kind == MoveKind::Drop || m.piece.is_some() {
             0
         } else {
             pos.halfmove.saturating_add(1)
