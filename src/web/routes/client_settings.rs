@@ -2,6 +2,7 @@
 //! for the JSON API (issue 41): made, shown once, listed, revoked.
 
 use crate::accounts::api_credentials::{self, Credential};
+use crate::accounts::reauth;
 use crate::domain::api_credential::{CredentialKind, Scope};
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;
@@ -18,6 +19,9 @@ pub struct NewCredentialForm {
     name: String,
     /// `read` or `play` (tokens only).
     scope: String,
+    /// The account's password: a session alone does not make credentials
+    /// that outlive it.
+    current_password: String,
 }
 
 #[derive(Deserialize, Default)]
@@ -135,6 +139,9 @@ pub async fn show(ctx: Ctx, q: web::Query<ClientsQuery>) -> Result<HttpResponse,
     render(&ctx, StatusCode::OK, extras).await
 }
 
+/// What a wrong password is told.
+const WRONG_PASSWORD: &str = "your password is not right.";
+
 /// Make a credential and answer with the page showing its secret (200: the
 /// secret is in this answer only, never behind a redirect).
 async fn make(
@@ -143,17 +150,19 @@ async fn make(
     kind: CredentialKind,
 ) -> Result<HttpResponse, Error> {
     ctx.check_csrf(&form.csrf_token)?;
-    let user = ctx.require_user()?.clone();
+    ctx.require_user()?;
     let scope = match kind {
         CredentialKind::AppPassword => Scope::Play,
         CredentialKind::Token => Scope::from_code(form.scope.trim()).ok_or_else(|| {
             Error::Invalid("Choose the token's scope: read, or play.".to_string())
         })?,
     };
-    let name = form.name;
+    let (user, ip, limits) = crate::web::routes::account_settings::claim_reauth(&ctx).await?;
+    let (name, password) = (form.name, form.current_password);
     // A secret is made once: a try again after a lost connection would
     // store a second one nobody saw, so this is not retried.
     let issued = crate::web::db(&ctx.state, move |conn| {
+        reauth::check(conn, &user, &password, &ip, &limits, WRONG_PASSWORD)?;
         api_credentials::issue(conn, &user, kind, scope, &name, now())
     })
     .await;
