@@ -452,7 +452,10 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
             "/settings/app-passwords",
             &alice,
             "/settings/app-passwords".into(),
-            vec![("name", "Scid")],
+            vec![
+                ("name", "Scid"),
+                ("current_password", "correct horse battery"),
+            ],
         ),
         (
             "/settings/app-passwords/revoke",
@@ -464,7 +467,11 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
             "/settings/tokens",
             &alice,
             "/settings/tokens".into(),
-            vec![("name", "bot"), ("scope", "read")],
+            vec![
+                ("name", "bot"),
+                ("scope", "read"),
+                ("current_password", "correct horse battery"),
+            ],
         ),
         (
             "/settings/tokens/revoke",
