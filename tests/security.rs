@@ -447,14 +447,15 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
             "/settings/reminders".into(),
             vec![("reminders", "50%, 4h")],
         ),
-        // Issue 41: alice's first credentials (ids 1 and 2), made and revoked.
+        // Issue 41: alice's first credentials (ids 1 and 2), made and revoked
+        // (with the password she changed to above).
         (
             "/settings/app-passwords",
             &alice,
             "/settings/app-passwords".into(),
             vec![
                 ("name", "Scid"),
-                ("current_password", "correct horse battery"),
+                ("current_password", "plum tree over a quiet harbour"),
             ],
         ),
         (
@@ -470,7 +471,7 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
             vec![
                 ("name", "bot"),
                 ("scope", "read"),
-                ("current_password", "correct horse battery"),
+                ("current_password", "plum tree over a quiet harbour"),
             ],
         ),
         (
