@@ -1188,3 +1188,70 @@ fn ip_literal_domains_are_refused(backend: Backend) {
     assert_eq!(app.count("SELECT COUNT(*) AS n FROM account_tokens"), 0);
     assert!(missive::accounts::users::validate_email("a@example.org").is_ok());
 }
+
+/// Issue 60, finding 10's measure (run by hand: `cargo test --test accounts
+/// forgot_timing_probe -- --ignored --nocapture`): median times of
+/// `/password/forgot` for 80 known and 80 unknown addresses, interleaved
+/// (each first half of the time), one probe each; each known address is asked twice, its link deleted
+/// in between, so each probe of it would send a mail.
+#[test]
+#[ignore]
+fn forgot_timing_probe() {
+    let mut backends = vec![Backend::Sqlite];
+    if common::postgres_url().is_some() {
+        backends.push(Backend::Postgres);
+    }
+    for backend in backends {
+        let app = TestApp::start(backend);
+        let now = missive::web::now();
+        for i in 0..40 {
+            missive::accounts::users::create_verified(
+                &mut app.db(),
+                &format!("known{i}"),
+                &format!("known{i}@example.org"),
+                PASSWORD,
+                now,
+            )
+            .unwrap();
+        }
+        let c = app.client();
+        let token = c.csrf();
+        let time = |email: &str| {
+            let started = std::time::Instant::now();
+            let r = c
+                .http
+                .post(format!("{}/password/forgot", c.base))
+                .form(&[("csrf_token", token.as_str()), ("email", email)])
+                .send()
+                .unwrap();
+            assert_eq!(r.status(), StatusCode::OK);
+            started.elapsed().as_secs_f64() * 1000.0
+        };
+        let (mut known, mut unknown) = (Vec::new(), Vec::new());
+        for round in 0..2 {
+            for i in 0..40 {
+                exec(&app, "DELETE FROM account_tokens");
+                let k = format!("known{i}@example.org");
+                let u = format!("nobody{round}-{i}@example.org");
+                // Each goes first half of the time.
+                if (round + i) % 2 == 0 {
+                    known.push(time(&k));
+                    unknown.push(time(&u));
+                } else {
+                    unknown.push(time(&u));
+                    known.push(time(&k));
+                }
+            }
+        }
+        let median = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            (v[v.len() / 2 - 1] + v[v.len() / 2]) / 2.0
+        };
+        eprintln!(
+            "{backend:?}: /password/forgot median known {:.2} ms, unknown {:.2} ms ({} each)",
+            median(&mut known),
+            median(&mut unknown),
+            known.len()
+        );
+    }
+}

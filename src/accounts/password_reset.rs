@@ -18,13 +18,16 @@ use diesel::prelude::*;
 /// used to flood someone's inbox.
 pub const REQUEST_EVERY_MINUTES: i64 = 5;
 
+/// The id of no account: what the work for an unknown address is done for.
+const NOBODY: i32 = 0;
+
 /// `POST /password/forgot`: mail a reset link to every account whose
 /// confirmed address is `email` (usable ones: not disabled nor deleted).
 /// The answer is the same whether or not there is one, so the form tells
 /// nobody which addresses have accounts; and so is the work (issue 60): one
-/// transaction that writes the address's count, reads the recent links of
-/// the account (of none: id 0) and makes a token, whether a mail goes or
-/// not, so that the time taken does not tell either.
+/// transaction that writes the address's count and runs the same
+/// statements whether a mail goes or not (for no account, [`NOBODY`], they
+/// store nothing), so that the time taken does not tell either.
 pub fn request(
     conn: &mut DbConn,
     secret: &[u8],
@@ -53,13 +56,12 @@ pub fn request(
             })
             .map(|(id, _, _)| id)
             .collect();
-        let known = !owners.is_empty();
-        if !known {
-            owners.push(0);
+        if owners.is_empty() {
+            owners.push(NOBODY);
         }
-        for user_id in owners {
+        for owner in owners {
             let recent: i64 = account_tokens::table
-                .filter(account_tokens::user_id.eq(user_id))
+                .filter(account_tokens::user_id.eq(owner))
                 .filter(account_tokens::purpose.eq(TokenPurpose::PasswordReset.code()))
                 .filter(account_tokens::used_at.is_null())
                 .filter(
@@ -67,11 +69,13 @@ pub fn request(
                 )
                 .count()
                 .get_result(conn)?;
-            if !known || recent > 0 || !may_send {
-                tokens::make_unstored(secret, TokenPurpose::PasswordReset, user_id);
-                continue;
-            }
-            let t = tokens::issue(
+            // No mail due: the same statements for no account, storing nothing.
+            let user_id = if recent == 0 && may_send {
+                owner
+            } else {
+                NOBODY
+            };
+            let t = tokens::issue_if_user(
                 conn,
                 secret,
                 user_id,
@@ -79,7 +83,8 @@ pub fn request(
                 None,
                 now,
             )?;
-            enqueue(conn, user_id, &Mail::PasswordReset { token: t.id }, now)?;
+            let token = t.as_ref().map_or(0, |t| t.id);
+            enqueue(conn, user_id, &Mail::PasswordReset { token }, now)?;
         }
         Ok(())
     })
