@@ -817,6 +817,20 @@ fn change_token(mails: &[(String, String)], to: &str) -> String {
     token_of(&link_in(mail, "/email/confirm?token="))
 }
 
+/// An attacker who knows alice's password logs in and asks to move the
+/// account to their address: their session, and the confirmation token
+/// mailed to them.
+fn takeover_begun(app: &TestApp, mailbox: &Mailbox) -> (TestClient, String) {
+    let attacker = second_login(app, "alice", PASSWORD);
+    let mallory = "mallory@evil.example.org";
+    let p = attacker.post(
+        "/settings/email",
+        &[("password", PASSWORD), ("email", mallory)],
+    );
+    assert_eq!(p.status, StatusCode::SEE_OTHER, "{}", p.body);
+    (attacker, change_token(&mailbox.take(app), mallory))
+}
+
 /// Issue 60, finding 2: someone with a session (and the password) asks to
 /// move the account to their address and makes credentials; the owner
 /// resets the password. Nothing the attacker made still works, and the
@@ -825,14 +839,7 @@ fn a_reset_ends_what_a_takeover_made(backend: Backend) {
     let app = TestApp::start(backend);
     let mailbox = Mailbox::new(&app);
     let _owner = vuser(&app, "alice");
-    let attacker = second_login(&app, "alice", PASSWORD);
-    let mallory = "mallory@evil.example.org";
-    let p = attacker.post(
-        "/settings/email",
-        &[("password", PASSWORD), ("email", mallory)],
-    );
-    assert_eq!(p.status, StatusCode::SEE_OTHER, "{}", p.body);
-    let confirm = change_token(&mailbox.take(&app), mallory);
+    let (attacker, confirm) = takeover_begun(&app, &mailbox);
     let with_password = ("current_password", PASSWORD);
     let (status, app_password) = credential(
         &attacker,
@@ -888,14 +895,7 @@ fn a_password_change_and_log_out_everywhere_end_what_others_made(backend: Backen
     let app = TestApp::start(backend);
     let mailbox = Mailbox::new(&app);
     let owner = vuser(&app, "alice");
-    let attacker = second_login(&app, "alice", PASSWORD);
-    let mallory = "mallory@evil.example.org";
-    let p = attacker.post(
-        "/settings/email",
-        &[("password", PASSWORD), ("email", mallory)],
-    );
-    assert_eq!(p.status, StatusCode::SEE_OTHER, "{}", p.body);
-    let confirm = change_token(&mailbox.take(&app), mallory);
+    let (attacker, confirm) = takeover_begun(&app, &mailbox);
     assert!(owner.get("/settings").has("id=\"email-pending\""));
     let p = owner.post("/settings/sessions", &[]);
     assert_eq!(p.status, StatusCode::SEE_OTHER);
@@ -962,29 +962,6 @@ fn a_password_change_and_log_out_everywhere_end_what_others_made(backend: Backen
         .has("1 session, 1 app password and 1 API token were revoked on"));
 }
 
-/// A post with this client's CSRF token: the status and `Retry-After`.
-fn post_for_retry(
-    c: &TestClient,
-    path: &str,
-    fields: &[(&str, &str)],
-) -> (StatusCode, Option<String>) {
-    let token = c.csrf();
-    let mut all = vec![("csrf_token", token.as_str())];
-    all.extend_from_slice(fields);
-    let r = c
-        .http
-        .post(format!("{}{path}", c.base))
-        .form(&all)
-        .send()
-        .unwrap();
-    let retry = r
-        .headers()
-        .get("retry-after")
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_string);
-    (r.status(), retry)
-}
-
 /// Finding 8: the forms that check the current password count wrong ones
 /// as logins do: past five from one place the next waits (429 and
 /// Retry-After), whichever form, the right password too, and the login.
@@ -1019,8 +996,8 @@ fn reauthentication_is_throttled_like_login(backend: Backend) {
         ),
     ];
     for (path, fields) in &forms {
-        let (status, _) = post_for_retry(&alice, path, fields);
-        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{path}");
+        let p = alice.post(path, fields);
+        assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY, "{path}");
     }
     for (path, fields) in &forms {
         let right: Vec<(&str, &str)> = fields
@@ -1028,9 +1005,9 @@ fn reauthentication_is_throttled_like_login(backend: Backend) {
             .map(|&(k, v)| (k, if v == guess { PASSWORD } else { v }))
             .collect();
         for fields in [fields.clone(), right] {
-            let (status, retry) = post_for_retry(&alice, path, &fields);
-            assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{path} {fields:?}");
-            let secs: i64 = retry.expect("Retry-After").parse().unwrap();
+            let p = alice.post(path, &fields);
+            assert_eq!(p.status, StatusCode::TOO_MANY_REQUESTS, "{path} {fields:?}");
+            let secs = p.retry_after.expect("Retry-After");
             assert!(secs >= 1, "{path}: {secs}");
         }
     }

@@ -30,31 +30,36 @@ impl Reauthenticated {
     }
 }
 
-/// Count the attempt before the password is checked (commit it before
-/// [`check`], as a login's is): past the limits, `Error::TooSoon`.
-pub fn claim(
-    conn: &mut DbConn,
-    user: &User,
-    ip: &str,
-    limits: &LoginLimits,
-    now: NaiveDateTime,
-) -> Result<(), Error> {
-    login_limit::claim(conn, &user.username, ip, limits, now)
+/// An attempt at the current password: who, from where, under which limits.
+#[derive(Clone, Debug)]
+pub struct Attempt {
+    pub user: User,
+    pub ip: String,
+    pub limits: LoginLimits,
 }
 
-/// Check the password; a right one forgives the attempt as a login's does,
-/// a wrong one is `Error::Invalid(wrong)`.
-pub fn check(
-    conn: &mut DbConn,
-    user: &User,
-    password: &str,
-    ip: &str,
-    limits: &LoginLimits,
-    wrong: &str,
-) -> Result<Reauthenticated, Error> {
-    if !users::verify_password(password, &user.password_hash) {
-        return Err(Error::Invalid(wrong.to_string()));
+impl Attempt {
+    /// Count the attempt before the password is checked (commit it before
+    /// [`Attempt::check`], as a login's is): past the limits,
+    /// `Error::TooSoon`.
+    pub fn claim(&self, conn: &mut DbConn, now: NaiveDateTime) -> Result<(), Error> {
+        login_limit::claim(conn, &self.user.username, &self.ip, &self.limits, now)
     }
-    login_limit::forgive(conn, &user.username, ip, limits)?;
-    Ok(Reauthenticated { user_id: user.id })
+
+    /// Check the password; a right one forgives the attempt as a login's
+    /// does, a wrong one is `Error::Invalid(wrong)`.
+    pub fn check(
+        &self,
+        conn: &mut DbConn,
+        password: &str,
+        wrong: &str,
+    ) -> Result<Reauthenticated, Error> {
+        if !users::verify_password(password, &self.user.password_hash) {
+            return Err(Error::Invalid(wrong.to_string()));
+        }
+        login_limit::forgive(conn, &self.user.username, &self.ip, &self.limits)?;
+        Ok(Reauthenticated {
+            user_id: self.user.id,
+        })
+    }
 }

@@ -2,10 +2,10 @@
 //! deletion, export.
 
 use crate::accounts::login_limit::LoginLimits;
+use crate::accounts::reauth::Attempt;
 use crate::accounts::revocation::{self, Cause, Revocation};
 use crate::accounts::sessions::{self, SessionInfo};
-use crate::accounts::{deletion, email_change, password_change, reauth};
-use crate::db::models::User;
+use crate::accounts::{deletion, email_change, password_change};
 use crate::domain::error::Error;
 use crate::domain::mail_kind::MailPolicy;
 use crate::web::SESSION_COOKIE;
@@ -235,18 +235,18 @@ pub async fn settings_page(
 }
 
 /// Count an attempt at the current password, committed before it is
-/// checked ([`reauth::check`] in the act's own work): throttled as a login
-/// is, a 429 with Retry-After past the limits.
-pub(crate) async fn claim_reauth(ctx: &Ctx) -> Result<(User, String, LoginLimits), Error> {
-    let user = ctx.require_user()?.clone();
-    let limits = LoginLimits::of(&ctx.state.config);
+/// checked ([`Attempt::check`] in the act's own work): throttled as a
+/// login is, a 429 with Retry-After past the limits.
+pub(crate) async fn claim_reauth(ctx: &Ctx) -> Result<Attempt, Error> {
+    let attempt = Attempt {
+        user: ctx.require_user()?.clone(),
+        ip: ctx.ip.clone(),
+        limits: LoginLimits::of(&ctx.state.config),
+    };
     let clock = ctx.state.config.clock.clone();
-    let (who, ip) = (user.clone(), ctx.ip.clone());
-    write_once(&ctx.state, move |conn| {
-        reauth::claim(conn, &who, &ip, &limits, clock.now())
-    })
-    .await?;
-    Ok((user, ctx.ip.clone(), limits))
+    let counted = attempt.clone();
+    write_once(&ctx.state, move |conn| counted.claim(conn, clock.now())).await?;
+    Ok(attempt)
 }
 
 /// `POST /settings/password`.
@@ -256,20 +256,14 @@ pub async fn change_password(
     form: web::Form<PasswordForm>,
 ) -> Result<HttpResponse, Error> {
     ctx.check_csrf(&form.csrf_token)?;
-    let (user, ip, limits) = claim_reauth(&ctx).await?;
+    let attempt = claim_reauth(&ctx).await?;
     let token = session_token(&req).unwrap_or_default();
     let f = form.into_inner();
     let (current, new) = (f.current_password, f.new_password);
     let changed = write_once(&ctx.state, move |conn| {
-        let proof = reauth::check(
-            conn,
-            &user,
-            &current,
-            &ip,
-            &limits,
-            password_change::WRONG_PASSWORD,
-        )?;
-        password_change::change(conn, &user, &proof, &current, &new, &token, now())
+        let proof = attempt.check(conn, &current, password_change::WRONG_PASSWORD)?;
+        let user = &attempt.user;
+        password_change::change(conn, user, &proof, &current, &new, &token, now())
     })
     .await;
     match changed {
@@ -341,25 +335,19 @@ pub async fn change_email(
     form: web::Form<EmailForm>,
 ) -> Result<HttpResponse, Error> {
     ctx.check_csrf(&form.csrf_token)?;
-    let (user, ip, limits) = claim_reauth(&ctx).await?;
+    let attempt = claim_reauth(&ctx).await?;
     let secret = ctx.state.secret.clone();
     let mail_limits = email_change::ChangeLimits::of(&ctx.state.config);
     let clock = ctx.state.config.clock.clone();
     let f = form.into_inner();
     let (password, email) = (f.password, f.email.clone());
     let asked = write_once(&ctx.state, move |conn| {
-        let proof = reauth::check(
-            conn,
-            &user,
-            &password,
-            &ip,
-            &limits,
-            email_change::WRONG_PASSWORD,
-        )?;
+        let proof = attempt.check(conn, &password, email_change::WRONG_PASSWORD)?;
+        let user = &attempt.user;
         email_change::request(
             conn,
             &secret,
-            &user,
+            user,
             &proof,
             &email,
             mail_limits,
@@ -416,18 +404,12 @@ pub async fn delete_account(ctx: Ctx, form: web::Form<DeleteForm>) -> Result<Htt
     if form.confirm != "1" {
         return Ok(html(StatusCode::OK, delete_page(&ctx, None).await?));
     }
-    let (user, ip, limits) = claim_reauth(&ctx).await?;
+    let attempt = claim_reauth(&ctx).await?;
     let password = form.password.clone();
     let deleted = write_once(&ctx.state, move |conn| {
-        let proof = reauth::check(
-            conn,
-            &user,
-            &password,
-            &ip,
-            &limits,
-            deletion::WRONG_PASSWORD,
-        )?;
-        deletion::delete(conn, &user, &proof, now())?;
+        let proof = attempt.check(conn, &password, deletion::WRONG_PASSWORD)?;
+        let user = &attempt.user;
+        deletion::delete(conn, user, &proof, now())?;
         Ok(user.id)
     })
     .await;

@@ -2,7 +2,6 @@
 //! for the JSON API (issue 41): made, shown once, listed, revoked.
 
 use crate::accounts::api_credentials::{self, Credential};
-use crate::accounts::reauth;
 use crate::domain::api_credential::{CredentialKind, Scope};
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;
@@ -157,13 +156,13 @@ async fn make(
             Error::Invalid("Choose the token's scope: read, or play.".to_string())
         })?,
     };
-    let (user, ip, limits) = crate::web::routes::account_settings::claim_reauth(&ctx).await?;
+    let attempt = crate::web::routes::account_settings::claim_reauth(&ctx).await?;
     let (name, password) = (form.name, form.current_password);
     // A secret is made once: a try again after a lost connection would
     // store a second one nobody saw, so this is not retried.
     let issued = crate::web::db(&ctx.state, move |conn| {
-        reauth::check(conn, &user, &password, &ip, &limits, WRONG_PASSWORD)?;
-        api_credentials::issue(conn, &user, kind, scope, &name, now())
+        attempt.check(conn, &password, WRONG_PASSWORD)?;
+        api_credentials::issue(conn, &attempt.user, kind, scope, &name, now())
     })
     .await;
     let what = match kind {
