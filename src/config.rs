@@ -46,6 +46,12 @@ pub struct Config {
     /// `MISSIVE_CONFIRM_MAIL_LIMIT_DAY`: "confirm your address" mails to one
     /// address per day, whichever accounts ask for them.
     pub confirm_mail_limit_day: i64,
+    /// `MISSIVE_EMAIL_CHANGE_LIMIT_DAY`: address changes asked for (each
+    /// mails the address typed) per account per day.
+    pub email_change_limit_day: i64,
+    /// `MISSIVE_RESET_MAIL_LIMIT_DAY`: password-reset mails to one address
+    /// per day.
+    pub reset_mail_limit_day: i64,
     /// `MISSIVE_CHALLENGE_LIMIT_HOUR`: challenges to named players (each
     /// mails them) per sender per hour.
     pub challenge_limit_hour: i64,
@@ -271,6 +277,8 @@ impl Default for Config {
             login_device_lockout_secs: 15 * 60,
             signup_limit_hour: 10,
             confirm_mail_limit_day: 3,
+            email_change_limit_day: 5,
+            reset_mail_limit_day: 5,
             challenge_limit_hour: 20,
             seek_limit_hour: 10,
             clock: crate::util::Clock::default(),
@@ -356,6 +364,10 @@ impl Config {
             signup_limit_hour: src.num("MISSIVE_SIGNUP_LIMIT_HOUR", d.signup_limit_hour)?,
             confirm_mail_limit_day: src
                 .num("MISSIVE_CONFIRM_MAIL_LIMIT_DAY", d.confirm_mail_limit_day)?,
+            email_change_limit_day: src
+                .num("MISSIVE_EMAIL_CHANGE_LIMIT_DAY", d.email_change_limit_day)?,
+            reset_mail_limit_day: src
+                .num("MISSIVE_RESET_MAIL_LIMIT_DAY", d.reset_mail_limit_day)?,
             challenge_limit_hour: src
                 .num("MISSIVE_CHALLENGE_LIMIT_HOUR", d.challenge_limit_hour)?,
             seek_limit_hour: src.num("MISSIVE_SEEK_LIMIT_HOUR", d.seek_limit_hour)?,

@@ -19,7 +19,14 @@ pub fn new_secret(body: &str) -> String {
 }
 
 fn make_token(c: &TestClient, name: &str, scope: &str) -> String {
-    let p = c.post("/settings/tokens", &[("name", name), ("scope", scope)]);
+    let p = c.post(
+        "/settings/tokens",
+        &[
+            ("name", name),
+            ("scope", scope),
+            ("current_password", "correct horse battery"),
+        ],
+    );
     assert_eq!(p.status, StatusCode::OK, "{}", p.body);
     new_secret(&p.body)
 }
@@ -105,7 +112,13 @@ fn credentials_are_shown_once_stored_hashed_and_revocable(backend: Backend) {
     let alice = app.user("alice");
     let page = alice.get("/settings");
     assert!(page.has("href=\"/settings/clients\""));
-    let made = alice.post("/settings/app-passwords", &[("name", "Scid at home")]);
+    let made = alice.post(
+        "/settings/app-passwords",
+        &[
+            ("name", "Scid at home"),
+            ("current_password", "correct horse battery"),
+        ],
+    );
     assert_eq!(made.status, StatusCode::OK);
     let secret = new_secret(&made.body);
     assert!(secret.len() > 40, "{secret}");
@@ -134,10 +147,23 @@ fn credentials_are_shown_once_stored_hashed_and_revocable(backend: Backend) {
         StatusCode::UNAUTHORIZED
     );
     // Refusals say what to do.
-    let p = alice.post("/settings/tokens", &[("name", "x"), ("scope", "admin")]);
+    let p = alice.post(
+        "/settings/tokens",
+        &[
+            ("name", "x"),
+            ("scope", "admin"),
+            ("current_password", "correct horse battery"),
+        ],
+    );
     assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(p.has("read, or play"));
-    let p = alice.post("/settings/app-passwords", &[("name", "  ")]);
+    let p = alice.post(
+        "/settings/app-passwords",
+        &[
+            ("name", "  "),
+            ("current_password", "correct horse battery"),
+        ],
+    );
     assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(p.has("Give it a name"));
     // Revoking asks first, then the token signs in nowhere.

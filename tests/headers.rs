@@ -13,6 +13,7 @@ both_backends!(
     pages_carry_the_security_headers,
     hsts_only_under_https,
     cross_site_posts_are_refused,
+    private_answers_are_never_stored_and_vary_by_cookie,
 );
 
 fn headers_of(c: &TestClient, path: &str) -> (StatusCode, reqwest::header::HeaderMap, String) {
@@ -94,8 +95,8 @@ fn pages_carry_the_security_headers(backend: Backend) {
     assert!(header(&h, "content-security-policy").contains("script-src 'self'"));
     assert_eq!(inline_script(&body), None);
     // Data that may be cached keeps its own rule.
-    let (_, h, _) = headers_of(&alice, "/healthz");
-    assert_ne!(header(&h, "cache-control"), "no-store");
+    let (_, h, _) = headers_of(&alice, "/static/style.css");
+    assert!(header(&h, "cache-control").contains("public"));
 }
 
 fn hsts_only_under_https(backend: Backend) {
@@ -173,4 +174,38 @@ fn cross_site_posts_are_refused(backend: Backend) {
         assert_eq!(status, StatusCode::SEE_OTHER, "{headers:?}: {body}");
     }
     assert_eq!(app.count("SELECT COUNT(*) AS n FROM games"), 4);
+}
+
+/// Issue 60, finding 10: answers are private unless marked public, JSON
+/// and files as much as pages: the game's JSON carries the player's own
+/// conditional lines, so it is not stored and a cache keys it by cookie.
+fn private_answers_are_never_stored_and_vary_by_cookie(backend: Backend) {
+    let (_app, alice, bob, id) = TestApp::game_of_alice_and_bob(backend);
+    let p = bob.post(&format!("/games/{id}/conditional"), &[("line", "e4 e5")]);
+    assert!(
+        p.status.is_redirection() || p.status.is_success(),
+        "{}",
+        p.body
+    );
+    for (who, path) in [
+        (&bob, format!("/games/{id}.json")),
+        (&alice, format!("/games/{id}.json")),
+        (&bob, "/settings".to_string()),
+        (&bob, "/settings/export".to_string()),
+        (&bob, "/no-such-page".to_string()),
+    ] {
+        let (status, h, _) = headers_of(who, &path);
+        assert!(status.as_u16() < 500, "{path}: {status}");
+        assert_eq!(header(&h, "cache-control"), "no-store", "{path}");
+        let vary: Vec<String> = h
+            .get_all("vary")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(',').map(|f| f.trim().to_ascii_lowercase()))
+            .collect();
+        assert!(vary.iter().any(|f| f == "cookie"), "{path}: {vary:?}");
+    }
+    let (_, h, _) = headers_of(&bob, "/static/style.css");
+    assert!(header(&h, "cache-control").contains("public"));
+    assert!(!header(&h, "vary").to_ascii_lowercase().contains("cookie"));
 }

@@ -447,12 +447,16 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
             "/settings/reminders".into(),
             vec![("reminders", "50%, 4h")],
         ),
-        // Issue 41: alice's first credentials (ids 1 and 2), made and revoked.
+        // Issue 41: alice's first credentials (ids 1 and 2), made and revoked
+        // (with the password she changed to above).
         (
             "/settings/app-passwords",
             &alice,
             "/settings/app-passwords".into(),
-            vec![("name", "Scid")],
+            vec![
+                ("name", "Scid"),
+                ("current_password", "plum tree over a quiet harbour"),
+            ],
         ),
         (
             "/settings/app-passwords/revoke",
@@ -464,7 +468,11 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
             "/settings/tokens",
             &alice,
             "/settings/tokens".into(),
-            vec![("name", "bot"), ("scope", "read")],
+            vec![
+                ("name", "bot"),
+                ("scope", "read"),
+                ("current_password", "plum tree over a quiet harbour"),
+            ],
         ),
         (
             "/settings/tokens/revoke",

@@ -9,7 +9,13 @@ use reqwest::StatusCode;
 use serde_json::Value;
 
 fn app_password(c: &TestClient, name: &str) -> String {
-    let p = c.post("/settings/app-passwords", &[("name", name)]);
+    let p = c.post(
+        "/settings/app-passwords",
+        &[
+            ("name", name),
+            ("current_password", "correct horse battery"),
+        ],
+    );
     assert_eq!(p.status, StatusCode::OK, "{}", p.body);
     let tag = "id=\"new-secret\" class=\"secret\">";
     let i = p.body.find(tag).expect("the new app password") + tag.len();

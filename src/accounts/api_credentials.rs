@@ -132,10 +132,20 @@ pub fn revoke(conn: &mut DbConn, user_id: i32, kind: CredentialKind, id: i32) ->
     }
 }
 
-/// Every credential of an account goes (the account is deleted).
-pub fn erase_all(conn: &mut DbConn, user_id: i32) -> QueryResult<usize> {
-    diesel::delete(api_credentials::table.filter(api_credentials::user_id.eq(user_id)))
+/// Every credential of an account goes (the account is deleted, or its
+/// password changed): how many tokens and app passwords went.
+pub fn erase_all(conn: &mut DbConn, user_id: i32) -> QueryResult<(usize, usize)> {
+    let mut erase = |kind: CredentialKind| {
+        diesel::delete(
+            api_credentials::table
+                .filter(api_credentials::user_id.eq(user_id))
+                .filter(api_credentials::kind.eq(kind.code())),
+        )
         .execute(conn)
+    };
+    let tokens = erase(CredentialKind::Token)?;
+    let apps = erase(CredentialKind::AppPassword)?;
+    Ok((tokens, apps))
 }
 
 /// The user and credential a secret of `kind` belongs to, if it is one

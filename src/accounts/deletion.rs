@@ -2,6 +2,7 @@
 //! (and the ones this ends) keep their moves under a neutral name,
 //! `deleted-ID`; everything else about the person goes.
 
+use crate::accounts::reauth::Reauthenticated;
 use crate::accounts::users;
 use crate::db::models::{GameRow, User};
 use crate::db::schema::{
@@ -23,21 +24,20 @@ pub fn neutral_name(user_id: i32) -> String {
     format!("{}{user_id}", users::DELETED_PREFIX)
 }
 
-/// `POST /settings/delete`: check the password, then delete. Running games
-/// are resigned, and tournament games go the tournament's withdrawal way
-/// (a running tournament withdraws the player; one taking entries loses
-/// the entry). Gives the neutral name the records now show.
+/// What a wrong password is told.
+pub const WRONG_PASSWORD: &str = "Your password is not right: the account was not deleted.";
+
+/// `POST /settings/delete`: with the password (checked: `proof`), delete.
+/// Running games are resigned, and tournament games go the tournament's
+/// withdrawal way (a running tournament withdraws the player; one taking
+/// entries loses the entry). Gives the neutral name the records now show.
 pub fn delete(
     conn: &mut DbConn,
     user: &User,
-    password: &str,
+    proof: &Reauthenticated,
     now: NaiveDateTime,
 ) -> Result<String, Error> {
-    if !users::verify_password(password, &user.password_hash) {
-        return Err(Error::Invalid(
-            "Your password is not right: the account was not deleted.".into(),
-        ));
-    }
+    proof.is_for(user)?;
     conn.transaction::<_, Error, _>(|conn| {
         leave_tournaments(conn, user, now)?;
         resign_running_games(conn, user, now)?;
@@ -142,6 +142,7 @@ fn erase(conn: &mut DbConn, user: &User, now: NaiveDateTime) -> Result<String, E
     diesel::delete(email_outbox::table.filter(email_outbox::user_id.eq(id))).execute(conn)?;
     diesel::delete(account_tokens::table.filter(account_tokens::user_id.eq(id))).execute(conn)?;
     crate::accounts::api_credentials::erase_all(conn, id)?;
+    crate::accounts::revocation::erase(conn, id)?;
     diesel::delete(verified_emails::table.filter(verified_emails::user_id.eq(id))).execute(conn)?;
     diesel::delete(mail_prefs::table.filter(mail_prefs::user_id.eq(id))).execute(conn)?;
     diesel::delete(verify_mail_sent::table.filter(verify_mail_sent::user_id.eq(id)))

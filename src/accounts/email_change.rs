@@ -1,7 +1,8 @@
 //! Changing one's address: the new address gets a link and replaces the
 //! old one only when the link is followed; the old address is told.
 
-use crate::accounts::{tokens, users};
+use crate::accounts::reauth::Reauthenticated;
+use crate::accounts::{send_limits, tokens, users};
 use crate::db::models::User;
 use crate::db::outbox::enqueue;
 use crate::db::schema::{users as users_table, verified_emails};
@@ -12,27 +13,49 @@ use crate::domain::mail_kind::Mail;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
-/// `POST /settings/email`: with the password, ask to move the account to
-/// `new_email`. Nothing changes until the new address confirms.
+/// What a wrong password is told.
+pub const WRONG_PASSWORD: &str = "Your password is not right: the address was not changed.";
+
+/// How many mails an address change may send a day: changes per account,
+/// confirmations per address typed (shared with sign-ups'
+/// confirmations, [`send_limits::confirm_mail`]).
+#[derive(Clone, Copy, Debug)]
+pub struct ChangeLimits {
+    pub per_account_day: i64,
+    pub per_address_day: i64,
+}
+
+impl ChangeLimits {
+    pub fn of(c: &crate::config::Config) -> ChangeLimits {
+        ChangeLimits {
+            per_account_day: c.email_change_limit_day,
+            per_address_day: c.confirm_mail_limit_day,
+        }
+    }
+}
+
+/// `POST /settings/email`: with the password (checked: `proof`), ask to
+/// move the account to `new_email`. Nothing changes until the new address
+/// confirms. The mails are counted against `limits` in the transaction
+/// that queues them, so requests at once cannot pass a limit together.
 pub fn request(
     conn: &mut DbConn,
     secret: &[u8],
     user: &User,
-    password: &str,
+    proof: &Reauthenticated,
     new_email: &str,
+    limits: ChangeLimits,
     now: NaiveDateTime,
 ) -> Result<(), Error> {
+    proof.is_for(user)?;
     let new_email = new_email.trim();
-    if !users::verify_password(password, &user.password_hash) {
-        return Err(Error::Invalid(
-            "Your password is not right: the address was not changed.".into(),
-        ));
-    }
     users::validate_email(new_email).map_err(Error::Invalid)?;
     if new_email.eq_ignore_ascii_case(&user.email) {
         return Err(Error::Invalid("That is already your address.".into()));
     }
     conn.transaction::<_, Error, _>(|conn| {
+        send_limits::email_change(conn, user.id, limits.per_account_day, now)?;
+        send_limits::confirm_mail(conn, new_email, limits.per_address_day, now)?;
         let t = tokens::issue(
             conn,
             secret,
@@ -80,6 +103,8 @@ pub fn confirm(conn: &mut DbConn, token: &str, now: NaiveDateTime) -> Result<Str
         diesel::update(users_table::table.find(user.id))
             .set(users_table::email.eq(&address))
             .execute(conn)?;
+        // A reset link mailed to the old address must not outlive it.
+        tokens::void(conn, user.id, TokenPurpose::PasswordReset)?;
         diesel::delete(verified_emails::table.find(user.id)).execute(conn)?;
         diesel::insert_into(verified_emails::table)
             .values((

@@ -2,7 +2,8 @@
 //! password, every session ended and a new one begun.
 
 use crate::accounts::password_change::store_new_password;
-use crate::accounts::{sessions, tokens, users};
+use crate::accounts::revocation::Cause;
+use crate::accounts::{send_limits, tokens, users};
 use crate::db::models::User;
 use crate::db::outbox::enqueue;
 use crate::db::schema::{account_tokens, users as users_table, verified_emails};
@@ -17,14 +18,21 @@ use diesel::prelude::*;
 /// used to flood someone's inbox.
 pub const REQUEST_EVERY_MINUTES: i64 = 5;
 
+/// The id of no account: what the work for an unknown address is done for.
+const NOBODY: i32 = 0;
+
 /// `POST /password/forgot`: mail a reset link to every account whose
 /// confirmed address is `email` (usable ones: not disabled nor deleted).
 /// The answer is the same whether or not there is one, so the form tells
-/// nobody which addresses have accounts.
+/// nobody which addresses have accounts; and so is the work (issue 60): one
+/// transaction that writes the address's count and runs the same
+/// statements whether a mail goes or not (for no account, [`NOBODY`], they
+/// store nothing), so that the time taken does not tell either.
 pub fn request(
     conn: &mut DbConn,
     secret: &[u8],
     email: &str,
+    per_day: i64,
     now: NaiveDateTime,
 ) -> Result<(), Error> {
     let email = email.trim();
@@ -32,20 +40,28 @@ pub fn request(
         return Ok(());
     }
     let wanted = email.to_lowercase();
-    // Addresses are kept as typed; they compare without case.
-    let candidates: Vec<(i32, String, String)> = users_table::table
-        .inner_join(verified_emails::table.on(verified_emails::user_id.eq(users_table::id)))
-        .filter(users_table::disabled_at.is_null())
-        .filter(users_table::deleted_at.is_null())
-        .select((users_table::id, users_table::email, verified_emails::email))
-        .load(conn)?;
-    for (user_id, _, _) in candidates
-        .into_iter()
-        .filter(|(_, current, verified)| current == verified && current.to_lowercase() == wanted)
-    {
-        conn.transaction::<_, Error, _>(|conn| {
+    conn.transaction::<_, Error, _>(|conn| {
+        let may_send = send_limits::reset_mail(conn, &wanted, per_day, now)?;
+        // Addresses are kept as typed; they compare without case.
+        let candidates: Vec<(i32, String, String)> = users_table::table
+            .inner_join(verified_emails::table.on(verified_emails::user_id.eq(users_table::id)))
+            .filter(users_table::disabled_at.is_null())
+            .filter(users_table::deleted_at.is_null())
+            .select((users_table::id, users_table::email, verified_emails::email))
+            .load(conn)?;
+        let mut owners: Vec<i32> = candidates
+            .into_iter()
+            .filter(|(_, current, verified)| {
+                current == verified && current.to_lowercase() == wanted
+            })
+            .map(|(id, _, _)| id)
+            .collect();
+        if owners.is_empty() {
+            owners.push(NOBODY);
+        }
+        for owner in owners {
             let recent: i64 = account_tokens::table
-                .filter(account_tokens::user_id.eq(user_id))
+                .filter(account_tokens::user_id.eq(owner))
                 .filter(account_tokens::purpose.eq(TokenPurpose::PasswordReset.code()))
                 .filter(account_tokens::used_at.is_null())
                 .filter(
@@ -53,10 +69,13 @@ pub fn request(
                 )
                 .count()
                 .get_result(conn)?;
-            if recent > 0 {
-                return Ok(());
-            }
-            let t = tokens::issue(
+            // No mail due: the same statements for no account, storing nothing.
+            let user_id = if recent == 0 && may_send {
+                owner
+            } else {
+                NOBODY
+            };
+            let t = tokens::issue_if_user(
                 conn,
                 secret,
                 user_id,
@@ -64,11 +83,11 @@ pub fn request(
                 None,
                 now,
             )?;
-            enqueue(conn, user_id, &Mail::PasswordReset { token: t.id }, now)?;
-            Ok(())
-        })?;
-    }
-    Ok(())
+            let token = t.as_ref().map_or(0, |t| t.id);
+            enqueue(conn, user_id, &Mail::PasswordReset { token }, now)?;
+        }
+        Ok(())
+    })
 }
 
 /// `POST /password/reset`: a new password for the link's account. The link
@@ -92,9 +111,7 @@ pub fn reset(
     users::validate_password(new_password, &user.username, &user.email).map_err(Error::Invalid)?;
     crate::db::write_transaction::<_, Error>(conn, |conn| {
         tokens::redeem(conn, token, TokenPurpose::PasswordReset, now)?;
-        store_new_password(conn, &user, new_password, now)?;
-        sessions::end_all(conn, user.id)?;
-        Ok(())
+        store_new_password(conn, &user, new_password, Cause::Reset, None, now)
     })?;
     Ok(user)
 }

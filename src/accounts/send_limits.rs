@@ -1,6 +1,8 @@
 //! Limits on the acts that send mail to someone (issue 37): sign-ups from
 //! one client address, "confirm your address" mails to one address whoever
-//! signs up with it, and challenges and rated open seeks from one player. Each is counted in the
+//! asks (a sign-up or an address change), address changes asked for by one
+//! account (issue 60), and challenges and rated open seeks from one player.
+//! Each is counted in the
 //! database before the work it guards, so concurrent requests and several
 //! processes share one count; a refusal says when the window ends.
 
@@ -94,6 +96,40 @@ fn confirm_key(email: &str) -> String {
         "confirm:{}",
         crate::util::clip(&email.trim().to_lowercase(), 254)
     )
+}
+
+/// One more address change asked for by `user_id` (at most `per_day`).
+pub fn email_change(
+    conn: &mut DbConn,
+    user_id: i32,
+    per_day: i64,
+    now: NaiveDateTime,
+) -> Result<(), Error> {
+    count(
+        conn,
+        &format!("email-change:{user_id}"),
+        per_day,
+        DAY,
+        now,
+        &format!("You have asked for {per_day} address changes today, the most allowed (each one mails the address)."),
+    )
+}
+
+/// One more reset mail asked for `email` (known or not: the same write
+/// either way, so the time taken tells nothing). Whether it may go: at
+/// most `per_day` to one address, a limit below 1 none.
+pub fn reset_mail(
+    conn: &mut DbConn,
+    email: &str,
+    per_day: i64,
+    now: NaiveDateTime,
+) -> Result<bool, Error> {
+    let key = format!(
+        "reset:{}",
+        crate::util::clip(&email.trim().to_lowercase(), 254)
+    );
+    let counted = rate_counters::count_one(conn, &key, Duration::seconds(DAY), now)?;
+    Ok(per_day < 1 || i64::from(counted.count) <= per_day)
 }
 
 /// What the new-game form makes that is limited per player and hour: a

@@ -72,6 +72,24 @@ pub fn issue(
     new_email: Option<&str>,
     now: NaiveDateTime,
 ) -> Result<AccountToken, Error> {
+    issue_if_user(conn, secret, user_id, purpose, new_email, now)?
+        .ok_or_else(|| Error::internal(format!("a link for user {user_id}, who is not there")))
+}
+
+/// [`issue`] when `user_id` is an account; for an id with none (0), the
+/// same statements, which then store nothing: `/password/forgot` does the
+/// same work whether the address has an account or not.
+pub fn issue_if_user(
+    conn: &mut DbConn,
+    secret: &[u8],
+    user_id: i32,
+    purpose: TokenPurpose,
+    new_email: Option<&str>,
+    now: NaiveDateTime,
+) -> Result<Option<AccountToken>, Error> {
+    use crate::db::per_backend;
+    use crate::db::schema::users;
+    use diesel::sql_types::{Nullable, Text, Timestamp};
     let salt = crate::util::random_token();
     let hash = token_hash(&token_for(secret, purpose, user_id, &salt));
     let ttl = match purpose {
@@ -79,22 +97,35 @@ pub fn issue(
         TokenPurpose::EmailChange => Duration::hours(EMAIL_CHANGE_HOURS),
     };
     void(conn, user_id, purpose)?;
-    diesel::insert_into(account_tokens::table)
-        .values((
-            account_tokens::user_id.eq(user_id),
-            account_tokens::purpose.eq(purpose.code()),
-            account_tokens::new_email.eq(new_email),
-            account_tokens::salt.eq(&salt),
-            account_tokens::token_hash.eq(&hash),
-            account_tokens::created_at.eq(now),
-            account_tokens::expires_at.eq(now + ttl),
-        ))
-        .execute(conn)?;
-    account_tokens::table
+    let new_email = new_email.map(str::to_string);
+    per_backend!(conn, |c| {
+        let row = users::table.filter(users::id.eq(user_id)).select((
+            users::id,
+            purpose.code().into_sql::<Text>(),
+            new_email.clone().into_sql::<Nullable<Text>>(),
+            salt.as_str().into_sql::<Text>(),
+            hash.as_str().into_sql::<Text>(),
+            now.into_sql::<Timestamp>(),
+            (now + ttl).into_sql::<Timestamp>(),
+        ));
+        diesel::insert_into(account_tokens::table)
+            .values(row)
+            .into_columns((
+                account_tokens::user_id,
+                account_tokens::purpose,
+                account_tokens::new_email,
+                account_tokens::salt,
+                account_tokens::token_hash,
+                account_tokens::created_at,
+                account_tokens::expires_at,
+            ))
+            .execute(c)
+    })?;
+    Ok(account_tokens::table
         .filter(account_tokens::token_hash.eq(&hash))
         .select(AccountToken::as_select())
         .first(conn)
-        .map_err(Error::from)
+        .optional()?)
 }
 
 /// Every unused link of `purpose` of a user stops working (a password

@@ -79,10 +79,29 @@ pub fn validate_email(email: &str) -> Result<(), String> {
     {
         return bad();
     }
+    // A domain must be a name: an address literal (`a@[127.0.0.1]`) or a
+    // bare IP address points mail at whatever machine the sender chose.
+    if domain.starts_with('[') || domain.parse::<std::net::IpAddr>().is_ok() || numeric_tld(domain)
+    {
+        return Err(
+            "Give an address at a domain name (name@example.org), not at a network address."
+                .to_string(),
+        );
+    }
     if email.parse::<lettre::Address>().is_err() {
         return bad();
     }
     Ok(())
+}
+
+/// `1.2.3.4`-like domains that `IpAddr` does not read (`0x7f.1`, `127.1`):
+/// no top-level domain is all digits.
+fn numeric_tld(domain: &str) -> bool {
+    domain
+        .rsplit('.')
+        .next()
+        .map(str::to_ascii_lowercase)
+        .is_some_and(|tld| tld.starts_with("0x") || tld.chars().all(|c| c.is_ascii_digit()))
 }
 
 /// The password policy ([`crate::accounts::password_policy`]).

@@ -433,6 +433,21 @@ diesel::table! {
     }
 }
 
+// Issue 60: what the last reset, password change or "log out everywhere"
+// ended (`accounts::revocation`).
+diesel::table! {
+    credential_revocations (user_id) {
+        user_id -> Integer,
+        cause -> Text,
+        revoked_at -> Timestamp,
+        sessions -> Integer,
+        email_changes -> Integer,
+        reset_links -> Integer,
+        tokens -> Integer,
+        app_passwords -> Integer,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     ratings,
     rating_changes,
@@ -464,5 +479,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     account_tokens,
     retired_usernames,
     api_credentials,
-    mail_in
+    mail_in,
+    credential_revocations
 );

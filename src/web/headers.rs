@@ -1,8 +1,12 @@
 //! Headers every answer carries (issue 37): a Content-Security-Policy on
-//! pages, HSTS when the site is served over https, `Cache-Control: no-store`
-//! on pages (they show a player's own games, address, leave and notes), and
-//! a refusal of form posts that a browser says come from another site, a
-//! second line beside the CSRF token.
+//! pages, HSTS when the site is served over https, and a refusal of form
+//! posts that a browser says come from another site, a second line beside
+//! the CSRF token. Answers are private unless their handler says otherwise
+//! (issue 60): pages, JSON and files alike may hold what only the signed-in
+//! player sees (their address, notes, conditional lines), so every answer
+//! without a `Cache-Control` of its own gets `no-store`, and every answer
+//! not marked `public` gets `Vary: Cookie`, so that no cache hands one
+//! person's copy to another.
 
 use crate::domain::error::Error as Refusal;
 use actix_web::body::{EitherBody, MessageBody};
@@ -111,9 +115,22 @@ fn add_headers(h: &mut header::HeaderMap, https: bool) {
             header::CONTENT_SECURITY_POLICY,
             HeaderValue::from_static(CSP),
         );
-        if !h.contains_key(header::CACHE_CONTROL) {
-            h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-        }
+    }
+    let public = h
+        .get(header::CACHE_CONTROL)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.to_ascii_lowercase().contains("public"));
+    if !h.contains_key(header::CACHE_CONTROL) {
+        h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+    let varies_by_cookie = h.get_all(header::VARY).any(|v| {
+        v.to_str().is_ok_and(|v| {
+            v.split(',')
+                .any(|f| f.trim().eq_ignore_ascii_case("cookie"))
+        })
+    });
+    if !public && !varies_by_cookie {
+        h.append(header::VARY, HeaderValue::from_static("Cookie"));
     }
     if https {
         h.insert(

@@ -270,6 +270,8 @@ pub struct Page {
     pub status: StatusCode,
     pub body: String,
     pub location: Option<String>,
+    /// `Retry-After`, in seconds.
+    pub retry_after: Option<i64>,
 }
 
 impl Page {
@@ -280,10 +282,16 @@ impl Page {
             .get("location")
             .and_then(|v| v.to_str().ok())
             .map(str::to_string);
+        let retry_after = r
+            .headers()
+            .get("retry-after")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse().ok());
         Page {
             status,
             body: r.text().unwrap_or_default(),
             location,
+            retry_after,
         }
     }
     pub fn status(&self) -> StatusCode {

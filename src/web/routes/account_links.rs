@@ -79,8 +79,9 @@ pub async fn forgot(ctx: Ctx, form: web::Form<ForgotForm>) -> Result<HttpRespons
     ctx.check_csrf(&form.csrf_token)?;
     let secret = ctx.state.secret.clone();
     let email = form.email.clone();
+    let per_day = ctx.state.config.reset_mail_limit_day;
     write_once(&ctx.state, move |conn| {
-        password_reset::request(conn, &secret, &email, now())
+        password_reset::request(conn, &secret, &email, per_day, now())
     })
     .await?;
     let page = ForgotPage {

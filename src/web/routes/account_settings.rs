@@ -1,6 +1,9 @@
 //! `/settings` and the account's own acts: password, sessions, address,
 //! deletion, export.
 
+use crate::accounts::login_limit::LoginLimits;
+use crate::accounts::reauth::Attempt;
+use crate::accounts::revocation::{self, Cause, Revocation};
 use crate::accounts::sessions::{self, SessionInfo};
 use crate::accounts::{deletion, email_change, password_change};
 use crate::domain::error::Error;
@@ -79,6 +82,9 @@ struct SettingsPage {
     joined: String,
     sessions: Vec<ListedSession>,
     pending_email: Option<String>,
+    /// What the latest reset, password change or "log out everywhere"
+    /// ended, in words.
+    revoked: Option<String>,
     password_error: Option<String>,
     email_error: Option<String>,
     new_email: String,
@@ -132,23 +138,43 @@ async fn settings_with(
     let user = ctx.require_user()?.clone();
     let id = user.id;
     let token = session_token(req);
-    let (verified, policy, listed, pending, thresholds) = db_read(&ctx.state, move |conn| {
-        let t = now();
-        let (verified, policy) = crate::accounts::mail_settings::standing_of(conn, id)?;
-        let listed = sessions::list(conn, id, token.as_deref(), t)?;
-        let pending = email_change::pending(conn, id, t)?;
-        let thresholds = crate::clocks::reminders::of(conn, id)?;
-        Ok((verified, policy, listed, pending, thresholds))
-    })
-    .await?;
+    let (verified, policy, listed, pending, thresholds, revoked) =
+        db_read(&ctx.state, move |conn| {
+            let t = now();
+            let (verified, policy) = crate::accounts::mail_settings::standing_of(conn, id)?;
+            let listed = sessions::list(conn, id, token.as_deref(), t)?;
+            let pending = email_change::pending(conn, id, t)?;
+            let thresholds = crate::clocks::reminders::of(conn, id)?;
+            let revoked = revocation::latest(conn, id)?;
+            Ok((verified, policy, listed, pending, thresholds, revoked))
+        })
+        .await?;
     let minute = |t: chrono::NaiveDateTime| t.format("%Y-%m-%d %H:%M").to_string();
+    let revoked = revoked.map(|r: Revocation| {
+        let words = r.counts.words();
+        let verb = if words.starts_with("1 ") && !words.contains(" and ") {
+            "was"
+        } else {
+            "were"
+        };
+        format!(
+            "{words} {verb} revoked on {} UTC by {}.",
+            minute(r.at),
+            r.cause.words()
+        )
+    });
     let page = SettingsPage {
         page: ctx.page(),
         saved,
         notice: match done {
-            "password" => Some("Your password is changed, and you are logged out everywhere else."),
+            "password" => Some(
+                "Your password is changed: you are logged out everywhere else, and your app \
+                 passwords, tokens and any pending address change are revoked.",
+            ),
             "reset" => Some("Your new password is saved. You are logged in here and nowhere else."),
-            "sessions" => Some("You are logged out everywhere else."),
+            "sessions" => Some(
+                "You are logged out everywhere else, and any pending address change is cancelled.",
+            ),
             "email" => Some(
                 "A link is on its way to the new address: the change happens when it is followed. \
                  Your current address has been told.",
@@ -175,6 +201,7 @@ async fn settings_with(
             })
             .collect(),
         pending_email: pending,
+        revoked,
         password_error: errors.password,
         email_error: errors.email,
         new_email: errors.new_email,
@@ -207,6 +234,21 @@ pub async fn settings_page(
     Ok(html(StatusCode::OK, body))
 }
 
+/// Count an attempt at the current password, committed before it is
+/// checked ([`Attempt::check`] in the act's own work): throttled as a
+/// login is, a 429 with Retry-After past the limits.
+pub(crate) async fn claim_reauth(ctx: &Ctx) -> Result<Attempt, Error> {
+    let attempt = Attempt {
+        user: ctx.require_user()?.clone(),
+        ip: ctx.ip.clone(),
+        limits: LoginLimits::of(&ctx.state.config),
+    };
+    let clock = ctx.state.config.clock.clone();
+    let counted = attempt.clone();
+    write_once(&ctx.state, move |conn| counted.claim(conn, clock.now())).await?;
+    Ok(attempt)
+}
+
 /// `POST /settings/password`.
 pub async fn change_password(
     ctx: Ctx,
@@ -214,12 +256,14 @@ pub async fn change_password(
     form: web::Form<PasswordForm>,
 ) -> Result<HttpResponse, Error> {
     ctx.check_csrf(&form.csrf_token)?;
-    let user = ctx.require_user()?.clone();
+    let attempt = claim_reauth(&ctx).await?;
     let token = session_token(&req).unwrap_or_default();
     let f = form.into_inner();
     let (current, new) = (f.current_password, f.new_password);
     let changed = write_once(&ctx.state, move |conn| {
-        password_change::change(conn, &user, &current, &new, &token, now())
+        let proof = attempt.check(conn, &current, password_change::WRONG_PASSWORD)?;
+        let user = &attempt.user;
+        password_change::change(conn, user, &proof, &current, &new, &token, now())
     })
     .await;
     match changed {
@@ -266,7 +310,8 @@ pub async fn save_reminders(
     }
 }
 
-/// `POST /settings/sessions`: log out everywhere but here.
+/// `POST /settings/sessions`: log out everywhere but here; a pending
+/// address change ends too (whoever had a session may have asked for it).
 pub async fn end_other_sessions(
     ctx: Ctx,
     req: HttpRequest,
@@ -276,7 +321,7 @@ pub async fn end_other_sessions(
     let user_id = ctx.require_user()?.id;
     let token = session_token(&req).unwrap_or_default();
     write_once(&ctx.state, move |conn| {
-        sessions::end_others(conn, user_id, &token)?;
+        revocation::revoke(conn, user_id, Cause::LogOutEverywhere, Some(&token), now())?;
         Ok(())
     })
     .await?;
@@ -290,12 +335,24 @@ pub async fn change_email(
     form: web::Form<EmailForm>,
 ) -> Result<HttpResponse, Error> {
     ctx.check_csrf(&form.csrf_token)?;
-    let user = ctx.require_user()?.clone();
+    let attempt = claim_reauth(&ctx).await?;
     let secret = ctx.state.secret.clone();
+    let mail_limits = email_change::ChangeLimits::of(&ctx.state.config);
+    let clock = ctx.state.config.clock.clone();
     let f = form.into_inner();
     let (password, email) = (f.password, f.email.clone());
     let asked = write_once(&ctx.state, move |conn| {
-        email_change::request(conn, &secret, &user, &password, &email, now())
+        let proof = attempt.check(conn, &password, email_change::WRONG_PASSWORD)?;
+        let user = &attempt.user;
+        email_change::request(
+            conn,
+            &secret,
+            user,
+            &proof,
+            &email,
+            mail_limits,
+            clock.now(),
+        )
     })
     .await;
     match asked {
@@ -343,13 +400,16 @@ async fn delete_page(ctx: &Ctx, error: Option<String>) -> Result<String, Error> 
 /// password, the account is deleted.
 pub async fn delete_account(ctx: Ctx, form: web::Form<DeleteForm>) -> Result<HttpResponse, Error> {
     ctx.check_csrf(&form.csrf_token)?;
-    let user = ctx.require_user()?.clone();
+    ctx.require_user()?;
     if form.confirm != "1" {
         return Ok(html(StatusCode::OK, delete_page(&ctx, None).await?));
     }
+    let attempt = claim_reauth(&ctx).await?;
     let password = form.password.clone();
     let deleted = write_once(&ctx.state, move |conn| {
-        deletion::delete(conn, &user, &password, now())?;
+        let proof = attempt.check(conn, &password, deletion::WRONG_PASSWORD)?;
+        let user = &attempt.user;
+        deletion::delete(conn, user, &proof, now())?;
         Ok(user.id)
     })
     .await;

@@ -18,6 +18,9 @@ pub struct NewCredentialForm {
     name: String,
     /// `read` or `play` (tokens only).
     scope: String,
+    /// The account's password: a session alone does not make credentials
+    /// that outlive it.
+    current_password: String,
 }
 
 #[derive(Deserialize, Default)]
@@ -135,6 +138,9 @@ pub async fn show(ctx: Ctx, q: web::Query<ClientsQuery>) -> Result<HttpResponse,
     render(&ctx, StatusCode::OK, extras).await
 }
 
+/// What a wrong password is told.
+const WRONG_PASSWORD: &str = "your password is not right.";
+
 /// Make a credential and answer with the page showing its secret (200: the
 /// secret is in this answer only, never behind a redirect).
 async fn make(
@@ -143,18 +149,20 @@ async fn make(
     kind: CredentialKind,
 ) -> Result<HttpResponse, Error> {
     ctx.check_csrf(&form.csrf_token)?;
-    let user = ctx.require_user()?.clone();
+    ctx.require_user()?;
     let scope = match kind {
         CredentialKind::AppPassword => Scope::Play,
         CredentialKind::Token => Scope::from_code(form.scope.trim()).ok_or_else(|| {
             Error::Invalid("Choose the token's scope: read, or play.".to_string())
         })?,
     };
-    let name = form.name;
+    let attempt = crate::web::routes::account_settings::claim_reauth(&ctx).await?;
+    let (name, password) = (form.name, form.current_password);
     // A secret is made once: a try again after a lost connection would
     // store a second one nobody saw, so this is not retried.
     let issued = crate::web::db(&ctx.state, move |conn| {
-        api_credentials::issue(conn, &user, kind, scope, &name, now())
+        attempt.check(conn, &password, WRONG_PASSWORD)?;
+        api_credentials::issue(conn, &attempt.user, kind, scope, &name, now())
     })
     .await;
     let what = match kind {
