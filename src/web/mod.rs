@@ -6,6 +6,7 @@ pub mod client_addr;
 pub mod db_calls;
 pub mod error;
 pub mod headers;
+pub mod nesting;
 pub mod nul_guard;
 pub mod routes;
 pub mod rules_pool;
