@@ -99,7 +99,7 @@ impl Postfix {
             &wrapper,
             format!(
                 "#!/bin/sh\nDATABASE_URL='{database_url}' MISSIVE_MAIL_DOMAIN={DOMAIN} \
-                 RUST_LOG=warn exec '{}' mail-in\n",
+                 RUST_LOG=warn exec '{}' mail-in \"$@\"\n",
                 bin.display()
             ),
         )
@@ -136,6 +136,7 @@ biff = no
 # What the README tells an operator to add:
 relay_domains = {DOMAIN}
 transport_maps = inline:{{ {DOMAIN}=missive: }}
+missive_destination_recipient_limit = 1
 "
             ),
         )
@@ -164,7 +165,7 @@ discard   unix  - - n - - discard
 anvil     unix  - - n - 1 anvil
 scache    unix  - - n - 1 scache
 postlog   unix-dgram n - n - 1 postlogd
-missive   unix  - n n - - pipe flags=DRO user=nobody argv={}
+missive   unix  - n n - - pipe flags=DRO user=nobody argv={} ${{original_recipient}}
 ",
                 wrapper.display()
             ),
