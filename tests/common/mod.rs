@@ -8,6 +8,7 @@ use reqwest::blocking::{Client, Response};
 use reqwest::StatusCode;
 
 mod launch;
+pub mod long_records;
 // Not every test file stops a server of its own.
 #[allow(unused_imports)]
 pub use launch::{halt, launch, Running};
