@@ -97,6 +97,9 @@ impl TestApp {
             // tests of these limits turn them on (`tests/limits.rs`).
             signup_limit_hour: 0,
             challenge_limit_hour: 0,
+            // Load tests run more requests at once than one person would;
+            // `tests/slow_clients.rs` sets the limit it tests.
+            requests_per_address: usize::MAX,
             ..missive::Config::default()
         };
         // The limits' clock stands still unless a test moves it, so no
