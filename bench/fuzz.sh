@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Fuzz the rules engine with cargo fuzz (libFuzzer): every variant's move
-# parser, FEN parser, and parse-then-play from random positions.
+# Fuzz with cargo fuzz (libFuzzer): every variant's move parser, FEN parser,
+# parse-then-play from random positions, the record reader; and the server's
+# readers of untrusted bodies: Xfcc calls (xfcc_reader) and replies by mail
+# (mail_in_reader).
 #   bash bench/fuzz.sh            # 60 s per target
 #   bash bench/fuzz.sh 300        # 300 s per target
 #   TARGETS="fen_parser" bash bench/fuzz.sh 30

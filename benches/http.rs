@@ -101,6 +101,9 @@ impl Server {
             workers: a.workers,
             pool_size: a.pool,
             sqlite_sync: a.sqlite_sync,
+            // Every connection comes from 127.0.0.1: `--conns` may pass
+            // the per-address limit of a real server.
+            requests_per_address: usize::MAX,
             ..missive::Config::default()
         });
         Server {

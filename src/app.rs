@@ -26,6 +26,8 @@ pub fn server_on(
             .app_data(data.clone())
             .configure(crate::web::routes::configure)
             .wrap(middleware::from_fn(crate::web::nul_guard::refuse_nul))
+            // Outside the NUL guard, which reads form bodies itself.
+            .wrap(middleware::from_fn(crate::web::slow_clients::guard))
             .wrap(middleware::from_fn(crate::web::headers::guard))
             .wrap(middleware::Compress::default())
             .wrap(

@@ -117,6 +117,20 @@ pub struct Config {
     /// `MISSIVE_SQLITE_SYNC`: `full` (every commit synced to the disk) or
     /// `normal` (synced at checkpoints).
     pub sqlite_sync: SqliteSync,
+    /// `MISSIVE_BODY_TIMEOUT_SECS`: the longest a request's body may take
+    /// to arrive once its headers have (a slow body is answered 408 and its
+    /// connection closed).
+    pub body_timeout_secs: u64,
+    /// `MISSIVE_REQUESTS_PER_ADDRESS`: requests in progress at once from
+    /// one client address (behind `MISSIVE_TRUST_PROXY`, the forwarded
+    /// one); more are answered 429 and their connections closed.
+    pub requests_per_address: usize,
+    /// `MISSIVE_MAIL_IN_MAX_RECIPIENTS`: a message to more recipients
+    /// (envelope, To and Cc) is not read by `missive mail-in`.
+    pub mail_in_max_recipients: usize,
+    /// `MISSIVE_MAIL_IN_REFUSALS_DAY`: "reply refused" mails per game per
+    /// day; further refusals are logged, not mailed.
+    pub mail_in_refusals_day: i32,
     /// `MISSIVE_METRICS_TOKEN`: turns `GET /metrics` on, for requests that
     /// carry it as a bearer token (unset: `/metrics` is not there).
     pub metrics_token: Option<String>,
@@ -303,6 +317,10 @@ impl Default for Config {
             mail_lease_secs: MAIL_LEASE_SECS,
             sqlite_sync: SqliteSync::default(),
             metrics_token: None,
+            body_timeout_secs: 10,
+            requests_per_address: 64,
+            mail_in_max_recipients: 10,
+            mail_in_refusals_day: 5,
         }
     }
 }
@@ -416,6 +434,17 @@ impl Config {
                     .parse()
                     .map_err(|e| anyhow::anyhow!("MISSIVE_SQLITE_SYNC {e}"))?,
             },
+            body_timeout_secs: src
+                .num("MISSIVE_BODY_TIMEOUT_SECS", d.body_timeout_secs)?
+                .max(1),
+            requests_per_address: src
+                .num("MISSIVE_REQUESTS_PER_ADDRESS", d.requests_per_address)?
+                .max(1),
+            mail_in_max_recipients: src
+                .num("MISSIVE_MAIL_IN_MAX_RECIPIENTS", d.mail_in_max_recipients)?
+                .max(1),
+            mail_in_refusals_day: src
+                .num("MISSIVE_MAIL_IN_REFUSALS_DAY", d.mail_in_refusals_day)?,
             metrics_token: match src.var("MISSIVE_METRICS_TOKEN") {
                 // A guessable token would publish the server's traffic.
                 Some(t) if t.trim().len() < 16 => {

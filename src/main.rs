@@ -59,7 +59,11 @@ enum Command {
     /// Read one reply to a "your turn" mail on standard input (a mail
     /// server's pipe transport) and act on it. Exit codes (sysexits): 0
     /// done, 65 unreadable, 67 unknown address, 75 try later.
-    MailIn,
+    MailIn {
+        /// The envelope recipients, as the mail server passes them
+        /// (postfix: `${original_recipient}`).
+        recipients: Vec<String>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -142,8 +146,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 println!("the database it replaced is kept as {}", kept.display());
             }
         }
-        Command::MailIn => {
-            let done = missive::mail_in::run(missive::Config::from_env());
+        Command::MailIn { recipients } => {
+            let done = missive::mail_in::run(missive::Config::from_env(), &recipients);
             // The mail server logs this line with the delivery.
             eprintln!("mail-in: {}", done.note);
             return Ok(ExitCode::from(done.exit.code()));

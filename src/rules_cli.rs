@@ -33,7 +33,14 @@ pub struct PerftArgs {
     /// Print the time taken and nodes per second (on standard error).
     #[arg(long)]
     pub bench: bool,
+    /// Stop with a message after this many seconds (whatever the FEN).
+    #[arg(long, default_value_t = DEFAULT_MAX_SECS)]
+    pub max_secs: u64,
 }
+
+/// The time budget of one `missive perft`: the deepest start-position
+/// counts take about a minute here; a FEN can make any depth far bigger.
+pub const DEFAULT_MAX_SECS: u64 = 600;
 
 /// A depth as typed: a whole number; one past `u32` is "too large" (it is
 /// past every variant's maximum, below, as well).
@@ -74,19 +81,37 @@ pub fn perft(args: PerftArgs) -> anyhow::Result<()> {
     let pos = variant
         .parse_fen(fen)
         .with_context(|| format!("cannot use the FEN “{fen}”"))?;
+    within_node_budget(variant, &pos, args.depth)?;
     let start = Instant::now();
-    let total = if args.divide {
-        let rows = perft::divide(variant, &pos, args.depth);
-        for (mv, n) in &rows {
-            say!("{mv} {n}");
-        }
-        match args.depth {
-            0 => 1,
-            _ => rows.iter().map(|(_, n)| n).sum(),
-        }
-    } else {
-        perft::perft(variant, &pos, args.depth)
-    };
+    let (depth, divide) = (args.depth, args.divide);
+    let (tx, rx) = std::sync::mpsc::channel();
+    // The count runs beside this thread, which stops waiting at the
+    // budget: the process then exits, and the count with it.
+    std::thread::spawn(move || {
+        let counted = if divide {
+            let rows = perft::divide(variant, &pos, depth);
+            let total = match depth {
+                0 => 1,
+                _ => rows.iter().map(|(_, n)| n).sum(),
+            };
+            (rows, total)
+        } else {
+            (Vec::new(), perft::perft(variant, &pos, depth))
+        };
+        let _ = tx.send(counted);
+    });
+    let budget = std::time::Duration::from_secs(args.max_secs.max(1));
+    let (rows, total) = rx.recv_timeout(budget).map_err(|_| {
+        anyhow!(
+            "stopped after {} s (the time budget; --max-secs sets it): depth {} from this \
+             position is too big to count here",
+            budget.as_secs(),
+            args.depth
+        )
+    })?;
+    for (mv, n) in &rows {
+        say!("{mv} {n}");
+    }
     let secs = start.elapsed().as_secs_f64();
     say!("{total}");
     if args.bench {
@@ -100,6 +125,31 @@ pub fn perft(args: PerftArgs) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// Refuse at once a count whose tree, estimated from the position's own
+/// number of moves, is bigger than the variant's start position's at its
+/// [`max_depth`] (issue 60: a 218-move FEN at depth 8 was accepted).
+fn within_node_budget(
+    variant: &'static dyn missive_rules::Variant,
+    pos: &missive_rules::Position,
+    depth: u32,
+) -> anyhow::Result<()> {
+    let start = variant.parse_fen(variant.start_fen())?;
+    let moves = |p| variant.legal_moves(p).len().max(1) as f64;
+    let budget = moves(&start).powi(max_depth(variant.id()) as i32);
+    let here = moves(pos);
+    let estimate = here.powi(depth as i32);
+    if estimate <= budget {
+        return Ok(());
+    }
+    let deepest = (budget.ln() / here.ln()).floor().max(0.0) as u32;
+    Err(anyhow!(
+        "depth {depth} from this position is about {estimate:.1e} nodes ({here} moves at \
+         its root), more than the budget of {budget:.1e} for {}: at most depth {deepest} \
+         from it",
+        variant.id()
+    ))
 }
 
 pub fn list_variants() -> anyhow::Result<()> {

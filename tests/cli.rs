@@ -179,6 +179,29 @@ fn perft_refuses_a_depth_past_the_variants_maximum() {
     assert!(err.contains("too large"), "{err}");
 }
 
+/// Issue 60: the budget holds whatever the FEN. From a 218-move position
+/// depth 8 was accepted (days of work); it is refused at once, naming the
+/// deepest depth accepted from there, and a count that runs past
+/// `--max-secs` stops with a message.
+#[test]
+fn perft_has_a_budget_whatever_the_fen() {
+    let fen = "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1";
+    let (ok, out) = missive(&["perft", "chess", "1", "--fen", fen]);
+    assert!(ok && out.trim() == "218", "{out}");
+    for depth in ["8", "5"] {
+        let started = std::time::Instant::now();
+        let err = failing(&["perft", "chess", depth, "--fen", fen]);
+        assert!(
+            err.contains("more than the budget") && err.contains("at most depth 4"),
+            "{err}"
+        );
+        assert!(started.elapsed().as_secs() < 30, "refused at once");
+    }
+    // Within the estimate but far more than a second's work (3.2e9 nodes).
+    let err = failing(&["perft", "chess", "7", "--max-secs", "1"]);
+    assert!(err.contains("stopped after 1 s"), "{err}");
+}
+
 /// Depth 0 is the position alone: 1, and no moves to divide.
 #[test]
 fn perft_depth_zero_is_one_with_or_without_divide() {

@@ -99,7 +99,7 @@ impl Postfix {
             &wrapper,
             format!(
                 "#!/bin/sh\nDATABASE_URL='{database_url}' MISSIVE_MAIL_DOMAIN={DOMAIN} \
-                 RUST_LOG=warn exec '{}' mail-in\n",
+                 RUST_LOG=warn exec '{}' mail-in \"$@\"\n",
                 bin.display()
             ),
         )
@@ -136,6 +136,7 @@ biff = no
 # What the README tells an operator to add:
 relay_domains = {DOMAIN}
 transport_maps = inline:{{ {DOMAIN}=missive: }}
+missive_destination_recipient_limit = 1
 "
             ),
         )
@@ -164,7 +165,7 @@ discard   unix  - - n - - discard
 anvil     unix  - - n - 1 anvil
 scache    unix  - - n - 1 scache
 postlog   unix-dgram n - n - 1 postlogd
-missive   unix  - n n - - pipe flags=DRO user=nobody argv={}
+missive   unix  - n n - - pipe flags=DRO user=nobody argv={} ${{original_recipient}}
 ",
                 wrapper.display()
             ),
@@ -293,6 +294,25 @@ fn a_reply_through_postfix_is_played(backend: Backend) {
     postfix.send("bob@example.org", &forged, &msg);
     postfix.await_deliveries("status=bounced", 1);
     assert_eq!(plies(&app, game), 1);
+
+    // Issue 60: bob's good reply address only in Cc, From forged as bob,
+    // delivered to another address of the domain: the envelope recipient
+    // has no token, so nothing is played (bounced).
+    let bobs = ReplyToken {
+        game,
+        user: app.user_id("bob"),
+        ply: 1,
+        expires: missive::web::now().and_utc().timestamp() + 3600,
+    }
+    .address(&app.secret(), DOMAIN);
+    let elsewhere = format!("someone@{DOMAIN}");
+    let msg = format!(
+        "From: bob@example.org\r\nTo: {elsewhere}\r\nCc: {bobs}\r\nSubject: Re\r\n\
+         Message-ID: <mta3@example.org>\r\n\r\ne5\r\n"
+    );
+    postfix.send("bob@example.org", &elsewhere, &msg);
+    postfix.await_deliveries("status=bounced", 2);
+    assert_eq!(plies(&app, game), 1, "log:\n{}", postfix.log());
 }
 
 both_backends!(a_reply_through_postfix_is_played);

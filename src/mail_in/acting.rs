@@ -7,7 +7,7 @@ use super::reading::{self, Instruction, Reply};
 use crate::accounts::links::ReplyToken;
 use crate::db::models::{GameRow, User};
 use crate::db::schema::{mail_in, moves};
-use crate::db::{is_unique_violation, outbox, per_backend, DbConn};
+use crate::db::{is_unique_violation, outbox, per_backend, rate_counters, DbConn};
 use crate::domain::error::Error;
 use crate::domain::game_state::GameStatus;
 use crate::domain::mail_kind::Mail;
@@ -66,7 +66,9 @@ fn answered(
 }
 
 /// A refusal: the message is recorded and the player told why, with the
-/// game's link (and the legal moves when `ply` is given).
+/// game's link (and the legal moves when `ply` is given), unless the game
+/// has had `MISSIVE_MAIL_IN_REFUSALS_DAY` refusal mails today: whoever
+/// holds a leaked reply address could otherwise mail the player at will.
 async fn refuse(
     state: &Arc<AppState>,
     key: &str,
@@ -75,17 +77,41 @@ async fn refuse(
     ply: Option<i32>,
 ) -> Result<String, Error> {
     let (key, t2, why) = (key.to_string(), t.clone(), reason.clone());
+    let limit = state.config.mail_in_refusals_day;
     let done = db(state, move |c| {
-        answered(c, &key, &t2, |_| {
-            Ok(Mail::ReplyRefused {
+        c.transaction(|c| {
+            record(c, &key, &t2)?;
+            let counted = rate_counters::count_one(
+                c,
+                &format!("mail-in-refusals:{}", t2.game),
+                chrono::Duration::days(1),
+                now(),
+            )?;
+            if counted.count > limit {
+                return Ok(false);
+            }
+            let mail = Mail::ReplyRefused {
                 game: t2.game,
                 ply,
                 reason: why,
-            })
+            };
+            outbox::enqueue(c, t2.user, &mail, now())?;
+            Ok(true)
         })
     })
     .await;
-    settled(done, format!("refused: {reason}"))
+    let done = done.map(|mailed| {
+        if mailed {
+            format!("refused: {reason}")
+        } else {
+            format!("refused, not mailed ({limit} refusals today): {reason}")
+        }
+    });
+    match done {
+        Ok(note) => Ok(note),
+        Err(Error::Conflict(m)) if m == ALREADY => Ok(ALREADY.into()),
+        Err(e) => Err(e),
+    }
 }
 
 /// A duplicate that lost the race to another delivery is done too.

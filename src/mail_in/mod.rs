@@ -4,8 +4,10 @@
 //! what mail servers act on (sysexits): 0 done, 65 unreadable, 67 unknown
 //! address (bounced), 75 try later (kept in the queue).
 //!
-//! The reply address's token decides the game, the player and the ply; the
-//! sender must also be that player's confirmed address. A message is acted
+//! The reply address's token decides the game, the player and the ply: the
+//! envelope recipient the mail server passes as the argument, never an
+//! address in a header, which the sender writes; the From address must also
+//! be that player's confirmed address. A message is acted
 //! on once, by its Message-ID, however often it is delivered: the
 //! `mail_in` row is inserted in the transaction of the act and its answer.
 
@@ -64,18 +66,43 @@ fn message_key(reply: &reading::Reply, raw: &[u8]) -> String {
     }
 }
 
-/// Read and act on one message (`raw`, as delivered).
-pub fn receive(config: &Config, raw: &[u8]) -> Outcome {
+/// Read and act on one message (`raw`, as delivered) to the envelope
+/// `recipients` the mail server names (postfix's `${original_recipient}`).
+pub fn receive(config: &Config, raw: &[u8], recipients: &[String]) -> Outcome {
+    let cap = config.mail_in_max_recipients;
+    if recipients.is_empty() {
+        // A pipe configured as before the envelope was passed: kept in the
+        // queue until the operator adds the argument.
+        return outcome(
+            Sysexit::TryLater,
+            "no envelope recipient: the mail server must pass ${original_recipient} \
+             as the argument (README, Play by email reply)",
+        );
+    }
+    if recipients.len() > cap {
+        return outcome(
+            Sysexit::UnknownAddress,
+            format!("{} recipients, more than {cap}", recipients.len()),
+        );
+    }
     let Some(reply) = reading::read_message(raw) else {
         return outcome(Sysexit::Unreadable, "not a mail message");
     };
-    let tokens: Vec<&str> = reply
-        .reply_addresses
+    if reply.header_recipients > cap {
+        return outcome(
+            Sysexit::UnknownAddress,
+            format!(
+                "{} recipients in To and Cc, more than {cap}",
+                reply.header_recipients
+            ),
+        );
+    }
+    let tokens: Vec<&str> = recipients
         .iter()
         .filter_map(|a| ReplyToken::token_of_address(a))
         .collect();
     if tokens.is_empty() {
-        return outcome(Sysexit::UnknownAddress, "no play+TOKEN@ address");
+        return outcome(Sysexit::UnknownAddress, "no play+TOKEN@ envelope recipient");
     }
     let key = message_key(&reply, raw);
     let mut small = config.clone();
@@ -104,8 +131,8 @@ pub fn receive(config: &Config, raw: &[u8]) -> Outcome {
     }
 }
 
-/// `missive mail-in`: the message on standard input.
-pub fn run(config: anyhow::Result<Config>) -> Outcome {
+/// `missive mail-in RECIPIENT...`: the message on standard input.
+pub fn run(config: anyhow::Result<Config>, recipients: &[String]) -> Outcome {
     use std::io::Read;
     let config = match config {
         Ok(c) => c,
@@ -118,5 +145,5 @@ pub fn run(config: anyhow::Result<Config>) -> Outcome {
     if let Err(e) = std::io::stdin().take(MAX).read_to_end(&mut raw) {
         return outcome(Sysexit::Unreadable, format!("standard input: {e}"));
     }
-    receive(&config, &raw)
+    receive(&config, &raw, recipients)
 }

@@ -12,41 +12,48 @@ pub struct Reply {
     pub message_id: Option<String>,
     /// The From address, lower case.
     pub sender: Option<String>,
-    /// The `play+TOKEN@…` addresses it was sent to, envelope first.
-    pub reply_addresses: Vec<String>,
+    /// How many addresses its To and Cc headers name. The token is read
+    /// from the envelope alone (the mail server's argument): a header is
+    /// whatever the sender wrote.
+    pub header_recipients: usize,
     /// The text (an HTML-only mail's made into text).
     pub text: String,
 }
 
-/// The headers that may name the address a message was delivered to:
-/// the ones the mail server adds for the envelope first (postfix's pipe
-/// with the `D` and `O` flags), then the ones the sender wrote.
-const ADDRESS_HEADERS: [&str; 5] = ["Delivered-To", "X-Original-To", "Envelope-To", "To", "Cc"];
+/// The recipient headers counted against the cap on recipients.
+const RECIPIENT_HEADERS: [&str; 2] = ["To", "Cc"];
+
+/// More multipart sections than any reply has: a message with more is not
+/// read (each nests a level in the MIME parser).
+pub const MAX_MULTIPARTS: usize = 16;
+
+/// How many multipart boundaries `raw` declares, counted before parsing.
+fn boundaries(raw: &[u8]) -> usize {
+    const NEEDLE: &[u8] = b"boundary=";
+    raw.windows(NEEDLE.len())
+        .filter(|w| w.eq_ignore_ascii_case(NEEDLE))
+        .count()
+}
 
 /// The message, or `None` when it cannot be read as one (no headers, no
-/// body, not MIME).
+/// body, not MIME, or more than [`MAX_MULTIPARTS`] multipart sections).
 pub fn read_message(raw: &[u8]) -> Option<Reply> {
+    if boundaries(raw) > MAX_MULTIPARTS {
+        return None;
+    }
     let message = MessageParser::default().parse(raw)?;
     if message.headers().is_empty() {
         return None;
     }
-    let mut reply_addresses = Vec::new();
-    for wanted in ADDRESS_HEADERS {
-        for (name, value) in message.headers_raw() {
-            if !name.eq_ignore_ascii_case(wanted) {
-                continue;
-            }
-            for word in value.split(|c: char| c.is_whitespace() || ",;<>\"'()".contains(c)) {
-                let lower = word.to_ascii_lowercase();
-                if lower.starts_with("play+")
-                    && lower.contains('@')
-                    && !reply_addresses.contains(&lower)
-                {
-                    reply_addresses.push(lower);
-                }
-            }
-        }
-    }
+    let header_recipients = message
+        .headers_raw()
+        .filter(|(name, _)| {
+            RECIPIENT_HEADERS
+                .iter()
+                .any(|h| name.eq_ignore_ascii_case(h))
+        })
+        .map(|(_, value)| value.matches('@').count())
+        .sum();
     let sender = message
         .from()
         .and_then(|a| a.first())
@@ -62,7 +69,7 @@ pub fn read_message(raw: &[u8]) -> Option<Reply> {
             .map(|id| id.trim().to_string())
             .filter(|id| !id.is_empty()),
         sender,
-        reply_addresses,
+        header_recipients,
         text,
     })
 }

@@ -32,18 +32,40 @@ fn just(text: &str) -> Instruction {
 }
 
 #[test]
-fn headers_give_the_id_the_sender_and_the_reply_address() {
+fn headers_give_the_id_the_sender_and_the_recipients_count() {
     let reply = read_message(&plain("e4\r\n")).unwrap();
     assert_eq!(reply.message_id.as_deref(), Some("reply-1@example.org"));
     assert_eq!(reply.sender.as_deref(), Some("alice@example.org"));
-    assert_eq!(reply.reply_addresses, vec![TO.to_string()]);
-    // The envelope's address (postfix's Delivered-To) comes first.
-    let envelope = "play+9-9-9-9-00@missive.test";
-    let raw = mail(&format!("Delivered-To: {envelope}\r\n"), "e4\r\n");
-    assert_eq!(
-        read_message(&raw).unwrap().reply_addresses,
-        vec![envelope.to_string(), TO.to_string()]
+    assert_eq!(reply.header_recipients, 1);
+    let raw = mail(
+        "Cc: a@x.test, b@x.test\r\nDelivered-To: c@x.test\r\n",
+        "e4\r\n",
     );
+    assert_eq!(read_message(&raw).unwrap().header_recipients, 3);
+}
+
+#[test]
+fn nested_multiparts_past_the_cap_are_not_read() {
+    let nest = |levels: usize| {
+        let mut headers = String::new();
+        let mut body = String::new();
+        for i in 0..levels {
+            let ct = format!("Content-Type: multipart/mixed; boundary=\"b{i}\"\r\n");
+            if i == 0 {
+                headers = format!("MIME-Version: 1.0\r\n{ct}");
+            } else {
+                body.push_str(&format!("--b{}\r\n{ct}\r\n", i - 1));
+            }
+        }
+        body.push_str(&format!(
+            "--b{}\r\nContent-Type: text/plain\r\n\r\ne4\r\n",
+            levels - 1
+        ));
+        mail(&headers, &body)
+    };
+    assert!(read_message(&nest(3)).is_some());
+    assert_eq!(read_message(&nest(MAX_MULTIPARTS + 1)), None);
+    assert_eq!(read_message(&nest(100_000)), None);
 }
 
 #[test]
@@ -172,5 +194,5 @@ fn what_is_not_a_message() {
     let no_id = b"From: a@b.test\r\nTo: x@y.test\r\n\r\ne4\r\n";
     let reply = read_message(no_id).unwrap();
     assert_eq!(reply.message_id, None);
-    assert!(reply.reply_addresses.is_empty());
+    assert_eq!(reply.header_recipients, 1);
 }

@@ -6,9 +6,11 @@ pub mod client_addr;
 pub mod db_calls;
 pub mod error;
 pub mod headers;
+pub mod nesting;
 pub mod nul_guard;
 pub mod routes;
 pub mod rules_pool;
+pub mod slow_clients;
 pub mod user_names;
 pub mod views;
 
@@ -59,6 +61,15 @@ pub struct AppState {
     /// whose reads never wait for a lock in WAL mode; not on PostgreSQL,
     /// where every statement is a trip over the network.
     inline_short_work: bool,
+    /// Requests in progress per client address ([`slow_clients`]).
+    pub in_progress: slow_clients::PerAddress,
+    /// Record checks in progress per client address, and the checks'
+    /// own permits ([`rules_pool::checks_work`]).
+    pub checks_in_progress: slow_clients::PerAddress,
+    pub check_permits: tokio::sync::Semaphore,
+    /// Record checks running or waiting, at most
+    /// [`rules_pool::CHECKS_WAITING`] more than run.
+    pub check_queue: tokio::sync::Semaphore,
 }
 
 impl AppState {
@@ -88,6 +99,12 @@ impl AppState {
             names: crate::web::user_names::UserNames::new((cache_bytes / 64) as usize),
             writes,
             inline_short_work,
+            in_progress: Default::default(),
+            checks_in_progress: Default::default(),
+            check_permits: tokio::sync::Semaphore::new(rules_pool::check_permits()),
+            check_queue: tokio::sync::Semaphore::new(
+                rules_pool::check_permits() + rules_pool::CHECKS_WAITING,
+            ),
         }
     }
 

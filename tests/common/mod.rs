@@ -8,6 +8,7 @@ use reqwest::blocking::{Client, Response};
 use reqwest::StatusCode;
 
 mod launch;
+pub mod long_records;
 // Not every test file stops a server of its own.
 #[allow(unused_imports)]
 pub use launch::{halt, launch, Running};
@@ -97,6 +98,9 @@ impl TestApp {
             signup_limit_hour: 0,
             challenge_limit_hour: 0,
             seek_limit_hour: 0,
+            // Load tests run more requests at once than one person would;
+            // `tests/slow_clients.rs` sets the limit it tests.
+            requests_per_address: usize::MAX,
             ..missive::Config::default()
         };
         // The limits' clock stands still unless a test moves it, so no

@@ -7,7 +7,7 @@ use crate::domain::error::Error;
 use crate::domain::game_state::{GameResult, GameStatus};
 use crate::game::records::{self as svc, ArchiveFilter, CheckReport, Format, VariantRecord};
 use crate::game::{exports, rows};
-use crate::web::rules_pool::rules_work;
+use crate::web::rules_pool::{checks_work, rules_work};
 use crate::web::views::variant_name;
 use crate::web::{clip, db_read, html, now, parse_id, see_other, write_once, Ctx, Page};
 use actix_web::http::StatusCode;
@@ -129,7 +129,7 @@ pub struct CheckForm {
 pub async fn check(ctx: Ctx, form: web::Form<CheckForm>) -> Result<HttpResponse, Error> {
     ctx.check_csrf(&form.csrf_token)?;
     let text = form.into_inner().record;
-    let (text, report) = rules_work(&ctx.state, move || {
+    let (text, report) = checks_work(&ctx.state, &ctx.ip, move || {
         let report = svc::check_record(&text);
         (text, report)
     })

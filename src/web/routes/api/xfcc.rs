@@ -117,7 +117,7 @@ pub async fn wsdl(state: State) -> Result<HttpResponse, Error> {
 
 /// A request: its operation and its parameters by local name.
 #[derive(Debug)]
-struct Call {
+pub struct Call {
     operation: &'static str,
     params: HashMap<String, String>,
 }
@@ -131,10 +131,24 @@ impl Call {
     }
 }
 
+/// More nodes than any call here has, many times over: a body of many
+/// small elements is refused before it fills memory.
+const MAX_NODES: u32 = 10_000;
+
 /// Read a SOAP 1.1 envelope: the first element in its `Body` names the
 /// operation (whatever the prefixes), its children are the parameters.
-fn read_call(body: &str) -> Result<Call, String> {
-    let doc = roxmltree::Document::parse(body)
+pub fn read_call(body: &str) -> Result<Call, String> {
+    if crate::web::nesting::xml_too_deep(body, crate::web::nesting::MAX_XML_DEPTH) {
+        return Err(format!(
+            "The request nests elements deeper than {} levels, which no call here does.",
+            crate::web::nesting::MAX_XML_DEPTH
+        ));
+    }
+    let options = roxmltree::ParsingOptions {
+        nodes_limit: MAX_NODES,
+        ..Default::default()
+    };
+    let doc = roxmltree::Document::parse_with_options(body, options)
         .map_err(|e| format!("The request is not XML that can be read ({e})."))?;
     let root = doc.root_element();
     if root.tag_name().name() != "Envelope" {
