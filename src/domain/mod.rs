@@ -19,3 +19,4 @@ pub mod running_time;
 pub mod standings;
 pub mod time_control;
 pub mod tournament_state;
+pub mod trf;
