@@ -20,3 +20,4 @@ pub mod standings;
 pub mod time_control;
 pub mod tournament_state;
 pub mod trf;
+pub mod trf_round;

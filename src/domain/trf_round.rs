@@ -1,0 +1,132 @@
+//! The next Swiss round of a tournament read from a TRF file, paired with
+//! the same code as the server's Swiss rounds ([`pairing::swiss_round`]),
+//! and printed as JaVaFo and bbpPairings print it with `-p`.
+//!
+//! How a TRF says who is paired (as bbpPairings reads it): the rounds
+//! played are the most rounds any player has with a pairing in them (a
+//! game, a forfeit or a pairing-allocated bye); a player who already has an
+//! entry for the round after (a half-point bye, an absence) is not paired.
+//! Forfeited games do not count as meetings or colours.
+
+use super::pairing::{self, Float, SwissEntrant};
+use super::trf::{Trf, TrfResult};
+use missive_rules::Color;
+use std::fmt::Write as _;
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum NextRoundError {
+    #[error("all {0} rounds are paired already")]
+    Finished(u32),
+    #[error("{0}")]
+    Pairing(#[from] pairing::PairingError),
+}
+
+/// Boards of the next round by pairing number, and the player given the bye.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NextRound {
+    pub round: u32,
+    pub games: Vec<(u32, u32)>,
+    pub bye: Option<u32>,
+}
+
+impl NextRound {
+    /// The `-p` output: number of pairs, then `WHITE BLACK` per line, a bye as `NUMBER 0`.
+    pub fn to_pairs_text(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "{}",
+            self.games.len() + usize::from(self.bye.is_some())
+        );
+        for (w, b) in &self.games {
+            let _ = writeln!(out, "{w} {b}");
+        }
+        if let Some(b) = self.bye {
+            let _ = writeln!(out, "{b} 0");
+        }
+        out
+    }
+}
+
+/// Rounds a pairing was made for: the last round in which anyone was paired.
+pub fn rounds_paired(trf: &Trf) -> usize {
+    trf.players
+        .iter()
+        .filter_map(|p| {
+            p.rounds.iter().rposition(|e| {
+                e.is_some_and(|e| e.opponent.is_some() || e.result == TrfResult::PairingBye)
+            })
+        })
+        .map(|i| i + 1)
+        .max()
+        .unwrap_or(0)
+}
+
+/// Pair the round after the last paired one.
+pub fn next_round(trf: &Trf) -> Result<NextRound, NextRoundError> {
+    let played = rounds_paired(trf);
+    if let Some(total) = trf.total_rounds {
+        if played >= total as usize {
+            return Err(NextRoundError::Finished(total));
+        }
+    }
+    let points_before = |p: &super::trf::TrfPlayer, round: usize| -> i32 {
+        p.rounds
+            .iter()
+            .take(round)
+            .flatten()
+            .map(|e| e.result.points2() as i32)
+            .sum()
+    };
+    let by_number: std::collections::HashMap<u32, &super::trf::TrfPlayer> =
+        trf.players.iter().map(|p| (p.number, p)).collect();
+    let entrants: Vec<SwissEntrant> = trf
+        .players
+        .iter()
+        .map(|p| {
+            let history = p.rounds.iter().take(played);
+            let games = || history.clone().flatten().filter(|e| e.result.played());
+            let last_float = played.checked_sub(1).and_then(|r| {
+                let e = p.rounds.get(r).copied().flatten()?;
+                if e.result == TrfResult::PairingBye || e.result == TrfResult::ForfeitWin {
+                    return Some(Float::Down);
+                }
+                if !e.result.played() {
+                    return None;
+                }
+                let other = by_number.get(&e.opponent?)?;
+                match points_before(p, r).cmp(&points_before(other, r)) {
+                    std::cmp::Ordering::Greater => Some(Float::Down),
+                    std::cmp::Ordering::Less => Some(Float::Up),
+                    std::cmp::Ordering::Equal => None,
+                }
+            });
+            SwissEntrant {
+                id: p.number as i32,
+                seed: p.number as usize - 1,
+                points2: points_before(p, played),
+                opponents: games()
+                    .filter_map(|e| e.opponent)
+                    .map(|o| o as i32)
+                    .collect(),
+                colors: games().filter_map(|e| e.colour).collect::<Vec<Color>>(),
+                had_bye: history.clone().flatten().any(|e| {
+                    matches!(e.result, TrfResult::PairingBye | TrfResult::ForfeitWin)
+                        || (e.opponent.is_none() && e.result == TrfResult::FullBye)
+                }),
+                withdrawn: p.rounds.len() > played,
+                last_float,
+            }
+        })
+        .collect();
+    let round = pairing::swiss_round(&entrants)?;
+    Ok(NextRound {
+        round: played as u32 + 1,
+        games: round
+            .games
+            .iter()
+            .map(|&(w, b)| (w as u32, b as u32))
+            .collect(),
+        bye: round.bye.map(|b| b as u32),
+    })
+}
