@@ -119,7 +119,7 @@ pub fn next_round(trf: &Trf) -> Result<NextRound, NextRoundError> {
             }
         })
         .collect();
-    let round = pairing::swiss_round(&entrants)?;
+    let round = pairing::swiss_round_with(&entrants, initial_colour(trf))?;
     Ok(NextRound {
         round: played as u32 + 1,
         games: round
@@ -129,4 +129,18 @@ pub fn next_round(trf: &Trf) -> Result<NextRound, NextRoundError> {
             .collect(),
         bye: round.bye.map(|b| b as u32),
     })
+}
+
+/// Record 152 or `XXC`; without them, the colour of the highest-ranked player paired in round 1
+/// (TRF-2026 makes 152 mandatory only when it differs from that), else white.
+pub fn initial_colour(trf: &Trf) -> Color {
+    trf.initial_colour
+        .or_else(|| {
+            let mut players: Vec<_> = trf.players.iter().collect();
+            players.sort_by_key(|p| p.number);
+            players
+                .iter()
+                .find_map(|p| p.rounds.first().copied().flatten().and_then(|e| e.colour))
+        })
+        .unwrap_or(Color::White)
 }
