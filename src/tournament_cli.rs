@@ -45,6 +45,7 @@ pub fn tournament(cmd: TournamentCommand) -> anyhow::Result<()> {
     let mut conn = missive::db::Manager::from_config(&config)
         .open()
         .map_err(|e| anyhow::anyhow!("cannot open the database: {e}"))?;
+    missive::db::migrate(&mut conn)?;
     let text = missive::tournaments::trf_export::export(&mut conn, id)
         .map_err(|e| anyhow::anyhow!(e.public_message()))?;
     print!("{text}");

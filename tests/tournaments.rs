@@ -475,6 +475,17 @@ fn read_back_by_the_oracle(app: &TestApp, conn: &mut DbConn, tid: i32) {
         page.body,
         missive::tournaments::trf_export::export(conn, tid).unwrap()
     );
+    let cli = std::process::Command::new(env!("CARGO_BIN_EXE_missive"))
+        .args(["tournament", "export", &tid.to_string()])
+        .env("DATABASE_URL", &app.database_url)
+        .output()
+        .unwrap();
+    assert!(
+        cli.status.success(),
+        "{}",
+        String::from_utf8_lossy(&cli.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&cli.stdout), page.body);
     let mut child = std::process::Command::new("python3")
         .arg(concat!(
             env!("CARGO_MANIFEST_DIR"),
