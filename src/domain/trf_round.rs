@@ -88,11 +88,9 @@ pub fn next_round(trf: &Trf) -> Result<NextRound, NextRoundError> {
             let games = || history.clone().flatten().filter(|e| e.result.played());
             let last_float = played.checked_sub(1).and_then(|r| {
                 let e = p.rounds.get(r).copied().flatten()?;
-                if e.result == TrfResult::PairingBye || e.result == TrfResult::ForfeitWin {
-                    return Some(Float::Down);
-                }
+                // An unplayed round that brought points (a bye, a forfeit win) is a downfloat.
                 if !e.result.played() {
-                    return None;
+                    return (e.result.points2() > 0).then_some(Float::Down);
                 }
                 let other = by_number.get(&e.opponent?)?;
                 match points_before(p, r).cmp(&points_before(other, r)) {
@@ -143,4 +141,79 @@ pub fn initial_colour(trf: &Trf) -> Color {
                 .find_map(|p| p.rounds.first().copied().flatten().and_then(|e| e.colour))
         })
         .unwrap_or(Color::White)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::trf::{RoundEntry, TrfPlayer};
+
+    fn game(opponent: u32, colour: Color, result: TrfResult) -> Option<RoundEntry> {
+        Some(RoundEntry {
+            opponent: Some(opponent),
+            colour: Some(colour),
+            result,
+        })
+    }
+
+    fn bye(result: TrfResult) -> Option<RoundEntry> {
+        Some(RoundEntry {
+            opponent: None,
+            colour: None,
+            result,
+        })
+    }
+
+    fn player(number: u32, rounds: Vec<Option<RoundEntry>>) -> TrfPlayer {
+        TrfPlayer {
+            number,
+            rounds,
+            ..TrfPlayer::default()
+        }
+    }
+
+    #[test]
+    fn pairs_the_round_after_the_last_paired_and_leaves_out_the_absent() {
+        use TrfResult::*;
+        let trf = Trf {
+            total_rounds: Some(3),
+            players: vec![
+                player(1, vec![game(2, Color::Black, Win)]),
+                player(2, vec![game(1, Color::White, Loss)]),
+                player(3, vec![game(4, Color::Black, ForfeitWin)]),
+                player(4, vec![game(3, Color::White, ForfeitLoss)]),
+                // 5 had the bye and asked for a half-point bye in round 2.
+                player(5, vec![bye(PairingBye), bye(HalfBye)]),
+            ],
+            ..Trf::default()
+        };
+        assert_eq!(rounds_paired(&trf), 1);
+        // No 152/XXC: the top seed's colour in round 1.
+        assert_eq!(initial_colour(&trf), Color::Black);
+        let next = next_round(&trf).unwrap();
+        assert_eq!(next.round, 2);
+        assert_eq!(next.bye, None);
+        let mut met: Vec<(u32, u32)> = next
+            .games
+            .iter()
+            .map(|&(w, b)| (w.min(b), w.max(b)))
+            .collect();
+        met.sort_unstable();
+        // 1 and 3 lead with a point; 1-2 is a repeat, but the forfeit 3-4 was no meeting.
+        assert_eq!(met, [(1, 3), (2, 4)]);
+        assert_eq!(next.to_pairs_text().lines().next(), Some("2"));
+    }
+
+    #[test]
+    fn a_finished_tournament_is_an_error() {
+        let trf = Trf {
+            total_rounds: Some(1),
+            players: vec![
+                player(1, vec![game(2, Color::White, TrfResult::Draw)]),
+                player(2, vec![game(1, Color::Black, TrfResult::Draw)]),
+            ],
+            ..Trf::default()
+        };
+        assert_eq!(next_round(&trf), Err(NextRoundError::Finished(1)));
+    }
 }
