@@ -31,11 +31,12 @@
 //!    and those who floated up last placed last (so a floater meets others first); that pairing
 //!    is kept if it floats as many across every score, gives the same bye and repeats fewer
 //!    floats.
-//! 4. Colours: a player who has had fewer whites prefers white (and the other way round); with
-//!    equal counts they prefer the colour they did not have last. When both players want the same
-//!    colour, the stronger preference wins (larger colour difference, then two in a row), then the
-//!    player whose history differs most recently gets the alternate colour, then the higher-ranked
-//!    player gets their wish. Two newcomers: the higher-ranked player has white on odd boards.
+//! 4. Colours by the Dutch rules E.1-E.5: both wishes if they differ; else the stronger one
+//!    (absolute over strong over mild; between two absolute ones, the wider colour difference);
+//!    else the colours alternate from the latest round where the two had different colours; else
+//!    the higher-ranked player's wish; with no wish at all, the higher-ranked player has the
+//!    tournament's initial colour if their pairing number is odd, the other one if even
+//!    ([`swiss_round_with`]; [`swiss_round`] takes white).
 //!
 //! Every partial pairing is checked for completability with a maximum matching (Edmonds' blossom
 //! algorithm) before the search goes deeper, so branches that cannot be completed are cut at once
