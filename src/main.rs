@@ -1,6 +1,7 @@
 //! The `missive` command: the server (default) and its tools.
 
 mod rules_cli;
+mod tournament_cli;
 mod user_cli;
 
 use clap::{Parser, Subcommand};
@@ -40,6 +41,12 @@ enum Command {
     /// refused while a server is using it. The replaced database is kept
     /// beside it.
     Restore { file: std::path::PathBuf },
+    /// Swiss pairings from a TRF file.
+    #[command(subcommand)]
+    Swiss(tournament_cli::SwissCommand),
+    /// Tournaments (on DATABASE_URL).
+    #[command(subcommand)]
+    Tournament(tournament_cli::TournamentCommand),
     /// Ratings (on DATABASE_URL).
     #[command(subcommand)]
     Ratings(RatingsCommand),
@@ -125,6 +132,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Record(cmd) => return rules_cli::record(cmd),
         Command::User(cmd) => return Ok(user_cli::run(cmd)),
         Command::Ratings(cmd) => ratings(cmd)?,
+        Command::Swiss(cmd) => tournament_cli::swiss(cmd)?,
+        Command::Tournament(cmd) => tournament_cli::tournament(cmd)?,
         Command::Backup { file } => {
             let config = missive::Config::from_env()?;
             let copy = missive::db::backup::backup(&config.database_url, &file)?;

@@ -252,3 +252,74 @@ fn leaperhouse_drops_and_promotion_marks_as_fairy_stockfish() {
     let (ok, out) = missive(&["position", "leaperhouse", "--fen", fen, "e3e4"]);
     assert!(ok, "{out}");
 }
+
+/// Issue 63: `missive swiss pair FILE` prints bbpPairings' `-p` format (pairs, then
+/// `WHITE BLACK`, a bye as `NUMBER 0`) for a TRF16 file with XXR/XXC.
+#[test]
+fn swiss_pair_prints_the_next_round_as_pairing_programs_do() {
+    let dir = std::env::temp_dir().join(format!("missive-swiss-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let line = |n: u32, rating: u32, points: &str, rounds: &str| {
+        let fixed = format!(
+            "001 {n:>4}      {:<33} {rating:>4}{:27}{points:>4} {n:>4}",
+            format!("Player {n}"),
+            ""
+        );
+        format!("{fixed:<91}{rounds}\n")
+    };
+    // Round 1: 1 (white) beat 3, 4 (white) beat 2, 5 had the bye.
+    let trf = format!(
+        "012 Club\nXXR 3\nXXC white1\n{}{}{}{}{}",
+        line(1, 2200, "1.0", "   3 w 1"),
+        line(2, 2100, "0.0", "   4 b 0"),
+        line(3, 2000, "0.0", "   1 b 0"),
+        line(4, 1900, "1.0", "   2 w 1"),
+        line(5, 1800, "1.0", "0000 - U"),
+    );
+    let file = dir.join("club.trf");
+    std::fs::write(&file, &trf).unwrap();
+    let (ok, out) = missive(&["swiss", "pair", file.to_str().unwrap()]);
+    assert!(ok, "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "3");
+    assert_eq!(lines.len(), 4);
+    let mut seen: Vec<u32> = Vec::new();
+    let mut byes = 0;
+    for l in &lines[1..] {
+        let v: Vec<u32> = l.split(' ').map(|x| x.parse().unwrap()).collect();
+        assert_eq!(v.len(), 2, "{l}");
+        if v[1] == 0 {
+            byes += 1;
+            assert_ne!(v[0], 5, "no second bye");
+        }
+        seen.extend(v.into_iter().filter(|&x| x != 0));
+    }
+    seen.sort_unstable();
+    assert_eq!((seen, byes), (vec![1, 2, 3, 4, 5], 1));
+    // No pairing repeated.
+    for repeat in ["1 3", "3 1", "2 4", "4 2"] {
+        assert!(!lines.contains(&repeat), "{out}");
+    }
+
+    // Malformed files: one line, its number, no panic.
+    for (text, needle) in [
+        (
+            format!("012 X\n{}", line(1, 2200, "1.0", "   3 q 1")),
+            "line 2",
+        ),
+        ("012 X\nXXR lots\n".to_string(), "line 2"),
+        (format!("012 X\n\n{}", line(1, 2200, "x.5", "")), "line 3"),
+        (
+            format!("012 X\n{}", line(1, 2200, "1.0", "   9 w 1")),
+            "line 2",
+        ),
+    ] {
+        std::fs::write(&file, text).unwrap();
+        let err = failing(&["swiss", "pair", file.to_str().unwrap()]);
+        assert!(err.contains(needle), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    let err = failing(&["swiss", "pair", dir.join("absent.trf").to_str().unwrap()]);
+    assert!(err.contains("absent.trf"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -28,6 +28,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "main",
             "rules_cli",
             "user_cli",
+            "tournament_cli",
             "mail_bench",
             "mail_in",
         ],

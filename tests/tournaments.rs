@@ -320,6 +320,7 @@ fn round_robin_of_five(backend: Backend) {
     assert_eq!(ct[0].1, ["X", "1", "1", "0", "½"]);
     assert_eq!(ct[3].0, "eve");
     assert_eq!(ct[3].1, ["1", "0", "½", "X", "0"]);
+    read_back_by_the_oracle(&app, conn, tid);
 }
 
 fn swiss_of_eight(backend: Backend) {
@@ -459,6 +460,118 @@ fn swiss_of_eight(backend: Backend) {
             .filter(|m| m.kind == MailKind::TournamentRound)
             .count(),
         24
+    );
+    read_back_by_the_oracle(&app, conn, tid);
+}
+
+/// Issue 63: `GET /tournaments/{id}.trf` (and `missive tournament export`'s
+/// function) read by the oracle's TRF parser (caissify-pairings, installed by
+/// .ci/run) gives the same players (seed order), rounds and results as the
+/// database.
+fn read_back_by_the_oracle(app: &TestApp, conn: &mut DbConn, tid: i32) {
+    let page = app.client().get(&format!("/tournaments/{tid}.trf"));
+    assert_eq!(page.status, StatusCode::OK);
+    assert_eq!(
+        page.body,
+        missive::tournaments::trf_export::export(conn, tid).unwrap()
+    );
+    let cli = std::process::Command::new(env!("CARGO_BIN_EXE_missive"))
+        .args(["tournament", "export", &tid.to_string()])
+        .env("DATABASE_URL", &app.database_url)
+        .output()
+        .unwrap();
+    assert!(
+        cli.status.success(),
+        "{}",
+        String::from_utf8_lossy(&cli.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&cli.stdout), page.body);
+    let mut child = std::process::Command::new("python3")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tools/trf_readback.py"
+        ))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3");
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(page.body.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "the oracle's parser refused:\n{}",
+        page.body
+    );
+    let read: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let t = rows::load(conn, tid).unwrap();
+    assert_eq!(read["name"], t.name.as_str());
+    let mut entrants = rows::entrants(conn, tid).unwrap();
+    entrants.sort_by_key(|e| (e.seed.unwrap_or(i32::MAX), e.joined_at, e.user_id));
+    let number = |user: i32| entrants.iter().position(|e| e.user_id == user).unwrap() + 1;
+    let names = game_rows::user_names(
+        conn,
+        &entrants.iter().map(|e| e.user_id).collect::<Vec<_>>(),
+    )
+    .unwrap();
+    let v = views::view(conn, tid).unwrap();
+    let players = read["players"].as_array().unwrap();
+    assert_eq!(players.len(), entrants.len());
+    for (i, e) in entrants.iter().enumerate() {
+        let p = &players[i];
+        assert_eq!(p["number"], i + 1);
+        assert_eq!(p["name"], names[&e.user_id].as_str());
+        let points2 = v
+            .standings
+            .iter()
+            .find(|s| s.user_id == e.user_id)
+            .unwrap()
+            .points2;
+        assert_eq!(p["score"].as_f64().unwrap() * 2.0, points2 as f64);
+    }
+    let mut entries = 0;
+    for g in tgames(conn, tid) {
+        let (w, b, r) = (g.white_id.unwrap(), g.black_id.unwrap(), g.round.unwrap());
+        let (rw, rb) = match g.result {
+            None => ("", ""),
+            Some(GameResult::WhiteWins) => ("1", "0"),
+            Some(GameResult::BlackWins) => ("0", "1"),
+            Some(_) => ("=", "="),
+        };
+        let at = |user: i32| players[number(user) - 1]["results"][r.to_string()].clone();
+        assert_eq!(
+            at(w),
+            serde_json::json!([number(b), "w", rw]),
+            "game {}",
+            g.id
+        );
+        assert_eq!(
+            at(b),
+            serde_json::json!([number(w), "b", rb]),
+            "game {}",
+            g.id
+        );
+        entries += 2;
+    }
+    let swiss = t.format == missive::domain::tournament_state::TournamentFormat::Swiss;
+    for (r, user) in rows::byes_of(conn, tid).unwrap() {
+        let code = if swiss { "U" } else { "Z" };
+        let at = players[number(user) - 1]["results"][r.to_string()].clone();
+        assert_eq!(at, serde_json::json!([0, "-", code]));
+        entries += 1;
+    }
+    let read_entries: usize = players
+        .iter()
+        .map(|p| p["results"].as_object().unwrap().len())
+        .sum();
+    assert_eq!(
+        read_entries, entries,
+        "no entry more or less than the database has"
     );
 }
 

@@ -19,3 +19,5 @@ pub mod running_time;
 pub mod standings;
 pub mod time_control;
 pub mod tournament_state;
+pub mod trf;
+pub mod trf_round;

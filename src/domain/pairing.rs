@@ -31,11 +31,12 @@
 //!    and those who floated up last placed last (so a floater meets others first); that pairing
 //!    is kept if it floats as many across every score, gives the same bye and repeats fewer
 //!    floats.
-//! 4. Colours: a player who has had fewer whites prefers white (and the other way round); with
-//!    equal counts they prefer the colour they did not have last. When both players want the same
-//!    colour, the stronger preference wins (larger colour difference, then two in a row), then the
-//!    player whose history differs most recently gets the alternate colour, then the higher-ranked
-//!    player gets their wish. Two newcomers: the higher-ranked player has white on odd boards.
+//! 4. Colours by the Dutch rules E.1-E.5: both wishes if they differ; else the stronger one
+//!    (absolute over strong over mild; between two absolute ones, the wider colour difference);
+//!    else the colours alternate from the latest round where the two had different colours; else
+//!    the higher-ranked player's wish; with no wish at all, the higher-ranked player has the
+//!    tournament's initial colour if their pairing number is odd, the other one if even
+//!    ([`swiss_round_with`]; [`swiss_round`] takes white).
 //!
 //! Every partial pairing is checked for completability with a maximum matching (Edmonds' blossom
 //! algorithm) before the search goes deeper, so branches that cannot be completed are cut at once
@@ -103,6 +104,15 @@ pub enum PairingError {
 /// of the same in a row and a colour difference above 2 when possible), withdrawn players not
 /// paired, a bye (when the number is odd) to the lowest-ranked player who has not had one.
 pub fn swiss_round(entrants: &[SwissEntrant]) -> Result<SwissRound, PairingError> {
+    swiss_round_with(entrants, Color::White)
+}
+
+/// [`swiss_round`] with the initial colour drawn for the tournament (Dutch E.5: the top seed's
+/// colour in round 1).
+pub fn swiss_round_with(
+    entrants: &[SwissEntrant],
+    initial: Color,
+) -> Result<SwissRound, PairingError> {
     let mut seen = HashSet::new();
     for e in entrants {
         if !seen.insert(e.id) {
@@ -115,7 +125,7 @@ pub fn swiss_round(entrants: &[SwissEntrant]) -> Result<SwissRound, PairingError
         .map(Player::new)
         .collect();
     field.sort_by_key(|p| rank(p, false));
-    let plain = pair_in_order(&field)?;
+    let plain = pair_in_order(&field, initial)?;
     let by_id: HashMap<i32, &Player> = field.iter().map(|p| (p.id, p)).collect();
     let repeats = |r: &SwissRound| {
         r.games
@@ -144,7 +154,7 @@ pub fn swiss_round(entrants: &[SwissEntrant]) -> Result<SwissRound, PairingError
             })
             .collect::<Vec<_>>()
     };
-    Ok(match pair_in_order(&again) {
+    Ok(match pair_in_order(&again, initial) {
         Ok(r)
             if r.bye == plain.bye
                 && profile(&r) == profile(&plain)
@@ -170,7 +180,7 @@ fn rank(p: &Player, by_floats: bool) -> (std::cmp::Reverse<i32>, u8, usize, i32)
 }
 
 /// [`swiss_round`] over a field in the order the pairing ranks it.
-fn pair_in_order(field: &[Player]) -> Result<SwissRound, PairingError> {
+fn pair_in_order(field: &[Player], initial: Color) -> Result<SwissRound, PairingError> {
     let index: HashMap<i32, usize> = field.iter().enumerate().map(|(i, p)| (p.id, i)).collect();
     let n = field.len();
     let met: Vec<Vec<bool>> = field
@@ -229,9 +239,8 @@ fn pair_in_order(field: &[Player]) -> Result<SwissRound, PairingError> {
                 if let Some(pairs) = search.solve(&mut state, None) {
                     let games = pairs
                         .into_iter()
-                        .enumerate()
-                        .map(|(board, (a, b))| {
-                            let (w, bl) = assign_colours(&field[a], &field[b], board);
+                        .map(|(a, b)| {
+                            let (w, bl) = assign_colours(&field[a], &field[b], initial);
                             (w.id, bl.id)
                         })
                         .collect();
@@ -361,42 +370,39 @@ fn clash(a: &Player, b: &Player) -> u8 {
 }
 
 /// (white, black) for a pair where `a` is ranked above `b`, on the 0-based `board`.
-fn assign_colours<'a>(a: &'a Player, b: &'a Player, board: usize) -> (&'a Player, &'a Player) {
+fn assign_colours<'a>(a: &'a Player, b: &'a Player, initial: Color) -> (&'a Player, &'a Player) {
     let give = |white_is_a: bool| if white_is_a { (a, b) } else { (b, a) };
-    // The hard limits first, when only one way respects them.
-    let a_white_ok = a.may_take(Color::White) && b.may_take(Color::Black);
-    let b_white_ok = b.may_take(Color::White) && a.may_take(Color::Black);
-    if a_white_ok != b_white_ok {
-        return give(a_white_ok);
-    }
-    match (a.prefers, b.prefers) {
-        (None, None) => give(board.is_multiple_of(2)),
-        (Some(x), None) => give(x == Color::White),
-        (None, Some(y)) => give(y == Color::Black),
-        (Some(x), Some(y)) if x != y => give(x == Color::White),
-        (Some(x), Some(_)) => {
-            // Both want x: the stronger claim gets it.
-            let a_wins = match a
-                .diff
-                .abs()
-                .cmp(&b.diff.abs())
-                .then(a.strength.cmp(&b.strength))
-            {
-                std::cmp::Ordering::Greater => true,
-                std::cmp::Ordering::Less => false,
-                std::cmp::Ordering::Equal => match latest_difference(a, b) {
-                    // The player who had x most recently where they differed should not have it again.
-                    Some((ca, _)) => ca != x,
-                    None => true,
-                },
-            };
-            give(if a_wins {
-                x == Color::White
-            } else {
-                x != Color::White
-            })
+    let absolute = |p: &Player| p.strength == Strength::Absolute;
+    let strong = |p: &Player| p.strength >= Strength::Strong;
+    // Dutch E.1-E.4: both wishes; the stronger one (between absolute ones, the wider colour
+    // difference); alternate from the latest round where their colours differed; the
+    // higher-ranked player's wish.
+    let a_colour = match (a.prefers, b.prefers) {
+        (x, y) if x.is_none() || y.is_none() || x != y => x.or(y.map(Color::opponent)),
+        (Some(x), _) if absolute(a) && (a.diff.abs() > b.diff.abs() || !absolute(b)) => Some(x),
+        (_, Some(y)) if absolute(b) && (b.diff.abs() > a.diff.abs() || !absolute(a)) => {
+            Some(y.opponent())
         }
-    }
+        (Some(x), _) if strong(a) && !strong(b) => Some(x),
+        (_, Some(y)) if strong(b) && !strong(a) => Some(y.opponent()),
+        _ => latest_difference(a, b).map(|(_, cb)| cb),
+    };
+    let a_higher = (std::cmp::Reverse(a.points2), a.seed) < (std::cmp::Reverse(b.points2), b.seed);
+    let a_colour = a_colour.unwrap_or_else(|| {
+        let (higher, lower_is_a) = if a_higher { (a, false) } else { (b, true) };
+        let higher_colour = match higher.prefers {
+            Some(c) => c,
+            // E.5: the higher-ranked player with an odd pairing number (seed 0, 2...) has the initial colour.
+            None if higher.seed.is_multiple_of(2) => initial,
+            None => initial.opponent(),
+        };
+        if lower_is_a {
+            higher_colour.opponent()
+        } else {
+            higher_colour
+        }
+    });
+    give(a_colour == Color::White)
 }
 
 /// The colours of `a` and `b` in the latest round (counted back from the end) where they differed.

@@ -8,5 +8,6 @@ pub mod extension;
 pub mod records;
 pub mod rounds;
 pub mod rows;
+pub mod trf_export;
 pub mod views;
 pub mod withdrawal;

@@ -140,6 +140,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         "/tournaments/{id}/games.pgn",
         web::get().to(tournaments::games_pgn),
     )
+    .route("/tournaments/{id}.trf", web::get().to(tournaments::trf))
     .route("/tournaments/{id}", web::get().to(tournaments::show))
     .route("/tournaments/{id}/join", web::post().to(tournaments::join))
     .route(

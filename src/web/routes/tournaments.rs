@@ -443,6 +443,23 @@ pub async fn games_pgn(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse
         .body(body))
 }
 
+/// The tournament as a TRF-2026 file (issue 63), for rating reports and
+/// pairing programs.
+pub async fn trf(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Error> {
+    let id = tid(&path)?;
+    let body = db_read(&ctx.state, move |conn| {
+        crate::tournaments::trf_export::export(conn, id)
+    })
+    .await?;
+    Ok(HttpResponse::Ok()
+        .content_type("text/plain; charset=utf-8")
+        .insert_header((
+            "Content-Disposition",
+            format!("inline; filename=\"missive-tournament-{id}.trf\""),
+        ))
+        .body(body))
+}
+
 // ---------------------------------------------------------------------------
 // Actions
 
