@@ -10,6 +10,7 @@ both_backends!(
     takeback_button_only_with_a_move_to_take_back,
     confirming_the_address_drops_its_banner,
     a_record_check_error_ends_with_one_period,
+    ratings_are_linked_from_every_page,
 );
 
 /// Finding 13: every page answers `HEAD` with `GET`'s status and headers and
@@ -95,5 +96,24 @@ fn a_record_check_error_ends_with_one_period(backend: Backend) {
         let sentence = &body[at..at + body[at..].find('<').unwrap()];
         assert!(sentence.trim_end().ends_with('.'), "{sentence}");
         assert!(!sentence.contains(".."), "{sentence}");
+    }
+}
+
+/// Finding 9: `/ratings` lists every variant's rating list, and the site's
+/// navigation links to it.
+fn ratings_are_linked_from_every_page(backend: Backend) {
+    let app = TestApp::start(backend);
+    for c in [app.client(), app.user("dora")] {
+        assert!(c.get("/").has("<a href=\"/ratings\">"));
+        let page = c.get("/ratings");
+        assert_eq!(page.status, StatusCode::OK);
+        for v in missive_rules::variants() {
+            let link = format!("href=\"/ratings/{}\"", v.id());
+            assert!(page.has(&link), "{link}");
+            assert_eq!(
+                c.get(&format!("/ratings/{}", v.id())).status,
+                StatusCode::OK
+            );
+        }
     }
 }
