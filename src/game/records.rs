@@ -253,6 +253,12 @@ pub struct CheckReport {
     pub fen: Option<String>,
 }
 
+/// An error's words without their own closing period, for a sentence that
+/// ends with one (a move such as `Nxf2.` would else end with `..`).
+fn unstopped(e: &impl std::fmt::Display) -> String {
+    e.to_string().trim_end().trim_end_matches('.').to_string()
+}
+
 /// Check a PGN or Game Courier log with the rules, move by move. Nothing is
 /// stored.
 pub fn check_record(text: &str) -> CheckReport {
@@ -267,7 +273,7 @@ pub fn check_record(text: &str) -> CheckReport {
     let rec = match record::parse_any(text) {
         Ok(r) => r,
         Err(e) => {
-            report.message = format!("The record cannot be read: {e}.");
+            report.message = format!("The record cannot be read: {}.", unstopped(&e));
             return report;
         }
     };
@@ -293,9 +299,9 @@ pub fn check_record(text: &str) -> CheckReport {
             let text = rec.moves.get(i).map(|m| m.text.clone()).unwrap_or_default();
             report.plies = i;
             report.bad_ply = Some((i + 1, text.clone()));
-            report.message = format!("Ply {} (“{}”) is illegal: {e}.", i + 1, text);
+            report.message = format!("Ply {} (“{}”) is illegal: {}.", i + 1, text, unstopped(&e));
         }
-        Err(e) => report.message = format!("The record is not valid: {e}."),
+        Err(e) => report.message = format!("The record is not valid: {}.", unstopped(&e)),
     }
     report
 }

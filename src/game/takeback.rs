@@ -175,6 +175,11 @@ pub fn takeback(
     }
 }
 
+/// Whether `asker` has a move in `row`'s game they may ask to take back.
+pub fn has_move_to_take_back(conn: &mut DbConn, row: &GameRow, asker: i32) -> Result<bool, Error> {
+    Ok(refused(row).is_none() && plies_to_take(conn, row, asker)?.is_some())
+}
+
 /// The first ply to remove so that the asker's last move goes and the asker
 /// is to move again: back to and including the asker's last move. `None`
 /// when the asker has no move to take back.

@@ -5,6 +5,7 @@
 pub mod client_addr;
 pub mod db_calls;
 pub mod error;
+pub mod head;
 pub mod headers;
 pub mod nesting;
 pub mod nul_guard;

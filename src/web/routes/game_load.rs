@@ -32,6 +32,8 @@ pub struct Loaded<Ms = Drawn> {
     pub events: Vec<crate::game::events::GameEvent>,
     /// The players' ratings in the game's variant.
     pub ratings: crate::ratings::game_view::GameRatings,
+    /// Whether the viewer, a player of this game, may ask to take back a move.
+    pub can_take_back: bool,
 }
 
 /// The ply a page shows: `?ply=N` clamped to the game, else the last.
@@ -132,6 +134,15 @@ pub(crate) fn read_game<Ms>(
             _ => Vec::new(),
         };
         let ratings = crate::ratings::game_view::of_game_row(conn, &row, now())?;
+        let can_take_back = match viewer {
+            Some(v)
+                if row.status == GameStatus::Active
+                    && (row.white_id == Some(v) || row.black_id == Some(v)) =>
+            {
+                crate::game::takeback::has_move_to_take_back(conn, &row, v)?
+            }
+            _ => false,
+        };
         Ok(Loaded {
             row,
             moves,
@@ -142,6 +153,7 @@ pub(crate) fn read_game<Ms>(
             lines,
             events,
             ratings,
+            can_take_back,
         })
     })
 }

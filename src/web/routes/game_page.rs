@@ -121,6 +121,8 @@ struct GamePage<'a> {
     takeback_allowed: bool,
     takeback_from_opponent: bool,
     takeback_by_me: bool,
+    /// The viewer has a move of theirs to ask to take back.
+    can_take_back: bool,
     /// The takebacks given, as the game's events say them.
     takebacks: Vec<String>,
     rated: bool,
@@ -364,6 +366,7 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
         takeback_allowed: playing && crate::game::takeback::refused(row).is_none(),
         takeback_from_opponent: playing && row.takeback_offer == theirs,
         takeback_by_me: playing && row.takeback_offer == mine,
+        can_take_back: data.can_take_back,
         takebacks: data
             .events
             .iter()

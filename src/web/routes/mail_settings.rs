@@ -210,10 +210,13 @@ pub async fn verify_email(
         }
         None => false,
     };
-    let page = VerifiedPage {
-        page: ctx.page(),
-        ok,
-    };
+    let mut page = ctx.page();
+    // The session was read before the confirmation: its notices are past.
+    if ok && user.is_some() && user == ctx.user.as_ref().map(|u| u.id) {
+        page.email_unverified = false;
+        page.email_failing = false;
+    }
+    let page = VerifiedPage { page, ok };
     let status = if ok {
         StatusCode::OK
     } else {

@@ -130,6 +130,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/users/{name}/games.pgn", web::get().to(records::user_pgn))
     .route("/users/{name}/feed.atom", web::get().to(records::feed))
     .route("/users/{name}", web::get().to(records::profile))
+    .route("/ratings", web::get().to(ratings::lists))
     .route("/ratings/{variant}", web::get().to(ratings::leaderboard))
     .route("/records/check", web::get().to(records::check_form))
     .route("/records/check", web::post().to(records::check))

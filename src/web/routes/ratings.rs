@@ -1,4 +1,5 @@
-//! Ratings pages: a variant's leaderboard (`/ratings/{variant}`) and the
+//! Ratings pages: the list of rating lists (`/ratings`), a variant's
+//! leaderboard (`/ratings/{variant}`) and the
 //! ratings block of a player's profile.
 
 use crate::db::DbConn;
@@ -49,6 +50,32 @@ struct LeaderboardPage {
     variants: Vec<(String, String)>,
 }
 
+#[derive(Template)]
+#[template(path = "ratings.html")]
+struct RatingListsPage {
+    page: Page,
+    active_days: i64,
+    variants: Vec<(String, String)>,
+}
+
+/// (id, name) of every variant.
+fn all_variants() -> Vec<(String, String)> {
+    missive_rules::variants()
+        .iter()
+        .map(|v| (v.id().to_string(), v.name().to_string()))
+        .collect()
+}
+
+/// `/ratings`: every variant's rating list, linked.
+pub async fn lists(ctx: Ctx) -> Result<HttpResponse, Error> {
+    let page = RatingListsPage {
+        page: ctx.page(),
+        active_days: ACTIVE_DAYS,
+        variants: all_variants(),
+    };
+    Ok(html(StatusCode::OK, page.render()?))
+}
+
 pub async fn leaderboard(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Error> {
     let wanted = path.into_inner();
     let variant = missive_rules::variant(wanted.trim()).ok_or_else(|| {
@@ -70,10 +97,7 @@ pub async fn leaderboard(ctx: Ctx, path: web::Path<String>) -> Result<HttpRespon
         established: lines(established),
         provisional: lines(provisional),
         active_days: ACTIVE_DAYS,
-        variants: missive_rules::variants()
-            .iter()
-            .map(|v| (v.id().to_string(), v.name().to_string()))
-            .collect(),
+        variants: all_variants(),
     };
     Ok(html(StatusCode::OK, page.render()?))
 }
