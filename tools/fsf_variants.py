@@ -48,12 +48,16 @@ def positions(variant, rng, count=20):
 
 
 def main():
+    args = sys.argv[1:]
     depth = 3
-    for variant in sys.argv[1:]:
+    if args[:1] == ["--depth"]:
+        depth, args = int(args[1]), args[2:]
+    for variant in args:
         rng = random.Random(variant)
         print(f"V\t{variant}")
-        for fen in positions(variant, rng):
-            print(f"P\t{fen}\t{perft(variant, fen, depth)}")
+        for i, fen in enumerate(positions(variant, rng)):
+            d = 3 if i == 0 else depth
+            print(f"P\t{fen}\t{d}\t{perft(variant, fen, d)}")
             for m in sorted(moves(variant, fen, [])):
                 print(f"M\t{m}\t{sf.get_san(variant, fen, m)}")
         sys.stdout.flush()

@@ -103,6 +103,9 @@ pub(crate) fn parse(betza: &str) -> Result<Movement, BetzaError> {
                 }
             }
             'n' => lame = true,
+            // En passant: Fairy-Stockfish's pawn has it from the variant's
+            // settings; its tables ignore the letter.
+            'e' => {}
             'i' => initial = true,
             _ if VERTICALS.contains(c) || HORIZONTALS.contains(c) => {
                 if let Some(&c2) = chars.get(i + 1) {

@@ -339,6 +339,9 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
                     let b = rest
                         .strip_prefix(':')
                         .ok_or_else(|| SpecError::key(e.line, &e.key, "needs `letter:Betza`"))?;
+                    if b.contains('e') {
+                        return Err(SpecError::key(e.line, &e.key, "en passant (`e`) for a custom piece is not supported by this engine"));
+                    }
                     types[i].2 = b.to_string();
                 } else if !rest.is_empty() {
                     return Err(SpecError::key(
