@@ -13,7 +13,7 @@
 use missive_rules::{definition_variants, perft, Notation, Variant};
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 struct Reference {
     fen: String,
@@ -26,20 +26,34 @@ struct Reference {
 fn reference(names: &[&str]) -> BTreeMap<String, Vec<Reference>> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let depth = std::env::var("MISSIVE_FSF_DEPTH").unwrap_or_else(|_| "2".into());
-    let out = Command::new("python3")
-        .arg(root.join("tools/fsf_variants.py"))
-        .args(["--depth", &depth])
-        .args(names)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "tools/fsf_variants.py failed (is pyffish==0.0.90 installed? .ci/run installs it): {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    // One driver per core, each with its share of the variants: pyffish
+    // answers one position per call and is most of this test's time.
+    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get()).min(names.len());
+    let children: Vec<_> = (0..jobs)
+        .map(|j| {
+            Command::new("python3")
+                .arg(root.join("tools/fsf_variants.py"))
+                .args(["--depth", &depth])
+                .args(names.iter().skip(j).step_by(jobs))
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("python3 runs")
+        })
+        .collect();
+    let mut text = String::new();
+    for child in children {
+        let out = child.wait_with_output().expect("the driver ends");
+        assert!(
+            out.status.success(),
+            "tools/fsf_variants.py failed (is pyffish==0.0.90 installed? .ci/run installs it): {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        text.push_str(&String::from_utf8(out.stdout).expect("utf-8"));
+    }
     let mut refs: BTreeMap<String, Vec<Reference>> = BTreeMap::new();
     let mut current = String::new();
-    for line in String::from_utf8(out.stdout).expect("utf-8").lines() {
+    for line in text.lines() {
         let f: Vec<&str> = line.split('\t').collect();
         match f[0] {
             "V" => current = f[1].to_string(),

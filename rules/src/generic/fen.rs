@@ -101,7 +101,12 @@ impl Generic {
             Some("b") => Color::Black,
             Some(x) => return Err(syntax(format!("side to move `{x}`"))),
         };
-        if let Some(c) = fields.next() {
+        // Castling and en passant may be left out (`w 0 1`), as
+        // Fairy-Stockfish's variants without them write.
+        let mut rest: Vec<&str> = fields.collect();
+        let numeric = |f: &&str| f.bytes().all(|b| b.is_ascii_digit());
+        if rest.first().is_some_and(|f| !numeric(f)) {
+            let c = rest.remove(0);
             if c != "-" {
                 for ch in c.chars() {
                     let (color, side) = match ch {
@@ -115,7 +120,8 @@ impl Generic {
                 }
             }
         }
-        if let Some(ep) = fields.next() {
+        if rest.first().is_some_and(|f| !numeric(f)) {
+            let ep = rest.remove(0);
             if ep != "-" {
                 let sq = self
                     .geometry
@@ -124,15 +130,15 @@ impl Generic {
                 pos.ep = Some(sq);
             }
         }
-        if let Some(h) = fields.next() {
-            pos.halfmove = h
-                .parse()
-                .map_err(|_| syntax(format!("halfmove clock `{h}`")))?;
+        let mut numbers = rest.into_iter();
+        if let Some(h) = numbers.next() {
+            pos.halfmove = h.parse().map_err(|_| syntax(format!("halfmove clock `{h}`")))?;
         }
-        if let Some(f) = fields.next() {
-            pos.fullmove = f
-                .parse()
-                .map_err(|_| syntax(format!("move number `{f}`")))?;
+        if let Some(f) = numbers.next() {
+            pos.fullmove = f.parse().map_err(|_| syntax(format!("move number `{f}`")))?;
+        }
+        if let Some(x) = numbers.next() {
+            return Err(syntax(format!("unexpected `{x}` at the end")));
         }
         for color in [Color::White, Color::Black] {
             if let Some(k) = s.king_kind() {

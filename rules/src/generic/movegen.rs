@@ -227,13 +227,18 @@ impl Generic {
         } else {
             s.height - 1 - s.castling_rank
         };
-        let ksq = Square::new(s.castling_king_file, rank);
-        if pos.get(ksq) != Some(Piece::new(king, color)) {
+        // The king castles from wherever it stands on the castling rank
+        // (Capablanca's stands on f1).
+        let Some(ksq) = (0..s.width)
+            .map(|f| Square::new(f, rank))
+            .find(|sq| pos.get(*sq) == Some(Piece::new(king, color)))
+        else {
             return;
-        }
+        };
+        let kfile = ksq.file();
         for (side, (rook_file, king_to)) in [
-            (s.width - 1, s.castling_kingside_file),
-            (0, s.castling_queenside_file),
+            (s.castling_rook_files[0], s.castling_kingside_file),
+            (s.castling_rook_files[1], s.castling_queenside_file),
         ]
         .into_iter()
         .enumerate()
@@ -248,8 +253,8 @@ impl Generic {
             }
             let rook_to = if side == 0 { king_to - 1 } else { king_to + 1 };
             let span = |a: u8, b: u8| a.min(b)..=a.max(b);
-            let files: Vec<u8> = span(s.castling_king_file, rook_file)
-                .chain(span(s.castling_king_file, king_to))
+            let files: Vec<u8> = span(kfile, rook_file)
+                .chain(span(kfile, king_to))
                 .chain(span(rook_file, rook_to))
                 .collect();
             if files.iter().any(|&f| {
@@ -259,7 +264,7 @@ impl Generic {
                 continue;
             }
             let them = color.opponent();
-            if span(s.castling_king_file, king_to)
+            if span(kfile, king_to)
                 .any(|f| self.attacked_by(pos, Square::new(f, rank), them))
             {
                 continue;

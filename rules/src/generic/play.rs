@@ -20,24 +20,21 @@ impl Generic {
         pos.add_to_hand(by, kind);
     }
 
-    fn clear_rights_at(&self, pos: &mut Position, sq: Square) {
+    /// Castling rights a move from `from` to `to` by `mover` ends: the
+    /// king's when it moves, a rook's when it leaves or is taken.
+    fn clear_rights(&self, pos: &mut Position, mover: Piece, from: Square, to: Square) {
         let s = &self.spec;
+        if Some(mover.kind) == s.king_kind() && mover.color != Color::Neutral {
+            let c = mover.color.index();
+            pos.castling &= !(CASTLE_BITS[c][0] | CASTLE_BITS[c][1]);
+        }
         for color in [Color::White, Color::Black] {
-            let rank = if color == Color::White {
-                s.castling_rank
-            } else {
-                s.height - 1 - s.castling_rank
-            };
-            if sq.rank() != rank {
-                continue;
-            }
-            let c = color.index();
-            if sq.file() == s.castling_king_file {
-                pos.castling &= !(CASTLE_BITS[c][0] | CASTLE_BITS[c][1]);
-            } else if sq.file() == s.width - 1 {
-                pos.castling &= !CASTLE_BITS[c][0];
-            } else if sq.file() == 0 {
-                pos.castling &= !CASTLE_BITS[c][1];
+            let rank = if color == Color::White { s.castling_rank } else { s.height - 1 - s.castling_rank };
+            for side in 0..2 {
+                let rook = Square::new(s.castling_rook_files[side], rank);
+                if from == rook || to == rook {
+                    pos.castling &= !CASTLE_BITS[color.index()][side];
+                }
             }
         }
     }
@@ -90,9 +87,8 @@ impl Generic {
                 }
             }
         }
-        if m.kind != MoveKind::Drop {
-            self.clear_rights_at(&mut p, m.from);
-            self.clear_rights_at(&mut p, m.to);
+        if let Some(mover) = pos.get(m.from).filter(|_| m.kind != MoveKind::Drop) {
+            self.clear_rights(&mut p, mover, m.from, m.to);
         }
         p.halfmove = if reset {
             0

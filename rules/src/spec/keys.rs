@@ -79,8 +79,9 @@ const SETTINGS: &[&str] = &[
     "castlingKingsideFile",
     "castlingQueensideFile",
     "castlingRank",
-    "castlingKingFile",
     "castlingRookPieces",
+    "castlingRookKingsideFile",
+    "castlingRookQueensideFile",
     "checking",
     "pieceDrops",
     "capturesToHand",
@@ -500,10 +501,16 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
         Some(e) => file(e, width)?,
         None => 2,
     };
-    let castling_king_file = match r.get("castlingKingFile") {
-        Some(e) => file(e, width)?,
-        None => 4,
-    };
+    let castling_rook_files = [
+        match r.get("castlingRookKingsideFile") {
+            Some(e) => file(e, width)?,
+            None => width - 1,
+        },
+        match r.get("castlingRookQueensideFile") {
+            Some(e) => file(e, width)?,
+            None => 0,
+        },
+    ];
     let castling_rank = match r.get("castlingRank") {
         Some(e) => rank(e, height)?,
         None => 0,
@@ -602,7 +609,7 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
         castling_kingside_file,
         castling_queenside_file,
         castling_rank,
-        castling_king_file,
+        castling_rook_files,
         castling_rooks,
         checking: r.bool("checking", true)?,
         piece_drops,
@@ -625,7 +632,11 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
         pieces,
     };
     let royal = spec.pieces.iter().any(|p| p.king);
-    if !royal && spec.extinction_value.is_none() && spec.flag_region.iter().all(|s| s.is_empty()) {
+    if !royal
+        && spec.extinction_value.is_none()
+        && spec.flag_region.iter().all(|s| s.is_empty())
+        && spec.stalemate_value == Value::Draw
+    {
         return Err(SpecError::at(line, format!("variant `{name}` has no king, no extinction rule and no flag region: it cannot be won")));
     }
     if spec.pieces.iter().all(|p| !p.king)

@@ -94,7 +94,8 @@ pub(crate) struct Spec {
     pub(crate) castling_queenside_file: u8,
     /// Castling rank counted from each side's own edge (0-based).
     pub(crate) castling_rank: u8,
-    pub(crate) castling_king_file: u8,
+    /// Where the castling rooks start: king side, queen side.
+    pub(crate) castling_rook_files: [u8; 2],
     /// The kinds that castle with the king.
     pub(crate) castling_rooks: Vec<u8>,
     pub(crate) checking: bool,
