@@ -28,7 +28,9 @@ fn reference(names: &[&str]) -> BTreeMap<String, Vec<Reference>> {
     let depth = std::env::var("MISSIVE_FSF_DEPTH").unwrap_or_else(|_| "2".into());
     // One driver per core, each with its share of the variants: pyffish
     // answers one position per call and is most of this test's time.
-    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get()).min(names.len());
+    let jobs = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(names.len());
     let children: Vec<_> = (0..jobs)
         .map(|j| {
             Command::new("python3")
@@ -64,7 +66,10 @@ fn reference(names: &[&str]) -> BTreeMap<String, Vec<Reference>> {
                 moves: BTreeMap::new(),
             }),
             "M" => {
-                let r = refs.get_mut(&current).and_then(|v| v.last_mut()).expect("a position first");
+                let r = refs
+                    .get_mut(&current)
+                    .and_then(|v| v.last_mut())
+                    .expect("a position first");
                 r.moves.insert(f[1].to_string(), f[2].to_string());
             }
             other => panic!("unexpected line kind {other}"),
@@ -94,8 +99,15 @@ fn compare(v: &dyn Variant, refs: &[Reference]) -> Vec<String> {
             })
             .collect();
         if ours != r.moves {
-            let only_ours: Vec<_> = ours.iter().filter(|(k, s)| r.moves.get(*k) != Some(s)).collect();
-            let only_theirs: Vec<_> = r.moves.iter().filter(|(k, s)| ours.get(*k) != Some(s)).collect();
+            let only_ours: Vec<_> = ours
+                .iter()
+                .filter(|(k, s)| r.moves.get(*k) != Some(s))
+                .collect();
+            let only_theirs: Vec<_> = r
+                .moves
+                .iter()
+                .filter(|(k, s)| ours.get(*k) != Some(s))
+                .collect();
             diffs.push(format!(
                 "{} at {}: moves differ; only ours {only_ours:?}; only Fairy-Stockfish's {only_theirs:?}",
                 v.id(),
@@ -107,7 +119,11 @@ fn compare(v: &dyn Variant, refs: &[Reference]) -> Vec<String> {
             let san = v.format_move_among(&pos, &legal, m, Notation::Display);
             match v.parse_move(&pos, &legal, &san) {
                 Ok(back) if back == *m => {}
-                other => diffs.push(format!("{} at {}: {san} reads back as {other:?}", v.id(), r.fen)),
+                other => diffs.push(format!(
+                    "{} at {}: {san} reads back as {other:?}",
+                    v.id(),
+                    r.fen
+                )),
             }
         }
         let n = perft::perft(v, &pos, r.depth);
@@ -131,16 +147,26 @@ fn every_definition_variant_plays_as_fairy_stockfish() {
     let variants: Vec<&dyn Variant> = definition_variants()
         .iter()
         .copied()
-        .filter(|v| only.as_deref().is_none_or(|o| o.split(',').any(|n| n == v.id())))
+        .filter(|v| {
+            only.as_deref()
+                .is_none_or(|o| o.split(',').any(|n| n == v.id()))
+        })
         .collect();
     assert!(!variants.is_empty());
     let names: Vec<&str> = variants.iter().map(|v| v.id()).collect();
     let refs = reference(&names);
     let mut diffs = Vec::new();
     for v in &variants {
-        let r = refs.get(v.id()).unwrap_or_else(|| panic!("no reference for {}", v.id()));
+        let r = refs
+            .get(v.id())
+            .unwrap_or_else(|| panic!("no reference for {}", v.id()));
         assert_eq!(r.len(), 21, "{}: start and 20 random positions", v.id());
         diffs.extend(compare(*v, r));
     }
-    assert!(diffs.is_empty(), "{} differences:\n{}", diffs.len(), diffs.join("\n"));
+    assert!(
+        diffs.is_empty(),
+        "{} differences:\n{}",
+        diffs.len(),
+        diffs.join("\n")
+    );
 }

@@ -132,10 +132,14 @@ impl Generic {
         }
         let mut numbers = rest.into_iter();
         if let Some(h) = numbers.next() {
-            pos.halfmove = h.parse().map_err(|_| syntax(format!("halfmove clock `{h}`")))?;
+            pos.halfmove = h
+                .parse()
+                .map_err(|_| syntax(format!("halfmove clock `{h}`")))?;
         }
         if let Some(f) = numbers.next() {
-            pos.fullmove = f.parse().map_err(|_| syntax(format!("move number `{f}`")))?;
+            pos.fullmove = f
+                .parse()
+                .map_err(|_| syntax(format!("move number `{f}`")))?;
         }
         if let Some(x) = numbers.next() {
             return Err(syntax(format!("unexpected `{x}` at the end")));

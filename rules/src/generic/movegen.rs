@@ -221,7 +221,7 @@ impl Generic {
 
     fn castling_moves(&self, pos: &Position, color: Color, out: &mut Vec<Move>) {
         let s = &self.spec;
-        let Some(king) = s.king_kind() else { return };
+        let Some(king) = s.castling_king else { return };
         let rank = if color == Color::White {
             s.castling_rank
         } else {
@@ -264,8 +264,10 @@ impl Generic {
                 continue;
             }
             let them = color.opponent();
-            if span(kfile, king_to)
-                .any(|f| self.attacked_by(pos, Square::new(f, rank), them))
+            // Only a royal piece may not castle through attacked squares.
+            let royal = s.king_kind() == Some(king);
+            if royal
+                && span(kfile, king_to).any(|f| self.attacked_by(pos, Square::new(f, rank), them))
             {
                 continue;
             }

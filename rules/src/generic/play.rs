@@ -24,12 +24,16 @@ impl Generic {
     /// king's when it moves, a rook's when it leaves or is taken.
     fn clear_rights(&self, pos: &mut Position, mover: Piece, from: Square, to: Square) {
         let s = &self.spec;
-        if Some(mover.kind) == s.king_kind() && mover.color != Color::Neutral {
+        if Some(mover.kind) == s.castling_king && mover.color != Color::Neutral {
             let c = mover.color.index();
             pos.castling &= !(CASTLE_BITS[c][0] | CASTLE_BITS[c][1]);
         }
         for color in [Color::White, Color::Black] {
-            let rank = if color == Color::White { s.castling_rank } else { s.height - 1 - s.castling_rank };
+            let rank = if color == Color::White {
+                s.castling_rank
+            } else {
+                s.height - 1 - s.castling_rank
+            };
             for side in 0..2 {
                 let rook = Square::new(s.castling_rook_files[side], rank);
                 if from == rook || to == rook {

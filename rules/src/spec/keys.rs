@@ -80,6 +80,7 @@ const SETTINGS: &[&str] = &[
     "castlingQueensideFile",
     "castlingRank",
     "castlingRookPieces",
+    "castlingKingPiece",
     "castlingRookKingsideFile",
     "castlingRookQueensideFile",
     "checking",
@@ -328,6 +329,22 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
         match chars.next() {
             Some(c) if c.is_ascii_alphabetic() => {
                 let c = c.to_ascii_lowercase();
+                let twice = entries.iter().find(|o| {
+                    o.key != e.key
+                        && is_piece_key(&o.key)
+                        && o.value.chars().next().map(|l| l.to_ascii_lowercase()) == Some(c)
+                });
+                if let Some(o) = twice {
+                    let later = if o.line > e.line { o } else { e };
+                    return Err(SpecError::key(
+                        later.line,
+                        &later.key,
+                        format_args!(
+                            "uses the letter `{c}`, which `{}` uses too",
+                            if later.key == e.key { &o.key } else { &e.key }
+                        ),
+                    ));
+                }
                 for t in types.iter_mut() {
                     if t.1 == Some(c) {
                         t.1 = None;
@@ -341,7 +358,11 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
                         .strip_prefix(':')
                         .ok_or_else(|| SpecError::key(e.line, &e.key, "needs `letter:Betza`"))?;
                     if b.contains('e') {
-                        return Err(SpecError::key(e.line, &e.key, "en passant (`e`) for a custom piece is not supported by this engine"));
+                        return Err(SpecError::key(
+                            e.line,
+                            &e.key,
+                            "en passant (`e`) for a custom piece is not supported by this engine",
+                        ));
                     }
                     types[i].2 = b.to_string();
                 } else if !rest.is_empty() {
@@ -501,6 +522,10 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
         Some(e) => file(e, width)?,
         None => 2,
     };
+    let castling_king = match one_kind("castlingKingPiece")? {
+        Some(k) => k,
+        None => pieces.iter().position(|p| p.king).map(|i| i as u8),
+    };
     let castling_rook_files = [
         match r.get("castlingRookKingsideFile") {
             Some(e) => file(e, width)?,
@@ -576,6 +601,7 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
     let extinction_value = value_or("extinctionValue", None)?;
     let extinction_types = kinds("extinctionPieceTypes")?;
 
+    let start_fen_line = r.get("startFen").map_or(line, |e| e.line);
     let start_fen = r.get("startFen").map_or(
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".to_string(),
         |e| e.value.clone(),
@@ -600,6 +626,7 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
         width,
         height,
         start_fen: start_fen.clone(),
+        start_fen_line,
         promotion_region,
         promotion_types,
         mandatory_pawn_promotion: r.bool("mandatoryPawnPromotion", true)?,
@@ -610,6 +637,7 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
         castling_queenside_file,
         castling_rank,
         castling_rook_files,
+        castling_king,
         castling_rooks,
         checking: r.bool("checking", true)?,
         piece_drops,

@@ -83,6 +83,8 @@ pub(crate) struct Spec {
     /// Index = kind; at most [`crate::position::MAX_KINDS`].
     pub(crate) pieces: Vec<PieceSpec>,
     pub(crate) start_fen: String,
+    /// The line the start position is read from, for messages.
+    pub(crate) start_fen_line: usize,
     pub(crate) promotion_region: Regions,
     /// Kinds a pawn may promote to, per side.
     pub(crate) promotion_types: [Vec<u8>; 2],
@@ -94,6 +96,8 @@ pub(crate) struct Spec {
     pub(crate) castling_queenside_file: u8,
     /// Castling rank counted from each side's own edge (0-based).
     pub(crate) castling_rank: u8,
+    /// The kind that castles as the king (a commoner in giveaway).
+    pub(crate) castling_king: Option<u8>,
     /// Where the castling rooks start: king side, queen side.
     pub(crate) castling_rook_files: [u8; 2],
     /// The kinds that castle with the king.
@@ -172,5 +176,16 @@ impl Library {
 /// be played; the error names the line. Returns the names read.
 pub fn check_definitions(text: &str) -> Result<Vec<String>, SpecError> {
     let mut lib = crate::variants::generic_library();
-    Ok(lib.add(text)?.into_iter().map(|s| s.name).collect())
+    let mut names = Vec::new();
+    for spec in lib.add(text)? {
+        let (name, line) = (spec.name.clone(), spec.start_fen_line);
+        crate::generic::Generic::new(spec).map_err(|e| {
+            SpecError::at(
+                line,
+                format!("the start position of `{name}` does not fit: {e}"),
+            )
+        })?;
+        names.push(name);
+    }
+    Ok(names)
 }
