@@ -46,9 +46,18 @@ pub fn variants() -> &'static [&'static dyn Variant] {
 }
 
 /// The variants played from Fairy-Stockfish definitions
-/// (`rules/variants/<id>.ini`), under Fairy-Stockfish's names.
+/// (`rules/variants/<id>.ini`) on the generic engine, under
+/// Fairy-Stockfish's names, each checked against Fairy-Stockfish by
+/// `tests/fsf_variants.rs`. Not yet among [`variants`], which the server
+/// offers: its diagrams, legends and piece pictures still know the seeds
+/// by id (issue 61's next step).
 pub fn definition_variants() -> &'static [&'static dyn Variant] {
     variants::definition_variants()
+}
+
+/// The definition variant with this Fairy-Stockfish name (`capablanca`).
+pub fn definition_variant(id: &str) -> Option<&'static dyn Variant> {
+    definition_variants().iter().copied().find(|v| v.id() == id)
 }
 
 /// The variant with this id (`chess`, `leaperhouse`...).

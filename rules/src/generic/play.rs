@@ -34,10 +34,14 @@ impl Generic {
             } else {
                 s.height - 1 - s.castling_rank
             };
-            for side in 0..2 {
-                let rook = Square::new(s.castling_rook_files[side], rank);
+            for (&file, &bit) in s
+                .castling_rook_files
+                .iter()
+                .zip(&CASTLE_BITS[color.index()])
+            {
+                let rook = Square::new(file, rank);
                 if from == rook || to == rook {
-                    pos.castling &= !CASTLE_BITS[color.index()][side];
+                    pos.castling &= !bit;
                 }
             }
         }

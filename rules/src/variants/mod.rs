@@ -107,7 +107,7 @@ pub(crate) fn definition_variants() -> &'static [&'static dyn Variant] {
 pub(crate) fn registry() -> &'static [&'static dyn Variant] {
     static REGISTRY: OnceLock<Vec<&'static dyn Variant>> = OnceLock::new();
     REGISTRY.get_or_init(|| {
-        let seeds: Vec<&'static dyn Variant> = vec![
+        vec![
             Box::leak(Box::new(chess::Chess::new())),
             Box::leak(Box::new(leaperhouse::Leaperhouse::new())),
             Box::leak(Box::new(leap_chess::LeapChess::standard())),
@@ -117,10 +117,6 @@ pub(crate) fn registry() -> &'static [&'static dyn Variant] {
             Box::leak(Box::new(lionized::LionizedChess::new())),
             Box::leak(Box::new(fleap::Fleap::new())),
             Box::leak(Box::new(maohopper::Maohopper::new())),
-        ];
-        seeds
-            .into_iter()
-            .chain(definition_variants().iter().copied())
-            .collect()
+        ]
     })
 }
