@@ -16,6 +16,7 @@ pub mod diagram;
 mod errors;
 mod fen;
 mod game;
+mod generic;
 mod geometry;
 mod movement;
 mod moves;
@@ -24,6 +25,7 @@ pub mod perft;
 mod piece;
 mod position;
 pub mod record;
+mod spec;
 mod variant;
 mod variants;
 mod view;
@@ -34,12 +36,28 @@ pub use geometry::{Geometry, Square, SquareSet};
 pub use moves::{Move, MoveKind, Path};
 pub use piece::{Color, Kind, Piece};
 pub use position::Position;
+pub use spec::{check_definitions, SpecError};
 pub use variant::{Notation, Outcome, PieceLabel, Reason, RepetitionRule, Variant};
 pub use view::{BoardView, Cell, HandItem, LegalMoveForms, MoveView};
 
 /// Every registered variant, FIDE chess first.
 pub fn variants() -> &'static [&'static dyn Variant] {
     variants::registry()
+}
+
+/// The variants played from Fairy-Stockfish definitions
+/// (`rules/variants/<id>.ini`) on the generic engine, under
+/// Fairy-Stockfish's names, each checked against Fairy-Stockfish by
+/// `tests/fsf_variants.rs`. Not yet among [`variants`], which the server
+/// offers: its diagrams, legends and piece pictures still know the seeds
+/// by id (issue 61's next step).
+pub fn definition_variants() -> &'static [&'static dyn Variant] {
+    variants::definition_variants()
+}
+
+/// The definition variant with this Fairy-Stockfish name (`capablanca`).
+pub fn definition_variant(id: &str) -> Option<&'static dyn Variant> {
+    definition_variants().iter().copied().find(|v| v.id() == id)
 }
 
 /// The variant with this id (`chess`, `leaperhouse`...).

@@ -71,6 +71,11 @@ pub enum Reason {
     KingCaptured,
     /// Only kings (or too little) remain.
     InsufficientMaterial,
+    /// A side lost the last of a piece type the variant says it must keep
+    /// (Fairy-Stockfish's extinction rule: antichess, horde, three kings).
+    Extinction,
+    /// A piece reached its goal region (king of the hill, racing kings).
+    FlagReached,
 }
 
 impl Reason {
@@ -85,9 +90,11 @@ impl Reason {
             Reason::BareKing => "bare king",
             Reason::KingCaptured => "king captured",
             Reason::InsufficientMaterial => "insufficient material",
+            Reason::Extinction => "extinction",
+            Reason::FlagReached => "reaching the goal",
         }
     }
-    pub const ALL: [Reason; 9] = [
+    pub const ALL: [Reason; 11] = [
         Reason::Checkmate,
         Reason::Stalemate,
         Reason::Repetition,
@@ -97,6 +104,8 @@ impl Reason {
         Reason::BareKing,
         Reason::KingCaptured,
         Reason::InsufficientMaterial,
+        Reason::Extinction,
+        Reason::FlagReached,
     ];
 
     /// The reason with this [`Reason::code`].
@@ -116,6 +125,8 @@ impl Reason {
             Reason::BareKing => "bare-king",
             Reason::KingCaptured => "king-captured",
             Reason::InsufficientMaterial => "insufficient-material",
+            Reason::Extinction => "extinction",
+            Reason::FlagReached => "flag-reached",
         }
     }
 }

@@ -9,8 +9,99 @@ pub(crate) mod lionized;
 pub(crate) mod maohopper;
 mod small_board;
 
+use crate::generic::Generic;
+use crate::spec::Library;
 use crate::variant::Variant;
 use std::sync::OnceLock;
+
+/// Fairy-Stockfish's variants as definitions (`rules/variants/<id>.ini`),
+/// templates before the variants built on them.
+const DEFINITIONS: &[&str] = &[
+    include_str!("../../variants/chess.ini"),
+    include_str!("../../variants/almost.ini"),
+    include_str!("../../variants/amazon.ini"),
+    include_str!("../../variants/giveaway.ini"),
+    include_str!("../../variants/antichess.ini"),
+    include_str!("../../variants/breakthrough.ini"),
+    include_str!("../../variants/capablanca.ini"),
+    include_str!("../../variants/capahouse.ini"),
+    include_str!("../../variants/centaur.ini"),
+    include_str!("../../variants/chancellor.ini"),
+    include_str!("../../variants/chaturanga.ini"),
+    include_str!("../../variants/chigorin.ini"),
+    include_str!("../../variants/clobber.ini"),
+    include_str!("../../variants/clobber10.ini"),
+    include_str!("../../variants/codrus.ini"),
+    include_str!("../../variants/crazyhouse.ini"),
+    include_str!("../../variants/dragon.ini"),
+    include_str!("../../variants/embassy.ini"),
+    include_str!("../../variants/extinction.ini"),
+    include_str!("../../variants/fairy.ini"),
+    include_str!("../../variants/fox-and-hounds.ini"),
+    include_str!("../../variants/gardner.ini"),
+    include_str!("../../variants/georgian.ini"),
+    include_str!("../../variants/gothic.ini"),
+    include_str!("../../variants/grasshopper.ini"),
+    include_str!("../../variants/hoppelpoppel.ini"),
+    include_str!("../../variants/horde.ini"),
+    include_str!("../../variants/janus.ini"),
+    include_str!("../../variants/kinglet.ini"),
+    include_str!("../../variants/kingofthehill.ini"),
+    include_str!("../../variants/losalamos.ini"),
+    include_str!("../../variants/losers.ini"),
+    include_str!("../../variants/misere.ini"),
+    include_str!("../../variants/modern.ini"),
+    include_str!("../../variants/newzealand.ini"),
+    include_str!("../../variants/nightrider.ini"),
+    include_str!("../../variants/nocastle.ini"),
+    include_str!("../../variants/normal.ini"),
+    include_str!("../../variants/paradigm.ini"),
+    include_str!("../../variants/perfect.ini"),
+    include_str!("../../variants/pocketknight.ini"),
+    include_str!("../../variants/raazuvaa.ini"),
+    include_str!("../../variants/racingkings.ini"),
+    include_str!("../../variants/shako.ini"),
+    include_str!("../../variants/sortofalmost.ini"),
+    include_str!("../../variants/tencubed.ini"),
+    include_str!("../../variants/threekings.ini"),
+    include_str!("../../variants/torpedo.ini"),
+];
+
+/// Our definitions read, as templates for further text.
+pub(crate) fn generic_library() -> Library {
+    generic_specs().0
+}
+
+fn generic_specs() -> (Library, Vec<crate::spec::Spec>) {
+    let mut lib = Library::default();
+    let mut specs = Vec::new();
+    for (i, text) in DEFINITIONS.iter().enumerate() {
+        match lib.add(text) {
+            Ok(s) => specs.extend(s),
+            Err(e) => panic!("definition {i} of rules/variants is refused: {e}"),
+        }
+    }
+    (lib, specs)
+}
+
+/// The variants played from definitions, under Fairy-Stockfish's names
+/// (FIDE chess is the seed's `chess`, so its definition serves as a
+/// template and `normal` only).
+pub(crate) fn definition_variants() -> &'static [&'static dyn Variant] {
+    static DEFS: OnceLock<Vec<&'static dyn Variant>> = OnceLock::new();
+    DEFS.get_or_init(|| {
+        generic_specs()
+            .1
+            .into_iter()
+            .filter(|s| s.name != "chess")
+            .map(|s| {
+                let name = s.name.clone();
+                let g = Generic::new(s).unwrap_or_else(|e| panic!("{name}: start position: {e}"));
+                &*Box::leak(Box::new(g)) as &'static dyn Variant
+            })
+            .collect()
+    })
+}
 
 /// Every variant, FIDE chess first, then the seed variants in issue order.
 pub(crate) fn registry() -> &'static [&'static dyn Variant] {

@@ -1,0 +1,243 @@
+//! FEN as Fairy-Stockfish writes it: ranks of letters and counts (`10`
+//! on wide boards), `~` after a promoted piece, the hand in `[...]`,
+//! castling as `KQkq`.
+
+use super::movegen::CASTLE_BITS;
+use super::Generic;
+use crate::errors::FenError;
+use crate::geometry::Square;
+use crate::piece::{Color, Piece};
+use crate::position::Position;
+
+fn syntax(m: impl Into<String>) -> FenError {
+    FenError::Syntax(m.into())
+}
+
+impl Generic {
+    fn piece_of(&self, c: char) -> Option<Piece> {
+        let kind = self.spec.kind_of_letter(c)?;
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        Some(Piece::new(kind, color))
+    }
+
+    pub(super) fn parse(&self, fen: &str) -> Result<Position, FenError> {
+        let s = &self.spec;
+        let mut fields = fen.split_whitespace();
+        let board = fields.next().ok_or_else(|| syntax("empty"))?;
+        let (board, hand) = match board.find('[') {
+            Some(i) => {
+                let rest = &board[i + 1..];
+                let h = rest
+                    .strip_suffix(']')
+                    .ok_or_else(|| syntax("the hand must end with `]`"))?;
+                (&board[..i], Some(h))
+            }
+            None => (board, None),
+        };
+        let mut pos = Position::empty(&self.geometry);
+        let rows: Vec<&str> = board.split('/').collect();
+        if rows.len() != s.height as usize {
+            return Err(syntax(format!(
+                "{} ranks; this board has {}",
+                rows.len(),
+                s.height
+            )));
+        }
+        for (i, row) in rows.iter().enumerate() {
+            let rank = s.height - 1 - i as u8;
+            let mut file: u32 = 0;
+            let mut chars = row.chars().peekable();
+            while let Some(c) = chars.next() {
+                if let Some(d) = c.to_digit(10) {
+                    let mut n = d;
+                    while let Some(d2) = chars.peek().and_then(|c| c.to_digit(10)) {
+                        n = n * 10 + d2;
+                        chars.next();
+                    }
+                    file += n;
+                } else {
+                    let mut p = self
+                        .piece_of(c)
+                        .ok_or_else(|| syntax(format!("`{c}` is no piece of this variant")))?;
+                    if chars.peek() == Some(&'~') {
+                        chars.next();
+                        p.promoted = true;
+                    }
+                    if file >= s.width as u32 {
+                        return Err(syntax(format!("rank {} is too long", rank + 1)));
+                    }
+                    pos.set(Square::new(file as u8, rank), Some(p));
+                    file += 1;
+                }
+            }
+            if file != s.width as u32 {
+                return Err(syntax(format!(
+                    "rank {} has {file} squares, not {}",
+                    rank + 1,
+                    s.width
+                )));
+            }
+        }
+        if let Some(h) = hand {
+            if !s.pockets {
+                return Err(syntax("this variant has no hands"));
+            }
+            for c in h.chars() {
+                if c == '-' {
+                    continue;
+                }
+                let p = self
+                    .piece_of(c)
+                    .ok_or_else(|| syntax(format!("`{c}` in hand is no piece of this variant")))?;
+                pos.add_to_hand(p.color, p.kind);
+            }
+        }
+        pos.side = match fields.next() {
+            Some("w") | None => Color::White,
+            Some("b") => Color::Black,
+            Some(x) => return Err(syntax(format!("side to move `{x}`"))),
+        };
+        // Castling and en passant may be left out (`w 0 1`), as
+        // Fairy-Stockfish's variants without them write.
+        let mut rest: Vec<&str> = fields.collect();
+        let numeric = |f: &&str| f.bytes().all(|b| b.is_ascii_digit());
+        if rest.first().is_some_and(|f| !numeric(f)) {
+            let c = rest.remove(0);
+            if c != "-" {
+                for ch in c.chars() {
+                    let (color, side) = match ch {
+                        'K' => (0, 0),
+                        'Q' => (0, 1),
+                        'k' => (1, 0),
+                        'q' => (1, 1),
+                        _ => return Err(syntax(format!("castling right `{ch}`"))),
+                    };
+                    pos.castling |= CASTLE_BITS[color][side];
+                }
+            }
+        }
+        if rest.first().is_some_and(|f| !numeric(f)) {
+            let ep = rest.remove(0);
+            if ep != "-" {
+                let sq = self
+                    .geometry
+                    .parse_square(ep)
+                    .ok_or_else(|| syntax(format!("en passant square `{ep}`")))?;
+                pos.ep = Some(sq);
+            }
+        }
+        let mut numbers = rest.into_iter();
+        if let Some(h) = numbers.next() {
+            pos.halfmove = h
+                .parse()
+                .map_err(|_| syntax(format!("halfmove clock `{h}`")))?;
+        }
+        if let Some(f) = numbers.next() {
+            pos.fullmove = f
+                .parse()
+                .map_err(|_| syntax(format!("move number `{f}`")))?;
+        }
+        if let Some(x) = numbers.next() {
+            return Err(syntax(format!("unexpected `{x}` at the end")));
+        }
+        for color in [Color::White, Color::Black] {
+            if let Some(k) = s.king_kind() {
+                let n = pos
+                    .pieces()
+                    .filter(|(_, p)| p.color == color && p.kind == k)
+                    .count();
+                // Horde's White has none.
+                if n > 1 {
+                    return Err(FenError::Invalid(format!("{color} has {n} kings")));
+                }
+            }
+        }
+        if self.in_check_of(&pos, pos.side.opponent()) {
+            return Err(FenError::Invalid("the side not to move is in check".into()));
+        }
+        Ok(pos)
+    }
+
+    fn letter(&self, p: Piece) -> char {
+        let l = self.spec.pieces[p.kind as usize].letter;
+        if p.color == Color::White {
+            l.to_ascii_uppercase()
+        } else {
+            l
+        }
+    }
+
+    pub(super) fn write(&self, pos: &Position) -> String {
+        let s = &self.spec;
+        let mut out = String::new();
+        for rank in (0..s.height).rev() {
+            let mut empty = 0;
+            for file in 0..s.width {
+                match pos.get(Square::new(file, rank)) {
+                    None => empty += 1,
+                    Some(p) => {
+                        if empty > 0 {
+                            out.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        out.push(self.letter(p));
+                        if p.promoted {
+                            out.push('~');
+                        }
+                    }
+                }
+            }
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+            }
+            if rank > 0 {
+                out.push('/');
+            }
+        }
+        if s.pockets {
+            out.push('[');
+            for color in [Color::White, Color::Black] {
+                for (k, &n) in pos.hands[color.index()]
+                    .iter()
+                    .enumerate()
+                    .take(s.pieces.len())
+                {
+                    for _ in 0..n {
+                        out.push(self.letter(Piece::new(k as u8, color)));
+                    }
+                }
+            }
+            out.push(']');
+        }
+        out.push_str(if pos.side == Color::White {
+            " w "
+        } else {
+            " b "
+        });
+        let mut rights = String::new();
+        for (i, ch) in ['K', 'Q', 'k', 'q'].into_iter().enumerate() {
+            if pos.castling & CASTLE_BITS[i / 2][i % 2] != 0 {
+                rights.push(ch);
+            }
+        }
+        out.push_str(if rights.is_empty() { "-" } else { &rights });
+        out.push(' ');
+        match pos.ep {
+            Some(ep)
+                if self
+                    .legal_unchecked(pos)
+                    .iter()
+                    .any(|m| m.kind == crate::moves::MoveKind::EnPassant) =>
+            {
+                out.push_str(&ep.name())
+            }
+            _ => out.push('-'),
+        }
+        out.push_str(&format!(" {} {}", pos.halfmove, pos.fullmove));
+        out
+    }
+}

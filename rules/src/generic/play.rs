@@ -1,0 +1,112 @@
+//! Making a move: pieces, hands, castling rights, en passant and counters.
+
+use super::movegen::CASTLE_BITS;
+use super::Generic;
+use crate::geometry::Square;
+use crate::moves::{Move, MoveKind};
+use crate::piece::{Color, Piece};
+use crate::position::Position;
+
+impl Generic {
+    fn capture_to_hand(&self, pos: &mut Position, captured: Piece, by: Color) {
+        if !self.spec.captures_to_hand {
+            return;
+        }
+        // A promoted piece goes back to hand as what it was promoted from.
+        let kind = match (captured.promoted, self.spec.pawn_kind()) {
+            (true, Some(p)) => p,
+            _ => captured.kind,
+        };
+        pos.add_to_hand(by, kind);
+    }
+
+    /// Castling rights a move from `from` to `to` by `mover` ends: the
+    /// king's when it moves, a rook's when it leaves or is taken.
+    fn clear_rights(&self, pos: &mut Position, mover: Piece, from: Square, to: Square) {
+        let s = &self.spec;
+        if Some(mover.kind) == s.castling_king && mover.color != Color::Neutral {
+            let c = mover.color.index();
+            pos.castling &= !(CASTLE_BITS[c][0] | CASTLE_BITS[c][1]);
+        }
+        for color in [Color::White, Color::Black] {
+            let rank = if color == Color::White {
+                s.castling_rank
+            } else {
+                s.height - 1 - s.castling_rank
+            };
+            for (&file, &bit) in s
+                .castling_rook_files
+                .iter()
+                .zip(&CASTLE_BITS[color.index()])
+            {
+                let rook = Square::new(file, rank);
+                if from == rook || to == rook {
+                    pos.castling &= !bit;
+                }
+            }
+        }
+    }
+
+    pub(super) fn apply(&self, pos: &Position, m: &Move) -> Position {
+        let mut p = pos.clone();
+        let us = pos.side;
+        let mut reset = false;
+        p.ep = None;
+        match m.kind {
+            MoveKind::Drop => {
+                let piece = m.piece.expect("a drop names its piece");
+                p.remove_from_hand(us, piece.kind);
+                p.set(m.to, Some(piece));
+                reset = self.spec.pieces[piece.kind as usize].pawn;
+            }
+            MoveKind::Castle => {
+                let king = p.take(m.from);
+                let rook = p.take(m.extra[0]);
+                p.set(m.to, king);
+                p.set(m.extra[1], rook);
+            }
+            _ => {
+                let mover = p.take(m.from).expect("a move starts on a piece");
+                if m.kind == MoveKind::EnPassant {
+                    if let Some(v) = p.take(m.extra[0]) {
+                        self.capture_to_hand(&mut p, v, us);
+                    }
+                    reset = true;
+                }
+                if let Some(v) = p.take(m.to) {
+                    self.capture_to_hand(&mut p, v, us);
+                    reset = true;
+                }
+                let pawn = self.spec.pieces[mover.kind as usize].pawn;
+                reset |= pawn;
+                let placed = match m.piece {
+                    Some(promo) => Piece {
+                        promoted: self.spec.captures_to_hand,
+                        ..promo
+                    },
+                    None => mover,
+                };
+                p.set(m.to, Some(placed));
+                if pawn && (m.to.rank() as i8 - m.from.rank() as i8).abs() == 2 {
+                    let mid = Square::new(m.from.file(), (m.from.rank() + m.to.rank()) / 2);
+                    if self.spec.en_passant_region[us.opponent().index()].contains(mid) {
+                        p.ep = Some(mid);
+                    }
+                }
+            }
+        }
+        if let Some(mover) = pos.get(m.from).filter(|_| m.kind != MoveKind::Drop) {
+            self.clear_rights(&mut p, mover, m.from, m.to);
+        }
+        p.halfmove = if reset {
+            0
+        } else {
+            p.halfmove.saturating_add(1)
+        };
+        if us == Color::Black {
+            p.fullmove = p.fullmove.saturating_add(1);
+        }
+        p.side = us.opponent();
+        p
+    }
+}

@@ -1,0 +1,677 @@
+//! The keys of a definition and what each sets, with Fairy-Stockfish's
+//! defaults (FIDE chess) for everything not set.
+
+use super::betza;
+use super::ini::Entry;
+use super::{PieceSpec, Regions, Spec, SpecError, Value, MAX_FILES, MAX_RANKS};
+use crate::geometry::{Square, SquareSet};
+use crate::position::MAX_KINDS;
+
+/// Fairy-Stockfish's built-in piece types in its own order, with their
+/// movement. The soldier, the Janggi pieces and other types whose moves
+/// Fairy-Stockfish special-cases in code are left out, so a definition
+/// using them is refused rather than played differently.
+const BUILT_IN: &[(&str, &str)] = &[
+    ("pawn", "fmWfceF"),
+    ("knight", "N"),
+    ("bishop", "B"),
+    ("rook", "R"),
+    ("queen", "Q"),
+    ("fers", "F"),
+    ("met", "F"),
+    ("alfil", "A"),
+    ("fersAlfil", "FA"),
+    ("silver", "FfW"),
+    ("khon", "FfW"),
+    ("aiwok", "RNF"),
+    ("bers", "RF"),
+    ("dragon", "RF"),
+    ("archbishop", "BN"),
+    ("chancellor", "RN"),
+    ("amazon", "QN"),
+    ("knibis", "mNcB"),
+    ("biskni", "mBcN"),
+    ("kniroo", "mNcR"),
+    ("rookni", "mRcN"),
+    ("shogiPawn", "fW"),
+    ("lance", "fR"),
+    ("shogiKnight", "fN"),
+    ("gold", "WfF"),
+    ("dragonHorse", "BW"),
+    ("clobber", "cW"),
+    ("breakthrough", "fmWfF"),
+    ("immobile", ""),
+    ("cannon", "mRcpR"),
+    ("horse", "nN"),
+    ("elephant", "nA"),
+    ("banner", "RcpRnN"),
+    ("wazir", "W"),
+    ("commoner", "K"),
+    ("centaur", "KN"),
+];
+
+const CUSTOM: usize = 25;
+
+/// Keys read as they are, each with the one meaning it has in Fairy-Stockfish.
+const SETTINGS: &[&str] = &[
+    "variantTemplate",
+    "pieceToCharTable",
+    "pocketSize",
+    "maxRank",
+    "maxFile",
+    "startFen",
+    "promotionRegionWhite",
+    "promotionRegionBlack",
+    "promotionRank",
+    "promotionPieceTypes",
+    "promotionPieceTypesWhite",
+    "promotionPieceTypesBlack",
+    "mandatoryPawnPromotion",
+    "doubleStep",
+    "doubleStepRegionWhite",
+    "doubleStepRegionBlack",
+    "doubleStepRank",
+    "doubleStepRankMin",
+    "enPassantRegion",
+    "enPassantRegionWhite",
+    "enPassantRegionBlack",
+    "castling",
+    "castlingKingsideFile",
+    "castlingQueensideFile",
+    "castlingRank",
+    "castlingRookPieces",
+    "castlingKingPiece",
+    "castlingRookKingsideFile",
+    "castlingRookQueensideFile",
+    "checking",
+    "pieceDrops",
+    "capturesToHand",
+    "firstRankPawnDrops",
+    "promotionZonePawnDrops",
+    "dropRegionWhite",
+    "dropRegionBlack",
+    "whiteDropRegion",
+    "blackDropRegion",
+    "mustCapture",
+    "stalemateValue",
+    "checkmateValue",
+    "extinctionValue",
+    "extinctionPieceTypes",
+    "extinctionPieceCount",
+    "flagPiece",
+    "flagPieceWhite",
+    "flagPieceBlack",
+    "flagRegion",
+    "flagRegionWhite",
+    "flagRegionBlack",
+    "whiteFlag",
+    "blackFlag",
+    "flagMove",
+    "nMoveRule",
+    "nFoldRule",
+    "nFoldValue",
+];
+
+fn is_piece_key(key: &str) -> bool {
+    key == "king"
+        || BUILT_IN.iter().any(|(n, _)| *n == key)
+        || key
+            .strip_prefix("customPiece")
+            .and_then(|n| n.parse::<usize>().ok())
+            .is_some_and(|n| (1..=CUSTOM).contains(&n))
+}
+
+struct Reader<'a> {
+    entries: &'a [Entry],
+}
+
+impl<'a> Reader<'a> {
+    fn get(&self, key: &str) -> Option<&'a Entry> {
+        self.entries.iter().find(|e| e.key == key)
+    }
+    fn bool(&self, key: &str, default: bool) -> Result<bool, SpecError> {
+        match self.get(key) {
+            None => Ok(default),
+            Some(e) => match e.value.as_str() {
+                "true" => Ok(true),
+                "false" => Ok(false),
+                v => Err(SpecError::key(
+                    e.line,
+                    key,
+                    format_args!("must be true or false, not `{v}`"),
+                )),
+            },
+        }
+    }
+    fn int(&self, key: &str, default: i64, max: i64) -> Result<i64, SpecError> {
+        match self.get(key) {
+            None => Ok(default),
+            Some(e) => e
+                .value
+                .parse::<i64>()
+                .ok()
+                .filter(|n| (0..=max).contains(n))
+                .ok_or_else(|| {
+                    SpecError::key(
+                        e.line,
+                        key,
+                        format_args!("must be a number from 0 to {max}"),
+                    )
+                }),
+        }
+    }
+    fn value(&self, key: &str) -> Result<Option<Option<Value>>, SpecError> {
+        let Some(e) = self.get(key) else {
+            return Ok(None);
+        };
+        Ok(Some(match e.value.as_str() {
+            "win" => Some(Value::Win),
+            "loss" => Some(Value::Loss),
+            "draw" => Some(Value::Draw),
+            "none" => None,
+            v => {
+                return Err(SpecError::key(
+                    e.line,
+                    key,
+                    format_args!("must be win, loss, draw or none, not `{v}`"),
+                ))
+            }
+        }))
+    }
+}
+
+/// A file as Fairy-Stockfish writes it: a letter or a 1-based number.
+fn file(e: &Entry, width: u8) -> Result<u8, SpecError> {
+    let v = e.value.as_str();
+    let f = match v.parse::<u8>() {
+        Ok(n) if n >= 1 => Some(n - 1),
+        Ok(_) => None,
+        Err(_) => {
+            let mut c = v.chars();
+            match (c.next(), c.next()) {
+                (Some(l), None) if l.is_ascii_lowercase() => Some(l as u8 - b'a'),
+                _ => None,
+            }
+        }
+    };
+    f.filter(|&f| f < width).ok_or_else(|| {
+        SpecError::key(
+            e.line,
+            &e.key,
+            format_args!("names no file of the board: `{v}`"),
+        )
+    })
+}
+
+fn rank(e: &Entry, height: u8) -> Result<u8, SpecError> {
+    e.value
+        .parse::<u8>()
+        .ok()
+        .filter(|&r| r >= 1 && r <= height)
+        .map(|r| r - 1)
+        .ok_or_else(|| {
+            SpecError::key(
+                e.line,
+                &e.key,
+                format_args!("names no rank of the board: `{}`", e.value),
+            )
+        })
+}
+
+/// A region: squares (`e4`), whole ranks (`*4`), whole files (`e*`).
+fn region(e: &Entry, width: u8, height: u8) -> Result<SquareSet, SpecError> {
+    let mut set = SquareSet::EMPTY;
+    let bad = |t: &str| {
+        SpecError::key(
+            e.line,
+            &e.key,
+            format_args!("has `{t}`, which is no square, `*N` or `x*` of the board"),
+        )
+    };
+    for t in e.value.split_whitespace() {
+        if t == "-" {
+            break;
+        }
+        if let Some(r) = t.strip_prefix('*') {
+            let r: u8 = r
+                .parse()
+                .ok()
+                .filter(|&r| r >= 1 && r <= height)
+                .ok_or_else(|| bad(t))?;
+            for f in 0..width {
+                set.insert(Square::new(f, r - 1));
+            }
+        } else if let Some(f) = t.strip_suffix('*') {
+            let f = f
+                .chars()
+                .next()
+                .filter(|c| c.is_ascii_lowercase() && f.len() == 1)
+                .ok_or_else(|| bad(t))?;
+            let f = f as u8 - b'a';
+            if f >= width {
+                return Err(bad(t));
+            }
+            for r in 0..height {
+                set.insert(Square::new(f, r));
+            }
+        } else {
+            let sq = Square::parse(t)
+                .filter(|s| s.file() < width && s.rank() < height)
+                .ok_or_else(|| bad(t))?;
+            set.insert(sq);
+        }
+    }
+    Ok(set)
+}
+
+fn rank_set(width: u8, r: u8) -> SquareSet {
+    (0..width).map(|f| Square::new(f, r)).collect()
+}
+
+/// The spec of variant `name` (section at `line`) from its entries and
+/// its templates'.
+pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, SpecError> {
+    for e in entries {
+        if !is_piece_key(&e.key) && !SETTINGS.contains(&e.key.as_str()) {
+            return Err(SpecError::key(
+                e.line,
+                &e.key,
+                "is not supported by this engine",
+            ));
+        }
+    }
+    let r = Reader { entries };
+    let height = r.int("maxRank", 8, 99)? as u8;
+    // maxFile is a file (letter or number) in Fairy-Stockfish.
+    let width = match r.get("maxFile") {
+        Some(e) => file(e, 26)? + 1,
+        None => 8,
+    };
+    if width > MAX_FILES || height > MAX_RANKS || width < 1 || height < 1 {
+        let e = r.get("maxFile").or(r.get("maxRank"));
+        return Err(SpecError::at(
+            e.map_or(line, |e| e.line),
+            format!("the board is {width}x{height}; at most {MAX_FILES}x{MAX_RANKS} is supported"),
+        ));
+    }
+
+    // Pieces, in Fairy-Stockfish's type order, as `add_piece` and
+    // `remove_piece` leave them: a letter given to one type takes it from
+    // any other.
+    let mut types: Vec<(String, Option<char>, String, usize)> = BUILT_IN
+        .iter()
+        .map(|(n, b)| (n.to_string(), None, b.to_string(), line))
+        .chain((1..=CUSTOM).map(|i| (format!("customPiece{i}"), None, String::new(), line)))
+        .chain(std::iter::once((
+            "king".to_string(),
+            None,
+            "K".to_string(),
+            line,
+        )))
+        .collect();
+    for (n, l) in [
+        ("pawn", 'p'),
+        ("knight", 'n'),
+        ("bishop", 'b'),
+        ("rook", 'r'),
+        ("queen", 'q'),
+        ("king", 'k'),
+    ] {
+        if let Some(t) = types.iter_mut().find(|t| t.0 == n) {
+            t.1 = Some(l);
+        }
+    }
+    for i in 0..types.len() {
+        let Some(e) = r.get(&types[i].0) else {
+            continue;
+        };
+        let mut chars = e.value.chars();
+        match chars.next() {
+            Some(c) if c.is_ascii_alphabetic() => {
+                let c = c.to_ascii_lowercase();
+                let twice = entries.iter().find(|o| {
+                    o.key != e.key
+                        && is_piece_key(&o.key)
+                        && o.value.chars().next().map(|l| l.to_ascii_lowercase()) == Some(c)
+                });
+                if let Some(o) = twice {
+                    let later = if o.line > e.line { o } else { e };
+                    return Err(SpecError::key(
+                        later.line,
+                        &later.key,
+                        format_args!(
+                            "uses the letter `{c}`, which `{}` uses too",
+                            if later.key == e.key { &o.key } else { &e.key }
+                        ),
+                    ));
+                }
+                for t in types.iter_mut() {
+                    if t.1 == Some(c) {
+                        t.1 = None;
+                    }
+                }
+                types[i].1 = Some(c);
+                types[i].3 = e.line;
+                let rest = chars.as_str();
+                if types[i].0.starts_with("customPiece") {
+                    let b = rest
+                        .strip_prefix(':')
+                        .ok_or_else(|| SpecError::key(e.line, &e.key, "needs `letter:Betza`"))?;
+                    if b.contains('e') {
+                        return Err(SpecError::key(
+                            e.line,
+                            &e.key,
+                            "en passant (`e`) for a custom piece is not supported by this engine",
+                        ));
+                    }
+                    types[i].2 = b.to_string();
+                } else if !rest.is_empty() {
+                    return Err(SpecError::key(
+                        e.line,
+                        &e.key,
+                        format_args!("takes a letter alone here, not `{}`", e.value),
+                    ));
+                }
+            }
+            Some('-') => types[i].1 = None,
+            _ => {
+                return Err(SpecError::key(
+                    e.line,
+                    &e.key,
+                    format_args!("must be a letter or `-`, not `{}`", e.value),
+                ))
+            }
+        }
+    }
+    let mut pieces = Vec::new();
+    for (n, letter, b, l) in types {
+        let Some(letter) = letter else { continue };
+        let movement = betza::parse(&b).map_err(|err| SpecError::at(l, err.0))?;
+        pieces.push(PieceSpec {
+            pawn: n == "pawn",
+            king: n == "king",
+            name: n,
+            letter,
+            betza: b,
+            movement,
+        });
+    }
+    if pieces.len() > MAX_KINDS {
+        return Err(SpecError::at(
+            line,
+            format!(
+                "{} piece types; at most {MAX_KINDS} are supported",
+                pieces.len()
+            ),
+        ));
+    }
+    let kinds = |key: &str| -> Result<Option<Vec<u8>>, SpecError> {
+        let Some(e) = r.get(key) else { return Ok(None) };
+        let mut out = Vec::new();
+        for c in e.value.chars().filter(|c| !c.is_whitespace()) {
+            if c == '-' {
+                break;
+            }
+            if c == '*' {
+                // Fairy-Stockfish's ALL_PIECES: every piece of a side together.
+                out.push(u8::MAX);
+                continue;
+            }
+            let k = pieces
+                .iter()
+                .position(|p| p.letter == c.to_ascii_lowercase())
+                .ok_or_else(|| {
+                    SpecError::key(
+                        e.line,
+                        key,
+                        format_args!("names `{c}`, which is no piece of this variant"),
+                    )
+                })?;
+            out.push(k as u8);
+        }
+        Ok(Some(out))
+    };
+    let one_kind = |key: &str| -> Result<Option<Option<u8>>, SpecError> {
+        Ok(kinds(key)?.map(|v| v.first().copied()))
+    };
+
+    let regions =
+        |white: &[&str], black: &[&str], default: Regions| -> Result<Regions, SpecError> {
+            let mut out = default;
+            for (side, keys) in [(0, white), (1, black)] {
+                for k in keys {
+                    if let Some(e) = r.get(k) {
+                        out[side] = region(e, width, height)?;
+                    }
+                }
+            }
+            Ok(out)
+        };
+    let everything: SquareSet = (0..height)
+        .flat_map(|rk| (0..width).map(move |f| Square::new(f, rk)))
+        .collect();
+
+    let mut promotion_region = regions(
+        &["promotionRegionWhite"],
+        &["promotionRegionBlack"],
+        [rank_set(width, 7.min(height - 1)), rank_set(width, 0)],
+    )?;
+    if let Some(e) = r.get("promotionRank") {
+        let pr = rank(e, height)?;
+        promotion_region = [
+            (pr..height)
+                .flat_map(|rk| (0..width).map(move |f| Square::new(f, rk)))
+                .collect(),
+            (0..height - pr)
+                .flat_map(|rk| (0..width).map(move |f| Square::new(f, rk)))
+                .collect(),
+        ];
+    }
+    let mut promotion_types = [Vec::new(), Vec::new()];
+    let default_promo: Vec<u8> = ["queen", "rook", "bishop", "knight"]
+        .iter()
+        .filter_map(|n| pieces.iter().position(|p| p.name == *n).map(|i| i as u8))
+        .collect();
+    for (side, keys) in [
+        (0usize, ["promotionPieceTypes", "promotionPieceTypesWhite"]),
+        (1, ["promotionPieceTypes", "promotionPieceTypesBlack"]),
+    ] {
+        promotion_types[side] = default_promo.clone();
+        for k in keys {
+            if let Some(v) = kinds(k)? {
+                promotion_types[side] = v;
+            }
+        }
+    }
+
+    let mut double_step_region = regions(
+        &["doubleStepRegionWhite"],
+        &["doubleStepRegionBlack"],
+        [rank_set(width, 1), rank_set(width, 6.min(height - 1))],
+    )?;
+    if r.get("doubleStepRank").is_some() || r.get("doubleStepRankMin").is_some() {
+        let e = r
+            .get("doubleStepRank")
+            .or(r.get("doubleStepRankMin"))
+            .expect("one is set");
+        return Err(SpecError::key(
+            e.line,
+            &e.key,
+            "is not supported by this engine (use doubleStepRegionWhite/Black)",
+        ));
+    }
+    if !r.bool("doubleStep", true)? {
+        double_step_region = [SquareSet::EMPTY; 2];
+    }
+    let mut en_passant_region = [everything; 2];
+    if let Some(e) = r.get("enPassantRegion") {
+        let s = region(e, width, height)?;
+        en_passant_region = [s, s];
+    }
+    en_passant_region = regions(
+        &["enPassantRegionWhite"],
+        &["enPassantRegionBlack"],
+        en_passant_region,
+    )?;
+
+    let castling_kingside_file = match r.get("castlingKingsideFile") {
+        Some(e) => file(e, width)?,
+        None => 6,
+    };
+    let castling_queenside_file = match r.get("castlingQueensideFile") {
+        Some(e) => file(e, width)?,
+        None => 2,
+    };
+    let castling_king = match one_kind("castlingKingPiece")? {
+        Some(k) => k,
+        None => pieces.iter().position(|p| p.king).map(|i| i as u8),
+    };
+    let castling_rook_files = [
+        match r.get("castlingRookKingsideFile") {
+            Some(e) => file(e, width)?,
+            None => width - 1,
+        },
+        match r.get("castlingRookQueensideFile") {
+            Some(e) => file(e, width)?,
+            None => 0,
+        },
+    ];
+    let castling_rank = match r.get("castlingRank") {
+        Some(e) => rank(e, height)?,
+        None => 0,
+    };
+    let castling_rooks = kinds("castlingRookPieces")?.unwrap_or_else(|| {
+        pieces
+            .iter()
+            .position(|p| p.name == "rook")
+            .map(|i| vec![i as u8])
+            .unwrap_or_default()
+    });
+
+    let drop_region = regions(
+        &["dropRegionWhite", "whiteDropRegion"],
+        &["dropRegionBlack", "blackDropRegion"],
+        [everything; 2],
+    )?;
+    let flag_region = {
+        let mut f = [SquareSet::EMPTY; 2];
+        if let Some(e) = r.get("flagRegion") {
+            let s = region(e, width, height)?;
+            f = [s, s];
+        }
+        regions(
+            &["flagRegionWhite", "whiteFlag"],
+            &["flagRegionBlack", "blackFlag"],
+            f,
+        )?
+    };
+    let mut flag_piece = [None, None];
+    for (side, k) in [(0, "flagPieceWhite"), (1, "flagPieceBlack")] {
+        if let Some(v) = one_kind("flagPiece")? {
+            flag_piece[side] = v;
+        }
+        if let Some(v) = one_kind(k)? {
+            flag_piece[side] = v;
+        }
+    }
+    if r.bool("flagMove", false)? {
+        let e = r.get("flagMove").expect("set");
+        return Err(SpecError::key(
+            e.line,
+            "flagMove",
+            "= true is not supported by this engine",
+        ));
+    }
+
+    let value_or = |key: &str, default: Option<Value>| -> Result<Option<Value>, SpecError> {
+        Ok(r.value(key)?.unwrap_or(default))
+    };
+    let need = |key: &str, v: Option<Value>| -> Result<Value, SpecError> {
+        v.ok_or_else(|| SpecError::key(r.get(key).map_or(line, |e| e.line), key, "cannot be none"))
+    };
+    let stalemate_value = need(
+        "stalemateValue",
+        value_or("stalemateValue", Some(Value::Draw))?,
+    )?;
+    let checkmate_value = need(
+        "checkmateValue",
+        value_or("checkmateValue", Some(Value::Loss))?,
+    )?;
+    let n_fold_value = need("nFoldValue", value_or("nFoldValue", Some(Value::Draw))?)?;
+    let extinction_value = value_or("extinctionValue", None)?;
+    let extinction_types = kinds("extinctionPieceTypes")?;
+
+    let start_fen_line = r.get("startFen").map_or(line, |e| e.line);
+    let start_fen = r.get("startFen").map_or(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".to_string(),
+        |e| e.value.clone(),
+    );
+    if let Some(e) = r.get("pieceToCharTable") {
+        if e.value != "-" {
+            for c in e.value.chars().filter(|c| c.is_ascii_alphabetic()) {
+                if !pieces.iter().any(|p| p.letter == c.to_ascii_lowercase()) {
+                    return Err(SpecError::key(
+                        e.line,
+                        "pieceToCharTable",
+                        format_args!("names `{c}`, which is no piece of this variant"),
+                    ));
+                }
+            }
+        }
+    }
+    let piece_drops = r.bool("pieceDrops", false)?;
+    let pocket_size = r.int("pocketSize", 0, 99)?;
+    let spec = Spec {
+        name: name.to_string(),
+        width,
+        height,
+        start_fen: start_fen.clone(),
+        start_fen_line,
+        promotion_region,
+        promotion_types,
+        mandatory_pawn_promotion: r.bool("mandatoryPawnPromotion", true)?,
+        double_step_region,
+        en_passant_region,
+        castling: r.bool("castling", true)?,
+        castling_kingside_file,
+        castling_queenside_file,
+        castling_rank,
+        castling_rook_files,
+        castling_king,
+        castling_rooks,
+        checking: r.bool("checking", true)?,
+        piece_drops,
+        captures_to_hand: r.bool("capturesToHand", false)?,
+        first_rank_pawn_drops: r.bool("firstRankPawnDrops", false)?,
+        promotion_zone_pawn_drops: r.bool("promotionZonePawnDrops", false)?,
+        drop_region,
+        must_capture: r.bool("mustCapture", false)?,
+        stalemate_value,
+        checkmate_value,
+        extinction_value,
+        extinction_types,
+        extinction_piece_count: r.int("extinctionPieceCount", 0, 64)? as u8,
+        flag_piece,
+        flag_region,
+        n_move_rule: r.int("nMoveRule", 50, 1000)? as u16,
+        n_fold_rule: r.int("nFoldRule", 3, 100)? as u8,
+        n_fold_value,
+        pockets: piece_drops || pocket_size > 0 || start_fen.contains('['),
+        pieces,
+    };
+    let royal = spec.pieces.iter().any(|p| p.king);
+    if !royal
+        && spec.extinction_value.is_none()
+        && spec.flag_region.iter().all(|s| s.is_empty())
+        && spec.stalemate_value == Value::Draw
+    {
+        return Err(SpecError::at(line, format!("variant `{name}` has no king, no extinction rule and no flag region: it cannot be won")));
+    }
+    if spec.pieces.iter().all(|p| !p.king)
+        && spec.checkmate_value != Value::Loss
+        && spec.extinction_value.is_none()
+    {
+        return Err(SpecError::at(line, "a checkmate value needs a king"));
+    }
+    Ok(spec)
+}

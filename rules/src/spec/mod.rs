@@ -1,0 +1,191 @@
+//! A variant as data, read from Fairy-Stockfish's `variants.ini` syntax.
+//!
+//! [`Library::parse`] reads definition text into [`Spec`]s; a section may
+//! name another (ours or one defined before it) as its template and
+//! changes only what it sets. Every key is either understood exactly as
+//! Fairy-Stockfish understands it or refused with its name and line.
+
+mod betza;
+mod ini;
+mod keys;
+
+pub(crate) use betza::{Atom, Movement, Reach};
+
+use crate::geometry::SquareSet;
+use std::collections::HashMap;
+use std::fmt;
+
+/// Largest board the generic engine plays (Fairy-Stockfish's large-board build).
+pub(crate) const MAX_FILES: u8 = 12;
+pub(crate) const MAX_RANKS: u8 = 10;
+
+/// Why a definition was refused, with the line it comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpecError {
+    pub line: usize,
+    pub message: String,
+}
+
+impl SpecError {
+    pub(crate) fn at(line: usize, message: impl Into<String>) -> SpecError {
+        SpecError {
+            line,
+            message: message.into(),
+        }
+    }
+    pub(crate) fn key(line: usize, key: &str, message: impl fmt::Display) -> SpecError {
+        SpecError::at(line, format!("`{key}` {message}"))
+    }
+}
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+/// A game-end value as Fairy-Stockfish writes it, for the side to move
+/// (or the side concerned).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Value {
+    Win,
+    Loss,
+    Draw,
+}
+
+/// One piece type of a variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct PieceSpec {
+    /// Fairy-Stockfish's name for the type (`knight`, `customPiece1`).
+    pub(crate) name: String,
+    /// Lower-case FEN letter.
+    pub(crate) letter: char,
+    pub(crate) betza: String,
+    pub(crate) movement: Movement,
+    /// Fairy-Stockfish's pawn: pushes, double steps, en passant and
+    /// promotion come from the variant's settings, not from Betza.
+    pub(crate) pawn: bool,
+    /// The king: royal, and the piece that castles.
+    pub(crate) king: bool,
+}
+
+/// A region of the board per side.
+pub(crate) type Regions = [SquareSet; 2];
+
+/// Everything the generic engine needs to play a variant.
+#[derive(Clone, Debug)]
+pub(crate) struct Spec {
+    pub(crate) name: String,
+    pub(crate) width: u8,
+    pub(crate) height: u8,
+    /// Index = kind; at most [`crate::position::MAX_KINDS`].
+    pub(crate) pieces: Vec<PieceSpec>,
+    pub(crate) start_fen: String,
+    /// The line the start position is read from, for messages.
+    pub(crate) start_fen_line: usize,
+    pub(crate) promotion_region: Regions,
+    /// Kinds a pawn may promote to, per side.
+    pub(crate) promotion_types: [Vec<u8>; 2],
+    pub(crate) mandatory_pawn_promotion: bool,
+    pub(crate) double_step_region: Regions,
+    pub(crate) en_passant_region: Regions,
+    pub(crate) castling: bool,
+    pub(crate) castling_kingside_file: u8,
+    pub(crate) castling_queenside_file: u8,
+    /// Castling rank counted from each side's own edge (0-based).
+    pub(crate) castling_rank: u8,
+    /// The kind that castles as the king (a commoner in giveaway).
+    pub(crate) castling_king: Option<u8>,
+    /// Where the castling rooks start: king side, queen side.
+    pub(crate) castling_rook_files: [u8; 2],
+    /// The kinds that castle with the king.
+    pub(crate) castling_rooks: Vec<u8>,
+    pub(crate) checking: bool,
+    pub(crate) piece_drops: bool,
+    pub(crate) captures_to_hand: bool,
+    pub(crate) first_rank_pawn_drops: bool,
+    pub(crate) promotion_zone_pawn_drops: bool,
+    pub(crate) drop_region: Regions,
+    pub(crate) must_capture: bool,
+    pub(crate) stalemate_value: Value,
+    pub(crate) checkmate_value: Value,
+    pub(crate) extinction_value: Option<Value>,
+    /// Kinds whose extinction ends the game; `None` with a value means all.
+    pub(crate) extinction_types: Option<Vec<u8>>,
+    pub(crate) extinction_piece_count: u8,
+    pub(crate) flag_piece: [Option<u8>; 2],
+    pub(crate) flag_region: Regions,
+    pub(crate) n_move_rule: u16,
+    pub(crate) n_fold_rule: u8,
+    pub(crate) n_fold_value: Value,
+    /// Whether the FEN carries a hand (`[...]`).
+    pub(crate) pockets: bool,
+}
+
+impl Spec {
+    pub(crate) fn kind_of_letter(&self, c: char) -> Option<u8> {
+        let l = c.to_ascii_lowercase();
+        self.pieces
+            .iter()
+            .position(|p| p.letter == l)
+            .map(|i| i as u8)
+    }
+    pub(crate) fn king_kind(&self) -> Option<u8> {
+        self.pieces.iter().position(|p| p.king).map(|i| i as u8)
+    }
+    pub(crate) fn pawn_kind(&self) -> Option<u8> {
+        self.pieces.iter().position(|p| p.pawn).map(|i| i as u8)
+    }
+}
+
+/// Definitions read so far: ours (the files under `rules/variants`) and
+/// whatever text is added, each section's lines with those of its templates.
+#[derive(Default)]
+pub(crate) struct Library {
+    resolved: HashMap<String, Vec<ini::Entry>>,
+}
+
+impl Library {
+    /// Read `text`; every section in it becomes a variant. A section may
+    /// use any section already read (here or in earlier text) as template.
+    pub(crate) fn add(&mut self, text: &str) -> Result<Vec<Spec>, SpecError> {
+        let mut out = Vec::new();
+        for section in ini::sections(text)? {
+            let mut entries = match &section.template {
+                None => Vec::new(),
+                Some(t) => self.resolved.get(t).cloned().ok_or_else(|| {
+                    SpecError::at(section.line, format!("unknown template variant `{t}`"))
+                })?,
+            };
+            for e in &section.entries {
+                entries.retain(|old| old.key != e.key);
+                entries.push(e.clone());
+            }
+            let spec = keys::build(&section.name, section.line, &entries)?;
+            self.resolved.insert(section.name.clone(), entries);
+            out.push(spec);
+        }
+        Ok(out)
+    }
+}
+
+/// Read one or more variant definitions in Fairy-Stockfish's `variants.ini`
+/// syntax (templates may be any built-in variant) and check that each can
+/// be played; the error names the line. Returns the names read.
+pub fn check_definitions(text: &str) -> Result<Vec<String>, SpecError> {
+    let mut lib = crate::variants::generic_library();
+    let mut names = Vec::new();
+    for spec in lib.add(text)? {
+        let (name, line) = (spec.name.clone(), spec.start_fen_line);
+        crate::generic::Generic::new(spec).map_err(|e| {
+            SpecError::at(
+                line,
+                format!("the start position of `{name}` does not fit: {e}"),
+            )
+        })?;
+        names.push(name);
+    }
+    Ok(names)
+}

@@ -1,0 +1,49 @@
+//! Reading variant definitions: what is refused, and that it names the line.
+
+use missive_rules::check_definitions;
+
+fn refused(text: &str) -> (usize, String) {
+    let e = check_definitions(text).expect_err("refused");
+    (e.line, e.message)
+}
+
+#[test]
+fn a_definition_on_a_built_in_template_is_read() {
+    let text =
+        "# Leaperhouse-like\n[mine:crazyhouse]\ncustomPiece1 = a:NA\npromotionPieceTypes = qrbna\n";
+    assert_eq!(check_definitions(text).unwrap(), vec!["mine".to_string()]);
+}
+
+#[test]
+fn an_unsupported_key_is_refused_with_its_name_and_line() {
+    let (line, msg) = refused("[v:chess]\ncastling = false\nwallingRule = duck\n");
+    assert_eq!(line, 3);
+    assert!(msg.contains("wallingRule"), "{msg}");
+    let (line, msg) = refused("[v:chess]\nnoSuchKey = 1\n");
+    assert_eq!((line, msg.contains("noSuchKey")), (2, true), "{msg}");
+}
+
+#[test]
+fn unplayable_definitions_are_refused_naming_the_line() {
+    let (line, msg) = refused("[big:chess]\nmaxFile = m\nmaxRank = 8\n");
+    assert_eq!(line, 2);
+    assert!(msg.contains("13x8"), "{msg}");
+    let (line, msg) = refused("[v:chess]\nking = -\n");
+    assert_eq!(line, 1);
+    assert!(msg.contains("no king"), "{msg}");
+    let (line, msg) = refused("[v:chess]\nfers = f\ncustomPiece1 = f:W\n");
+    assert_eq!(line, 3);
+    assert!(msg.contains("letter `f`"), "{msg}");
+    let (line, msg) = refused(
+        "[v:chess]\ncastling = false\nstartFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w - - 0 1\n",
+    );
+    assert_eq!(line, 3);
+    assert!(msg.contains("start position"), "{msg}");
+    let (line, msg) = refused("[v:chess]\ncustomPiece1 = x:Y\n");
+    assert_eq!(line, 2);
+    assert!(msg.contains("Betza"), "{msg}");
+    let (line, _) = refused("[v:nosuchvariant]\n");
+    assert_eq!(line, 1);
+    let (line, msg) = refused("[v:chess]\ncastling = maybe\n");
+    assert_eq!((line, msg.contains("true or false")), (2, true), "{msg}");
+}

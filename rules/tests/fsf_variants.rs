@@ -1,0 +1,172 @@
+//! Every variant played from a Fairy-Stockfish definition against
+//! Fairy-Stockfish itself (PyPI `pyffish==0.0.90`, installed by `.ci/run`,
+//! driven by `tools/fsf_variants.py`): perft from the start (depth 3) and
+//! from 20 positions reached by random play, the legal moves at each, their
+//! SAN as `pyffish.get_san` writes it, and that SAN read back to the same
+//! move. Any difference fails.
+//!
+//! The random positions are counted to depth 2 unless
+//! `MISSIVE_FSF_DEPTH=3` is set: pyffish answers one position per call,
+//! some milliseconds each on a busy machine, and depth 3 from 20
+//! positions costs minutes per variant.
+
+use missive_rules::{definition_variants, perft, Notation, Variant};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+struct Reference {
+    fen: String,
+    depth: u32,
+    perft: u64,
+    /// UCI -> SAN.
+    moves: BTreeMap<String, String>,
+}
+
+fn reference(names: &[&str]) -> BTreeMap<String, Vec<Reference>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let depth = std::env::var("MISSIVE_FSF_DEPTH").unwrap_or_else(|_| "2".into());
+    // One driver per core, each with its share of the variants: pyffish
+    // answers one position per call and is most of this test's time.
+    let jobs = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(names.len());
+    let children: Vec<_> = (0..jobs)
+        .map(|j| {
+            Command::new("python3")
+                .arg(root.join("tools/fsf_variants.py"))
+                .args(["--depth", &depth])
+                .args(names.iter().skip(j).step_by(jobs))
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("python3 runs")
+        })
+        .collect();
+    let mut text = String::new();
+    for child in children {
+        let out = child.wait_with_output().expect("the driver ends");
+        assert!(
+            out.status.success(),
+            "tools/fsf_variants.py failed (is pyffish==0.0.90 installed? .ci/run installs it): {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        text.push_str(&String::from_utf8(out.stdout).expect("utf-8"));
+    }
+    let mut refs: BTreeMap<String, Vec<Reference>> = BTreeMap::new();
+    let mut current = String::new();
+    for line in text.lines() {
+        let f: Vec<&str> = line.split('\t').collect();
+        match f[0] {
+            "V" => current = f[1].to_string(),
+            "P" => refs.entry(current.clone()).or_default().push(Reference {
+                fen: f[1].to_string(),
+                depth: f[2].parse().expect("depth"),
+                perft: f[3].parse().expect("count"),
+                moves: BTreeMap::new(),
+            }),
+            "M" => {
+                let r = refs
+                    .get_mut(&current)
+                    .and_then(|v| v.last_mut())
+                    .expect("a position first");
+                r.moves.insert(f[1].to_string(), f[2].to_string());
+            }
+            other => panic!("unexpected line kind {other}"),
+        }
+    }
+    refs
+}
+
+fn compare(v: &dyn Variant, refs: &[Reference]) -> Vec<String> {
+    let mut diffs = Vec::new();
+    for r in refs {
+        let pos = match v.parse_fen(&r.fen) {
+            Ok(p) => p,
+            Err(e) => {
+                diffs.push(format!("{}: cannot read {}: {e}", v.id(), r.fen));
+                continue;
+            }
+        };
+        let legal = v.legal_moves(&pos);
+        let ours: BTreeMap<String, String> = legal
+            .iter()
+            .map(|m| {
+                (
+                    v.format_move_among(&pos, &legal, m, Notation::Coordinate),
+                    v.format_move_among(&pos, &legal, m, Notation::Display),
+                )
+            })
+            .collect();
+        if ours != r.moves {
+            let only_ours: Vec<_> = ours
+                .iter()
+                .filter(|(k, s)| r.moves.get(*k) != Some(s))
+                .collect();
+            let only_theirs: Vec<_> = r
+                .moves
+                .iter()
+                .filter(|(k, s)| ours.get(*k) != Some(s))
+                .collect();
+            diffs.push(format!(
+                "{} at {}: moves differ; only ours {only_ours:?}; only Fairy-Stockfish's {only_theirs:?}",
+                v.id(),
+                r.fen
+            ));
+            continue;
+        }
+        for m in &legal {
+            let san = v.format_move_among(&pos, &legal, m, Notation::Display);
+            match v.parse_move(&pos, &legal, &san) {
+                Ok(back) if back == *m => {}
+                other => diffs.push(format!(
+                    "{} at {}: {san} reads back as {other:?}",
+                    v.id(),
+                    r.fen
+                )),
+            }
+        }
+        let n = perft::perft(v, &pos, r.depth);
+        if n != r.perft {
+            diffs.push(format!(
+                "{} at {}: perft {} is {n}, Fairy-Stockfish's {}",
+                v.id(),
+                r.fen,
+                r.depth,
+                r.perft
+            ));
+        }
+    }
+    diffs
+}
+
+#[test]
+fn every_definition_variant_plays_as_fairy_stockfish() {
+    // MISSIVE_FSF_ONLY=a,b narrows the run to some variants while working on them.
+    let only = std::env::var("MISSIVE_FSF_ONLY").ok();
+    let variants: Vec<&dyn Variant> = definition_variants()
+        .iter()
+        .copied()
+        .filter(|v| {
+            only.as_deref()
+                .is_none_or(|o| o.split(',').any(|n| n == v.id()))
+        })
+        .collect();
+    assert!(!variants.is_empty());
+    let names: Vec<&str> = variants.iter().map(|v| v.id()).collect();
+    let refs = reference(&names);
+    let mut diffs = Vec::new();
+    for v in &variants {
+        let r = refs
+            .get(v.id())
+            .unwrap_or_else(|| panic!("no reference for {}", v.id()));
+        assert_eq!(r.len(), 21, "{}: start and 20 random positions", v.id());
+        diffs.extend(compare(*v, r));
+    }
+    assert!(
+        diffs.is_empty(),
+        "{} differences:\n{}",
+        diffs.len(),
+        diffs.join("\n")
+    );
+}

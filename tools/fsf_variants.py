@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Reference data from Fairy-Stockfish (PyPI `pyffish==0.0.90`) for
+rules/tests/fsf_variants.rs: for each variant named, its start position and
+20 positions reached by random play from it (seeded), each with its perft
+to depth 3 and every legal move in UCI with its SAN (`pyffish.get_san`).
+
+A position where `is_immediate_game_end` holds has no moves, as Missive's
+`legal_moves` is empty once the game is over.
+
+Output, one record a line, tab-separated:
+    V <variant>
+    P <fen> <perft 3>
+    M <uci> <san>
+"""
+import random
+import sys
+
+import pyffish as sf
+
+
+def moves(variant, fen, played):
+    if sf.is_immediate_game_end(variant, fen, played)[0]:
+        return []
+    return sf.legal_moves(variant, fen, played)
+
+
+def perft(variant, fen, depth, played=()):
+    ms = moves(variant, fen, list(played))
+    if depth == 1:
+        return len(ms)
+    return sum(perft(variant, fen, depth - 1, list(played) + [m]) for m in ms)
+
+
+def positions(variant, rng, count=20):
+    start = sf.start_fen(variant)
+    out = [start]
+    while len(out) < count + 1:
+        played = []
+        for _ in range(rng.randint(2, 40)):
+            ms = moves(variant, start, played)
+            if not ms:
+                break
+            played.append(rng.choice(sorted(ms)))
+        fen = sf.get_fen(variant, start, played)
+        if moves(variant, fen, []):
+            out.append(fen)
+    return out
+
+
+def main():
+    args = sys.argv[1:]
+    depth = 3
+    if args[:1] == ["--depth"]:
+        depth, args = int(args[1]), args[2:]
+    for variant in args:
+        rng = random.Random(variant)
+        print(f"V\t{variant}")
+        for i, fen in enumerate(positions(variant, rng)):
+            d = 3 if i == 0 else depth
+            print(f"P\t{fen}\t{d}\t{perft(variant, fen, d)}")
+            for m in sorted(moves(variant, fen, [])):
+                print(f"M\t{m}\t{sf.get_san(variant, fen, m)}")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
