@@ -375,7 +375,10 @@ fn all_at_once(
 /// The fields of the form that makes an app password (one place, so a
 /// field the form comes to ask for is added here once).
 fn app_password_form(name: &str) -> Vec<(&str, &str)> {
-    vec![("name", name), ("current_password", "correct horse battery")]
+    vec![
+        ("name", name),
+        ("current_password", "correct horse battery"),
+    ]
 }
 
 fn one_reset_link_used_at_once_resets_once(backend: Backend) {
