@@ -38,7 +38,7 @@ pub fn delete(
     now: NaiveDateTime,
 ) -> Result<String, Error> {
     proof.is_for(user)?;
-    conn.transaction::<_, Error, _>(|conn| {
+    crate::db::write_transaction::<_, Error>(conn, |conn| {
         leave_tournaments(conn, user, now)?;
         resign_running_games(conn, user, now)?;
         take_back_challenges(conn, user.id, now)?;

@@ -36,7 +36,7 @@ fn named(conn: &mut DbConn, name: &str) -> Result<User, Error> {
 /// Disable an account: sessions and mailed account links end at once.
 pub fn disable(conn: &mut DbConn, name: &str, now: NaiveDateTime) -> Result<(User, usize), Error> {
     let user = named(conn, name)?;
-    conn.transaction::<_, Error, _>(|conn| {
+    crate::db::write_transaction::<_, Error>(conn, |conn| {
         diesel::update(users_table::table.find(user.id))
             .filter(users_table::disabled_at.is_null())
             .set(users_table::disabled_at.eq(Some(now)))

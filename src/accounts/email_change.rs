@@ -53,7 +53,7 @@ pub fn request(
     if new_email.eq_ignore_ascii_case(&user.email) {
         return Err(Error::Invalid("That is already your address.".into()));
     }
-    conn.transaction::<_, Error, _>(|conn| {
+    crate::db::write_transaction::<_, Error>(conn, |conn| {
         send_limits::email_change(conn, user.id, limits.per_account_day, now)?;
         send_limits::confirm_mail(conn, new_email, limits.per_address_day, now)?;
         let t = tokens::issue(
@@ -92,7 +92,7 @@ pub fn pending(conn: &mut DbConn, user_id: i32, now: NaiveDateTime) -> QueryResu
 /// `POST /email/confirm`: the link from the new address makes it the
 /// account's address, confirmed (following the link proved it is theirs).
 pub fn confirm(conn: &mut DbConn, token: &str, now: NaiveDateTime) -> Result<String, Error> {
-    conn.transaction::<_, Error, _>(|conn| {
+    crate::db::write_transaction::<_, Error>(conn, |conn| {
         let t = tokens::redeem(conn, token, TokenPurpose::EmailChange, now)?;
         let Some(address) = t.new_email.clone() else {
             return Err(Error::internal("address change without an address"));

@@ -24,7 +24,6 @@ use crate::db::login_throttles::{self, Claim};
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use chrono::{Duration, NaiveDateTime};
-use diesel::Connection;
 
 #[derive(Clone, Copy, Debug)]
 pub struct LoginLimits {
@@ -153,7 +152,7 @@ pub fn claim(
     now: NaiveDateTime,
 ) -> Result<(), Error> {
     let forget_before = now - Duration::seconds(limits.window_secs);
-    conn.transaction(|conn| {
+    crate::db::write_transaction(conn, |conn| {
         for k in keys(username, ip, attempt, limits) {
             match login_throttles::claim(conn, &k.key, now, forget_before)? {
                 Claim::Refused { not_before } => {
@@ -164,8 +163,7 @@ pub fn claim(
                     ));
                 }
                 Claim::Granted { failures } => {
-                    let wait =
-                        delay_after(i64::from(failures), k.free, k.first_delay, k.max_delay);
+                    let wait = delay_after(i64::from(failures), k.free, k.first_delay, k.max_delay);
                     if wait > 0 {
                         login_throttles::delay(conn, &k.key, now + Duration::seconds(wait))?;
                     }

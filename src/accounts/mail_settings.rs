@@ -22,7 +22,7 @@ pub fn set_policy(
     let Some(policy) = MailPolicy::from_code(policy) else {
         return Err(Error::Invalid("Choose every, digest or none.".to_string()));
     };
-    conn.transaction::<_, Error, _>(|conn| {
+    crate::db::write_transaction::<_, Error>(conn, |conn| {
         diesel::delete(mail_prefs::table.find(user_id)).execute(conn)?;
         diesel::insert_into(mail_prefs::table)
             .values((
@@ -55,7 +55,7 @@ pub fn verify_email(
     if !links::verify_ok(secret, user.id, &user.email, sig) {
         return Ok(false);
     }
-    conn.transaction::<_, Error, _>(|conn| {
+    crate::db::write_transaction::<_, Error>(conn, |conn| {
         // A confirmed address reads mail: a refusal noted before is past.
         crate::db::mail_failures::clear(conn, user.id)?;
         diesel::delete(verified_emails::table.find(user.id)).execute(conn)?;
@@ -85,7 +85,7 @@ pub fn send_verification(conn: &mut DbConn, user_id: i32, now: NaiveDateTime) ->
         return Err(Error::Invalid("Your address is already confirmed.".into()));
     }
     let window = Duration::minutes(VERIFY_RESEND_MINUTES);
-    let claimed = conn.transaction::<_, diesel::result::Error, _>(|conn| {
+    let claimed = crate::db::write_transaction::<_, diesel::result::Error>(conn, |conn| {
         let n = diesel::update(
             verify_mail_sent::table
                 .filter(verify_mail_sent::user_id.eq(user_id))

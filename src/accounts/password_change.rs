@@ -56,7 +56,7 @@ pub fn change(
             "The new password is the same as the current one.".into(),
         ));
     }
-    conn.transaction::<_, Error, _>(|conn| {
+    crate::db::write_transaction::<_, Error>(conn, |conn| {
         store_new_password(
             conn,
             user,

@@ -40,7 +40,7 @@ pub fn request(
         return Ok(());
     }
     let wanted = email.to_lowercase();
-    conn.transaction::<_, Error, _>(|conn| {
+    crate::db::write_transaction::<_, Error>(conn, |conn| {
         let may_send = send_limits::reset_mail(conn, &wanted, per_day, now)?;
         // Addresses are kept as typed; they compare without case.
         let candidates: Vec<(i32, String, String)> = users_table::table

@@ -178,7 +178,7 @@ pub fn create_verified(
     now: NaiveDateTime,
 ) -> Result<User, Error> {
     use crate::db::schema::verified_emails;
-    conn.transaction::<_, Error, _>(|conn| {
+    crate::db::write_transaction::<_, Error>(conn, |conn| {
         let user = signup(conn, username, email, password, now)?;
         diesel::insert_into(verified_emails::table)
             .values((

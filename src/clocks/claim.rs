@@ -29,7 +29,7 @@ pub fn flag_falls(
 ) -> Result<bool, Error> {
     let side = Side::from(m.color);
     let until = now + TimeDelta::days(CLAIM_DAYS);
-    conn.transaction::<_, Error, _>(|conn| {
+    crate::db::write_transaction::<_, Error>(conn, |conn| {
         let n = diesel::update(
             games::table
                 .filter(games::id.eq(row.id))
@@ -87,7 +87,7 @@ pub fn claim_refused(row: &GameRow, user: &User) -> Result<Side, Error> {
 pub fn claim(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Result<(), Error> {
     let row = rows::load(conn, id)?;
     let fallen = claim_refused(&row, user)?;
-    conn.transaction::<_, Error, _>(|conn| {
+    crate::db::write_transaction::<_, Error>(conn, |conn| {
         let result = GameResult::win_for(fallen.opponent());
         if !end_game(conn, &row, result, EndReason::TimeForfeit, None, now)? {
             return Err(Error::Conflict(
@@ -121,7 +121,7 @@ pub fn end_unclaimed(conn: &mut DbConn, now: NaiveDateTime) -> Result<usize, Err
             continue;
         };
         let result = GameResult::win_for(fallen.opponent());
-        if conn.transaction::<_, Error, _>(|conn| {
+        if crate::db::write_transaction::<_, Error>(conn, |conn| {
             end_game(conn, &row, result, EndReason::TimeForfeit, None, now)
         })? {
             ended += 1;

@@ -105,7 +105,7 @@ pub fn forfeit(
     m: &MoverClock,
     now: NaiveDateTime,
 ) -> Result<bool, Error> {
-    conn.transaction::<_, Error, _>(|conn| lose_on_time(conn, row, m, now))
+    crate::db::write_transaction::<_, Error>(conn, |conn| lose_on_time(conn, row, m, now))
 }
 
 /// [`forfeit`] in the caller's transaction.
@@ -155,7 +155,7 @@ pub fn remind_if_due(conn: &mut DbConn, row: &GameRow, now: NaiveDateTime) -> Re
             .execute(conn)?;
         return Ok(false);
     }
-    conn.transaction::<_, Error, _>(|conn| {
+    crate::db::write_transaction::<_, Error>(conn, |conn| {
         let n = diesel::update(games::table.filter(unchanged))
             .set((
                 games::reminded_ply.eq(Some(row.ply)),

@@ -69,7 +69,7 @@ pub fn grant_leave(
     if !(2000..=9999).contains(&year) {
         return Err(Error::Invalid("That year cannot be used.".into()));
     }
-    conn.transaction::<_, Error, _>(|conn| {
+    crate::db::write_transaction::<_, Error>(conn, |conn| {
         let reason = crate::util::clip(reason.trim(), 500);
         Ok(per_backend!(conn, |c| diesel::insert_into(
             leave_grants::table
@@ -144,7 +144,7 @@ pub fn book_leave(
             )));
         }
     }
-    conn.transaction::<_, Error, _>(|conn| {
+    crate::db::write_transaction::<_, Error>(conn, |conn| {
         let id: i32 = per_backend!(conn, |c| diesel::insert_into(leave_bookings::table)
             .values((
                 leave_bookings::user_id.eq(user_id),

@@ -76,7 +76,7 @@ pub fn check(
         return Ok(None);
     }
     let gap = (now - beat).num_seconds();
-    conn.transaction::<_, Error, _>(|conn| {
+    crate::db::write_transaction::<_, Error>(conn, |conn| {
         let n = diesel::update(
             clock_heartbeat::table
                 .filter(clock_heartbeat::id.eq(BEAT))

@@ -118,7 +118,7 @@ fn apply(conn: &mut DbConn, row: &GameRow, now: NaiveDateTime) -> Result<Option<
     if now >= times.end {
         let loser = Side::from(row.turn.color());
         let result = GameResult::win_for(loser.opponent());
-        let ended = conn.transaction::<_, Error, _>(|conn| {
+        let ended = crate::db::write_transaction::<_, Error>(conn, |conn| {
             finish::end_game(conn, row, result, EndReason::Silence, None, now)
         })?;
         return Ok(ended.then_some(Step::Lost));
@@ -136,7 +136,7 @@ fn apply(conn: &mut DbConn, row: &GameRow, now: NaiveDateTime) -> Result<Option<
             .optional()?,
         None => None,
     };
-    let warned = conn.transaction::<_, Error, _>(|conn| {
+    let warned = crate::db::write_transaction::<_, Error>(conn, |conn| {
         let n = diesel::update(
             games::table
                 .filter(games::id.eq(row.id))

@@ -131,7 +131,7 @@ impl Drop for GroupCommit {
 /// transaction itself failed.
 fn commit_batch(conn: &mut DbConn, batch: Vec<Pending>) -> bool {
     let mut answers = Vec::with_capacity(batch.len());
-    let committed = conn.transaction::<_, Error, _>(|conn| {
+    let committed = crate::db::write_transaction::<_, Error>(conn, |conn| {
         for Pending { job, done } in batch {
             let result = conn.transaction(|conn| {
                 // A panic in one write must not take the batch down with it.

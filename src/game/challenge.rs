@@ -193,7 +193,7 @@ pub fn create_game(
         rating_min,
         rating_max,
     };
-    conn.transaction::<_, Error, _>(|conn| {
+    crate::db::write_transaction::<_, Error>(conn, |conn| {
         let id = insert_game(conn, &new, &history)?;
         if pair_limited {
             diesel::update(games::table.find(id))
@@ -358,7 +358,7 @@ pub fn create_paired_game(
         rating_min: None,
         rating_max: None,
     };
-    conn.transaction::<_, Error, _>(|conn| {
+    crate::db::write_transaction::<_, Error>(conn, |conn| {
         let id = insert_game(conn, &new, &history)?;
         diesel::update(games::table.find(id))
             .set((

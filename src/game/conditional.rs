@@ -337,7 +337,7 @@ pub fn prepare_line(
 
 /// Store a line [`prepare_line`] checked, in a transaction.
 pub fn store_line(conn: &mut DbConn, new: &NewLine, now: NaiveDateTime) -> Result<(), Error> {
-    conn.transaction(|conn| {
+    crate::db::write_transaction(conn, |conn| {
         if !guard_edit(conn, &new.row, 1)? {
             return Err(Error::Conflict(MOVED_ON.into()));
         }
@@ -385,7 +385,7 @@ pub fn delete_line(conn: &mut DbConn, game: i32, user: &User, line_id: i32) -> R
     // PostgreSQL the same order cannot deadlock, and on SQLite a
     // transaction that begins with its write is never refused the write
     // lock for having read first.
-    conn.transaction(|conn| {
+    crate::db::write_transaction(conn, |conn| {
         per_backend!(conn, |c| diesel::update(games::table.find(game))
             .set((
                 games::conditional_rev.eq(games::conditional_rev + 1),

@@ -41,7 +41,7 @@ pub fn draw(
             if offer == Some(mine) {
                 return Err(Error::Invalid("You have already offered a draw.".into()));
             }
-            conn.transaction::<_, Error, _>(|conn| {
+            crate::db::write_transaction::<_, Error>(conn, |conn| {
                 let n = diesel::update(
                     games::table
                         .filter(games::id.eq(id))

@@ -33,7 +33,7 @@ pub fn finish(
     now: NaiveDateTime,
 ) -> Result<(), Error> {
     let changed = || Error::Conflict("The game changed in the meantime; look at it again.".into());
-    conn.transaction::<_, Error, _>(|conn| {
+    crate::db::write_transaction::<_, Error>(conn, |conn| {
         if let Some(offer) = extra_guard_offer {
             // The offer must still stand (it is cleared by `end_game`).
             let n = diesel::update(

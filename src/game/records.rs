@@ -42,7 +42,7 @@ pub fn save_note(
         diesel::delete(mine).execute(conn)?;
         return Ok(());
     }
-    conn.transaction::<_, Error, _>(|conn| {
+    crate::db::write_transaction::<_, Error>(conn, |conn| {
         let n = diesel::update(mine)
             .set((game_notes::body.eq(body), game_notes::updated_at.eq(now)))
             .execute(conn)?;

@@ -122,7 +122,7 @@ pub fn takeback(
                     "You have no move in this game to take back.".into(),
                 ));
             }
-            conn.transaction(|conn| {
+            crate::db::write_transaction(conn, |conn| {
                 guard(conn, Some(mine))?;
                 record(
                     conn,
@@ -150,7 +150,7 @@ pub fn takeback(
                     "There is no takeback request from your opponent to decline.".into(),
                 ));
             }
-            conn.transaction(|conn| {
+            crate::db::write_transaction(conn, |conn| {
                 guard(conn, None)?;
                 record(
                     conn,
@@ -274,7 +274,7 @@ fn take_back(
         None => (row.turn_started_at, None, None),
     };
     let asked = row.takeback_offer.map(Side::code);
-    conn.transaction(|conn| {
+    crate::db::write_transaction(conn, |conn| {
         let n = per_backend!(conn, |c| diesel::update(
             games::table
                 .filter(games::id.eq(row.id))

@@ -152,7 +152,7 @@ pub fn run_digests(conn: &mut DbConn, hour: u32, now: NaiveDateTime) -> Result<D
     let day = now.date();
     for user_id in candidates(conn, day)? {
         let listed = games_to_list(conn, user_id, now)?.len();
-        let claimed = conn.transaction::<_, diesel::result::Error, _>(|conn| {
+        let claimed = crate::db::write_transaction::<_, diesel::result::Error>(conn, |conn| {
             diesel::insert_into(digest_sent::table)
                 .values(&DigestSent {
                     user_id,

@@ -57,7 +57,7 @@ fn answered(
     t: &ReplyToken,
     f: impl FnOnce(&mut DbConn) -> Result<Mail, Error>,
 ) -> Result<(), Error> {
-    conn.transaction(|c| {
+    crate::db::write_transaction(conn, |c| {
         record(c, key, t)?;
         let mail = f(c)?;
         outbox::enqueue(c, t.user, &mail, now())?;

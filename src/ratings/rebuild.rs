@@ -111,7 +111,7 @@ fn differing(a: &BTreeMap<Key, Standing>, b: &BTreeMap<Key, Standing>) -> usize 
 /// `dry_run`, store the recomputed ones (and the games' changes) in their
 /// place, in one transaction that holds off games ending meanwhile.
 pub fn rebuild(conn: &mut DbConn, dry_run: bool) -> Result<Rebuilt, Error> {
-    conn.transaction(|conn| {
+    crate::db::write_transaction(conn, |conn| {
         if !dry_run {
             match conn {
                 // A game ending meanwhile waits for the rebuild, then moves

@@ -83,7 +83,7 @@ pub fn adjudicate(
         )));
     }
     let ruling = format!("{}, because: {reason}", result.code());
-    conn.transaction::<_, Error, _>(|conn| {
+    crate::db::write_transaction::<_, Error>(conn, |conn| {
         diesel::insert_into(adjudications::table)
             .values((
                 adjudications::game_id.eq(g.id),

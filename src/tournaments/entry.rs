@@ -149,7 +149,7 @@ pub fn create(
         })?,
     };
     let cooling_off_days = int_field(&form.cooling_off_days, "cooling-off (days)", 0, (0, 365))?;
-    conn.transaction::<_, Error, _>(|conn| {
+    crate::db::write_transaction::<_, Error>(conn, |conn| {
         Ok(per_backend!(conn, |c| diesel::insert_into(
             tournaments::table
         )
@@ -236,7 +236,7 @@ pub fn join(conn: &mut DbConn, tid: i32, user: &User, now: NaiveDateTime) -> Res
             crate::domain::time_control::utc_minute(free)
         )));
     }
-    conn.transaction::<_, Error, _>(|conn| {
+    crate::db::write_transaction::<_, Error>(conn, |conn| {
         // The counter is the guard: two players racing for the last place
         // cannot both pass it.
         let n = diesel::update(
@@ -278,7 +278,7 @@ pub fn leave(conn: &mut DbConn, tid: i32, user: &User) -> Result<(), Error> {
             "The tournament has started: ask its director to withdraw you.".into(),
         ));
     }
-    conn.transaction::<_, Error, _>(|conn| {
+    crate::db::write_transaction::<_, Error>(conn, |conn| {
         let n = diesel::delete(
             tournament_players::table
                 .filter(tournament_players::tournament_id.eq(tid))

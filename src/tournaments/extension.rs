@@ -98,7 +98,7 @@ pub fn extend(
         true => deadline + TimeDelta::seconds(secs),
         false => deadline,
     };
-    conn.transaction::<_, Error, _>(|conn| {
+    crate::db::write_transaction::<_, Error>(conn, |conn| {
         // The game and its clocks as read: a move, a takeback or an
         // outage's extension meanwhile changes them, and the director
         // looks again.

@@ -200,7 +200,7 @@ pub fn import_record(
         ));
     }
     let p = prepared;
-    conn.transaction::<_, Error, _>(|conn| {
+    crate::db::write_transaction::<_, Error>(conn, |conn| {
         let id = rows::insert_game(
             conn,
             &NewGame {

@@ -22,7 +22,7 @@ use std::collections::HashSet;
 /// `false` when another process (or request) claimed it first. With fewer
 /// than two players it is cancelled instead.
 pub fn start(conn: &mut DbConn, tid: i32, now: NaiveDateTime) -> Result<bool, Error> {
-    conn.transaction::<_, Error, _>(|conn| {
+    crate::db::write_transaction::<_, Error>(conn, |conn| {
         let n = diesel::update(
             tournaments::table
                 .filter(tournaments::id.eq(tid))
@@ -297,7 +297,7 @@ pub fn advance(conn: &mut DbConn, tid: i32, now: NaiveDateTime) -> Result<(), Er
             .get_result(conn)?;
         if still_in >= 2 {
             let next = t.current_round + 1;
-            return conn.transaction::<_, Error, _>(|conn| {
+            return crate::db::write_transaction::<_, Error>(conn, |conn| {
                 let n = diesel::update(
                     tournaments::table
                         .filter(tournaments::id.eq(tid))

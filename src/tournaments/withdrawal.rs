@@ -150,7 +150,7 @@ pub fn withdraw(
         effect,
         crate::domain::standings::WithdrawalEffect::CancelResults
     );
-    conn.transaction::<_, Error, _>(|conn| {
+    crate::db::write_transaction::<_, Error>(conn, |conn| {
         let n = diesel::update(
             tournament_players::table
                 .filter(tournament_players::id.eq(e.id))
@@ -212,7 +212,7 @@ pub fn director_withdraw(
     } else {
         format!("withdrawn by the director: {}", clip(note, 200))
     };
-    conn.transaction::<_, Error, _>(|conn| {
+    crate::db::write_transaction::<_, Error>(conn, |conn| {
         withdraw(conn, &t, u.id, &why, now)?;
         advance(conn, tid, now)
     })
@@ -264,7 +264,7 @@ pub fn replace(
         .filter(|p| p.withdrawn_at.is_some())
         .map(|p| p.user_id)
         .collect();
-    conn.transaction::<_, Error, _>(|conn| {
+    crate::db::write_transaction::<_, Error>(conn, |conn| {
         let n = diesel::update(
             tournament_players::table
                 .filter(tournament_players::id.eq(e.id))
