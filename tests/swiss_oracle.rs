@@ -6,7 +6,7 @@
 use std::process::Command;
 
 #[test]
-#[ignore = "the Swiss pairing is not yet the exact Dutch system: it differs from the oracle in most tournaments (see the branch's report)"]
+#[ignore = "the Swiss pairing is not yet the exact Dutch system: it differs from the oracle in most tournaments (0 of 12 tournaments agreed in session 34; issue 63 stays open)"]
 fn swiss_pair_matches_the_oracle_on_random_tournaments() {
     let out = Command::new("python3")
         .arg(concat!(
