@@ -1237,22 +1237,12 @@ fn game_from(
 ) -> (common::TestClient, common::TestClient, i32) {
     let alice = app.user("alice");
     let bob = app.user("bob");
-    let p = alice.post(
-        "/games/new",
-        &[
-            ("variant", variant),
-            ("opponent", "bob"),
-            ("color", "white"),
-            ("fen", fen),
-        ],
-    );
-    assert_eq!(p.status, StatusCode::SEE_OTHER, "{}", p.body);
-    let id: i32 = p
-        .location
-        .unwrap()
-        .trim_start_matches("/games/")
-        .parse()
-        .unwrap();
+    let id = alice.new_game(&[
+        ("variant", variant),
+        ("opponent", "bob"),
+        ("color", "white"),
+        ("fen", fen),
+    ]);
     bob.post(&format!("/games/{id}/accept"), &[]);
     (alice, bob, id)
 }
