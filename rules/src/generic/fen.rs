@@ -38,7 +38,8 @@ impl Generic {
             }
             None => (board, None),
         };
-        let mut pos = Position::empty(&self.geometry);
+        // Holes come from the FEN (`*`), as Fairy-Stockfish's wall squares.
+        let mut pos = Position::empty(&crate::geometry::Geometry::rect(s.width, s.height));
         let rows: Vec<&str> = board.split('/').collect();
         if rows.len() != s.height as usize {
             return Err(syntax(format!(
@@ -59,6 +60,25 @@ impl Generic {
                         chars.next();
                     }
                     file += n;
+                } else if c == '*' {
+                    if file >= s.width as u32 {
+                        return Err(syntax(format!("rank {} is too long", rank + 1)));
+                    }
+                    pos.make_hole(Square::new(file as u8, rank));
+                    file += 1;
+                } else if c == '+' {
+                    let base = chars
+                        .next()
+                        .and_then(|l| self.piece_of(l))
+                        .ok_or_else(|| syntax("`+` must precede a piece letter"))?;
+                    let p = self
+                        .promote(base.kind, base.color)
+                        .ok_or_else(|| syntax("`+` before a piece that does not promote"))?;
+                    if file >= s.width as u32 {
+                        return Err(syntax(format!("rank {} is too long", rank + 1)));
+                    }
+                    pos.set(Square::new(file as u8, rank), Some(p));
+                    file += 1;
                 } else {
                     let mut p = self
                         .piece_of(c)
@@ -104,6 +124,21 @@ impl Generic {
         // Castling and en passant may be left out (`w 0 1`), as
         // Fairy-Stockfish's variants without them write.
         let mut rest: Vec<&str> = fields.collect();
+        // Checks still needed (`3+3`), before the counters.
+        if s.check_counting {
+            pos.counters = [1, 1];
+            if let Some(i) = rest.iter().position(|f| {
+                f.split_once('+').is_some_and(|(a, b)| {
+                    !a.is_empty() && a.bytes().chain(b.bytes()).all(|c| c.is_ascii_digit())
+                })
+            }) {
+                let (a, b) = rest.remove(i).split_once('+').expect("checked");
+                pos.counters = [
+                    a.parse().map_err(|_| syntax("check count"))?,
+                    b.parse().map_err(|_| syntax("check count"))?,
+                ];
+            }
+        }
         let numeric = |f: &&str| f.bytes().all(|b| b.is_ascii_digit());
         if rest.first().is_some_and(|f| !numeric(f)) {
             let c = rest.remove(0);
@@ -177,18 +212,30 @@ impl Generic {
         for rank in (0..s.height).rev() {
             let mut empty = 0;
             for file in 0..s.width {
-                match pos.get(Square::new(file, rank)) {
-                    None => empty += 1,
-                    Some(p) => {
-                        if empty > 0 {
-                            out.push_str(&empty.to_string());
-                            empty = 0;
+                let sq = Square::new(file, rank);
+                let p = pos.get(sq);
+                if p.is_none() && !pos.is_hole(sq) {
+                    empty += 1;
+                    continue;
+                }
+                if empty > 0 {
+                    out.push_str(&empty.to_string());
+                    empty = 0;
+                }
+                match p {
+                    None => out.push('*'),
+                    Some(p) => match Self::unpromoted(p) {
+                        Some(k) => {
+                            out.push('+');
+                            out.push(self.letter(Piece::new(k, p.color)));
                         }
-                        out.push(self.letter(p));
-                        if p.promoted {
-                            out.push('~');
+                        None => {
+                            out.push(self.letter(p));
+                            if p.promoted {
+                                out.push('~');
+                            }
                         }
-                    }
+                    },
                 }
             }
             if empty > 0 {
@@ -201,10 +248,12 @@ impl Generic {
         if s.pockets {
             out.push('[');
             for color in [Color::White, Color::Black] {
+                // Fairy-Stockfish's order: from the king down to the pawn.
                 for (k, &n) in pos.hands[color.index()]
                     .iter()
                     .enumerate()
                     .take(s.pieces.len())
+                    .rev()
                 {
                     for _ in 0..n {
                         out.push(self.letter(Piece::new(k as u8, color)));
@@ -236,6 +285,9 @@ impl Generic {
                 out.push_str(&ep.name())
             }
             _ => out.push('-'),
+        }
+        if s.check_counting {
+            out.push_str(&format!(" {}+{}", pos.counters[0], pos.counters[1]));
         }
         out.push_str(&format!(" {} {}", pos.halfmove, pos.fullmove));
         out

@@ -1,10 +1,13 @@
 //! One engine for every [`Spec`]: the Fairy-Stockfish variants Missive
 //! plays from their definitions alone.
 
+mod ends;
 mod fen;
 mod movegen;
 mod play;
 mod san;
+mod shogi;
+mod xiangqi;
 
 use crate::errors::{FenError, MoveError};
 use crate::geometry::Geometry;
@@ -20,6 +23,11 @@ pub(crate) struct Generic {
     id: &'static str,
     start: &'static str,
     rules: &'static str,
+    /// Whether any type promotes shogi-style or is confined (xiangqi):
+    /// the slower move path.
+    slow_moves: bool,
+    /// Per kind and colour: squares it could never leave.
+    immobile: Vec<[crate::geometry::SquareSet; 2]>,
 }
 
 impl Generic {
@@ -42,71 +50,46 @@ impl Generic {
             spec.width,
             spec.height
         );
-        let g = Generic {
+        let mut g = Generic {
+            slow_moves: spec.shogi.promoted.iter().any(Option::is_some)
+                || spec.pieces.iter().any(|p| p.soldier)
+                || spec
+                    .xiangqi
+                    .mobility
+                    .iter()
+                    .any(|m| m.iter().any(Option::is_some)),
+            immobile: Vec::new(),
             id: Box::leak(spec.name.clone().into_boxed_str()),
             start: Box::leak(spec.start_fen.clone().into_boxed_str()),
             rules: Box::leak(rules.into_boxed_str()),
             geometry,
             spec,
         };
-        g.parse(g.start)?;
+        g.immobile = g.immobile_squares();
+        let start = g.parse(g.start)?;
+        // Holes (`*`) in the start position are the board's.
+        g.geometry.holes = *start.holes();
+        // The castling rooks are the first found from the corners inwards
+        // (Gustav III's stand inside its amazons), as Fairy-Stockfish
+        // finds them when it reads `KQ`.
+        let s = &g.spec;
+        let rank = s.castling_rank;
+        let is_rook = |f: u8| {
+            start
+                .get(crate::geometry::Square::new(f, rank))
+                .is_some_and(|p| p.color == Color::White && s.castling_rooks.contains(&p.kind))
+        };
+        let [mut king_side, mut queen_side] = s.castling_rook_files;
+        while king_side > 0 && !is_rook(king_side) {
+            king_side -= 1;
+        }
+        while queen_side + 1 < s.width && !is_rook(queen_side) {
+            queen_side += 1;
+        }
+        if is_rook(king_side) && is_rook(queen_side) {
+            g.spec.castling_rook_files = [king_side, queen_side];
+        }
         Ok(g)
-    }
-
-    fn value_outcome(us: Color, v: Value, reason: Reason) -> Outcome {
-        match v {
-            Value::Win => Outcome::win(us, reason),
-            Value::Loss => Outcome::win(us.opponent(), reason),
-            Value::Draw => Outcome::draw(reason),
-        }
-    }
-
-    fn count(&self, pos: &Position, color: Color, kind: u8) -> usize {
-        let hand = |k: usize| pos.hands[color.index()][k] as usize;
-        if kind == u8::MAX {
-            pos.pieces().filter(|(_, p)| p.color == color).count()
-                + (0..self.spec.pieces.len()).map(hand).sum::<usize>()
-        } else {
-            pos.pieces()
-                .filter(|(_, p)| p.color == color && p.kind == kind)
-                .count()
-                + hand(kind as usize)
-        }
-    }
-
-    /// Ends Fairy-Stockfish sees before generating moves: a flag piece in
-    /// its region, a side's extinction.
-    fn immediate_end(&self, pos: &Position) -> Option<Outcome> {
-        let s = &self.spec;
-        let us = pos.side;
-        for color in [us.opponent(), us] {
-            let c = color.index();
-            if let Some(flag) = s.flag_piece[c] {
-                if pos.pieces().any(|(sq, p)| {
-                    p.color == color && p.kind == flag && s.flag_region[c].contains(sq)
-                }) {
-                    return Some(Outcome::win(color, Reason::FlagReached));
-                }
-            }
-        }
-        if let (Some(v), Some(types)) = (s.extinction_value, &s.extinction_types) {
-            for color in [us.opponent(), us] {
-                for &k in types {
-                    if self.count(pos, color, k) <= s.extinction_piece_count as usize {
-                        let o = Self::value_outcome(us, v, Reason::Extinction);
-                        return Some(if color == us {
-                            o
-                        } else {
-                            Outcome {
-                                winner: o.winner.map(Color::opponent),
-                                ..o
-                            }
-                        });
-                    }
-                }
-            }
-        }
-        None
     }
 }
 
@@ -162,7 +145,28 @@ impl Variant for Generic {
         let us = pos.side;
         if legal.is_empty() {
             return Some(if self.in_check(pos) {
+                if self.spec.shogi.pawn_drop_mate_illegal
+                    && !self.spec.check_counting
+                    && pos.counters[1] == 1
+                {
+                    // Uchifuzume: mate by a pawn drop loses for the dropper.
+                    return Some(Outcome::win(us, Reason::Checkmate));
+                }
                 Self::value_outcome(us, self.spec.checkmate_value, Reason::Checkmate)
+            } else if self.spec.stalemate_piece_count {
+                // Suicide: the side with fewer pieces wins a stalemate.
+                let mine = self.count(pos, us, u8::MAX) as i64;
+                let theirs = self.count(pos, us.opponent(), u8::MAX) as i64;
+                let v = match mine.cmp(&theirs) {
+                    std::cmp::Ordering::Equal => Value::Draw,
+                    std::cmp::Ordering::Less => self.spec.stalemate_value,
+                    std::cmp::Ordering::Greater => match self.spec.stalemate_value {
+                        Value::Win => Value::Loss,
+                        Value::Loss => Value::Win,
+                        Value::Draw => Value::Draw,
+                    },
+                };
+                Self::value_outcome(us, v, Reason::Stalemate)
             } else {
                 Self::value_outcome(us, self.spec.stalemate_value, Reason::Stalemate)
             });
@@ -177,7 +181,13 @@ impl Variant for Generic {
         self.in_check_of(pos, pos.side)
     }
     fn repetition_rule(&self) -> RepetitionRule {
-        if self.spec.n_fold_rule == 3 && self.spec.n_fold_value == Value::Draw {
+        // Shogi's fourfold repetition and perpetual-check rules are not
+        // enforced yet (docs/variants.md says so); they do not change the
+        // legal moves Fairy-Stockfish counts in perft.
+        if self.spec.n_fold_rule == 3
+            && self.spec.n_fold_value == Value::Draw
+            && !self.spec.repetition_extras
+        {
             RepetitionRule::ThreefoldDraw
         } else {
             RepetitionRule::Ignored
@@ -204,7 +214,12 @@ impl Variant for Generic {
         if t.is_empty() {
             return Err(MoveError::Empty);
         }
+        // Shogi notation ends a promotion with `+` and writes no checks.
+        let shogi = self.spec.shogi.notation;
         let bare = |s: &str| {
+            if shogi {
+                return s.to_string();
+            }
             let s = s.trim_end_matches(['+', '#', '!', '?']);
             if s.starts_with("0-0") {
                 s.replace('0', "O")

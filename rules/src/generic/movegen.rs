@@ -13,7 +13,7 @@ pub(super) const CASTLE_BITS: [[u8; 2]; 2] = [[1, 2], [4, 8]];
 
 impl Generic {
     #[inline]
-    fn dir(color: Color, a: &Atom) -> (i8, i8) {
+    pub(super) fn dir(color: Color, a: &Atom) -> (i8, i8) {
         if color == Color::Black {
             (-a.df, -a.dr)
         } else {
@@ -113,6 +113,9 @@ impl Generic {
 
     /// Whether a piece of `color` and kind `kind` on `from` attacks `target`.
     fn piece_attacks(&self, pos: &Position, from: Square, p: Piece, target: Square) -> bool {
+        if self.slow_moves && !self.may_reach(pos, from, p, target) {
+            return false;
+        }
         let mut hit = false;
         for a in &self.spec.pieces[p.kind as usize].movement.normal {
             if !a.capture {
@@ -299,6 +302,16 @@ impl Generic {
                         continue;
                     }
                 }
+                if self.doubled(pos, color, k as u8, sq)
+                    || !self.may_reach(pos, sq, Piece::new(k as u8, color), sq)
+                {
+                    continue;
+                }
+                if s.shogi.drop_promoted {
+                    if let Some(p) = self.promote(k as u8, color) {
+                        out.push(Move::drop(p, sq));
+                    }
+                }
                 out.push(Move::drop(Piece::new(k as u8, color), sq));
             }
         }
@@ -317,10 +330,21 @@ impl Generic {
                 self.pawn_moves(pos, from, us, &mut out);
                 continue;
             }
-            for a in &ps.movement.normal {
-                Self::atom_targets(pos, from, us, a, &mut |to, _| {
-                    out.push(Move::normal(from, to))
-                });
+            if self.slow_moves {
+                let mut targets = Vec::new();
+                for a in &ps.movement.normal {
+                    Self::atom_targets(pos, from, us, a, &mut |to, cap| targets.push((to, cap)));
+                }
+                self.confine(pos, from, p, &mut targets);
+                targets.sort_unstable_by_key(|t| t.0);
+                targets.dedup();
+                self.push_piece_moves(from, p, &targets, &mut out);
+            } else {
+                for a in &ps.movement.normal {
+                    Self::atom_targets(pos, from, us, a, &mut |to, _| {
+                        out.push(Move::normal(from, to))
+                    });
+                }
             }
             if s.double_step_region[us.index()].contains(from) {
                 for a in &ps.movement.initial {
@@ -338,7 +362,7 @@ impl Generic {
         }
         // A target reached by two atoms (an initial move and a normal one)
         // is one move.
-        out.sort_unstable_by_key(|m| (m.from, m.to, m.piece.map(|p| p.kind), m.kind as u8));
+        out.sort_unstable_by_key(|m| (m.from, m.to, m.piece.map(|p| p.kind), m.kind as u8, m.tag));
         out.dedup();
         out
     }
@@ -354,7 +378,13 @@ impl Generic {
             .pseudo_legal(pos)
             .into_iter()
             .filter(|m| {
+                if self.strands(pos, m) {
+                    return false;
+                }
                 let after = self.apply(pos, m);
+                if self.spec.xiangqi.flying_general && self.generals_face(&after) {
+                    return false;
+                }
                 !self.in_check_of(&after, us)
                     && (self.spec.checking || !self.in_check_of(&after, us.opponent()))
             })

@@ -13,8 +13,13 @@ impl Generic {
             return;
         }
         // A promoted piece goes back to hand as what it was promoted from.
-        let kind = match (captured.promoted, self.spec.pawn_kind()) {
-            (true, Some(p)) => p,
+        let kind = match (
+            Self::unpromoted(captured),
+            captured.promoted,
+            self.spec.pawn_kind(),
+        ) {
+            (Some(k), _, _) => k,
+            (None, true, Some(p)) => p,
             _ => captured.kind,
         };
         pos.add_to_hand(by, kind);
@@ -55,7 +60,7 @@ impl Generic {
         match m.kind {
             MoveKind::Drop => {
                 let piece = m.piece.expect("a drop names its piece");
-                p.remove_from_hand(us, piece.kind);
+                p.remove_from_hand(us, Self::hand_kind(piece));
                 p.set(m.to, Some(piece));
                 reset = self.spec.pieces[piece.kind as usize].pawn;
             }
@@ -80,6 +85,7 @@ impl Generic {
                 let pawn = self.spec.pieces[mover.kind as usize].pawn;
                 reset |= pawn;
                 let placed = match m.piece {
+                    Some(promo) if m.tag != 0 => promo,
                     Some(promo) => Piece {
                         promoted: self.spec.captures_to_hand,
                         ..promo
@@ -107,6 +113,20 @@ impl Generic {
             p.fullmove = p.fullmove.saturating_add(1);
         }
         p.side = us.opponent();
+        // (Check counting ends the game at the check itself.)
+        if self.spec.shogi.pawn_drop_mate_illegal && !self.spec.check_counting {
+            // Remembered for `outcome`: a mate by a dropped shogi pawn
+            // loses for the side that dropped it.
+            p.counters[1] = u8::from(
+                m.kind == MoveKind::Drop
+                    && m.piece
+                        .is_some_and(|q| self.spec.pieces[q.kind as usize].name == "shogiPawn"),
+            );
+        }
+        if self.spec.check_counting && self.in_check_of(&p, p.side) {
+            let left = &mut p.counters[us.index()];
+            *left = left.saturating_sub(1);
+        }
         p
     }
 }

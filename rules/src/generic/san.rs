@@ -1,6 +1,7 @@
 //! Moves written as Fairy-Stockfish writes them: SAN (`pyffish.get_san`)
 //! and its UCI coordinates.
 
+use super::shogi::{PIECE_DEMOTION, PIECE_PROMOTION};
 use super::Generic;
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
@@ -11,8 +12,13 @@ impl Generic {
             MoveKind::Drop => {
                 let p = m.piece.expect("a drop names its piece");
                 format!(
-                    "{}@{}",
-                    self.spec.pieces[p.kind as usize]
+                    "{}{}@{}",
+                    if Self::unpromoted(p).is_some() {
+                        "+"
+                    } else {
+                        ""
+                    },
+                    self.spec.pieces[Self::hand_kind(p) as usize]
                         .letter
                         .to_ascii_uppercase(),
                     m.to
@@ -20,8 +26,11 @@ impl Generic {
             }
             _ => {
                 let mut s = format!("{}{}", m.from, m.to);
-                if let Some(p) = m.piece {
-                    s.push(self.spec.pieces[p.kind as usize].letter);
+                match (m.tag, m.piece) {
+                    (PIECE_PROMOTION, _) => s.push('+'),
+                    (PIECE_DEMOTION, _) => s.push('-'),
+                    (_, Some(p)) => s.push(self.spec.pieces[p.kind as usize].letter),
+                    _ => {}
                 }
                 s
             }
@@ -29,6 +38,9 @@ impl Generic {
     }
 
     pub(super) fn san(&self, pos: &Position, legal: &[Move], m: &Move) -> String {
+        if self.spec.shogi.notation {
+            return self.shogi_san(pos, legal, m);
+        }
         let mut san = String::new();
         if m.kind == MoveKind::Castle {
             san.push_str(if m.to.file() > m.from.file() {
@@ -44,7 +56,8 @@ impl Generic {
             };
             let pawn = self.spec.pieces[kind as usize].pawn;
             if !pawn || m.kind == MoveKind::Drop {
-                san.push(self.spec.pieces[kind as usize].letter.to_ascii_uppercase());
+                let ps = &self.spec.pieces[kind as usize];
+                san.push(ps.synonym.unwrap_or(ps.letter).to_ascii_uppercase());
             }
             if m.kind != MoveKind::Drop {
                 if pawn && capture {

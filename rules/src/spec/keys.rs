@@ -42,6 +42,9 @@ const BUILT_IN: &[(&str, &str)] = &[
     ("breakthrough", "fmWfF"),
     ("immobile", ""),
     ("cannon", "mRcpR"),
+    // Fairy-Stockfish's soldier: forward, and sideways too from its
+    // `soldierPromotionRank` on (the engine's `soldier` flag).
+    ("soldier", "fsW"),
     ("horse", "nN"),
     ("elephant", "nA"),
     ("banner", "RcpRnN"),
@@ -110,6 +113,15 @@ const SETTINGS: &[&str] = &[
     "nMoveRule",
     "nFoldRule",
     "nFoldValue",
+    // Repetition rules: the server's repetition handling reads
+    // `nFoldRule`/`nFoldValue` only; see `Generic::repetition_rule`.
+    "nFoldValueAbsolute",
+    "perpetualCheckIllegal",
+    "checkCounting",
+    "flagPieceSafe",
+    "extinctionClaim",
+    "extinctionOpponentPieceCount",
+    "stalematePieceCount",
 ];
 
 fn is_piece_key(key: &str) -> bool {
@@ -272,7 +284,12 @@ fn rank_set(width: u8, r: u8) -> SquareSet {
 /// its templates'.
 pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, SpecError> {
     for e in entries {
-        if !is_piece_key(&e.key) && !SETTINGS.contains(&e.key.as_str()) {
+        if !is_piece_key(&e.key)
+            && !SETTINGS.contains(&e.key.as_str())
+            && !super::shogi::KEYS.contains(&e.key.as_str())
+            && !super::xiangqi::KEYS.contains(&e.key.as_str())
+            && !super::xiangqi::is_mobility_key(&e.key)
+        {
             return Err(SpecError::key(
                 e.line,
                 &e.key,
@@ -353,7 +370,14 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
                 types[i].1 = Some(c);
                 types[i].3 = e.line;
                 let rest = chars.as_str();
-                if types[i].0.starts_with("customPiece") {
+                if types[i].0 == "king" && !rest.is_empty() {
+                    // A royal piece with its own movement (`king = k:N`,
+                    // Fairy-Stockfish's custom royal).
+                    let b = rest
+                        .strip_prefix(':')
+                        .ok_or_else(|| SpecError::key(e.line, &e.key, "needs `letter` or `letter:Betza`"))?;
+                    types[i].2 = b.to_string();
+                } else if types[i].0.starts_with("customPiece") {
                     let b = rest
                         .strip_prefix(':')
                         .ok_or_else(|| SpecError::key(e.line, &e.key, "needs `letter:Betza`"))?;
@@ -390,6 +414,8 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
         pieces.push(PieceSpec {
             pawn: n == "pawn",
             king: n == "king",
+            soldier: n == "soldier",
+            synonym: None,
             name: n,
             letter,
             betza: b,
@@ -574,14 +600,6 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
             flag_piece[side] = v;
         }
     }
-    if r.bool("flagMove", false)? {
-        let e = r.get("flagMove").expect("set");
-        return Err(SpecError::key(
-            e.line,
-            "flagMove",
-            "= true is not supported by this engine",
-        ));
-    }
 
     let value_or = |key: &str, default: Option<Value>| -> Result<Option<Value>, SpecError> {
         Ok(r.value(key)?.unwrap_or(default))
@@ -621,6 +639,13 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
     }
     let piece_drops = r.bool("pieceDrops", false)?;
     let pocket_size = r.int("pocketSize", 0, 99)?;
+    let shogi = super::shogi::read(entries, &pieces)?;
+    let xiangqi = super::xiangqi::read(entries, &mut pieces, height, &|e: &Entry| {
+        region(e, width, height)
+    })?;
+    let check_counting = r.bool("checkCounting", false)?;
+    let repetition_extras = r.bool("perpetualCheckIllegal", false)?
+        || r.bool("nFoldValueAbsolute", false)?;
     let spec = Spec {
         name: name.to_string(),
         width,
@@ -651,12 +676,21 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
         extinction_value,
         extinction_types,
         extinction_piece_count: r.int("extinctionPieceCount", 0, 64)? as u8,
+        extinction_opponent_piece_count: r.int("extinctionOpponentPieceCount", 0, 64)? as u8,
+        extinction_claim: r.bool("extinctionClaim", false)?,
+        flag_move: r.bool("flagMove", false)?,
+        flag_piece_safe: r.bool("flagPieceSafe", false)?,
+        stalemate_piece_count: r.bool("stalematePieceCount", false)?,
         flag_piece,
         flag_region,
         n_move_rule: r.int("nMoveRule", 50, 1000)? as u16,
         n_fold_rule: r.int("nFoldRule", 3, 100)? as u8,
         n_fold_value,
         pockets: piece_drops || pocket_size > 0 || start_fen.contains('['),
+        shogi,
+        xiangqi,
+        check_counting,
+        repetition_extras,
         pieces,
     };
     let royal = spec.pieces.iter().any(|p| p.king);

@@ -8,8 +8,12 @@
 mod betza;
 mod ini;
 mod keys;
+mod shogi;
+mod xiangqi;
 
 pub(crate) use betza::{Atom, Movement, Reach};
+pub(crate) use shogi::ShogiRules;
+pub(crate) use xiangqi::XiangqiRules;
 
 use crate::geometry::SquareSet;
 use std::collections::HashMap;
@@ -69,6 +73,11 @@ pub(crate) struct PieceSpec {
     pub(crate) pawn: bool,
     /// The king: royal, and the piece that castles.
     pub(crate) king: bool,
+    /// Fairy-Stockfish's xiangqi soldier (sideways only across the river).
+    pub(crate) soldier: bool,
+    /// A second letter (xiangqi's `h` horse, `e` elephant): read in FENs,
+    /// written in SAN.
+    pub(crate) synonym: Option<char>,
 }
 
 /// A region of the board per side.
@@ -115,6 +124,17 @@ pub(crate) struct Spec {
     /// Kinds whose extinction ends the game; `None` with a value means all.
     pub(crate) extinction_types: Option<Vec<u8>>,
     pub(crate) extinction_piece_count: u8,
+    /// The opponent must keep at least this many (bare king: 2).
+    pub(crate) extinction_opponent_piece_count: u8,
+    /// The side to move bared may bare back: its opponent needs one more.
+    pub(crate) extinction_claim: bool,
+    /// The flag wins only if the opponent cannot answer it (jesonmor,
+    /// racing kings' last move for Black).
+    pub(crate) flag_move: bool,
+    /// The flag piece must stand unattacked in its region (dobutsu).
+    pub(crate) flag_piece_safe: bool,
+    /// A stalemate is scored by who has fewer pieces (suicide).
+    pub(crate) stalemate_piece_count: bool,
     pub(crate) flag_piece: [Option<u8>; 2],
     pub(crate) flag_region: Regions,
     pub(crate) n_move_rule: u16,
@@ -122,6 +142,14 @@ pub(crate) struct Spec {
     pub(crate) n_fold_value: Value,
     /// Whether the FEN carries a hand (`[...]`).
     pub(crate) pockets: bool,
+    pub(crate) shogi: ShogiRules,
+    pub(crate) xiangqi: XiangqiRules,
+    /// Three-check and the like: the checks each side still needs, in the
+    /// FEN as `3+3` (Fairy-Stockfish's checkCounting).
+    pub(crate) check_counting: bool,
+    /// Perpetual check or an absolute n-fold value: repetition rules the
+    /// server does not enforce yet (see `Generic::repetition_rule`).
+    pub(crate) repetition_extras: bool,
 }
 
 impl Spec {
@@ -129,7 +157,7 @@ impl Spec {
         let l = c.to_ascii_lowercase();
         self.pieces
             .iter()
-            .position(|p| p.letter == l)
+            .position(|p| p.letter == l || p.synonym == Some(l))
             .map(|i| i as u8)
     }
     pub(crate) fn king_kind(&self) -> Option<u8> {
