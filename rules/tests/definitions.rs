@@ -47,3 +47,21 @@ fn unplayable_definitions_are_refused_naming_the_line() {
     let (line, msg) = refused("[v:chess]\ncastling = maybe\n");
     assert_eq!((line, msg.contains("true or false")), (2, true), "{msg}");
 }
+
+#[test]
+fn shogi_and_xiangqi_keys_are_refused_naming_the_line() {
+    let (line, msg) = refused("[v:minishogi]\npromotedPieceType = p:x\n");
+    assert_eq!((line, msg.contains("`x`")), (2, true), "{msg}");
+    let (line, msg) = refused("[v:minishogi]\npromotedPieceType = pg\n");
+    assert_eq!((line, msg.contains("letter:letter")), (2, true), "{msg}");
+    let (line, msg) = refused("[v:xiangqi]\nmobilityRegionWhiteQueen = a1\n");
+    assert_eq!((line, msg.contains("mobilityRegionWhiteQueen")), (2, true), "{msg}");
+    let (line, msg) = refused("[v:xiangqi]\npieceSynonyms = r:c\n");
+    assert_eq!((line, msg.contains("`c`")), (2, true), "{msg}");
+    let (line, msg) = refused("[v:chess]\nking = k+N\n");
+    assert_eq!(line, 2, "{msg}");
+    assert_eq!(
+        check_definitions("[v:shogi]\ndropNoDoubledCount = 2\n").unwrap(),
+        vec!["v".to_string()]
+    );
+}

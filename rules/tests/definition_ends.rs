@@ -1,0 +1,74 @@
+//! How games of definition variants end where perft and SAN do not look:
+//! each position and result below is Fairy-Stockfish's (pyffish 0.0.90's
+//! `game_result` / `is_immediate_game_end`, checked when written).
+
+use missive_rules::{definition_variant, Color, Outcome, Variant};
+
+fn variant(id: &str) -> &'static dyn Variant {
+    definition_variant(id).unwrap_or_else(|| panic!("{id} is registered"))
+}
+
+/// The outcome after playing `moves` (coordinates) from `fen`.
+fn outcome_after(id: &str, fen: &str, moves: &[&str]) -> Option<Outcome> {
+    let v = variant(id);
+    let mut pos = v.parse_fen(fen).expect("a position");
+    for m in moves {
+        let legal = v.legal_moves(&pos);
+        let mv = v.parse_move(&pos, &legal, m).expect("a legal move");
+        pos = v.play(&pos, &mv);
+    }
+    let legal = v.legal_moves(&pos);
+    v.outcome(&pos, &legal)
+}
+
+#[test]
+fn a_mate_by_a_dropped_pawn_loses_for_the_side_that_drops_it() {
+    let o = outcome_after("minishogi", "kr3/1s3/G4/5/4K[P] w 0 1", &["P@a4"]).expect("over");
+    assert_eq!(o.winner, Some(Color::Black));
+}
+
+#[test]
+fn the_last_check_needed_wins_at_three_check() {
+    let fen = "rnbqkbnr/ppp2ppp/8/3pp3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1+3 0 3";
+    let o = outcome_after("3check", fen, &["f1b5"]).expect("over");
+    assert_eq!(o.winner, Some(Color::White));
+    let pos = variant("3check").parse_fen(fen).unwrap();
+    let v = variant("3check");
+    let bb5 = v.parse_move(&pos, &v.legal_moves(&pos), "Bb5+").unwrap();
+    assert!(v.fen(&v.play(&pos, &bb5)).contains(" 0+3 "));
+}
+
+#[test]
+fn suicide_scores_a_stalemate_by_the_pieces_left() {
+    assert_eq!(
+        outcome_after("suicide", "8/8/8/8/8/p7/P7/8 w - - 0 1", &[])
+            .expect("over")
+            .winner,
+        None
+    );
+    // White, stalemated with fewer pieces, wins.
+    assert_eq!(
+        outcome_after("suicide", "8/8/8/8/8/p7/P7/7p w - - 0 1", &[])
+            .expect("over")
+            .winner,
+        Some(Color::White)
+    );
+}
+
+#[test]
+fn a_bare_king_loses_at_shatranj_unless_it_can_bare_back() {
+    let o = outcome_after("shatranj", "8/8/8/4k3/8/8/3r4/4K3 b - - 0 1", &[]).expect("over");
+    assert_eq!(o.winner, Some(Color::Black));
+    assert_eq!(
+        outcome_after("shatranj", "8/8/8/4k3/8/8/3r4/4K3 w - - 0 1", &[]),
+        None
+    );
+}
+
+#[test]
+fn a_jeson_mor_knight_wins_once_it_survives_on_e5() {
+    let fen = "n8/9/9/9/9/9/5N3/9/9 w - - 0 1";
+    assert_eq!(outcome_after("jesonmor", fen, &["f3e5"]), None);
+    let o = outcome_after("jesonmor", fen, &["f3e5", "a9b7"]).expect("over");
+    assert_eq!(o.winner, Some(Color::White));
+}
