@@ -7,10 +7,13 @@ to depth 3 and every legal move in UCI with its SAN (`pyffish.get_san`).
 A position where `is_immediate_game_end` holds has no moves, as Missive's
 `legal_moves` is empty once the game is over.
 
+A variant named `name:wxf` also gets each move in WXF notation
+(`NOTATION_XIANGQI_WXF`), the xiangqi family's own.
+
 Output, one record a line, tab-separated:
     V <variant>
-    P <fen> <perft 3>
-    M <uci> <san>
+    P <fen> <depth> <perft>
+    M <uci> <san> [<wxf>]
 """
 import random
 import sys
@@ -52,14 +55,19 @@ def main():
     depth = 3
     if args[:1] == ["--depth"]:
         depth, args = int(args[1]), args[2:]
-    for variant in args:
+    for arg in args:
+        variant, _, notation = arg.partition(":")
         rng = random.Random(variant)
         print(f"V\t{variant}")
         for i, fen in enumerate(positions(variant, rng)):
             d = 3 if i == 0 else depth
             print(f"P\t{fen}\t{d}\t{perft(variant, fen, d)}")
             for m in sorted(moves(variant, fen, [])):
-                print(f"M\t{m}\t{sf.get_san(variant, fen, m)}")
+                extra = ""
+                if notation == "wxf":
+                    wxf = sf.get_san(variant, fen, m, False, sf.NOTATION_XIANGQI_WXF)
+                    extra = f"\t{wxf}"
+                print(f"M\t{m}\t{sf.get_san(variant, fen, m)}{extra}")
         sys.stdout.flush()
 
 

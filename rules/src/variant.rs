@@ -290,6 +290,13 @@ pub trait Variant: Send + Sync + 'static {
         let _ = legal;
         self.format_move(pos, mv, notation)
     }
+    /// `mv` in its family's own notation where the family has one besides
+    /// the display form (xiangqi's WXF, as Fairy-Stockfish writes it), which
+    /// [`Variant::parse_move`] reads as well; `None` for the others.
+    fn format_move_family(&self, pos: &Position, mv: &Move) -> Option<String> {
+        let _ = (pos, mv);
+        None
+    }
     /// Every move of `legal`, the whole legal move list of `pos`, written in
     /// `notation`, in order: the same strings as [`Variant::format_move`]
     /// one by one. Variants whose display forms depend on the other legal

@@ -55,7 +55,11 @@ fn shogi_and_xiangqi_keys_are_refused_naming_the_line() {
     let (line, msg) = refused("[v:minishogi]\npromotedPieceType = pg\n");
     assert_eq!((line, msg.contains("letter:letter")), (2, true), "{msg}");
     let (line, msg) = refused("[v:xiangqi]\nmobilityRegionWhiteQueen = a1\n");
-    assert_eq!((line, msg.contains("mobilityRegionWhiteQueen")), (2, true), "{msg}");
+    assert_eq!(
+        (line, msg.contains("mobilityRegionWhiteQueen")),
+        (2, true),
+        "{msg}"
+    );
     let (line, msg) = refused("[v:xiangqi]\npieceSynonyms = r:c\n");
     assert_eq!((line, msg.contains("`c`")), (2, true), "{msg}");
     let (line, msg) = refused("[v:chess]\nking = k+N\n");

@@ -21,6 +21,8 @@ struct Reference {
     perft: u64,
     /// UCI -> SAN.
     moves: BTreeMap<String, String>,
+    /// UCI -> the family's own notation (xiangqi's WXF), where asked for.
+    family: BTreeMap<String, String>,
 }
 
 fn reference(names: &[&str]) -> BTreeMap<String, Vec<Reference>> {
@@ -64,6 +66,7 @@ fn reference(names: &[&str]) -> BTreeMap<String, Vec<Reference>> {
                 depth: f[2].parse().expect("depth"),
                 perft: f[3].parse().expect("count"),
                 moves: BTreeMap::new(),
+                family: BTreeMap::new(),
             }),
             "M" => {
                 let r = refs
@@ -71,6 +74,9 @@ fn reference(names: &[&str]) -> BTreeMap<String, Vec<Reference>> {
                     .and_then(|v| v.last_mut())
                     .expect("a position first");
                 r.moves.insert(f[1].to_string(), f[2].to_string());
+                if let Some(w) = f.get(3) {
+                    r.family.insert(f[1].to_string(), w.to_string());
+                }
             }
             other => panic!("unexpected line kind {other}"),
         }
@@ -115,7 +121,44 @@ fn compare(v: &dyn Variant, refs: &[Reference]) -> Vec<String> {
             ));
             continue;
         }
+        let family: BTreeMap<String, String> = legal
+            .iter()
+            .filter_map(|m| {
+                v.format_move_family(&pos, m).map(|w| {
+                    (
+                        v.format_move_among(&pos, &legal, m, Notation::Coordinate),
+                        w,
+                    )
+                })
+            })
+            .collect();
+        if family != r.family {
+            let differ: Vec<_> = family
+                .iter()
+                .filter(|(k, w)| r.family.get(*k) != Some(w))
+                .map(|(k, w)| (k, w, r.family.get(k)))
+                .collect();
+            diffs.push(format!(
+                "{} at {}: family notation differs (uci, ours, Fairy-Stockfish's): {differ:?}",
+                v.id(),
+                r.fen
+            ));
+        }
         for m in &legal {
+            if let Some(w) = v.format_move_family(&pos, m) {
+                // WXF writes a manchu banner's rook and knight moves alike
+                // at times (as Fairy-Stockfish does): those read as ambiguous.
+                let alike = family.values().filter(|o| **o == w).count();
+                match v.parse_move(&pos, &legal, &w) {
+                    Ok(back) if back == *m => {}
+                    Err(missive_rules::MoveError::Ambiguous { .. }) if alike > 1 => {}
+                    other => diffs.push(format!(
+                        "{} at {}: {w} reads back as {other:?}",
+                        v.id(),
+                        r.fen
+                    )),
+                }
+            }
             let san = v.format_move_among(&pos, &legal, m, Notation::Display);
             match v.parse_move(&pos, &legal, &san) {
                 Ok(back) if back == *m => {}
@@ -153,7 +196,24 @@ fn every_definition_variant_plays_as_fairy_stockfish() {
         })
         .collect();
     assert!(!variants.is_empty());
-    let names: Vec<&str> = variants.iter().map(|v| v.id()).collect();
+    // A variant with a notation of its own (xiangqi's WXF) asks the driver
+    // for it too.
+    let names: Vec<String> = variants
+        .iter()
+        .map(|v| {
+            let pos = v.parse_fen(v.start_fen()).expect("start position");
+            let family = v
+                .legal_moves(&pos)
+                .first()
+                .is_some_and(|m| v.format_move_family(&pos, m).is_some());
+            if family {
+                format!("{}:wxf", v.id())
+            } else {
+                v.id().to_string()
+            }
+        })
+        .collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
     let refs = reference(&names);
     let mut diffs = Vec::new();
     for v in &variants {

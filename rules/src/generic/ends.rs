@@ -89,7 +89,8 @@ impl Generic {
                 Outcome::win(us, Reason::FlagReached)
             });
         }
-        let our_king_flag = s.flag_piece[us.index()].is_some() && s.flag_piece[us.index()] == s.king_kind();
+        let our_king_flag =
+            s.flag_piece[us.index()].is_some() && s.flag_piece[us.index()] == s.king_kind();
         if (!s.flag_move || s.flag_piece_safe || our_king_flag) && self.flag_reached(pos, them) {
             // Racing kings: Black's king may still reach the goal and draw.
             let black_reply = s.flag_move

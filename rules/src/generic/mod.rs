@@ -209,6 +209,10 @@ impl Variant for Generic {
             _ => self.uci(mv),
         }
     }
+    fn format_move_family(&self, pos: &Position, mv: &Move) -> Option<String> {
+        (self.spec.xiangqi.wxf && mv.kind != crate::moves::MoveKind::Drop)
+            .then(|| self.wxf(pos, mv))
+    }
     fn parse_move(&self, pos: &Position, legal: &[Move], text: &str) -> Result<Move, MoveError> {
         let t = text.trim();
         if t.is_empty() {
@@ -230,7 +234,11 @@ impl Variant for Generic {
         let want = bare(t);
         let found: Vec<&Move> = legal
             .iter()
-            .filter(|m| self.uci(m) == t || bare(&self.san(pos, legal, m)) == want)
+            .filter(|m| {
+                self.uci(m) == t
+                    || bare(&self.san(pos, legal, m)) == want
+                    || self.format_move_family(pos, m).is_some_and(|w| w == t)
+            })
             .collect();
         match found.as_slice() {
             [m] => Ok(**m),

@@ -28,7 +28,13 @@ impl Generic {
 
     /// `base` of `color` promoted, if its type promotes.
     pub(super) fn promote(&self, base: u8, color: Color) -> Option<Piece> {
-        let k = self.spec.shogi.promoted.get(base as usize).copied().flatten()?;
+        let k = self
+            .spec
+            .shogi
+            .promoted
+            .get(base as usize)
+            .copied()
+            .flatten()?;
         Some(Piece {
             kind: k,
             color,
@@ -141,9 +147,7 @@ impl Generic {
             return false;
         }
         let n = (0..self.spec.height)
-            .filter(|&r| {
-                pos.get(Square::new(sq.file(), r)) == Some(Piece::new(kind, color))
-            })
+            .filter(|&r| pos.get(Square::new(sq.file(), r)) == Some(Piece::new(kind, color)))
             .count();
         n >= sh.drop_no_doubled_count as usize
     }
@@ -210,7 +214,12 @@ impl Generic {
             _ => {
                 // `=`: declined a promotion the piece could make here.
                 let mut others = Vec::new();
-                self.push_piece_moves(m.from, mover, &[(m.to, Self::is_capture(pos, m))], &mut others);
+                self.push_piece_moves(
+                    m.from,
+                    mover,
+                    &[(m.to, Self::is_capture(pos, m))],
+                    &mut others,
+                );
                 if others.iter().any(|o| o.tag == PIECE_PROMOTION) {
                     san.push('=');
                 }

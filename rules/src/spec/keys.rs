@@ -373,9 +373,9 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
                 if types[i].0 == "king" && !rest.is_empty() {
                     // A royal piece with its own movement (`king = k:N`,
                     // Fairy-Stockfish's custom royal).
-                    let b = rest
-                        .strip_prefix(':')
-                        .ok_or_else(|| SpecError::key(e.line, &e.key, "needs `letter` or `letter:Betza`"))?;
+                    let b = rest.strip_prefix(':').ok_or_else(|| {
+                        SpecError::key(e.line, &e.key, "needs `letter` or `letter:Betza`")
+                    })?;
                     types[i].2 = b.to_string();
                 } else if types[i].0.starts_with("customPiece") {
                     let b = rest
@@ -644,8 +644,8 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
         region(e, width, height)
     })?;
     let check_counting = r.bool("checkCounting", false)?;
-    let repetition_extras = r.bool("perpetualCheckIllegal", false)?
-        || r.bool("nFoldValueAbsolute", false)?;
+    let repetition_extras =
+        r.bool("perpetualCheckIllegal", false)? || r.bool("nFoldValueAbsolute", false)?;
     let spec = Spec {
         name: name.to_string(),
         width,

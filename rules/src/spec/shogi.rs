@@ -81,7 +81,8 @@ pub(super) fn read(entries: &[Entry], pieces: &[PieceSpec]) -> Result<ShogiRules
     if let Some(e) = find(entries, "promotedPieceType") {
         for pair in e.value.split_whitespace() {
             let mut cs = pair.chars();
-            let (Some(from), Some(':'), Some(to), None) = (cs.next(), cs.next(), cs.next(), cs.next())
+            let (Some(from), Some(':'), Some(to), None) =
+                (cs.next(), cs.next(), cs.next(), cs.next())
             else {
                 return Err(SpecError::key(
                     e.line,

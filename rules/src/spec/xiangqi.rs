@@ -15,6 +15,8 @@ pub(crate) struct XiangqiRules {
     /// Relative rank (0-based) from which a soldier also steps sideways.
     pub(crate) soldier_rank: u8,
     pub(crate) flying_general: bool,
+    /// Moves also written in WXF notation (`variantTemplate = xiangqi`).
+    pub(crate) wxf: bool,
 }
 
 pub(super) const KEYS: &[&str] = &["soldierPromotionRank", "flyingGeneral", "pieceSynonyms"];
@@ -48,9 +50,7 @@ pub(super) fn read(
         let kind = pieces
             .iter()
             .position(|p| capitalized(&p.name) == name)
-            .ok_or_else(|| {
-                SpecError::key(e.line, &e.key, "names no piece type of this variant")
-            })?;
+            .ok_or_else(|| SpecError::key(e.line, &e.key, "names no piece type of this variant"))?;
         mobility[kind][side] = Some(region(e)?);
     }
     let soldier_rank = match entries.iter().find(|e| e.key == "soldierPromotionRank") {
@@ -82,7 +82,8 @@ pub(super) fn read(
     if let Some(e) = entries.iter().find(|e| e.key == "pieceSynonyms") {
         for pair in e.value.split_whitespace() {
             let mut cs = pair.chars();
-            let (Some(l), Some(':'), Some(syn), None) = (cs.next(), cs.next(), cs.next(), cs.next())
+            let (Some(l), Some(':'), Some(syn), None) =
+                (cs.next(), cs.next(), cs.next(), cs.next())
             else {
                 return Err(SpecError::key(
                     e.line,
@@ -115,5 +116,8 @@ pub(super) fn read(
         mobility,
         soldier_rank,
         flying_general,
+        wxf: entries
+            .iter()
+            .any(|e| e.key == "variantTemplate" && e.value == "xiangqi"),
     })
 }
