@@ -3,14 +3,17 @@
 
 use super::betza;
 use super::ini::Entry;
+use super::reader::Reader;
+use super::squares::{file, rank, rank_set, region};
 use super::{PieceSpec, Regions, Spec, SpecError, Value, MAX_FILES, MAX_RANKS};
 use crate::geometry::{Square, SquareSet};
 use crate::position::MAX_KINDS;
 
 /// Fairy-Stockfish's built-in piece types in its own order, with their
-/// movement. The soldier, the Janggi pieces and other types whose moves
+/// movement. The Janggi pieces and other types whose moves
 /// Fairy-Stockfish special-cases in code are left out, so a definition
-/// using them is refused rather than played differently.
+/// using them is refused rather than played differently (the soldier's
+/// special case is the engine's `soldier` flag).
 const BUILT_IN: &[(&str, &str)] = &[
     ("pawn", "fmWfceF"),
     ("knight", "N"),
@@ -131,153 +134,6 @@ fn is_piece_key(key: &str) -> bool {
             .strip_prefix("customPiece")
             .and_then(|n| n.parse::<usize>().ok())
             .is_some_and(|n| (1..=CUSTOM).contains(&n))
-}
-
-struct Reader<'a> {
-    entries: &'a [Entry],
-}
-
-impl<'a> Reader<'a> {
-    fn get(&self, key: &str) -> Option<&'a Entry> {
-        self.entries.iter().find(|e| e.key == key)
-    }
-    fn bool(&self, key: &str, default: bool) -> Result<bool, SpecError> {
-        match self.get(key) {
-            None => Ok(default),
-            Some(e) => match e.value.as_str() {
-                "true" => Ok(true),
-                "false" => Ok(false),
-                v => Err(SpecError::key(
-                    e.line,
-                    key,
-                    format_args!("must be true or false, not `{v}`"),
-                )),
-            },
-        }
-    }
-    fn int(&self, key: &str, default: i64, max: i64) -> Result<i64, SpecError> {
-        match self.get(key) {
-            None => Ok(default),
-            Some(e) => e
-                .value
-                .parse::<i64>()
-                .ok()
-                .filter(|n| (0..=max).contains(n))
-                .ok_or_else(|| {
-                    SpecError::key(
-                        e.line,
-                        key,
-                        format_args!("must be a number from 0 to {max}"),
-                    )
-                }),
-        }
-    }
-    fn value(&self, key: &str) -> Result<Option<Option<Value>>, SpecError> {
-        let Some(e) = self.get(key) else {
-            return Ok(None);
-        };
-        Ok(Some(match e.value.as_str() {
-            "win" => Some(Value::Win),
-            "loss" => Some(Value::Loss),
-            "draw" => Some(Value::Draw),
-            "none" => None,
-            v => {
-                return Err(SpecError::key(
-                    e.line,
-                    key,
-                    format_args!("must be win, loss, draw or none, not `{v}`"),
-                ))
-            }
-        }))
-    }
-}
-
-/// A file as Fairy-Stockfish writes it: a letter or a 1-based number.
-fn file(e: &Entry, width: u8) -> Result<u8, SpecError> {
-    let v = e.value.as_str();
-    let f = match v.parse::<u8>() {
-        Ok(n) if n >= 1 => Some(n - 1),
-        Ok(_) => None,
-        Err(_) => {
-            let mut c = v.chars();
-            match (c.next(), c.next()) {
-                (Some(l), None) if l.is_ascii_lowercase() => Some(l as u8 - b'a'),
-                _ => None,
-            }
-        }
-    };
-    f.filter(|&f| f < width).ok_or_else(|| {
-        SpecError::key(
-            e.line,
-            &e.key,
-            format_args!("names no file of the board: `{v}`"),
-        )
-    })
-}
-
-fn rank(e: &Entry, height: u8) -> Result<u8, SpecError> {
-    e.value
-        .parse::<u8>()
-        .ok()
-        .filter(|&r| r >= 1 && r <= height)
-        .map(|r| r - 1)
-        .ok_or_else(|| {
-            SpecError::key(
-                e.line,
-                &e.key,
-                format_args!("names no rank of the board: `{}`", e.value),
-            )
-        })
-}
-
-/// A region: squares (`e4`), whole ranks (`*4`), whole files (`e*`).
-fn region(e: &Entry, width: u8, height: u8) -> Result<SquareSet, SpecError> {
-    let mut set = SquareSet::EMPTY;
-    let bad = |t: &str| {
-        SpecError::key(
-            e.line,
-            &e.key,
-            format_args!("has `{t}`, which is no square, `*N` or `x*` of the board"),
-        )
-    };
-    for t in e.value.split_whitespace() {
-        if t == "-" {
-            break;
-        }
-        if let Some(r) = t.strip_prefix('*') {
-            let r: u8 = r
-                .parse()
-                .ok()
-                .filter(|&r| r >= 1 && r <= height)
-                .ok_or_else(|| bad(t))?;
-            for f in 0..width {
-                set.insert(Square::new(f, r - 1));
-            }
-        } else if let Some(f) = t.strip_suffix('*') {
-            let f = f
-                .chars()
-                .next()
-                .filter(|c| c.is_ascii_lowercase() && f.len() == 1)
-                .ok_or_else(|| bad(t))?;
-            let f = f as u8 - b'a';
-            if f >= width {
-                return Err(bad(t));
-            }
-            for r in 0..height {
-                set.insert(Square::new(f, r));
-            }
-        } else {
-            let sq = Square::parse(t)
-                .filter(|s| s.file() < width && s.rank() < height)
-                .ok_or_else(|| bad(t))?;
-            set.insert(sq);
-        }
-    }
-    Ok(set)
-}
-
-fn rank_set(width: u8, r: u8) -> SquareSet {
-    (0..width).map(|f| Square::new(f, r)).collect()
 }
 
 /// The spec of variant `name` (section at `line`) from its entries and

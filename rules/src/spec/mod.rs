@@ -8,7 +8,9 @@
 mod betza;
 mod ini;
 mod keys;
+mod reader;
 mod shogi;
+mod squares;
 mod xiangqi;
 
 pub(crate) use betza::{Atom, Movement, Reach};
