@@ -72,3 +72,15 @@ fn a_jeson_mor_knight_wins_once_it_survives_on_e5() {
     let o = outcome_after("jesonmor", fen, &["f3e5", "a9b7"]).expect("over");
     assert_eq!(o.winner, Some(Color::White));
 }
+
+#[test]
+fn racing_kings_gives_black_the_move_that_draws() {
+    let fen = "8/K6k/8/8/8/8/8/8 w - - 0 1";
+    assert_eq!(outcome_after("racingkings", fen, &["a7a8"]), None);
+    let draw = outcome_after("racingkings", fen, &["a7a8", "h7h8"]).expect("over");
+    assert_eq!(draw.winner, None);
+    let lost = outcome_after("racingkings", fen, &["a7a8", "h7g7"]).expect("over");
+    assert_eq!(lost.winner, Some(Color::White));
+    let far = outcome_after("racingkings", "8/K7/8/7k/8/8/8/8 w - - 0 1", &["a7a8"]);
+    assert_eq!(far.expect("over").winner, Some(Color::White));
+}
