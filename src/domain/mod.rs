@@ -9,6 +9,7 @@ pub mod error;
 pub mod game_event;
 pub mod game_state;
 pub mod mail_kind;
+pub mod dutch;
 pub mod matching;
 pub mod pairing;
 pub mod piece_words;
