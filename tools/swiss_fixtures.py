@@ -14,6 +14,10 @@ after the other into one gzip'd file, each after a line `### N`
 
     tools/swiss_fixtures.py --bbp /path/to/bbpPairings.exe --count 5000 --seed 63 \
         --out tests/fixtures/swiss_dutch.trf.gz
+
+The committed file was made in two batches run side by side and
+concatenated (`cat a.gz b.gz`; a gzip file may hold several members):
+`--count 2500 --seed 63` and `--count 2500 --seed 64 --number-from 2501`.
 """
 
 from __future__ import annotations
@@ -123,11 +127,13 @@ def main():
     ap.add_argument("--count", type=int, default=5000)
     ap.add_argument("--seed", type=int, default=63)
     ap.add_argument("--out", default="tests/fixtures/swiss_dutch.trf.gz")
+    ap.add_argument("--number-from", type=int, default=1,
+                    help="number of the first tournament (to append a batch: gzip files concatenate)")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     with gzip.GzipFile(a.out, "wb", mtime=0) as out:
         for i in range(a.count):
-            out.write(f"### {i + 1}\n".encode())
+            out.write(f"### {a.number_from + i}\n".encode())
             out.write(tournament(rng, a.bbp).encode())
             if (i + 1) % 500 == 0:
                 print(f"{i + 1} tournaments", file=sys.stderr)

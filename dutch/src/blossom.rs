@@ -459,7 +459,9 @@ impl<'a, const L: usize> Matcher<'a, L> {
                     }
                 }
                 for b in 0..2 * n {
-                    if self.blossomparent[b] == NONE && self.label[b] == 1 && self.bestedge[b] != NONE
+                    if self.blossomparent[b] == NONE
+                        && self.label[b] == 1
+                        && self.bestedge[b] != NONE
                     {
                         let d = self.slack(self.bestedge[b]).half();
                         if d < delta {
@@ -551,7 +553,13 @@ mod tests {
             used[v] = true;
             let mut b = go(v + 1, used, n, e);
             for &(i, j, w) in e {
-                let o = if i == v { j } else if j == v { i } else { continue };
+                let o = if i == v {
+                    j
+                } else if j == v {
+                    i
+                } else {
+                    continue;
+                };
                 if !used[o] {
                     used[o] = true;
                     b = b.max(w + go(v + 1, used, n, e));
@@ -571,7 +579,14 @@ mod tests {
         // A blossom that must be expanded (mwmatching test 20/21).
         let m = run(
             7,
-            &[(1, 2, 9), (1, 3, 8), (2, 3, 10), (1, 4, 5), (4, 5, 4), (1, 6, 3)],
+            &[
+                (1, 2, 9),
+                (1, 3, 8),
+                (2, 3, 10),
+                (1, 4, 5),
+                (4, 5, 4),
+                (1, 6, 3),
+            ],
         );
         assert_eq!(m[1], Some(6));
         assert_eq!(m[2], Some(3));

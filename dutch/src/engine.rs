@@ -17,7 +17,9 @@ pub struct DutchRound {
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum DutchError {
-    #[error("no pairing satisfies the absolute criteria (no repeat, colours, one bye) for this round")]
+    #[error(
+        "no pairing satisfies the absolute criteria (no repeat, colours, one bye) for this round"
+    )]
     NoPairing,
     #[error("the tournament is too large for the pairing's weights")]
     TooLarge,
@@ -266,8 +268,7 @@ fn run<const L: usize>(mut ctx: Context<'_>, initial: Color) -> Result<DutchRoun
         // The remainder: the residents not paired with a moved-down player.
         let mut rem: Vec<usize> = Vec::new();
         let mut pairs = 0usize;
-        for pi in sg_begin..nsg_begin {
-            let pv = by_index[pi];
+        for (pi, &pv) in by_index.iter().enumerate().take(nsg_begin).skip(sg_begin) {
             if stable[pv] < sg_begin_vertex {
                 continue;
             }
@@ -410,8 +411,7 @@ fn run<const L: usize>(mut ctx: Context<'_>, initial: Color) -> Result<DutchRoun
                 if pi < nsg_begin {
                     sg_begin += 1;
                 }
-                if ctx.single_downfloater_is_bye
-                    && sorted[stable[pv]].score < sorted[sg_iter].score
+                if ctx.single_downfloater_is_bye && sorted[stable[pv]].score < sorted[sg_iter].score
                 {
                     ctx.single_downfloater_is_bye = false;
                 }
@@ -450,7 +450,11 @@ fn run<const L: usize>(mut ctx: Context<'_>, initial: Color) -> Result<DutchRoun
     // Board order: the higher player's score, the lower one's, the higher one's rank.
     let key = |&(w, bl): &(&Player, &Player)| {
         let (hi, lo) = if ranks_below(w, bl) { (bl, w) } else { (w, bl) };
-        (std::cmp::Reverse(hi.score), std::cmp::Reverse(lo.score), hi.rank)
+        (
+            std::cmp::Reverse(hi.score),
+            std::cmp::Reverse(lo.score),
+            hi.rank,
+        )
     };
     games.sort_by_key(key);
     Ok(DutchRound {
@@ -507,11 +511,17 @@ mod tests {
                     assert!(!seen[w] && !seen[b] && !t.players[w].absent && !t.players[b].absent);
                     seen[w] = true;
                     seen[b] = true;
-                    let met = t.players[w].records.iter().any(|m| m.played && m.opponent == Some(b));
+                    let met = t.players[w]
+                        .records
+                        .iter()
+                        .any(|m| m.played && m.opponent == Some(b));
                     assert!(!met, "C.1: {w} and {b} met before");
                 }
                 if let Some(b) = r.bye {
-                    let had = t.players[b].records.iter().any(|m| m.paired && m.opponent.is_none());
+                    let had = t.players[b]
+                        .records
+                        .iter()
+                        .any(|m| m.paired && m.opponent.is_none());
                     assert!(!had, "C.2: {b} had a bye");
                 }
                 let present = t.players.iter().filter(|e| !e.absent).count();

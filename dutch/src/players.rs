@@ -86,14 +86,20 @@ fn record(e: &Entrant, round: usize) -> Record {
 
 /// Points times two of `e` before the last `back` rounds.
 fn score_back(t: &Tournament, e: &Entrant, back: usize) -> u32 {
-    (0..t.played_rounds - back).map(|r| record(e, r).points2).sum()
+    (0..t.played_rounds - back)
+        .map(|r| record(e, r).points2)
+        .sum()
 }
 
 fn float(t: &Tournament, idx: usize, back: usize) -> Float {
     let e = &t.players[idx];
     let m = record(e, t.played_rounds - back);
     if !m.played {
-        return if m.points2 > 0 { Float::Down } else { Float::None };
+        return if m.points2 > 0 {
+            Float::Down
+        } else {
+            Float::None
+        };
     }
     let Some(o) = m.opponent else {
         return Float::None;
@@ -138,7 +144,11 @@ pub fn derive(t: &Tournament) -> Vec<Player> {
             consecutive = if last == Some(c) { consecutive + 1 } else { 1 };
             last = Some(c);
         }
-        let lower = if whites > blacks { Color::Black } else { Color::White };
+        let lower = if whites > blacks {
+            Color::Black
+        } else {
+            Color::White
+        };
         let imbalance = whites.abs_diff(blacks);
         let invert = |c: Option<Color>| c.map(|c| c.opponent());
         let preference = if imbalance > 1 {
@@ -161,8 +171,16 @@ pub fn derive(t: &Tournament) -> Vec<Player> {
             !m.played && (m.points2 >= 2 || (m.paired && m.opponent.is_none()))
         });
         let floats = [
-            if t.played_rounds >= 1 { float(t, id, 1) } else { Float::None },
-            if t.played_rounds >= 2 { float(t, id, 2) } else { Float::None },
+            if t.played_rounds >= 1 {
+                float(t, id, 1)
+            } else {
+                Float::None
+            },
+            if t.played_rounds >= 2 {
+                float(t, id, 2)
+            } else {
+                Float::None
+            },
         ];
         out.push(Player {
             id,
@@ -199,7 +217,11 @@ pub fn colour_of(player: &Player, opponent: &Player, initial: Color) -> Color {
     let player_lower = ranks_below(player, opponent);
     match player.preference {
         None => {
-            let higher_rank = if player_lower { opponent.rank } else { player.rank };
+            let higher_rank = if player_lower {
+                opponent.rank
+            } else {
+                player.rank
+            };
             let higher_gets = if higher_rank % 2 == 1 {
                 initial.opponent()
             } else {

@@ -5,11 +5,11 @@
 pub mod account_token;
 pub mod api_credential;
 pub mod codes;
+pub mod dutch;
 pub mod error;
 pub mod game_event;
 pub mod game_state;
 pub mod mail_kind;
-pub mod dutch;
 pub mod matching;
 pub mod pairing;
 pub mod piece_words;

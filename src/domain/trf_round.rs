@@ -144,13 +144,16 @@ pub fn initial_colour(trf: &Trf) -> Color {
             .filter(|&c| c != Color::Neutral)
     };
     let rounds = players.iter().map(|p| p.rounds.len()).max().unwrap_or(0);
-    let Some(first) = (0..rounds).find(|&r| players.iter().any(|p| colour_in(p, r).is_some())) else {
+    let Some(first) = (0..rounds).find(|&r| players.iter().any(|p| colour_in(p, r).is_some()))
+    else {
         return Color::White;
     };
     let paired_by = |p: &super::trf::TrfPlayer| {
-        p.rounds.iter().take(first + 1).flatten().any(|e| {
-            e.opponent.is_some() || e.result == TrfResult::PairingBye
-        })
+        p.rounds
+            .iter()
+            .take(first + 1)
+            .flatten()
+            .any(|e| e.opponent.is_some() || e.result == TrfResult::PairingBye)
     };
     let mut flip = false;
     for p in players.iter().filter(|p| paired_by(p)) {

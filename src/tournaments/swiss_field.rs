@@ -58,7 +58,11 @@ pub fn swiss_field(
                 colour: Some(colour).filter(|&c| played && c != Color::Neutral),
                 played,
                 paired: true,
-                points2: if scores { points2_for(g, user) as u32 } else { 0 },
+                points2: if scores {
+                    points2_for(g, user) as u32
+                } else {
+                    0
+                },
             };
         }
         for &(r, u) in &byes {
