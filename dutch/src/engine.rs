@@ -21,9 +21,13 @@ pub enum DutchError {
         "no pairing satisfies the absolute criteria (no repeat, colours, one bye) for this round"
     )]
     NoPairing,
-    #[error("the tournament is too large for the pairing's weights")]
+    #[error("more than {MAX_PLAYERS} players to pair, or too many score groups: too large for this pairing")]
     TooLarge,
 }
+
+/// The most players one round pairs (the server's tournaments take at most 1,000): the weights
+/// take n² wide numbers and the matching is run O(n) times.
+pub const MAX_PLAYERS: usize = 1000;
 
 fn bits(v: usize) -> u32 {
     usize::BITS - v.leading_zeros()
@@ -32,6 +36,9 @@ fn bits(v: usize) -> u32 {
 /// Pair the next round of `t`.
 pub fn pair(t: &Tournament) -> Result<DutchRound, DutchError> {
     let mut players = derive(t);
+    if players.len() > MAX_PLAYERS {
+        return Err(DutchError::TooLarge);
+    }
     if players.is_empty() {
         return Ok(DutchRound {
             games: Vec::new(),

@@ -21,5 +21,5 @@ pub mod players;
 mod weights;
 mod wide;
 
-pub use engine::{pair, DutchError, DutchRound};
+pub use engine::{pair, DutchError, DutchRound, MAX_PLAYERS};
 pub use players::{Entrant, Record, Tournament};
