@@ -2,7 +2,7 @@
 //! FIDE's A.7 endorsement test does it, round by round against an endorsed
 //! engine.
 //!
-//! 1. Fixtures: tests/fixtures/swiss_dutch.trf.gz holds 3,885 random
+//! 1. Fixtures: tests/fixtures/swiss_dutch.trf.gz holds 5,000 random
 //!    tournaments (9 to 100 players, 5 to 11 rounds, forfeits, half-point
 //!    byes, absences, withdrawals) whose every round was paired by
 //!    bbpPairings (FIDE-endorsed), made by tools/swiss_fixtures.py. Each
@@ -10,7 +10,7 @@
 //!    `missive swiss pair` and the server use (`trf_round::next_round`), and
 //!    must give the same boards, colours and bye. At most 0.2 % of the
 //!    tournaments may differ in any round. CI runs the first 1,000;
-//!    `MISSIVE_SWISS_FIXTURES=all` runs all 3,885.
+//!    `MISSIVE_SWISS_FIXTURES=all` runs all 5,000.
 //! 2. Live: a few fresh random tournaments against caissify-pairings 0.5.0
 //!    (installed by .ci/run), through the `missive swiss pair` binary, so
 //!    the fixture route is seen to agree with a second engine too. That
@@ -97,12 +97,12 @@ fn check(n: usize, text: &str) -> (usize, Vec<String>) {
     (rounds, differences)
 }
 
-/// The first 1,000 fixtures (all 3,885 with `MISSIVE_SWISS_FIXTURES=all`), on every core: about
+/// The first 1,000 fixtures (all 5,000 with `MISSIVE_SWISS_FIXTURES=all`), on every core: about
 /// 0.14 s of CPU a tournament.
 #[test]
 fn dutch_pairing_matches_bbp_pairings_on_random_tournaments() {
     let all = fixtures();
-    assert_eq!(all.len(), 3885, "fixture count");
+    assert_eq!(all.len(), 5000, "fixture count");
     let count = if std::env::var("MISSIVE_SWISS_FIXTURES").as_deref() == Ok("all") {
         all.len()
     } else {

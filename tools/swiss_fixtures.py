@@ -15,11 +15,10 @@ after the other into one gzip'd file, each after a line `### N`
     tools/swiss_fixtures.py --bbp /path/to/bbpPairings.exe --count 5000 --seed 63 \
         --out tests/fixtures/swiss_dutch.trf.gz
 
-The committed file (3,885 tournaments) was made in two batches run side by
+The committed file (5,000 tournaments) was made in two batches run side by
 side and concatenated (`cat a.gz b.gz`; a gzip file may hold several
-members): `--count 2500 --seed 63` and `--count 1385 --seed 64
---number-from 2501` (the second was stopped there for time: its first
-1,385 tournaments are what `--count 1385` writes).
+members): `--count 2500 --seed 63` and `--count 2500 --seed 64
+--number-from 2501`.
 """
 
 from __future__ import annotations
