@@ -11,10 +11,10 @@ use common::{Backend, TestApp};
 use missive::accounts::users as accounts;
 use missive::db::models::{GameRow, User};
 use missive::db::DbConn;
+use missive::domain::dutch;
 use missive::domain::error::Error;
 use missive::domain::game_state::{EndReason, GameResult, GameStatus, Side};
 use missive::domain::mail_kind::MailKind;
-use missive::domain::pairing;
 use missive::domain::tournament_state::TournamentStatus;
 use missive::game::draw;
 use missive::game::resign;
@@ -24,6 +24,7 @@ use missive::tournaments::entry;
 use missive::tournaments::entry::TournamentForm;
 use missive::tournaments::rounds;
 use missive::tournaments::rows;
+use missive::tournaments::swiss_field::swiss_field;
 use missive::tournaments::views;
 use missive::tournaments::views::StandingLine;
 use missive::tournaments::withdrawal;
@@ -399,28 +400,20 @@ fn swiss_of_eight(backend: Backend) {
     // (2) met pl2 (1½) and pl3 (1½) met pl4 (1): down, up, down, up; the
     // others met their own score. Round 2 was paired within the scores.
     let t = rows::load(conn, tid).unwrap();
-    let mut floats = |round: i32| -> Vec<Option<pairing::Float>> {
-        let field = rounds::swiss_field(conn, &t, round).unwrap();
+    let mut floats = |round: i32| -> Vec<Float> {
+        let (users, field) = swiss_field(conn, &t, round).unwrap();
+        let players = dutch::players::derive(&field);
         (1..=8)
-            .map(|n| field.iter().find(|e| seed(e.id) == n).unwrap().last_float)
+            .map(|n| {
+                let p = players.iter().find(|p| seed(users[p.id]) == n).unwrap();
+                p.floats[0]
+            })
             .collect()
     };
-    use pairing::Float::{Down, Up};
-    assert_eq!(
-        floats(4),
-        [
-            Some(Down),
-            Some(Up),
-            Some(Down),
-            Some(Up),
-            None,
-            None,
-            None,
-            None
-        ]
-    );
-    assert_eq!(floats(3), [None; 8]);
-    assert_eq!(floats(1), [None; 8]);
+    use dutch::players::Float::{self, Down, None as Level, Up};
+    assert_eq!(floats(4), [Down, Up, Down, Up, Level, Level, Level, Level]);
+    assert_eq!(floats(3), [Level; 8]);
+    assert_eq!(floats(1), [Level; 8]);
     let v = views::view(conn, tid).unwrap();
     // Hand-checked from those pairings and results:
     //   pl1 W5 W4 W2 = 3; pl2 W6 D3 L1 = 1½; pl3 W7 D2 W4 = 2½; pl4 W8 L1 L3 = 1;

@@ -14,6 +14,13 @@ differing rounds. Exit status 0 when the share that differs is at most
 --max-share.
 
     tools/swiss_oracle.py --missive target/release/missive --count 5000 --seed 1
+
+caissify-pairings is not bbpPairings: on 114 live rounds (15 tournaments of
+up to 30 players) it agreed with bbpPairings on 92, where `missive swiss
+pair` agreed on all 114 (e.g. it gives a shared colour preference to the
+lower-scored player, against E.5). So the exact check is against
+bbpPairings' fixtures (tools/swiss_fixtures.py), and tests/swiss_oracle.rs
+runs this script with --min-round-share as a second, looser witness.
 """
 
 from __future__ import annotations
@@ -92,8 +99,8 @@ def simulate(rng, white, black):
     return ("1", "0") if rng.random() < p else ("0", "1")
 
 
-def tournament(rng, exe, show):
-    n = rng.randint(9, 100)
+def tournament(rng, exe, show, max_players=100):
+    n = rng.randint(9, max_players)
     total = rng.randint(5, 11)
     ratings = sorted((rng.randint(1400, 2700) for _ in range(n)), reverse=True)
     players = [{"number": i + 1, "name": f"Player {i + 1}", "rating": r} for i, r in enumerate(ratings)]
@@ -147,17 +154,22 @@ def main():
     ap.add_argument("--count", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--max-share", type=float, default=0.002)
+    ap.add_argument("--min-round-share", type=float, default=None,
+                    help="instead of --max-share: pass when at least this share of rounds match")
     ap.add_argument("--show", type=int, default=0, help="print this many differing rounds")
+    ap.add_argument("--max-players", type=int, default=100, help="largest field (the oracle is slow)")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     differ = rounds = rounds_differ = 0
     for i in range(a.count):
-        r, d = tournament(rng, a.missive, differ < a.show)
+        r, d = tournament(rng, a.missive, differ < a.show, a.max_players)
         rounds += r
         rounds_differ += d
         differ += d > 0
     print(f"compared {a.count} tournaments ({rounds} rounds): {differ} differ, "
           f"{a.count - differ}/{a.count} match; rounds: {rounds - rounds_differ}/{rounds} match")
+    if a.min_round_share is not None:
+        sys.exit(0 if rounds and rounds - rounds_differ >= a.min_round_share * rounds else 1)
     sys.exit(0 if differ <= a.max_share * a.count else 1)
 
 

@@ -1,6 +1,6 @@
-//! The next Swiss round of a tournament read from a TRF file, paired with
-//! the same code as the server's Swiss rounds ([`pairing::swiss_round`]),
-//! and printed as JaVaFo and bbpPairings print it with `-p`.
+//! The next Swiss round of a tournament read from a TRF file, paired by the
+//! FIDE Dutch system ([`dutch::pair`], the same code as the server's Swiss
+//! rounds), and printed as JaVaFo and bbpPairings print it with `-p`.
 //!
 //! How a TRF says who is paired (as bbpPairings reads it): the rounds
 //! played are the most rounds any player has with a pairing in them (a
@@ -8,9 +8,10 @@
 //! entry for the round after (a half-point bye, an absence) is not paired.
 //! Forfeited games do not count as meetings or colours.
 
-use super::pairing::{self, Float, SwissEntrant};
+use super::dutch::{self, Entrant, Record, Tournament};
 use super::trf::{Trf, TrfResult};
 use missive_rules::Color;
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -18,7 +19,7 @@ pub enum NextRoundError {
     #[error("all {0} rounds are paired already")]
     Finished(u32),
     #[error("{0}")]
-    Pairing(#[from] pairing::PairingError),
+    Pairing(#[from] dutch::DutchError),
 }
 
 /// Boards of the next round by pairing number, and the player given the bye.
@@ -62,6 +63,46 @@ pub fn rounds_paired(trf: &Trf) -> usize {
         .unwrap_or(0)
 }
 
+/// The tournament as the Dutch pairing sees it before round `played + 1`.
+pub fn tournament_of(trf: &Trf) -> Tournament {
+    let played = rounds_paired(trf);
+    let mut players: Vec<&super::trf::TrfPlayer> = trf.players.iter().collect();
+    players.sort_by_key(|p| p.number);
+    let index: HashMap<u32, usize> = players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.number, i))
+        .collect();
+    let entrants = players
+        .iter()
+        .map(|p| Entrant {
+            records: (0..played)
+                .map(|r| {
+                    let Some(e) = p.rounds.get(r).copied().flatten() else {
+                        return Record::default();
+                    };
+                    let opponent = e.opponent.and_then(|o| index.get(&o).copied());
+                    Record {
+                        opponent,
+                        colour: e.colour,
+                        played: opponent.is_some() && e.result.played(),
+                        paired: opponent.is_some() || e.result == TrfResult::PairingBye,
+                        points2: e.result.points2(),
+                    }
+                })
+                .collect(),
+            absent: p.rounds.len() > played,
+        })
+        .collect();
+    Tournament {
+        players: entrants,
+        played_rounds: played,
+        // Without a stated length, no round is taken for the last (C.3's exception).
+        total_rounds: trf.total_rounds.map_or(usize::MAX, |t| t as usize),
+        initial: initial_colour(trf),
+    }
+}
+
 /// Pair the round after the last paired one.
 pub fn next_round(trf: &Trf) -> Result<NextRound, NextRoundError> {
     let played = rounds_paired(trf);
@@ -70,77 +111,58 @@ pub fn next_round(trf: &Trf) -> Result<NextRound, NextRoundError> {
             return Err(NextRoundError::Finished(total));
         }
     }
-    let points_before = |p: &super::trf::TrfPlayer, round: usize| -> i32 {
-        p.rounds
-            .iter()
-            .take(round)
-            .flatten()
-            .map(|e| e.result.points2() as i32)
-            .sum()
-    };
-    let by_number: std::collections::HashMap<u32, &super::trf::TrfPlayer> =
-        trf.players.iter().map(|p| (p.number, p)).collect();
-    let entrants: Vec<SwissEntrant> = trf
-        .players
-        .iter()
-        .map(|p| {
-            let history = p.rounds.iter().take(played);
-            let games = || history.clone().flatten().filter(|e| e.result.played());
-            let last_float = played.checked_sub(1).and_then(|r| {
-                let e = p.rounds.get(r).copied().flatten()?;
-                // An unplayed round that brought points (a bye, a forfeit win) is a downfloat.
-                if !e.result.played() {
-                    return (e.result.points2() > 0).then_some(Float::Down);
-                }
-                let other = by_number.get(&e.opponent?)?;
-                match points_before(p, r).cmp(&points_before(other, r)) {
-                    std::cmp::Ordering::Greater => Some(Float::Down),
-                    std::cmp::Ordering::Less => Some(Float::Up),
-                    std::cmp::Ordering::Equal => None,
-                }
-            });
-            SwissEntrant {
-                id: p.number as i32,
-                seed: p.number as usize - 1,
-                points2: points_before(p, played),
-                opponents: games()
-                    .filter_map(|e| e.opponent)
-                    .map(|o| o as i32)
-                    .collect(),
-                colors: games().filter_map(|e| e.colour).collect::<Vec<Color>>(),
-                had_bye: history.clone().flatten().any(|e| {
-                    matches!(e.result, TrfResult::PairingBye | TrfResult::ForfeitWin)
-                        || (e.opponent.is_none() && e.result == TrfResult::FullBye)
-                }),
-                withdrawn: p.rounds.len() > played,
-                last_float,
-            }
-        })
-        .collect();
-    let round = pairing::swiss_round_with(&entrants, initial_colour(trf))?;
+    let t = tournament_of(trf);
+    let mut numbers: Vec<u32> = trf.players.iter().map(|p| p.number).collect();
+    numbers.sort_unstable();
+    let round = dutch::pair(&t)?;
     Ok(NextRound {
         round: played as u32 + 1,
         games: round
             .games
             .iter()
-            .map(|&(w, b)| (w as u32, b as u32))
+            .map(|&(w, b)| (numbers[w], numbers[b]))
             .collect(),
-        bye: round.bye.map(|b| b as u32),
+        bye: round.bye.map(|b| numbers[b]),
     })
 }
 
-/// Record 152 or `XXC`; without them, the colour of the highest-ranked player paired in round 1
-/// (TRF-2026 makes 152 mandatory only when it differs from that), else white.
+/// Record 152 or `XXC`; without them, as bbpPairings infers it: the first round with colours, the
+/// colour there of the highest-numbered player paired by then, reversed once for each
+/// higher-numbered one passed over for having no colour in that round; else white.
 pub fn initial_colour(trf: &Trf) -> Color {
-    trf.initial_colour
-        .or_else(|| {
-            let mut players: Vec<_> = trf.players.iter().collect();
-            players.sort_by_key(|p| p.number);
-            players
-                .iter()
-                .find_map(|p| p.rounds.first().copied().flatten().and_then(|e| e.colour))
-        })
-        .unwrap_or(Color::White)
+    if let Some(c) = trf.initial_colour {
+        return c;
+    }
+    let mut players: Vec<_> = trf.players.iter().collect();
+    players.sort_by_key(|p| p.number);
+    let colour_in = |p: &super::trf::TrfPlayer, r: usize| {
+        p.rounds
+            .get(r)
+            .copied()
+            .flatten()
+            .and_then(|e| e.colour)
+            .filter(|&c| c != Color::Neutral)
+    };
+    let rounds = players.iter().map(|p| p.rounds.len()).max().unwrap_or(0);
+    let Some(first) = (0..rounds).find(|&r| players.iter().any(|p| colour_in(p, r).is_some()))
+    else {
+        return Color::White;
+    };
+    let paired_by = |p: &super::trf::TrfPlayer| {
+        p.rounds
+            .iter()
+            .take(first + 1)
+            .flatten()
+            .any(|e| e.opponent.is_some() || e.result == TrfResult::PairingBye)
+    };
+    let mut flip = false;
+    for p in players.iter().filter(|p| paired_by(p)) {
+        if let Some(c) = colour_in(p, first) {
+            return if flip { c.opponent() } else { c };
+        }
+        flip = !flip;
+    }
+    Color::White
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ pub mod extension;
 pub mod records;
 pub mod rounds;
 pub mod rows;
+pub mod swiss_field;
 pub mod trf_export;
 pub mod views;
 pub mod withdrawal;

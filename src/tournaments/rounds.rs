@@ -5,14 +5,16 @@ use crate::db::models::TournamentRow;
 use crate::db::outbox;
 use crate::db::schema::{games, tournament_byes, tournament_players, tournaments};
 use crate::db::DbConn;
+use crate::domain::dutch;
 use crate::domain::error::Error;
 use crate::domain::game_state::GameStatus;
 use crate::domain::mail_kind::Mail;
-use crate::domain::pairing::{self, Pairing, SwissEntrant};
+use crate::domain::pairing::Pairing;
 use crate::domain::tournament_state::{TournamentFormat, TournamentStatus};
 use crate::game::challenge;
 use crate::game::rows;
-use crate::tournaments::rows::{byes_of, counts, entrants, games_of, load, points2_for};
+use crate::tournaments::rows::{entrants, load};
+use crate::tournaments::swiss_field::swiss_field;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use std::collections::HashSet;
@@ -165,82 +167,6 @@ pub fn new_game(
     Ok(id)
 }
 
-/// The players of a Swiss tournament as the pairing of round `round` sees
-/// them: scores, opponents, colours, byes, withdrawals, and how each was
-/// paired in the round before (a float against the scores of then).
-pub fn swiss_field(
-    conn: &mut DbConn,
-    t: &TournamentRow,
-    round: i32,
-) -> Result<Vec<SwissEntrant>, Error> {
-    let players = entrants(conn, t.id)?;
-    let all_games = games_of(conn, t.id)?;
-    let byes = byes_of(conn, t.id)?;
-    let cancelled: HashSet<i32> = players
-        .iter()
-        .filter(|p| p.results_cancelled)
-        .map(|p| p.user_id)
-        .collect();
-    // The counted games `user` plays in.
-    let games_of_user = |user: i32| {
-        all_games
-            .iter()
-            .filter(move |g| counts(g) && rows::side_of(g, user).is_some())
-    };
-    // Points times two of `user` from the rounds before `before` (all rounds: `None`): finished
-    // games against players whose results stand, and byes.
-    let points2_of = |user: i32, before: Option<i32>| -> i32 {
-        let earlier = |r: Option<i32>| before.is_none_or(|b| r.is_some_and(|r| r < b));
-        let games: i32 = games_of_user(user)
-            .filter(|g| earlier(g.round) && g.status == GameStatus::Finished)
-            .filter(|g| !rows::opponent_of(g, user).is_some_and(|o| cancelled.contains(&o)))
-            .map(|g| points2_for(g, user))
-            .sum();
-        let byes = byes
-            .iter()
-            .filter(|(r, u)| *u == user && earlier(Some(*r)))
-            .count() as i32;
-        games + 2 * byes
-    };
-    // How `user` was paired in the round before this one, against the scores of then.
-    let last_float = |user: i32| -> Option<pairing::Float> {
-        let previous = round - 1;
-        if byes.iter().any(|&(r, u)| r == previous && u == user) {
-            return Some(pairing::Float::Down);
-        }
-        let g = games_of_user(user).find(|g| g.round == Some(previous))?;
-        let other = rows::opponent_of(g, user)?;
-        let (mine, theirs) = (
-            points2_of(user, Some(previous)),
-            points2_of(other, Some(previous)),
-        );
-        match mine.cmp(&theirs) {
-            std::cmp::Ordering::Greater => Some(pairing::Float::Down),
-            std::cmp::Ordering::Less => Some(pairing::Float::Up),
-            std::cmp::Ordering::Equal => None,
-        }
-    };
-    let mut field = Vec::new();
-    for p in players.iter().filter(|p| p.replaced_by.is_none()) {
-        let user = p.user_id;
-        field.push(SwissEntrant {
-            id: user,
-            seed: p.seed.unwrap_or(i32::MAX) as usize,
-            points2: points2_of(user, None),
-            opponents: games_of_user(user)
-                .filter_map(|g| rows::opponent_of(g, user))
-                .collect(),
-            colors: games_of_user(user)
-                .filter_map(|g| rows::side_of(g, user))
-                .collect(),
-            had_bye: byes.iter().any(|(_, u)| *u == user),
-            withdrawn: p.withdrawn_at.is_some(),
-            last_float: last_float(user),
-        });
-    }
-    Ok(field)
-}
-
 /// Pair Swiss round `round` over the players still in, create its games and
 /// mail each player. The caller has claimed the round. `false` when no
 /// pairing without a repeat exists (withdrawals can leave too few players).
@@ -250,10 +176,10 @@ pub fn pair_swiss_round(
     round: i32,
     now: NaiveDateTime,
 ) -> Result<bool, Error> {
-    let field = swiss_field(conn, t, round)?;
-    let paired = match pairing::swiss_round(&field) {
+    let (users, field) = swiss_field(conn, t, round)?;
+    let paired = match dutch::pair(&field) {
         Ok(p) => p,
-        Err(pairing::PairingError::NoPairing) => return Ok(false),
+        Err(dutch::DutchError::NoPairing) => return Ok(false),
         Err(e) => {
             return Err(Error::internal(format!(
                 "tournament {} round {round}: {e}",
@@ -262,13 +188,15 @@ pub fn pair_swiss_round(
         }
     };
     for &(white, black) in &paired.games {
-        new_game(conn, t, white, black, round, now)?;
+        new_game(conn, t, users[white], users[black], round, now)?;
     }
     if let Some(b) = paired.bye {
-        record_bye(conn, t.id, round, b)?;
+        record_bye(conn, t.id, round, users[b])?;
     }
-    for p in field.iter().filter(|p| !p.withdrawn) {
-        mail_round(conn, t.id, Some(round), p.id, now)?;
+    for (i, p) in field.players.iter().enumerate() {
+        if !p.absent {
+            mail_round(conn, t.id, Some(round), users[i], now)?;
+        }
     }
     Ok(true)
 }

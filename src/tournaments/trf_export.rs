@@ -22,7 +22,7 @@ pub fn export(conn: &mut DbConn, tid: i32) -> Result<String, Error> {
 /// A game lost before any move was made by time, silence or withdrawal is
 /// a forfeit, not a game (TRF `+`/`-`): it is not rated and does not count as
 /// a meeting for the pairing.
-fn forfeited(g: &GameRow) -> bool {
+pub fn forfeited(g: &GameRow) -> bool {
     g.ply == 0
         && matches!(
             g.reason,
