@@ -20,7 +20,8 @@ async fn login(b: &Browser) -> Result<()> {
     b.fill("input[name=username]", &b.name).await?;
     b.fill("input[name=password]", PASSWORD).await?;
     b.click("form[action='/login'] button[type=submit]").await?;
-    b.wait_for("the dashboard", "location.pathname === '/'").await
+    b.wait_for("the dashboard", "location.pathname === '/'")
+        .await
 }
 
 /// The text of the element `css` on the page `b` shows.

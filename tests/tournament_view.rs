@@ -16,7 +16,7 @@ use missive::db::schema::games;
 use missive::domain::game_state::{EndReason, GameStatus};
 use missive::domain::mail_kind::{Mail, MailKind};
 use missive::tournaments::entry::{self, TournamentForm};
-use missive::tournaments::{directors, rows};
+use missive::tournaments::rows;
 use reqwest::StatusCode;
 
 both_backends!(
@@ -70,7 +70,10 @@ fn the_rules_are_stated_on_the_page_the_entry_form_and_the_entry_mail(backend: B
         ("rule-on-timeout", "Opponent may claim"),
         ("rule-forfeit-limit", "loses 2 games on time"),
         ("rule-silence", "no move for 10 days"),
-        ("rule-withdrawal", "fewer than half of their scheduled games"),
+        (
+            "rule-withdrawal",
+            "fewer than half of their scheduled games",
+        ),
         ("rule-cooling-off", "None"),
         ("rule-rating", "Casual"),
     ] {
@@ -104,7 +107,10 @@ fn the_rules_are_stated_on_the_page_the_entry_form_and_the_entry_mail(backend: B
         .into_iter()
         .find(|m| m.kind == MailKind::TournamentEntered && m.user_id == ann_id)
         .expect("the entry mail");
-    assert_eq!(row.mail(), Some(Mail::TournamentEntered { tournament: tid }));
+    assert_eq!(
+        row.mail(),
+        Some(Mail::TournamentEntered { tournament: tid })
+    );
     let ctx = missive::mail::context::MailCtx::new(&app.config, &app.secret()).unwrap();
     let r = missive::mail::render::render(conn, &ctx, &row, missive::web::now())
         .unwrap()
@@ -165,7 +171,10 @@ fn a_claimed_loss_on_time_is_no_silent_withdrawal(backend: Backend) {
     // Seven days later Tess's time has run out in both games: the games go
     // on, her opponents may claim.
     let flag = start + Duration::days(7) + Duration::minutes(1);
-    assert_eq!(forfeit::sweep_report(&mut app.db(), flag).unwrap().forfeits, 0);
+    assert_eq!(
+        forfeit::sweep_report(&mut app.db(), flag).unwrap().forfeits,
+        0
+    );
     let first = &mine[0];
     let claimer_id = missive::game::rows::opponent_of(first, tess.id).unwrap();
     let claimer = clients
@@ -251,7 +260,10 @@ fn administrators_grant_and_remove_the_director_role(backend: Backend) {
     missive::accounts::admins::set_admin(&mut app.db(), "root", true, missive::web::now()).unwrap();
     let is_director = |name: &str| user_row(&app, name).is_director;
     // Only administrators see the page or act (logged out: log in first).
-    for (who, status) in [(&pat, StatusCode::FORBIDDEN), (&anon, StatusCode::UNAUTHORIZED)] {
+    for (who, status) in [
+        (&pat, StatusCode::FORBIDDEN),
+        (&anon, StatusCode::UNAUTHORIZED),
+    ] {
         assert_eq!(who.get("/admin/directors").status(), status);
         let p = who.post("/admin/directors/grant", &[("name", "pat")]);
         assert_eq!(p.status(), status);
@@ -267,7 +279,9 @@ fn administrators_grant_and_remove_the_director_role(backend: Backend) {
     let p = root.post("/admin/directors/grant", &[("name", "pat")]);
     assert_eq!(p.status(), StatusCode::SEE_OTHER, "{}", p.body);
     assert!(is_director("pat"));
-    assert!(root.get("/admin/directors").has("<a href=\"/users/pat\">pat</a>"));
+    assert!(root
+        .get("/admin/directors")
+        .has("<a href=\"/users/pat\">pat</a>"));
     // Pat may now create tournaments.
     assert_eq!(pat.get("/tournaments/new").status(), StatusCode::OK);
     // Unknown names and a second grant say what is wrong.
@@ -331,7 +345,10 @@ fn director_controls_only_where_they_can_act(backend: Backend) {
     let page = d.get(&url);
     assert!(!page.has("Withdraw player"), "{}", page.body);
     assert!(!page.has("Replace withdrawn player"), "{}", page.body);
-    assert_eq!(d.post(&format!("{url}/start"), &[]).status(), StatusCode::SEE_OTHER);
+    assert_eq!(
+        d.post(&format!("{url}/start"), &[]).status(),
+        StatusCode::SEE_OTHER
+    );
     let all = rows::games_of(&mut app.db(), tid).unwrap();
     let ann_id = app.user_id("ann");
     let finished = all
@@ -353,7 +370,10 @@ fn director_controls_only_where_they_can_act(backend: Backend) {
     let mine = ann.get(&url);
     assert!(!mine.has(&format!("/games/{finished}/adjudication-request")));
     // A withdrawn player appears in the replace list.
-    let p = d.post(&format!("{url}/withdraw"), &[("player", "cat"), ("note", "")]);
+    let p = d.post(
+        &format!("{url}/withdraw"),
+        &[("player", "cat"), ("note", "")],
+    );
     assert_eq!(p.status(), StatusCode::SEE_OTHER, "{}", p.body);
     let page = d.get(&url);
     assert!(
@@ -475,7 +495,10 @@ fn a_team_match_is_set_up_lined_up_played_and_scored(backend: Backend) {
         &[("board1", "ada"), ("board2", "cap_one")],
     );
     assert_eq!(p.status(), StatusCode::FORBIDDEN);
-    let p = cap1.post(&format!("{url}/lineup"), &[("board1", "ada"), ("board2", "ada")]);
+    let p = cap1.post(
+        &format!("{url}/lineup"),
+        &[("board1", "ada"), ("board2", "ada")],
+    );
     assert_eq!(p.status(), StatusCode::UNPROCESSABLE_ENTITY);
     assert!(p.has("two boards"), "{}", p.body);
     let p = cap1.post(&format!("{url}/lineup"), &[("board1", "ada")]);
@@ -486,9 +509,19 @@ fn a_team_match_is_set_up_lined_up_played_and_scored(backend: Backend) {
     );
     assert_eq!(p.status(), StatusCode::SEE_OTHER, "{}", p.body);
     assert!(match_games(&app, id).is_empty(), "not before both line-ups");
-    let p = cap2.post(&format!("{url}/lineup"), &[("board1", "ada"), ("board2", "bob")]);
-    assert_eq!(p.status(), StatusCode::UNPROCESSABLE_ENTITY, "ada plays for team 1");
-    let p = cap2.post(&format!("{url}/lineup"), &[("board1", "bob"), ("board2", "cy")]);
+    let p = cap2.post(
+        &format!("{url}/lineup"),
+        &[("board1", "ada"), ("board2", "bob")],
+    );
+    assert_eq!(
+        p.status(),
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "ada plays for team 1"
+    );
+    let p = cap2.post(
+        &format!("{url}/lineup"),
+        &[("board1", "bob"), ("board2", "cy")],
+    );
     assert_eq!(p.status(), StatusCode::SEE_OTHER, "{}", p.body);
     // Four games: each board's pair twice, once with each colour, rated.
     let gs = match_games(&app, id);
@@ -511,8 +544,15 @@ fn a_team_match_is_set_up_lined_up_played_and_scored(backend: Backend) {
         }
     }
     assert!(gs.iter().all(|g| g.rated && g.status == GameStatus::Active));
-    let p = cap1.post(&format!("{url}/lineup"), &[("board1", "di"), ("board2", "cap_one")]);
-    assert_eq!(p.status(), StatusCode::CONFLICT, "line-ups are fixed once started");
+    let p = cap1.post(
+        &format!("{url}/lineup"),
+        &[("board1", "di"), ("board2", "cap_one")],
+    );
+    assert_eq!(
+        p.status(),
+        StatusCode::CONFLICT,
+        "line-ups are fixed once started"
+    );
     // Play it out: board 1, Ada mates Bob as White and resigns as Black;
     // board 2, a draw and a win for Cy as White.
     let client_of = |id: i32| -> TestClient {
@@ -574,7 +614,11 @@ fn a_team_match_is_set_up_lined_up_played_and_scored(backend: Backend) {
     // Knights: Bob 0 + 1, Cy ½ + 1 = 2½.
     let page = app.client().get(&url);
     assert!(page.has("Knights wins 2½–1½"), "{}", page.body);
-    assert!(page.has("<strong>1½</strong> – <strong>2½</strong>"), "{}", page.body);
+    assert!(
+        page.has("<strong>1½</strong> – <strong>2½</strong>"),
+        "{}",
+        page.body
+    );
     let status: String = missive::db::team_matches::load(&mut app.db(), id)
         .unwrap()
         .status
@@ -592,8 +636,15 @@ fn a_team_match_is_set_up_lined_up_played_and_scored(backend: Backend) {
         );
         let profile = app.client().get(&format!("/users/{n}"));
         assert_eq!(profile.status(), StatusCode::OK);
-        for g in gs.iter().filter(|g| g.white_id == Some(uid) || g.black_id == Some(uid)) {
-            assert!(profile.has(&format!("/games/{}", g.id)), "{n}: game {}", g.id);
+        for g in gs
+            .iter()
+            .filter(|g| g.white_id == Some(uid) || g.black_id == Some(uid))
+        {
+            assert!(
+                profile.has(&format!("/games/{}", g.id)),
+                "{n}: game {}",
+                g.id
+            );
         }
     }
 }
@@ -629,14 +680,27 @@ fn a_team_match_refuses_what_makes_no_sense(backend: Backend) {
         ("time_control", "soon", ""),
     ] {
         let p = cap1.post("/matches/new", &with(field, value));
-        assert_eq!(p.status(), StatusCode::UNPROCESSABLE_ENTITY, "{field}={value}");
+        assert_eq!(
+            p.status(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{field}={value}"
+        );
         assert!(p.has(says), "{field}={value}: {}", p.body);
         assert!(p.has("role=\"alert\""));
     }
     // Only a captain (or a director) sets a match up; logged out, nobody.
-    assert_eq!(outsider.post("/matches/new", &good).status(), StatusCode::FORBIDDEN);
-    assert_eq!(anon.post("/matches/new", &good).status(), StatusCode::UNAUTHORIZED);
-    assert_eq!(cap1.post_raw("/matches/new", &good).status(), StatusCode::FORBIDDEN);
+    assert_eq!(
+        outsider.post("/matches/new", &good).status(),
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        anon.post("/matches/new", &good).status(),
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        cap1.post_raw("/matches/new", &good).status(),
+        StatusCode::FORBIDDEN
+    );
     assert_eq!(
         app.count("SELECT COUNT(*) AS n FROM team_matches"),
         0,
@@ -646,9 +710,60 @@ fn a_team_match_refuses_what_makes_no_sense(backend: Backend) {
     let p = cap1.post("/matches/new", &with("team1", "<b>Rooks</b>"));
     assert_eq!(p.status(), StatusCode::SEE_OTHER, "{}", p.body);
     let page = app.client().get(p.location.as_deref().unwrap());
-    assert!(page.has("&#60;b&#62;Rooks") && !page.has("<b>Rooks"), "{}", page.body);
+    assert!(
+        page.has("&#60;b&#62;Rooks") && !page.has("<b>Rooks"),
+        "{}",
+        page.body
+    );
     for bad in ["/matches/0", "/matches/x", "/matches/999"] {
-        assert_eq!(app.client().get(bad).status(), StatusCode::NOT_FOUND, "{bad}");
+        assert_eq!(
+            app.client().get(bad).status(),
+            StatusCode::NOT_FOUND,
+            "{bad}"
+        );
     }
     assert_eq!(anon.get("/matches/new").status(), StatusCode::UNAUTHORIZED);
+}
+
+/// `missive user grant-admin` makes the first administrator (and
+/// `revoke-admin` takes the role away), one line each.
+#[test]
+fn the_command_line_makes_administrators() {
+    use std::process::Command;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("cli.db").to_string_lossy().into_owned();
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_missive"))
+            .args(args)
+            .env("DATABASE_URL", &db)
+            .env("MISSIVE_PASSWORD", "correct horse battery")
+            .env_remove("MISSIVE_CONFIG")
+            .output()
+            .expect("run missive");
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (ok, _, err) = run(&["user", "create", "root", "root@example.org"]);
+    assert!(ok, "{err}");
+    let (ok, out, err) = run(&["user", "grant-admin", "root"]);
+    assert!(ok, "{err}");
+    assert_eq!(out.trim_end(), "root is now an administrator");
+    let mut conn = missive::db::Manager::new(&db).open().unwrap();
+    let root = missive::accounts::users::find_by_name(&mut conn, "root")
+        .unwrap()
+        .unwrap();
+    assert!(missive::accounts::admins::is_admin(&mut conn, root.id).unwrap());
+    let (ok, _, err) = run(&["user", "grant-admin", "nobody"]);
+    assert!(!ok);
+    assert!(
+        err.starts_with("error: ") && err.contains("nobody"),
+        "{err}"
+    );
+    let (ok, out, _) = run(&["user", "revoke-admin", "root"]);
+    assert!(ok);
+    assert_eq!(out.trim_end(), "root is no longer an administrator");
+    assert!(!missive::accounts::admins::is_admin(&mut conn, root.id).unwrap());
 }

@@ -44,23 +44,25 @@ pub struct NewMatch<'a> {
 }
 
 pub fn insert(conn: &mut DbConn, m: &NewMatch, now: NaiveDateTime) -> Result<i32, Error> {
-    Ok(per_backend!(conn, |c| diesel::insert_into(team_matches::table)
-        .values((
-            team_matches::name.eq(m.name),
-            team_matches::variant.eq(m.variant),
-            team_matches::time_control.eq(m.time_control),
-            team_matches::rated.eq(m.rated),
-            team_matches::boards.eq(m.boards),
-            team_matches::team1.eq(m.team1),
-            team_matches::captain1.eq(m.captain1),
-            team_matches::team2.eq(m.team2),
-            team_matches::captain2.eq(m.captain2),
-            team_matches::created_by.eq(m.created_by),
-            team_matches::status.eq(MatchStatus::Lineup.code()),
-            team_matches::created_at.eq(now),
-        ))
-        .returning(team_matches::id)
-        .get_result(c))?)
+    Ok(per_backend!(conn, |c| diesel::insert_into(
+        team_matches::table
+    )
+    .values((
+        team_matches::name.eq(m.name),
+        team_matches::variant.eq(m.variant),
+        team_matches::time_control.eq(m.time_control),
+        team_matches::rated.eq(m.rated),
+        team_matches::boards.eq(m.boards),
+        team_matches::team1.eq(m.team1),
+        team_matches::captain1.eq(m.captain1),
+        team_matches::team2.eq(m.team2),
+        team_matches::captain2.eq(m.captain2),
+        team_matches::created_by.eq(m.created_by),
+        team_matches::status.eq(MatchStatus::Lineup.code()),
+        team_matches::created_at.eq(now),
+    ))
+    .returning(team_matches::id)
+    .get_result(c))?)
 }
 
 pub fn load(conn: &mut DbConn, id: i32) -> Result<MatchRow, Error> {
@@ -76,7 +78,10 @@ pub fn load(conn: &mut DbConn, id: i32) -> Result<MatchRow, Error> {
 pub fn players(conn: &mut DbConn, id: i32) -> Result<Vec<(i32, i32, i32)>, Error> {
     Ok(team_match_players::table
         .filter(team_match_players::match_id.eq(id))
-        .order((team_match_players::board.asc(), team_match_players::team.asc()))
+        .order((
+            team_match_players::board.asc(),
+            team_match_players::team.asc(),
+        ))
         .select((
             team_match_players::team,
             team_match_players::board,
@@ -110,7 +115,10 @@ pub fn set_lineup(conn: &mut DbConn, id: i32, team: i32, users: &[i32]) -> Resul
 pub fn games(conn: &mut DbConn, id: i32) -> Result<Vec<(i32, i32, i32)>, Error> {
     Ok(team_match_games::table
         .filter(team_match_games::match_id.eq(id))
-        .order((team_match_games::board.asc(), team_match_games::game_id.asc()))
+        .order((
+            team_match_games::board.asc(),
+            team_match_games::game_id.asc(),
+        ))
         .select((
             team_match_games::game_id,
             team_match_games::board,

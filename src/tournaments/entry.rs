@@ -96,9 +96,10 @@ pub fn create(
     };
     let closes = match form.entry_closes.trim() {
         // Empty: two weeks after it opens, at the end of that day.
-        "" => (opens.date() + chrono::TimeDelta::days(crate::tournaments::rows::DEFAULT_ENTRY_DAYS))
-            .succ_opt()
-            .map(|d| d.and_time(chrono::NaiveTime::MIN)),
+        "" => (opens.date()
+            + chrono::TimeDelta::days(crate::tournaments::rows::DEFAULT_ENTRY_DAYS))
+        .succ_opt()
+        .map(|d| d.and_time(chrono::NaiveTime::MIN)),
         raw => parse_when(raw, true),
     }
     .ok_or_else(|| {

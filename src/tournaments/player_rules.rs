@@ -68,11 +68,7 @@ fn list(ids: &[i32]) -> String {
 }
 
 /// The page of player `name` in tournament `tid`.
-pub fn player_rules(
-    conn: &mut DbConn,
-    tid: i32,
-    name: &str,
-) -> Result<PlayerRules, Error> {
+pub fn player_rules(conn: &mut DbConn, tid: i32, name: &str) -> Result<PlayerRules, Error> {
     let t = load(conn, tid)?;
     let u = named_player(conn, name).map_err(|_| {
         Error::NotFound(format!(
@@ -85,16 +81,17 @@ pub fn player_rules(
         .iter()
         .find(|p| p.user_id == u.id)
         .cloned()
-        .ok_or_else(|| {
-            Error::NotFound(format!("{} is not in “{}”.", u.username, t.name))
-        })?;
+        .ok_or_else(|| Error::NotFound(format!("{} is not in “{}”.", u.username, t.name)))?;
     let field = players.iter().filter(|p| p.replaced_by.is_none()).count();
     let scheduled = scheduled_games(&t, field).max(0) as usize;
     let mine: Vec<GameRow> = games_of(conn, tid)?
         .into_iter()
         .filter(|g| counts(g) && (g.white_id == Some(u.id) || g.black_id == Some(u.id)))
         .collect();
-    let opponents: Vec<i32> = mine.iter().filter_map(|g| rows::opponent_of(g, u.id)).collect();
+    let opponents: Vec<i32> = mine
+        .iter()
+        .filter_map(|g| rows::opponent_of(g, u.id))
+        .collect();
     let names = rows::user_names(conn, &opponents)?;
     let lost = |reason: EndReason| -> Vec<i32> {
         mine.iter()

@@ -134,8 +134,7 @@ pub fn rules(t: &TournamentRow, field: usize) -> Vec<RuleText> {
         match (&t.time_control, t.on_timeout) {
             (None, _) => "There is no clock to run out.".into(),
             (Some(_), OnTimeout::Lose) => {
-                "The game is lost on time at once when the player to move runs out of time."
-                    .into()
+                "The game is lost on time at once when the player to move runs out of time.".into()
             }
             (Some(_), OnTimeout::Claim) => format!(
                 "Opponent may claim: when the player to move runs out of time the game goes \

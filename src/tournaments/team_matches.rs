@@ -188,7 +188,7 @@ pub fn set_lineup(
         .filter(|(t, _, _)| *t == team.other().number())
         .map(|(_, _, u)| u)
         .collect();
-    if let Some(clash) = ids.iter().find(|u| others.contains(u)) {
+    if let Some(clash) = ids.iter().find(|u| others.contains(*u)) {
         let name = crate::game::rows::user_names(conn, &[*clash])?
             .remove(clash)
             .unwrap_or_default();
@@ -307,8 +307,7 @@ pub fn view(conn: &mut DbConn, id: i32) -> Result<MatchView, Error> {
     let m = rows::load(conn, id)?;
     let named = rows::players(conn, id)?;
     let games = rows::games(conn, id)?;
-    let game_rows =
-        rows::game_rows(conn, &games.iter().map(|g| g.0).collect::<Vec<_>>())?;
+    let game_rows = rows::game_rows(conn, &games.iter().map(|g| g.0).collect::<Vec<_>>())?;
     let mut ids: Vec<i32> = named.iter().map(|n| n.2).collect();
     ids.extend([m.captain1, m.captain2]);
     let names = crate::game::rows::user_names(conn, &ids)?;
@@ -364,9 +363,7 @@ pub fn view(conn: &mut DbConn, id: i32) -> Result<MatchView, Error> {
         }
         _ => String::new(),
     };
-    let lineup = |team: Team| -> Vec<String> {
-        (1..=m.boards).map(|b| player(team, b)).collect()
-    };
+    let lineup = |team: Team| -> Vec<String> { (1..=m.boards).map(|b| player(team, b)).collect() };
     Ok(MatchView {
         captain1: name(m.captain1),
         captain2: name(m.captain2),

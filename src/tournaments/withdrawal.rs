@@ -82,9 +82,7 @@ fn forfeit_rule_breach(
         .get_result::<i64>(conn)? as usize;
     let scheduled = i64::from(scheduled_games(t, field).max(1));
     Ok((2 * silent >= scheduled).then(|| {
-        format!(
-            "silent withdrawal: lost {silent} of {scheduled} scheduled games by silence"
-        )
+        format!("silent withdrawal: lost {silent} of {scheduled} scheduled games by silence")
     }))
 }
 

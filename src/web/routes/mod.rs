@@ -4,12 +4,12 @@
 pub mod account_links;
 pub mod account_settings;
 pub mod accounts;
+pub mod admin;
 pub mod analysis;
 pub mod api;
 pub mod client_settings;
 pub mod clock_acts;
 pub mod conditional;
-pub mod admin;
 pub mod director;
 pub mod game_acts;
 pub mod game_json;

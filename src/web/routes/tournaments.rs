@@ -43,7 +43,6 @@ fn entry_window(opens: chrono::NaiveDateTime, closes: chrono::NaiveDateTime) -> 
     format!("{} to {until}", utc_minute(opens))
 }
 
-
 // ---------------------------------------------------------------------------
 // The list
 
@@ -145,7 +144,8 @@ pub async fn new_form(ctx: Ctx) -> Result<HttpResponse, Error> {
         max_players: rows::DEFAULT_MAX_PLAYERS.to_string(),
         leave_days: rows::DEFAULT_LEAVE_DAYS.to_string(),
         forfeit_limit: rows::DEFAULT_FORFEIT_LIMIT.to_string(),
-        entry_closes: (now().date() + chrono::TimeDelta::days(rows::DEFAULT_ENTRY_DAYS)).to_string(),
+        entry_closes: (now().date() + chrono::TimeDelta::days(rows::DEFAULT_ENTRY_DAYS))
+            .to_string(),
         ..Default::default()
     };
     Ok(html(StatusCode::OK, new_page(&ctx, None, f).render()?))
@@ -377,7 +377,9 @@ pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Err
                 note,
                 mine: viewer_id.is_some() && (g.white_id == viewer_id || g.black_id == viewer_id),
                 running: g.status == GameStatus::Active && rows::counts(g),
-                clocked: g.status == GameStatus::Active && rows::counts(g) && g.time_control.is_some(),
+                clocked: g.status == GameStatus::Active
+                    && rows::counts(g)
+                    && g.time_control.is_some(),
             });
         }
     }
