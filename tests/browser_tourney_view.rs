@@ -172,8 +172,9 @@ fn the_issue_case_the_rules_on_the_page_match_what_happens() {
             shots(y, "issue63-tess-after-claim").await?;
             // Fourteen days unclaimed: the second loss on time.
             off_runtime(|| {
+                // Tess's unclaimed game, and Yann and Zoe's, where nobody moved.
                 let swept = forfeit::sweep_report(&mut appr.db(), flag + Duration::days(14));
-                assert_eq!(swept.unwrap().forfeits, 1);
+                assert_eq!(swept.unwrap().forfeits, 2);
             });
             y.client.refresh().await?;
             let status = text(y, "#player-status").await?;
