@@ -120,7 +120,7 @@ fn the_issue_case_the_rules_on_the_page_match_what_happens() {
             if !claim_rule.contains("Opponent may claim") {
                 bail!("on timeout: {claim_rule}");
             }
-            if !limit_rule.contains("loses 2 games on time (claimed or not) is withdrawn") {
+            if !limit_rule.contains("loses 2 games on time in this tournament (claimed or not) is withdrawn") {
                 bail!("forfeit limit: {limit_rule}");
             }
             if !silence_rule.contains("no move for 10 days")
@@ -248,6 +248,7 @@ fn a_two_board_team_match_is_played_to_its_end() {
                     .wait_for("the match page", &format!("location.pathname === '{path}'"))
                     .await?;
             }
+            a.goto(&path).await?;
             let status = text(a, "#match-status").await?;
             if status != "being played" {
                 bail!("after both line-ups: {status}");
