@@ -126,8 +126,8 @@ pub fn player_rules(conn: &mut DbConn, tid: i32, name: &str) -> Result<PlayerRul
                 plural_games(mine.len()),
                 running.len()
             ),
-            Rule::Leave => "Leave is booked on the leave page; it stops the clocks of all \
-                            your games, up to this tournament's allowance."
+            Rule::Leave => "Leave booked on the leave page stops the clocks of all the \
+                            player's games, up to this tournament's allowance."
                 .to_string(),
             Rule::OnTimeout => {
                 let flagged: Vec<i32> = running
