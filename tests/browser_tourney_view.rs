@@ -120,7 +120,9 @@ fn the_issue_case_the_rules_on_the_page_match_what_happens() {
             if !claim_rule.contains("Opponent may claim") {
                 bail!("on timeout: {claim_rule}");
             }
-            if !limit_rule.contains("loses 2 games on time in this tournament (claimed or not) is withdrawn") {
+            if !limit_rule
+                .contains("loses 2 games on time in this tournament (claimed or not) is withdrawn")
+            {
                 bail!("forfeit limit: {limit_rule}");
             }
             if !silence_rule.contains("no move for 10 days")
