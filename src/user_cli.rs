@@ -18,6 +18,11 @@ pub enum UserCommand {
     GrantDirector { name: String },
     /// Take the director role away.
     RevokeDirector { name: String },
+    /// Make a user an administrator: they grant and remove the director
+    /// role on /admin/directors.
+    GrantAdmin { name: String },
+    /// Take the administrator role away.
+    RevokeAdmin { name: String },
     /// Log the account out everywhere and refuse its logins and play links;
     /// its games go on under the clock.
     Disable { name: String },
@@ -83,6 +88,16 @@ fn execute(cmd: UserCommand) -> anyhow::Result<String> {
         UserCommand::RevokeDirector { name } => {
             let u = directors::set_director(&mut conn, &name, false).map_err(public)?;
             Ok(format!("{} is no longer a tournament director", u.username))
+        }
+        UserCommand::GrantAdmin { name } => {
+            let u = missive::accounts::admins::set_admin(&mut conn, &name, true, now)
+                .map_err(public)?;
+            Ok(format!("{} is now an administrator", u.username))
+        }
+        UserCommand::RevokeAdmin { name } => {
+            let u = missive::accounts::admins::set_admin(&mut conn, &name, false, now)
+                .map_err(public)?;
+            Ok(format!("{} is no longer an administrator", u.username))
         }
         UserCommand::Disable { name } => {
             let (u, ended) =

@@ -164,6 +164,32 @@ fn tournament_with(app: &TestApp, player: &str) -> i32 {
     tid
 }
 
+/// Issue 63's pages: the administrators' page (`player` made one), a
+/// team match `player` captains, waiting for line-ups, and its form.
+fn issue_63_pages(app: &TestApp, player: &str) -> Pages {
+    let mut conn = app.db();
+    let now = chrono::Utc::now().naive_utc();
+    missive::accounts::admins::set_admin(&mut conn, player, true, now).unwrap();
+    missive::tournaments::directors::set_director(&mut conn, "director_axe", true).unwrap();
+    let me = missive::accounts::users::find_by_name(&mut conn, player)
+        .unwrap()
+        .unwrap();
+    let form = missive::tournaments::team_matches::MatchForm {
+        team1: "Rooks".into(),
+        captain1: player.into(),
+        team2: "Knights".into(),
+        captain2: "carol_axe".into(),
+        boards: "2".into(),
+        ..Default::default()
+    };
+    let id = missive::tournaments::team_matches::create(&mut conn, &me, &form, now).unwrap();
+    vec![
+        ("admin-directors".into(), "/admin/directors".into(), true),
+        ("match".into(), format!("/matches/{id}"), true),
+        ("match-new".into(), "/matches/new".into(), false),
+    ]
+}
+
 /// A game of `player` (Black) against `opponent` whose clock ran out four
 /// days into a three-day move, set to `claim`: the page offers `player`
 /// the win and shows the fallen flag in the events.
@@ -333,7 +359,13 @@ async fn audit_all(
         ("profile".into(), format!("/users/{who}"), true),
         ("leaderboard".into(), "/ratings/chess".into(), true),
         ("claim".into(), format!("/games/{claim}"), true),
+        (
+            "tournament-player".into(),
+            format!("/tournaments/{tid}/players/{who}"),
+            true,
+        ),
     ];
+    pages.extend(off_runtime(|| issue_63_pages(app, &who)));
     for (variant, id) in &games {
         let shoot = *id == chess || *id == maohopper;
         pages.push((format!("game-{variant}"), format!("/games/{id}"), shoot));

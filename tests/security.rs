@@ -148,6 +148,23 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
         assert!(!mail_settings::is_verified(conn, bob_id).unwrap());
         (open_t, start_t, run_t, run_game)
     };
+    // Issue 63: alice administers (and grants fay the director role); a
+    // team match of hers waits for her line-up.
+    let team_match = {
+        let conn = &mut app.db();
+        missive::accounts::admins::set_admin(conn, "alice", true, now).unwrap();
+        let alice_user = accounts::find_by_name(conn, "alice").unwrap().unwrap();
+        let form = missive::tournaments::team_matches::MatchForm {
+            team1: "Rooks".into(),
+            captain1: "alice".into(),
+            team2: "Knights".into(),
+            captain2: "bob".into(),
+            boards: "1".into(),
+            ..Default::default()
+        };
+        missive::tournaments::team_matches::create(conn, &alice_user, &form, now).unwrap()
+    };
+    let lineup_path = format!("/matches/{team_match}/lineup");
     let (closes, leave_start, leave_end) = (day(5), day(10), day(12));
     let record = "1. f3 e5 2. g4 Qh4# 0-1";
     // Account links (issue 36): a reset link for erin, an address change
@@ -395,6 +412,36 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
             &alice,
             "/records/import".into(),
             vec![("record", record), ("white", "bob"), ("black", "dave")],
+        ),
+        (
+            "/admin/directors/grant",
+            &alice,
+            "/admin/directors/grant".into(),
+            vec![("name", "fay")],
+        ),
+        (
+            "/admin/directors/remove",
+            &alice,
+            "/admin/directors/remove".into(),
+            vec![("name", "fay"), ("confirm", "1")],
+        ),
+        (
+            "/matches/new",
+            &alice,
+            "/matches/new".into(),
+            vec![
+                ("team1", "Bishops"),
+                ("captain1", "alice"),
+                ("team2", "Pawns"),
+                ("captain2", "bob"),
+                ("boards", "2"),
+            ],
+        ),
+        (
+            "/matches/{id}/lineup",
+            &alice,
+            lineup_path.clone(),
+            vec![("board1", "alice")],
         ),
         (
             "/password/forgot",

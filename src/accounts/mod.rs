@@ -2,6 +2,7 @@
 //! (password reset and change, address change, deletion, export, operators'
 //! hold).
 
+pub mod admins;
 pub mod api_credentials;
 pub mod deletion;
 pub mod device_cookies;

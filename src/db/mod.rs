@@ -15,6 +15,7 @@ pub mod pool_gate;
 pub mod rate_counters;
 pub mod schema;
 pub mod settings;
+pub mod team_matches;
 pub mod user_lock;
 
 use diesel::connection::SimpleConnection;

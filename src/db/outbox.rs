@@ -72,6 +72,9 @@ impl Payload {
                 p.tournament_id = Some(*tournament);
                 p.round = *round;
             }
+            Mail::TournamentEntered { tournament } => {
+                p.tournament_id = Some(*tournament);
+            }
             Mail::TournamentWithdrawn {
                 tournament,
                 reason,
@@ -179,6 +182,9 @@ impl OutboxRow {
             MailKind::TournamentRound => Mail::TournamentRound {
                 tournament: p.tournament_id?,
                 round: p.round,
+            },
+            MailKind::TournamentEntered => Mail::TournamentEntered {
+                tournament: p.tournament_id?,
             },
             MailKind::TournamentWithdrawn => Mail::TournamentWithdrawn {
                 tournament: p.tournament_id?,
@@ -512,6 +518,7 @@ mod tests {
                 tournament: 4,
                 round: Some(2),
             },
+            Mail::TournamentEntered { tournament: 4 },
             Mail::TournamentWithdrawn {
                 tournament: 4,
                 reason: "two losses on time".into(),

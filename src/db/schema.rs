@@ -448,6 +448,53 @@ diesel::table! {
     }
 }
 
+// Issue 63: administrators (who grant the director role) and team matches.
+diesel::table! {
+    administrators (user_id) {
+        user_id -> Integer,
+        granted_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    team_matches (id) {
+        id -> Integer,
+        name -> Text,
+        variant -> Text,
+        time_control -> Nullable<Text>,
+        rated -> Bool,
+        boards -> Integer,
+        team1 -> Text,
+        captain1 -> Integer,
+        team2 -> Text,
+        captain2 -> Integer,
+        created_by -> Integer,
+        status -> Text,
+        created_at -> Timestamp,
+        started_at -> Nullable<Timestamp>,
+        finished_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    team_match_players (id) {
+        id -> Integer,
+        match_id -> Integer,
+        team -> Integer,
+        board -> Integer,
+        user_id -> Integer,
+    }
+}
+
+diesel::table! {
+    team_match_games (game_id) {
+        game_id -> Integer,
+        match_id -> Integer,
+        board -> Integer,
+        white_team -> Integer,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     ratings,
     rating_changes,
@@ -480,5 +527,9 @@ diesel::allow_tables_to_appear_in_same_query!(
     retired_usernames,
     api_credentials,
     mail_in,
-    credential_revocations
+    credential_revocations,
+    administrators,
+    team_matches,
+    team_match_players,
+    team_match_games
 );

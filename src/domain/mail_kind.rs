@@ -20,6 +20,8 @@ text_codes! {
         GameOver => "game_over",
         TournamentRound => "tournament_round",
         TournamentWithdrawn => "tournament_withdrawn",
+        // Issue 63: the rules a player entered under.
+        TournamentEntered => "tournament_entered",
         LeaveBooked => "leave_booked",
         Digest => "digest",
         ConditionalPlayed => "conditional_played",
@@ -140,6 +142,8 @@ pub enum Mail {
     },
     /// A tournament started or paired a round (`None`: all its games).
     TournamentRound { tournament: i32, round: Option<i32> },
+    /// The reader entered a tournament: its rules in words.
+    TournamentEntered { tournament: i32 },
     /// The reader was withdrawn from a tournament.
     TournamentWithdrawn {
         tournament: i32,
@@ -205,6 +209,7 @@ impl Mail {
             Mail::GameOver { .. } => MailKind::GameOver,
             Mail::TournamentRound { .. } => MailKind::TournamentRound,
             Mail::TournamentWithdrawn { .. } => MailKind::TournamentWithdrawn,
+            Mail::TournamentEntered { .. } => MailKind::TournamentEntered,
             Mail::LeaveBooked { .. } => MailKind::LeaveBooked,
             Mail::Digest => MailKind::Digest,
             Mail::ConditionalPlayed { .. } => MailKind::ConditionalPlayed,

@@ -18,6 +18,7 @@ pub mod reminders;
 pub mod round_robin;
 pub mod running_time;
 pub mod standings;
+pub mod team_match;
 pub mod time_control;
 pub mod tournament_state;
 pub mod trf;

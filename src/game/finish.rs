@@ -75,6 +75,9 @@ pub fn end_game(
     }
     if row.tournament_id.is_some() {
         crate::tournaments::withdrawal::on_game_end(conn, row.id, now)?;
+    } else {
+        // A team match's game (issue 63) is no tournament's.
+        crate::tournaments::team_matches::on_game_end(conn, row.id, now)?;
     }
     Ok(true)
 }

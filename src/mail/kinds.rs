@@ -23,6 +23,13 @@ pub struct WithdrawnMail {
     pub results_cancelled: bool,
 }
 
+/// An entry's confirmation: the tournament and its rules in words.
+pub struct EnteredMail {
+    pub tournament: String,
+    pub tournament_url: String,
+    pub rules: Vec<crate::tournaments::rules_text::RuleText>,
+}
+
 /// A forfeit rule's notice: what it says, about whom, and when or why.
 pub struct NoticeMail {
     pub notice: crate::domain::mail_kind::ClockNotice,
@@ -107,6 +114,9 @@ mail_folder!(leave_booked(m: MailData) =>
 mail_folder!(tournament_round(m: MailData, t: crate::tournaments::views::RoundMail) =>
     "email/tournament_round/subject.txt", "email/tournament_round/body.txt",
     "email/tournament_round/body.html");
+mail_folder!(tournament_entered(m: MailData, e: EnteredMail) =>
+    "email/tournament_entered/subject.txt", "email/tournament_entered/body.txt",
+    "email/tournament_entered/body.html");
 mail_folder!(tournament_withdrawn(m: MailData, w: WithdrawnMail) =>
     "email/tournament_withdrawn/subject.txt", "email/tournament_withdrawn/body.txt",
     "email/tournament_withdrawn/body.html");

@@ -178,6 +178,19 @@ pub fn render(
             Some(t) => Some(kinds::tournament_round(&footer_data(ctx, &user), &t)?),
             None => None,
         },
+        Mail::TournamentEntered { tournament } => {
+            match crate::tournaments::entry::entered_mail(conn, *tournament)? {
+                Some((name, rules)) => {
+                    let e = kinds::EnteredMail {
+                        tournament: name,
+                        tournament_url: format!("{}/tournaments/{tournament}", ctx.base_url),
+                        rules,
+                    };
+                    Some(kinds::tournament_entered(&footer_data(ctx, &user), &e)?)
+                }
+                None => None,
+            }
+        }
         Mail::TournamentWithdrawn {
             tournament,
             reason,

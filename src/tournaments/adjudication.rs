@@ -82,6 +82,13 @@ pub fn adjudicate(
             "The reason has at most {NOTE_MAX} characters."
         )));
     }
+    if g.reason == Some(EndReason::Replaced) {
+        return Err(Error::Invalid(
+            "This game was never played (its player was replaced): there is nothing to \
+             adjudicate."
+                .into(),
+        ));
+    }
     let ruling = format!("{}, because: {reason}", result.code());
     crate::db::write_transaction::<_, Error>(conn, |conn| {
         diesel::insert_into(adjudications::table)

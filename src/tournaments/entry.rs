@@ -94,7 +94,15 @@ pub fn create(
             ))
         })?,
     };
-    let closes = parse_when(&form.entry_closes, true).ok_or_else(|| {
+    let closes = match form.entry_closes.trim() {
+        // Empty: two weeks after it opens, at the end of that day.
+        "" => (opens.date()
+            + chrono::TimeDelta::days(crate::tournaments::rows::DEFAULT_ENTRY_DAYS))
+        .succ_opt()
+        .map(|d| d.and_time(chrono::NaiveTime::MIN)),
+        raw => parse_when(raw, true),
+    }
+    .ok_or_else(|| {
         Error::Invalid(
             "Give the end of the entry window as a date (YYYY-MM-DD) or date-time \
              (YYYY-MM-DDTHH:MM, UTC)."
@@ -261,13 +269,36 @@ pub fn join(conn: &mut DbConn, tid: i32, user: &User, now: NaiveDateTime) -> Res
             ))
             .execute(conn)
         {
-            Ok(_) => Ok(()),
+            // The rules they entered under, in words (issue 63).
+            Ok(_) => {
+                let mail = crate::domain::mail_kind::Mail::TournamentEntered { tournament: tid };
+                crate::db::outbox::enqueue(conn, user.id, &mail, now)?;
+                Ok(())
+            }
             Err(e) if is_unique_violation(&e) => Err(Error::Conflict(
                 "You have already joined this tournament.".into(),
             )),
             Err(e) => Err(e.into()),
         }
     })
+}
+
+/// What the entry mail of tournament `tid` says: its name and rules, with
+/// the players entered so far (`None`: the tournament is gone).
+pub fn entered_mail(
+    conn: &mut DbConn,
+    tid: i32,
+) -> Result<Option<(String, Vec<crate::tournaments::rules_text::RuleText>)>, Error> {
+    let t = match load(conn, tid) {
+        Ok(t) => t,
+        Err(Error::NotFound(_)) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let field = t.entrants.max(0) as usize;
+    Ok(Some((
+        t.name.clone(),
+        crate::tournaments::rules_text::rules(&t, field),
+    )))
 }
 
 /// Leave a tournament before it starts.

@@ -24,6 +24,9 @@ pub const DEFAULT_LEAVE_DAYS: i32 = 30;
 pub const DEFAULT_FORFEIT_LIMIT: i32 = 2;
 
 pub const DEFAULT_MAX_PLAYERS: i32 = 16;
+/// Days an entry window stays open when its close is not given (issue 63):
+/// two weeks, time for a correspondence player to see the invitation.
+pub const DEFAULT_ENTRY_DAYS: i64 = 14;
 
 /// A date (`2026-12-01`) or a date-time (`2026-12-01T18:00`, `2026-12-01
 /// 18:00:00`, optional `Z`), UTC. A bare date is the start of that day, or,

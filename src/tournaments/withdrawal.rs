@@ -50,8 +50,14 @@ pub fn on_game_end(conn: &mut DbConn, game_id: i32, now: NaiveDateTime) -> Resul
 
 /// Why `user` is to be withdrawn under the forfeit rules, if they are: as
 /// many losses on time as the tournament's forfeit limit, or half or more
-/// of their scheduled games lost on time or by silence (a silent
-/// withdrawal).
+/// of their scheduled games lost by silence (a silent withdrawal).
+///
+/// Issue 63: the silent withdrawal once counted losses on time too, so in a
+/// round robin of three (two games each) a single claimed loss on time
+/// withdrew a player whose forfeit limit was two. A loss on time is not
+/// silence (the player may have moved every day and run out of time, and a
+/// claimed one was even played on); losses on time answer to the forfeit
+/// limit alone, the silence count only to the silence rule.
 fn forfeit_rule_breach(
     conn: &mut DbConn,
     t: &TournamentRow,
@@ -59,17 +65,16 @@ fn forfeit_rule_breach(
 ) -> Result<Option<String>, Error> {
     let forfeits = losses_by(conn, t.id, user, &[EndReason::TimeForfeit])?;
     if forfeits >= t.forfeit_limit as i64 {
+        let games = if forfeits == 1 { "game" } else { "games" };
         return Ok(Some(format!(
-            "lost {forfeits} games on time (the limit is {})",
+            "lost {forfeits} {games} on time (the limit is {})",
             t.forfeit_limit
         )));
     }
-    let silent = losses_by(
-        conn,
-        t.id,
-        user,
-        &[EndReason::TimeForfeit, EndReason::Silence],
-    )?;
+    let silent = losses_by(conn, t.id, user, &[EndReason::Silence])?;
+    if silent == 0 {
+        return Ok(None);
+    }
     let field = tournament_players::table
         .filter(tournament_players::tournament_id.eq(t.id))
         .filter(tournament_players::replaced_by.is_null())
@@ -77,15 +82,18 @@ fn forfeit_rule_breach(
         .get_result::<i64>(conn)? as usize;
     let scheduled = i64::from(scheduled_games(t, field).max(1));
     Ok((2 * silent >= scheduled).then(|| {
-        format!(
-            "silent withdrawal: lost {silent} of {scheduled} scheduled games on time or by silence"
-        )
+        format!("silent withdrawal: lost {silent} of {scheduled} scheduled games by silence")
     }))
 }
 
 /// Games `user` lost on time in a tournament.
 pub fn time_forfeits(conn: &mut DbConn, tid: i32, user: i32) -> Result<i64, Error> {
     losses_by(conn, tid, user, &[EndReason::TimeForfeit])
+}
+
+/// Games `user` lost in a tournament by silence.
+pub fn silence_losses(conn: &mut DbConn, tid: i32, user: i32) -> Result<i64, Error> {
+    losses_by(conn, tid, user, &[EndReason::Silence])
 }
 
 /// Games `user` lost in a tournament for one of `reasons`.

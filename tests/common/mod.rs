@@ -515,6 +515,8 @@ pub fn declared_fields() -> Vec<String> {
         include_str!("../../src/web/routes/play_link.rs"),
         include_str!("../../src/web/routes/records.rs"),
         include_str!("../../src/web/routes/tournaments.rs"),
+        include_str!("../../src/web/routes/matches.rs"),
+        include_str!("../../src/web/routes/admin.rs"),
     ];
     let mut fields = Vec::new();
     for src in sources {

@@ -4,6 +4,7 @@
 pub mod account_links;
 pub mod account_settings;
 pub mod accounts;
+pub mod admin;
 pub mod analysis;
 pub mod api;
 pub mod client_settings;
@@ -18,12 +19,14 @@ pub mod game_rulings;
 pub mod help;
 pub mod leave;
 pub mod mail_settings;
+pub mod matches;
 pub mod new_game;
 pub mod operations;
 pub mod pages;
 pub mod play_link;
 pub mod ratings;
 pub mod records;
+pub mod tournament_player;
 pub mod tournaments;
 
 use crate::domain::error::Error;
@@ -143,6 +146,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     )
     .route("/tournaments/{id}.trf", web::get().to(tournaments::trf))
     .route("/tournaments/{id}", web::get().to(tournaments::show))
+    .route(
+        "/tournaments/{id}/players/{name}",
+        web::get().to(tournament_player::show),
+    )
     .route("/tournaments/{id}/join", web::post().to(tournaments::join))
     .route(
         "/tournaments/{id}/leave",
@@ -164,7 +171,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         "/tournaments/{id}/grant-leave",
         web::post().to(tournaments::grant_leave),
     )
+    .route("/matches/new", web::get().to(matches::new_form))
+    .route("/matches/new", web::post().to(matches::create))
+    .route("/matches/{id}", web::get().to(matches::show))
+    .route("/matches/{id}/lineup", web::post().to(matches::lineup))
     .route("/director", web::get().to(director::dashboard))
+    .route("/admin/directors", web::get().to(admin::directors))
+    .route("/admin/directors/grant", web::post().to(admin::grant))
+    .route("/admin/directors/remove", web::post().to(admin::remove))
     .route("/records/import", web::post().to(director::import_record))
     .default_service(web::to(pages::not_found));
 }

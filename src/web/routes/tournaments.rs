@@ -29,8 +29,6 @@ fn tid(raw: &str) -> Result<i32, Error> {
         .ok_or_else(|| Error::NotFound(format!("There is no tournament “{}”.", clip(raw, 40))))
 }
 
-/// The tournament's clock in words ("3 days per move"); a stored text that
-/// no longer reads as a time control is shown as it is.
 /// The entry window in words. Entry that closes at midnight closes at the
 /// end of the day before, which is how the form takes a date alone: "to the
 /// end of 2026-12-31", not "to 2027-01-01 00:00".
@@ -43,16 +41,6 @@ fn entry_window(opens: chrono::NaiveDateTime, closes: chrono::NaiveDateTime) -> 
         false => utc_minute(closes),
     };
     format!("{} to {until}", utc_minute(opens))
-}
-
-fn time_control_label(tc: Option<&str>) -> String {
-    match tc {
-        None => "no clock".into(),
-        Some(text) => text
-            .parse::<crate::domain::time_control::TimeControl>()
-            .map(|c| c.label())
-            .unwrap_or_else(|_| text.to_string()),
-    }
 }
 
 // ---------------------------------------------------------------------------
@@ -156,6 +144,8 @@ pub async fn new_form(ctx: Ctx) -> Result<HttpResponse, Error> {
         max_players: rows::DEFAULT_MAX_PLAYERS.to_string(),
         leave_days: rows::DEFAULT_LEAVE_DAYS.to_string(),
         forfeit_limit: rows::DEFAULT_FORFEIT_LIMIT.to_string(),
+        entry_closes: (now().date() + chrono::TimeDelta::days(rows::DEFAULT_ENTRY_DAYS))
+            .to_string(),
         ..Default::default()
     };
     Ok(html(StatusCode::OK, new_page(&ctx, None, f).render()?))
@@ -246,6 +236,8 @@ pub struct GameCell {
     result: String,
     note: String,
     mine: bool,
+    /// Running (not a pairing handed to a newcomer): it can be adjudicated.
+    running: bool,
     /// Running with a clock: a director may give a player more time.
     clocked: bool,
 }
@@ -271,7 +263,8 @@ struct TournamentPage {
     max_players: i32,
     entrants: i32,
     leave_days: i32,
-    forfeit_limit: i32,
+    /// Every setting in words (issue 63).
+    rules: Vec<crate::tournaments::rules_text::RuleText>,
     rated: bool,
     director: String,
     status: String,
@@ -281,6 +274,10 @@ struct TournamentPage {
     is_director: bool,
     can_start: bool,
     players: Vec<PlayerLine>,
+    /// Someone not withdrawn / someone withdrawn who can be replaced: the
+    /// director's forms that pick from them show only then.
+    some_playing: bool,
+    some_replaceable: bool,
     standings: Vec<StandingRow>,
     crosstable: Option<(Vec<String>, views::CrossRows)>,
     rounds_list: Vec<RoundBlock>,
@@ -379,7 +376,10 @@ pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Err
                 result: g.result.map_or("*", |r| r.code()).to_string(),
                 note,
                 mine: viewer_id.is_some() && (g.white_id == viewer_id || g.black_id == viewer_id),
-                clocked: g.status == GameStatus::Active && g.time_control.is_some(),
+                running: g.status == GameStatus::Active && rows::counts(g),
+                clocked: g.status == GameStatus::Active
+                    && rows::counts(g)
+                    && g.time_control.is_some(),
             });
         }
     }
@@ -406,12 +406,12 @@ pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Err
         } else {
             String::new()
         },
-        time_control: time_control_label(t.time_control.as_deref()),
+        time_control: crate::tournaments::rules_text::time_control_words(t.time_control.as_deref()),
         entry: entry_window(t.entry_opens, t.entry_closes),
         max_players: t.max_players,
         entrants: t.entrants,
         leave_days: t.leave_days,
-        forfeit_limit: t.forfeit_limit,
+        rules: crate::tournaments::rules_text::rules(t, v.standings.len()),
         rated: t.rated,
         director: v.director.clone(),
         status: t.status.to_string(),
@@ -420,6 +420,8 @@ pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Err
         can_leave: t.status == TournamentStatus::Entry && joined,
         can_start: is_director && t.status == TournamentStatus::Entry,
         is_director,
+        some_playing: players.iter().any(|p| !p.withdrawn),
+        some_replaceable: players.iter().any(|p| p.replaceable),
         players,
         standings,
         crosstable,
