@@ -11,6 +11,7 @@ pub mod mail_failures;
 pub mod models;
 pub mod once;
 pub mod outbox;
+pub mod push;
 pub mod pool_gate;
 pub mod rate_counters;
 pub mod schema;
