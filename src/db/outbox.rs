@@ -232,9 +232,9 @@ pub fn enqueue(
 ) -> QueryResult<()> {
     use crate::db::schema::{mail_prefs, verified_emails};
     use diesel::sql_types::{Bool, Integer, Nullable, Text, Timestamp};
-    // Browser notifications follow their own switches, not the mail policy.
-    crate::db::push::enqueue(conn, user_id, mail, now)?;
     let payload = payload_of(mail);
+    // Browser notifications follow their own switches, not the mail policy.
+    crate::db::push::enqueue(conn, user_id, mail, &payload, now)?;
     let kind = mail.kind();
     let (game_id, ply) = (mail.game(), mail.ply());
     let policy = mail_prefs::policy.nullable();

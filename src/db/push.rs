@@ -51,28 +51,6 @@ pub struct PushRow {
     pub last_error: Option<String>,
 }
 
-impl PushRow {
-    /// The event this row holds, read as the mail outbox reads its rows.
-    pub fn mail(&self, user_id: i32) -> Option<Mail> {
-        crate::db::outbox::OutboxRow {
-            id: self.id,
-            kind: self.kind,
-            user_id,
-            game_id: self.game_id,
-            ply: self.ply,
-            payload: self.payload.clone(),
-            created_at: self.created_at,
-            attempts: self.attempts,
-            next_attempt_at: self.next_attempt_at,
-            lease_owner: None,
-            lease_until: None,
-            sent_at: None,
-            last_error: None,
-        }
-        .mail()
-    }
-}
-
 // ---------------------------------------------------------------------------
 // Subscriptions
 
@@ -202,11 +180,14 @@ pub fn set_muted(conn: &mut DbConn, user_id: i32, off: &[PushKind]) -> QueryResu
 
 /// Queue `mail` for each of the player's browsers, unless its kind is not
 /// pushed or the player muted it: one `INSERT … SELECT`, inserting nothing
-/// for a player without browsers. Call it inside the event's transaction.
+/// for a player without browsers. `payload` is the mail outbox's own
+/// column for it, which the push drain reads back the same way. Called by
+/// `outbox::enqueue`, so inside the event's transaction.
 pub fn enqueue(
     conn: &mut DbConn,
     user_id: i32,
     mail: &Mail,
+    payload: &str,
     now: NaiveDateTime,
 ) -> QueryResult<usize> {
     use diesel::dsl::{exists, not};
@@ -214,7 +195,6 @@ pub fn enqueue(
     let Some(switch) = PushKind::of(mail.kind()) else {
         return Ok(0);
     };
-    let payload = crate::db::outbox::payload_of(mail);
     let (game_id, ply) = (mail.game(), mail.ply());
     per_backend!(conn, |c| {
         let rows = push_subscriptions::table
@@ -229,7 +209,7 @@ pub fn enqueue(
                 mail.kind().code().into_sql::<Text>(),
                 game_id.into_sql::<Nullable<Integer>>(),
                 ply.into_sql::<Nullable<Integer>>(),
-                payload.as_str().into_sql::<Text>(),
+                payload.into_sql::<Text>(),
                 now.into_sql::<Timestamp>(),
                 0.into_sql::<Integer>(),
                 now.into_sql::<Timestamp>(),
@@ -324,15 +304,14 @@ pub fn close(
     Ok(())
 }
 
-/// Put a row back to be tried again after the mail outbox's backoff.
+/// Put a row back to be tried again at `next`.
 pub fn retry_later(
     conn: &mut DbConn,
     row: &PushRow,
     owner: &str,
-    now: NaiveDateTime,
+    next: NaiveDateTime,
     error: &str,
 ) -> QueryResult<()> {
-    let next = now + crate::db::outbox::backoff(row.attempts + 1);
     diesel::update(
         push_outbox::table
             .filter(push_outbox::id.eq(row.id))

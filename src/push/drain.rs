@@ -67,7 +67,7 @@ fn send_one(
     report: &mut PushReport,
 ) -> Result<bool, Error> {
     let owner = pusher.owner.as_str();
-    let rendered = match row.mail(sub.user_id) {
+    let rendered = match mail_of(row, sub.user_id) {
         Some(mail) => render(conn, &pusher.base_url, sub.user_id, &mail, now),
         None => Ok(None),
     };
@@ -80,7 +80,7 @@ fn send_one(
         }
         Err(e) => {
             tracing::warn!("push {}: cannot render: {e}", row.id);
-            push::retry_later(conn, row, owner, now, &format!("render: {e}"))?;
+            push::retry_later(conn, row, owner, later(row, now), &format!("render: {e}"))?;
             report.failed += 1;
             return Ok(false);
         }
@@ -131,9 +131,35 @@ fn send_one(
         }
         Delivery::Failed(e) => {
             tracing::warn!("push {} not sent (attempt {}): {e}", row.id, row.attempts + 1);
-            push::retry_later(conn, row, owner, now, &e)?;
+            push::retry_later(conn, row, owner, later(row, now), &e)?;
             report.failed += 1;
         }
     }
     Ok(false)
+}
+
+/// When a failed message is tried again: the mail outbox's backoff.
+fn later(row: &PushRow, now: NaiveDateTime) -> NaiveDateTime {
+    now + crate::db::outbox::backoff(row.attempts + 1)
+}
+
+/// The event a row holds, read as the mail outbox reads its own rows
+/// (the two keep an event in the same columns).
+fn mail_of(row: &PushRow, user_id: i32) -> Option<crate::domain::mail_kind::Mail> {
+    crate::db::outbox::OutboxRow {
+        id: row.id,
+        kind: row.kind,
+        user_id,
+        game_id: row.game_id,
+        ply: row.ply,
+        payload: row.payload.clone(),
+        created_at: row.created_at,
+        attempts: row.attempts,
+        next_attempt_at: row.next_attempt_at,
+        lease_owner: None,
+        lease_until: None,
+        sent_at: None,
+        last_error: None,
+    }
+    .mail()
 }

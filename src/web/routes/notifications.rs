@@ -3,7 +3,6 @@
 //! script (`static/push.js`), which posts this browser's subscription.
 
 use crate::accounts::notifications::{self, BrowserSubscription};
-use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::push_kind::PushKind;
 use crate::web::{db_read, html, now, see_other, write_once, Ctx, Page};
