@@ -328,7 +328,11 @@ async fn audit_all(
         ("dashboard".into(), "/".into(), true),
         ("settings".into(), "/settings".into(), true),
         ("clients".into(), "/settings/clients".into(), true),
-        ("notifications".into(), "/settings/notifications".into(), true),
+        (
+            "notifications".into(),
+            "/settings/notifications".into(),
+            true,
+        ),
         ("tournament".into(), format!("/tournaments/{tid}"), true),
         ("play-link".into(), play_link(app, maohopper, &who), true),
         ("profile".into(), format!("/users/{who}"), true),

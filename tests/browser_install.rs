@@ -24,8 +24,9 @@ fn a_viewed_game_reads_offline_and_the_manifest_is_valid() {
     let otto = app.user("otto");
     let manifest = check_manifest_over_http(&app);
     let app = Mutex::new(app);
-    let ran = with_browsers_at("install", &base, &["ivy"], |b| async {
-        let res = offline_walk(&b[0], &app, &otto, &manifest).await;
+    let (appr, ottor, manifestr) = (&app, &otto, &manifest);
+    let ran = with_browsers_at("install", &base, &["ivy"], |b| async move {
+        let res = offline_walk(&b[0], appr, ottor, manifestr).await;
         (b, res)
     });
     if !ran {
@@ -52,7 +53,12 @@ fn check_manifest_over_http(app: &TestApp) -> Value {
     assert!(m["name"].as_str().unwrap().starts_with("Missive"));
     assert!(m["theme_color"].is_string() && m["background_color"].is_string());
     let icons = m["icons"].as_array().unwrap();
-    for (size, purpose) in [(192, "any"), (512, "any"), (192, "maskable"), (512, "maskable")] {
+    for (size, purpose) in [
+        (192, "any"),
+        (512, "any"),
+        (192, "maskable"),
+        (512, "maskable"),
+    ] {
         let icon = icons
             .iter()
             .find(|i| i["sizes"] == format!("{size}x{size}") && i["purpose"] == purpose)
@@ -117,7 +123,10 @@ async fn offline_walk(
         "manifest errors: {read}"
     );
     ensure!(
-        read["url"].as_str().unwrap_or("").ends_with("/manifest.webmanifest"),
+        read["url"]
+            .as_str()
+            .unwrap_or("")
+            .ends_with("/manifest.webmanifest"),
         "{read}"
     );
     let data: Value = serde_json::from_str(read["data"].as_str().unwrap_or("{}"))?;
@@ -181,8 +190,11 @@ async fn offline_walk(
     );
     for (w, h) in [(390, 844), (1280, 900)] {
         p.resize(w, h).await?;
-        p.save_png(&format!("install-offline-game-{w}"), p.client.screenshot().await?)
-            .await?;
+        p.save_png(
+            &format!("install-offline-game-{w}"),
+            p.client.screenshot().await?,
+        )
+        .await?;
     }
     // A page never viewed says it is not kept, and lists the game that is.
     p.goto("/tournaments").await?;

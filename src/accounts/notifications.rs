@@ -45,7 +45,8 @@ pub fn refusal(sub: &BrowserSubscription, any_endpoint: bool) -> Option<&'static
     let Ok(url) = url::Url::parse(&sub.endpoint) else {
         return Some("The push service's address is not a URL.");
     };
-    let named_host = matches!(url.host(), Some(url::Host::Domain(h)) if h != "localhost" && h.contains('.'));
+    let named_host =
+        matches!(url.host(), Some(url::Host::Domain(h)) if h != "localhost" && h.contains('.'));
     if !any_endpoint && (url.scheme() != "https" || !named_host) {
         return Some("The push service must be reached over https at a named host.");
     }
@@ -127,6 +128,25 @@ pub fn set_switches(conn: &mut DbConn, user_id: i32, on: &[PushKind]) -> Result<
     Ok(push::set_muted(conn, user_id, &off)?)
 }
 
+/// For the account export: the browsers (their push service's address
+/// and when they subscribed) and the kinds turned off.
+pub fn export(conn: &mut DbConn, user_id: i32) -> Result<serde_json::Value, Error> {
+    let browsers: Vec<serde_json::Value> = push::subscriptions_of(conn, user_id)?
+        .into_iter()
+        .map(|s| {
+            serde_json::json!({
+                "push_service": s.endpoint,
+                "subscribed": s.created_at.format("%Y-%m-%dT%H:%M:%SZ").to_string(),
+            })
+        })
+        .collect();
+    let muted: Vec<&str> = push::muted(conn, user_id)?
+        .into_iter()
+        .map(PushKind::code)
+        .collect();
+    Ok(serde_json::json!({ "browsers": browsers, "turned_off": muted }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,7 +163,10 @@ mod tests {
 
     #[test]
     fn only_https_push_services_at_named_hosts() {
-        assert_eq!(refusal(&sub("https://fcm.googleapis.com/fcm/send/x"), false), None);
+        assert_eq!(
+            refusal(&sub("https://fcm.googleapis.com/fcm/send/x"), false),
+            None
+        );
         for bad in [
             "http://fcm.googleapis.com/x",
             "https://127.0.0.1/x",

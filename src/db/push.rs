@@ -73,10 +73,7 @@ pub fn subscribe(
             .order(push_subscriptions::id.desc())
             .select(push_subscriptions::id)
             .load(conn)?;
-        let old: Vec<i32> = theirs
-            .into_iter()
-            .skip(MAX_PER_USER as usize - 1)
-            .collect();
+        let old: Vec<i32> = theirs.into_iter().skip(MAX_PER_USER as usize - 1).collect();
         if !old.is_empty() {
             diesel::delete(push_subscriptions::table.filter(push_subscriptions::id.eq_any(old)))
                 .execute(conn)?;
@@ -164,11 +161,13 @@ pub fn muted(conn: &mut DbConn, user_id: i32) -> QueryResult<Vec<PushKind>> {
 /// Turn off exactly `off` (and on every other kind).
 pub fn set_muted(conn: &mut DbConn, user_id: i32, off: &[PushKind]) -> QueryResult<()> {
     conn.transaction(|conn| {
-        diesel::delete(push_muted::table.filter(push_muted::user_id.eq(user_id)))
-            .execute(conn)?;
+        diesel::delete(push_muted::table.filter(push_muted::user_id.eq(user_id))).execute(conn)?;
         for k in off {
             diesel::insert_into(push_muted::table)
-                .values((push_muted::user_id.eq(user_id), push_muted::kind.eq(k.code())))
+                .values((
+                    push_muted::user_id.eq(user_id),
+                    push_muted::kind.eq(k.code()),
+                ))
                 .execute(conn)?;
         }
         Ok(())

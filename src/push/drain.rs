@@ -74,7 +74,13 @@ fn send_one(
     let note = match rendered {
         Ok(Some(n)) => n,
         Ok(None) => {
-            push::close(conn, row.id, owner, now, Some("skipped: no longer relevant"))?;
+            push::close(
+                conn,
+                row.id,
+                owner,
+                now,
+                Some("skipped: no longer relevant"),
+            )?;
             report.skipped += 1;
             return Ok(false);
         }
@@ -130,7 +136,11 @@ fn send_one(
             report.skipped += 1;
         }
         Delivery::Failed(e) => {
-            tracing::warn!("push {} not sent (attempt {}): {e}", row.id, row.attempts + 1);
+            tracing::warn!(
+                "push {} not sent (attempt {}): {e}",
+                row.id,
+                row.attempts + 1
+            );
             push::retry_later(conn, row, owner, later(row, now), &e)?;
             report.failed += 1;
         }

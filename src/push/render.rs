@@ -123,7 +123,9 @@ pub fn render(
             )
         }
         Mail::TakebackOffer { ply, .. } => {
-            if game.status != GameStatus::Active || game.takeback_offer.is_none() || game.ply != *ply
+            if game.status != GameStatus::Active
+                || game.takeback_offer.is_none()
+                || game.ply != *ply
             {
                 return Ok(None);
             }
