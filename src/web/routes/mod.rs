@@ -51,7 +51,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/readyz", web::get().to(operations::readyz))
     .route("/metrics", web::get().to(operations::metrics))
     .route("/favicon.ico", web::get().to(pages::favicon))
-    .route("/manifest.webmanifest", web::get().to(installable::manifest))
+    .route(
+        "/manifest.webmanifest",
+        web::get().to(installable::manifest),
+    )
     .route("/sw.js", web::get().to(installable::service_worker))
     .route("/static/install.js", web::get().to(installable::install_js))
     .route("/static/push.js", web::get().to(installable::push_js))
