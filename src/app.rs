@@ -114,6 +114,18 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         tracing::info!("MISSIVE_MAIL_WORKER is off: this process sends no mail");
         None
     };
+    // Browser notifications go out from the processes that send mail.
+    let pusher = if config.mail_worker {
+        let mut conn = state.pool.get()?;
+        let pusher = crate::push::Pusher::new(&config, &mut conn, crate::jobs::worker_name())?;
+        Some(crate::jobs::spawn_push_worker(
+            state.pool.clone(),
+            pusher,
+            std::time::Duration::from_millis(config.mail_poll_ms),
+        ))
+    } else {
+        None
+    };
     let tournaments = crate::jobs::spawn_tournament_worker(
         state.pool.clone(),
         std::time::Duration::from_secs(config.tournament_poll_secs),
@@ -136,6 +148,9 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     );
     server_on(state.clone(), &config, listener)?.await?;
     if let Some(w) = worker {
+        w.stop();
+    }
+    if let Some(w) = pusher {
         w.stop();
     }
     tournaments.stop();

@@ -91,6 +91,10 @@ pub struct Config {
     pub mail_worker: bool,
     /// `MISSIVE_MAIL_POLL_MS`: how often the idle mail worker looks for work.
     pub mail_poll_ms: u64,
+    /// `MISSIVE_PUSH_ANY_ENDPOINT`: accept browser subscriptions whose push
+    /// service is any URL, plain http and addresses on this machine too
+    /// (tests' own push receiver). Off: only https to a named host.
+    pub push_any_endpoint: bool,
     /// `MISSIVE_PLAY_LINK_HOURS`: how long a "your turn" link stays valid.
     pub play_link_hours: i64,
     /// `MISSIVE_CLOCK_WORKER`: run the clock sweeper (forfeits on time,
@@ -307,6 +311,7 @@ impl Default for Config {
             mail_dir: "outbox-mail".into(),
             mail_worker: true,
             mail_poll_ms: 2000,
+            push_any_endpoint: false,
             play_link_hours: 24 * 14,
             clock_worker: true,
             clock_poll_secs: 60,
@@ -404,6 +409,7 @@ impl Config {
             mail_dir: src.var("MISSIVE_MAIL_DIR").unwrap_or(d.mail_dir),
             mail_worker: src.flag("MISSIVE_MAIL_WORKER", d.mail_worker)?,
             mail_poll_ms: src.num("MISSIVE_MAIL_POLL_MS", d.mail_poll_ms)?.max(10),
+            push_any_endpoint: src.flag("MISSIVE_PUSH_ANY_ENDPOINT", d.push_any_endpoint)?,
             play_link_hours: src
                 .num("MISSIVE_PLAY_LINK_HOURS", d.play_link_hours)?
                 .max(1),

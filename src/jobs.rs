@@ -110,6 +110,38 @@ pub fn spawn_mail_worker(pool: Pool, sender: Sender, poll: Duration) -> Worker {
     })
 }
 
+/// Start the push sender (issue 64): drain the push outbox like the mail
+/// worker drains mail, again at once after a full batch.
+pub fn spawn_push_worker(pool: Pool, pusher: crate::push::Pusher, poll: Duration) -> Worker {
+    spawn_loop("push-worker", poll, move || match pool.get() {
+        Ok(mut conn) => {
+            match crate::push::drain::drain_once(&mut conn, &pusher, crate::util::now()) {
+                Ok(r) => {
+                    let handled = r.sent + r.failed + r.skipped + r.gone;
+                    if handled > 0 {
+                        tracing::info!(
+                            "push: {} sent, {} failed, {} skipped, {} browsers gone",
+                            r.sent,
+                            r.failed,
+                            r.skipped,
+                            r.gone
+                        );
+                    }
+                    handled >= crate::db::push::BATCH as usize
+                }
+                Err(e) => {
+                    tracing::warn!("push worker: {e}");
+                    false
+                }
+            }
+        }
+        Err(e) => {
+            tracing::warn!("push worker: no database connection: {e}");
+            false
+        }
+    })
+}
+
 /// Start the daily digest job: once a minute, queue the digests of the day
 /// that are due (from `hour` o'clock UTC) and not yet claimed by any process.
 pub fn spawn_digest_worker(pool: Pool, hour: u32, poll: Duration) -> Worker {

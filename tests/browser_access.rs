@@ -314,7 +314,7 @@ fn axe_finds_no_serious_violation_on_the_players_pages() {
     });
     println!("{}", report.join("\n"));
     if ran {
-        let pages = 2 + 8 + missive_rules::variants().len();
+        let pages = 2 + 9 + missive_rules::variants().len();
         assert!(
             report.len() >= pages * 2,
             "every page audited in both schemes: {report:?}"
@@ -354,6 +354,11 @@ async fn audit_all(
         ("dashboard".into(), "/".into(), true),
         ("settings".into(), "/settings".into(), true),
         ("clients".into(), "/settings/clients".into(), true),
+        (
+            "notifications".into(),
+            "/settings/notifications".into(),
+            true,
+        ),
         ("tournament".into(), format!("/tournaments/{tid}"), true),
         ("play-link".into(), play_link(app, maohopper, &who), true),
         ("profile".into(), format!("/users/{who}"), true),

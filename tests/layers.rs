@@ -17,7 +17,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "use cases",
         &["accounts", "game", "clocks", "tournaments", "ratings"],
     ),
-    ("mail", &["mail"]),
+    ("mail", &["mail", "push"]),
     ("jobs", &["jobs"]),
     ("web", &["web"]),
     (

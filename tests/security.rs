@@ -199,6 +199,12 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
     };
     // (pattern as declared, who posts, the address, the fields). In an order
     // where each request with the right token succeeds (the control).
+    // A browser's subscription as `static/push.js` posts it.
+    let push_subscription = format!(
+        r#"{{"endpoint":"https://push.example.net/send/sec","keys":{{"p256dh":"B{}","auth":"{}"}}}}"#,
+        "A".repeat(86),
+        "A".repeat(22)
+    );
     let g = |pattern: &str, id: i32| pattern.replace("{id}", &id.to_string());
     let routes: Vec<Route> = vec![
         (
@@ -493,6 +499,31 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
             &alice,
             "/settings/reminders".into(),
             vec![("reminders", "50%, 4h")],
+        ),
+        // Issue 64: browser notifications.
+        (
+            "/settings/notifications",
+            &alice,
+            "/settings/notifications".into(),
+            vec![("your_turn", "1")],
+        ),
+        (
+            "/settings/notifications/subscribe",
+            &alice,
+            "/settings/notifications/subscribe".into(),
+            vec![("subscription", push_subscription.as_str())],
+        ),
+        (
+            "/settings/notifications/unsubscribe",
+            &alice,
+            "/settings/notifications/unsubscribe".into(),
+            vec![("endpoint", "https://push.example.net/send/sec")],
+        ),
+        (
+            "/settings/notifications/forget",
+            &alice,
+            "/settings/notifications/forget".into(),
+            vec![],
         ),
         // Issue 41: alice's first credentials (ids 1 and 2), made and revoked
         // (with the password she changed to above).

@@ -63,6 +63,7 @@ pub fn export(
         "notes": notes_of(conn, user.id)?,
         "leave": leave_of(conn, user.id)?,
         "tournaments": tournaments_of(conn, user.id)?,
+        "notifications": crate::accounts::notifications::export(conn, user.id)?,
     }))
 }
 

@@ -12,6 +12,7 @@ pub mod export;
 pub mod links;
 pub mod login_limit;
 pub mod mail_settings;
+pub mod notifications;
 pub mod password_change;
 pub mod password_policy;
 pub mod password_reset;

@@ -12,6 +12,7 @@ pub mod models;
 pub mod once;
 pub mod outbox;
 pub mod pool_gate;
+pub mod push;
 pub mod rate_counters;
 pub mod schema;
 pub mod settings;

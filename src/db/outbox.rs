@@ -238,7 +238,9 @@ pub fn enqueue(
 ) -> QueryResult<()> {
     use crate::db::schema::{mail_prefs, verified_emails};
     use diesel::sql_types::{Bool, Integer, Nullable, Text, Timestamp};
-    let payload = serde_json::to_string(&Payload::of(mail)).unwrap_or_else(|_| "{}".into());
+    let payload = payload_of(mail);
+    // Browser notifications follow their own switches, not the mail policy.
+    crate::db::push::enqueue(conn, user_id, mail, &payload, now)?;
     let kind = mail.kind();
     let (game_id, ply) = (mail.game(), mail.ply());
     let policy = mail_prefs::policy.nullable();
@@ -298,6 +300,11 @@ pub fn enqueue(
     })?;
     crate::metrics::mails_queued(queued);
     Ok(())
+}
+
+/// A mail's `payload` column (the push outbox keeps its events alike).
+pub fn payload_of(mail: &Mail) -> String {
+    serde_json::to_string(&Payload::of(mail)).unwrap_or_else(|_| "{}".into())
 }
 
 /// The delay before retry number `attempts` (1, 2, ...): 30 s, doubling, at

@@ -533,3 +533,45 @@ diesel::allow_tables_to_appear_in_same_query!(
     team_match_players,
     team_match_games
 );
+
+// Issue 64, web push (kept apart from the lists above to ease merging).
+diesel::table! {
+    push_subscriptions (id) {
+        id -> Integer,
+        user_id -> Integer,
+        endpoint -> Text,
+        p256dh -> Text,
+        auth -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    push_muted (user_id, kind) {
+        user_id -> Integer,
+        kind -> Text,
+    }
+}
+
+diesel::table! {
+    push_outbox (id) {
+        id -> Integer,
+        subscription_id -> Integer,
+        kind -> Text,
+        game_id -> Nullable<Integer>,
+        ply -> Nullable<Integer>,
+        payload -> Text,
+        created_at -> Timestamp,
+        attempts -> Integer,
+        next_attempt_at -> Timestamp,
+        lease_owner -> Nullable<Text>,
+        lease_until -> Nullable<Timestamp>,
+        sent_at -> Nullable<Timestamp>,
+        last_error -> Nullable<Text>,
+    }
+}
+
+diesel::joinable!(push_outbox -> push_subscriptions (subscription_id));
+diesel::allow_tables_to_appear_in_same_query!(push_subscriptions, push_muted, push_outbox);
+diesel::allow_tables_to_appear_in_same_query!(push_subscriptions, users);
+diesel::allow_tables_to_appear_in_same_query!(push_muted, users);

@@ -28,3 +28,28 @@ pub fn load_secret(conn: &mut DbConn, configured: Option<&str>) -> anyhow::Resul
     let stored = read(conn)?.ok_or_else(|| anyhow::anyhow!("cannot store the secret"))?;
     Ok(stored.into_bytes())
 }
+
+/// The value kept under `name`, made by `fresh` and stored on first use
+/// (another process may win the race; then its value is read).
+pub fn get_or_store(
+    conn: &mut DbConn,
+    name: &str,
+    fresh: impl FnOnce() -> String,
+) -> diesel::QueryResult<String> {
+    use crate::db::schema::settings::dsl::*;
+    use diesel::prelude::*;
+    let read = |conn: &mut DbConn| {
+        settings
+            .filter(key.eq(name))
+            .select(value)
+            .first::<String>(conn)
+            .optional()
+    };
+    if let Some(v) = read(conn)? {
+        return Ok(v);
+    }
+    let _ = diesel::insert_into(settings)
+        .values((key.eq(name), value.eq(fresh())))
+        .execute(conn);
+    read(conn)?.ok_or(diesel::result::Error::NotFound)
+}

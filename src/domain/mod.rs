@@ -13,6 +13,7 @@ pub mod mail_kind;
 pub mod matching;
 pub mod pairing;
 pub mod piece_words;
+pub mod push_kind;
 pub mod rating;
 pub mod reminders;
 pub mod round_robin;

@@ -62,6 +62,14 @@ impl Browser {
         .await
     }
 
+    /// Any Chrome DevTools Protocol command on the page; its result.
+    pub async fn cdp(&self, cmd: &'static str, params: Value) -> Result<Value> {
+        self.client
+            .issue_cmd(Cdp { cmd, params })
+            .await
+            .with_context(|| format!("{}: DevTools {cmd}", self.name))
+    }
+
     /// Press keys in whatever has the focus.
     pub async fn press(&self, keys: &str) -> Result<()> {
         self.client

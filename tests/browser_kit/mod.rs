@@ -457,6 +457,16 @@ where
     F: FnOnce(Vec<Browser>) -> Fut,
     Fut: Future<Output = (Vec<Browser>, Result<()>)>,
 {
+    with_browsers_at(label, &app.base, names, body)
+}
+
+/// [`with_browsers`] on the server at `base`, for a body that stops the
+/// server itself (and so owns its `TestApp`).
+pub fn with_browsers_at<F, Fut>(label: &str, base: &str, names: &[&str], body: F) -> bool
+where
+    F: FnOnce(Vec<Browser>) -> Fut,
+    Fut: Future<Output = (Vec<Browser>, Result<()>)>,
+{
     let Some(path) = chromedriver() else {
         return false;
     };
@@ -469,7 +479,7 @@ where
     let result = rt.block_on(async {
         let mut browsers = Vec::new();
         for n in names {
-            match open(&driver, &app.base, n).await {
+            match open(&driver, base, n).await {
                 Ok(b) => browsers.push(b),
                 Err(e) => {
                     for b in browsers {

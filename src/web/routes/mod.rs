@@ -17,10 +17,12 @@ pub mod game_load;
 pub mod game_page;
 pub mod game_rulings;
 pub mod help;
+pub mod installable;
 pub mod leave;
 pub mod mail_settings;
 pub mod matches;
 pub mod new_game;
+pub mod notifications;
 pub mod operations;
 pub mod pages;
 pub mod play_link;
@@ -52,6 +54,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/readyz", web::get().to(operations::readyz))
     .route("/metrics", web::get().to(operations::metrics))
     .route("/favicon.ico", web::get().to(pages::favicon))
+    .route(
+        "/manifest.webmanifest",
+        web::get().to(installable::manifest),
+    )
+    .route("/sw.js", web::get().to(installable::service_worker))
+    .route("/static/install.js", web::get().to(installable::install_js))
+    .route("/static/push.js", web::get().to(installable::push_js))
+    .route("/static/icons/{file}", web::get().to(installable::icon))
     .service(games_scope())
     .route("/signup", web::get().to(accounts::signup_form))
     .route("/signup", web::post().to(accounts::signup))
@@ -110,6 +120,26 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route(
         "/settings/reminders",
         web::post().to(account_settings::save_reminders),
+    )
+    .route(
+        "/settings/notifications",
+        web::get().to(notifications::show),
+    )
+    .route(
+        "/settings/notifications",
+        web::post().to(notifications::save),
+    )
+    .route(
+        "/settings/notifications/subscribe",
+        web::post().to(notifications::subscribe),
+    )
+    .route(
+        "/settings/notifications/unsubscribe",
+        web::post().to(notifications::unsubscribe),
+    )
+    .route(
+        "/settings/notifications/forget",
+        web::post().to(notifications::forget),
     )
     .route("/settings/mail", web::get().to(mail_settings::show))
     .route("/settings/mail", web::post().to(mail_settings::save))
