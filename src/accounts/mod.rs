@@ -3,6 +3,7 @@
 //! hold).
 
 pub mod api_credentials;
+pub mod calendar_feed;
 pub mod deletion;
 pub mod device_cookies;
 pub mod disabling;
@@ -21,3 +22,4 @@ pub mod send_limits;
 pub mod sessions;
 pub mod tokens;
 pub mod users;
+pub mod week_settings;

@@ -91,6 +91,8 @@ struct SettingsPage {
     /// The reminder thresholds as the form shows them (empty: the default).
     reminders: String,
     reminders_error: Option<String>,
+    /// Calendar and time zone (issue 64).
+    week: crate::web::routes::week_settings::WeekSection,
 }
 
 #[derive(Template)]
@@ -120,21 +122,24 @@ fn session_token(req: &HttpRequest) -> Option<String> {
 
 /// Errors shown in the section of the form that failed.
 #[derive(Default)]
-struct FormErrors {
+pub(crate) struct FormErrors {
     password: Option<String>,
     email: Option<String>,
     new_email: String,
     /// A refused reminders text, shown again with its error.
     reminders: Option<(String, String)>,
+    /// A refused time zone, shown again with its error.
+    pub time_zone: Option<(String, String)>,
 }
 
-async fn settings_with(
+pub(crate) async fn settings_with(
     ctx: &Ctx,
     req: &HttpRequest,
     saved: bool,
     done: &str,
-    errors: FormErrors,
+    mut errors: FormErrors,
 ) -> Result<String, Error> {
+    let week = crate::web::routes::week_settings::section(ctx, errors.time_zone.take()).await?;
     let user = ctx.require_user()?.clone();
     let id = user.id;
     let token = session_token(req);
@@ -179,6 +184,8 @@ async fn settings_with(
                 "A link is on its way to the new address: the change happens when it is followed. \
                  Your current address has been told.",
             ),
+            "time-zone" => Some("Your time zone is saved."),
+            "calendar-off" => Some("Your calendar address is turned off: it no longer works."),
             _ => None,
         },
         confirm_moves: user.confirm_moves,
@@ -213,6 +220,7 @@ async fn settings_with(
                 .unwrap_or_default(),
         },
         reminders_error: errors.reminders.map(|(_, e)| e),
+        week,
     };
     Ok(page.render()?)
 }

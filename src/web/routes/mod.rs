@@ -25,6 +25,10 @@ pub mod play_link;
 pub mod ratings;
 pub mod records;
 pub mod tournaments;
+pub mod week_settings;
+pub mod dashboard;
+pub mod next_turn;
+pub mod calendar;
 
 use crate::domain::error::Error;
 use actix_web::web;
@@ -120,6 +124,13 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     )
     .route("/unsubscribe", web::post().to(mail_settings::unsubscribe))
     .route("/verify-email", web::get().to(mail_settings::verify_email))
+    .route("/settings/time-zone", web::post().to(week_settings::save_zone))
+    .route("/settings/calendar", web::post().to(week_settings::make))
+    .route(
+        "/settings/calendar/revoke",
+        web::post().to(week_settings::revoke),
+    )
+    .route("/calendar/{file}", web::get().to(calendar::feed))
     .route("/leave", web::get().to(leave::show))
     .route("/leave", web::post().to(leave::save))
     .route("/help", web::get().to(help::help))
@@ -179,6 +190,7 @@ fn games_scope() -> actix_web::Scope {
         .route("", web::get().to(records::archive))
         .route("/new", web::get().to(new_game::new_form))
         .route("/new", web::post().to(new_game::create))
+        .route("/next", web::get().to(next_turn::next))
         .route("/{id:[^/.]+}", web::get().to(game_page::show))
         .route("/{id}/move", web::post().to(game_acts::make_move))
         .route("/{id}/conditional", web::post().to(conditional::add))
