@@ -110,28 +110,30 @@ fn weekends_free_across_daylight_saving_in_two_zones(backend: Backend) {
     set_zone(&cb, "america/new_york");
     let conn = &mut app.db();
     let (alice, bob) = (user(conn, "alice"), user(conn, "bob"));
-    assert_eq!(bob.time_zone, "America/New_York", "stored under its own name");
+    assert_eq!(
+        bob.time_zone, "America/New_York",
+        "stored under its own name"
+    );
     verify(conn, &bob);
 
     // Game A: Bob's turn over New York's weekend of 7-8 March 2026, when
     // New York goes to summer time (Sunday 8 March): his Saturday begins
     // at 05:00 UTC and his Monday at 04:00 UTC, 47 hours later.
-    let a = paired(
-        conn,
-        &alice,
-        &bob,
-        "2d +1s/move",
-        true,
-        utc(3, 6, 14, 0, 0),
-    );
+    let a = paired(conn, &alice, &bob, "2d +1s/move", true, utc(3, 6, 14, 0, 0));
     play(conn, a, &alice, "e4", utc(3, 6, 20, 0, 0));
     // 9 hours before his weekend, 39 after it.
     assert_eq!(mover_deadline(conn, a), utc(3, 10, 19, 0, 0));
     let row = rows::load(conn, a).unwrap();
     assert_eq!(row.white_clock_secs, Some(2 * DAY - 6 * HOUR + 1));
     // Each sees the deadline in their own zone, the zone named.
-    assert_eq!(deadline_shown(&cb, a), "2026-03-10 15:00 EDT (America/New_York)");
-    assert_eq!(deadline_shown(&ca, a), "2026-03-10 20:00 CET (Europe/Berlin)");
+    assert_eq!(
+        deadline_shown(&cb, a),
+        "2026-03-10 15:00 EDT (America/New_York)"
+    );
+    assert_eq!(
+        deadline_shown(&ca, a),
+        "2026-03-10 20:00 CET (Europe/Berlin)"
+    );
     let page = cb.get(&format!("/games/{a}")).body;
     assert!(page.contains("weekends free"), "the control says so");
     let dash = cb.get("/").body;
@@ -151,7 +153,8 @@ fn weekends_free_across_daylight_saving_in_two_zones(backend: Backend) {
         .unwrap()
         .unwrap();
     assert!(
-        r.text.contains("deadline 2026-03-10 15:00 EDT (America/New_York)"),
+        r.text
+            .contains("deadline 2026-03-10 15:00 EDT (America/New_York)"),
         "{}",
         r.text
     );
@@ -179,14 +182,37 @@ fn weekends_free_across_daylight_saving_in_two_zones(backend: Backend) {
     // Game B: Alice's turn over Berlin's weekend of 28-29 March, when
     // Berlin goes to summer time: Friday 23:00 UTC to Sunday 22:00 UTC.
     // Game C is the same without weekends free.
-    let b = paired(conn, &alice, &bob, "2d +1s/move", true, utc(3, 26, 10, 0, 0));
-    let c = paired(conn, &alice, &bob, "2d +1s/move", false, utc(3, 26, 10, 0, 0));
+    let b = paired(
+        conn,
+        &alice,
+        &bob,
+        "2d +1s/move",
+        true,
+        utc(3, 26, 10, 0, 0),
+    );
+    let c = paired(
+        conn,
+        &alice,
+        &bob,
+        "2d +1s/move",
+        false,
+        utc(3, 26, 10, 0, 0),
+    );
     // 37 hours to Friday midnight in Berlin, 11 from Monday 00:00 CEST.
     assert_eq!(mover_deadline(conn, b), utc(3, 30, 9, 0, 0));
     assert_eq!(mover_deadline(conn, c), utc(3, 28, 10, 0, 0));
-    assert_eq!(deadline_shown(&ca, b), "2026-03-30 11:00 CEST (Europe/Berlin)");
-    assert_eq!(deadline_shown(&cb, b), "2026-03-30 05:00 EDT (America/New_York)");
-    assert_eq!(deadline_shown(&ca, c), "2026-03-28 11:00 CET (Europe/Berlin)");
+    assert_eq!(
+        deadline_shown(&ca, b),
+        "2026-03-30 11:00 CEST (Europe/Berlin)"
+    );
+    assert_eq!(
+        deadline_shown(&cb, b),
+        "2026-03-30 05:00 EDT (America/New_York)"
+    );
+    assert_eq!(
+        deadline_shown(&ca, c),
+        "2026-03-28 11:00 CET (Europe/Berlin)"
+    );
     let swept = forfeit::sweep_report(conn, utc(3, 28, 10, 0, 0)).unwrap();
     assert_eq!(swept.forfeits, 1, "only game C");
     assert_eq!(rows::load(conn, c).unwrap().status, GameStatus::Finished);
@@ -217,7 +243,10 @@ fn time_zone_form_checks_the_name(backend: Backend) {
     assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(p.has("id=\"time-zone-error\""), "{}", p.body);
     assert!(p.has("is not a time zone Missive knows"));
-    assert!(p.has("value=\"Mars/Olympus_Mons\""), "shown again to correct");
+    assert!(
+        p.has("value=\"Mars/Olympus_Mons\""),
+        "shown again to correct"
+    );
     let conn = &mut app.db();
     assert_eq!(user(conn, "alice").time_zone, "UTC", "nothing stored");
     let p = c.post("/settings/time-zone", &[("time_zone", "Europe/Berlin")]);
@@ -306,7 +335,9 @@ fn calendar_feed_read_by_icalendar(backend: Backend) {
     let path = url[url.find("/calendar/").unwrap()..].to_string();
     assert!(path.ends_with(".ics") && path.len() == "/calendar/.ics".len() + 64);
     // Only its hash is kept.
-    let token = path.trim_start_matches("/calendar/").trim_end_matches(".ics");
+    let token = path
+        .trim_start_matches("/calendar/")
+        .trim_end_matches(".ics");
     assert_eq!(
         app.count(&format!(
             "SELECT COUNT(*) AS n FROM calendar_feeds WHERE token_hash = '{token}'"
@@ -317,8 +348,22 @@ fn calendar_feed_read_by_icalendar(backend: Backend) {
 
     // Two running games, a tournament entry and a leave booking.
     let now = missive::web::now();
-    let g1 = paired(conn, &alice, &bob, "3d/move", false, now - Duration::hours(1));
-    let g2 = paired(conn, &bob, &alice, "5d/move", true, now - Duration::hours(2));
+    let g1 = paired(
+        conn,
+        &alice,
+        &bob,
+        "3d/move",
+        false,
+        now - Duration::hours(1),
+    );
+    let g2 = paired(
+        conn,
+        &bob,
+        &alice,
+        "5d/move",
+        true,
+        now - Duration::hours(2),
+    );
     let leave_from = (now + Duration::days(30)).date();
     let booked = cb.get("/leave");
     assert_eq!(booked.status, StatusCode::OK);
@@ -352,7 +397,10 @@ fn calendar_feed_read_by_icalendar(backend: Backend) {
     let e1 = by_uid(&format!("game-{g1}-deadline@"));
     assert_eq!(e1["summary"], format!("Your move: #{g1} Chess vs bob"));
     assert_eq!(e1["start"], iso(mover_deadline(conn, g1)));
-    assert_eq!(e1["url"], format!("{}/games/{g1}", app.config.base_url.trim_end_matches('/')));
+    assert_eq!(
+        e1["url"],
+        format!("{}/games/{g1}", app.config.base_url.trim_end_matches('/'))
+    );
     assert_eq!(e1["has_stamp"], true);
     let e2 = by_uid(&format!("game-{g2}-deadline@"));
     assert_eq!(e2["summary"], format!("bob's move: #{g2} Chess vs bob"));
@@ -421,7 +469,11 @@ fn calendar_feed_read_by_icalendar(backend: Backend) {
     assert!(ask.has("Make a new calendar address?"), "{}", ask.body);
     assert_eq!(feed(&app, &path2).0, StatusCode::OK, "not replaced unasked");
     // Bad tokens are plain 404s.
-    for bad in ["/calendar/x.ics", "/calendar/../settings.ics", "/calendar/abc"] {
+    for bad in [
+        "/calendar/x.ics",
+        "/calendar/../settings.ics",
+        "/calendar/abc",
+    ] {
         assert_eq!(feed(&app, bad).0, StatusCode::NOT_FOUND, "{bad}");
     }
     let _ = (cb, bob);
@@ -467,8 +519,8 @@ pub fn five_hundred_games(app: &TestApp) -> (Vec<i32>, [i32; 2]) {
         now,
     )
     .unwrap();
-    let director = missive::tournaments::directors::set_director(conn, &director.username, true)
-        .unwrap();
+    let director =
+        missive::tournaments::directors::set_director(conn, &director.username, true).unwrap();
     let cups: Vec<i32> = ["Spring Cup", "Autumn Open"]
         .iter()
         .map(|name| {
@@ -533,19 +585,25 @@ fn dashboard_with_500_games(backend: Backend) {
     // Her turns, as the database orders them by deadline (no leave, no
     // weekends: the stored deadline is the true one).
     let expected = |conn: &mut DbConn, variant: Option<&str>, cup: Option<i32>| -> Vec<i32> {
-        let mut q = games::table
-            .filter(games::status.eq("active"))
+        let mut rows: Vec<(
+            i32,
+            Option<NaiveDateTime>,
+            NaiveDateTime,
+            String,
+            Option<i32>,
+        )> = games::table
+            .filter(games::status.eq(GameStatus::Active.code()))
             .filter(games::white_id.eq(alice.id))
-            .select((games::id, games::clock_deadline, games::updated_at, games::variant, games::tournament_id))
-            .into_boxed();
-        if let Some(v) = variant {
-            q = q.filter(games::variant.eq(v.to_string()));
-        }
-        let mut rows: Vec<(i32, Option<NaiveDateTime>, NaiveDateTime, String, Option<i32>)> =
-            q.load(conn).unwrap();
-        if let Some(c) = cup {
-            rows.retain(|r| r.4 == Some(c));
-        }
+            .select((
+                games::id,
+                games::clock_deadline,
+                games::updated_at,
+                games::variant,
+                games::tournament_id,
+            ))
+            .load(conn)
+            .unwrap();
+        rows.retain(|r| variant.is_none_or(|v| r.3 == v) && cup.is_none_or(|c| r.4 == Some(c)));
         rows.sort_by_key(|r| (r.1, r.2, r.0));
         rows.into_iter().map(|r| r.0).collect()
     };
@@ -565,8 +623,14 @@ fn dashboard_with_500_games(backend: Backend) {
     assert_eq!(listed(&p3.body, "turn-list"), all[100..150].to_vec());
     assert!(p3.has("href=\"/?turn_page=2\" rel=\"prev\""));
     assert!(p3.has("href=\"/?turn_page=4\" rel=\"next\""));
-    assert_eq!(listed(&ca.get("/?turn_page=99").body, "turn-list"), all[200..].to_vec());
-    assert_eq!(listed(&ca.get("/?turn_page=x").body, "turn-list"), all[..50].to_vec());
+    assert_eq!(
+        listed(&ca.get("/?turn_page=99").body, "turn-list"),
+        all[200..].to_vec()
+    );
+    assert_eq!(
+        listed(&ca.get("/?turn_page=x").body, "turn-list"),
+        all[..50].to_vec()
+    );
     // The waiting list has pages of its own.
     let w2 = ca.get("/?wait_page=2");
     assert_eq!(listed(&w2.body, "turn-list"), all[..50].to_vec());
@@ -575,13 +639,19 @@ fn dashboard_with_500_games(backend: Backend) {
     let crazy = expected(conn, Some("crazyhouse"), None);
     let p = ca.get("/?variant=crazyhouse");
     assert_eq!(listed(&p.body, "turn-list"), crazy[..50].to_vec());
-    assert!(p.has(&format!("Your turn <span class=\"count\">({})</span>", crazy.len())));
+    assert!(p.has(&format!(
+        "Your turn <span class=\"count\">({})</span>",
+        crazy.len()
+    )));
     assert!(p.has("<option value=\"crazyhouse\" selected>"));
-    let p = ca.get(&format!("/?variant=crazyhouse&turn_page=2"));
+    let p = ca.get("/?variant=crazyhouse&turn_page=2");
     assert_eq!(listed(&p.body, "turn-list"), crazy[50..].to_vec());
     let spring = expected(conn, None, Some(cups[0]));
     let p = ca.get(&format!("/?tournament={}", cups[0]));
-    assert_eq!(listed(&p.body, "turn-list"), spring[..50.min(spring.len())].to_vec());
+    assert_eq!(
+        listed(&p.body, "turn-list"),
+        spring[..50.min(spring.len())].to_vec()
+    );
     assert!(p.has("Spring Cup (100)"));
     assert!(p.has("Not in a tournament (350)"));
     for id in listed(&p.body, "wait-list") {
@@ -602,12 +672,21 @@ fn dashboard_with_500_games(backend: Backend) {
 
     // The next game where it is her turn, from every game page.
     let g = ca.get(&format!("/games/{}", all[0]));
-    assert!(g.has(&format!("href=\"/games/next?after={}\" id=\"next-turn\"", all[0])));
+    assert!(g.has(&format!(
+        "href=\"/games/next?after={}\" id=\"next-turn\"",
+        all[0]
+    )));
     let next = ca.get(&format!("/games/next?after={}", all[0]));
     assert_eq!(next.status, StatusCode::SEE_OTHER);
-    assert_eq!(next.location.as_deref(), Some(&*format!("/games/{}", all[1])));
+    assert_eq!(
+        next.location.as_deref(),
+        Some(&*format!("/games/{}", all[1]))
+    );
     let first = ca.get("/games/next");
-    assert_eq!(first.location.as_deref(), Some(&*format!("/games/{}", all[0])));
+    assert_eq!(
+        first.location.as_deref(),
+        Some(&*format!("/games/{}", all[0]))
+    );
     // After a move: the page the move leads to links on, and the link
     // skips the game just played (no longer her turn).
     let moved = ca.play(all[0], "e4");
@@ -615,9 +694,15 @@ fn dashboard_with_500_games(backend: Backend) {
     let after = ca.get(moved.location.as_deref().unwrap());
     assert!(after.has("id=\"next-turn\""));
     let next = ca.get(&format!("/games/next?after={}", all[0]));
-    assert_eq!(next.location.as_deref(), Some(&*format!("/games/{}", all[1])));
+    assert_eq!(
+        next.location.as_deref(),
+        Some(&*format!("/games/{}", all[1]))
+    );
     let next = ca.get(&format!("/games/next?after={}", all[1]));
-    assert_eq!(next.location.as_deref(), Some(&*format!("/games/{}", all[2])));
+    assert_eq!(
+        next.location.as_deref(),
+        Some(&*format!("/games/{}", all[2]))
+    );
     // Logged out: asked to log in, not a game.
     let anon = app.client().get("/games/next");
     assert!(!anon.location.unwrap_or_default().starts_with("/games/"));
@@ -625,7 +710,9 @@ fn dashboard_with_500_games(backend: Backend) {
     let dave = app.user("dave");
     let none = dave.get("/games/next");
     assert_eq!(none.location.as_deref(), Some("/?next=none"));
-    assert!(dave.get("/?next=none").has("No other game waits for your move."));
+    assert!(dave
+        .get("/?next=none")
+        .has("No other game waits for your move."));
 }
 
 /// axe-core's browser build, when installed (`npm ci --prefix tests/axe`).
@@ -635,7 +722,10 @@ fn axe_source() -> Option<String> {
     match std::fs::read_to_string(&path) {
         Ok(s) => Some(s),
         Err(e) if browser_kit::env_on("CI") || browser_kit::env_on("MISSIVE_TEST_BROWSER") => {
-            panic!("axe-core not found at {} ({e}): npm ci --prefix tests/axe", path.display())
+            panic!(
+                "axe-core not found at {} ({e}): npm ci --prefix tests/axe",
+                path.display()
+            )
         }
         Err(_) => None,
     }

@@ -26,8 +26,14 @@ pub fn parse_zone(text: &str) -> Result<Tz, String> {
         return Err("That is far too long to be a time zone name.".into());
     }
     name.parse::<Tz>()
-        .or_else(|_| Tz::from_str_insensitive(name))
-        .map_err(|_| {
+        .ok()
+        .or_else(|| {
+            chrono_tz::TZ_VARIANTS
+                .iter()
+                .copied()
+                .find(|z| z.name().eq_ignore_ascii_case(name))
+        })
+        .ok_or_else(|| {
             format!(
                 "“{}” is not a time zone Missive knows: write an IANA name, like Europe/Berlin, America/New_York or UTC.",
                 crate::util::clip(name, 40)
@@ -160,7 +166,10 @@ mod tests {
     #[test]
     fn zones_are_read_by_their_iana_names() {
         assert_eq!(parse_zone("Europe/Berlin").unwrap(), Tz::Europe__Berlin);
-        assert_eq!(parse_zone(" america/new_york ").unwrap(), Tz::America__New_York);
+        assert_eq!(
+            parse_zone(" america/new_york ").unwrap(),
+            Tz::America__New_York
+        );
         assert_eq!(parse_zone("UTC").unwrap(), Tz::UTC);
         assert!(parse_zone("Mars/Olympus").is_err());
         assert!(parse_zone("").is_err());
@@ -181,7 +190,11 @@ mod tests {
             }]
         );
         // New York a fortnight earlier, on 8 March.
-        let w = weekends(Tz::America__New_York, t(3, 6, 20), t(3, 7, 0) + TimeDelta::hours(6));
+        let w = weekends(
+            Tz::America__New_York,
+            t(3, 6, 20),
+            t(3, 7, 0) + TimeDelta::hours(6),
+        );
         assert_eq!(
             w,
             vec![Interval {
@@ -197,7 +210,13 @@ mod tests {
     #[test]
     fn a_clock_started_on_a_sunday_waits_for_monday() {
         let w = weekends(Tz::UTC, t(3, 8, 10), t(3, 9, 10));
-        assert_eq!(w[0], Interval { start: t(3, 7, 0), end: t(3, 9, 0) });
+        assert_eq!(
+            w[0],
+            Interval {
+                start: t(3, 7, 0),
+                end: t(3, 9, 0)
+            }
+        );
         let s = stops(&[], Some(Tz::UTC), t(3, 8, 10), DAY);
         assert_eq!(deadline(t(3, 8, 10), DAY, &s), t(3, 10, 0));
     }

@@ -89,7 +89,10 @@ pub fn games_to_list(
         let clock = state::view(conn, &g, now)?;
         let side = rows::side_of(&g, user_id);
         let (time_left_secs, clock_text) = match (&clock, side) {
-            (Some(c), Some(side)) => (Some(c.side(side).left_secs), state::describe_for(c, side, zone)),
+            (Some(c), Some(side)) => (
+                Some(c.side(side).left_secs),
+                state::describe_for(c, side, zone),
+            ),
             _ => (None, String::new()),
         };
         out.push(TurnGame {

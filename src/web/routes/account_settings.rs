@@ -122,17 +122,17 @@ fn session_token(req: &HttpRequest) -> Option<String> {
 
 /// Errors shown in the section of the form that failed.
 #[derive(Default)]
-pub(crate) struct FormErrors {
+struct FormErrors {
     password: Option<String>,
     email: Option<String>,
     new_email: String,
     /// A refused reminders text, shown again with its error.
     reminders: Option<(String, String)>,
     /// A refused time zone, shown again with its error.
-    pub time_zone: Option<(String, String)>,
+    time_zone: Option<(String, String)>,
 }
 
-pub(crate) async fn settings_with(
+async fn settings_with(
     ctx: &Ctx,
     req: &HttpRequest,
     saved: bool,
@@ -469,4 +469,38 @@ pub async fn export(ctx: Ctx) -> Result<HttpResponse, Error> {
         ))
         .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
         .body(body))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct ZoneForm {
+    csrf_token: String,
+    time_zone: String,
+}
+
+/// `POST /settings/time-zone` (issue 64): the player's IANA time zone.
+pub async fn save_zone(
+    ctx: Ctx,
+    req: HttpRequest,
+    form: web::Form<ZoneForm>,
+) -> Result<HttpResponse, Error> {
+    ctx.check_csrf(&form.csrf_token)?;
+    let id = ctx.require_user()?.id;
+    let text = form.time_zone.clone();
+    match write_once(&ctx.state, move |conn| {
+        crate::accounts::week_settings::set_time_zone(conn, id, &text, now()).map(|_| ())
+    })
+    .await
+    {
+        Ok(()) => Ok(see_other("/settings?done=time-zone#settings-week")),
+        Err(Error::Invalid(msg)) => {
+            let errors = FormErrors {
+                time_zone: Some((crate::web::clip(&form.time_zone, 64), msg)),
+                ..FormErrors::default()
+            };
+            let body = settings_with(&ctx, &req, false, "", errors).await?;
+            Ok(html(StatusCode::UNPROCESSABLE_ENTITY, body))
+        }
+        Err(e) => Err(e),
+    }
 }

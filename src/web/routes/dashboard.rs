@@ -12,7 +12,6 @@ use crate::domain::game_state::{GameStatus, Side};
 use crate::domain::time_control::utc_minute;
 use crate::domain::week::local_minute;
 use crate::game::rows;
-use crate::web::routes::pages::GameLine;
 use crate::web::views::variant_name;
 use crate::web::{db_read, html, Ctx, Page};
 use actix_web::http::StatusCode;
@@ -21,6 +20,19 @@ use askama::Template;
 use diesel::prelude::*;
 use serde::Deserialize;
 use std::collections::HashMap;
+
+/// One game as a list shows it.
+pub struct GameLine {
+    pub id: i32,
+    pub variant: String,
+    pub opponent: String,
+    pub note: String,
+    /// What needs the player's eye first: a draw offer, the opponent's move.
+    pub flag: Option<&'static str>,
+    /// The opponent's rating in the variant (`1500?`), and whether the game is rated.
+    pub rating: String,
+    pub rated: bool,
+}
 
 /// Games a list shows at once.
 pub const PER_PAGE: usize = 50;
@@ -111,7 +123,10 @@ struct Dashboard {
 
 /// A page number from the query: 1 when absent or unreadable, at most `pages`.
 fn page_number(text: &str, pages: usize) -> usize {
-    text.trim().parse::<usize>().unwrap_or(1).clamp(1, pages.max(1))
+    text.trim()
+        .parse::<usize>()
+        .unwrap_or(1)
+        .clamp(1, pages.max(1))
 }
 
 /// The query string of the dashboard with these filters and pages.
@@ -215,40 +230,39 @@ fn choices(
 pub async fn show(ctx: Ctx, user: User, q: DashboardQuery) -> Result<HttpResponse, Error> {
     let uid = user.id;
     let zone = crate::domain::week::zone_or_utc(&user.time_zone);
-    let (mine, seeks, names, dues, ratings, tournament_names) =
-        db_read(&ctx.state, move |conn| {
-            let mine = rows::games_of(conn, uid)?;
-            let now = crate::web::now();
-            let running: Vec<GameRow> = mine
-                .iter()
-                .filter(|g| g.status == GameStatus::Active)
-                .cloned()
-                .collect();
-            let dues = turn_order::dues(conn, &running, now)?;
-            let own = crate::ratings::read::table_of(conn, &[uid], now)?;
-            let seeks = rows::open_seeks(conn, uid, &own)?;
-            let mut ids: Vec<i32> = mine
-                .iter()
-                .chain(seeks.iter())
-                .flat_map(|g| [Some(g.challenger_id), g.opponent_id, g.white_id, g.black_id])
-                .flatten()
-                .collect();
-            ids.sort_unstable();
-            ids.dedup();
-            let names = rows::user_names(conn, &ids)?;
-            let ratings = crate::ratings::read::table_of(conn, &ids, now)?;
-            let mut tids: Vec<i32> = mine.iter().filter_map(|g| g.tournament_id).collect();
-            tids.sort_unstable();
-            tids.dedup();
-            let tournament_names: HashMap<i32, String> = tournaments::table
-                .filter(tournaments::id.eq_any(&tids))
-                .select((tournaments::id, tournaments::name))
-                .load::<(i32, String)>(conn)?
-                .into_iter()
-                .collect();
-            Ok((mine, seeks, names, dues, ratings, tournament_names))
-        })
-        .await?;
+    let (mine, seeks, names, dues, ratings, tournament_names) = db_read(&ctx.state, move |conn| {
+        let mine = rows::games_of(conn, uid)?;
+        let now = crate::web::now();
+        let running: Vec<GameRow> = mine
+            .iter()
+            .filter(|g| g.status == GameStatus::Active)
+            .cloned()
+            .collect();
+        let dues = turn_order::dues(conn, &running, now)?;
+        let own = crate::ratings::read::table_of(conn, &[uid], now)?;
+        let seeks = rows::open_seeks(conn, uid, &own)?;
+        let mut ids: Vec<i32> = mine
+            .iter()
+            .chain(seeks.iter())
+            .flat_map(|g| [Some(g.challenger_id), g.opponent_id, g.white_id, g.black_id])
+            .flatten()
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let names = rows::user_names(conn, &ids)?;
+        let ratings = crate::ratings::read::table_of(conn, &ids, now)?;
+        let mut tids: Vec<i32> = mine.iter().filter_map(|g| g.tournament_id).collect();
+        tids.sort_unstable();
+        tids.dedup();
+        let tournament_names: HashMap<i32, String> = tournaments::table
+            .filter(tournaments::id.eq_any(&tids))
+            .select((tournaments::id, tournaments::name))
+            .load::<(i32, String)>(conn)?
+            .into_iter()
+            .collect();
+        Ok((mine, seeks, names, dues, ratings, tournament_names))
+    })
+    .await?;
     let name = |id: Option<i32>| -> String {
         id.and_then(|i| names.get(&i).cloned())
             .unwrap_or_else(|| "anyone".to_string())

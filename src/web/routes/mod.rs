@@ -6,9 +6,11 @@ pub mod account_settings;
 pub mod accounts;
 pub mod analysis;
 pub mod api;
+pub mod calendar;
 pub mod client_settings;
 pub mod clock_acts;
 pub mod conditional;
+pub mod dashboard;
 pub mod director;
 pub mod game_acts;
 pub mod game_json;
@@ -19,6 +21,7 @@ pub mod help;
 pub mod leave;
 pub mod mail_settings;
 pub mod new_game;
+pub mod next_turn;
 pub mod operations;
 pub mod pages;
 pub mod play_link;
@@ -26,9 +29,6 @@ pub mod ratings;
 pub mod records;
 pub mod tournaments;
 pub mod week_settings;
-pub mod dashboard;
-pub mod next_turn;
-pub mod calendar;
 
 use crate::domain::error::Error;
 use actix_web::web;
@@ -124,7 +124,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     )
     .route("/unsubscribe", web::post().to(mail_settings::unsubscribe))
     .route("/verify-email", web::get().to(mail_settings::verify_email))
-    .route("/settings/time-zone", web::post().to(week_settings::save_zone))
+    .route(
+        "/settings/time-zone",
+        web::post().to(account_settings::save_zone),
+    )
     .route("/settings/calendar", web::post().to(week_settings::make))
     .route(
         "/settings/calendar/revoke",

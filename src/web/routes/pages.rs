@@ -23,18 +23,6 @@ pub struct Landing {
     variants: Vec<(String, String)>,
 }
 
-pub struct GameLine {
-    pub id: i32,
-    pub variant: String,
-    pub opponent: String,
-    pub note: String,
-    /// What needs the player's eye first: a draw offer, the opponent's move.
-    pub flag: Option<&'static str>,
-    /// The opponent's rating in the variant (`1500?`), and whether the game is rated.
-    pub rating: String,
-    pub rated: bool,
-}
-
 /// `GET /`: the landing page, or the signed-in player's games
 /// ([`dashboard`](crate::web::routes::dashboard)).
 pub async fn home(

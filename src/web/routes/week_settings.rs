@@ -4,10 +4,9 @@
 
 use crate::accounts::calendar_feed;
 use crate::domain::error::Error;
-use crate::web::routes::account_settings::{settings_with, FormErrors};
 use crate::web::{db, db_read, html, now, see_other, write_once, Ctx, Page};
 use actix_web::http::StatusCode;
-use actix_web::{web, HttpRequest, HttpResponse};
+use actix_web::{web, HttpResponse};
 use askama::Template;
 use serde::Deserialize;
 
@@ -36,40 +35,6 @@ pub async fn section(ctx: &Ctx, refused: Option<(String, String)>) -> Result<Wee
         calendar_since: made.map(|t| crate::domain::week::local_minute(t, zone)),
         zone_names: crate::domain::week::zone_names().collect(),
     })
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-pub struct ZoneForm {
-    csrf_token: String,
-    time_zone: String,
-}
-
-/// `POST /settings/time-zone`.
-pub async fn save_zone(
-    ctx: Ctx,
-    req: HttpRequest,
-    form: web::Form<ZoneForm>,
-) -> Result<HttpResponse, Error> {
-    ctx.check_csrf(&form.csrf_token)?;
-    let id = ctx.require_user()?.id;
-    let text = form.time_zone.clone();
-    match write_once(&ctx.state, move |conn| {
-        crate::accounts::week_settings::set_time_zone(conn, id, &text, now()).map(|_| ())
-    })
-    .await
-    {
-        Ok(()) => Ok(see_other("/settings?done=time-zone#settings-week")),
-        Err(Error::Invalid(msg)) => {
-            let errors = FormErrors {
-                time_zone: Some((crate::web::clip(&form.time_zone, 64), msg)),
-                ..FormErrors::default()
-            };
-            let body = settings_with(&ctx, &req, false, "", errors).await?;
-            Ok(html(StatusCode::UNPROCESSABLE_ENTITY, body))
-        }
-        Err(e) => Err(e),
-    }
 }
 
 #[derive(Deserialize, Default)]

@@ -92,3 +92,49 @@ pub fn write(feed: &Feed, username: &str, base: &str) -> String {
     }
     cal.done().to_string()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::accounts::calendar_feed::{DeadlineEvent, Feed};
+    use chrono::NaiveDate;
+
+    #[test]
+    fn lines_are_folded_text_escaped_and_times_utc() {
+        let at = |d: u32, h: u32| {
+            NaiveDate::from_ymd_opt(2026, 3, d)
+                .unwrap()
+                .and_hms_opt(h, 0, 0)
+                .unwrap()
+        };
+        let feed = Feed {
+            deadlines: vec![DeadlineEvent {
+                game_id: 12,
+                variant: "Chess".into(),
+                opponent: "semi;colon,comma".into(),
+                mine: true,
+                deadline: at(10, 19),
+                turn_started: at(6, 20),
+                ply: 3,
+            }],
+            tournaments: vec![],
+            leave: vec![(4, at(20, 0).date(), at(22, 0).date(), at(1, 0))],
+        };
+        let text = write(&feed, "alice", "https://missive.example/");
+        assert!(text.starts_with("BEGIN:VCALENDAR\r\n"));
+        for line in text.split("\r\n") {
+            assert!(line.len() <= 75, "{line:?}");
+            assert!(!line.contains('\n'));
+        }
+        let unfolded = text.replace("\r\n ", "");
+        assert!(unfolded.contains("UID:game-12-deadline@missive.example\r\n"));
+        assert!(unfolded.contains("DTSTART:20260310T190000Z\r\n"));
+        assert!(unfolded.contains("DTSTAMP:20260306T200000Z\r\n"));
+        assert!(unfolded.contains("SEQUENCE:3\r\n"));
+        assert!(unfolded.contains("SUMMARY:Your move: #12 Chess vs semi\\;colon\\,comma\r\n"));
+        assert!(unfolded.contains("URL:https://missive.example/games/12\r\n"));
+        assert!(unfolded.contains("DTSTART;VALUE=DATE:20260320\r\n"));
+        assert!(unfolded.contains("DTEND;VALUE=DATE:20260323\r\n"));
+        assert!(!unfolded.contains("DTEND:2026"), "a deadline is a moment");
+    }
+}
