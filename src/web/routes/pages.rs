@@ -1,9 +1,5 @@
 use crate::domain::error::Error;
-use crate::domain::game_state::{GameStatus, Side};
-use crate::domain::time_control::utc_minute;
-use crate::game::rows;
-use crate::web::views::variant_name;
-use crate::web::{db_read, html, Ctx, Page};
+use crate::web::{html, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
