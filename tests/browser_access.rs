@@ -238,6 +238,7 @@ fn rated_history(app: &TestApp, player: &str, opponent: &str, rounds: i64) {
             time_control: None,
             leave_cap_days: None,
             rated: true,
+            weekends_free: false,
         };
         let id = missive::game::challenge::create_paired_game(&mut conn, &pairing, at).unwrap();
         let row = missive::game::rows::load(&mut conn, id).unwrap();

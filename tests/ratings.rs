@@ -28,6 +28,7 @@ fn rated_game(conn: &mut DbConn, variant: &str, white: i32, black: i32, at: Naiv
         time_control: None,
         leave_cap_days: None,
         rated: true,
+        weekends_free: false,
     };
     missive::game::challenge::create_paired_game(conn, &pairing, at).unwrap()
 }

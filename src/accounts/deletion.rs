@@ -144,6 +144,7 @@ fn erase(conn: &mut DbConn, user: &User, now: NaiveDateTime) -> Result<String, E
     crate::accounts::api_credentials::erase_all(conn, id)?;
     crate::accounts::revocation::erase(conn, id)?;
     crate::db::push::forget_user(conn, id)?;
+    crate::accounts::calendar_feed::revoke(conn, id)?;
     diesel::delete(verified_emails::table.filter(verified_emails::user_id.eq(id))).execute(conn)?;
     diesel::delete(mail_prefs::table.filter(mail_prefs::user_id.eq(id))).execute(conn)?;
     diesel::delete(verify_mail_sent::table.filter(verify_mail_sent::user_id.eq(id)))

@@ -4,6 +4,7 @@
 
 pub mod admins;
 pub mod api_credentials;
+pub mod calendar_feed;
 pub mod deletion;
 pub mod device_cookies;
 pub mod disabling;
@@ -23,3 +24,4 @@ pub mod send_limits;
 pub mod sessions;
 pub mod tokens;
 pub mod users;
+pub mod week_settings;

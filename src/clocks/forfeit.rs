@@ -55,6 +55,8 @@ pub fn sweep_report(conn: &mut DbConn, now: NaiveDateTime) -> Result<Swept, Erro
     for row in due {
         if forfeit_if_flagged(conn, &row, now)? {
             swept.forfeits += 1;
+        } else {
+            crate::clocks::weekends::defer_past_weekends(conn, &row)?;
         }
     }
     // A game's `clock_remind_at` is its next reminder's time (leave not

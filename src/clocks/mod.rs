@@ -8,3 +8,5 @@ pub mod outage;
 pub mod reminders;
 pub mod silence;
 pub mod state;
+pub mod turn_order;
+pub mod weekends;

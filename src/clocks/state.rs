@@ -2,7 +2,7 @@
 //! that stops the clock, the mover's clock, and the clock in words.
 
 use crate::db::models::GameRow;
-use crate::db::schema::leave_bookings;
+use crate::db::schema::{leave_bookings, users};
 use crate::db::{per_backend, DbConn};
 use crate::domain::error::Error;
 use crate::domain::game_state::GameStatus;
@@ -10,6 +10,7 @@ use crate::domain::running_time::Interval;
 use crate::domain::time_control::{self as clock, TimeControl};
 use crate::game::rows;
 use chrono::{NaiveDate, NaiveDateTime};
+use chrono_tz::Tz;
 use diesel::prelude::*;
 use missive_rules::Color;
 
@@ -53,6 +54,40 @@ pub fn booked_leave(conn: &mut DbConn, user_id: i32) -> Result<Vec<Interval>, Er
         .collect())
 }
 
+/// A player's time zone (UTC for one never set, or gone).
+pub fn zone_of(conn: &mut DbConn, user_id: i32) -> Result<Tz, Error> {
+    let name: Option<String> = per_backend!(conn, |c| users::table
+        .find(user_id)
+        .select(users::time_zone)
+        .first(c)
+        .optional())?;
+    Ok(name.map_or(Tz::UTC, |n| crate::domain::week::zone_or_utc(&n)))
+}
+
+/// The time zones of several players in one query (those not found: none).
+pub fn zones_of(
+    conn: &mut DbConn,
+    user_ids: &[i32],
+) -> Result<std::collections::HashMap<i32, Tz>, Error> {
+    let rows: Vec<(i32, String)> = users::table
+        .filter(users::id.eq_any(user_ids))
+        .select((users::id, users::time_zone))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, z)| (id, crate::domain::week::zone_or_utc(&z)))
+        .collect())
+}
+
+/// The zone whose weekends stop the mover's clock in `row`: read only for
+/// a game with weekends free (UTC, unused, for the others).
+fn weekend_zone(conn: &mut DbConn, row: &GameRow, user_id: i32) -> Result<Tz, Error> {
+    match row.weekends_free {
+        true => zone_of(conn, user_id),
+        false => Ok(Tz::UTC),
+    }
+}
+
 /// The booked leave of several users in one query (users without any have
 /// no entry).
 pub fn booked_leave_of(
@@ -83,6 +118,9 @@ pub struct SideClock {
     pub running: bool,
     /// This side's player is on leave now.
     pub on_leave: bool,
+    /// It is this side's turn, the game has weekends free and it is their
+    /// weekend now: the clock stands.
+    pub weekend: bool,
 }
 
 /// A game's clocks at some moment.
@@ -95,6 +133,8 @@ pub struct GameClock {
     pub deadline: Option<NaiveDateTime>,
     /// The side to move, while the game is in progress.
     pub to_move: Option<Color>,
+    /// Saturdays and Sundays in the mover's zone do not count.
+    pub weekends_free: bool,
 }
 
 impl GameClock {
@@ -112,6 +152,8 @@ pub struct MoverClock {
     pub user_id: i32,
     pub bank: i64,
     pub started: NaiveDateTime,
+    /// When the clock stands: the mover's leave and, in a game with
+    /// weekends free, their weekends (sorted and merged).
     pub leave: Vec<Interval>,
     pub deadline: NaiveDateTime,
 }
@@ -131,7 +173,8 @@ pub fn mover_clock(conn: &mut DbConn, row: &GameRow) -> Result<Option<MoverClock
         return Ok(None);
     };
     let booked = booked_leave(conn, user_id)?;
-    Ok(mover_clock_with(row, &booked))
+    let zone = weekend_zone(conn, row, user_id)?;
+    Ok(mover_clock_with(row, &booked, zone))
 }
 
 /// The player to move, in an active game with a running clock.
@@ -145,13 +188,16 @@ fn clocked_mover(row: &GameRow) -> Option<i32> {
     rows::player_to_move(row)
 }
 
-/// [`mover_clock`] given the mover's booked leave, read once by a page that
-/// lists many of one player's games.
-pub fn mover_clock_with(row: &GameRow, booked: &[Interval]) -> Option<MoverClock> {
+/// [`mover_clock`] given the mover's booked leave and time zone, read once
+/// by a page that lists many of one player's games. The zone matters only
+/// in a game with weekends free.
+pub fn mover_clock_with(row: &GameRow, booked: &[Interval], zone: Tz) -> Option<MoverClock> {
     let user_id = clocked_mover(row)?;
     let (color, started) = (row.turn.color(), row.turn_started_at?);
     let leave = crate::domain::running_time::effective_leave(booked, row.leave_cap_days);
     let bank = bank_of(row, color);
+    let weekends = row.weekends_free.then_some(zone);
+    let leave = crate::domain::week::stops(&leave, weekends, started, bank);
     let deadline = crate::domain::running_time::deadline(started, bank, &leave);
     Some(MoverClock {
         color,
@@ -186,19 +232,27 @@ pub fn view(
         Color::Black => &booked[1],
         _ => &booked[0],
     };
-    let mover = mover_clock_with(row, of(row.turn.color()));
+    let zone = match (row.status, rows::player_to_move(row)) {
+        (GameStatus::Active, Some(mover)) => weekend_zone(conn, row, mover)?,
+        _ => Tz::UTC,
+    };
+    let mover = mover_clock_with(row, of(row.turn.color()), zone);
     let side = |color: Color| -> SideClock {
         let on_leave = crate::domain::running_time::effective_leave(of(color), row.leave_cap_days)
             .iter()
             .any(|i| i.contains(now));
-        let (left, running) = match &mover {
-            Some(m) if m.color == color => (m.left(now), !on_leave),
-            _ => (bank_of(row, color), false),
+        let (left, running, weekend) = match &mover {
+            Some(m) if m.color == color => {
+                let weekend = row.weekends_free && crate::domain::week::is_weekend(now, zone);
+                (m.left(now), !on_leave && !weekend, weekend)
+            }
+            _ => (bank_of(row, color), false, false),
         };
         SideClock {
             left_secs: left.max(0),
             running: running && left > 0,
             on_leave,
+            weekend: weekend && left > 0,
         }
     };
     Ok(Some(GameClock {
@@ -207,6 +261,7 @@ pub fn view(
         black: side(Color::Black),
         deadline: mover.as_ref().map(|m| m.deadline),
         to_move: mover.as_ref().map(|m| m.color),
+        weekends_free: row.weekends_free,
     }))
 }
 
@@ -244,17 +299,23 @@ fn booked_leave_of_players(conn: &mut DbConn, row: &GameRow) -> Result<[Vec<Inte
     Ok(booked)
 }
 
-/// "2 days 3 hours left; deadline 2026-03-04 12:00 UTC", for pages and mails.
-pub fn describe_for(clock: &GameClock, color: Color) -> String {
+/// "2 days 3 hours left; deadline 2026-03-04 13:00 CET (Europe/Berlin)",
+/// for pages and mails: the deadline in the reader's `zone`.
+pub fn describe_for(clock: &GameClock, color: Color, zone: Tz) -> String {
     let side = clock.side(color);
     let mut s = format!("{} left", clock::describe(side.left_secs));
     if clock.to_move == Some(color) {
         if let Some(d) = clock.deadline {
-            s.push_str(&format!("; deadline {}", clock::utc_minute(d)));
+            s.push_str(&format!(
+                "; deadline {}",
+                crate::domain::week::local_minute(d, zone)
+            ));
         }
     }
     if side.on_leave {
         s.push_str(" (on leave: the clock is stopped)");
+    } else if side.weekend {
+        s.push_str(" (weekend: the clock is stopped)");
     }
     s
 }

@@ -25,6 +25,9 @@ pub struct User {
     pub disabled_at: Option<NaiveDateTime>,
     /// The account was deleted; the row stays, renamed, for its games.
     pub deleted_at: Option<NaiveDateTime>,
+    /// The player's IANA time zone: their weekends, and how deadlines are
+    /// shown to them (issue 64).
+    pub time_zone: String,
 }
 
 #[derive(Insertable)]
@@ -120,6 +123,9 @@ pub struct GameRow {
     /// When a challenge or open seek was accepted; `None` for a game
     /// paired by a tournament (or not yet accepted).
     pub accepted_at: Option<NaiveDateTime>,
+    /// Saturdays and Sundays in the mover's time zone do not count on
+    /// their clock (issue 64).
+    pub weekends_free: bool,
 }
 
 #[cfg(test)]
@@ -171,6 +177,7 @@ impl GameRow {
             reminder_stage: 0,
             unrated_reason: None,
             accepted_at: None,
+            weekends_free: false,
         }
     }
 }
@@ -199,6 +206,7 @@ pub struct NewGame<'a> {
     pub rated: bool,
     pub rating_min: Option<i32>,
     pub rating_max: Option<i32>,
+    pub weekends_free: bool,
 }
 
 /// A ply as a page lists it, with what drawing the position after it takes:
@@ -315,6 +323,8 @@ pub struct TournamentRow {
     pub on_timeout: OnTimeout,
     /// Days after a loss on time or by silence before a player may enter.
     pub cooling_off_days: i32,
+    /// Its games' clocks stop on the mover's Saturdays and Sundays.
+    pub weekends_free: bool,
 }
 
 #[derive(Queryable, Selectable, Clone, Debug)]

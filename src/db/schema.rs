@@ -19,6 +19,7 @@ diesel::table! {
         is_director -> Bool,
         disabled_at -> Nullable<Timestamp>,
         deleted_at -> Nullable<Timestamp>,
+        time_zone -> Text,
     }
 }
 
@@ -99,6 +100,7 @@ diesel::table! {
         reminder_stage -> Integer,
         unrated_reason -> Nullable<Text>,
         accepted_at -> Nullable<Timestamp>,
+        weekends_free -> Bool,
     }
 }
 
@@ -237,6 +239,7 @@ diesel::table! {
         silence_days -> Nullable<Integer>,
         on_timeout -> Text,
         cooling_off_days -> Integer,
+        weekends_free -> Bool,
     }
 }
 
@@ -575,3 +578,11 @@ diesel::joinable!(push_outbox -> push_subscriptions (subscription_id));
 diesel::allow_tables_to_appear_in_same_query!(push_subscriptions, push_muted, push_outbox);
 diesel::allow_tables_to_appear_in_same_query!(push_subscriptions, users);
 diesel::allow_tables_to_appear_in_same_query!(push_muted, users);
+// Calendar, time zones and weekends free (issue 64).
+diesel::table! {
+    calendar_feeds (user_id) {
+        user_id -> Integer,
+        token_hash -> Text,
+        created_at -> Timestamp,
+    }
+}

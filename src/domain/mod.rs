@@ -24,3 +24,4 @@ pub mod time_control;
 pub mod tournament_state;
 pub mod trf;
 pub mod trf_round;
+pub mod week;

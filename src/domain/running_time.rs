@@ -37,7 +37,8 @@ fn year_start(year: i32) -> NaiveDateTime {
         .unwrap_or_default()
 }
 
-fn merge(mut v: Vec<Interval>) -> Vec<Interval> {
+/// Intervals sorted, with those that touch or overlap joined.
+pub fn merge(mut v: Vec<Interval>) -> Vec<Interval> {
     v.retain(|i| i.end > i.start);
     v.sort();
     let mut out: Vec<Interval> = Vec::with_capacity(v.len());

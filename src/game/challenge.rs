@@ -36,6 +36,9 @@ pub struct Challenge {
     /// An open seek's rating range (each end optional): who may accept it.
     pub rating_min: String,
     pub rating_max: String,
+    /// `1`: Saturdays and Sundays in the mover's time zone do not count on
+    /// their clock.
+    pub weekends_free: String,
 }
 
 /// The lowest and highest rating a seek's range may name.
@@ -192,6 +195,7 @@ pub fn create_game(
         rated,
         rating_min,
         rating_max,
+        weekends_free: challenge.weekends_free == "1",
     };
     crate::db::write_transaction::<_, Error>(conn, |conn| {
         let id = insert_game(conn, &new, &history)?;
@@ -277,6 +281,8 @@ pub struct Pairing<'a> {
     pub time_control: Option<&'a TimeControl>,
     pub leave_cap_days: Option<i32>,
     pub rated: bool,
+    /// The mover's Saturdays and Sundays do not count on their clock.
+    pub weekends_free: bool,
 }
 
 /// A casual game that starts at once ([`create_paired_game`]).
@@ -296,6 +302,7 @@ pub fn create_active_game(
         time_control,
         leave_cap_days,
         rated: false,
+        weekends_free: false,
     };
     create_paired_game(conn, &pairing, now)
 }
@@ -315,6 +322,7 @@ pub fn create_paired_game(
         time_control,
         leave_cap_days,
         rated,
+        weekends_free,
     } = *pairing;
     let variant = missive_rules::variant(variant_id).ok_or_else(|| {
         Error::Invalid(format!(
@@ -357,6 +365,7 @@ pub fn create_paired_game(
         rated,
         rating_min: None,
         rating_max: None,
+        weekends_free,
     };
     crate::db::write_transaction::<_, Error>(conn, |conn| {
         let id = insert_game(conn, &new, &history)?;

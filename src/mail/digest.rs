@@ -70,6 +70,8 @@ pub fn games_to_list(
     ids.sort_unstable();
     ids.dedup();
     let names = rows::user_names(conn, &ids)?;
+    // Deadlines in the reader's own zone.
+    let zone = state::zone_of(conn, user_id)?;
     let mut out = Vec::with_capacity(rows.len());
     for g in rows {
         let variant = restore::variant_of(&g)?;
@@ -87,7 +89,10 @@ pub fn games_to_list(
         let clock = state::view(conn, &g, now)?;
         let side = rows::side_of(&g, user_id);
         let (time_left_secs, clock_text) = match (&clock, side) {
-            (Some(c), Some(side)) => (Some(c.side(side).left_secs), state::describe_for(c, side)),
+            (Some(c), Some(side)) => (
+                Some(c.side(side).left_secs),
+                state::describe_for(c, side, zone),
+            ),
             _ => (None, String::new()),
         };
         out.push(TurnGame {

@@ -320,7 +320,8 @@ fn render_game_mail(
     let with_clock = |conn: &mut DbConn, data: &mut MailData| -> Result<(), Error> {
         if let (Some(side), Some(clock)) = (my_side, crate::clocks::state::view(conn, &game, now)?)
         {
-            data.clock_text = crate::clocks::state::describe_for(&clock, side);
+            let zone = crate::domain::week::zone_or_utc(&user.time_zone);
+            data.clock_text = crate::clocks::state::describe_for(&clock, side, zone);
         }
         Ok(())
     };

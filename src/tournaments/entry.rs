@@ -43,6 +43,8 @@ pub struct TournamentForm {
     /// Days after a loss on time or by silence before a player may enter
     /// another tournament (empty: none).
     pub cooling_off_days: String,
+    /// `1`: its games' clocks stop on the mover's Saturdays and Sundays.
+    pub weekends_free: String,
 }
 
 pub fn create(
@@ -181,6 +183,7 @@ pub fn create(
             tournaments::silence_days.eq(silence_days),
             tournaments::on_timeout.eq(on_timeout.code()),
             tournaments::cooling_off_days.eq(cooling_off_days),
+            tournaments::weekends_free.eq(form.weekends_free == "1"),
         ))
         .returning(tournaments::id)
         .get_result(c))?)

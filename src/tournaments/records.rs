@@ -222,6 +222,7 @@ pub fn import_record(
                 rated: false,
                 rating_min: None,
                 rating_max: None,
+                weekends_free: false,
             },
             &p.history,
         )?;

@@ -154,6 +154,7 @@ pub fn new_game(
         time_control: tc.as_ref(),
         leave_cap_days: Some(t.leave_days),
         rated: t.rated,
+        weekends_free: t.weekends_free,
     };
     let id = challenge::create_paired_game(conn, &pairing, now)?;
     diesel::update(games::table.find(id))

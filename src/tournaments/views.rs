@@ -236,12 +236,20 @@ fn clock_watch(conn: &mut DbConn, tids: &[i32], now: NaiveDateTime) -> Result<Cl
     // Every mover's leave in one query, not one per game.
     let movers: Vec<i32> = candidates.iter().filter_map(rows::player_to_move).collect();
     let leave = crate::clocks::state::booked_leave_of(conn, &movers)?;
+    // Zones matter only where weekends are free.
+    let zones = match candidates.iter().any(|g| g.weekends_free) {
+        true => crate::clocks::state::zones_of(conn, &movers)?,
+        false => Default::default(),
+    };
     let mut w = ClockWatch::default();
     for g in candidates {
         let booked = rows::player_to_move(&g)
             .and_then(|p| leave.get(&p))
             .map_or(&[][..], Vec::as_slice);
-        if let Some(m) = crate::clocks::state::mover_clock_with(&g, booked) {
+        let zone = rows::player_to_move(&g)
+            .and_then(|p| zones.get(&p).copied())
+            .unwrap_or(chrono_tz::Tz::UTC);
+        if let Some(m) = crate::clocks::state::mover_clock_with(&g, booked, zone) {
             if m.deadline <= soon {
                 if let (Some(tid), Some(white), Some(black)) =
                     (g.tournament_id, g.white_id, g.black_id)

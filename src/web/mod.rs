@@ -150,6 +150,13 @@ pub fn build_state(config: &Config) -> anyhow::Result<Arc<AppState>> {
 
 pub use crate::db::settings::load_secret;
 pub use crate::util::{clip, now, random_token};
+
+/// The zone a page shows moments in: the signed-in viewer's, else UTC.
+pub fn viewer_zone(viewer: Option<&User>) -> chrono_tz::Tz {
+    viewer.map_or(chrono_tz::Tz::UTC, |u| {
+        crate::domain::week::zone_or_utc(&u.time_zone)
+    })
+}
 pub use db_calls::{db, db_read, db_short, db_short_read, settle_move, write_once};
 
 /// A new session for `user_id`: the token for its cookie. Tried again after

@@ -517,6 +517,9 @@ pub fn declared_fields() -> Vec<String> {
         include_str!("../../src/web/routes/tournaments.rs"),
         include_str!("../../src/web/routes/matches.rs"),
         include_str!("../../src/web/routes/admin.rs"),
+        include_str!("../../src/web/routes/week_settings.rs"),
+        include_str!("../../src/web/routes/dashboard.rs"),
+        include_str!("../../src/web/routes/next_turn.rs"),
     ];
     let mut fields = Vec::new();
     for src in sources {

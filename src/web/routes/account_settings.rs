@@ -91,6 +91,8 @@ struct SettingsPage {
     /// The reminder thresholds as the form shows them (empty: the default).
     reminders: String,
     reminders_error: Option<String>,
+    /// Calendar and time zone (issue 64).
+    week: crate::web::routes::week_settings::WeekSection,
 }
 
 #[derive(Template)]
@@ -126,6 +128,8 @@ struct FormErrors {
     new_email: String,
     /// A refused reminders text, shown again with its error.
     reminders: Option<(String, String)>,
+    /// A refused time zone, shown again with its error.
+    time_zone: Option<(String, String)>,
 }
 
 async fn settings_with(
@@ -133,8 +137,9 @@ async fn settings_with(
     req: &HttpRequest,
     saved: bool,
     done: &str,
-    errors: FormErrors,
+    mut errors: FormErrors,
 ) -> Result<String, Error> {
+    let week = crate::web::routes::week_settings::section(ctx, errors.time_zone.take()).await?;
     let user = ctx.require_user()?.clone();
     let id = user.id;
     let token = session_token(req);
@@ -179,6 +184,8 @@ async fn settings_with(
                 "A link is on its way to the new address: the change happens when it is followed. \
                  Your current address has been told.",
             ),
+            "time-zone" => Some("Your time zone is saved."),
+            "calendar-off" => Some("Your calendar address is turned off: it no longer works."),
             _ => None,
         },
         confirm_moves: user.confirm_moves,
@@ -213,6 +220,7 @@ async fn settings_with(
                 .unwrap_or_default(),
         },
         reminders_error: errors.reminders.map(|(_, e)| e),
+        week,
     };
     Ok(page.render()?)
 }
@@ -461,4 +469,38 @@ pub async fn export(ctx: Ctx) -> Result<HttpResponse, Error> {
         ))
         .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
         .body(body))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct ZoneForm {
+    csrf_token: String,
+    time_zone: String,
+}
+
+/// `POST /settings/time-zone` (issue 64): the player's IANA time zone.
+pub async fn save_zone(
+    ctx: Ctx,
+    req: HttpRequest,
+    form: web::Form<ZoneForm>,
+) -> Result<HttpResponse, Error> {
+    ctx.check_csrf(&form.csrf_token)?;
+    let id = ctx.require_user()?.id;
+    let text = form.time_zone.clone();
+    match write_once(&ctx.state, move |conn| {
+        crate::accounts::week_settings::set_time_zone(conn, id, &text, now()).map(|_| ())
+    })
+    .await
+    {
+        Ok(()) => Ok(see_other("/settings?done=time-zone#settings-week")),
+        Err(Error::Invalid(msg)) => {
+            let errors = FormErrors {
+                time_zone: Some((crate::web::clip(&form.time_zone, 64), msg)),
+                ..FormErrors::default()
+            };
+            let body = settings_with(&ctx, &req, false, "", errors).await?;
+            Ok(html(StatusCode::UNPROCESSABLE_ENTITY, body))
+        }
+        Err(e) => Err(e),
+    }
 }

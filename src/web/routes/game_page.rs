@@ -156,23 +156,31 @@ pub struct ClockLines {
     pub deadline: Option<String>,
 }
 
-pub fn clock_lines(c: &GameClock) -> ClockLines {
+/// The clocks as a page shows them, the deadline in the viewer's `zone`.
+pub fn clock_lines(c: &GameClock, zone: chrono_tz::Tz) -> ClockLines {
     let line = |s: &state::SideClock| {
         let mut t = clock::describe(s.left_secs);
         if s.on_leave {
             t.push_str(" (on leave: stopped)");
+        } else if s.weekend {
+            t.push_str(" (weekend: stopped)");
         } else if s.running {
             t.push_str(" (running)");
         }
         t
     };
     ClockLines {
-        control: c.control.label(),
+        control: match c.weekends_free {
+            true => format!("{}, weekends free", c.control.label()),
+            false => c.control.label(),
+        },
         white: line(&c.white),
         black: line(&c.black),
         white_running: c.white.running,
         black_running: c.black.running,
-        deadline: c.deadline.map(clock::utc_minute),
+        deadline: c
+            .deadline
+            .map(|d| crate::domain::week::local_minute(d, zone)),
     }
 }
 
@@ -357,7 +365,10 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
             .clone()
             .map(|(id, name)| (id, name, row.round)),
         logged_in: viewer.is_some(),
-        clock: data.clock.as_ref().map(clock_lines),
+        clock: data
+            .clock
+            .as_ref()
+            .map(|c| clock_lines(c, crate::web::viewer_zone(viewer))),
         conditional: playing.then(|| ConditionalBox {
             lines: data.lines.iter().map(|l| (l.id, l.text())).collect(),
             can_add: my_side.is_some_and(|s| s != to_move) && game.outcome().is_none(),

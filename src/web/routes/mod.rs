@@ -7,9 +7,11 @@ pub mod accounts;
 pub mod admin;
 pub mod analysis;
 pub mod api;
+pub mod calendar;
 pub mod client_settings;
 pub mod clock_acts;
 pub mod conditional;
+pub mod dashboard;
 pub mod director;
 pub mod game_acts;
 pub mod game_json;
@@ -23,6 +25,7 @@ pub mod mail_settings;
 pub mod matches;
 pub mod new_game;
 pub mod notifications;
+pub mod next_turn;
 pub mod operations;
 pub mod pages;
 pub mod play_link;
@@ -30,6 +33,7 @@ pub mod ratings;
 pub mod records;
 pub mod tournament_player;
 pub mod tournaments;
+pub mod week_settings;
 
 use crate::domain::error::Error;
 use actix_web::web;
@@ -153,6 +157,16 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     )
     .route("/unsubscribe", web::post().to(mail_settings::unsubscribe))
     .route("/verify-email", web::get().to(mail_settings::verify_email))
+    .route(
+        "/settings/time-zone",
+        web::post().to(account_settings::save_zone),
+    )
+    .route("/settings/calendar", web::post().to(week_settings::make))
+    .route(
+        "/settings/calendar/revoke",
+        web::post().to(week_settings::revoke),
+    )
+    .route("/calendar/{file}", web::get().to(calendar::feed))
     .route("/leave", web::get().to(leave::show))
     .route("/leave", web::post().to(leave::save))
     .route("/help", web::get().to(help::help))
@@ -223,6 +237,7 @@ fn games_scope() -> actix_web::Scope {
         .route("", web::get().to(records::archive))
         .route("/new", web::get().to(new_game::new_form))
         .route("/new", web::post().to(new_game::create))
+        .route("/next", web::get().to(next_turn::next))
         .route("/{id:[^/.]+}", web::get().to(game_page::show))
         .route("/{id}/move", web::post().to(game_acts::make_move))
         .route("/{id}/conditional", web::post().to(conditional::add))

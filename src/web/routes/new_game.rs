@@ -25,6 +25,8 @@ pub struct NewGameForm {
     rated: String,
     rating_min: String,
     rating_max: String,
+    /// `1`: clocks stop on the mover's weekend.
+    weekends_free: String,
 }
 
 #[derive(Deserialize, Default)]
@@ -52,6 +54,7 @@ struct NewGamePage {
     rated: bool,
     rating_min: String,
     rating_max: String,
+    weekends_free: bool,
 }
 
 fn custom_control(text: &str) -> Option<String> {
@@ -90,6 +93,7 @@ pub async fn new_form(ctx: Ctx, query: web::Query<NewGameQuery>) -> Result<HttpR
         rated: true,
         rating_min: String::new(),
         rating_max: String::new(),
+        weekends_free: false,
     };
     Ok(html(StatusCode::OK, page.render()?))
 }
@@ -113,6 +117,7 @@ pub async fn create(ctx: Ctx, form: web::Form<NewGameForm>) -> Result<HttpRespon
         rated: f.rated.clone(),
         rating_min: f.rating_min.clone(),
         rating_max: f.rating_max.clone(),
+        weekends_free: f.weekends_free.clone(),
     };
     // A challenge to a named player mails them, and a rated open seek is
     // what a rating is farmed with: counted before it is made, given back
@@ -160,6 +165,7 @@ pub async fn create(ctx: Ctx, form: web::Form<NewGameForm>) -> Result<HttpRespon
                 rated: f.rated.trim() == "1",
                 rating_min: crate::web::clip(&f.rating_min, 10),
                 rating_max: crate::web::clip(&f.rating_max, 10),
+                weekends_free: f.weekends_free == "1",
             };
             Ok(html(StatusCode::UNPROCESSABLE_ENTITY, page.render()?))
         }

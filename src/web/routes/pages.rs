@@ -1,9 +1,5 @@
 use crate::domain::error::Error;
-use crate::domain::game_state::{GameStatus, Side};
-use crate::domain::time_control::utc_minute;
-use crate::game::rows;
-use crate::web::views::variant_name;
-use crate::web::{db_read, html, Ctx, Page};
+use crate::web::{html, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -23,31 +19,12 @@ pub struct Landing {
     variants: Vec<(String, String)>,
 }
 
-pub struct GameLine {
-    pub id: i32,
-    pub variant: String,
-    pub opponent: String,
-    pub note: String,
-    /// What needs the player's eye first: a draw offer, the opponent's move.
-    pub flag: Option<&'static str>,
-    /// The opponent's rating in the variant (`1500?`), and whether the game is rated.
-    pub rating: String,
-    pub rated: bool,
-}
-
-#[derive(Template)]
-#[template(path = "dashboard.html")]
-struct Dashboard {
-    page: Page,
-    your_turn: Vec<GameLine>,
-    challenges: Vec<GameLine>,
-    waiting: Vec<GameLine>,
-    seeks: Vec<GameLine>,
-    finished: Vec<GameLine>,
-    confirm_moves: bool,
-}
-
-pub async fn home(ctx: Ctx) -> Result<HttpResponse, Error> {
+/// `GET /`: the landing page, or the signed-in player's games
+/// ([`dashboard`](crate::web::routes::dashboard)).
+pub async fn home(
+    ctx: Ctx,
+    q: web::Query<crate::web::routes::dashboard::DashboardQuery>,
+) -> Result<HttpResponse, Error> {
     let Some(user) = ctx.user.clone() else {
         let page = Landing {
             page: ctx.page(),
@@ -55,146 +32,7 @@ pub async fn home(ctx: Ctx) -> Result<HttpResponse, Error> {
         };
         return Ok(html(StatusCode::OK, page.render()?));
     };
-    let uid = user.id;
-    let (mut mine, seeks, names, clocks_left, ratings) = db_read(&ctx.state, move |conn| {
-        let mine = rows::games_of(conn, uid)?;
-        // Time left and deadline where it is the user's turn on a clock
-        // (their leave read once for all those games).
-        let mut clocks_left = std::collections::HashMap::new();
-        let now = crate::web::now();
-        let booked = crate::clocks::state::booked_leave(conn, uid)?;
-        for g in mine.iter().filter(|g| rows::player_to_move(g) == Some(uid)) {
-            if let Some(m) = crate::clocks::state::mover_clock_with(g, &booked) {
-                clocks_left.insert(g.id, (m.left(now).max(0), Some(m.deadline)));
-            }
-        }
-        let own = crate::ratings::read::table_of(conn, &[uid], now)?;
-        let seeks = rows::open_seeks(conn, uid, &own)?;
-        let mut ids: Vec<i32> = mine
-            .iter()
-            .chain(seeks.iter())
-            .flat_map(|g| [Some(g.challenger_id), g.opponent_id, g.white_id, g.black_id])
-            .flatten()
-            .collect();
-        ids.sort_unstable();
-        ids.dedup();
-        let names = rows::user_names(conn, &ids)?;
-        let ratings = crate::ratings::read::table_of(conn, &ids, now)?;
-        Ok((mine, seeks, names, clocks_left, ratings))
-    })
-    .await?;
-    let name = |id: Option<i32>| -> String {
-        id.and_then(|i| names.get(&i).cloned())
-            .unwrap_or_else(|| "anyone".to_string())
-    };
-    let other = |g: &crate::db::models::GameRow| {
-        if g.challenger_id == uid {
-            g.opponent_id
-        } else {
-            Some(g.challenger_id)
-        }
-    };
-    // Least time left first (games without a clock after), then longest waiting.
-    mine.sort_by_key(|g| {
-        (
-            clocks_left.get(&g.id).map_or(i64::MAX, |c| c.0),
-            g.updated_at,
-        )
-    });
-    let mut d = Dashboard {
-        page: ctx.page(),
-        your_turn: vec![],
-        challenges: vec![],
-        waiting: vec![],
-        seeks: vec![],
-        finished: vec![],
-        confirm_moves: user.confirm_moves,
-    };
-    let mut finished: Vec<_> = Vec::new();
-    for g in &mine {
-        let theirs = rows::side_of(g, uid).map(|c| Side::from(c).opponent());
-        let flag = if theirs.is_some() && g.draw_offer == theirs {
-            Some("draw offered")
-        } else if g.ply > 0 && rows::player_to_move(g) == Some(uid) {
-            Some("they moved")
-        } else {
-            None
-        };
-        let line = GameLine {
-            id: g.id,
-            variant: variant_name(&g.variant),
-            opponent: name(other(g)),
-            note: String::new(),
-            flag,
-            rating: other(g).map_or_else(String::new, |o| ratings.shown(o, &g.variant)),
-            rated: g.rated,
-        };
-        match g.status {
-            GameStatus::Active if rows::player_to_move(g) == Some(uid) => {
-                d.your_turn.push(GameLine {
-                    note: match clocks_left.get(&g.id) {
-                        Some((left, Some(deadline))) => format!(
-                            "{} left (deadline {}), waiting since {}",
-                            crate::domain::time_control::describe(*left),
-                            utc_minute(*deadline),
-                            utc_minute(g.updated_at)
-                        ),
-                        _ => format!("waiting since {}", utc_minute(g.updated_at)),
-                    },
-                    ..line
-                })
-            }
-            GameStatus::Active => d.waiting.push(GameLine {
-                note: format!("their move since {}", utc_minute(g.updated_at)),
-                ..line
-            }),
-            GameStatus::Pending if g.challenger_id == uid => d.waiting.push(GameLine {
-                note: "challenge not yet accepted".into(),
-                ..line
-            }),
-            GameStatus::Pending => d.challenges.push(GameLine {
-                note: format!("sent {}", utc_minute(g.created_at)),
-                ..line
-            }),
-            _ => finished.push((g.ended_at.unwrap_or(g.updated_at), g, line)),
-        }
-    }
-    finished.sort_by_key(|f| std::cmp::Reverse(f.0));
-    for (ended, g, line) in finished.into_iter().take(100) {
-        let v = missive_rules::variant(&g.variant);
-        let sides = v
-            .map(|v| {
-                [
-                    v.side_name(missive_rules::Color::White),
-                    v.side_name(missive_rules::Color::Black),
-                ]
-            })
-            .unwrap_or(["White", "Black"]);
-        let what = rows::describe_result(g, sides).unwrap_or_else(|| g.status.to_string());
-        d.finished.push(GameLine {
-            note: format!("{what}, {}", utc_minute(ended)),
-            ..line
-        });
-    }
-    for g in &seeks {
-        d.seeks.push(GameLine {
-            id: g.id,
-            variant: variant_name(&g.variant),
-            opponent: name(Some(g.challenger_id)),
-            note: match (g.rating_min, g.rating_max) {
-                (None, None) => format!("they play {}", g.challenger_color),
-                _ => format!(
-                    "they play {}; for players rated {}",
-                    g.challenger_color,
-                    crate::game::challenge::range_words(g)
-                ),
-            },
-            flag: None,
-            rating: ratings.shown(g.challenger_id, &g.variant),
-            rated: g.rated,
-        });
-    }
-    Ok(html(StatusCode::OK, d.render()?))
+    crate::web::routes::dashboard::show(ctx, user, q.into_inner()).await
 }
 
 #[derive(Template, WebTemplate)]

@@ -137,7 +137,10 @@ fn render_page(
         legal,
         error: error.clone(),
         move_text,
-        clock: data.clock.as_ref().map(clock_lines),
+        clock: data
+            .clock
+            .as_ref()
+            .map(|c| clock_lines(c, crate::web::viewer_zone(Some(&data.user)))),
         mine_is_black: flipped,
         preview: preview.map(|(played, after)| Preview::of(variant, game, played, &after, flipped)),
         u: link.user,

@@ -107,6 +107,8 @@ pub struct NewForm {
     silence_days: String,
     on_timeout: String,
     cooling_off_days: String,
+    /// `1`: clocks stop on the mover's weekend.
+    weekends_free: String,
 }
 
 #[derive(Template)]
@@ -170,6 +172,7 @@ pub async fn create(ctx: Ctx, form: web::Form<NewForm>) -> Result<HttpResponse, 
         silence_days: f.silence_days.clone(),
         on_timeout: f.on_timeout.clone(),
         cooling_off_days: f.cooling_off_days.clone(),
+        weekends_free: f.weekends_free.clone(),
     };
     match write_once(&ctx.state, move |conn| {
         entry::create(conn, &user, &tf, now())

@@ -5,6 +5,7 @@ pub mod board_text;
 #[cfg(test)]
 mod contrast;
 pub mod history;
+pub mod ics;
 pub mod legend;
 pub mod listed_moves;
 pub mod move_lines;
