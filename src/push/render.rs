@@ -105,7 +105,10 @@ pub fn render(
                 return Ok(None);
             }
             let left = match (my_side, crate::clocks::state::view(conn, &game, now)?) {
-                (Some(side), Some(clock)) => crate::clocks::state::describe_for(&clock, side),
+                (Some(side), Some(clock)) => {
+                    let zone = crate::clocks::state::zone_of(conn, user_id)?;
+                    crate::clocks::state::describe_for(&clock, side, zone)
+                }
                 _ => "little time left".into(),
             };
             (

@@ -113,6 +113,11 @@ pub fn rules(t: &TournamentRow, field: usize) -> Vec<RuleText> {
         Rule::TimeControl,
         match &t.time_control {
             None => "No clock: a game is never lost on time.".into(),
+            Some(_) if t.weekends_free => format!(
+                "{}. The clock of the player to move runs day and night on weekdays, except \
+                 on their leave; Saturdays and Sundays in their own time zone do not count.",
+                capitalised(&time_control_words(t.time_control.as_deref()))
+            ),
             Some(_) => format!(
                 "{}. The clock of the player to move runs day and night, except on their \
                  leave.",
@@ -286,6 +291,7 @@ mod tests {
             silence_days: Some(10),
             on_timeout: OnTimeout::Claim,
             cooling_off_days: 0,
+            weekends_free: false,
         }
     }
 

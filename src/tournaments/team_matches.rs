@@ -239,6 +239,7 @@ fn start(
                 time_control: tc.as_ref(),
                 leave_cap_days: None,
                 rated: m.rated,
+                weekends_free: false,
             };
             let game = create_paired_game(conn, &pairing, now)?;
             rows::add_game(conn, m.id, game, board, white_team.number())?;
