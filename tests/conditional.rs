@@ -116,7 +116,10 @@ fn a_line_is_played_at_once_when_the_opponents_move_matches(backend: Backend) {
     // Marked in the move list and the PGN.
     assert!(bob.get(&format!("/games/{id}")).has("(conditional)"));
     let pgn = bob.get(&format!("/games/{id}.pgn")).body;
-    assert!(pgn.contains("{conditional: the main line}"), "{pgn}");
+    assert!(
+        pgn.contains("{[%missive conditional] the main line}"),
+        "{pgn}"
+    );
     // Mail: Bob one "your turn" naming both moves, Alice "played".
     let kinds = |who: &str| -> Vec<String> {
         let sql = format!(

@@ -147,7 +147,7 @@ pub fn create_game(
         )));
     }
     let game = Game::new(variant, Some(fen))
-        .map_err(|e| Error::Invalid(format!("The start position cannot be used: {e}.")))?;
+        .map_err(|e| Error::Invalid(format!("The start position cannot be used: {}.", crate::util::unstopped(&e))))?;
     if let Some(outcome) = game.outcome() {
         return Err(Error::Invalid(format!(
             "The start position cannot be used: the game would already be over ({}).",

@@ -2,6 +2,7 @@
 //! query, per-user summaries and record checking. Plain functions over a
 //! connection; the rules crate writes and reads the records.
 
+use crate::util::unstopped;
 use crate::db::models::{GameRow, MoveRow};
 use crate::db::schema::{game_notes, games, users};
 use crate::db::{is_unique_violation, DbConn};
@@ -205,11 +206,17 @@ pub fn write_rated_game(
                     Format::Pgn => record::pgn_move_text(&m.display, &m.coordinate).to_string(),
                     Format::Log => m.coordinate.clone(),
                 },
-                // A conditional move says so where PGN readers show it.
-                comment: match (m.conditional, &m.comment) {
-                    (true, Some(c)) => Some(format!("conditional: {c}")),
-                    (true, None) => Some("conditional".into()),
-                    (false, c) => c.clone(),
+                // A conditional move says so as a command annotation, which
+                // PGN readers (python-chess, pgn-extract) take apart from
+                // the words and no player's comment can look like (their
+                // `[%` is broken up).
+                comment: {
+                    let said = m.comment.as_deref().map(|c| c.replace("[%", "[ %"));
+                    match (m.conditional, said) {
+                        (true, Some(c)) => Some(format!("{} {c}", record::CONDITIONAL_MARK)),
+                        (true, None) => Some(record::CONDITIONAL_MARK.into()),
+                        (false, c) => c,
+                    }
                 },
                 time: Some(stamp(m.played_at)),
             })
@@ -253,11 +260,6 @@ pub struct CheckReport {
     pub fen: Option<String>,
 }
 
-/// An error's words without their own closing period, for a sentence that
-/// ends with one (a move such as `Nxf2.` would else end with `..`).
-fn unstopped(e: &impl std::fmt::Display) -> String {
-    e.to_string().trim_end().trim_end_matches('.').to_string()
-}
 
 /// Check a PGN or Game Courier log with the rules, move by move. Nothing is
 /// stored.

@@ -135,6 +135,14 @@ struct GamePage<'a> {
     outages: Vec<String>,
     /// The viewer may claim the win on time (their opponent's flag fell).
     can_claim: bool,
+    /// A finished game's player: the same settings again, and the next game.
+    after: Option<AfterGame>,
+}
+
+/// What a finished game offers its player.
+pub struct AfterGame {
+    rematch: Option<crate::game::next_game::Rematch>,
+    next_game: Option<i32>,
 }
 
 /// The viewer's conditional lines (id, text) and what they may do with them.
@@ -379,6 +387,16 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
         history: crate::web::views::history::lines(&data.events, &data.names),
         outages: crate::web::views::history::outages(&data.events),
         can_claim: playing && row.flag_fell_side.is_some_and(|s| Some(s) == theirs),
+        after: match (row.status, mine) {
+            (GameStatus::Finished, Some(side)) => Some(AfterGame {
+                rematch: rows::opponent_of(row, uid.unwrap_or_default())
+                    .and_then(|o| data.names.get(&o).cloned())
+                    .map(|o| crate::game::next_game::Rematch::of(row, side, o))
+                    .transpose()?,
+                next_game: data.next_game,
+            }),
+            _ => None,
+        },
     };
     // Room for the whole page at once: askama's own guess is the template's
     // text alone, and growing to the board, the legal moves and the legend
