@@ -16,6 +16,7 @@ both_backends!(
     conditional_replies_are_marked_as_the_server_s,
     logging_in_returns_to_the_page_that_asked,
     styles_and_scripts_are_named_by_their_content,
+    slider_diagrams_capture_to_the_far_end,
 );
 
 /// Finding 13: every page answers `HEAD` with `GET`'s status and headers and
@@ -343,4 +344,27 @@ fn styles_and_scripts_are_named_by_their_content(backend: Backend) {
         alice.get("/static/style-0000000000000000.css").status,
         StatusCode::NOT_FOUND
     );
+}
+
+/// Finding 7: the chess legend's Bishop, Rook and Queen diagrams mark every
+/// square they reach as move and capture alike (the far corner was a move
+/// only).
+fn slider_diagrams_capture_to_the_far_end(backend: Backend) {
+    let app = TestApp::start(backend);
+    let c = app.client();
+    let page = c.get("/variants/chess");
+    for name in ["Bishop", "Rook", "Queen"] {
+        let alt = format!("alt=\"How the {name} moves\"");
+        let at = page.body.find(&alt).unwrap_or_else(|| panic!("{name}"));
+        let tag_start = page.body[..at].rfind("<img").unwrap();
+        let tag = &page.body[tag_start..at + page.body[at..].find('>').unwrap()];
+        let src_at = tag.find("src=\"").unwrap() + 5;
+        let src = &tag[src_at..src_at + tag[src_at..].find('"').unwrap()];
+        let svg = c.get(src).body;
+        let moves = svg.matches("class=\"to\"").count();
+        let both = svg.matches("class=\"both\"").count();
+        assert!(moves >= 13, "{name}: {svg}");
+        assert_eq!(moves, both, "{name}: every move is a capture too: {svg}");
+        assert!(!svg.contains("class=\"takes\""), "{name}");
+    }
 }

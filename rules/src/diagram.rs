@@ -192,16 +192,21 @@ fn with_royals(
             (-(dx * dx + dy * dy), s.rank(), s.file())
         });
         far.truncate(10);
-        let mut best: Option<(usize, Position)> = None;
+        // Never where the piece could move (an enemy King there would be
+        // "a move" to a square no capture is found on, the far end of a
+        // Bishop's or Queen's line marked as a move only); then where it
+        // has the most moves.
+        let mut best: Option<((bool, usize), Position)> = None;
         for s in far {
             let mut q = pos.clone();
             q.set(s, Some(p));
             if let Some(i) = royal {
                 q.royal[i] = Some(s);
             }
-            let n = destinations(variant, &q, centre).len();
-            if best.as_ref().is_none_or(|(m, _)| n > *m) {
-                best = Some((n, q));
+            let to = destinations(variant, &q, centre);
+            let score = (!to.contains(&s), to.len());
+            if best.as_ref().is_none_or(|(m, _)| score > *m) {
+                best = Some((score, q));
             }
         }
         if let Some((_, q)) = best {
@@ -527,6 +532,23 @@ mod tests {
         // A short Queen's step where nothing is in the way: a move only.
         assert!(d.moves.contains(&sq("e5")) && d.moves.contains(&sq("f6")));
         assert!(!d.captures.contains(&sq("e5")), "{d:?}");
+    }
+
+    /// Issue 64, finding 7: a slider's line on an empty board is move and
+    /// capture alike to its far end (an enemy King put on the far corner
+    /// made it a move only).
+    #[test]
+    fn sliders_capture_wherever_they_move() {
+        let chess = crate::variant("chess").unwrap();
+        for letter in ['b', 'r', 'q'] {
+            let kind = piece_types(chess)
+                .iter()
+                .find(|t| t.label.letter.eq_ignore_ascii_case(&letter.to_string()))
+                .map(|t| t.kind)
+                .unwrap();
+            let d = movement_diagram(chess, kind).unwrap();
+            assert_eq!(d.moves, d.captures, "{letter}: {d:?}");
+        }
     }
 
     /// Every piece that captures at all in its variant shows a capture in
