@@ -335,7 +335,6 @@ impl Browser {
         }
         if let Some(name) = shot {
             self.fits("#preview svg").await?;
-            self.fits("#board svg").await?;
             self.save_png(name, self.client.screenshot().await?).await?;
         }
         self.click("#preview button[type=submit]").await?;

@@ -90,7 +90,6 @@ struct GamePage<'a> {
     status_line: String,
     result: Option<String>,
     error: Option<String>,
-    preview: Option<Preview>,
     svg: Arc<str>,
     rows: Vec<MoveLine<'a>>,
     can_move: bool,
@@ -188,7 +187,6 @@ pub fn clock_lines(c: &GameClock) -> ClockLines {
 pub struct PageExtras {
     pub error: Option<String>,
     pub move_text: String,
-    pub preview: Option<(missive_rules::Played, Box<Game>)>,
     /// `?ply=N`: show the position after N plies (clamped to the game).
     pub view_ply: Option<i64>,
     /// A conditional line that was refused, shown again to correct.
@@ -305,9 +303,6 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
         .first()
         .map(|m: &LegalMove| m.display.clone())
         .unwrap_or_default();
-    let preview = extras.preview.map(|(played, after)| {
-        Preview::of(variant, &data.moves.restored.game, played, &after, flipped)
-    });
     let uid = viewer.map(|u| u.id);
     let pending = row.status == GameStatus::Pending;
     let can_answer_challenge = pending
@@ -336,7 +331,6 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
         status_line,
         result,
         error: extras.error,
-        preview,
         svg,
         rows,
         can_move,
@@ -406,7 +400,6 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
             + page.svg.len()
             + page.legal.items.len()
             + page.legend.len()
-            + page.preview.as_ref().map_or(0, |p| p.svg.len())
             + 4096,
     );
     page.render_into(&mut out)?;

@@ -18,6 +18,7 @@ pub mod game_rulings;
 pub mod help;
 pub mod leave;
 pub mod mail_settings;
+pub mod move_preview;
 pub mod new_game;
 pub mod operations;
 pub mod pages;
@@ -181,6 +182,7 @@ fn games_scope() -> actix_web::Scope {
         .route("/new", web::post().to(new_game::create))
         .route("/{id:[^/.]+}", web::get().to(game_page::show))
         .route("/{id}/move", web::post().to(game_acts::make_move))
+        .route("/{id}/preview", web::get().to(move_preview::show))
         .route("/{id}/conditional", web::post().to(conditional::add))
         .route("/{id}/analysis", web::get().to(analysis::show))
         .route(
