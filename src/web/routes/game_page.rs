@@ -134,6 +134,8 @@ struct GamePage<'a> {
     outages: Vec<String>,
     /// The viewer may claim the win on time (their opponent's flag fell).
     can_claim: bool,
+    /// "Move played: e4": the move a play link just played.
+    played: Option<String>,
     /// A finished game's player: the same settings again, and the next game.
     after: Option<AfterGame>,
 }
@@ -191,6 +193,8 @@ pub struct PageExtras {
     pub view_ply: Option<i64>,
     /// A conditional line that was refused, shown again to correct.
     pub line_text: String,
+    /// The ply of a move just played, said at the top of the page.
+    pub played: Option<i32>,
 }
 
 /// Render the game page; a panic in the rules engine becomes an error page.
@@ -381,6 +385,13 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
         history: crate::web::views::history::lines(&data.events, &data.names),
         outages: crate::web::views::history::outages(&data.events),
         can_claim: playing && row.flag_fell_side.is_some_and(|s| Some(s) == theirs),
+        played: extras.played.and_then(|n| {
+            data.moves
+                .listed
+                .iter()
+                .find(|m| m.ply == n)
+                .map(|m| m.display.clone())
+        }),
         after: match (row.status, mine) {
             (GameStatus::Finished, Some(side)) => Some(AfterGame {
                 rematch: rows::opponent_of(row, uid.unwrap_or_default())
@@ -410,6 +421,8 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
 #[serde(default)]
 pub struct ShowQuery {
     ply: String,
+    /// `?played=N`: the player's move N was just played (from a play link).
+    played: String,
 }
 
 /// Read `?ply=`: a number, clamped later to the game (negative is the start,
@@ -454,6 +467,7 @@ pub async fn show(
         &data,
         PageExtras {
             view_ply,
+            played: query.played.trim().parse().ok(),
             ..PageExtras::default()
         },
     )?;
