@@ -333,6 +333,21 @@ async fn audit_all(
         ("profile".into(), format!("/users/{who}"), true),
         ("leaderboard".into(), "/ratings/chess".into(), true),
         ("claim".into(), format!("/games/{claim}"), true),
+        // Issue 64: the move's preview page, and a finished game with its
+        // rematch and next game.
+        (
+            "preview".into(),
+            format!("/games/{chess}/preview?move=e4&ply=0"),
+            true,
+        ),
+        (
+            "finished-game".into(),
+            format!(
+                "/games/{}",
+                app.count("SELECT CAST(MAX(id) AS BIGINT) AS n FROM games WHERE status = 'finished'")
+            ),
+            true,
+        ),
     ];
     for (variant, id) in &games {
         let shoot = *id == chess || *id == maohopper;

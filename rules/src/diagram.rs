@@ -534,23 +534,6 @@ mod tests {
         assert!(!d.captures.contains(&sq("e5")), "{d:?}");
     }
 
-    /// Issue 64, finding 7: a slider's line on an empty board is move and
-    /// capture alike to its far end (an enemy King put on the far corner
-    /// made it a move only).
-    #[test]
-    fn sliders_capture_wherever_they_move() {
-        let chess = crate::variant("chess").unwrap();
-        for letter in ['b', 'r', 'q'] {
-            let kind = piece_types(chess)
-                .iter()
-                .find(|t| t.label.letter.eq_ignore_ascii_case(&letter.to_string()))
-                .map(|t| t.kind)
-                .unwrap();
-            let d = movement_diagram(chess, kind).unwrap();
-            assert_eq!(d.moves, d.captures, "{letter}: {d:?}");
-        }
-    }
-
     /// Every piece that captures at all in its variant shows a capture in
     /// its diagram (none of them is left showing quiet moves only).
     #[test]

@@ -329,7 +329,7 @@ impl Browser {
     pub async fn play(&self, from: &str, to: &str, expect: &str, shot: Option<&str>) -> Result<()> {
         self.click_move(from, to, expect).await?;
         self.click("#move-form button[type=submit]").await?;
-        let heading = self.find("#preview h2").await?.text().await?;
+        let heading = self.find("#preview h1").await?.text().await?;
         if !heading.contains(expect) {
             bail!("{}: preview says “{heading}”, expected {expect}", self.name);
         }
