@@ -7,8 +7,9 @@
 // warning to confirm. A two-leg move is clicked through its middle square;
 // where a move may also stop there, the chooser says so: stop, or click a
 // second square. A click fills the field without focusing it (on a phone
-// that raised the keyboard over the board); the keyboard's Enter does. A `//` comment already typed in the field is kept. The board is
-// also a keyboard control: Tab reaches it, the arrow keys move a marked
+// that raised the keyboard over the board); the keyboard's Enter does. A
+// `//` comment already typed in the field is kept. The board is also a
+// keyboard control: Tab reaches it, the arrow keys move a marked
 // square (and the pieces in hand), Enter or Space acts as a click there, and
 // a status line says what the marked square holds. The page works without
 // this script.

@@ -131,8 +131,6 @@ pub(crate) fn listed(names: &[String]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::variant::Variant;
-
     fn words(id: &str, fen: Option<&str>) -> Vec<(String, String)> {
         let v = crate::variant(id).unwrap();
         let pos = v.parse_fen(fen.unwrap_or(v.start_fen())).unwrap();
