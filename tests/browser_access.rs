@@ -344,7 +344,9 @@ async fn audit_all(
             "finished-game".into(),
             format!(
                 "/games/{}",
-                app.count("SELECT CAST(MAX(id) AS BIGINT) AS n FROM games WHERE status = 'finished'")
+                app.count(
+                    "SELECT CAST(MAX(id) AS BIGINT) AS n FROM games WHERE status = 'finished'"
+                )
             ),
             true,
         ),

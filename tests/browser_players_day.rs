@@ -33,7 +33,9 @@ where
 }
 
 async fn text_of(p: &Browser, expr: &str) -> Result<String> {
-    let v = p.js(&format!("var e = {expr}; return e ? e.textContent : null;")).await?;
+    let v = p
+        .js(&format!("var e = {expr}; return e ? e.textContent : null;"))
+        .await?;
     Ok(v.as_str().unwrap_or_default().to_string())
 }
 
@@ -65,7 +67,8 @@ fn a_self_nuke_is_marked_and_asked_in_words() {
             if field.as_deref() != Some("") {
                 bail!("a self-Nuke was filled in without asking: {field:?}");
             }
-            let words = text_of(&p, "document.querySelector('#move-chooser button.choice')").await?;
+            let words =
+                text_of(&p, "document.querySelector('#move-chooser button.choice')").await?;
             if !words.contains("Fire a Nuke from the Ballista on e1 at a3")
                 || !words.contains("your own")
                 || !words.contains("Warning")
@@ -251,9 +254,11 @@ fn the_play_link_on_a_phone_shows_the_board_and_says_the_move_was_played() {
             p.goto(&link).await?;
             p.find("#move-form").await?;
             let view = p
-                .js("var r = document.querySelector('#board svg').getBoundingClientRect(); \
+                .js(
+                    "var r = document.querySelector('#board svg').getBoundingClientRect(); \
                      return [window.scrollY, r.top < window.innerHeight - 100, \
-                             document.activeElement === document.body];")
+                             document.activeElement === document.body];",
+                )
                 .await?;
             if view != serde_json::json!([0, true, true]) {
                 bail!("the play link opens at [scrollY, board in sight, nothing focused] = {view}");
@@ -271,7 +276,8 @@ fn the_play_link_on_a_phone_shows_the_board_and_says_the_move_was_played() {
             }
             p.save_png("day-phone-play-link-filled", p.client.screenshot().await?)
                 .await?;
-            p.click("#move-form button[type=submit]:not([name])").await?;
+            p.click("#move-form button[type=submit]:not([name])")
+                .await?;
             let said = p.find("#move-played").await?.text().await?;
             if said != "Move played: e4." {
                 bail!("after the move the page says “{said}”");

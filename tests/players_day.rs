@@ -148,7 +148,10 @@ fn finished_rated_game(backend: Backend) -> (TestApp, common::TestClient, common
 fn the_rating_chart_is_dated(backend: Backend) {
     let (_app, alice, _bob, _id) = finished_rated_game(backend);
     let profile = alice.get("/users/alice");
-    let chart = &profile.body[profile.body.find("<svg class=\"rating-chart\"").expect("a chart")..];
+    let chart = &profile.body[profile
+        .body
+        .find("<svg class=\"rating-chart\"")
+        .expect("a chart")..];
     let chart = &chart[..chart.find("</svg>").unwrap()];
     // The game's day under the chart, as the profile's other dates are written.
     let at = chart.find("class=\"date\"").expect("a dated chart");
@@ -176,24 +179,41 @@ fn a_finished_game_offers_a_rematch_and_the_next_game(backend: Backend) {
         "{}",
         page.body
     );
-    assert!(!app.client().get(&format!("/games/{id}")).has("id=\"rematch\""));
+    assert!(!app
+        .client()
+        .get(&format!("/games/{id}"))
+        .has("id=\"rematch\""));
     // Bob has no game waiting: the link leads to his games.
-    assert!(bob.get(&format!("/games/{id}")).has("<a href=\"/\" id=\"next-game\">"));
+    assert!(bob
+        .get(&format!("/games/{id}"))
+        .has("<a href=\"/\" id=\"next-game\">"));
     // The rematch form, posted as it stands, challenges Bob with Alice Black.
     let form = &page.body[page.body.find("id=\"rematch-form\"").unwrap()..];
     let form = &form[..form.find("</form>").unwrap()];
     let field = |name: &str| {
-        let at = form.find(&format!("name=\"{name}\" value=\"")).unwrap_or_else(|| panic!("{name}"));
+        let at = form
+            .find(&format!("name=\"{name}\" value=\""))
+            .unwrap_or_else(|| panic!("{name}"));
         let rest = &form[at + name.len() + 15..];
         common::unescape(&rest[..rest.find('"').unwrap()])
     };
     assert_eq!(field("color"), "black");
     assert_eq!(field("opponent"), "bob");
-    let fields: Vec<(String, String)> = ["variant", "opponent", "color", "fen", "time_control", "rated"]
+    let fields: Vec<(String, String)> = [
+        "variant",
+        "opponent",
+        "color",
+        "fen",
+        "time_control",
+        "rated",
+    ]
+    .iter()
+    .map(|n| (n.to_string(), field(n)))
+    .collect();
+    let refs: Vec<(&str, &str)> = fields
         .iter()
-        .map(|n| (n.to_string(), field(n)))
+        .map(|(a, b)| (a.as_str(), b.as_str()))
         .collect();
-    let refs: Vec<(&str, &str)> = fields.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
     let again = alice.new_game(&refs);
     let j = alice.json(again);
     assert_eq!(j["black"], "alice", "{j}");
@@ -231,10 +251,16 @@ fn conditional_replies_are_marked_as_the_server_s(backend: Backend) {
         comments[2].1.contains("[%missive conditional]") && comments[2].1.contains("the main line"),
         "{comments:?}"
     );
-    assert!(!comments[1].1.contains("[%missive conditional]"), "{comments:?}");
+    assert!(
+        !comments[1].1.contains("[%missive conditional]"),
+        "{comments:?}"
+    );
     let log = alice.get(&format!("/games/{id}.txt")).body;
     let nf3 = log.lines().find(|l| l.starts_with("2. ")).expect("move 2");
-    assert!(nf3.contains("// [%missive conditional] the main line"), "{log}");
+    assert!(
+        nf3.contains("// [%missive conditional] the main line"),
+        "{log}"
+    );
     let e5 = log.lines().find(|l| l.starts_with("1... ")).expect("1...");
     assert!(!e5.contains("[%missive"), "{log}");
 }
@@ -259,7 +285,12 @@ print(json.dumps(out))
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("python3 (with python-chess: pip install chess==1.11.2; .ci/run does)");
-    child.stdin.take().unwrap().write_all(pgn.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(pgn.as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(
         out.status.success(),
@@ -332,10 +363,17 @@ fn styles_and_scripts_are_named_by_their_content(backend: Backend) {
             hash.len() >= 8 && hash.chars().all(|c| c.is_ascii_hexdigit()),
             "{path}"
         );
-        let r = alice.http.get(format!("{}{path}", alice.base)).send().unwrap();
+        let r = alice
+            .http
+            .get(format!("{}{path}", alice.base))
+            .send()
+            .unwrap();
         assert_eq!(r.status(), StatusCode::OK, "{path}");
         let cache = r.headers()["cache-control"].to_str().unwrap().to_string();
-        assert!(cache.contains("immutable") && cache.contains("max-age=31536000"), "{cache}");
+        assert!(
+            cache.contains("immutable") && cache.contains("max-age=31536000"),
+            "{cache}"
+        );
         let body = r.text().unwrap();
         let plain = alice.get(&format!("/static/{stem}.{ext}"));
         assert_eq!(body, plain.body, "{path}");

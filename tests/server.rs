@@ -580,7 +580,10 @@ fn confirmation_step(backend: Backend) {
     let (app, alice, bob, id) = TestApp::game_of_alice_and_bob(backend);
     // The preview is a page of its own (issue 64, finding 4).
     let preview = |text: &str| {
-        let p = alice.post(&format!("/games/{id}/move"), &[("move", text), ("ply", "0")]);
+        let p = alice.post(
+            &format!("/games/{id}/move"),
+            &[("move", text), ("ply", "0")],
+        );
         assert_eq!(p.status, StatusCode::SEE_OTHER, "{}", p.body);
         let to = p.location.expect("the preview's address");
         assert!(to.starts_with(&format!("/games/{id}/preview?")), "{to}");

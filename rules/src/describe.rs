@@ -15,7 +15,11 @@ pub(crate) fn name<V: Variant + ?Sized>(v: &V, piece: Piece) -> String {
 }
 
 /// "the Knight" of the piece on `sq` of `pos`, if any.
-fn victim<V: Variant + ?Sized>(v: &V, pos: &Position, sq: crate::geometry::Square) -> Option<String> {
+fn victim<V: Variant + ?Sized>(
+    v: &V,
+    pos: &Position,
+    sq: crate::geometry::Square,
+) -> Option<String> {
     if sq == NO_SQUARE {
         return None;
     }
@@ -152,7 +156,8 @@ mod tests {
         assert!(w.contains(&("Nc3".into(), "Knight b1-c3".into())), "{w:?}");
         let w = words("chess", Some("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1"));
         assert!(
-            w.iter().any(|(d, s)| d == "b8=N" && s == "Pawn b7-b8, becoming a Knight"),
+            w.iter()
+                .any(|(d, s)| d == "b8=N" && s == "Pawn b7-b8, becoming a Knight"),
             "{w:?}"
         );
     }
@@ -169,8 +174,16 @@ mod tests {
         for s in &spear {
             assert!(s.starts_with("Spear step g3-g4, "), "{s}");
         }
-        assert!(spear.iter().any(|s| s.contains("turn to point forward-right")), "{spear:?}");
-        assert!(spear.iter().any(|s| s.contains("keep pointing")), "{spear:?}");
+        assert!(
+            spear
+                .iter()
+                .any(|s| s.contains("turn to point forward-right")),
+            "{spear:?}"
+        );
+        assert!(
+            spear.iter().any(|s| s.contains("keep pointing")),
+            "{spear:?}"
+        );
     }
 
     #[test]
@@ -180,7 +193,11 @@ mod tests {
             .iter()
             .find(|(d, _)| d.starts_with("Bxxa3"))
             .expect("a Nuke on a3 at the start");
-        assert!(nuke.1.starts_with("Fire a Nuke from the Ballista on e1 at a3"), "{nuke:?}");
+        assert!(
+            nuke.1
+                .starts_with("Fire a Nuke from the Ballista on e1 at a3"),
+            "{nuke:?}"
+        );
         assert!(nuke.1.contains("your own"), "{nuke:?}");
     }
 }

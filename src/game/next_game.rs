@@ -15,7 +15,9 @@ pub fn next_turn(conn: &mut DbConn, user: i32, except: i32) -> Result<Option<i32
     let mine = games::white_id
         .eq(user)
         .and(games::turn.eq(Side::White.code()))
-        .or(games::black_id.eq(user).and(games::turn.eq(Side::Black.code())));
+        .or(games::black_id
+            .eq(user)
+            .and(games::turn.eq(Side::Black.code())));
     let found: Vec<(i32, Option<chrono::NaiveDateTime>)> = games::table
         .filter(games::status.eq(GameStatus::Active.code()))
         .filter(games::id.ne(except))

@@ -71,7 +71,10 @@ impl LegalList {
                 items.push_str("\" class=\"harm\" data-harm=\"");
                 let _ = Html.write_escaped_str(&mut items, &m.harm);
             }
-            for (before, text) in [("\">", &m.display), (" <span class=\"muted\">", &m.coordinate)] {
+            for (before, text) in [
+                ("\">", &m.display),
+                (" <span class=\"muted\">", &m.coordinate),
+            ] {
                 items.push_str(before);
                 let _ = Html.write_escaped_str(&mut items, text);
             }

@@ -2,7 +2,6 @@
 //! query, per-user summaries and record checking. Plain functions over a
 //! connection; the rules crate writes and reads the records.
 
-use crate::util::unstopped;
 use crate::db::models::{GameRow, MoveRow};
 use crate::db::schema::{game_notes, games, users};
 use crate::db::{is_unique_violation, DbConn};
@@ -12,6 +11,7 @@ use crate::domain::game_state::{GameResult, GameStatus, Side};
 use crate::domain::rating::{signed, Change};
 use crate::game::restore;
 use crate::game::rows;
+use crate::util::unstopped;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use missive_rules::record::{self, Export, RecordError, RecordMove};
@@ -259,7 +259,6 @@ pub struct CheckReport {
     /// Final FEN, when every move is legal.
     pub fen: Option<String>,
 }
-
 
 /// Check a PGN or Game Courier log with the rules, move by move. Nothing is
 /// stored.

@@ -88,7 +88,10 @@ mod tests {
     #[test]
     fn names_follow_the_content() {
         let u = url("style.css");
-        assert!(u.starts_with("/static/style-") && u.ends_with(".css"), "{u}");
+        assert!(
+            u.starts_with("/static/style-") && u.ends_with(".css"),
+            "{u}"
+        );
         let hashed = u.trim_start_matches("/static/");
         let (a, immutable) = find(hashed).unwrap();
         assert!(immutable);

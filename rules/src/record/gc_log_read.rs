@@ -51,7 +51,10 @@ pub fn parse_gc_log(text: &str) -> Result<Record, RecordError> {
             comment: comment
                 .map(|c| {
                     let c = c.trim();
-                    c.strip_prefix(super::CONDITIONAL_MARK).unwrap_or(c).trim().to_string()
+                    c.strip_prefix(super::CONDITIONAL_MARK)
+                        .unwrap_or(c)
+                        .trim()
+                        .to_string()
                 })
                 .filter(|c| !c.is_empty()),
             time: None,

@@ -407,11 +407,7 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
     // text alone, and growing to the board, the legal moves and the legend
     // copied the page over several times.
     let mut out = String::with_capacity(
-        GamePage::SIZE_HINT
-            + page.svg.len()
-            + page.legal.items.len()
-            + page.legend.len()
-            + 4096,
+        GamePage::SIZE_HINT + page.svg.len() + page.legal.items.len() + page.legend.len() + 4096,
     );
     page.render_into(&mut out)?;
     Ok(out)

@@ -76,7 +76,9 @@ pub async fn show(
         return Ok(see_other(&game_page));
     }
     if q.text.len() > rows::MOVE_TEXT_MAX {
-        return Err(Error::BadRequest("That text is far too long to be a move.".into()));
+        return Err(Error::BadRequest(
+            "That text is far too long to be a move.".into(),
+        ));
     }
     let mut after = game.clone();
     let played = match after.play_text(&q.text) {

@@ -251,8 +251,8 @@ pub async fn variant(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, 
 }
 
 pub async fn static_file(path: web::Path<String>) -> Result<HttpResponse, Error> {
-    let (asset, hashed) = crate::web::assets::find(&path)
-        .ok_or_else(|| Error::NotFound("No such file.".into()))?;
+    let (asset, hashed) =
+        crate::web::assets::find(&path).ok_or_else(|| Error::NotFound("No such file.".into()))?;
     // A content-hashed name always means this content: kept for good. The
     // fixed name may change content with a new server: asked again soon.
     let cache = if hashed {

@@ -39,7 +39,10 @@ impl Fleap {
                 .into_iter()
                 .filter_map(|s| placed.get(s).map(|p| (p, s)))
                 .collect();
-            out.push_str(&format!("Fire a Nuke from the {who} on {} at {}", m.from, m.to));
+            out.push_str(&format!(
+                "Fire a Nuke from the {who} on {} at {}",
+                m.from, m.to
+            ));
             if victims.is_empty() {
                 out.push_str(": it destroys nothing, and leaves a crater");
             } else {
