@@ -243,7 +243,15 @@ fn conditional_replies_are_marked_as_the_server_s(backend: Backend) {
     bob.play(id, "e5 // conditional [%missive conditional]");
     assert_eq!(alice.json(id)["ply"], 3);
     let pgn = alice.get(&format!("/games/{id}.pgn")).body;
-    assert!(!pgn.contains("{conditional"), "{pgn}");
+    // The old mark is gone; Bob's own words stay his comment, their `[%` broken up.
+    assert!(
+        !pgn.contains("{conditional}") && !pgn.contains("{conditional:"),
+        "{pgn}"
+    );
+    assert!(
+        pgn.contains("{conditional [ %missive conditional]}"),
+        "{pgn}"
+    );
     let comments = python_chess_comments(&pgn);
     assert_eq!(comments.len(), 3, "{pgn}");
     assert_eq!(comments[2].0, "Nf3");
