@@ -25,6 +25,7 @@ pub fn server_on(
         App::new()
             .app_data(data.clone())
             .configure(crate::web::routes::configure)
+            .wrap(middleware::from_fn(crate::web::login_return::add_return))
             .wrap(middleware::from_fn(crate::web::head::as_get))
             .wrap(middleware::from_fn(crate::web::nul_guard::refuse_nul))
             // Outside the NUL guard, which reads form bodies itself.

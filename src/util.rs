@@ -29,6 +29,12 @@ pub fn clip(s: &str, n: usize) -> String {
     }
 }
 
+/// An error's words without their own closing period, for a sentence that
+/// ends with one (a move such as `Nxf2.` would else end with `..`).
+pub fn unstopped(e: &impl std::fmt::Display) -> String {
+    e.to_string().trim_end().trim_end_matches('.').to_string()
+}
+
 /// A database URL without its password, for logs.
 pub fn redact(url: &str) -> String {
     match url::Url::parse(url) {

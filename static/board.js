@@ -1,9 +1,15 @@
 // Click-to-move: click a piece, then a target square; the move field is
 // filled with the matching legal move. Where several legal moves join the
 // same squares (promotions, capture chains, a Spear's direction), a chooser
-// lists them in notation. A two-leg move is clicked through its middle
-// square. A `//` comment already typed in the field is kept. The board is
-// also a keyboard control: Tab reaches it, the arrow keys move a marked
+// lists them in words ("Spear step b3-b4, turn to point forward-right").
+// A move that costs the mover their own pieces (a Nuke beside them, a step
+// onto a trap) is marked on the board and is never filled in without a
+// warning to confirm. A two-leg move is clicked through its middle square;
+// where a move may also stop there, the chooser says so: stop, or click a
+// second square. A click fills the field without focusing it (on a phone
+// that raised the keyboard over the board); the keyboard's Enter does. A
+// `//` comment already typed in the field is kept. The board is also a
+// keyboard control: Tab reaches it, the arrow keys move a marked
 // square (and the pieces in hand), Enter or Space acts as a click there, and
 // a status line says what the marked square holds. The page works without
 // this script.
@@ -18,6 +24,7 @@
     var sqs = squaresOf(li.dataset.coord);
     return {
       from: li.dataset.from, to: li.dataset.to, text: li.dataset.move, coord: li.dataset.coord,
+      say: li.dataset.say || li.dataset.move, harm: li.dataset.harm || "",
       // The middle square of a two-leg move, when its coordinate names one.
       via: li.dataset.from && sqs.length >= 3 && sqs[0] === li.dataset.from ? sqs[1] : null
     };
@@ -25,6 +32,8 @@
   var selected = null;
   var via = null;
   var handLetter = null;
+  // Whether the act under way came from the keyboard (Enter or Space).
+  var byKeyboard = false;
   // The piece letter of a drop ("P@e5", "P*e5"), upper case.
   function dropOf(m) {
     var c = m.coord || "";
@@ -32,8 +41,21 @@
     return i > 0 ? c.slice(0, i).replace("+", "").toUpperCase() : null;
   }
   function clear() {
-    board.querySelectorAll("g.sq.selected, g.sq.target, g.sq.via").forEach(function (g) {
-      g.classList.remove("selected", "target", "via");
+    board.querySelectorAll("g.sq.selected, g.sq.target, g.sq.via, g.sq.harm, g.in-hand.selected").forEach(function (g) {
+      g.classList.remove("selected", "target", "via", "harm");
+    });
+  }
+  // A target every one of whose moves costs the mover their own pieces.
+  function markTargets(found, key) {
+    var by = {};
+    found.forEach(function (m) {
+      var sq = key(m);
+      if (!by[sq]) by[sq] = { all: true };
+      by[sq].all = by[sq].all && !!m.harm;
+    });
+    Object.keys(by).forEach(function (sq) {
+      mark(sq, "target");
+      if (by[sq].all) mark(sq, "harm");
     });
   }
   function square(name) { return board.querySelector('g.sq[data-sq="' + name + '"]'); }
@@ -47,37 +69,76 @@
     closeChooser();
     var at = input.value.indexOf("//");
     input.value = at >= 0 ? text + " " + input.value.slice(at) : text;
-    input.focus();
+    if (byKeyboard) input.focus();
+    else say("Move filled in: " + text + ". Press " + submitLabel() + " to send it.");
   }
-  // Several moves match the click: one button each, in notation.
-  function choose(found) {
+  function submitLabel() {
+    var b = document.querySelector("#move-form button[type=submit]");
+    return b ? "“" + b.textContent.trim() + "”" : "the button";
+  }
+  // One button per move: its words, its notation beside, and a warning
+  // where the move costs the mover their own pieces.
+  function choiceButton(m, label) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.className = m.harm ? "choice harm" : "choice";
+    b.dataset.move = m.text;
+    var words = document.createElement("span");
+    words.textContent = (label || "") + m.say;
+    b.appendChild(words);
+    var code = document.createElement("code");
+    code.textContent = m.text;
+    b.appendChild(document.createTextNode(" "));
+    b.appendChild(code);
+    if (m.harm) {
+      var w = document.createElement("strong");
+      w.className = "harm-note";
+      w.textContent = "Warning: " + m.harm + ".";
+      b.appendChild(document.createTextNode(" "));
+      b.appendChild(w);
+    }
+    b.addEventListener("click", function () { setMove(m.text); });
+    return b;
+  }
+  // The chooser, after the move form: a heading line, then the buttons.
+  function chooser(title, buttons, note) {
     closeChooser();
     var box = document.createElement("div");
     box.id = "move-chooser";
     box.setAttribute("role", "group");
-    box.setAttribute("aria-label", "Several moves match: choose one");
+    box.setAttribute("aria-label", title);
     var p = document.createElement("p");
-    p.textContent = "Several moves match. Which one?";
+    p.textContent = title;
     box.appendChild(p);
-    found.forEach(function (m) {
-      var b = document.createElement("button");
-      b.type = "button";
-      b.className = "choice";
-      b.textContent = m.text;
-      b.addEventListener("click", function () { setMove(m.text); });
-      box.appendChild(b);
-    });
+    buttons.forEach(function (b) { box.appendChild(b); });
+    if (note) {
+      var n = document.createElement("p");
+      n.className = "muted";
+      n.textContent = note;
+      box.appendChild(n);
+    }
     var form = document.getElementById("move-form");
     form.parentNode.insertBefore(box, form.nextSibling);
-    box.querySelector("button").focus();
+    box.querySelector("button").focus({ preventScroll: !byKeyboard });
+  }
+  function choose(found) {
+    var harmful = found.filter(function (m) { return m.harm; }).length;
+    var title = found.length === 1 ? "This move costs you your own pieces. Play it?" :
+      harmful === found.length ? "Every move here costs you your own pieces. Which one?" :
+      "Several moves match. Which one?";
+    chooser(title, found.map(function (m) { return choiceButton(m); }));
   }
   function pick(found) {
     clear();
     selected = null;
     via = null;
-    if (found.length === 1) setMove(found[0].text);
-    else if (found.length > 1) choose(found);
+    // A single move is filled in, unless it costs the mover their own
+    // pieces: that is asked first.
+    if (found.length === 1 && !found[0].harm) setMove(found[0].text);
+    else if (found.length > 0) choose(found);
   }
+  // The status line under the board says what a click did.
+  function say(text) { if (status) status.textContent = text; }
   function select(sq, g) {
     clear();
     closeChooser();
@@ -86,7 +147,8 @@
     if (from.length === 0) { selected = null; return; }
     selected = sq;
     g.classList.add("selected");
-    from.forEach(function (m) { mark(m.to, "target"); if (m.via) mark(m.via, "via"); });
+    markTargets(from, function (m) { return m.to; });
+    from.forEach(function (m) { if (m.via) mark(m.via, "via"); });
   }
   // A click, or Enter on the marked square: the same step either way.
   function actHand(hand) {
@@ -95,9 +157,9 @@
     selected = null;
     via = null;
     handLetter = hand.dataset.hand.replace("+", "").toUpperCase();
-    moves.forEach(function (m) {
-      if (!m.from && dropOf(m) === handLetter) mark(m.to, "target");
-    });
+    hand.classList.add("selected");
+    markTargets(moves.filter(function (m) { return !m.from && dropOf(m) === handLetter; }),
+      function (m) { return m.to; });
   }
   function actSquare(g) {
     var sq = g.dataset.sq;
@@ -122,8 +184,8 @@
         mark(selected, "selected");
         via = sq;
         g.classList.add("via");
-        through.forEach(function (m) { mark(m.to, "target"); });
-        if (direct.length > 0) choose(direct);
+        markTargets(through, function (m) { return m.to; });
+        if (direct.length > 0) stopOrGoOn(direct, sq);
         return;
       }
       var found = moves.filter(function (m) { return m.from === selected && m.to === sq; });
@@ -131,7 +193,23 @@
     }
     select(sq, g);
   }
+  // A move may end on the middle square or go on: two clear choices.
+  function stopOrGoOn(direct, sq) {
+    var buttons = direct.map(function (m) { return choiceButton(m, "Stop on " + sq + ": "); });
+    var on = document.createElement("button");
+    on.type = "button";
+    on.className = "choice go-on";
+    on.textContent = "Go on: click a second square (marked on the board)";
+    on.addEventListener("click", function () {
+      closeChooser();
+      say("Now click the second square: one of those marked.");
+      if (byKeyboard) svg.focus();
+    });
+    buttons.push(on);
+    chooser("The move can stop on " + sq + " or go on from there.", buttons);
+  }
   board.addEventListener("click", function (ev) {
+    byKeyboard = false;
     var hand = ev.target.closest("g.in-hand");
     if (hand) { actHand(hand); return; }
     var g = ev.target.closest("g.sq");
@@ -150,6 +228,11 @@
   svg.setAttribute("aria-describedby", "board-status");
   var name = svg.getAttribute("aria-label") || "Board";
   svg.setAttribute("aria-label", name + ". Arrow keys move between squares; Enter or Space picks a piece, then where it goes.");
+  // The keyboard's marked square: a dashed frame over a solid one of
+  // another colour, unlike a picked square's frame.
+  var under = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+  under.setAttribute("class", "cursor-mark-under");
+  svg.appendChild(under);
   var marker = document.createElementNS("http://www.w3.org/2000/svg", "rect");
   marker.setAttribute("class", "cursor-mark");
   svg.appendChild(marker);
@@ -162,16 +245,19 @@
     var where = el.dataset.sq || "in hand";
     var state = el.classList.contains("selected") ? ", selected" :
       el.classList.contains("via") ? ", middle square" :
+      el.classList.contains("harm") ? ", a target: a move there costs you your own pieces" :
       el.classList.contains("target") ? ", a target" : "";
     return where + ": " + what + state;
   }
   function moveCursor(el) {
     cursor = el;
     var c = centre(el).b;
-    marker.setAttribute("x", c.x + 2);
-    marker.setAttribute("y", c.y + 2);
-    marker.setAttribute("width", Math.max(c.width - 4, 1));
-    marker.setAttribute("height", Math.max(c.height - 4, 1));
+    [under, marker].forEach(function (r) {
+      r.setAttribute("x", c.x + 2);
+      r.setAttribute("y", c.y + 2);
+      r.setAttribute("width", Math.max(c.width - 4, 1));
+      r.setAttribute("height", Math.max(c.height - 4, 1));
+    });
     status.textContent = describe(el);
   }
   // The nearest square in a direction on the screen, the flipped board's
@@ -206,6 +292,7 @@
       step(dirs[ev.key][0], dirs[ev.key][1]);
     } else if (ev.key === "Enter" || ev.key === " ") {
       ev.preventDefault();
+      byKeyboard = true;
       if (cursor.classList.contains("in-hand")) actHand(cursor); else actSquare(cursor);
       // A move filled in moves the focus to the field; otherwise say what
       // the square is now.
@@ -214,6 +301,9 @@
   });
   list.addEventListener("click", function (ev) {
     var li = ev.target.closest("li");
-    if (li) setMove(li.dataset.move);
+    if (!li) return;
+    byKeyboard = false;
+    var m = moves.filter(function (x) { return x.text === li.dataset.move; });
+    pick(m.length ? m : [{ text: li.dataset.move, say: li.dataset.move, harm: "" }]);
   });
 })();

@@ -351,7 +351,7 @@ async fn special_states(p: &Browser) -> Result<()> {
 }
 
 /// Click-to-move where one click pair means several moves (a promotion):
-/// a chooser lists them in notation, the pick fills the field, and a `//`
+/// a chooser lists them (in words, with their notation), the pick fills the field, and a `//`
 /// comment typed first survives the click, the preview and the confirmation.
 #[test]
 fn ambiguous_clicks_ask_which_move_and_keep_the_comment() {
@@ -404,7 +404,7 @@ async fn promote_by_clicking(b: &[Browser]) -> Result<()> {
         .save_png("chooser-desktop", white.client.screenshot().await?)
         .await?;
     white
-        .js("Array.from(document.querySelectorAll('#move-chooser button.choice')).find(b => b.textContent === 'e8=N').click(); return null")
+        .js("Array.from(document.querySelectorAll('#move-chooser button.choice')).find(b => b.dataset.move === 'e8=N').click(); return null")
         .await?;
     let value = white
         .find("#move-input")

@@ -370,6 +370,23 @@ async fn audit_all(
             format!("/tournaments/{tid}/players/{who}"),
             true,
         ),
+        // Issue 64: the move's preview page, and a finished game with its
+        // rematch and next game.
+        (
+            "preview".into(),
+            format!("/games/{chess}/preview?move=e4&ply=0"),
+            true,
+        ),
+        (
+            "finished-game".into(),
+            format!(
+                "/games/{}",
+                app.count(
+                    "SELECT CAST(MAX(id) AS BIGINT) AS n FROM games WHERE status = 'finished'"
+                )
+            ),
+            true,
+        ),
     ];
     pages.extend(off_runtime(|| issue_63_pages(app, &who)));
     for (variant, id) in &games {

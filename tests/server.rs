@@ -578,19 +578,24 @@ fn resign_and_draws(backend: Backend) {
 
 fn confirmation_step(backend: Backend) {
     let (app, alice, bob, id) = TestApp::game_of_alice_and_bob(backend);
-    let p = alice.post(
-        &format!("/games/{id}/move"),
-        &[("move", "e2-e4"), ("ply", "0")],
-    );
+    // The preview is a page of its own (issue 64, finding 4).
+    let preview = |text: &str| {
+        let p = alice.post(
+            &format!("/games/{id}/move"),
+            &[("move", text), ("ply", "0")],
+        );
+        assert_eq!(p.status, StatusCode::SEE_OTHER, "{}", p.body);
+        let to = p.location.expect("the preview's address");
+        assert!(to.starts_with(&format!("/games/{id}/preview?")), "{to}");
+        alice.get(&to)
+    };
+    let p = preview("e2-e4");
     assert_eq!(p.status, StatusCode::OK);
     assert!(p.has("Confirm e4"), "{}", p.body);
     assert!(p.has("id=\"preview\""));
     assert_eq!(app.count("SELECT COUNT(*) AS n FROM moves"), 0);
     // The comment survives the preview: the confirm form carries it.
-    let p = alice.post(
-        &format!("/games/{id}/move"),
-        &[("move", "e2-e4 // hello <b>Bob</b>"), ("ply", "0")],
-    );
+    let p = preview("e2-e4 // hello <b>Bob</b>");
     assert_eq!(p.status, StatusCode::OK);
     assert!(p.has("With your comment"), "{}", p.body);
     let tag = "<input type=\"hidden\" name=\"move\" value=\"";

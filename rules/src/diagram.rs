@@ -192,16 +192,21 @@ fn with_royals(
             (-(dx * dx + dy * dy), s.rank(), s.file())
         });
         far.truncate(10);
-        let mut best: Option<(usize, Position)> = None;
+        // Never where the piece could move (an enemy King there would be
+        // "a move" to a square no capture is found on, the far end of a
+        // Bishop's or Queen's line marked as a move only); then where it
+        // has the most moves.
+        let mut best: Option<((bool, usize), Position)> = None;
         for s in far {
             let mut q = pos.clone();
             q.set(s, Some(p));
             if let Some(i) = royal {
                 q.royal[i] = Some(s);
             }
-            let n = destinations(variant, &q, centre).len();
-            if best.as_ref().is_none_or(|(m, _)| n > *m) {
-                best = Some((n, q));
+            let to = destinations(variant, &q, centre);
+            let score = (!to.contains(&s), to.len());
+            if best.as_ref().is_none_or(|(m, _)| score > *m) {
+                best = Some((score, q));
             }
         }
         if let Some((_, q)) = best {

@@ -12,6 +12,7 @@
 // free functions (`record::check`, `perft::divide`) that read better with
 // their module's name than as root items, and so does `diagram` (the
 // legends' piece types and movement diagrams).
+mod describe;
 pub mod diagram;
 mod errors;
 mod fen;

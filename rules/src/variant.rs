@@ -328,6 +328,13 @@ pub trait Variant: Send + Sync + 'static {
     /// Read a move in any accepted notation (comment already removed).
     /// `legal` is the legal move list of `pos`.
     fn parse_move(&self, pos: &Position, legal: &[Move], text: &str) -> Result<Move, MoveError>;
+    /// A legal move of `pos` in words a player reads ("Knight b1-c3",
+    /// "Spear step g3-g4, turn to point forward-right"): what a page's move
+    /// chooser shows where several moves join the same squares. Built from
+    /// the move's kind unless the variant has moves of its own kind.
+    fn describe_move(&self, pos: &Position, mv: &Move) -> String {
+        crate::describe::generic(self, pos, mv)
+    }
     /// Squares to highlight for a move: where it came from and where it went.
     fn move_squares(&self, mv: &Move) -> (Option<Square>, Square) {
         (mv.origin(), mv.to)

@@ -111,6 +111,11 @@ pub struct LegalMoveForms {
     pub display: String,
     pub from: Option<Square>,
     pub to: Square,
+    /// The move in words ([`Variant::describe_move`]).
+    pub words: String,
+    /// What the move costs its own side, in words ("destroys your Pawn and
+    /// Knight"), or empty: such a move is legal but never offered unmarked.
+    pub harm: String,
 }
 
 impl LegalMoveForms {
@@ -125,11 +130,18 @@ impl LegalMoveForms {
             .zip(display)
             .map(|((mv, coordinate), display)| {
                 let (from, to) = variant.move_squares(mv);
+                let lost = crate::describe::own_losses(variant, pos, mv);
                 LegalMoveForms {
                     coordinate,
                     display,
                     from,
                     to,
+                    words: variant.describe_move(pos, mv),
+                    harm: if lost.is_empty() {
+                        String::new()
+                    } else {
+                        format!("This move loses {}", crate::describe::listed(&lost))
+                    },
                 }
             })
             .collect()

@@ -149,8 +149,12 @@ pub fn create_game(
             "The start position is too long (at most {FEN_MAX} characters)."
         )));
     }
-    let game = Game::new(variant, Some(fen))
-        .map_err(|e| Error::Invalid(format!("The start position cannot be used: {e}.")))?;
+    let game = Game::new(variant, Some(fen)).map_err(|e| {
+        Error::Invalid(format!(
+            "The start position cannot be used: {}.",
+            crate::util::unstopped(&e)
+        ))
+    })?;
     if let Some(outcome) = game.outcome() {
         return Err(Error::Invalid(format!(
             "The start position cannot be used: the game would already be over ({}).",

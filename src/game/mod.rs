@@ -9,6 +9,7 @@ pub mod ending;
 pub mod events;
 pub mod exports;
 pub mod finish;
+pub mod next_game;
 pub mod notify;
 pub mod play;
 pub mod positions;

@@ -50,6 +50,8 @@ impl LegalList {
         // rather than by a template: the squares' names as strings and the
         // template's growing buffer were a third of making the list.
         let mut items = String::with_capacity(forms.len() * 128);
+        // The words (`data-say`) and what the move costs its own side
+        // (`data-harm`, also said in the list) are the move choosers'.
         for m in &forms {
             items.push_str("<li data-from=\"");
             if let Some(from) = m.from {
@@ -60,13 +62,29 @@ impl LegalList {
             for (before, text) in [
                 ("\" data-move=\"", &m.display),
                 ("\" data-coord=\"", &m.coordinate),
+                ("\" data-say=\"", &m.words),
+            ] {
+                items.push_str(before);
+                let _ = Html.write_escaped_str(&mut items, text);
+            }
+            if !m.harm.is_empty() {
+                items.push_str("\" class=\"harm\" data-harm=\"");
+                let _ = Html.write_escaped_str(&mut items, &m.harm);
+            }
+            for (before, text) in [
                 ("\">", &m.display),
                 (" <span class=\"muted\">", &m.coordinate),
             ] {
                 items.push_str(before);
                 let _ = Html.write_escaped_str(&mut items, text);
             }
-            items.push_str("</span></li>");
+            items.push_str("</span>");
+            if !m.harm.is_empty() {
+                items.push_str(" <strong class=\"harm-note\">⚠ ");
+                let _ = Html.write_escaped_str(&mut items, &m.harm);
+                items.push_str("</strong>");
+            }
+            items.push_str("</li>");
         }
         LegalList {
             moves: forms
@@ -270,7 +288,7 @@ mod tests {
         assert_eq!(list.moves.len(), 20);
         assert_eq!(list.items.matches("<li ").count(), 20);
         assert!(list.items.starts_with(
-            "<li data-from=\"b1\" data-to=\"a3\" data-move=\"Na3\" data-coord=\"b1a3\">Na3 <span class=\"muted\">b1a3</span></li>"
+            "<li data-from=\"b1\" data-to=\"a3\" data-move=\"Na3\" data-coord=\"b1a3\" data-say=\"Knight b1-a3\">Na3 <span class=\"muted\">b1a3</span></li>"
         ));
         let house = missive_rules::variant("leaperhouse").unwrap();
         let fen = "unceakecnu/10/pppppppppp/10/10/10/10/PPPPPPPPPP/10/UNCEKAECNU[N] w - - 0 1";
@@ -311,7 +329,7 @@ mod tests {
         assert!(b.legal_moves().moves.iter().any(|m| m.display == "e5"));
         let items = &b.legal_moves().items;
         assert_eq!(items.matches("<li ").count(), 20);
-        assert!(items.contains(r#"<li data-from="e7" data-to="e5" data-move="e5" data-coord="e7e5">e5 <span class="muted">e7e5</span></li>"#));
+        assert!(items.contains(r#"<li data-from="e7" data-to="e5" data-move="e5" data-coord="e7e5" data-say="Pawn e7-e5">e5 <span class="muted">e7e5</span></li>"#));
     }
 
     #[test]

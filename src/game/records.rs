@@ -11,6 +11,7 @@ use crate::domain::game_state::{GameResult, GameStatus, Side};
 use crate::domain::rating::{signed, Change};
 use crate::game::restore;
 use crate::game::rows;
+use crate::util::unstopped;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use missive_rules::record::{self, Export, RecordError, RecordMove};
@@ -205,11 +206,17 @@ pub fn write_rated_game(
                     Format::Pgn => record::pgn_move_text(&m.display, &m.coordinate).to_string(),
                     Format::Log => m.coordinate.clone(),
                 },
-                // A conditional move says so where PGN readers show it.
-                comment: match (m.conditional, &m.comment) {
-                    (true, Some(c)) => Some(format!("conditional: {c}")),
-                    (true, None) => Some("conditional".into()),
-                    (false, c) => c.clone(),
+                // A conditional move says so as a command annotation, which
+                // PGN readers (python-chess, pgn-extract) take apart from
+                // the words and no player's comment can look like (their
+                // `[%` is broken up).
+                comment: {
+                    let said = m.comment.as_deref().map(|c| c.replace("[%", "[ %"));
+                    match (m.conditional, said) {
+                        (true, Some(c)) => Some(format!("{} {c}", record::CONDITIONAL_MARK)),
+                        (true, None) => Some(record::CONDITIONAL_MARK.into()),
+                        (false, c) => c,
+                    }
                 },
                 time: Some(stamp(m.played_at)),
             })
@@ -251,12 +258,6 @@ pub struct CheckReport {
     pub message: String,
     /// Final FEN, when every move is legal.
     pub fen: Option<String>,
-}
-
-/// An error's words without their own closing period, for a sentence that
-/// ends with one (a move such as `Nxf2.` would else end with `..`).
-fn unstopped(e: &impl std::fmt::Display) -> String {
-    e.to_string().trim_end().trim_end_matches('.').to_string()
 }
 
 /// Check a PGN or Game Courier log with the rules, move by move. Nothing is

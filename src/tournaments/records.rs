@@ -97,16 +97,24 @@ pub fn prepare_import(text: &str) -> Result<PreparedImport, Error> {
     if !report.ok {
         return Err(Error::Invalid(report.message));
     }
-    let rec = record::parse_any(text)
-        .map_err(|e| Error::Invalid(format!("The record cannot be read: {e}.")))?;
+    let rec = record::parse_any(text).map_err(|e| {
+        Error::Invalid(format!(
+            "The record cannot be read: {}.",
+            crate::util::unstopped(&e)
+        ))
+    })?;
     let variant = missive_rules::variant(&rec.variant_id()).ok_or_else(|| {
         Error::Invalid(format!(
             "There is no variant “{}”.",
             clip(&rec.variant_id(), 40)
         ))
     })?;
-    let mut game = missive_rules::Game::new(variant, rec.start_fen())
-        .map_err(|e| Error::Invalid(format!("The start position cannot be used: {e}.")))?;
+    let mut game = missive_rules::Game::new(variant, rec.start_fen()).map_err(|e| {
+        Error::Invalid(format!(
+            "The start position cannot be used: {}.",
+            crate::util::unstopped(&e)
+        ))
+    })?;
     let start_fen = game.fen();
     let mut plies = Vec::new();
     let mut previous: Option<(i32, Color)> = None;
@@ -114,9 +122,13 @@ pub fn prepare_import(text: &str) -> Result<PreparedImport, Error> {
         let side = game.side_to_move();
         let turn_no = rows::next_turn_no(previous, side);
         previous = Some((turn_no, side));
-        let played = game
-            .play_text(&m.text)
-            .map_err(|e| Error::Invalid(format!("“{}” is illegal: {e}.", clip(&m.text, 40))))?;
+        let played = game.play_text(&m.text).map_err(|e| {
+            Error::Invalid(format!(
+                "“{}” is illegal: {}.",
+                clip(&m.text, 40),
+                crate::util::unstopped(&e)
+            ))
+        })?;
         let (from, to) = variant.move_squares(&played.mv);
         plies.push((
             played,

@@ -12,6 +12,8 @@ struct ErrorPage<'a> {
     title: &'a str,
     message: String,
     login_link: bool,
+    /// The page to come back to after logging in (`/login?next=`).
+    next: String,
 }
 
 impl ResponseError for Error {
@@ -30,6 +32,14 @@ impl ResponseError for Error {
     }
 
     fn error_response(&self) -> HttpResponse {
+        self.page_response("")
+    }
+}
+
+impl Error {
+    /// The error page, its login link returning to `next` (a path of this
+    /// site, or empty) once logged in.
+    pub fn page_response(&self, next: &str) -> HttpResponse {
         match self {
             Error::Internal(cause) => tracing::error!("internal error: {cause}"),
             Error::Unavailable(cause) => tracing::warn!("database unavailable: {cause}"),
@@ -41,6 +51,7 @@ impl ResponseError for Error {
             title: self.title(),
             message: self.public_message(),
             login_link: matches!(self, Error::LoginRequired(_)),
+            next: crate::web::login_return::query(next),
         };
         let body = page
             .render()

@@ -2,11 +2,13 @@
 //! CSRF cookies and the request context extractor; database work is run
 //! from a request through [`db_calls`].
 
+pub mod assets;
 pub mod client_addr;
 pub mod db_calls;
 pub mod error;
 pub mod head;
 pub mod headers;
+pub mod login_return;
 pub mod nesting;
 pub mod nul_guard;
 pub mod routes;

@@ -329,13 +329,12 @@ impl Browser {
     pub async fn play(&self, from: &str, to: &str, expect: &str, shot: Option<&str>) -> Result<()> {
         self.click_move(from, to, expect).await?;
         self.click("#move-form button[type=submit]").await?;
-        let heading = self.find("#preview h2").await?.text().await?;
+        let heading = self.find("#preview h1").await?.text().await?;
         if !heading.contains(expect) {
             bail!("{}: preview says “{heading}”, expected {expect}", self.name);
         }
         if let Some(name) = shot {
             self.fits("#preview svg").await?;
-            self.fits("#board svg").await?;
             self.save_png(name, self.client.screenshot().await?).await?;
         }
         self.click("#preview button[type=submit]").await?;

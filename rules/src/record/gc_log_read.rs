@@ -49,7 +49,13 @@ pub fn parse_gc_log(text: &str) -> Result<Record, RecordError> {
         rec.moves.push(RecordMove {
             text: body.to_string(),
             comment: comment
-                .map(|c| c.trim().to_string())
+                .map(|c| {
+                    let c = c.trim();
+                    c.strip_prefix(super::CONDITIONAL_MARK)
+                        .unwrap_or(c)
+                        .trim()
+                        .to_string()
+                })
                 .filter(|c| !c.is_empty()),
             time: None,
         });

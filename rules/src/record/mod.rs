@@ -121,6 +121,12 @@ pub const MAX_PLIES: usize = 10_000;
 
 const TIME_STAMP: &str = "[%ts ";
 
+/// The command annotation marking a move the server played from a
+/// conditional line (`{[%missive conditional]}` in PGN, after `//` in a
+/// log): a mark of the record, not words of the player's, so reading a
+/// record drops it from the move's comment.
+pub const CONDITIONAL_MARK: &str = "[%missive conditional]";
+
 fn is_result(w: &str) -> bool {
     matches!(w, "1-0" | "0-1" | "1/2-1/2" | "*")
 }

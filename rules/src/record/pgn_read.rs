@@ -74,6 +74,10 @@ pub fn parse_pgn(text: &str) -> Result<Vec<Record>, RecordError> {
 /// [`write_pgn`](super::write_pgn) writes it: a move comment of a player's that reads like one
 /// is written after a space and comes back as the comment it was.
 fn attach_comment(m: &mut RecordMove, raw: &str) {
+    let raw = match raw.trim_start().strip_prefix(super::CONDITIONAL_MARK) {
+        Some(rest) => rest,
+        None => raw,
+    };
     let Some(rest) = raw.strip_prefix(TIME_STAMP) else {
         let c = raw.trim();
         if !c.is_empty() {

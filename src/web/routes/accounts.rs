@@ -27,6 +27,14 @@ struct LoginPage {
     page: Page,
     error: Option<String>,
     username: String,
+    /// The page to return to once logged in ([`crate::web::login_return`]).
+    next: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct LoginQuery {
+    next: String,
 }
 
 #[derive(Deserialize, Default)]
@@ -44,6 +52,7 @@ pub struct LoginForm {
     csrf_token: String,
     username: String,
     password: String,
+    next: String,
 }
 
 #[derive(Deserialize, Default)]
@@ -122,7 +131,7 @@ pub async fn signup(
     let agent = crate::web::routes::account_links::user_agent(&req);
     let result = async { new_session(&ctx.state, signed_up?, agent).await }.await;
     match result {
-        Ok(token) => signed_in(&ctx, token, &f.username),
+        Ok(token) => signed_in(&ctx, token, &f.username, "/"),
         Err(Error::Invalid(msg)) => {
             let page = SignupPage {
                 page: ctx.page(),
@@ -150,14 +159,16 @@ pub async fn signup(
     }
 }
 
-pub async fn login_form(ctx: Ctx) -> Result<HttpResponse, Error> {
+pub async fn login_form(ctx: Ctx, query: web::Query<LoginQuery>) -> Result<HttpResponse, Error> {
+    let next = crate::web::login_return::safe(&query.next).unwrap_or_default();
     if ctx.user.is_some() {
-        return Ok(see_other("/"));
+        return Ok(see_other(crate::web::login_return::target(next)));
     }
     let page = LoginPage {
         page: ctx.page(),
         error: None,
         username: String::new(),
+        next: next.to_string(),
     };
     Ok(html(StatusCode::OK, page.render()?))
 }
@@ -210,7 +221,10 @@ pub async fn login(
     let result = async { new_session(&ctx.state, logged_in?, agent).await }.await;
     let mut retry_after = None;
     let (status, msg) = match result {
-        Ok(token) => return signed_in(&ctx, token, &f.username),
+        Ok(token) => {
+            let back = crate::web::login_return::target(&f.next);
+            return signed_in(&ctx, token, &f.username, back);
+        }
         Err(Error::Invalid(msg)) => (StatusCode::UNPROCESSABLE_ENTITY, msg),
         Err(Error::RateLimited(msg)) => (StatusCode::TOO_MANY_REQUESTS, msg),
         Err(Error::TooSoon {
@@ -227,6 +241,9 @@ pub async fn login(
         page: ctx.page(),
         error: Some(msg),
         username: crate::web::clip(&f.username, 40),
+        next: crate::web::login_return::safe(&f.next)
+            .unwrap_or_default()
+            .to_string(),
     };
     let mut res = html(status, page.render()?);
     if let Some(secs) = retry_after {
@@ -237,9 +254,9 @@ pub async fn login(
 
 /// The answer to a sign-up or login: the session, and a new device cookie
 /// naming the account, so this browser is known at its next login.
-fn signed_in(ctx: &Ctx, token: String, username: &str) -> Result<HttpResponse, Error> {
+fn signed_in(ctx: &Ctx, token: String, username: &str, back: &str) -> Result<HttpResponse, Error> {
     let config = &ctx.state.config;
-    let mut res = see_other("/");
+    let mut res = see_other(back);
     res.add_cookie(&session_cookie(config, token))
         .map_err(Error::internal)?;
     let device = device_cookies::issue(&ctx.state.secret, username);

@@ -162,14 +162,11 @@ pub async fn make_move(
                 Err(e) => return Err(e),
             }
         }
-        Ok(MoveOutcome::Preview { played, after }) => (
-            StatusCode::OK,
-            PageExtras {
-                preview: Some((played, after)),
-                line_text: line.clone(),
-                ..PageExtras::default()
-            },
-        ),
+        // The confirmation step at an address of its own.
+        Ok(MoveOutcome::Preview { .. }) => {
+            let to = crate::web::routes::move_preview::url(id, &f.text, &f.ply, &line);
+            return Ok(see_other(&to));
+        }
         Err(Error::Invalid(msg)) => (
             StatusCode::UNPROCESSABLE_ENTITY,
             PageExtras {

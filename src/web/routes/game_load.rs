@@ -34,6 +34,9 @@ pub struct Loaded<Ms = Drawn> {
     pub ratings: crate::ratings::game_view::GameRatings,
     /// Whether the viewer, a player of this game, may ask to take back a move.
     pub can_take_back: bool,
+    /// After a finished game, the viewer's (a player's) next game where it
+    /// is their turn.
+    pub next_game: Option<i32>,
 }
 
 /// The ply a page shows: `?ply=N` clamped to the game, else the last.
@@ -143,7 +146,17 @@ pub(crate) fn read_game<Ms>(
             }
             _ => false,
         };
+        let next_game = match viewer {
+            Some(v)
+                if row.status == GameStatus::Finished
+                    && (row.white_id == Some(v) || row.black_id == Some(v)) =>
+            {
+                crate::game::next_game::next_turn(conn, v, row.id)?
+            }
+            _ => None,
+        };
         Ok(Loaded {
+            next_game,
             row,
             moves,
             names,

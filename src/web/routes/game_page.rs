@@ -90,7 +90,6 @@ struct GamePage<'a> {
     status_line: String,
     result: Option<String>,
     error: Option<String>,
-    preview: Option<Preview>,
     svg: Arc<str>,
     rows: Vec<MoveLine<'a>>,
     can_move: bool,
@@ -135,6 +134,16 @@ struct GamePage<'a> {
     outages: Vec<String>,
     /// The viewer may claim the win on time (their opponent's flag fell).
     can_claim: bool,
+    /// "Move played: e4": the move a play link just played.
+    played: Option<String>,
+    /// A finished game's player: the same settings again, and the next game.
+    after: Option<AfterGame>,
+}
+
+/// What a finished game offers its player.
+pub struct AfterGame {
+    rematch: Option<crate::game::next_game::Rematch>,
+    next_game: Option<i32>,
 }
 
 /// The viewer's conditional lines (id, text) and what they may do with them.
@@ -188,11 +197,12 @@ pub fn clock_lines(c: &GameClock, zone: chrono_tz::Tz) -> ClockLines {
 pub struct PageExtras {
     pub error: Option<String>,
     pub move_text: String,
-    pub preview: Option<(missive_rules::Played, Box<Game>)>,
     /// `?ply=N`: show the position after N plies (clamped to the game).
     pub view_ply: Option<i64>,
     /// A conditional line that was refused, shown again to correct.
     pub line_text: String,
+    /// The ply of a move just played, said at the top of the page.
+    pub played: Option<i32>,
 }
 
 /// Render the game page; a panic in the rules engine becomes an error page.
@@ -305,9 +315,6 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
         .first()
         .map(|m: &LegalMove| m.display.clone())
         .unwrap_or_default();
-    let preview = extras.preview.map(|(played, after)| {
-        Preview::of(variant, &data.moves.restored.game, played, &after, flipped)
-    });
     let uid = viewer.map(|u| u.id);
     let pending = row.status == GameStatus::Pending;
     let can_answer_challenge = pending
@@ -336,7 +343,6 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
         status_line,
         result,
         error: extras.error,
-        preview,
         svg,
         rows,
         can_move,
@@ -390,17 +396,29 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
         history: crate::web::views::history::lines(&data.events, &data.names),
         outages: crate::web::views::history::outages(&data.events),
         can_claim: playing && row.flag_fell_side.is_some_and(|s| Some(s) == theirs),
+        played: extras.played.and_then(|n| {
+            data.moves
+                .listed
+                .iter()
+                .find(|m| m.ply == n)
+                .map(|m| m.display.clone())
+        }),
+        after: match (row.status, mine) {
+            (GameStatus::Finished, Some(side)) => Some(AfterGame {
+                rematch: rows::opponent_of(row, uid.unwrap_or_default())
+                    .and_then(|o| data.names.get(&o).cloned())
+                    .map(|o| crate::game::next_game::Rematch::of(row, side, o))
+                    .transpose()?,
+                next_game: data.next_game,
+            }),
+            _ => None,
+        },
     };
     // Room for the whole page at once: askama's own guess is the template's
     // text alone, and growing to the board, the legal moves and the legend
     // copied the page over several times.
     let mut out = String::with_capacity(
-        GamePage::SIZE_HINT
-            + page.svg.len()
-            + page.legal.items.len()
-            + page.legend.len()
-            + page.preview.as_ref().map_or(0, |p| p.svg.len())
-            + 4096,
+        GamePage::SIZE_HINT + page.svg.len() + page.legal.items.len() + page.legend.len() + 4096,
     );
     page.render_into(&mut out)?;
     Ok(out)
@@ -410,6 +428,8 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
 #[serde(default)]
 pub struct ShowQuery {
     ply: String,
+    /// `?played=N`: the player's move N was just played (from a play link).
+    played: String,
 }
 
 /// Read `?ply=`: a number, clamped later to the game (negative is the start,
@@ -454,6 +474,7 @@ pub async fn show(
         &data,
         PageExtras {
             view_ply,
+            played: query.played.trim().parse().ok(),
             ..PageExtras::default()
         },
     )?;

@@ -23,6 +23,7 @@ pub mod installable;
 pub mod leave;
 pub mod mail_settings;
 pub mod matches;
+pub mod move_preview;
 pub mod new_game;
 pub mod notifications;
 pub mod next_turn;
@@ -240,6 +241,7 @@ fn games_scope() -> actix_web::Scope {
         .route("/next", web::get().to(next_turn::next))
         .route("/{id:[^/.]+}", web::get().to(game_page::show))
         .route("/{id}/move", web::post().to(game_acts::make_move))
+        .route("/{id}/preview", web::get().to(move_preview::show))
         .route("/{id}/conditional", web::post().to(conditional::add))
         .route("/{id}/analysis", web::get().to(analysis::show))
         .route(

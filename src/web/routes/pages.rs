@@ -89,26 +89,19 @@ pub async fn variant(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, 
 }
 
 pub async fn static_file(path: web::Path<String>) -> Result<HttpResponse, Error> {
-    let (body, kind) = match path.as_str() {
-        "style.css" => (
-            include_str!("../../../static/style.css"),
-            "text/css; charset=utf-8",
-        ),
-        "board.js" => (
-            include_str!("../../../static/board.js"),
-            "text/javascript; charset=utf-8",
-        ),
-        "replay.js" => (
-            include_str!("../../../static/replay.js"),
-            "text/javascript; charset=utf-8",
-        ),
-        "favicon.svg" => (include_str!("../../../static/favicon.svg"), "image/svg+xml"),
-        _ => return Err(Error::NotFound("No such file.".into())),
+    let (asset, hashed) =
+        crate::web::assets::find(&path).ok_or_else(|| Error::NotFound("No such file.".into()))?;
+    // A content-hashed name always means this content: kept for good. The
+    // fixed name may change content with a new server: asked again soon.
+    let cache = if hashed {
+        "public, max-age=31536000, immutable"
+    } else {
+        "public, max-age=300"
     };
     Ok(HttpResponse::Ok()
-        .content_type(kind)
-        .insert_header(("Cache-Control", "public, max-age=3600"))
-        .body(body))
+        .content_type(asset.kind)
+        .insert_header(("Cache-Control", cache))
+        .body(asset.body))
 }
 
 /// `GET /favicon.ico`: browsers ask for it whatever the page names; the

@@ -275,7 +275,10 @@ pub async fn play(
     })
     .await?;
     match result {
-        Ok(MoveOutcome::Committed { .. }) => Ok(see_other(&format!("/games/{id}"))),
+        // The game page says the move was played (issue 64, finding 6).
+        Ok(MoveOutcome::Committed { .. }) => {
+            Ok(see_other(&format!("/games/{id}?played={}", ply + 1)))
+        }
         Ok(MoveOutcome::Preview { played, after }) => render_page(
             &ctx,
             &data,

@@ -55,7 +55,8 @@ svg.board .b .glyph,svg.board .b .disc{fill:#222;stroke:#000}\
 svg.board .n .glyph,svg.board .n .disc{fill:#9a9a9a;stroke:#444}\
 svg.board .w .letter,svg.board .n .letter{fill:#111}svg.board .b .letter{fill:#fff}\
 svg.board .coord{font-size:12px;text-anchor:middle;fill:#555}\
-svg.board .mark{font-size:9px;fill:#700}svg.board .count{font-size:11px;fill:#000}\
+svg.board .mark{font-size:9px;fill:#700}svg.board .count{font-size:13px;fill:#000}\
+svg.board .hand-cell{fill:#000;fill-opacity:0}\
 </style>";
 
 fn glyph(label: &PieceLabel) -> Option<char> {
@@ -169,12 +170,16 @@ struct HandRows {
     bottom: usize,
 }
 
-/// A picture in hand, `SQ * 0.8` across.
-const ITEM: f32 = SQ as f32 * 0.8;
-/// From one picture in hand to the next: the picture and its count.
-const ITEM_STEP: f32 = ITEM + 18.0;
+/// A piece in hand's cell, what a click or tap on it hits: `SQ * 4/3`
+/// across, so that it is at least 44 CSS pixels square (WCAG's target
+/// size) even where a 10-file board is shrunk to a 390 px phone's width.
+const HAND_CELL: f32 = SQ as f32 * 4.0 / 3.0;
+/// A picture in hand, `SQ * 0.9` across, its count beside it in the cell.
+const ITEM: f32 = SQ as f32 * 0.9;
+/// From one cell in hand to the next.
+const ITEM_STEP: f32 = HAND_CELL + 6.0;
 /// One row of pieces in hand.
-const HAND_ROW: f32 = ITEM + 6.0;
+const HAND_ROW: f32 = HAND_CELL + 6.0;
 
 impl HandRows {
     fn of(view: &BoardView, top: Color) -> HandRows {
@@ -352,8 +357,10 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
         for (i, hi) in items.iter().enumerate() {
             let col = (i % rows.per_row) as f32;
             let line = (i / rows.per_row) as f32;
-            let cx = MARGIN as f32 + ITEM / 2.0 + col * ITEM_STEP;
-            let cy = first_y + 3.0 + ITEM / 2.0 + line * HAND_ROW;
+            let left = MARGIN as f32 + col * ITEM_STEP;
+            let top_y = first_y + 3.0 + line * HAND_ROW;
+            let cx = left + ITEM / 2.0 + 2.0;
+            let cy = top_y + HAND_CELL / 2.0;
             // Counters (Fleap's Nukes) are held, not dropped.
             out.push_str(match hi.label.letter.as_str() {
                 "*" => "<g class=\"held\" data-held=\"",
@@ -361,6 +368,15 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
             });
             escape_into(&mut out, &hi.label.letter);
             out.push_str("\">");
+            // The whole cell is the target, drawn when the piece is picked.
+            let _ = write!(
+                out,
+                "<rect class=\"hand-cell\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"4\"/>",
+                D1(left),
+                D1(top_y),
+                D1(HAND_CELL),
+                D1(HAND_CELL)
+            );
             piece(
                 &mut out,
                 view,
@@ -376,8 +392,8 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
                 let _ = write!(
                     out,
                     "<text class=\"count\" x=\"{}\" y=\"{}\">×{}</text>",
-                    D1(cx + ITEM * 0.45),
-                    D1(cy + ITEM * 0.45),
+                    D1(left + HAND_CELL - 14.0),
+                    D1(top_y + HAND_CELL - 6.0),
                     hi.count
                 );
             }

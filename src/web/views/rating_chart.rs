@@ -12,6 +12,8 @@ const HEIGHT: f64 = 220.0;
 /// Room for the rating labels on the left, and a margin elsewhere.
 const LEFT: f64 = 48.0;
 const PAD: f64 = 12.0;
+/// Room below the plot for the dates of the games.
+const BOTTOM: f64 = 30.0;
 
 /// The chart for `points` (oldest first); `None` without any rated game.
 /// `label` names the variant in the picture's accessible title.
@@ -29,7 +31,7 @@ pub fn chart(label: &str, points: &[Point]) -> Option<String> {
         ((hi / step).ceil() * step).max((lo / step).floor() * step + step),
     );
     let x = |i: usize| LEFT + (WIDTH - LEFT - PAD) * i as f64 / (values.len() - 1) as f64;
-    let y = |v: f64| PAD + (HEIGHT - 2.0 * PAD) * (top - v) / (top - bottom);
+    let y = |v: f64| PAD + (HEIGHT - PAD - BOTTOM) * (top - v) / (top - bottom);
     let last = values[values.len() - 1];
     let mut svg = String::with_capacity(256 + values.len() * 16);
     let title = format!(
@@ -59,6 +61,33 @@ pub fn chart(label: &str, points: &[Point]) -> Option<String> {
             v.round()
         );
         v += step;
+    }
+    // Dates along the bottom: the first and the last rated game's, and
+    // some between (points are spaced by game, not by time, so each date
+    // sits under its own game). The first value is the start, no game.
+    let n = points.len();
+    let mut dated: Vec<usize> = vec![0, n / 3, 2 * n / 3, n - 1];
+    dated.dedup();
+    if n < 6 {
+        dated.retain(|&i| i == 0 || i == n - 1);
+    }
+    for (k, &i) in dated.iter().enumerate() {
+        let anchor = if dated.len() > 1 && k == dated.len() - 1 {
+            "end"
+        } else if k == 0 {
+            "start"
+        } else {
+            "middle"
+        };
+        let gx = x(i + 1);
+        let _ = write!(
+            svg,
+            r#"<line class="tick" x1="{gx:.1}" y1="{:.1}" x2="{gx:.1}" y2="{:.1}"/><text class="date" x="{gx:.1}" y="{:.1}" text-anchor="{anchor}">{}</text>"#,
+            HEIGHT - BOTTOM,
+            HEIGHT - BOTTOM + 5.0,
+            HEIGHT - BOTTOM + 19.0,
+            points[i].at.format("%Y-%m-%d")
+        );
     }
     if values.len() == 2 {
         // One game: the step from the start, with both ends marked.
@@ -146,6 +175,10 @@ mod tests {
                 (0.0..=WIDTH).contains(&x) && (0.0..=HEIGHT).contains(&y),
                 "{pair}"
             );
+        }
+        // Dated: the first game's day, the last one's, and two between.
+        for day in ["2027-01-15", "2027-04-25", "2027-08-03", "2027-11-10"] {
+            assert!(svg.contains(&format!(">{day}</text>")), "{day}: {svg}");
         }
         // Grid lines at a readable step: 1000 to 2000 by 200.
         assert_eq!(svg.matches(r#"class="grid""#).count(), 6, "{svg}");

@@ -59,6 +59,7 @@ mod fen;
 mod moves;
 mod notation_read;
 mod notation_write;
+mod words;
 
 use crate::errors::{FenError, MoveError};
 use crate::geometry::Geometry;
@@ -202,6 +203,9 @@ impl Variant for Fleap {
             .into_iter()
             .map(|w| w.display)
             .collect()
+    }
+    fn describe_move(&self, pos: &Position, mv: &Move) -> String {
+        self.words(pos, mv)
     }
     fn parse_move(&self, pos: &Position, legal: &[Move], text: &str) -> Result<Move, MoveError> {
         Fleap::parse_move(self, pos, legal, text)

@@ -211,6 +211,9 @@ impl Variant for Maohopper {
             Notation::Display => self.display(pos, mv),
         }
     }
+    fn describe_move(&self, pos: &Position, mv: &Move) -> String {
+        self.words(pos, mv)
+    }
     fn parse_move(&self, pos: &Position, legal: &[Move], text: &str) -> Result<Move, MoveError> {
         self.read_move(pos, legal, text)
     }

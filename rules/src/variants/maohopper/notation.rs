@@ -85,6 +85,38 @@ impl Maohopper {
         s
     }
 
+    /// A move in words: a Spear's step says where the Spear points after
+    /// it (`Sb3-b4>` is "Spear step b3-b4, turn to point forward-right"),
+    /// and a turn in place says so.
+    pub(super) fn words(&self, pos: &Position, m: &Move) -> String {
+        let Some(piece) = pos.get(m.from) else {
+            return crate::describe::generic(self, pos, m);
+        };
+        if piece.kind != SPEAR || m.piece.is_some() {
+            return crate::describe::generic(self, pos, m);
+        }
+        let dir = DIR_WORDS[m.tag as usize % 3];
+        if m.kind == MoveKind::Special {
+            return format!("Spear on {}: turn to point {dir}, without a step", m.from);
+        }
+        let step = match pos.get(m.to).filter(|p| p.kind != STONE) {
+            Some(v) => format!(
+                "Spear {} takes the {} on {}",
+                m.from,
+                crate::describe::name(self, v),
+                m.to
+            ),
+            None => format!("Spear step {}-{}", m.from, m.to),
+        };
+        if m.to == TRAP {
+            format!("{step}, onto the trap (the Spear is lost)")
+        } else if m.tag == piece.state {
+            format!("{step}, keep pointing {dir}")
+        } else {
+            format!("{step}, turn to point {dir}")
+        }
+    }
+
     /// Facts and every accepted exact written form of a legal move.
     pub(super) fn candidate(&self, pos: &Position, m: &Move) -> Candidate {
         let piece = pos.get(m.from).expect("a piece on the origin");
