@@ -68,9 +68,9 @@ impl BoardView {
                 }
             }
         }
-        hands.extend(crate::diagram::held_counters(variant, pos));
+        hands.extend(variant.held_counters(pos));
         let mut marks = variant.marked_squares();
-        marks.extend(crate::diagram::state_marks(variant, pos));
+        marks.extend(variant.state_marks(pos));
         BoardView {
             width: pos.width,
             height: pos.height,
