@@ -25,6 +25,7 @@ pub mod play_link;
 pub mod ratings;
 pub mod records;
 pub mod tournaments;
+pub mod variant_groups;
 
 use crate::domain::error::Error;
 use actix_web::web;
