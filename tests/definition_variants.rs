@@ -107,7 +107,9 @@ fn capablanca_is_played_drawn_exported_and_mailed(backend: Backend) {
     // The Archbishop stands where its knight's leap took it.
     let capa = missive_rules::variant("capablanca").unwrap();
     let pos = capa.parse_fen(fen).unwrap();
-    let d3 = pos.get(missive_rules::Square::parse("d3").unwrap()).unwrap();
+    let d3 = pos
+        .get(missive_rules::Square::parse("d3").unwrap())
+        .unwrap();
     assert_eq!(capa.piece_label(d3).name, "Archbishop", "{fen}");
     // PGN: the Fairy-Stockfish name in the Variant tag, read back to the
     // same position.
