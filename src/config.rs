@@ -138,6 +138,10 @@ pub struct Config {
     /// `MISSIVE_METRICS_TOKEN`: turns `GET /metrics` on, for requests that
     /// carry it as a bearer token (unset: `/metrics` is not there).
     pub metrics_token: Option<String>,
+    /// `MISSIVE_VARIANTS_DIR`: a directory of variant definitions
+    /// (`*.ini`, Fairy-Stockfish's syntax) read at start; each becomes a
+    /// variant players can choose (README, "Variants from definitions").
+    pub variants_dir: Option<std::path::PathBuf>,
 }
 
 /// Read when present in the working directory and `MISSIVE_CONFIG` is unset.
@@ -322,6 +326,7 @@ impl Default for Config {
             mail_lease_secs: MAIL_LEASE_SECS,
             sqlite_sync: SqliteSync::default(),
             metrics_token: None,
+            variants_dir: None,
             body_timeout_secs: 10,
             requests_per_address: 64,
             mail_in_max_recipients: 10,
@@ -458,6 +463,10 @@ impl Config {
                 }
                 t => t.map(|t| t.trim().to_string()),
             },
+            variants_dir: src
+                .var("MISSIVE_VARIANTS_DIR")
+                .filter(|d| !d.trim().is_empty())
+                .map(std::path::PathBuf::from),
         })
     }
 

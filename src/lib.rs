@@ -22,6 +22,7 @@ pub mod ratings;
 pub mod smtp_sink;
 pub mod tournaments;
 pub mod util;
+pub mod variant_files;
 pub mod web;
 
 pub use app::{build_state, init_tracing, serve, server_on};

@@ -126,10 +126,22 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let config = missive::Config::from_env()?;
             actix_web::rt::System::new().block_on(missive::serve(config))?;
         }
-        Command::Perft(args) => rules_cli::perft(args)?,
-        Command::Variants => rules_cli::list_variants()?,
-        Command::Position(args) => rules_cli::position(args)?,
-        Command::Record(cmd) => return rules_cli::record(cmd),
+        Command::Perft(args) => {
+            rules_cli::load_variant_files()?;
+            rules_cli::perft(args)?
+        }
+        Command::Variants => {
+            rules_cli::load_variant_files()?;
+            rules_cli::list_variants()?
+        }
+        Command::Position(args) => {
+            rules_cli::load_variant_files()?;
+            rules_cli::position(args)?
+        }
+        Command::Record(cmd) => {
+            rules_cli::load_variant_files()?;
+            return rules_cli::record(cmd);
+        }
         Command::User(cmd) => return Ok(user_cli::run(cmd)),
         Command::Ratings(cmd) => ratings(cmd)?,
         Command::Swiss(cmd) => tournament_cli::swiss(cmd)?,

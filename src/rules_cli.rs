@@ -53,23 +53,10 @@ fn depth(s: &str) -> Result<u32, String> {
     }
 }
 
-/// The deepest perft each variant is asked for: about what its start
-/// position counts in minutes here (README, "Command line"); deeper would
-/// run for hours or days, which is no way to learn of a typo.
-pub fn max_depth(variant: &str) -> u32 {
-    match variant {
-        "chess" | "leap-chess-multi" | "leap-chess-optional" => 8,
-        "leap-chess" => 9,
-        "leap-chess-64" => 7,
-        "leaperhouse" | "fleap" => 6,
-        _ => 5,
-    }
-}
-
 pub fn perft(args: PerftArgs) -> anyhow::Result<()> {
     let variant = missive_rules::variant(&args.variant)
         .ok_or_else(|| anyhow!("unknown variant “{}”; see `missive variants`", args.variant))?;
-    let max = max_depth(variant.id());
+    let max = variant.max_perft_depth();
     if args.depth > max {
         return Err(anyhow!(
             "depth {} is too deep for {}: at most {max}",
@@ -129,7 +116,7 @@ pub fn perft(args: PerftArgs) -> anyhow::Result<()> {
 
 /// Refuse at once a count whose tree, estimated from the position's own
 /// number of moves, is bigger than the variant's start position's at its
-/// [`max_depth`] (issue 60: a 218-move FEN at depth 8 was accepted).
+/// [`missive_rules::Variant::max_perft_depth`] (issue 60: a 218-move FEN at depth 8 was accepted).
 fn within_node_budget(
     variant: &'static dyn missive_rules::Variant,
     pos: &missive_rules::Position,
@@ -137,7 +124,7 @@ fn within_node_budget(
 ) -> anyhow::Result<()> {
     let start = variant.parse_fen(variant.start_fen())?;
     let moves = |p| variant.legal_moves(p).len().max(1) as f64;
-    let budget = moves(&start).powi(max_depth(variant.id()) as i32);
+    let budget = moves(&start).powi(variant.max_perft_depth() as i32);
     let here = moves(pos);
     let estimate = here.powi(depth as i32);
     if estimate <= budget {
@@ -152,10 +139,33 @@ fn within_node_budget(
     ))
 }
 
+/// One line per variant: id, name, board size and family (its code),
+/// tab-separated, in the order the server offers them.
 pub fn list_variants() -> anyhow::Result<()> {
     for v in missive_rules::variants() {
         let g = v.geometry();
-        say!("{}\t{}\t{}x{}", v.id(), v.name(), g.width, g.height);
+        say!(
+            "{}\t{}\t{}x{}\t{}",
+            v.id(),
+            v.name(),
+            g.width,
+            g.height,
+            v.family().code()
+        );
+    }
+    Ok(())
+}
+
+/// The definitions of `MISSIVE_VARIANTS_DIR` (environment or config
+/// file), so the command line knows the variants the server offers.
+pub fn load_variant_files() -> anyhow::Result<()> {
+    let dir = missive::Config::from_env()
+        .ok()
+        .and_then(|c| c.variants_dir)
+        .or_else(|| std::env::var_os("MISSIVE_VARIANTS_DIR").map(Into::into))
+        .filter(|d: &std::path::PathBuf| !d.as_os_str().is_empty());
+    if let Some(dir) = dir {
+        missive::variant_files::load(&dir)?;
     }
     Ok(())
 }

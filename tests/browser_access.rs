@@ -315,7 +315,7 @@ fn axe_finds_no_serious_violation_on_the_players_pages() {
     });
     println!("{}", report.join("\n"));
     if ran {
-        let pages = 2 + 9 + missive_rules::variants().len();
+        let pages = 2 + 9 + 5 + missive_rules::variants().len();
         assert!(
             report.len() >= pages * 2,
             "every page audited in both schemes: {report:?}"
@@ -389,8 +389,30 @@ async fn audit_all(
         ),
     ];
     pages.extend(off_runtime(|| issue_63_pages(app, &who)));
+    // Variants from definitions (issue 61): the form grouped by family and
+    // searched, a 10x8 board, and a crazyhouse board with both hands full.
+    let hands = game_against(
+        p,
+        bob,
+        "crazyhouse",
+        "r1b1kbnr/ppp1pppp/2n5/q7/3P4/2N5/PPP2PPP/R1BQKBNR[PPNbp] w KQkq - 0 6",
+    )
+    .await?;
+    pages.push(("new-game".into(), "/games/new".into(), true));
+    pages.push(("new-game-search".into(), "/games/new?q=drops".into(), true));
+    pages.push(("variants".into(), "/variants".into(), false));
+    pages.push((
+        "rules-capablanca".into(),
+        "/variants/capablanca".into(),
+        true,
+    ));
+    pages.push((
+        "game-crazyhouse-hands".into(),
+        format!("/games/{hands}"),
+        true,
+    ));
     for (variant, id) in &games {
-        let shoot = *id == chess || *id == maohopper;
+        let shoot = *id == chess || *id == maohopper || *variant == "capablanca";
         pages.push((format!("game-{variant}"), format!("/games/{id}"), shoot));
     }
     severe |= audit_pages(p, axe, &pages, report).await?;

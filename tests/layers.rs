@@ -10,7 +10,10 @@ use std::path::{Path, PathBuf};
 /// or file under `src/`) decides its layer. A module imports only from its
 /// own layer or lower ones.
 const LAYERS: &[(&str, &[&str])] = &[
-    ("base", &["util", "config", "smtp_sink", "metrics"]),
+    (
+        "base",
+        &["util", "config", "smtp_sink", "metrics", "variant_files"],
+    ),
     ("domain", &["domain"]),
     ("db", &["db"]),
     (

@@ -15,6 +15,7 @@
 mod describe;
 pub mod diagram;
 mod errors;
+mod family;
 mod fen;
 mod game;
 mod generic;
@@ -32,6 +33,7 @@ mod variants;
 mod view;
 
 pub use errors::{FenError, MoveError};
+pub use family::Family;
 pub use game::{Game, HistoryEntry, Played, ReplayError};
 pub use geometry::{Geometry, Square, SquareSet};
 pub use moves::{Move, MoveKind, Path};
@@ -41,17 +43,27 @@ pub use spec::{check_definitions, SpecError};
 pub use variant::{Notation, Outcome, PieceLabel, Reason, RepetitionRule, Variant};
 pub use view::{BoardView, Cell, HandItem, LegalMoveForms, MoveView};
 
-/// Every registered variant, FIDE chess first.
+/// Every variant the server offers: the seeds (FIDE chess first), then
+/// the Fairy-Stockfish definitions under their own names, then any added
+/// by [`add_definitions`].
 pub fn variants() -> &'static [&'static dyn Variant] {
     variants::registry()
+}
+
+/// Offer the variants `text` defines (Fairy-Stockfish's `variants.ini`
+/// syntax; the server reads `MISSIVE_VARIANTS_DIR` with it at start) from
+/// now on; their ids are returned. Refused with the line at fault: a key
+/// the engine does not support, a name already offered, a start position
+/// that does not fit. The same text twice adds nothing the second time.
+pub fn add_definitions(text: &str) -> Result<Vec<&'static str>, SpecError> {
+    variants::added::add(text)
 }
 
 /// The variants played from Fairy-Stockfish definitions
 /// (`rules/variants/<id>.ini`) on the generic engine, under
 /// Fairy-Stockfish's names, each checked against Fairy-Stockfish by
-/// `tests/fsf_variants.rs`. Not yet among [`variants`], which the server
-/// offers: its diagrams, legends and piece pictures still know the seeds
-/// by id (issue 61's next step).
+/// `tests/fsf_variants.rs`; all of them but `normal` (the seed `chess`'s
+/// game) are among [`variants`].
 pub fn definition_variants() -> &'static [&'static dyn Variant] {
     variants::definition_variants()
 }

@@ -1,10 +1,12 @@
 //! The one trait the server sees, and the outcome types.
 
 use crate::errors::{FenError, MoveError};
+use crate::family::Family;
 use crate::geometry::{Geometry, Square};
 use crate::moves::Move;
-use crate::piece::{Color, Piece};
-use crate::position::Position;
+use crate::piece::{Color, Kind, Piece};
+use crate::position::{Position, MAX_KINDS};
+use crate::view::HandItem;
 
 /// Which written form of a move.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]
@@ -342,5 +344,59 @@ pub trait Variant: Send + Sync + 'static {
     /// Squares with a special role, with a short label (Maohopper's trap).
     fn marked_squares(&self) -> Vec<(Square, &'static str)> {
         Vec::new()
+    }
+
+    // What legends, board drawings, lists and the command line ask of a
+    // variant, so that none of them needs to know a variant by its id.
+
+    /// The family the variant is listed under.
+    fn family(&self) -> Family {
+        Family::Chess
+    }
+    /// How many piece kinds the variant defines (kinds `0..n`), for
+    /// legends: by default the kinds its start position shows.
+    fn kind_count(&self) -> usize {
+        self.parse_fen(self.start_fen()).map_or(0, |start| {
+            start
+                .pieces()
+                .map(|(_, p)| p.kind as usize + 1)
+                .max()
+                .unwrap_or(0)
+                .min(MAX_KINDS)
+        })
+    }
+    /// How a piece kind moves in Betza's notation, where the variant is
+    /// defined that way (Fairy-Stockfish definitions); `None` otherwise.
+    fn piece_betza(&self, kind: Kind) -> Option<String> {
+        let _ = kind;
+        None
+    }
+    /// State a board drawing should show on squares beyond the fixed
+    /// [`Variant::marked_squares`]: `lionized` on each Lionized piece,
+    /// `crater` on each square a Nuke destroyed.
+    fn state_marks(&self, pos: &Position) -> Vec<(Square, &'static str)> {
+        let _ = pos;
+        Vec::new()
+    }
+    /// Things each side holds that are not pieces, as hand items (Fleap's
+    /// Nukes, letter `*`).
+    fn held_counters(&self, pos: &Position) -> Vec<HandItem> {
+        let _ = pos;
+        Vec::new()
+    }
+    /// What the variant's board marks mean and notes on its letters, one
+    /// paragraph each, for the legend under its board.
+    fn legend_notes(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// The deepest perft `missive perft` runs from the start: about what
+    /// counts in minutes; deeper would run for hours.
+    fn max_perft_depth(&self) -> u32 {
+        5
+    }
+    /// The PGN `Variant` tag: the id (Fairy-Stockfish's name for its
+    /// variants); `None` for FIDE chess, which PGN writes without one.
+    fn pgn_variant(&self) -> Option<&'static str> {
+        Some(self.id())
     }
 }

@@ -32,6 +32,9 @@ pub struct BoardView {
     pub side_names: [&'static str; 2],
     /// Squares with a special role and their label.
     pub marks: Vec<(Square, &'static str)>,
+    /// The variant's id, for pictures drawn from a piece's movement
+    /// (empty for a view made up without a variant).
+    pub variant: &'static str,
 }
 
 impl BoardView {
@@ -68,9 +71,9 @@ impl BoardView {
                 }
             }
         }
-        hands.extend(crate::diagram::held_counters(variant, pos));
+        hands.extend(variant.held_counters(pos));
         let mut marks = variant.marked_squares();
-        marks.extend(crate::diagram::state_marks(variant, pos));
+        marks.extend(variant.state_marks(pos));
         BoardView {
             width: pos.width,
             height: pos.height,
@@ -82,6 +85,7 @@ impl BoardView {
                 variant.side_name(Color::Black),
             ],
             marks,
+            variant: variant.id(),
         }
     }
     pub fn cell(&self, file: u8, rank: u8) -> &Cell {

@@ -126,6 +126,15 @@ pub type State = web::Data<Arc<AppState>>;
 
 /// Open the database (creating and migrating it) and load the secret.
 pub fn build_state(config: &Config) -> anyhow::Result<Arc<AppState>> {
+    if let Some(dir) = &config.variants_dir {
+        let ids = crate::variant_files::load(dir)?;
+        tracing::info!(
+            "{} variants from {}: {}",
+            ids.len(),
+            dir.display(),
+            ids.join(", ")
+        );
+    }
     let manager = crate::db::Manager::from_config(config);
     let pool_gate = manager.gate();
     let pool = crate::db::connect_with(manager.clone(), config.pool_size)?;

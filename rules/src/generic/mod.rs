@@ -34,22 +34,7 @@ impl Generic {
     /// The engine for `spec`, or why its start position cannot be played.
     pub(crate) fn new(spec: Spec) -> Result<Generic, FenError> {
         let geometry = Geometry::rect(spec.width, spec.height);
-        let rules = format!(
-            "{} as Fairy-Stockfish defines it: {} on a {}x{} board.",
-            spec.name,
-            spec.pieces
-                .iter()
-                .map(|p| format!(
-                    "{} ({}, {})",
-                    p.letter.to_ascii_uppercase(),
-                    p.name,
-                    if p.pawn { "pawn" } else { &p.betza }
-                ))
-                .collect::<Vec<_>>()
-                .join(", "),
-            spec.width,
-            spec.height
-        );
+        let rules = crate::variants::definitions::rules_text(&spec);
         let mut g = Generic {
             slow_moves: spec.shogi.promoted.iter().any(Option::is_some)
                 || spec.pieces.iter().any(|p| p.soldier)
@@ -118,7 +103,7 @@ impl Variant for Generic {
         };
         PieceLabel {
             letter: letter.to_string(),
-            name: p.name.clone(),
+            name: crate::variants::definitions::piece_name(p),
             direction: None,
             symbol: String::new(),
         }
@@ -256,5 +241,26 @@ impl Variant for Generic {
                 candidates: many.iter().map(|m| self.san(pos, legal, m)).collect(),
             }),
         }
+    }
+    // What lists, legends and pictures ask, from the definition alone.
+    fn family(&self) -> crate::family::Family {
+        crate::variants::definitions::family(&self.spec)
+    }
+    fn kind_count(&self) -> usize {
+        self.spec.pieces.len()
+    }
+    fn piece_betza(&self, kind: crate::piece::Kind) -> Option<String> {
+        let p = self.spec.pieces.get(kind as usize)?;
+        Some(if p.pawn {
+            "fmWfcF".into()
+        } else {
+            p.betza.clone()
+        })
+    }
+    fn legend_notes(&self) -> Vec<String> {
+        crate::variants::definitions::legend_notes(&self.spec)
+    }
+    fn max_perft_depth(&self) -> u32 {
+        crate::variants::definitions::max_perft_depth(&self.spec)
     }
 }

@@ -64,7 +64,13 @@ impl Record {
     pub fn variant_id(&self) -> String {
         match self.tag("Variant").map(|v| v.trim().to_ascii_lowercase()) {
             None => "chess".into(),
-            Some(v) if v.is_empty() || v == "standard" || v == "chess" || v == "fide" => {
+            Some(v)
+                if v.is_empty()
+                    || v == "standard"
+                    || v == "chess"
+                    || v == "fide"
+                    || v == "normal" =>
+            {
                 "chess".into()
             }
             Some(v) => v.replace(' ', "-"),

@@ -131,8 +131,8 @@ fn write_pgn_moves(e: &Export, replay_moves: bool) -> String {
             });
         out.push_str(&format!("[{key} \"{}\"]\n", tag_value(&value)));
     }
-    if e.variant.id() != "chess" {
-        out.push_str(&format!("[Variant \"{}\"]\n", e.variant.id()));
+    if let Some(name) = e.variant.pgn_variant() {
+        out.push_str(&format!("[Variant \"{name}\"]\n"));
     }
     if let Some(fen) = e.start_fen {
         out.push_str(&format!("[SetUp \"1\"]\n[FEN \"{}\"]\n", tag_value(fen)));

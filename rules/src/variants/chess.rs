@@ -33,6 +33,8 @@ impl Chess {
         Chess(ChessLike {
             id: "chess",
             name: "Chess",
+            max_perft_depth: 8,
+            pgn_variant: None,
             geometry: Geometry::rect(8, 8),
             start_fen: START,
             rules_text: RULES,

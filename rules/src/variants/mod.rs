@@ -1,7 +1,9 @@
 //! One module per variant, and the registry.
 
+pub(crate) mod added;
 pub(crate) mod chess;
 pub(crate) mod chesslike;
+pub(crate) mod definitions;
 pub(crate) mod fleap;
 pub(crate) mod leap_chess;
 pub(crate) mod leaperhouse;
@@ -131,20 +133,24 @@ pub(crate) fn definition_variants() -> &'static [&'static dyn Variant] {
     })
 }
 
-/// Every variant, FIDE chess first, then the seed variants in issue order.
+/// Every variant the server offers: the seeds (FIDE chess first, then the
+/// Game Courier variants in issue order), then the definition variants,
+/// then those added from definition text at start ([`added`]).
 pub(crate) fn registry() -> &'static [&'static dyn Variant] {
-    static REGISTRY: OnceLock<Vec<&'static dyn Variant>> = OnceLock::new();
-    REGISTRY.get_or_init(|| {
-        vec![
-            Box::leak(Box::new(chess::Chess::new())),
-            Box::leak(Box::new(leaperhouse::Leaperhouse::new())),
-            Box::leak(Box::new(leap_chess::LeapChess::standard())),
-            Box::leak(Box::new(leap_chess::LeapChess::multi())),
-            Box::leak(Box::new(leap_chess::LeapChess::optional())),
-            Box::leak(Box::new(leap_chess::LeapChess::sixty_four())),
-            Box::leak(Box::new(lionized::LionizedChess::new())),
-            Box::leak(Box::new(fleap::Fleap::new())),
-            Box::leak(Box::new(maohopper::Maohopper::new())),
-        ]
-    })
+    added::current()
+}
+
+/// The seed variants, each on its own engine, FIDE chess first.
+fn seeds() -> Vec<&'static dyn Variant> {
+    vec![
+        Box::leak(Box::new(chess::Chess::new())),
+        Box::leak(Box::new(leaperhouse::Leaperhouse::new())),
+        Box::leak(Box::new(leap_chess::LeapChess::standard())),
+        Box::leak(Box::new(leap_chess::LeapChess::multi())),
+        Box::leak(Box::new(leap_chess::LeapChess::optional())),
+        Box::leak(Box::new(leap_chess::LeapChess::sixty_four())),
+        Box::leak(Box::new(lionized::LionizedChess::new())),
+        Box::leak(Box::new(fleap::Fleap::new())),
+        Box::leak(Box::new(maohopper::Maohopper::new())),
+    ]
 }

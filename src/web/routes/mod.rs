@@ -35,6 +35,7 @@ pub mod records;
 pub mod tournament_player;
 pub mod tournaments;
 pub mod week_settings;
+pub mod variant_groups;
 
 use crate::domain::error::Error;
 use actix_web::web;

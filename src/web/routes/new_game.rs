@@ -6,6 +6,7 @@ use crate::domain::time_control as clock;
 use crate::game::challenge;
 use crate::game::challenge::Challenge;
 use crate::game::rows;
+use crate::web::routes::variant_groups::{self, Group};
 use crate::web::{html, now, see_other, write_once, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
@@ -34,6 +35,8 @@ pub struct NewGameForm {
 pub struct NewGameQuery {
     variant: String,
     opponent: String,
+    /// A word to find variants by (name or family).
+    q: String,
 }
 
 #[derive(Template)]
@@ -41,7 +44,11 @@ pub struct NewGameQuery {
 struct NewGamePage {
     page: Page,
     error: Option<String>,
-    variants: Vec<(String, String)>,
+    groups: Vec<Group>,
+    /// The search word, and how many of all variants it found.
+    q: String,
+    found: usize,
+    total: usize,
     variant: String,
     opponent: String,
     color: String,
@@ -61,28 +68,35 @@ fn custom_control(text: &str) -> Option<String> {
     (!clock::presets().iter().any(|(v, _)| *v == text)).then(|| text.to_string())
 }
 
-fn variant_list() -> Vec<(String, String)> {
-    missive_rules::variants()
-        .iter()
-        .map(|v| (v.id().to_string(), v.name().to_string()))
-        .collect()
-}
-
 pub async fn new_form(ctx: Ctx, query: web::Query<NewGameQuery>) -> Result<HttpResponse, Error> {
     ctx.require_user()?;
     let q = query.into_inner();
-    let variant = if q.variant.is_empty() {
-        missive_rules::variants()
+    // The variant asked for stays listed whatever the search word; without
+    // one, the first variant listed is chosen.
+    let asked = crate::web::clip(&q.variant, 40);
+    let word = crate::web::clip(q.q.trim(), 40);
+    let mut groups = variant_groups::groups(&word, &asked);
+    let found = variant_groups::count(&groups);
+    if found == 0 {
+        // Nothing found: the whole list, under the message that says so.
+        groups = variant_groups::groups("", &asked);
+    }
+    let variant = if asked.is_empty() {
+        groups
             .first()
-            .map(|v| v.id().to_string())
+            .and_then(|g| g.variants.first())
+            .map(|v| v.0.clone())
             .unwrap_or_default()
     } else {
-        crate::web::clip(&q.variant, 40)
+        asked
     };
     let page = NewGamePage {
         page: ctx.page(),
         error: None,
-        variants: variant_list(),
+        found,
+        total: missive_rules::variants().len(),
+        groups,
+        q: word,
         variant,
         opponent: crate::web::clip(&q.opponent, 40),
         color: "random".into(),
@@ -154,7 +168,10 @@ pub async fn create(ctx: Ctx, form: web::Form<NewGameForm>) -> Result<HttpRespon
             let page = NewGamePage {
                 page: ctx.page(),
                 error: Some(msg),
-                variants: variant_list(),
+                groups: variant_groups::groups("", ""),
+                q: String::new(),
+                found: missive_rules::variants().len(),
+                total: missive_rules::variants().len(),
                 variant: crate::web::clip(&f.variant, 40),
                 opponent: crate::web::clip(&f.opponent, 40),
                 color: crate::web::clip(&f.color, 10),

@@ -39,13 +39,24 @@ pub async fn home(
 #[template(path = "variants.html")]
 pub struct VariantsPage {
     page: Page,
-    variants: Vec<(String, String)>,
+    groups: Vec<crate::web::routes::variant_groups::Group>,
+    q: String,
 }
 
-pub async fn variants(ctx: Ctx) -> VariantsPage {
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+pub struct VariantsQuery {
+    /// A word to find variants by (name or family).
+    q: String,
+}
+
+/// `GET /variants`: every variant by family, or those a word finds.
+pub async fn variants(ctx: Ctx, query: web::Query<VariantsQuery>) -> VariantsPage {
+    let q = crate::web::clip(query.q.trim(), 40);
     VariantsPage {
         page: ctx.page(),
-        variants: variant_list(),
+        groups: crate::web::routes::variant_groups::groups(&q, ""),
+        q,
     }
 }
 
@@ -55,6 +66,7 @@ struct VariantPage {
     page: Page,
     id: String,
     name: String,
+    family: &'static str,
     width: u8,
     height: u8,
     start_fen: String,
@@ -80,6 +92,7 @@ pub async fn variant(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, 
         page: ctx.page(),
         id: v.id().to_string(),
         name: v.name().to_string(),
+        family: v.family().title(),
         width: geometry.width,
         height: geometry.height,
         start_fen: v.start_fen().to_string(),

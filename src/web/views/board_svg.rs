@@ -2,8 +2,8 @@
 //! size, holes left out, pieces in hand above and below the board, the last move
 //! highlighted, and the viewer's side at the bottom.
 
-use crate::web::views::piece_art;
 use crate::web::views::svg_num::{push_int, D1};
+use crate::web::views::{movement_art, piece_art};
 use missive_rules::{BoardView, Cell, Color, PieceLabel, Square};
 use std::fmt::Write;
 
@@ -106,6 +106,13 @@ fn piece(
     if piece_art::push_use_symbol(out, &label.name, class, cx, cy, size * 0.92, turn) {
         out.push_str("</g>");
         return;
+    }
+    // No standard picture: one drawn from how the piece moves.
+    if let Some(v) = missive_rules::variant(view.variant) {
+        if movement_art::push_use(out, v, &label.name, class, (cx, cy), size * 0.92) {
+            out.push_str("</g>");
+            return;
+        }
     }
     let (x, y) = (D1(cx), D1(cy));
     match glyph(label) {
@@ -404,9 +411,14 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
         Cell::Piece { label, .. } => Some(label.name.as_str()),
         _ => None,
     });
-    out.push_str(&piece_art::defs(
-        names.chain(view.hands.iter().map(|h| h.label.name.as_str())),
-    ));
+    let names = names.chain(view.hands.iter().map(|h| h.label.name.as_str()));
+    out.push_str(&piece_art::defs(names.clone()));
+    if let Some(v) = missive_rules::variant(view.variant) {
+        let drawn = movement_art::defs(v, names.filter(|n| !piece_art::has_art(n)));
+        if !drawn.is_empty() {
+            let _ = write!(out, "<defs>{drawn}</defs>");
+        }
+    }
     out.push_str("</svg>");
     out
 }

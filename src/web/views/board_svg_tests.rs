@@ -46,6 +46,7 @@ fn view() -> BoardView {
         side_to_move: Color::White,
         side_names: ["Red", "Black"],
         marks: vec![(Square::new(2, 0), "trap")],
+        variant: "",
     }
 }
 

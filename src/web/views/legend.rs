@@ -6,7 +6,7 @@
 //! the one-line key of fairy pieces under a mail's text diagram.
 
 use crate::web::views::board_svg::{self, escape, SvgOptions};
-use crate::web::views::piece_art;
+use crate::web::views::{movement_art, piece_art};
 use missive_rules::diagram::{self, Diagram, PieceType};
 use missive_rules::{BoardView, Color, Square, Variant};
 use std::collections::HashMap;
@@ -100,7 +100,7 @@ pub fn diagram_svg(d: &Diagram, name: &str, class: &str) -> String {
         d.centre.file() as u32 * CELL,
         (h - 1 - d.centre.rank() as u32) * CELL,
     );
-    let body = piece_art::art(name).unwrap_or_default();
+    let body = piece_art::art(name).unwrap_or_else(|| movement_art::body(d));
     let _ = write!(
         out,
         "<rect x=\"{cx}\" y=\"{cy}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"#7fb3e6\"/>\
@@ -129,32 +129,6 @@ fn letters(t: &PieceType) -> String {
         );
     }
     out
-}
-
-/// What a variant's board marks mean, and notes on its letters.
-fn notes(id: &str) -> &'static [&'static str] {
-    match id {
-        "lionized-chess" => &[
-            "A gold ring marks a Lionized piece (on a clear line with a friendly Lionizer, or on the file of a friendly Pawn on its last rank).",
-        ],
-        "fleap" => &[
-            "Nukes: each side's count is shown with its hand, above the board for the side at the top and below it for the other (the trefoil), and here. Only a Ballista (A) fires one; moves write a Nuke as the original page does, Bxx… (B for the bomb, not a Bishop): Bxxc4,xc3,d5 is a Nuke on c4 destroying c3 and d5.",
-            "A burnt square with a star is a crater left by a Nuke; the board's own holes (a1, g1, a4, g4, a7, g7) are not drawn at all.",
-            "A white + marks a promoted piece. Face-up tokens (E S A T F) come back as P N B R K when captured.",
-        ],
-        "maohopper" => &[
-            "TRAP: h4. A piece (not a Stone) that ends its move there is removed.",
-            "A Spear is drawn pointing the way it steps. The Flag (on gold) is the piece to capture.",
-            "Stones (grey rocks) belong to nobody: they are hopped over and pushed by Masons, never captured.",
-        ],
-        id if id.starts_with("leap-chess") => &[
-            "Red moves first. The board, the moves (SAN) and mail diagrams use S Sail, D Dabbabah, A Alfil; the FEN and the Game Courier log write them Q, R, B (lower case for Black in the FEN); moves may be typed with either.",
-        ],
-        "leaperhouse" => &[
-            "Captured pieces go to the captor's hand (shown with counts above the board for the side at the top, below it for the side at the bottom) and may be dropped.",
-        ],
-        _ => &[],
-    }
 }
 
 fn cache() -> &'static Mutex<HashMap<&'static str, String>> {
@@ -244,10 +218,12 @@ pub fn pieces_html(variant: &dyn Variant) -> String {
             classes.push(piece_art::side_class(sides[1], true, false));
         }
         for class in classes {
-            let src = keep_file(
-                &format!("{what}-{}", class.trim_start_matches("pa-")),
-                piece_art::picture(name, class, 36, None),
-            );
+            let pic = match piece_art::has_art(name) {
+                true => piece_art::picture(name, class, 36, None),
+                false => movement_art::picture(variant, name, class, 36)
+                    .unwrap_or_else(|| piece_art::picture(name, class, 36, None)),
+            };
+            let src = keep_file(&format!("{what}-{}", class.trim_start_matches("pa-")), pic);
             // Beside the piece's name: decorative, as the inline pictures
             // were (`aria-hidden`).
             let _ = write!(
@@ -331,8 +307,8 @@ pub fn legend_html(variant: &dyn Variant, view: Option<&BoardView>) -> String {
     if let Some(v) = view {
         out.push_str(&held_html(v));
     }
-    for n in notes(variant.id()) {
-        let _ = write!(out, "<p class=\"legend-note\">{}</p>", escape(n));
+    for n in variant.legend_notes() {
+        let _ = write!(out, "<p class=\"legend-note\">{}</p>", escape(&n));
     }
     out.push_str(KEY);
     out.push_str(&pieces_html(variant));
@@ -382,7 +358,7 @@ mod tests {
                 .map(|t| escape(&t.label.name))
                 .collect();
             assert_eq!(listed, defined, "{}", v.id());
-            assert!(html.matches("class=\"diagram\"").count() >= defined.len() - 2);
+            assert!(html.matches("class=\"diagram\"").count() >= defined.len().saturating_sub(2));
         }
     }
 

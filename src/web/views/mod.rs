@@ -10,6 +10,7 @@ pub mod legend;
 pub mod listed_moves;
 pub mod move_lines;
 pub mod move_warning;
+pub mod movement_art;
 pub mod pictures;
 pub mod piece_art;
 pub mod rating_chart;

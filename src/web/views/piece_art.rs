@@ -227,6 +227,11 @@ fn art_parts(name: &str) -> Option<(&'static str, &'static str)> {
     })
 }
 
+/// Whether the set has a picture for this name.
+pub fn has_art(name: &str) -> bool {
+    art_parts(name).is_some()
+}
+
 /// The name without Fleap's " (promoted)".
 pub fn base_name(name: &str) -> &str {
     name.strip_suffix(" (promoted)").unwrap_or(name)
@@ -476,21 +481,34 @@ pub fn turn(name: &str, black: bool, flipped: bool, direction: Option<i16>) -> O
 mod tests {
     use super::*;
 
-    /// Every piece of every variant has a picture of its own.
+    /// Every piece of every variant has a picture of its own: a standard
+    /// one by its name, or one drawn from its movement; two pieces of a
+    /// variant never look alike, nor do two standard pictures.
     #[test]
     fn every_piece_has_a_picture() {
         let mut bodies: Vec<(String, String)> = Vec::new();
         for v in missive_rules::variants() {
+            let mut own: Vec<(String, String)> = Vec::new();
             for t in missive_rules::diagram::piece_types(*v) {
-                let body = art(&t.label.name)
-                    .unwrap_or_else(|| panic!("{}: no picture for {}", v.id(), t.label.name));
-                if let Some((other, _)) = bodies
-                    .iter()
-                    .find(|(n, b)| *b == body && *n != t.label.name)
-                {
-                    panic!("{} and {other} share a picture", t.label.name);
+                let name = t.label.name.clone();
+                let body = match art(&name) {
+                    Some(body) => {
+                        if let Some((other, _)) =
+                            bodies.iter().find(|(n, b)| *b == body && *n != name)
+                        {
+                            panic!("{name} and {other} share a picture");
+                        }
+                        bodies.push((name.clone(), body.clone()));
+                        body
+                    }
+                    None => super::super::movement_art::for_piece(*v, &name)
+                        .unwrap_or_else(|| panic!("{}: no picture for {name}", v.id()))
+                        .to_string(),
+                };
+                if let Some((other, _)) = own.iter().find(|(_, b)| *b == body) {
+                    panic!("{}: {name} and {other} look alike", v.id());
                 }
-                bodies.push((t.label.name.clone(), body));
+                own.push((name, body));
             }
         }
         assert!(art("Nuke").is_some());

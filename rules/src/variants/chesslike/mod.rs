@@ -54,6 +54,10 @@ pub(crate) struct ChessLike {
     /// The bitboard tables of the variant, worked out on first use; `None`
     /// if its board or pieces are beyond them.
     pub small_board: OnceLock<Option<Tables>>,
+    /// The deepest perft `missive perft` runs (about minutes here).
+    pub max_perft_depth: u32,
+    /// The PGN `Variant` tag (`None` for FIDE chess).
+    pub pgn_variant: Option<&'static str>,
 }
 
 /// Letters to pieces for FEN and notation.

@@ -101,6 +101,12 @@ macro_rules! chess_like_variant {
             ) -> Result<$crate::moves::Move, $crate::errors::MoveError> {
                 self.0.parse_move(pos, legal, text)
             }
+            fn max_perft_depth(&self) -> u32 {
+                self.0.max_perft_depth
+            }
+            fn pgn_variant(&self) -> Option<&'static str> {
+                self.0.pgn_variant
+            }
         }
     };
 }

@@ -210,4 +210,47 @@ impl Variant for Fleap {
     fn parse_move(&self, pos: &Position, legal: &[Move], text: &str) -> Result<Move, MoveError> {
         Fleap::parse_move(self, pos, legal, text)
     }
+    fn family(&self) -> crate::family::Family {
+        crate::family::Family::GameCourier
+    }
+    fn kind_count(&self) -> usize {
+        KING as usize + 1
+    }
+    /// `crater` on each square a Nuke destroyed.
+    fn state_marks(&self, pos: &Position) -> Vec<(crate::geometry::Square, &'static str)> {
+        let board = &self.geometry().holes;
+        pos.holes()
+            .iter()
+            .filter(|s| !board.contains(*s))
+            .map(|s| (s, "crater"))
+            .collect()
+    }
+    /// The Nukes each side holds (letter `*`, the only label with it).
+    fn held_counters(&self, pos: &Position) -> Vec<crate::view::HandItem> {
+        use crate::piece::Color;
+        [Color::White, Color::Black]
+            .into_iter()
+            .filter(|c| pos.counters[c.index()] > 0)
+            .map(|color| crate::view::HandItem {
+                color,
+                label: PieceLabel {
+                    letter: "*".into(),
+                    name: crate::diagram::NUKE.into(),
+                    direction: None,
+                    symbol: "*".into(),
+                },
+                count: pos.counters[color.index()],
+            })
+            .collect()
+    }
+    fn legend_notes(&self) -> Vec<String> {
+        vec![
+            "Nukes: each side's count is shown with its hand, above the board for the side at the top and below it for the other (the trefoil), and here. Only a Ballista (A) fires one; moves write a Nuke as the original page does, Bxx… (B for the bomb, not a Bishop): Bxxc4,xc3,d5 is a Nuke on c4 destroying c3 and d5.".into(),
+            "A burnt square with a star is a crater left by a Nuke; the board's own holes (a1, g1, a4, g4, a7, g7) are not drawn at all.".into(),
+            "A white + marks a promoted piece. Face-up tokens (E S A T F) come back as P N B R K when captured.".into(),
+        ]
+    }
+    fn max_perft_depth(&self) -> u32 {
+        6
+    }
 }

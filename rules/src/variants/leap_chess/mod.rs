@@ -135,6 +135,8 @@ struct Config {
     sixty_four: bool,
     compulsory: bool,
     multi: bool,
+    /// What `missive perft` counts in minutes from the start.
+    max_perft_depth: u32,
 }
 
 impl LeapChess {
@@ -152,6 +154,8 @@ impl LeapChess {
             base: ChessLike {
                 id: c.id,
                 name: c.name,
+                max_perft_depth: c.max_perft_depth,
+                pgn_variant: Some(c.id),
                 geometry,
                 start_fen: start,
                 rules_text: c.rules,
@@ -184,6 +188,7 @@ impl LeapChess {
             sixty_four: false,
             compulsory: true,
             multi: false,
+            max_perft_depth: 9,
         })
     }
 
@@ -196,6 +201,7 @@ impl LeapChess {
             sixty_four: false,
             compulsory: true,
             multi: true,
+            max_perft_depth: 8,
         })
     }
 
@@ -208,6 +214,7 @@ impl LeapChess {
             sixty_four: false,
             compulsory: false,
             multi: false,
+            max_perft_depth: 8,
         })
     }
 
@@ -220,6 +227,7 @@ impl LeapChess {
             sixty_four: true,
             compulsory: true,
             multi: false,
+            max_perft_depth: 7,
         })
     }
 }
@@ -363,5 +371,17 @@ impl Variant for LeapChess {
                 .unwrap_or(MoveError::Syntax { input, reason })),
             Err(e) => Err(e),
         }
+    }
+    fn family(&self) -> crate::family::Family {
+        crate::family::Family::GameCourier
+    }
+    fn kind_count(&self) -> usize {
+        KING as usize + 1
+    }
+    fn legend_notes(&self) -> Vec<String> {
+        vec!["Red moves first. The board, the moves (SAN) and mail diagrams use S Sail, D Dabbabah, A Alfil; the FEN and the Game Courier log write them Q, R, B (lower case for Black in the FEN); moves may be typed with either.".into()]
+    }
+    fn max_perft_depth(&self) -> u32 {
+        self.base.max_perft_depth
     }
 }

@@ -239,4 +239,16 @@ impl Variant for Leaperhouse {
     fn parse_move(&self, pos: &Position, legal: &[Move], text: &str) -> Result<Move, MoveError> {
         self.read_move(pos, legal, text)
     }
+    fn family(&self) -> crate::family::Family {
+        crate::family::Family::GameCourier
+    }
+    fn kind_count(&self) -> usize {
+        KING as usize + 1
+    }
+    fn legend_notes(&self) -> Vec<String> {
+        vec!["Captured pieces go to the captor's hand (shown with counts above the board for the side at the top, below it for the side at the bottom) and may be dropped.".into()]
+    }
+    fn max_perft_depth(&self) -> u32 {
+        6
+    }
 }

@@ -187,4 +187,26 @@ impl Variant for LionizedChess {
     fn parse_move(&self, pos: &Position, legal: &[Move], text: &str) -> Result<Move, MoveError> {
         LionizedChess::parse_move(self, pos, legal, text)
     }
+    fn family(&self) -> crate::family::Family {
+        crate::family::Family::GameCourier
+    }
+    fn kind_count(&self) -> usize {
+        KING as usize + 1
+    }
+    /// `lionized` on each Lionized piece.
+    fn state_marks(&self, pos: &Position) -> Vec<(crate::geometry::Square, &'static str)> {
+        let mut out = Vec::new();
+        for color in [Color::White, Color::Black] {
+            let l = lionization::Lionized::of(pos, color);
+            out.extend(
+                pos.pieces()
+                    .filter(|(s, p)| p.color == color && l.contains(*s))
+                    .map(|(s, _)| (s, "lionized")),
+            );
+        }
+        out
+    }
+    fn legend_notes(&self) -> Vec<String> {
+        vec!["A gold ring marks a Lionized piece (on a clear line with a friendly Lionizer, or on the file of a friendly Pawn on its last rank).".into()]
+    }
 }

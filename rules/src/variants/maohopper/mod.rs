@@ -220,4 +220,17 @@ impl Variant for Maohopper {
     fn marked_squares(&self) -> Vec<(Square, &'static str)> {
         vec![(TRAP, "trap")]
     }
+    fn family(&self) -> crate::family::Family {
+        crate::family::Family::GameCourier
+    }
+    fn kind_count(&self) -> usize {
+        STONE as usize + 1
+    }
+    fn legend_notes(&self) -> Vec<String> {
+        vec![
+            "TRAP: h4. A piece (not a Stone) that ends its move there is removed.".into(),
+            "A Spear is drawn pointing the way it steps. The Flag (on gold) is the piece to capture.".into(),
+            "Stones (grey rocks) belong to nobody: they are hopped over and pushed by Masons, never captured.".into(),
+        ]
+    }
 }

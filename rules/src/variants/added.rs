@@ -1,0 +1,131 @@
+//! The list of variants the server offers, which grows when definition
+//! text is added at start (the server's `MISSIVE_VARIANTS_DIR`): a new
+//! variant needs a definition file, not a code change.
+//!
+//! The list is a leaked slice swapped whole under a lock, so
+//! [`current`] can keep handing out `&'static` slices: lists are only
+//! added to at start, a few times at most, so what is leaked is small.
+
+use super::{definition_variants, generic_library, generic_specs, seeds};
+use crate::generic::Generic;
+use crate::spec::SpecError;
+use crate::variant::Variant;
+use std::sync::{Mutex, OnceLock, RwLock};
+
+type List = &'static [&'static dyn Variant];
+
+/// The seeds, then the definition variants. A definition that changes
+/// nothing of the `chess` definition (FSF's `normal`) is FIDE chess, which
+/// the seed `chess` plays faster and with FIDE's dead-position rule: it is
+/// not offered twice (a record tagged `normal` reads as chess).
+fn base() -> Vec<&'static dyn Variant> {
+    let seeds = seeds();
+    let specs = generic_specs().1;
+    let bare = |s: &crate::spec::Spec| {
+        let mut s = s.clone();
+        s.name.clear();
+        s.start_fen_line = 0;
+        format!("{s:?}")
+    };
+    let fide: Vec<String> = specs
+        .iter()
+        .filter(|s| s.name == "chess")
+        .map(bare)
+        .collect();
+    let same_as_fide: Vec<&str> = specs
+        .iter()
+        .filter(|s| fide.contains(&bare(s)))
+        .map(|s| s.name.as_str())
+        .collect();
+    let mut out = seeds.clone();
+    out.extend(
+        definition_variants()
+            .iter()
+            .copied()
+            .filter(|d| !seeds.iter().any(|s| s.id() == d.id()) && !same_as_fide.contains(&d.id())),
+    );
+    out
+}
+
+fn list() -> &'static RwLock<List> {
+    static LIST: OnceLock<RwLock<List>> = OnceLock::new();
+    LIST.get_or_init(|| RwLock::new(Box::leak(base().into_boxed_slice())))
+}
+
+/// Every variant offered now.
+pub(crate) fn current() -> List {
+    *list().read().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The texts added so far, in order (later ones may use earlier ones'
+/// sections as templates).
+fn texts() -> &'static Mutex<Vec<String>> {
+    static TEXTS: OnceLock<Mutex<Vec<String>>> = OnceLock::new();
+    TEXTS.get_or_init(Default::default)
+}
+
+/// The line of `[name` in `text` (1-based), for messages.
+fn section_line(text: &str, name: &str) -> usize {
+    text.lines()
+        .position(|l| {
+            l.trim_start()
+                .strip_prefix('[')
+                .and_then(|r| r.strip_prefix(name))
+                .is_some_and(|r| r.starts_with([']', ':']))
+        })
+        .map_or(1, |i| i + 1)
+}
+
+/// Add the variants `text` defines (Fairy-Stockfish's `variants.ini`
+/// syntax; templates may be any built-in definition or one added before)
+/// to [`current`]; their ids are returned. The same text added again
+/// changes nothing (a server started twice in one process); a name already
+/// taken by another variant, a key the engine does not support or a start
+/// position that does not fit is refused with its line, and then nothing
+/// of `text` is added.
+pub(crate) fn add(text: &str) -> Result<Vec<&'static str>, SpecError> {
+    let mut texts = texts().lock().unwrap_or_else(|e| e.into_inner());
+    let mut lib = generic_library();
+    for earlier in texts.iter() {
+        lib.add(earlier)?;
+    }
+    let specs = lib.add(text)?;
+    let already = texts.iter().any(|t| t == text);
+    let now = current();
+    let mut new: Vec<&'static dyn Variant> = Vec::new();
+    let mut ids = Vec::new();
+    for spec in specs {
+        let name = spec.name.clone();
+        let line = section_line(text, &name);
+        if let Some(v) = now.iter().find(|v| v.id() == name) {
+            if already {
+                ids.push(v.id());
+                continue;
+            }
+            return Err(SpecError::at(
+                line,
+                format!("a variant named `{name}` is already offered; give this one another name"),
+            ));
+        }
+        let start_line = spec.start_fen_line;
+        let g = Generic::new(spec).map_err(|e| {
+            SpecError::at(
+                start_line.max(line),
+                format!("the start position of `{name}` does not fit: {e}"),
+            )
+        })?;
+        let v: &'static dyn Variant = Box::leak(Box::new(g));
+        ids.push(v.id());
+        new.push(v);
+    }
+    if !new.is_empty() {
+        let mut list = list().write().unwrap_or_else(|e| e.into_inner());
+        let mut grown: Vec<&'static dyn Variant> = list.to_vec();
+        grown.extend(new);
+        *list = Box::leak(grown.into_boxed_slice());
+    }
+    if !already {
+        texts.push(text.to_string());
+    }
+    Ok(ids)
+}
