@@ -584,14 +584,15 @@ fn dashboard_with_500_games(backend: Backend) {
     let alice = user(conn, "alice");
     // Her turns, as the database orders them by deadline (no leave, no
     // weekends: the stored deadline is the true one).
+    type TurnRow = (
+        i32,
+        Option<NaiveDateTime>,
+        NaiveDateTime,
+        String,
+        Option<i32>,
+    );
     let expected = |conn: &mut DbConn, variant: Option<&str>, cup: Option<i32>| -> Vec<i32> {
-        let mut rows: Vec<(
-            i32,
-            Option<NaiveDateTime>,
-            NaiveDateTime,
-            String,
-            Option<i32>,
-        )> = games::table
+        let mut rows: Vec<TurnRow> = games::table
             .filter(games::status.eq(GameStatus::Active.code()))
             .filter(games::white_id.eq(alice.id))
             .select((

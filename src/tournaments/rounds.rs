@@ -12,12 +12,10 @@ use crate::domain::mail_kind::Mail;
 use crate::domain::pairing::Pairing;
 use crate::domain::tournament_state::{TournamentFormat, TournamentStatus};
 use crate::game::challenge;
-use crate::game::rows;
 use crate::tournaments::rows::{entrants, load};
 use crate::tournaments::swiss_field::swiss_field;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use std::collections::HashSet;
 
 /// Start a tournament taking entries: claim it, seed the players in join
 /// order, pair, create the games and mail the players, in one transaction.

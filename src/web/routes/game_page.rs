@@ -19,7 +19,7 @@ use crate::web::{html, parse_id, Ctx, Page, Session};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
-use missive_rules::{BoardView, Color, Game};
+use missive_rules::{BoardView, Color};
 use serde::Deserialize;
 use std::sync::Arc;
 
