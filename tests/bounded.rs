@@ -117,7 +117,6 @@ fn finished_games_records_are_kept_and_running_ones_follow(backend: Backend) {
 /// What an outside reader (python-chess, from PyPI) makes of a PGN file:
 /// per game, its tags and its number of plies.
 fn python_chess_reads(pgn: &str) -> Vec<(serde_json::Map<String, serde_json::Value>, u64)> {
-    use std::io::Write;
     let script = r#"
 import io, json, sys
 import chess.pgn
@@ -131,26 +130,12 @@ while True:
     games.append({"headers": dict(game.headers), "plies": plies})
 print(json.dumps(games))
 "#;
-    let mut child = std::process::Command::new("python3")
-        .args(["-c", script])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("python3 (with python-chess: pip install chess==1.11.2; .ci/run does)");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(pgn.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "python-chess could not read the file (pip install chess==1.11.2): {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let games: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let games: Vec<serde_json::Value> = serde_json::from_value(common::python_json(
+        script,
+        pgn,
+        "python-chess (pip install chess==1.11.2; .ci/run does)",
+    ))
+    .unwrap();
     games
         .into_iter()
         .map(|g| {

@@ -275,7 +275,6 @@ fn conditional_replies_are_marked_as_the_server_s(backend: Backend) {
 
 /// Each move of the PGN's game as python-chess reads it: its SAN and comment.
 fn python_chess_comments(pgn: &str) -> Vec<(String, String)> {
-    use std::io::Write;
     let script = r#"
 import io, json, sys
 import chess.pgn
@@ -286,26 +285,12 @@ for node in game.mainline():
     out.append([node.san(), node.comment])
 print(json.dumps(out))
 "#;
-    let mut child = std::process::Command::new("python3")
-        .args(["-c", script])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("python3 (with python-chess: pip install chess==1.11.2; .ci/run does)");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(pgn.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "python-chess could not read the PGN: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    serde_json::from_value(common::python_json(
+        script,
+        pgn,
+        "python-chess (pip install chess==1.11.2; .ci/run does)",
+    ))
+    .unwrap()
 }
 
 /// Finding 14: a page that needs a login links to a login that comes back

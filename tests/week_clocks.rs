@@ -262,7 +262,6 @@ fn time_zone_form_checks_the_name(backend: Backend) {
 /// The events of an iCalendar text as Python's `icalendar` reads them:
 /// (UID, SUMMARY, DTSTART in ISO form, URL, SEQUENCE).
 fn parse_ics(ics: &str) -> Vec<serde_json::Value> {
-    use std::io::Write;
     let script = r#"
 import sys, json, icalendar
 cal = icalendar.Calendar.from_ical(sys.stdin.buffer.read())
@@ -280,26 +279,11 @@ for e in cal.walk('VEVENT'):
     })
 print(json.dumps({'name': str(cal.get('X-WR-CALNAME', '')), 'events': out}))
 "#;
-    let mut child = std::process::Command::new("python3")
-        .args(["-c", script])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("python3 (with icalendar==7.3.2 from PyPI; .ci/run installs it)");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(ics.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "icalendar could not read the feed: {}\n{ics}",
-        String::from_utf8_lossy(&out.stderr)
+    let v = common::python_json(
+        script,
+        ics,
+        "icalendar (pip install icalendar==7.3.2; .ci/run does)",
     );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(v["name"].as_str().unwrap().starts_with("Missive: "));
     v["events"].as_array().unwrap().clone()
 }

@@ -518,7 +518,12 @@ pub async fn challenge_accepted(
 ) -> Result<String> {
     white.goto("/games/new").await?;
     white.click("input[name=variant][value=chess]").await?;
-    white.fill("input[name=opponent]", &black.name).await?;
+    white
+        .fill(
+            "form[action='/games/new'] input[name=opponent]",
+            &black.name,
+        )
+        .await?;
     white.click("input[name=color][value=white]").await?;
     if let Some(fen) = fen {
         white.fill("textarea[name=fen]", fen).await?;

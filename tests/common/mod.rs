@@ -582,3 +582,32 @@ pub fn play_move(
     )?;
     actix_web::rt::System::new().block_on(submitted.outcome())
 }
+
+/// What a Python script prints as JSON after reading `input` on its
+/// standard input: the outside readers (python-chess, icalendar) the
+/// tests hold our output to. `needs` names the package and how it is
+/// installed, for the message when Python or the package is missing or
+/// the reader refuses the input.
+pub fn python_json(script: &str, input: &str, needs: &str) -> serde_json::Value {
+    use std::io::Write;
+    let mut child = std::process::Command::new("python3")
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("python3 with {needs}: {e}"));
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{needs} could not read the input: {}\n{input}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
