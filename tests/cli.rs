@@ -79,7 +79,12 @@ fn variants_lists_id_name_and_size() {
     ] {
         assert!(ids.contains(&id), "{id} missing from {out}");
     }
-    assert!(out.lines().any(|l| l == "leaperhouse\tLeaperhouse\t10x10"));
+    // id, name, size, family (issue 61).
+    assert!(out
+        .lines()
+        .any(|l| l == "leaperhouse\tLeaperhouse\t10x10\tgame-courier"));
+    assert!(out.lines().any(|l| l.starts_with("shogi\t") && l.ends_with("\t9x9\tshogi")));
+    assert!(out.lines().any(|l| l.starts_with("xiangqi\t") && l.ends_with("\t9x10\txiangqi")));
 }
 
 #[test]

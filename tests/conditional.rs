@@ -557,7 +557,9 @@ fn find_line(
             }
             for reply in after.legal_moves().to_vec() {
                 let score = rank(&first) * 2 + rank(&reply);
-                if best.as_ref().is_some_and(|b| b.0 >= score) || score == 0 {
+                // A plain line (score 0) only where nothing better is found:
+                // Breakthrough has pawns and nothing else.
+                if best.as_ref().is_some_and(|b| b.0 >= score) {
                     continue;
                 }
                 let mut g = after.clone();

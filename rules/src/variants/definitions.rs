@@ -31,6 +31,21 @@ pub(crate) fn family(spec: &Spec) -> Family {
     if spec.flag_piece.iter().any(Option::is_some) || spec.extinction_value.is_some() {
         return Family::Goals;
     }
+    // Shogi's promotion (a piece turning into another type in the zone)
+    // and xiangqi's confinement (palace, own half) mark those families
+    // before drops and board size do.
+    if spec.shogi.promoted.iter().any(Option::is_some) {
+        return Family::Shogi;
+    }
+    if spec.pieces.iter().any(|p| p.soldier)
+        || spec
+            .xiangqi
+            .mobility
+            .iter()
+            .any(|m| m.iter().any(Option::is_some))
+    {
+        return Family::Xiangqi;
+    }
     if spec.piece_drops {
         return Family::Drops;
     }
