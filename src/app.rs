@@ -118,7 +118,14 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     // Browser notifications go out from the processes that send mail.
     let pusher = if config.mail_worker {
         let mut conn = state.pool.get()?;
-        let pusher = crate::push::Pusher::new(&config, &mut conn, crate::jobs::worker_name())?;
+        // The push worker's blocking HTTP client runs a runtime of its
+        // own, which may not be made (or dropped) inside this async
+        // context: build it on a plain thread.
+        let pusher = std::thread::scope(|s| {
+            s.spawn(|| crate::push::Pusher::new(&config, &mut conn, crate::jobs::worker_name()))
+                .join()
+        })
+        .map_err(|_| anyhow::anyhow!("setting up web push failed"))??;
         Some(crate::jobs::spawn_push_worker(
             state.pool.clone(),
             pusher,

@@ -83,8 +83,12 @@ fn variants_lists_id_name_and_size() {
     assert!(out
         .lines()
         .any(|l| l == "leaperhouse\tLeaperhouse\t10x10\tgame-courier"));
-    assert!(out.lines().any(|l| l.starts_with("shogi\t") && l.ends_with("\t9x9\tshogi")));
-    assert!(out.lines().any(|l| l.starts_with("xiangqi\t") && l.ends_with("\t9x10\txiangqi")));
+    assert!(out
+        .lines()
+        .any(|l| l.starts_with("shogi\t") && l.ends_with("\t9x9\tshogi")));
+    assert!(out
+        .lines()
+        .any(|l| l.starts_with("xiangqi\t") && l.ends_with("\t9x10\txiangqi")));
 }
 
 #[test]
