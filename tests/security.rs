@@ -500,6 +500,25 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
             "/settings/reminders".into(),
             vec![("reminders", "50%, 4h")],
         ),
+        // Issue 64: time zone and calendar feed.
+        (
+            "/settings/time-zone",
+            &alice,
+            "/settings/time-zone".into(),
+            vec![("time_zone", "Europe/Berlin")],
+        ),
+        (
+            "/settings/calendar",
+            &alice,
+            "/settings/calendar".into(),
+            vec![("confirm", "1")],
+        ),
+        (
+            "/settings/calendar/revoke",
+            &alice,
+            "/settings/calendar/revoke".into(),
+            vec![("confirm", "1")],
+        ),
         // Issue 64: browser notifications.
         (
             "/settings/notifications",

@@ -383,7 +383,7 @@ fn calendar_feed_read_by_icalendar(backend: Backend) {
     assert_eq!(e1["start"], iso(mover_deadline(conn, g1)));
     assert_eq!(
         e1["url"],
-        format!("{}/games/{g1}", app.config.base_url.trim_end_matches('/'))
+        format!("{}/games/{g1}", app.base.trim_end_matches('/'))
     );
     assert_eq!(e1["has_stamp"], true);
     let e2 = by_uid(&format!("game-{g2}-deadline@"));
@@ -497,7 +497,7 @@ pub fn five_hundred_games(app: &TestApp) -> (Vec<i32>, [i32; 2]) {
         .collect();
     let director = missive::accounts::users::create_verified(
         conn,
-        "td",
+        "tdir",
         "td@example.org",
         "correct horse battery",
         now,

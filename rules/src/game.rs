@@ -389,21 +389,35 @@ impl Game {
             .filter(|c| !c.is_empty());
         let plus_marks_check = self.variant.plus_marks_check();
         let (unmarked, mark) = split_mark(body, plus_marks_check);
-        let mv = self
+        let marked = self
             .read_unmarked(unmarked)
-            .map_err(|e| e.with_input(body))?;
-        if let Some(mark) = mark {
-            let v = self.variant;
-            let next = v.play(&self.position, &mv);
-            check_mark_claim(
-                unmarked,
-                mark,
-                v.in_check(&next),
-                || !v.legal_moves(&next).is_empty(),
-                plus_marks_check,
-            )?;
+            .map_err(|e| e.with_input(body))
+            .and_then(|mv| match mark {
+                None => Ok(mv),
+                Some(mark) => {
+                    let v = self.variant;
+                    let next = v.play(&self.position, &mv);
+                    check_mark_claim(
+                        unmarked,
+                        mark,
+                        v.in_check(&next),
+                        || !v.legal_moves(&next).is_empty(),
+                        plus_marks_check,
+                    )
+                    .map(|()| mv)
+                }
+            });
+        match marked {
+            Ok(mv) => Ok((mv, comment)),
+            // Where the sign belongs to the move itself (a shogi
+            // promotion written `e2d1+` in coordinates), the whole text
+            // names another move than the text without it.
+            Err(e) if mark.is_some() => match self.read_unmarked(body) {
+                Ok(mv) if self.read_unmarked(unmarked).ok() != Some(mv) => Ok((mv, comment)),
+                _ => Err(e),
+            },
+            Err(e) => Err(e),
         }
-        Ok((mv, comment))
     }
 
     /// The legal move `body`, a move text without comment or mark, names.

@@ -1,0 +1,3 @@
+DROP TABLE push_outbox;
+DROP TABLE push_muted;
+DROP TABLE push_subscriptions;

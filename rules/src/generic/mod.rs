@@ -246,6 +246,11 @@ impl Variant for Generic {
     fn family(&self) -> crate::family::Family {
         crate::variants::definitions::family(&self.spec)
     }
+    // Shogi's notation writes a promotion with `+` (`B-22+`, `e2d1+`), so
+    // there only `#` marks a mate, as in Leaperhouse.
+    fn plus_marks_check(&self) -> bool {
+        !self.spec.shogi.promoted.iter().any(Option::is_some)
+    }
     fn kind_count(&self) -> usize {
         self.spec.pieces.len()
     }
