@@ -81,13 +81,15 @@ impl Diagram {
     }
 }
 
-/// The square nearest the middle of the board that is not a hole.
-fn centre_of(pos: &Position) -> Option<Square> {
+/// The squares that are not holes, nearest the middle of the board first.
+fn centres(pos: &Position) -> Vec<Square> {
     let (cx, cy) = ((pos.width as i16 - 1) / 2, (pos.height as i16 - 1) / 2);
-    pos.squares().filter(|&s| !pos.is_hole(s)).min_by_key(|s| {
+    let mut out: Vec<Square> = pos.squares().filter(|&s| !pos.is_hole(s)).collect();
+    out.sort_by_key(|s| {
         let (dx, dy) = (s.file() as i16 - cx, s.rank() as i16 - cy);
         (dx * dx + dy * dy, s.rank(), s.file())
-    })
+    });
+    out
 }
 
 /// Where the legal moves from `from` go (turns in place left out).
@@ -124,9 +126,9 @@ fn empty_board(start: &Position) -> Position {
 }
 
 /// `base` with `piece` on `centre`, the `extra` pieces, each side's royal
-/// piece (when the variant has them) and, with `companion`, a piece of the
-/// second side's beside its royal (so neither side is bare where a bare
-/// King loses), each put in turn where the piece moves most freely (the
+/// piece (when the variant has them) and the `companions` (a piece of the
+/// second side's beside its royal, so neither side is bare where a bare
+/// King loses; the pieces an extinction rule needs), each put in turn where the piece moves most freely (the
 /// engine is asked, not guessed) among the squares farthest from it.
 fn with_royals(
     variant: &dyn Variant,
@@ -135,7 +137,7 @@ fn with_royals(
     centre: Square,
     piece: Piece,
     extra: &[(Square, Piece)],
-    companion: Option<Piece>,
+    companions: &[Piece],
 ) -> Position {
     let mut pos = base.clone();
     pos.set(centre, Some(piece));
@@ -151,7 +153,7 @@ fn with_royals(
             None => {}
         }
     }
-    todo.extend(companion.map(|c| (c, None)));
+    todo.extend(companions.iter().map(|&c| (c, None)));
     for (p, royal) in todo {
         let mut far: Vec<Square> = pos
             .squares()
@@ -201,6 +203,29 @@ fn with_royals(
 /// nobody (it never moves by itself) or a variant whose start cannot be read.
 pub fn movement_diagram(variant: &dyn Variant, kind: Kind) -> Option<Diagram> {
     let start = variant.parse_fen(variant.start_fen()).ok()?;
+    let squares = centres(&empty_board(&start));
+    let first = diagram_at(variant, &start, kind, *squares.first()?)?;
+    if !first.is_still() {
+        return Some(first);
+    }
+    // The middle may be where the game ends (Jeson Mor's e5: a Knight
+    // there has already won): the next squares out.
+    squares
+        .iter()
+        .skip(1)
+        .take(4)
+        .filter_map(|&c| diagram_at(variant, &start, kind, c))
+        .find(|d| !d.is_still())
+        .or(Some(first))
+}
+
+/// The movement diagram of `kind` with the piece on `centre`.
+fn diagram_at(
+    variant: &dyn Variant,
+    start: &Position,
+    kind: Kind,
+    centre: Square,
+) -> Option<Diagram> {
     let types = piece_types(variant);
     let this = types.iter().find(|t| t.kind == kind)?;
     if this.neutral {
@@ -208,8 +233,7 @@ pub fn movement_diagram(variant: &dyn Variant, kind: Kind) -> Option<Diagram> {
     }
     let royals = [0, 1].map(|i| start.royal[i].and_then(|s| start.get(s)));
     let is_royal = |k: Kind| royals.iter().flatten().any(|r| r.kind == k);
-    let base = empty_board(&start);
-    let centre = centre_of(&base)?;
+    let base = empty_board(start);
     let piece = Piece::new(kind, Color::White);
     // The enemy put on each square in turn to find captures: the same kind,
     // or, for a royal piece, the first kind that is neither royal nor neutral.
@@ -233,10 +257,18 @@ pub fn movement_diagram(variant: &dyn Variant, kind: Kind) -> Option<Diagram> {
         .filter_map(|&(dx, dy)| base.step(centre, dx, dy))
         .filter(|&s| !base.is_hole(s))
         .collect();
-    let companion = Piece::new(victim_kind, Color::Black);
-    let run = |screens: &[Square], companion: Option<Piece>| -> Diagram {
+    let companion = vec![Piece::new(victim_kind, Color::Black)];
+    // One of each kept kind for each side, the diagram's own piece
+    // counting for its side.
+    let kept: Vec<Piece> = variant
+        .kept_kinds()
+        .into_iter()
+        .flat_map(|k| [Piece::new(k, Color::White), Piece::new(k, Color::Black)])
+        .filter(|p| *p != piece)
+        .collect();
+    let run = |screens: &[Square], companions: &[Piece]| -> Diagram {
         let extra: Vec<(Square, Piece)> = screens.iter().map(|&s| (s, screen_piece)).collect();
-        let pos = with_royals(variant, &base, royals, centre, piece, &extra, companion);
+        let pos = with_royals(variant, &base, royals, centre, piece, &extra, companions);
         let moves = destinations(variant, &pos, centre);
         let mut captures = Vec::new();
         let free: Vec<Square> = pos.squares().filter(|&s| pos.is_empty_square(s)).collect();
@@ -260,14 +292,17 @@ pub fn movement_diagram(variant: &dyn Variant, kind: Kind) -> Option<Diagram> {
     // The piece alone; where that shows no move (a bare King has lost),
     // with a companion for the other side; then with screens to hop over.
     let size = |d: &Diagram| d.moves.len() + d.captures.len();
-    let mut best = run(&[], None);
-    let mut tries: Vec<(&[Square], Option<Piece>)> = Vec::new();
+    let mut best = run(&[], &[]);
+    let mut tries: Vec<(&[Square], &[Piece])> = Vec::new();
     if royals.iter().any(Option::is_some) {
-        tries.push((&[], Some(companion)));
+        tries.push((&[], &companion));
+    }
+    if !kept.is_empty() {
+        tries.push((&[], &kept));
     }
     if !screen_squares.is_empty() {
-        tries.push((&screen_squares, None));
-        tries.push((&screen_squares, Some(companion)));
+        tries.push((&screen_squares, &[]));
+        tries.push((&screen_squares, &companion));
     }
     for &(screens, companion) in &tries {
         if !best.moves.is_empty() {
@@ -292,7 +327,7 @@ pub fn movement_diagram(variant: &dyn Variant, kind: Kind) -> Option<Diagram> {
         }
     }
     if best.is_still() {
-        if let Some(d) = in_start_position(variant, &start, centre, piece, victim_kind) {
+        if let Some(d) = in_start_position(variant, start, centre, piece, victim_kind) {
             best = d;
         }
     }
@@ -372,11 +407,16 @@ mod tests {
                 // Put the piece on the start position's emptiest rank and
                 // read the FEN back: the engine knows the kind.
                 let mut pos = start.clone();
-                let Some(free) = pos.squares().find(|&s| {
-                    pos.is_empty_square(s)
-                        && pos.relative_rank(s, Color::White) > 1
-                        && pos.relative_rank(s, Color::Black) > 1
-                }) else {
+                // (Dobutsu's four ranks have no such rank: one rank in from
+                // either end will do.)
+                let away = |n: u8| {
+                    pos.squares().find(|&s| {
+                        pos.is_empty_square(s)
+                            && pos.relative_rank(s, Color::White) > n
+                            && pos.relative_rank(s, Color::Black) > n
+                    })
+                };
+                let Some(free) = away(1).or_else(|| away(0)) else {
                     continue;
                 };
                 let color = if t.neutral {

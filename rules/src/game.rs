@@ -389,35 +389,21 @@ impl Game {
             .filter(|c| !c.is_empty());
         let plus_marks_check = self.variant.plus_marks_check();
         let (unmarked, mark) = split_mark(body, plus_marks_check);
-        let marked = self
+        let mv = self
             .read_unmarked(unmarked)
-            .map_err(|e| e.with_input(body))
-            .and_then(|mv| match mark {
-                None => Ok(mv),
-                Some(mark) => {
-                    let v = self.variant;
-                    let next = v.play(&self.position, &mv);
-                    check_mark_claim(
-                        unmarked,
-                        mark,
-                        v.in_check(&next),
-                        || !v.legal_moves(&next).is_empty(),
-                        plus_marks_check,
-                    )
-                    .map(|()| mv)
-                }
-            });
-        match marked {
-            Ok(mv) => Ok((mv, comment)),
-            // Where the sign belongs to the move itself (a shogi
-            // promotion written `e2d1+` in coordinates), the whole text
-            // names another move than the text without it.
-            Err(e) if mark.is_some() => match self.read_unmarked(body) {
-                Ok(mv) if self.read_unmarked(unmarked).ok() != Some(mv) => Ok((mv, comment)),
-                _ => Err(e),
-            },
-            Err(e) => Err(e),
+            .map_err(|e| e.with_input(body))?;
+        if let Some(mark) = mark {
+            let v = self.variant;
+            let next = v.play(&self.position, &mv);
+            check_mark_claim(
+                unmarked,
+                mark,
+                v.in_check(&next),
+                || !v.legal_moves(&next).is_empty(),
+                plus_marks_check,
+            )?;
         }
+        Ok((mv, comment))
     }
 
     /// The legal move `body`, a move text without comment or mark, names.
@@ -514,6 +500,16 @@ impl Game {
     /// The legal moves as a game page lists them (no Game Courier form).
     pub fn legal_move_forms(&self) -> Vec<LegalMoveForms> {
         LegalMoveForms::all(self.variant, &self.position, self.legal_moves())
+    }
+
+    /// The names of the mover's own pieces the legal move `mv` removes
+    /// from the board (a piece moved onto Maohopper's trap, a Fleap Nuke
+    /// beside its owner's pieces), sorted; empty for every ordinary move.
+    pub fn own_losses(&self, mv: &Move) -> Vec<String> {
+        match self.variant.moves_may_cost_own_pieces() {
+            true => crate::describe::own_losses(self.variant, &self.position, mv),
+            false => Vec::new(),
+        }
     }
 
     pub fn board_view(&self) -> BoardView {

@@ -259,6 +259,12 @@ pub trait Variant: Send + Sync + 'static {
     fn repetition_rule(&self) -> RepetitionRule {
         RepetitionRule::Ignored
     }
+    /// Whether a legal move may remove the mover's own pieces (Maohopper's
+    /// trap, Fleap's Nukes): only then is each legal move played to find
+    /// what it costs ([`crate::Game::own_losses`]).
+    fn moves_may_cost_own_pieces(&self) -> bool {
+        false
+    }
     /// Whether a `+` after a move marks a check (false where the notation
     /// writes something else with it: Leaperhouse's promotions).
     fn plus_marks_check(&self) -> bool {
@@ -370,6 +376,12 @@ pub trait Variant: Send + Sync + 'static {
     fn piece_betza(&self, kind: Kind) -> Option<String> {
         let _ = kind;
         None
+    }
+    /// Kinds a side loses the game without (Dobutsu's Lion, an extinction
+    /// rule's pieces) where the variant has no royal piece: a movement
+    /// diagram puts one of each on the board, or the game is already over.
+    fn kept_kinds(&self) -> Vec<Kind> {
+        Vec::new()
     }
     /// State a board drawing should show on squares beyond the fixed
     /// [`Variant::marked_squares`]: `lionized` on each Lionized piece,

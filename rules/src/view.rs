@@ -126,6 +126,7 @@ impl LegalMoveForms {
     /// Every move of `legal`, the legal move list of `pos` (each notation
     /// written for the whole list at once).
     pub fn all(variant: &dyn Variant, pos: &Position, legal: &[Move]) -> Vec<LegalMoveForms> {
+        let costly = variant.moves_may_cost_own_pieces();
         let coordinate = variant.format_legal_moves(pos, legal, Notation::Coordinate);
         let display = variant.format_legal_moves(pos, legal, Notation::Display);
         legal
@@ -134,7 +135,10 @@ impl LegalMoveForms {
             .zip(display)
             .map(|((mv, coordinate), display)| {
                 let (from, to) = variant.move_squares(mv);
-                let lost = crate::describe::own_losses(variant, pos, mv);
+                let lost = match costly {
+                    true => crate::describe::own_losses(variant, pos, mv),
+                    false => Vec::new(),
+                };
                 LegalMoveForms {
                     coordinate,
                     display,

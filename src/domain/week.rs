@@ -237,8 +237,11 @@ mod tests {
             )],
             None,
         );
+        // Leave days are UTC days (as they were before weekends): the two
+        // hours from Monday 00:00 CEST to 00:00 UTC still count, so 9 hours
+        // remain from Tuesday 00:00 UTC.
         let s = stops(&leave, Some(Tz::Europe__Berlin), from, 2 * DAY);
-        assert_eq!(deadline(from, 2 * DAY, &s), t(3, 31, 11));
+        assert_eq!(deadline(from, 2 * DAY, &s), t(3, 31, 9));
         // Without weekends free, only the leave.
         assert_eq!(stops(&leave, None, from, 2 * DAY), leave);
     }

@@ -17,7 +17,7 @@ pub struct Asset {
     pub hashed: String,
 }
 
-const FILES: [(&str, &str, &str); 4] = [
+const FILES: [(&str, &str, &str); 6] = [
     (
         "style.css",
         include_str!("../../static/style.css"),
@@ -31,6 +31,16 @@ const FILES: [(&str, &str, &str); 4] = [
     (
         "replay.js",
         include_str!("../../static/replay.js"),
+        "text/javascript; charset=utf-8",
+    ),
+    (
+        "install.js",
+        include_str!("../../static/install.js"),
+        "text/javascript; charset=utf-8",
+    ),
+    (
+        "push.js",
+        include_str!("../../static/push.js"),
         "text/javascript; charset=utf-8",
     ),
     (

@@ -254,6 +254,17 @@ impl Variant for Generic {
     fn kind_count(&self) -> usize {
         self.spec.pieces.len()
     }
+    fn kept_kinds(&self) -> Vec<crate::piece::Kind> {
+        match (&self.spec.extinction_value, &self.spec.extinction_types) {
+            // `*` (every piece, `u8::MAX`) is kept by any piece at all.
+            (Some(_), Some(types)) => types
+                .iter()
+                .copied()
+                .filter(|&k| (k as usize) < self.spec.pieces.len())
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
     fn piece_betza(&self, kind: crate::piece::Kind) -> Option<String> {
         let p = self.spec.pieces.get(kind as usize)?;
         Some(if p.pawn {

@@ -151,7 +151,7 @@ pub(crate) fn read_game<Ms>(
                 if row.status == GameStatus::Finished
                     && (row.white_id == Some(v) || row.black_id == Some(v)) =>
             {
-                crate::game::next_game::next_turn(conn, v, row.id)?
+                crate::clocks::turn_order::next_turn(conn, v, Some(row.id), crate::web::now())?
             }
             _ => None,
         };

@@ -57,7 +57,7 @@ impl Preview {
         let from = from.map(|s| s.name());
         let to = target.name();
         Preview {
-            warnings: move_warning::warnings(before, after, target),
+            warnings: move_warning::warnings(before, &played.mv, after, target),
             svg: board_text::board_and_text(
                 &after.board_view(),
                 &SvgOptions {
@@ -142,7 +142,7 @@ struct GamePage<'a> {
 
 /// What a finished game offers its player.
 pub struct AfterGame {
-    rematch: Option<crate::game::next_game::Rematch>,
+    rematch: Option<crate::game::rematch::Rematch>,
     next_game: Option<i32>,
 }
 
@@ -407,7 +407,7 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
             (GameStatus::Finished, Some(side)) => Some(AfterGame {
                 rematch: rows::opponent_of(row, uid.unwrap_or_default())
                     .and_then(|o| data.names.get(&o).cloned())
-                    .map(|o| crate::game::next_game::Rematch::of(row, side, o))
+                    .map(|o| crate::game::rematch::Rematch::of(row, side, o))
                     .transpose()?,
                 next_game: data.next_game,
             }),

@@ -1,6 +1,7 @@
 //! Installing Missive as an app (issue 64): the web app manifest, its
-//! icons, the service worker and the scripts that install it and turn on
-//! notifications. Compiled in, like the other static files.
+//! icons and the service worker. Compiled in, like the other static files;
+//! the scripts that install it and turn on notifications are among
+//! [`crate::web::assets`].
 
 use crate::domain::error::Error;
 use actix_web::{web, HttpResponse};
@@ -22,23 +23,6 @@ pub async fn service_worker() -> HttpResponse {
         .insert_header(("Cache-Control", "no-cache"))
         .insert_header(("Service-Worker-Allowed", "/"))
         .body(include_str!("../../../static/sw.js"))
-}
-
-/// `GET /static/install.js`, on every page: installs the service worker.
-pub async fn install_js() -> HttpResponse {
-    script(include_str!("../../../static/install.js"))
-}
-
-/// `GET /static/push.js`, on `/settings/notifications`.
-pub async fn push_js() -> HttpResponse {
-    script(include_str!("../../../static/push.js"))
-}
-
-fn script(body: &'static str) -> HttpResponse {
-    HttpResponse::Ok()
-        .content_type("text/javascript; charset=utf-8")
-        .insert_header(("Cache-Control", "public, max-age=3600"))
-        .body(body)
 }
 
 /// `GET /static/icons/{name}`: the app's icons, plain and maskable.

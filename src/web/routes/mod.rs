@@ -65,8 +65,6 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         web::get().to(installable::manifest),
     )
     .route("/sw.js", web::get().to(installable::service_worker))
-    .route("/static/install.js", web::get().to(installable::install_js))
-    .route("/static/push.js", web::get().to(installable::push_js))
     .route("/static/icons/{file}", web::get().to(installable::icon))
     .service(games_scope())
     .route("/signup", web::get().to(accounts::signup_form))

@@ -5,13 +5,6 @@ use actix_web::{web, HttpResponse};
 use askama::Template;
 use askama_web::WebTemplate;
 
-fn variant_list() -> Vec<(String, String)> {
-    missive_rules::variants()
-        .iter()
-        .map(|v| (v.id().to_string(), v.name().to_string()))
-        .collect()
-}
-
 #[derive(Template, WebTemplate)]
 #[template(path = "landing.html")]
 pub struct Landing {
@@ -28,7 +21,7 @@ pub async fn home(
     let Some(user) = ctx.user.clone() else {
         let page = Landing {
             page: ctx.page(),
-            variants: variant_list(),
+            variants: crate::web::views::variant_choices(),
         };
         return Ok(html(StatusCode::OK, page.render()?));
     };

@@ -58,20 +58,12 @@ struct RatingListsPage {
     variants: Vec<(String, String)>,
 }
 
-/// (id, name) of every variant.
-fn all_variants() -> Vec<(String, String)> {
-    missive_rules::variants()
-        .iter()
-        .map(|v| (v.id().to_string(), v.name().to_string()))
-        .collect()
-}
-
 /// `/ratings`: every variant's rating list, linked.
 pub async fn lists(ctx: Ctx) -> Result<HttpResponse, Error> {
     let page = RatingListsPage {
         page: ctx.page(),
         active_days: ACTIVE_DAYS,
-        variants: all_variants(),
+        variants: crate::web::views::variant_choices(),
     };
     Ok(html(StatusCode::OK, page.render()?))
 }
@@ -97,7 +89,7 @@ pub async fn leaderboard(ctx: Ctx, path: web::Path<String>) -> Result<HttpRespon
         established: lines(established),
         provisional: lines(provisional),
         active_days: ACTIVE_DAYS,
-        variants: all_variants(),
+        variants: crate::web::views::variant_choices(),
     };
     Ok(html(StatusCode::OK, page.render()?))
 }

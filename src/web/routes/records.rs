@@ -286,10 +286,7 @@ pub async fn archive(ctx: Ctx, query: web::Query<ArchiveQuery>) -> Result<HttpRe
     let page = ArchivePage {
         page: ctx.page(),
         games: lines(&rows, &names),
-        variants: missive_rules::variants()
-            .iter()
-            .map(|v| (v.id().to_string(), v.name().to_string()))
-            .collect(),
+        variants: crate::web::views::variant_choices(),
         page_no,
         prev_link: (page_no > 1).then(|| link(page_no - 1)),
         next_link: more.then(|| link(page_no + 1)),

@@ -125,14 +125,8 @@ fn new_page(ctx: &Ctx, error: Option<String>, f: NewForm) -> NewPage {
     NewPage {
         page: ctx.page(),
         error,
-        variants: missive_rules::variants()
-            .iter()
-            .map(|v| (v.id().to_string(), v.name().to_string()))
-            .collect(),
-        presets: crate::domain::time_control::presets()
-            .iter()
-            .map(|(v, l)| (v.to_string(), l.to_string()))
-            .collect(),
+        variants: crate::web::views::variant_choices(),
+        presets: crate::web::views::preset_choices(),
         f,
     }
 }

@@ -23,3 +23,19 @@ pub fn variant_name(id: &str) -> String {
         .map(|v| v.name().to_string())
         .unwrap_or_else(|| id.to_string())
 }
+
+/// (id, name) of every variant offered, for a form's choices and lists.
+pub fn variant_choices() -> Vec<(String, String)> {
+    missive_rules::variants()
+        .iter()
+        .map(|v| (v.id().to_string(), v.name().to_string()))
+        .collect()
+}
+
+/// (value, label) of the time-control presets a form offers.
+pub fn preset_choices() -> Vec<(String, String)> {
+    crate::domain::time_control::presets()
+        .iter()
+        .map(|(v, l)| (v.to_string(), l.to_string()))
+        .collect()
+}

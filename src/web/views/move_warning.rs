@@ -4,56 +4,28 @@
 //! moves, so the engine accepts them; the preview is where a slip can
 //! still be taken back.
 
-use missive_rules::{BoardView, Cell, Color, Game, Square};
+use missive_rules::{Cell, Game, Move, Square};
 
-/// The mover's pieces on the board, by name: an opponent cannot take
-/// anything on the mover's turn, so fewer after the move means the move
-/// itself removed them.
-fn pieces_of(view: &BoardView, side: Color) -> Vec<String> {
-    let mut names: Vec<String> = view
-        .cells
-        .iter()
-        .filter_map(|c| match c {
-            Cell::Piece { color, label } if *color == side => Some(label.name.clone()),
-            _ => None,
-        })
-        .collect();
-    names.sort();
-    names
-}
-
-/// What the player should know before confirming the move from `before`
-/// to `after` that ends on `to`; empty for an ordinary move.
-pub fn warnings(before: &Game, after: &Game, to: Square) -> Vec<String> {
-    let mover = before.side_to_move();
-    let mut out = Vec::new();
-    let (was, now) = (
-        pieces_of(&before.board_view(), mover),
-        pieces_of(&after.board_view(), mover),
-    );
-    // A promotion swaps a piece for another; only fewer pieces is a loss.
-    if now.len() < was.len() {
-        let mut lost = was.clone();
-        for n in &now {
-            if let Some(i) = lost.iter().position(|l| l == n) {
-                lost.remove(i);
-            }
-        }
-        let view = after.board_view();
-        // The piece moved is gone from an ordinary square it ended on: the
-        // square's role (the trap) took it.
-        let emptied = matches!(view.cell(to.file(), to.rank()), Cell::Empty);
-        let why = match view.marks.iter().find(|(sq, _)| *sq == to && emptied) {
-            Some((sq, label)) => format!(" it ends on the {label} ({}) and is removed", sq.name()),
-            None => " it is removed by the move".to_string(),
-        };
-        out.push(if lost.len() == 1 {
-            format!("This move loses your {}:{why}.", lost[0])
-        } else {
-            format!("This move loses your {}.", lost.join(", "))
-        });
+/// What the player should know before confirming the legal move `mv` from
+/// `before` to `after` that ends on `to`; empty for an ordinary move.
+pub fn warnings(before: &Game, mv: &Move, after: &Game, to: Square) -> Vec<String> {
+    let lost = before.own_losses(mv);
+    if lost.is_empty() {
+        return Vec::new();
     }
-    out
+    let view = after.board_view();
+    // The piece moved is gone from an ordinary square it ended on: the
+    // square's role (the trap) took it.
+    let emptied = matches!(view.cell(to.file(), to.rank()), Cell::Empty);
+    let why = match view.marks.iter().find(|(sq, _)| *sq == to && emptied) {
+        Some((sq, label)) => format!(" it ends on the {label} ({}) and is removed", sq.name()),
+        None => " it is removed by the move".to_string(),
+    };
+    vec![if lost.len() == 1 {
+        format!("This move loses your {}:{why}.", lost[0])
+    } else {
+        format!("This move loses your {}.", lost.join(", "))
+    }]
 }
 
 #[cfg(test)]
@@ -65,7 +37,7 @@ mod tests {
     }
 
     /// The position after the legal move from `from` to `to`.
-    fn after(g: &Game, from: &str, to: &str) -> (Game, Square) {
+    fn after(g: &Game, from: &str, to: &str) -> (Game, Move, Square) {
         let v = g.variant();
         let mv = *g
             .legal_moves()
@@ -78,15 +50,15 @@ mod tests {
         let mut a = g.clone();
         let (_, t) = v.move_squares(&mv);
         a.play(&mv);
-        (a, t)
+        (a, mv, t)
     }
 
     #[test]
     fn a_piece_moved_onto_the_trap_is_a_warning() {
         let g = game("maohopper", None);
-        let (a, to) = after(&g, "h3", "h4");
+        let (a, mv, to) = after(&g, "h3", "h4");
         assert_eq!(
-            warnings(&g, &a, to),
+            warnings(&g, &mv, &a, to),
             vec![
                 "This move loses your Spear: it ends on the trap (h4) and is removed.".to_string()
             ]
@@ -96,12 +68,12 @@ mod tests {
     #[test]
     fn an_ordinary_move_warns_of_nothing() {
         let g = game("maohopper", None);
-        let (a, to) = after(&g, "g3", "g4");
-        assert!(warnings(&g, &a, to).is_empty());
+        let (a, mv, to) = after(&g, "g3", "g4");
+        assert!(warnings(&g, &mv, &a, to).is_empty());
         let chess = game("chess", Some("7k/4P3/8/8/8/8/8/4K3 w - - 0 1"));
-        let (a, to) = after(&chess, "e7", "e8");
+        let (a, mv, to) = after(&chess, "e7", "e8");
         assert!(
-            warnings(&chess, &a, to).is_empty(),
+            warnings(&chess, &mv, &a, to).is_empty(),
             "a promotion loses nothing"
         );
     }
@@ -113,7 +85,7 @@ mod tests {
         let played = a.play_text("d3xxd5").unwrap();
         let (_, to) = g.variant().move_squares(&played.mv);
         assert_eq!(
-            warnings(&g, &a, to),
+            warnings(&g, &played.mv, &a, to),
             vec!["This move loses your Fore'n'aft: it is removed by the move.".to_string()]
         );
     }

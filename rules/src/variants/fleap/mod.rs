@@ -204,6 +204,9 @@ impl Variant for Fleap {
             .map(|w| w.display)
             .collect()
     }
+    fn moves_may_cost_own_pieces(&self) -> bool {
+        true
+    }
     fn describe_move(&self, pos: &Position, mv: &Move) -> String {
         self.words(pos, mv)
     }

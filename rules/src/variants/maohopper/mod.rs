@@ -211,6 +211,9 @@ impl Variant for Maohopper {
             Notation::Display => self.display(pos, mv),
         }
     }
+    fn moves_may_cost_own_pieces(&self) -> bool {
+        true
+    }
     fn describe_move(&self, pos: &Position, mv: &Move) -> String {
         self.words(pos, mv)
     }

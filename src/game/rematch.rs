@@ -1,37 +1,9 @@
-//! After a game: the player's next game where it is their turn (the one
-//! whose deadline comes first), and what a rematch challenge repeats.
+//! After a game: what a rematch challenge repeats.
 
 use crate::db::models::GameRow;
-use crate::db::schema::games;
-use crate::db::DbConn;
 use crate::domain::error::Error;
-use crate::domain::game_state::{GameStatus, Side};
+use crate::domain::game_state::Side;
 use crate::domain::time_control::NO_CLOCK;
-use diesel::prelude::*;
-
-/// The running game other than `except` where it is `user`'s turn, the
-/// nearest deadline first (games without a clock after, oldest first).
-pub fn next_turn(conn: &mut DbConn, user: i32, except: i32) -> Result<Option<i32>, Error> {
-    let mine = games::white_id
-        .eq(user)
-        .and(games::turn.eq(Side::White.code()))
-        .or(games::black_id
-            .eq(user)
-            .and(games::turn.eq(Side::Black.code())));
-    let found: Vec<(i32, Option<chrono::NaiveDateTime>)> = games::table
-        .filter(games::status.eq(GameStatus::Active.code()))
-        .filter(games::id.ne(except))
-        .filter(mine)
-        .select((games::id, games::clock_deadline))
-        .order(games::id.asc())
-        .limit(500)
-        .load(conn)?;
-    // Sorted here: "nulls last" is written differently per backend.
-    Ok(found
-        .into_iter()
-        .min_by_key(|(id, deadline)| (deadline.is_none(), *deadline, *id))
-        .map(|(id, _)| id))
-}
 
 /// A challenge with the finished game's settings, colours swapped: the
 /// new-game form's fields.
