@@ -187,6 +187,7 @@ fn issue_63_pages(app: &TestApp, player: &str) -> Pages {
         ("admin-directors".into(), "/admin/directors".into(), true),
         ("match".into(), format!("/matches/{id}"), true),
         ("match-new".into(), "/matches/new".into(), false),
+        ("matches".into(), "/matches".into(), false),
     ]
 }
 

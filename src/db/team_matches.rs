@@ -127,6 +127,22 @@ pub fn games(conn: &mut DbConn, id: i32) -> Result<Vec<(i32, i32, i32)>, Error> 
         .load(conn)?)
 }
 
+/// The games of several matches: (match, game, board, team with White).
+pub fn games_of_matches(
+    conn: &mut DbConn,
+    ids: &[i32],
+) -> Result<Vec<(i32, i32, i32, i32)>, Error> {
+    Ok(team_match_games::table
+        .filter(team_match_games::match_id.eq_any(ids))
+        .select((
+            team_match_games::match_id,
+            team_match_games::game_id,
+            team_match_games::board,
+            team_match_games::white_team,
+        ))
+        .load(conn)?)
+}
+
 pub fn add_game(
     conn: &mut DbConn,
     id: i32,

@@ -10,7 +10,6 @@ pub mod error;
 pub mod game_event;
 pub mod game_state;
 pub mod mail_kind;
-pub mod matching;
 pub mod pairing;
 pub mod piece_words;
 pub mod push_kind;

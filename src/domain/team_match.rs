@@ -18,6 +18,17 @@ text_codes! {
     }
 }
 
+impl MatchStatus {
+    /// What the match is doing, in words for its page and the list.
+    pub fn words(self) -> &'static str {
+        match self {
+            MatchStatus::Lineup => "the captains are naming their players",
+            MatchStatus::Running => "being played",
+            MatchStatus::Finished => "finished",
+        }
+    }
+}
+
 /// A team of a match: 1 or 2, as the form and the tables number them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Team {

@@ -304,6 +304,56 @@ pub struct MatchView {
     pub lineup2: Vec<String>,
 }
 
+/// A line of the match list.
+pub struct MatchSummary {
+    pub id: i32,
+    pub name: String,
+    pub team1: String,
+    pub team2: String,
+    /// The variant's id.
+    pub variant: String,
+    pub boards: i32,
+    pub status: &'static str,
+    /// Points of team 1 and team 2 so far ("1½").
+    pub score1: String,
+    pub score2: String,
+}
+
+/// The `limit` latest matches, newest first, with their scores (three
+/// queries, however many matches).
+pub fn summaries(conn: &mut DbConn, limit: i64) -> Result<Vec<MatchSummary>, Error> {
+    let matches = rows::recent(conn, limit)?;
+    let ids: Vec<i32> = matches.iter().map(|m| m.id).collect();
+    let games = rows::games_of_matches(conn, &ids)?;
+    let game_rows = rows::game_rows(conn, &games.iter().map(|g| g.1).collect::<Vec<_>>())?;
+    Ok(matches
+        .into_iter()
+        .map(|m| {
+            let finished: Vec<_> = games
+                .iter()
+                .filter(|g| g.0 == m.id)
+                .filter_map(|&(_, gid, _, white_team)| {
+                    let g = game_rows.iter().find(|r| r.id == gid)?;
+                    let r = g.result.filter(|_| g.status == GameStatus::Finished)?;
+                    Some((r, Team::from_number(white_team).unwrap_or(Team::One)))
+                })
+                .collect();
+            let (a, b) = score2(&finished);
+            MatchSummary {
+                id: m.id,
+                status: m.status.words(),
+                score1: halves(a),
+                score2: halves(b),
+                boards: m.boards,
+                name: m.name,
+                team1: m.team1,
+                team2: m.team2,
+                variant: m.variant,
+            }
+        })
+        .collect())
+}
+
 pub fn view(conn: &mut DbConn, id: i32) -> Result<MatchView, Error> {
     let m = rows::load(conn, id)?;
     let named = rows::players(conn, id)?;

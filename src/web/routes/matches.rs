@@ -5,7 +5,7 @@
 use crate::domain::error::Error;
 use crate::domain::team_match::MatchStatus;
 use crate::tournaments::rules_text::time_control_words;
-use crate::tournaments::team_matches::{self as matches, MatchForm, MatchView};
+use crate::tournaments::team_matches::{self as matches, MatchForm, MatchSummary, MatchView};
 use crate::web::views::variant_name;
 use crate::web::{clip, db_read, html, now, see_other, write_once, Ctx, Page};
 use actix_web::http::StatusCode;
@@ -108,6 +108,33 @@ pub async fn create(ctx: Ctx, form: web::Form<NewMatchForm>) -> Result<HttpRespo
 }
 
 #[derive(Template)]
+#[template(path = "matches.html")]
+struct ListPage {
+    page: Page,
+    /// Each match with its variant's name.
+    matches: Vec<(MatchSummary, String)>,
+}
+
+/// `GET /matches`: the latest team matches with their scores.
+pub async fn list(ctx: Ctx) -> Result<HttpResponse, Error> {
+    let matches = db_read(&ctx.state, |conn| matches::summaries(conn, LIST_LENGTH)).await?;
+    let page = ListPage {
+        page: ctx.page(),
+        matches: matches
+            .into_iter()
+            .map(|m| {
+                let name = variant_name(&m.variant);
+                (m, name)
+            })
+            .collect(),
+    };
+    Ok(html(StatusCode::OK, page.render()?))
+}
+
+/// How many matches `/matches` lists.
+const LIST_LENGTH: i64 = 100;
+
+#[derive(Template)]
 #[template(path = "match.html")]
 struct MatchPage {
     page: Page,
@@ -146,11 +173,7 @@ pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Err
         page: ctx.page(),
         variant: variant_name(&v.m.variant),
         time_control: time_control_words(v.m.time_control.as_deref()),
-        status: match v.m.status {
-            MatchStatus::Lineup => "the captains are naming their players".into(),
-            MatchStatus::Running => "being played".into(),
-            MatchStatus::Finished => "finished".into(),
-        },
+        status: v.m.status.words().into(),
         captain_of,
         my_lineup,
         v,

@@ -215,6 +215,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         "/tournaments/{id}/grant-leave",
         web::post().to(tournaments::grant_leave),
     )
+    .route("/matches", web::get().to(matches::list))
     .route("/matches/new", web::get().to(matches::new_form))
     .route("/matches/new", web::post().to(matches::create))
     .route("/matches/{id}", web::get().to(matches::show))
