@@ -69,3 +69,29 @@ fn shogi_and_xiangqi_keys_are_refused_naming_the_line() {
         vec!["v".to_string()]
     );
 }
+
+/// `displayName` is the name players see; a section never takes its
+/// template's; a name that is empty, too long or holds control characters
+/// is refused on its line.
+#[test]
+fn display_names_are_read_checked_and_not_inherited() {
+    let capablanca = missive_rules::variant("capablanca").unwrap();
+    assert_eq!(capablanca.name(), "Capablanca chess");
+    // gothic is defined on capablanca's section and names itself.
+    assert_eq!(missive_rules::variant("gothic").unwrap().name(), "Gothic chess");
+    for v in missive_rules::definition_variants() {
+        assert_ne!(v.name(), v.id(), "{}: a display name", v.id());
+    }
+    let (line, msg) = refused("[v:chess]\ncastling = false\ndisplayName =  \n");
+    assert_eq!((line, msg.contains("displayName")), (3, true), "{msg}");
+    let long = format!("[v:chess]\ndisplayName = {}\n", "x".repeat(61));
+    assert_eq!(refused(&long).0, 2);
+    // Added at run time: named, and a section on it is not.
+    let ids = missive_rules::add_definitions(
+        "[namedtest:chess]\ndisplayName = Named test\n[unnamedtest:namedtest]\n",
+    )
+    .unwrap();
+    assert_eq!(ids, vec!["namedtest", "unnamedtest"]);
+    assert_eq!(missive_rules::variant("namedtest").unwrap().name(), "Named test");
+    assert_eq!(missive_rules::variant("unnamedtest").unwrap().name(), "unnamedtest");
+}

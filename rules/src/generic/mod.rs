@@ -21,6 +21,8 @@ pub(crate) struct Generic {
     spec: Spec,
     geometry: Geometry,
     id: &'static str,
+    /// The display name, or the id.
+    name: &'static str,
     start: &'static str,
     rules: &'static str,
     /// Whether any type promotes shogi-style or is confined (xiangqi):
@@ -45,6 +47,12 @@ impl Generic {
                     .any(|m| m.iter().any(Option::is_some)),
             immobile: Vec::new(),
             id: Box::leak(spec.name.clone().into_boxed_str()),
+            name: Box::leak(
+                spec.display_name
+                    .clone()
+                    .unwrap_or_else(|| spec.name.clone())
+                    .into_boxed_str(),
+            ),
             start: Box::leak(spec.start_fen.clone().into_boxed_str()),
             rules: Box::leak(rules.into_boxed_str()),
             geometry,
@@ -83,7 +91,7 @@ impl Variant for Generic {
         self.id
     }
     fn name(&self) -> &'static str {
-        self.id
+        self.name
     }
     fn geometry(&self) -> &Geometry {
         &self.geometry

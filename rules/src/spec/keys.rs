@@ -127,6 +127,12 @@ const SETTINGS: &[&str] = &[
     "stalematePieceCount",
 ];
 
+/// Missive's key for the name players see ("Capablanca chess"); the
+/// section's own, never a template's.
+pub(super) const DISPLAY_NAME: &str = "displayName";
+/// The longest display name.
+const DISPLAY_NAME_MAX: usize = 60;
+
 fn is_piece_key(key: &str) -> bool {
     key == "king"
         || BUILT_IN.iter().any(|(n, _)| *n == key)
@@ -145,6 +151,7 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
             && !super::shogi::KEYS.contains(&e.key.as_str())
             && !super::xiangqi::KEYS.contains(&e.key.as_str())
             && !super::xiangqi::is_mobility_key(&e.key)
+            && e.key != DISPLAY_NAME
         {
             return Err(SpecError::key(
                 e.line,
@@ -154,6 +161,23 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
         }
     }
     let r = Reader { entries };
+    let display_name = match r.get(DISPLAY_NAME) {
+        None => None,
+        Some(e) => {
+            let v = e.value.trim();
+            if v.is_empty()
+                || v.chars().count() > DISPLAY_NAME_MAX
+                || v.chars().any(char::is_control)
+            {
+                return Err(SpecError::key(
+                    e.line,
+                    &e.key,
+                    format_args!("must be a name of 1 to {DISPLAY_NAME_MAX} characters"),
+                ));
+            }
+            Some(v.to_string())
+        }
+    };
     let height = r.int("maxRank", 8, 99)? as u8;
     // maxFile is a file (letter or number) in Fairy-Stockfish.
     let width = match r.get("maxFile") {
@@ -504,6 +528,7 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
         r.bool("perpetualCheckIllegal", false)? || r.bool("nFoldValueAbsolute", false)?;
     let spec = Spec {
         name: name.to_string(),
+        display_name,
         width,
         height,
         start_fen: start_fen.clone(),

@@ -89,6 +89,8 @@ pub(crate) type Regions = [SquareSet; 2];
 #[derive(Clone, Debug)]
 pub(crate) struct Spec {
     pub(crate) name: String,
+    /// The name players see (Missive's `displayName`), if given.
+    pub(crate) display_name: Option<String>,
     pub(crate) width: u8,
     pub(crate) height: u8,
     /// Index = kind; at most [`crate::position::MAX_KINDS`].
@@ -189,6 +191,8 @@ impl Library {
                     SpecError::at(section.line, format!("unknown template variant `{t}`"))
                 })?,
             };
+            // A template's display name is its own, not the new variant's.
+            entries.retain(|old| old.key != keys::DISPLAY_NAME);
             for e in &section.entries {
                 entries.retain(|old| old.key != e.key);
                 entries.push(e.clone());
