@@ -7,10 +7,7 @@ use missive::domain::round_robin::{double_round_robin, round_robin};
 use missive::domain::standings::{
     crosstable, standings, withdrawal_effect, GameResult, ScoredGame, Standing, WithdrawalEffect,
 };
-use missive_rules::Color;
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 // ---------------------------------------------------------------- round robin
 

@@ -628,7 +628,11 @@ fn a_team_match_is_set_up_lined_up_played_and_scored(backend: Backend) {
     // The match list shows it with its score, linked.
     let list = app.client().get("/matches");
     assert_eq!(list.status(), StatusCode::OK);
-    assert!(list.has(&format!("href=\"/matches/{id}\"")), "{}", list.body);
+    assert!(
+        list.has(&format!("href=\"/matches/{id}\"")),
+        "{}",
+        list.body
+    );
     assert!(
         list.has("Rooks <strong>1½</strong> – <strong>2½</strong> Knights"),
         "{}",

@@ -78,7 +78,10 @@ fn display_names_are_read_checked_and_not_inherited() {
     let capablanca = missive_rules::variant("capablanca").unwrap();
     assert_eq!(capablanca.name(), "Capablanca chess");
     // gothic is defined on capablanca's section and names itself.
-    assert_eq!(missive_rules::variant("gothic").unwrap().name(), "Gothic chess");
+    assert_eq!(
+        missive_rules::variant("gothic").unwrap().name(),
+        "Gothic chess"
+    );
     for v in missive_rules::definition_variants() {
         assert_ne!(v.name(), v.id(), "{}: a display name", v.id());
     }
@@ -92,6 +95,12 @@ fn display_names_are_read_checked_and_not_inherited() {
     )
     .unwrap();
     assert_eq!(ids, vec!["namedtest", "unnamedtest"]);
-    assert_eq!(missive_rules::variant("namedtest").unwrap().name(), "Named test");
-    assert_eq!(missive_rules::variant("unnamedtest").unwrap().name(), "unnamedtest");
+    assert_eq!(
+        missive_rules::variant("namedtest").unwrap().name(),
+        "Named test"
+    );
+    assert_eq!(
+        missive_rules::variant("unnamedtest").unwrap().name(),
+        "unnamedtest"
+    );
 }
