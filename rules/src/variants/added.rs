@@ -24,6 +24,7 @@ fn base() -> Vec<&'static dyn Variant> {
     let bare = |s: &crate::spec::Spec| {
         let mut s = s.clone();
         s.name.clear();
+        s.display_name = None;
         s.start_fen_line = 0;
         format!("{s:?}")
     };
