@@ -4,9 +4,11 @@
 //! trace on (`missive::db::trace`), and each statement they ran is
 //! explained: SQLite's `EXPLAIN QUERY PLAN`, PostgreSQL's `EXPLAIN` of its
 //! generic plan (prepared, after `ANALYZE`; the planner's cost model
-//! untouched). A scan of a small table (settings, the variants' tables,
-//! tournaments) is fine; one of games, moves, players or the other tables
-//! that grow with play is not.
+//! untouched). A scan of a small table (settings, tournaments) is fine; one
+//! of games, moves, players or the other tables that grow with play is
+//! not, unless that table holds under [`TINY`] rows in the test's database
+//! (the population leaves some empty or nearly: sessions, mail settings,
+//! game events), where a scan is the planner's right choice.
 
 mod common;
 
@@ -36,6 +38,9 @@ const LARGE: &[&str] = &[
     "mail_prefs",
     "login_attempts",
 ];
+
+/// Rows under which a table is read whole by choice.
+const TINY: i64 = 1_000;
 
 #[derive(QueryableByName)]
 struct Id {
@@ -83,7 +88,7 @@ fn visit_pages(app: &TestApp, me: &TestClient) {
         format!("/games/{finished}/moves"),
         format!("/users/{other}/games.pgn"),
         "/games?player=player1&status=finished".to_string(),
-        "/games?variant=chess&sort=oldest".to_string(),
+        "/games?variant=chess&sort=ended".to_string(),
         format!("/games?player={other}&page=2"),
         format!("/tournaments/{swiss}"),
         "/tournaments".to_string(),
@@ -136,7 +141,7 @@ fn sqlite_plan(conn: &mut missive::db::DbConn, sql: &str) -> Vec<String> {
 /// A scan of a large table in an SQLite plan. `SCAN t USING INDEX i` reads
 /// the index in order and stops at the statement's LIMIT when no sort
 /// follows: fine for a statement with LIMIT.
-fn sqlite_scans(sql: &str, plan: &[String]) -> Vec<String> {
+fn sqlite_scans(sql: &str, plan: &[String], large: &[&str]) -> Vec<String> {
     let limited = sql.to_ascii_uppercase().contains(" LIMIT ")
         && !plan.iter().any(|l| l.contains("TEMP B-TREE FOR ORDER BY"));
     plan.iter()
@@ -147,7 +152,7 @@ fn sqlite_scans(sql: &str, plan: &[String]) -> Vec<String> {
             let table = rest.split_whitespace().next().unwrap_or("");
             let in_order =
                 rest.contains(" USING INDEX ") || rest.contains(" USING COVERING INDEX ");
-            LARGE.contains(&table) && !(in_order && limited)
+            large.contains(&table) && !(in_order && limited)
         })
         .cloned()
         .collect()
@@ -186,13 +191,13 @@ fn postgres_plan(conn: &mut missive::db::DbConn, sql: &str) -> Vec<String> {
 }
 
 /// Sequential scans of large tables in a PostgreSQL plan.
-fn postgres_scans(plan: &[String]) -> Vec<String> {
+fn postgres_scans(plan: &[String], large: &[&str]) -> Vec<String> {
     plan.iter()
         .filter(|line| {
             line.split("Seq Scan on ")
                 .nth(1)
                 .and_then(|rest| rest.split_whitespace().next())
-                .is_some_and(|table| LARGE.contains(&table))
+                .is_some_and(|table| large.contains(&table))
         })
         .cloned()
         .collect()
@@ -203,7 +208,7 @@ fn page_statements_use_indexes(backend: Backend) {
     let report = populate::run(
         &mut app.db(),
         &Options {
-            players: 2_000,
+            players: 40_000,
             games: 20_000,
             tournaments: 20,
             seed: 11,
@@ -236,17 +241,24 @@ fn page_statements_use_indexes(backend: Backend) {
             .execute(&mut conn)
             .unwrap();
     }
+    // The tables that grow with play and are not tiny here.
+    let large: Vec<&str> = LARGE
+        .iter()
+        .copied()
+        .filter(|t| app.count(&format!("SELECT COUNT(*) AS n FROM {t}")) >= TINY)
+        .collect();
+    assert!(large.contains(&"moves") && large.contains(&"games"));
     let mut failures = Vec::new();
     for sql in &statements {
         let (plan, scans) = match backend {
             Backend::Sqlite => {
                 let plan = sqlite_plan(&mut conn, sql);
-                let scans = sqlite_scans(sql, &plan);
+                let scans = sqlite_scans(sql, &plan, &large);
                 (plan, scans)
             }
             Backend::Postgres => {
                 let plan = postgres_plan(&mut conn, sql);
-                let scans = postgres_scans(&plan);
+                let scans = postgres_scans(&plan, &large);
                 (plan, scans)
             }
         };
