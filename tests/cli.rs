@@ -360,5 +360,8 @@ fn dev_populate_says_what_it_made_how_long_it_took_and_how_large() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.starts_with("error: --players must be at least 2"), "{err}");
+    assert!(
+        err.starts_with("error: --players must be at least 2"),
+        "{err}"
+    );
 }

@@ -2,7 +2,7 @@
 //! running state brings (ratings, clocks, a conditional line, a note, a
 //! mail waiting in the outbox).
 
-use super::{Gen, Options};
+use super::gen::{Gen, Options};
 use crate::db::bulk::{GameIns, HistoryIns, LineIns, MoveIns, NoteIns, OutboxIns, RatingChangeIns};
 use crate::db::DbConn;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};

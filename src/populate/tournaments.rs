@@ -4,7 +4,7 @@
 //! running in their last round.
 
 use super::games::{make, Spec, TIME_CONTROL};
-use super::{Gen, Options};
+use super::gen::{Gen, Options};
 use crate::db::bulk::{ByeIns, EntrantIns, TournamentIns};
 use crate::db::DbConn;
 use crate::domain::game_state::{GameResult, Side};
