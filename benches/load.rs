@@ -288,16 +288,29 @@ fn draw(rng: &mut impl Rng) -> Kind {
 
 /// One request of `kind` by `who`: its latency and whether it got the
 /// answer expected. A move reads the game's position first (not timed).
+/// What every request of one player thread shares.
+struct Seat<'a> {
+    cookie: &'a str,
+    csrf: &'a str,
+    /// Players whose profiles are looked at.
+    others: &'a [String],
+    /// Tournaments, the largest first.
+    tournaments: &'a [i32],
+}
+
 fn one(
     http: &mut Http,
     who: &mut Who,
-    cookie: &str,
-    csrf: &str,
+    seat: &Seat,
     kind: Kind,
-    others: &[String],
-    tournaments: &[i32],
     rng: &mut impl Rng,
 ) -> (Kind, Duration, bool) {
+    let Seat {
+        cookie,
+        csrf,
+        others,
+        tournaments,
+    } = *seat;
     let get = |http: &mut Http, path: &str| {
         let t = Instant::now();
         let ok = http
@@ -382,9 +395,9 @@ fn post_move(http: &mut Http, id: i32, cookie: &str, csrf: &str) -> (Duration, b
         cookie,
         &[
             ("csrf_token", csrf),
-            ("move", &text),
+            ("move", text.as_str()),
             ("confirm", "1"),
-            ("ply", &ply),
+            ("ply", ply.as_str()),
         ],
     );
     (t.elapsed(), r.map(|r| r.status == 303).unwrap_or(false))
@@ -446,16 +459,13 @@ fn main() {
                 let mut mine = Tally::default();
                 while !stop.load(Ordering::Relaxed) {
                     let kind = draw(&mut rng);
-                    let (kind, took, ok) = one(
-                        &mut http,
-                        &mut who,
-                        &cookie,
-                        &csrf,
-                        kind,
-                        &others,
-                        &tournaments,
-                        &mut rng,
-                    );
+                    let seat = Seat {
+                        cookie: &cookie,
+                        csrf: &csrf,
+                        others: &others,
+                        tournaments: &tournaments,
+                    };
+                    let (kind, took, ok) = one(&mut http, &mut who, &seat, kind, &mut rng);
                     if ok {
                         mine.micros
                             .entry(kind)
