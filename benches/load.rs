@@ -150,6 +150,7 @@ fn players(conn: &mut missive::db::DbConn, n: usize, rng: &mut impl Rng) -> Vec<
         .expect("count users")
         .id;
     assert!(total >= 2, "the database has no generated players");
+    let n = n.min(total as usize);
     let pick_from = (total / 10).max(n as i32).min(total);
     let mut ids: Vec<i32> = vec![1];
     while ids.len() < n {

@@ -56,7 +56,7 @@ pub fn run(conn: &mut DbConn, opts: &Options) -> anyhow::Result<Report> {
         .copied()
         .take(1 + OTHER_VARIANTS)
         .collect();
-    let other_share = 0.5 / (variants.len().saturating_sub(1).max(1)) as f64;
+    let other_share = 0.5 / variants.len().saturating_sub(1).max(1) as f64;
     let mut pools = Vec::with_capacity(variants.len());
     for (i, v) in variants.into_iter().enumerate() {
         let share = if i == 0 { 0.5 } else { other_share };
