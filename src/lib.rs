@@ -17,6 +17,7 @@ pub mod mail;
 pub mod mail_bench;
 pub mod mail_in;
 pub mod metrics;
+pub mod populate;
 pub mod push;
 pub mod ratings;
 pub mod smtp_sink;

@@ -71,6 +71,68 @@ enum Command {
         /// (postfix: `${original_recipient}`).
         recipients: Vec<String>,
     },
+    /// Developers' tools: a large generated database.
+    #[command(subcommand)]
+    Dev(DevCommand),
+}
+
+#[derive(Subcommand)]
+enum DevCommand {
+    /// Fill the database (DATABASE_URL) with generated players, games with
+    /// their moves, tournaments, ratings and an outbox backlog, after what
+    /// it holds; prints how long it took and how large the database is.
+    /// Every generated player's password is "populated player lantern".
+    Populate {
+        /// Players to make (named player1, player2...).
+        #[arg(long, default_value_t = 100_000)]
+        players: usize,
+        /// Games to make, tournament games included; a tenth are running.
+        #[arg(long, default_value_t = 1_000_000)]
+        games: usize,
+        /// Tournaments to make (their games at most a fifth of --games).
+        #[arg(long, default_value_t = 500)]
+        tournaments: usize,
+        /// Seed of the random choices: the same seed makes the same rows.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+fn dev(cmd: DevCommand) -> anyhow::Result<()> {
+    let DevCommand::Populate {
+        players,
+        games,
+        tournaments,
+        seed,
+    } = cmd;
+    let config = missive::Config::from_env()?;
+    let mut conn = missive::db::Manager::from_config(&config)
+        .open()
+        .map_err(|e| anyhow::anyhow!("cannot open the database: {e}"))?;
+    missive::db::migrate(&mut conn)?;
+    let opts = missive::populate::Options {
+        players,
+        games,
+        tournaments,
+        seed,
+        ..missive::populate::Options::default()
+    };
+    let r = missive::populate::run(&mut conn, &opts)?;
+    println!(
+        "populated {}: {} players, {} games ({} running, {} rated) with {} moves, {} tournaments \
+         in {:.1} s ({:.1} s of it playing the variant pools); the database is {:.1} MB",
+        missive::redact(&config.database_url),
+        r.players,
+        r.games,
+        r.running,
+        r.rated,
+        r.moves,
+        r.tournaments,
+        r.seconds,
+        r.pool_seconds,
+        r.bytes as f64 / 1e6
+    );
+    Ok(())
 }
 
 #[derive(Subcommand)]
@@ -144,6 +206,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::User(cmd) => return Ok(user_cli::run(cmd)),
         Command::Ratings(cmd) => ratings(cmd)?,
+        Command::Dev(cmd) => dev(cmd)?,
         Command::Swiss(cmd) => tournament_cli::swiss(cmd)?,
         Command::Tournament(cmd) => tournament_cli::tournament(cmd)?,
         Command::Backup { file } => {

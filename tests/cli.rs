@@ -332,3 +332,36 @@ fn swiss_pair_prints_the_next_round_as_pairing_programs_do() {
     assert!(err.contains("absent.trf"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn dev_populate_says_what_it_made_how_long_it_took_and_how_large() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("populated.db");
+    let out = Command::new(env!("CARGO_BIN_EXE_missive"))
+        .args(["dev", "populate", "--players", "30", "--games", "300"])
+        .args(["--tournaments", "2", "--seed", "5"])
+        .env("DATABASE_URL", &db)
+        .output()
+        .expect("run missive");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains(": 30 players, 300 games ("), "{text}");
+    assert!(text.contains(" s (") && text.ends_with(" MB\n"), "{text}");
+    // Fewer than two players cannot play: one line, no panic.
+    let out = Command::new(env!("CARGO_BIN_EXE_missive"))
+        .args(["dev", "populate", "--players", "1", "--games", "10"])
+        .env("DATABASE_URL", &db)
+        .output()
+        .expect("run missive");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("error: --players must be at least 2"),
+        "{err}"
+    );
+}

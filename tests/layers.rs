@@ -34,6 +34,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "tournament_cli",
             "mail_bench",
             "mail_in",
+            "populate",
         ],
     ),
 ];

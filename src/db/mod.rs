@@ -2,6 +2,7 @@
 //! the URL's scheme, a pool, and the embedded migrations of each backend.
 
 pub mod backup;
+pub mod bulk;
 pub mod coded;
 pub mod error;
 pub mod group_commit;
@@ -17,6 +18,7 @@ pub mod rate_counters;
 pub mod schema;
 pub mod settings;
 pub mod team_matches;
+pub mod trace;
 pub mod user_lock;
 
 use diesel::connection::SimpleConnection;
@@ -275,6 +277,7 @@ impl Manager {
             Backend::Sqlite => {
                 sqlite_process_setup();
                 let mut conn = diesel::SqliteConnection::establish(&self.url)?;
+                conn.set_instrumentation(trace::Traced);
                 conn.batch_execute(&format!(
                     "PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL; \
                      PRAGMA synchronous = {}; PRAGMA foreign_keys = ON;",
@@ -406,6 +409,7 @@ impl Health {
 
 impl diesel::connection::Instrumentation for Health {
     fn on_connection_event(&mut self, event: diesel::connection::InstrumentationEvent<'_>) {
+        trace::on_event(Backend::Postgres, &event);
         if let diesel::connection::InstrumentationEvent::FinishQuery { error, .. } = event {
             match error {
                 None => self.last_ok = Instant::now(),

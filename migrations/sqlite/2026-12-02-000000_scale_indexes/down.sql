@@ -1,0 +1,2 @@
+DROP INDEX games_ended;
+DROP INDEX games_variant_ended;

@@ -1,0 +1,136 @@
+//! `missive dev populate`'s rows are the server's own: its pages, records,
+//! standings and ratings read them as they read what play stored.
+
+mod common;
+
+use common::{Backend, TestApp};
+use diesel::prelude::*;
+use missive::populate::{self, Options};
+use reqwest::StatusCode;
+
+fn small() -> Options {
+    Options {
+        players: 60,
+        games: 1_500,
+        tournaments: 6,
+        seed: 3,
+        pool: 12,
+    }
+}
+
+#[derive(QueryableByName)]
+struct Id {
+    #[diesel(sql_type = diesel::sql_types::Integer)]
+    id: i32,
+}
+
+fn ids(app: &TestApp, sql: &str) -> Vec<i32> {
+    diesel::sql_query(sql)
+        .load::<Id>(&mut app.db())
+        .unwrap()
+        .into_iter()
+        .map(|r| r.id)
+        .collect()
+}
+
+fn populated_rows_load_on_every_page(backend: Backend) {
+    let app = TestApp::start(backend);
+    let report = populate::run(&mut app.db(), &small()).unwrap();
+    assert_eq!(report.players, 60);
+    assert_eq!(report.games, 1_500);
+    assert!(report.running > 50 && report.running < 300, "{report:?}");
+    assert!(report.tournaments >= 1, "{report:?}");
+    assert!(report.moves > 1_500 * 20, "{report:?}");
+    assert!(report.bytes > 0);
+    assert_eq!(
+        app.count("SELECT COUNT(*) AS n FROM games"),
+        report.games as i64
+    );
+    assert_eq!(
+        app.count("SELECT COUNT(*) AS n FROM moves"),
+        report.moves as i64
+    );
+    // Every game's ply is its last move's.
+    assert_eq!(
+        app.count(
+            "SELECT COUNT(*) AS n FROM games g WHERE g.ply <> \
+             (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id)"
+        ),
+        0
+    );
+    // The ratings are the ones the games' ends would have made.
+    let rebuilt = missive::ratings::rebuild::rebuild(&mut app.db(), true).unwrap();
+    assert_eq!(rebuilt.games, report.rated);
+    assert_eq!(rebuilt.differing, 0, "{rebuilt:?}");
+
+    let me = app.client();
+    assert_eq!(
+        me.login("player1", populate::PASSWORD).status(),
+        StatusCode::SEE_OTHER
+    );
+    let dashboard = me.get("/");
+    assert_eq!(dashboard.status, StatusCode::OK);
+    let running = ids(
+        &app,
+        "SELECT id FROM games WHERE status = 'active' AND (white_id = 1 OR black_id = 1) ORDER BY id",
+    );
+    assert!(!running.is_empty());
+    assert!(dashboard.has(&format!("/games/{}", running[0])));
+    // Every kind of page, on running and finished games of every variant
+    // and on every tournament.
+    let mut pages = vec![
+        "/games?player=player1".to_string(),
+        "/games?variant=chess&status=finished&page=2".to_string(),
+        "/ratings".to_string(),
+        "/ratings/chess".to_string(),
+        "/users/player1".to_string(),
+        "/users/player2/games.pgn".to_string(),
+        "/tournaments".to_string(),
+    ];
+    let sample = ids(
+        &app,
+        "SELECT MIN(id) AS id FROM games GROUP BY variant, status, tournament_id IS NULL",
+    );
+    for id in sample.iter().chain(running.iter().take(3)) {
+        pages.push(format!("/games/{id}"));
+        pages.push(format!("/games/{id}?ply=1"));
+        pages.push(format!("/games/{id}.pgn"));
+        pages.push(format!("/games/{id}.json"));
+    }
+    for t in ids(&app, "SELECT id FROM tournaments ORDER BY id") {
+        pages.push(format!("/tournaments/{t}"));
+    }
+    for page in &pages {
+        let p = me.get(page);
+        assert_eq!(p.status, StatusCode::OK, "{page}: {}", p.body);
+    }
+    // A finished game's record has its moves.
+    let pgn = me.get(&format!("/games/{}.pgn", sample[0]));
+    assert!(pgn.has("1. "), "{}", pgn.body);
+    // A running game goes on: the player to move moves.
+    let to_move = ids(
+        &app,
+        "SELECT id FROM games WHERE status = 'active' AND tournament_id IS NULL AND variant = 'chess' \
+         AND ((white_id = 1 AND turn = 'white') OR (black_id = 1 AND turn = 'black')) ORDER BY id",
+    );
+    let mut moved = false;
+    for id in to_move.iter().take(5) {
+        let fen = me.json(*id)["fen"].as_str().unwrap().to_string();
+        let chess = missive_rules::variant("chess").unwrap();
+        let game = missive_rules::Game::new(chess, Some(&fen)).unwrap();
+        let Some(mv) = game.legal_moves().first() else {
+            continue;
+        };
+        let text = game.format(mv, missive_rules::Notation::Coordinate);
+        let p = me.play(*id, &text);
+        assert_eq!(p.status, StatusCode::SEE_OTHER, "{id} {text}: {}", p.body);
+        moved = true;
+        break;
+    }
+    assert!(
+        moved,
+        "no running chess game of player1's with a legal move listed"
+    );
+}
+
+both_backends!(populated_rows_load_on_every_page);
