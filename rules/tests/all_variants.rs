@@ -27,6 +27,14 @@ fn extra_fens(id: &str) -> &'static [&'static str] {
     }
 }
 
+/// Whether the random game of `seed` is played in `v`: always for the
+/// seeds, each on its own engine; for one case in four in the definition
+/// variants, which share the generic engine (81 variants at every case
+/// made this binary the longest of the suite).
+fn in_case(v: &dyn Variant, seed: u64) -> bool {
+    missive_rules::definition_variant(v.id()).is_none() || seed.is_multiple_of(4)
+}
+
 /// How many positions of its tree a definition variant's round trip checks.
 const DEFINITION_POSITIONS: usize = 120;
 
@@ -331,7 +339,7 @@ proptest! {
 
     #[test]
     fn random_games_keep_fen_and_moves_consistent(seed in 0u64..1_000_000) {
-        for &v in variants() {
+        for &v in variants().iter().filter(|v| in_case(**v, seed)) {
             let mut g = Game::new(v, None).unwrap();
             let mut x = seed;
             for _ in 0..40 {
@@ -384,7 +392,7 @@ proptest! {
     /// The moves seek repetitions, which random play seldom makes.
     #[test]
     fn a_game_restored_from_fen_and_history_is_the_game_played(seed in 0u64..1_000_000) {
-        for &v in variants() {
+        for &v in variants().iter().filter(|v| in_case(**v, seed)) {
             let mut g = Game::new(v, None).unwrap();
             let mut x = seed;
             for _ in 0..60 {
@@ -442,7 +450,7 @@ proptest! {
     /// ply of games that seek repetitions, in every variant.
     #[test]
     fn counted_repetitions_agree_with_scanning_the_history(seed in 0u64..1_000_000) {
-        for &v in variants() {
+        for &v in variants().iter().filter(|v| in_case(**v, seed)) {
             let mut g = Game::new(v, None).unwrap();
             let mut x = seed;
             for _ in 0..80 {

@@ -82,6 +82,13 @@ impl Generic {
         if is_rook(king_side) && is_rook(queen_side) {
             g.spec.castling_rook_files = [king_side, queen_side];
         }
+        // The start as this engine writes it (a definition may leave out
+        // fields Fairy-Stockfish fills in, `w 0 1`), so that the start
+        // FEN and the start position written back are one text.
+        let written = g.fen(&g.parse(g.start)?);
+        if written != g.start {
+            g.start = Box::leak(written.into_boxed_str());
+        }
         Ok(g)
     }
 }
@@ -261,6 +268,28 @@ impl Variant for Generic {
     }
     fn kind_count(&self) -> usize {
         self.spec.pieces.len()
+    }
+    // A position is what its FEN says, so that a game restored from its
+    // FEN and history counts repetitions as the game played did: en
+    // passant only where it can be taken, the counters only where the FEN
+    // carries them (check counting; elsewhere they are the engine's own
+    // bookkeeping).
+    fn repetition_key(&self, pos: &Position) -> u64 {
+        let hidden = !self.spec.check_counting && pos.counters != [0; 2];
+        let cleared;
+        let pos = if hidden {
+            let mut p = pos.clone();
+            p.counters = [0; 2];
+            cleared = p;
+            &cleared
+        } else {
+            pos
+        };
+        pos.hash_without_dead_ep(|| {
+            self.legal_unchecked(pos)
+                .iter()
+                .any(|m| m.kind == crate::moves::MoveKind::EnPassant)
+        })
     }
     fn kept_kinds(&self) -> Vec<crate::piece::Kind> {
         match (&self.spec.extinction_value, &self.spec.extinction_types) {
