@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Reference data from Fairy-Stockfish (PyPI `pyffish==0.0.90`) for
 rules/tests/fsf_variants.rs: for each variant named, its start position and
-20 positions reached by random play from it (seeded), each with its perft
+10 positions (MISSIVE_FSF_POSITIONS) reached by random play from it (seeded), each with its perft
 to depth 3 and every legal move in UCI with its SAN (`pyffish.get_san`).
 
 A position where `is_immediate_game_end` holds has no moves, as Missive's
@@ -15,6 +15,7 @@ Output, one record a line, tab-separated:
     P <fen> <depth> <perft>
     M <uci> <san> [<wxf>]
 """
+import os
 import random
 import sys
 
@@ -55,11 +56,12 @@ def main():
     depth = 3
     if args[:1] == ["--depth"]:
         depth, args = int(args[1]), args[2:]
+    count = int(os.environ.get("MISSIVE_FSF_POSITIONS", "10"))
     for arg in args:
         variant, _, notation = arg.partition(":")
         rng = random.Random(variant)
         print(f"V\t{variant}")
-        for i, fen in enumerate(positions(variant, rng)):
+        for i, fen in enumerate(positions(variant, rng, count)):
             d = 3 if i == 0 else depth
             print(f"P\t{fen}\t{d}\t{perft(variant, fen, d)}")
             for m in sorted(moves(variant, fen, [])):

@@ -1,19 +1,30 @@
 //! Every variant played from a Fairy-Stockfish definition against
 //! Fairy-Stockfish itself (PyPI `pyffish==0.0.90`, installed by `.ci/run`,
 //! driven by `tools/fsf_variants.py`): perft from the start (depth 3) and
-//! from 20 positions reached by random play, the legal moves at each, their
+//! from 10 positions reached by random play (`MISSIVE_FSF_POSITIONS=20`
+//! for 20: the first 10 are the same), the legal moves at each, their
 //! SAN as `pyffish.get_san` writes it, and that SAN read back to the same
 //! move. Any difference fails.
 //!
 //! The random positions are counted to depth 2 unless
 //! `MISSIVE_FSF_DEPTH=3` is set: pyffish answers one position per call,
 //! some milliseconds each on a busy machine, and depth 3 from 20
-//! positions costs minutes per variant.
+//! positions costs minutes per variant. (20 positions at depth 2 took 25
+//! minutes of CI's time on a busy 2-core machine; 10 take about half.)
 
 use missive_rules::{definition_variants, perft, Notation, Variant};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Command, Stdio};
+
+/// How many random positions the driver plays to (it reads the same
+/// variable).
+fn positions() -> usize {
+    std::env::var("MISSIVE_FSF_POSITIONS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(10)
+}
 
 struct Reference {
     fen: String,
@@ -220,7 +231,13 @@ fn every_definition_variant_plays_as_fairy_stockfish() {
         let r = refs
             .get(v.id())
             .unwrap_or_else(|| panic!("no reference for {}", v.id()));
-        assert_eq!(r.len(), 21, "{}: start and 20 random positions", v.id());
+        let count = positions();
+        assert_eq!(
+            r.len(),
+            count + 1,
+            "{}: start and {count} random positions",
+            v.id()
+        );
         diffs.extend(compare(*v, r));
     }
     assert!(
