@@ -234,7 +234,7 @@ impl Server {
 
     fn cpu_seconds(&self) -> Option<f64> {
         let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).ok()?;
-        stat_cpu_seconds(&stat).map(|(_, s)| s)
+        load::stat_cpu_seconds(&stat).map(|(_, s)| s)
     }
 }
 
@@ -243,30 +243,6 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-/// The command name and user plus system CPU seconds in a
-/// `/proc/PID/stat` line (100 clock ticks a second).
-fn stat_cpu_seconds(stat: &str) -> Option<(&str, f64)> {
-    let (head, rest) = stat.rsplit_once(')')?;
-    let comm = head.split_once('(')?.1;
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
-    Some((comm, ticks / 100.0))
-}
-
-/// CPU seconds of every process named `postgres` on the machine.
-fn postgres_cpu_seconds() -> Option<f64> {
-    let mut total = None;
-    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-            continue;
-        };
-        if let Some(("postgres", secs)) = stat_cpu_seconds(&stat) {
-            *total.get_or_insert(0.0) += secs;
-        }
-    }
-    total
 }
 
 #[derive(Default)]
@@ -441,7 +417,7 @@ fn main() {
     let tally = Arc::new(Mutex::new(Tally::default()));
     let (cpu0, db0) = (
         server.cpu_seconds(),
-        postgres.then(postgres_cpu_seconds).flatten(),
+        postgres.then(load::postgres_cpu_seconds).flatten(),
     );
     let started = Instant::now();
     let threads: Vec<_> = who
@@ -494,7 +470,7 @@ fn main() {
     let seconds = started.elapsed().as_secs_f64();
     let cpu = server.cpu_seconds().zip(cpu0).map(|(b, a)| b - a);
     let db_cpu = postgres
-        .then(postgres_cpu_seconds)
+        .then(load::postgres_cpu_seconds)
         .flatten()
         .zip(db0)
         .map(|(b, a)| b - a);

@@ -345,13 +345,3 @@ pub fn database_bytes(conn: &mut DbConn) -> QueryResult<i64> {
         ),
     }
 }
-
-impl DbConn {
-    /// Which backend this connection talks to.
-    pub fn backend(&self) -> Backend {
-        match self {
-            DbConn::Sqlite(_) => Backend::Sqlite,
-            DbConn::Postgresql(_) => Backend::Postgres,
-        }
-    }
-}

@@ -35,6 +35,16 @@ pub enum DbConn {
     Sqlite(diesel::SqliteConnection),
 }
 
+impl DbConn {
+    /// Which backend this connection talks to.
+    pub fn backend(&self) -> Backend {
+        match self {
+            DbConn::Sqlite(_) => Backend::Sqlite,
+            DbConn::Postgresql(_) => Backend::Postgres,
+        }
+    }
+}
+
 /// Run a query on the connection's own backend: `per_backend!(conn, |c| q)`
 /// compiles `q` once for SQLite and once for PostgreSQL, with `c` the
 /// concrete connection.

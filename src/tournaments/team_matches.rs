@@ -5,6 +5,7 @@
 //! one ends the match hears of it, as a tournament does, and finishes with
 //! its last game.
 
+use crate::db::models::GameRow;
 use crate::db::models::User;
 use crate::db::team_matches::{self as rows, MatchRow, NewMatch};
 use crate::db::DbConn;
@@ -15,7 +16,7 @@ use crate::game::challenge::{create_paired_game, read_rated, Pairing};
 use crate::tournaments::rows::{halves, int_field, parse_time_control};
 use crate::util::clip;
 use chrono::NaiveDateTime;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// The most boards a match may have.
 pub const BOARDS_MAX: i32 = 64;
@@ -325,7 +326,11 @@ pub fn summaries(conn: &mut DbConn, limit: i64) -> Result<Vec<MatchSummary>, Err
     let matches = rows::recent(conn, limit)?;
     let ids: Vec<i32> = matches.iter().map(|m| m.id).collect();
     let games = rows::games_of_matches(conn, &ids)?;
-    let game_rows = rows::game_rows(conn, &games.iter().map(|g| g.1).collect::<Vec<_>>())?;
+    let game_rows: HashMap<i32, GameRow> =
+        rows::game_rows(conn, &games.iter().map(|g| g.1).collect::<Vec<_>>())?
+            .into_iter()
+            .map(|r| (r.id, r))
+            .collect();
     Ok(matches
         .into_iter()
         .map(|m| {
@@ -333,7 +338,7 @@ pub fn summaries(conn: &mut DbConn, limit: i64) -> Result<Vec<MatchSummary>, Err
                 .iter()
                 .filter(|g| g.0 == m.id)
                 .filter_map(|&(_, gid, _, white_team)| {
-                    let g = game_rows.iter().find(|r| r.id == gid)?;
+                    let g = game_rows.get(&gid)?;
                     let r = g.result.filter(|_| g.status == GameStatus::Finished)?;
                     Some((r, Team::from_number(white_team).unwrap_or(Team::One)))
                 })

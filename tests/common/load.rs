@@ -459,3 +459,36 @@ impl Summary {
         self.requests as f64 / self.seconds.max(1e-9)
     }
 }
+
+/// The command name and user plus system CPU seconds in a
+/// `/proc/PID/stat` line.
+pub fn stat_cpu_seconds(stat: &str) -> Option<(&str, f64)> {
+    // Fields after the command name, which is in parentheses: utime and
+    // stime are the 12th and 13th of them, in clock ticks (100 a second on
+    // Linux unless the kernel was built otherwise).
+    let (head, rest) = stat.rsplit_once(')')?;
+    let comm = head.split_once('(')?.1;
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some((comm, ticks / 100.0))
+}
+
+/// User plus system CPU seconds of the PostgreSQL server processes running
+/// on this machine (Linux; every process named `postgres`: the backends of
+/// the server's pool, the WAL writer, the checkpointer...), which the
+/// PostgreSQL cases' work costs beside this process's. None where no such
+/// process can be read. Whatever else uses that server on the machine is
+/// counted too, as a busy neighbour is in a rate.
+pub fn postgres_cpu_seconds() -> Option<f64> {
+    let mut total = None;
+    // Entries that are not processes have no readable `stat` file.
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        if let Some(("postgres", secs)) = stat_cpu_seconds(&stat) {
+            *total.get_or_insert(0.0) += secs;
+        }
+    }
+    total
+}
