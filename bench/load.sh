@@ -5,17 +5,26 @@
 # then benches/load.rs starts the release server on it as a process of its
 # own and plays --players players at once, each with a session of their
 # own, for --secs seconds: per page kind p50/p95/p99 latency, throughput,
-# refusals, and the server's CPU per request (PostgreSQL's too).
+# refusals, and the server's CPU per request (PostgreSQL's too). Five
+# seconds in, a backup is taken while the load goes on (`missive backup` on
+# SQLite, `pg_dump -Fc` on PostgreSQL, into $MISSIVE_LOAD_DIR, deleted
+# after): its time, size, and the moves made meanwhile (--no-backup: none).
 #   bash bench/load.sh                          # 10,000 games, both backends
 #   bash bench/load.sh --games 100000 --secs 30
 #   bash bench/load.sh --only sqlite --players 16
+#   bash bench/load.sh --rate 300      # an open loop: 300 requests/s offered
+# By default each player asks again as soon as answered (a closed loop: the
+# machine's most, latency then mostly queueing); with --rate R the players
+# send R requests a second between them at random moments (an open loop, as
+# independent players do), and a request's latency counts from when it was
+# due, so a server that falls behind shows it.
 # PostgreSQL is reached over its Unix socket ($MISSIVE_LOAD_PG_HOST, default
 # /var/run/postgresql) as $MISSIVE_LOAD_PG_USER (default postgres). A run
 # plays moves, so the database it leaves has a few more; delete the file or
 # drop the database to start again from the generated one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-games=10000 players=32 secs=20 only=sqlite,postgres workers=0
+games=10000 players=32 secs=20 only=sqlite,postgres workers=0 backup=1 rate=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --games) games=$2; shift 2 ;;
@@ -23,6 +32,8 @@ while [ $# -gt 0 ]; do
     --secs) secs=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
     --workers) workers=$2; shift 2 ;;
+    --no-backup) backup=0; shift ;;
+    --rate) rate=$2; shift 2 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -54,6 +65,9 @@ for backend in ${only//,/ }; do
       fi ;;
     *) echo "unknown backend: $backend" >&2; exit 2 ;;
   esac
+  backup_args=()
+  [ "$backup" = 1 ] && backup_args=(--backup-dir "$dir")
   cargo bench --quiet --bench load -- --database-url "$url" \
-    --server target/release/missive --secs "$secs" --players "$players" --workers "$workers"
+    --server target/release/missive --secs "$secs" --players "$players" --workers "$workers" --rate "$rate" \
+    "${backup_args[@]}"
 done

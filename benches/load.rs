@@ -50,7 +50,27 @@ enum Kind {
     Standings,
     Ratings,
     Profile,
+    /// Reported on their own rows, drawn as `Dashboard` and `Standings`:
+    /// the busiest player's dashboard (player1, up to 1,000 running games)
+    /// and the largest tournament's standings.
+    BusyDashboard,
+    LargestStandings,
 }
+
+/// Every row of the report, in its order.
+const ROWS: &[Kind] = &[
+    Kind::Dashboard,
+    Kind::BusyDashboard,
+    Kind::GamePage,
+    Kind::Move,
+    Kind::Archive,
+    Kind::Replay,
+    Kind::Pgn,
+    Kind::Standings,
+    Kind::LargestStandings,
+    Kind::Ratings,
+    Kind::Profile,
+];
 
 impl Kind {
     fn name(self) -> &'static str {
@@ -64,6 +84,8 @@ impl Kind {
             Kind::Standings => "standings",
             Kind::Ratings => "ratings",
             Kind::Profile => "profile",
+            Kind::BusyDashboard => "dashboard of player1",
+            Kind::LargestStandings => "standings, largest",
         }
     }
 }
@@ -75,6 +97,16 @@ struct Args {
     players: usize,
     workers: usize,
     seed: u64,
+    /// Where a backup taken during the load is written (and deleted after):
+    /// `missive backup` on SQLite, `pg_dump -Fc` on PostgreSQL. None: no
+    /// backup.
+    backup_dir: Option<String>,
+    /// Seconds into the load the backup starts.
+    backup_after: f64,
+    /// Requests a second over all players, sent at random moments
+    /// (an open loop, as independent players send them); 0: a closed
+    /// loop, each player asking again as soon as answered.
+    rate: f64,
 }
 
 fn args() -> Args {
@@ -85,6 +117,9 @@ fn args() -> Args {
         players: 32,
         workers: 0,
         seed: 1,
+        backup_dir: None,
+        backup_after: 5.0,
+        rate: 0.0,
     };
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -97,6 +132,9 @@ fn args() -> Args {
             "--players" => a.players = val.parse().expect("--players N"),
             "--workers" => a.workers = val.parse().expect("--workers N"),
             "--seed" => a.seed = val.parse().expect("--seed N"),
+            "--backup-dir" => a.backup_dir = Some(val),
+            "--rate" => a.rate = val.parse().expect("--rate REQUESTS_PER_SECOND"),
+            "--backup-after" => a.backup_after = val.parse().expect("--backup-after SECS"),
             // `cargo bench` adds `--bench`.
             _ => {
                 i += 1;
@@ -117,12 +155,26 @@ fn args() -> Args {
 struct Who {
     name: String,
     session: String,
-    /// Their running games (game page), and those where they are to move.
+    /// Their running games (game page).
     running: Vec<i32>,
-    to_move: Vec<i32>,
+    /// Running games they move in, with their opponent's session: a move
+    /// is made by whichever side is to move, so moves go on all run long.
+    tables: Vec<Table>,
     /// Their finished games (replay, PGN).
     finished: Vec<(i32, i32)>,
+    /// The busiest player (player1), whose dashboard has a row of its own.
+    busy: bool,
 }
+
+#[derive(Clone)]
+struct Table {
+    game: i32,
+    white: bool,
+    other_session: String,
+}
+
+/// How many of a player's running games their moves go to.
+const TABLES: usize = 12;
 
 #[derive(QueryableByName)]
 struct GameOf {
@@ -131,7 +183,9 @@ struct GameOf {
     #[diesel(sql_type = diesel::sql_types::Integer)]
     ply: i32,
     #[diesel(sql_type = diesel::sql_types::Bool)]
-    mine: bool,
+    white: bool,
+    #[diesel(sql_type = diesel::sql_types::Integer)]
+    other: i32,
     #[diesel(sql_type = diesel::sql_types::Bool)]
     active: bool,
 }
@@ -170,7 +224,8 @@ fn players(conn: &mut missive::db::DbConn, n: usize, rng: &mut impl Rng) -> Vec<
                 missive::accounts::users::create_session(conn, user.id, now).expect("session");
             let games = diesel::sql_query(format!(
                 "SELECT id, ply, \
-                 ((white_id = {u} AND turn = 'white') OR (black_id = {u} AND turn = 'black')) AS mine, \
+                 white_id = {u} AS white, \
+                 CASE WHEN white_id = {u} THEN black_id ELSE white_id END AS other, \
                  status = 'active' AS active \
                  FROM games WHERE (white_id = {u} OR black_id = {u}) AND variant = 'chess' \
                  ORDER BY id DESC LIMIT 2000",
@@ -179,13 +234,20 @@ fn players(conn: &mut missive::db::DbConn, n: usize, rng: &mut impl Rng) -> Vec<
             .load::<GameOf>(conn)
             .expect("a player's games");
             Who {
+                busy: id == 1,
                 name,
                 session,
                 running: games.iter().filter(|g| g.active).map(|g| g.id).collect(),
-                to_move: games
+                tables: games
                     .iter()
-                    .filter(|g| g.active && g.mine)
-                    .map(|g| g.id)
+                    .filter(|g| g.active)
+                    .take(TABLES)
+                    .map(|g| Table {
+                        game: g.id,
+                        white: g.white,
+                        other_session: missive::accounts::users::create_session(conn, g.other, now)
+                            .expect("the opponent's session"),
+                    })
                     .collect(),
                 finished: games
                     .iter()
@@ -249,6 +311,46 @@ impl Drop for Server {
 struct Tally {
     micros: HashMap<Kind, Vec<u64>>,
     refused: HashMap<Kind, usize>,
+    /// When each accepted move was answered, in seconds from the start.
+    moves_at: Vec<f64>,
+}
+
+/// A backup taken while the load runs.
+struct Backup {
+    /// Seconds from the start of the load.
+    from: f64,
+    to: f64,
+    bytes: u64,
+    ok: bool,
+}
+
+/// Take the backup: `missive backup FILE` on SQLite (its `VACUUM INTO`,
+/// integrity check and counts), `pg_dump -Fc` on PostgreSQL.
+fn take_backup(a: &Args, dir: &str, postgres: bool, started: Instant) -> Backup {
+    let file = format!("{dir}/load-backup-{}.bak", std::process::id());
+    let _ = std::fs::remove_file(&file);
+    let from = started.elapsed().as_secs_f64();
+    let status = if postgres {
+        Command::new("pg_dump")
+            .args(["-Fc", "-d", &a.database_url, "-f", &file])
+            .stdout(Stdio::null())
+            .status()
+    } else {
+        Command::new(&a.server)
+            .args(["backup", &file])
+            .env("DATABASE_URL", &a.database_url)
+            .stdout(Stdio::null())
+            .status()
+    };
+    let to = started.elapsed().as_secs_f64();
+    let bytes = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
+    let _ = std::fs::remove_file(&file);
+    Backup {
+        from,
+        to,
+        bytes,
+        ok: status.map(|s| s.success()).unwrap_or(false),
+    }
 }
 
 fn draw(rng: &mut impl Rng) -> Kind {
@@ -269,6 +371,7 @@ fn draw(rng: &mut impl Rng) -> Kind {
 struct Seat<'a> {
     cookie: &'a str,
     csrf: &'a str,
+    csrf_seed: &'a str,
     /// Players whose profiles are looked at.
     others: &'a [String],
     /// Tournaments, the largest first.
@@ -284,9 +387,9 @@ fn one(
 ) -> (Kind, Duration, bool) {
     let Seat {
         cookie,
-        csrf,
         others,
         tournaments,
+        ..
     } = *seat;
     let get = |http: &mut Http, path: &str| {
         let t = Instant::now();
@@ -298,14 +401,22 @@ fn one(
     };
     let finished = who.finished.choose(rng).copied();
     let (kind, (took, ok)) = match kind {
-        Kind::Dashboard => (kind, get(http, "/")),
+        // Drawn only as their plain kinds; remapped below.
+        Kind::Dashboard | Kind::BusyDashboard => (Kind::Dashboard, get(http, "/")),
         Kind::GamePage | Kind::Move if who.running.is_empty() => (Kind::Dashboard, get(http, "/")),
         Kind::GamePage => {
             let id = *who.running.choose(rng).expect("running games");
             (kind, get(http, &format!("/games/{id}")))
         }
-        Kind::Move => match who.to_move.pop() {
-            Some(id) => (kind, post_move(http, id, cookie, csrf)),
+        Kind::Move => match who.tables.choose(rng).cloned() {
+            Some(table) => match post_move(http, &table, seat, rng) {
+                Some(answer) => (kind, answer),
+                None => {
+                    // Over: the game has no legal move left.
+                    who.tables.retain(|t| t.game != table.game);
+                    (Kind::Dashboard, get(http, "/"))
+                }
+            },
             None => {
                 let id = *who.running.choose(rng).expect("running games");
                 (Kind::GamePage, get(http, &format!("/games/{id}")))
@@ -329,11 +440,14 @@ fn one(
             let (id, _) = finished.expect("a finished game");
             (kind, get(http, &format!("/games/{id}.pgn")))
         }
-        Kind::Standings => {
+        Kind::Standings | Kind::LargestStandings => {
             // The largest tournament a fifth of the time.
-            let t = match rng.gen_bool(0.2) {
-                true => tournaments[0],
-                false => *tournaments.choose(rng).expect("tournaments"),
+            let (kind, t) = match rng.gen_bool(0.2) {
+                true => (Kind::LargestStandings, tournaments[0]),
+                false => (
+                    Kind::Standings,
+                    *tournaments.choose(rng).expect("tournaments"),
+                ),
             };
             (kind, get(http, &format!("/tournaments/{t}")))
         }
@@ -343,41 +457,61 @@ fn one(
             (kind, get(http, &format!("/users/{name}")))
         }
     };
+    let kind = match kind {
+        Kind::Dashboard if who.busy => Kind::BusyDashboard,
+        k => k,
+    };
     (kind, took, ok)
 }
 
-/// Read the game's position, pick a legal move, post it: the post's time.
-fn post_move(http: &mut Http, id: i32, cookie: &str, csrf: &str) -> (Duration, bool) {
-    let Ok(json) = http.get(&format!("/games/{id}.json"), cookie) else {
-        return (Duration::ZERO, false);
+/// Read the game's position, pick a random legal move, post it as the side
+/// to move: the post's time and whether it was accepted; None when the
+/// game has no legal move (it is over).
+fn post_move(
+    http: &mut Http,
+    table: &Table,
+    seat: &Seat,
+    rng: &mut impl Rng,
+) -> Option<(Duration, bool)> {
+    let id = table.game;
+    let failed = Some((Duration::ZERO, false));
+    let Ok(json) = http.get(&format!("/games/{id}.json"), seat.cookie) else {
+        return failed;
     };
     let Ok(v) = serde_json::from_slice::<serde_json::Value>(&json.body) else {
-        return (Duration::ZERO, false);
+        return failed;
     };
     let (Some(fen), Some(ply)) = (v["fen"].as_str(), v["ply"].as_i64()) else {
-        return (Duration::ZERO, false);
+        return failed;
     };
     let chess = missive_rules::variant("chess").expect("chess");
     let Ok(game) = missive_rules::Game::new(chess, Some(fen)) else {
-        return (Duration::ZERO, false);
+        return failed;
     };
-    let Some(mv) = game.legal_moves().first() else {
-        return (Duration::ZERO, false);
+    let mv = game.legal_moves().choose(rng).cloned()?;
+    let white_to_move = fen.split(' ').nth(1) == Some("w");
+    let cookie = if white_to_move == table.white {
+        seat.cookie.to_string()
+    } else {
+        format!(
+            "missive_session={}; missive_csrf={}",
+            table.other_session, seat.csrf_seed
+        )
     };
-    let text = game.format(mv, missive_rules::Notation::Coordinate);
+    let text = game.format(&mv, missive_rules::Notation::Coordinate);
     let ply = ply.to_string();
     let t = Instant::now();
     let r = http.post(
         &format!("/games/{id}/move"),
-        cookie,
+        &cookie,
         &[
-            ("csrf_token", csrf),
+            ("csrf_token", seat.csrf),
             ("move", text.as_str()),
             ("confirm", "1"),
             ("ply", ply.as_str()),
         ],
     );
-    (t.elapsed(), r.map(|r| r.status == 303).unwrap_or(false))
+    Some((t.elapsed(), r.map(|r| r.status == 303).unwrap_or(false)))
 }
 
 fn ms(mut v: Vec<u64>, q: f64) -> f64 {
@@ -420,6 +554,7 @@ fn main() {
         postgres.then(load::postgres_cpu_seconds).flatten(),
     );
     let started = Instant::now();
+    let per_player_rate = a.rate / a.players.max(1) as f64;
     let threads: Vec<_> = who
         .into_iter()
         .enumerate()
@@ -434,15 +569,40 @@ fn main() {
                 let cookie = format!("missive_session={}; missive_csrf={csrf_seed}", who.session);
                 let csrf = load::csrf_for(&mut http, &csrf_seed).expect("a CSRF token");
                 let mut mine = Tally::default();
+                let mut due = Instant::now();
                 while !stop.load(Ordering::Relaxed) {
+                    // Open loop: the next request is due an exponentially
+                    // drawn interval after the last was due, whenever that
+                    // one was answered; a late start counts in its latency.
+                    let late = if per_player_rate > 0.0 {
+                        let u: f64 = rng.gen_range(f64::EPSILON..1.0);
+                        due += Duration::from_secs_f64(-u.ln() / per_player_rate);
+                        let now = Instant::now();
+                        if due > now {
+                            thread::sleep(due - now);
+                            Duration::ZERO
+                        } else {
+                            now - due
+                        }
+                    } else {
+                        Duration::ZERO
+                    };
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
                     let kind = draw(&mut rng);
                     let seat = Seat {
                         cookie: &cookie,
                         csrf: &csrf,
+                        csrf_seed: &csrf_seed,
                         others: &others,
                         tournaments: &tournaments,
                     };
                     let (kind, took, ok) = one(&mut http, &mut who, &seat, kind, &mut rng);
+                    let took = took + late;
+                    if ok && kind == Kind::Move {
+                        mine.moves_at.push(started.elapsed().as_secs_f64());
+                    }
                     if ok {
                         mine.micros
                             .entry(kind)
@@ -459,10 +619,19 @@ fn main() {
                 for (k, n) in mine.refused {
                     *all.refused.entry(k).or_default() += n;
                 }
+                all.moves_at.extend(mine.moves_at);
             })
         })
         .collect();
-    thread::sleep(Duration::from_secs_f64(a.secs));
+    let backup = a.backup_dir.as_ref().map(|dir| {
+        thread::sleep(Duration::from_secs_f64(a.backup_after.min(a.secs)));
+        take_backup(&a, dir, postgres, started)
+    });
+    // The load runs its full time, and at least until the backup is done.
+    let left = a.secs - started.elapsed().as_secs_f64();
+    if left > 0.0 {
+        thread::sleep(Duration::from_secs_f64(left));
+    }
     stop.store(true, Ordering::Relaxed);
     for t in threads {
         t.join().expect("a player thread");
@@ -477,15 +646,19 @@ fn main() {
     drop(server);
     let tally = tally.lock().unwrap();
     let backend = if postgres { "PostgreSQL" } else { "SQLite" };
+    let offered = match a.rate > 0.0 {
+        true => format!("{:.0} requests/s offered (open loop)", a.rate),
+        false => "closed loop".to_string(),
+    };
     println!(
-        "{backend}, {games} games, {} players at once, {seconds:.1} s",
+        "{backend}, {games} games, {} players at once, {offered}, {seconds:.1} s",
         a.players
     );
     println!("| page | requests | p50 ms | p95 ms | p99 ms | refused |");
     println!("| --- | ---: | ---: | ---: | ---: | ---: |");
     let mut total = 0;
     let mut refused = 0;
-    for (kind, _) in MIX {
+    for kind in ROWS {
         let v = tally.micros.get(kind).cloned().unwrap_or_default();
         let r = tally.refused.get(kind).copied().unwrap_or(0);
         total += v.len();
@@ -504,6 +677,24 @@ fn main() {
             .map(|c| format!("{:.0} µs", c * 1e6 / total as f64))
             .unwrap_or_else(|| "?".into())
     };
+    if let Some(b) = &backup {
+        let during = tally
+            .moves_at
+            .iter()
+            .filter(|&&t| t >= b.from && t <= b.to)
+            .count();
+        let span = (b.to - b.from).max(1e-9);
+        let outside = (tally.moves_at.len() - during) as f64 / (seconds - span).max(1e-9);
+        println!(
+            "backup ({}) {}: {:.1} MB in {:.1} s, from {:.1} s into the load; {during} moves accepted meanwhile ({:.0}/s, {outside:.0}/s the rest of the run)",
+            if postgres { "pg_dump -Fc" } else { "missive backup" },
+            if b.ok { "made" } else { "FAILED" },
+            b.bytes as f64 / 1e6,
+            span,
+            b.from,
+            during as f64 / span,
+        );
+    }
     println!(
         "throughput {:.0} requests/s; {refused} refused; server CPU {} per request{}",
         total as f64 / seconds,
