@@ -133,4 +133,50 @@ fn populated_rows_load_on_every_page(backend: Backend) {
     );
 }
 
-both_backends!(populated_rows_load_on_every_page);
+/// The leaderboard walks the rating index a batch at a time and stops
+/// once both lists are settled; whatever the batch, it lists what reading
+/// every row lists, ties (broken by name) included.
+fn the_leaderboard_walk_lists_what_reading_everything_lists(backend: Backend) {
+    let app = TestApp::start(backend);
+    populate::run(&mut app.db(), &small()).unwrap();
+    // Ties: a third of the chess ratings made equal.
+    diesel::sql_query(
+        "UPDATE ratings SET rating = 1612.5 WHERE variant = 'chess' AND user_id % 3 = 0",
+    )
+    .execute(&mut app.db())
+    .unwrap();
+    let now = missive::util::now();
+    let names = |(a, b): (Vec<missive::ratings::read::Leader>, Vec<_>)| {
+        let n = |v: Vec<missive::ratings::read::Leader>| {
+            v.into_iter().map(|l| l.username).collect::<Vec<_>>()
+        };
+        (n(a), n(b))
+    };
+    let mut conn = app.db();
+    let everything = |conn: &mut _, limit| {
+        names(
+            missive::ratings::read::leaderboard_in_batches(conn, "chess", now, limit, 100_000)
+                .unwrap(),
+        )
+    };
+    let all = everything(&mut conn, 1_000);
+    assert!(all.0.len() + all.1.len() > 20, "{all:?}");
+    for limit in [1, 2, 5, 12] {
+        let expected = everything(&mut conn, limit);
+        assert_eq!(expected.0, all.0.iter().take(limit).cloned().collect::<Vec<_>>());
+        for batch in [1, 2, 3, 7, 40] {
+            let walked = names(
+                missive::ratings::read::leaderboard_in_batches(
+                    &mut conn, "chess", now, limit, batch,
+                )
+                .unwrap(),
+            );
+            assert_eq!(walked, expected, "limit {limit}, batch {batch}");
+        }
+    }
+}
+
+both_backends!(
+    populated_rows_load_on_every_page,
+    the_leaderboard_walk_lists_what_reading_everything_lists
+);

@@ -163,16 +163,71 @@ pub fn player_of(row: &GameRow, color: Color) -> Option<i32> {
     }
 }
 
+/// Whether `user_id` plays in or created a game.
+macro_rules! of_user {
+    ($user_id:expr) => {
+        games::white_id
+            .eq($user_id)
+            .or(games::black_id.eq($user_id))
+            .or(games::challenger_id.eq($user_id))
+            .or(games::opponent_id.eq($user_id))
+    };
+}
+
+/// A user's open games: challenges and seeks not yet answered, and the
+/// games running.
+pub fn open_games_of(conn: &mut DbConn, user_id: i32) -> Result<Vec<GameRow>, Error> {
+    Ok(games::table
+        .filter(of_user!(user_id))
+        .filter(games::status.eq_any([GameStatus::Pending.code(), GameStatus::Active.code()]))
+        .select(GameRow::as_select())
+        .load(conn)?)
+}
+
+/// The latest `limit` of a user's closed games (finished, declined,
+/// withdrawn) that `keep` keeps (by variant and tournament), the latest
+/// ended first. Only their ids and times are read for the whole history,
+/// whole rows for the chosen ones: a player of years has thousands.
+pub fn latest_closed_of(
+    conn: &mut DbConn,
+    user_id: i32,
+    limit: usize,
+    keep: impl Fn(&str, Option<i32>) -> bool,
+) -> Result<Vec<GameRow>, Error> {
+    type Brief = (
+        i32,
+        String,
+        Option<i32>,
+        Option<chrono::NaiveDateTime>,
+        chrono::NaiveDateTime,
+    );
+    let mut brief: Vec<Brief> = games::table
+        .filter(of_user!(user_id))
+        .filter(games::status.ne_all([GameStatus::Pending.code(), GameStatus::Active.code()]))
+        .select((
+            games::id,
+            games::variant,
+            games::tournament_id,
+            games::ended_at,
+            games::updated_at,
+        ))
+        .load(conn)?;
+    brief.retain(|b| keep(&b.1, b.2));
+    brief.sort_by_key(|b| std::cmp::Reverse((b.3.unwrap_or(b.4), b.0)));
+    brief.truncate(limit);
+    let ids: Vec<i32> = brief.iter().map(|b| b.0).collect();
+    let mut rows: Vec<GameRow> = games::table
+        .filter(games::id.eq_any(&ids))
+        .select(GameRow::as_select())
+        .load(conn)?;
+    rows.sort_by_key(|g| ids.iter().position(|&id| id == g.id));
+    Ok(rows)
+}
+
 /// Every game a user takes part in or has created.
 pub fn games_of(conn: &mut DbConn, user_id: i32) -> Result<Vec<GameRow>, Error> {
     Ok(games::table
-        .filter(
-            games::white_id
-                .eq(user_id)
-                .or(games::black_id.eq(user_id))
-                .or(games::challenger_id.eq(user_id))
-                .or(games::opponent_id.eq(user_id)),
-        )
+        .filter(of_user!(user_id))
         .select(GameRow::as_select())
         .load(conn)?)
 }

