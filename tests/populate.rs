@@ -133,10 +133,28 @@ fn populated_rows_load_on_every_page(backend: Backend) {
     );
 }
 
+#[derive(QueryableByName)]
+struct RatingRow {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    username: String,
+    #[diesel(sql_type = diesel::sql_types::Double)]
+    rating: f64,
+    #[diesel(sql_type = diesel::sql_types::Double)]
+    deviation: f64,
+    #[diesel(sql_type = diesel::sql_types::Double)]
+    volatility: f64,
+    #[diesel(sql_type = diesel::sql_types::Integer)]
+    games: i32,
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Timestamp>)]
+    last_played_at: Option<chrono::NaiveDateTime>,
+}
+
 /// The leaderboard walks the rating index a batch at a time and stops
-/// once both lists are settled; whatever the batch, it lists what reading
-/// every row lists, ties (broken by name) included.
+/// once a list is settled; whatever the batch, it lists what every chess
+/// rating, read whole and sorted here, gives: ties (broken by name) and
+/// rested players whose deviation grew past the line included.
 fn the_leaderboard_walk_lists_what_reading_everything_lists(backend: Backend) {
+    use missive::domain::rating::{Rating, Standing};
     let app = TestApp::start(backend);
     populate::run(&mut app.db(), &small()).unwrap();
     // Ties: a third of the chess ratings made equal.
@@ -145,33 +163,72 @@ fn the_leaderboard_walk_lists_what_reading_everything_lists(backend: Backend) {
     )
     .execute(&mut app.db())
     .unwrap();
+    // Low stored deviations: established if played lately, provisional
+    // again where the rest since has grown them past the line.
+    diesel::sql_query(
+        "UPDATE ratings SET deviation = 60 WHERE variant = 'chess' AND user_id % 5 = 0",
+    )
+    .execute(&mut app.db())
+    .unwrap();
     let now = missive::util::now();
-    let names = |(a, b): (Vec<missive::ratings::read::Leader>, Vec<_>)| {
-        let n = |v: Vec<missive::ratings::read::Leader>| {
-            v.into_iter().map(|l| l.username).collect::<Vec<_>>()
+    let since = now - chrono::TimeDelta::days(missive::ratings::read::ACTIVE_DAYS);
+    let mut all: Vec<(String, Rating)> = diesel::sql_query(
+        "SELECT u.username, r.rating, r.deviation, r.volatility, r.games, r.last_played_at \
+         FROM ratings r JOIN users u ON u.id = r.user_id \
+         WHERE r.variant = 'chess' AND r.games > 0 AND u.deleted_at IS NULL",
+    )
+    .load::<RatingRow>(&mut app.db())
+    .unwrap()
+    .into_iter()
+    .filter(|r| r.last_played_at.is_some_and(|t| t >= since))
+    .map(|r| {
+        let standing = Standing {
+            rating: Rating {
+                rating: r.rating,
+                deviation: r.deviation,
+                volatility: r.volatility,
+            },
+            games: r.games,
+            last_played_at: r.last_played_at,
+            seq: 0,
         };
-        (n(a), n(b))
+        (r.username, standing.at(now))
+    })
+    .collect();
+    all.sort_by(|a, b| {
+        b.1.rating
+            .total_cmp(&a.1.rating)
+            .then_with(|| a.0.cmp(&b.0))
+    });
+    let (provisional, established): (Vec<_>, Vec<_>) =
+        all.into_iter().partition(|(_, r)| r.provisional());
+    assert!(
+        established.len() >= 5 && provisional.len() >= 5,
+        "{established:?} {provisional:?}"
+    );
+    let names = |v: &[(String, Rating)], n: usize| -> Vec<String> {
+        v.iter().take(n).map(|(name, _)| name.clone()).collect()
     };
     let mut conn = app.db();
-    let everything = |conn: &mut _, limit| {
-        names(
-            missive::ratings::read::leaderboard_in_batches(conn, "chess", now, limit, 100_000)
-                .unwrap(),
-        )
-    };
-    let all = everything(&mut conn, 1_000);
-    assert!(all.0.len() + all.1.len() > 20, "{all:?}");
-    for limit in [1, 2, 5, 12] {
-        let expected = everything(&mut conn, limit);
-        assert_eq!(expected.0, all.0.iter().take(limit).cloned().collect::<Vec<_>>());
-        for batch in [1, 2, 3, 7, 40] {
-            let walked = names(
-                missive::ratings::read::leaderboard_in_batches(
-                    &mut conn, "chess", now, limit, batch,
-                )
-                .unwrap(),
+    for limit in [1, 2, 5, 12, 1_000] {
+        for batch in [1, 2, 3, 7, 40, 100_000] {
+            let (e, p) = missive::ratings::read::leaderboard_in_batches(
+                &mut conn, "chess", now, limit, batch,
+            )
+            .unwrap();
+            let got = |v: Vec<missive::ratings::read::Leader>| {
+                v.into_iter().map(|l| l.username).collect::<Vec<_>>()
+            };
+            assert_eq!(
+                got(e),
+                names(&established, limit),
+                "established, limit {limit}, batch {batch}"
             );
-            assert_eq!(walked, expected, "limit {limit}, batch {batch}");
+            assert_eq!(
+                got(p),
+                names(&provisional, limit),
+                "provisional, limit {limit}, batch {batch}"
+            );
         }
     }
 }
