@@ -206,57 +206,74 @@ fn players(conn: &mut missive::db::DbConn, n: usize, rng: &mut impl Rng) -> Vec<
     assert!(total >= 2, "the database has no generated players");
     let n = n.min(total as usize);
     let pick_from = (total / 10).max(n as i32).min(total);
-    let mut ids: Vec<i32> = vec![1];
-    while ids.len() < n {
-        let id = rng.gen_range(1..=pick_from);
-        if !ids.contains(&id) {
-            ids.push(id);
-        }
-    }
+    // Players who have a running and a finished chess game, as the active
+    // players of a busy site have: at a million games most of the first
+    // tenth have none running, and every game page and move they were to
+    // ask for became a dashboard.
+    let mut tried: Vec<i32> = vec![1];
+    let mut chosen: Vec<Who> = Vec::new();
     let now = missive::util::now();
-    ids.into_iter()
-        .map(|id| {
-            let name = missive::populate::username(id);
-            let user = missive::accounts::users::find_by_name(conn, &name)
-                .expect("read a player")
-                .unwrap_or_else(|| panic!("no player {name}"));
-            let session =
-                missive::accounts::users::create_session(conn, user.id, now).expect("session");
-            let games = diesel::sql_query(format!(
-                "SELECT id, ply, \
-                 white_id = {u} AS white, \
-                 CASE WHEN white_id = {u} THEN black_id ELSE white_id END AS other, \
-                 status = 'active' AS active \
-                 FROM games WHERE (white_id = {u} OR black_id = {u}) AND variant = 'chess' \
-                 ORDER BY id DESC LIMIT 2000",
-                u = user.id
-            ))
-            .load::<GameOf>(conn)
-            .expect("a player's games");
-            Who {
-                busy: id == 1,
-                name,
-                session,
-                running: games.iter().filter(|g| g.active).map(|g| g.id).collect(),
-                tables: games
-                    .iter()
-                    .filter(|g| g.active)
-                    .take(TABLES)
-                    .map(|g| Table {
-                        game: g.id,
-                        white: g.white,
-                        other_session: missive::accounts::users::create_session(conn, g.other, now)
-                            .expect("the opponent's session"),
-                    })
-                    .collect(),
-                finished: games
-                    .iter()
-                    .filter(|g| !g.active)
-                    .map(|g| (g.id, g.ply))
-                    .collect(),
+    let mut next = 1;
+    while chosen.len() < n && (tried.len() as i32) <= pick_from {
+        let who = who_of(conn, next, now);
+        if next == 1 || (!who.running.is_empty() && !who.finished.is_empty()) {
+            chosen.push(who);
+        }
+        next = loop {
+            let id = rng.gen_range(1..=pick_from);
+            if !tried.contains(&id) {
+                tried.push(id);
+                break id;
             }
-        })
-        .collect()
+            if tried.len() as i32 >= pick_from {
+                break id;
+            }
+        };
+    }
+    chosen
+}
+
+/// Player `id`, with a new session, their games, and their opponents'
+/// sessions for the games they move in.
+fn who_of(conn: &mut missive::db::DbConn, id: i32, now: chrono::NaiveDateTime) -> Who {
+    let name = missive::populate::username(id);
+    let user = missive::accounts::users::find_by_name(conn, &name)
+        .expect("read a player")
+        .unwrap_or_else(|| panic!("no player {name}"));
+    let session = missive::accounts::users::create_session(conn, user.id, now).expect("session");
+    let games = diesel::sql_query(format!(
+        "SELECT id, ply, \
+         white_id = {u} AS white, \
+         CASE WHEN white_id = {u} THEN black_id ELSE white_id END AS other, \
+         status = 'active' AS active \
+         FROM games WHERE (white_id = {u} OR black_id = {u}) AND variant = 'chess' \
+         ORDER BY id DESC LIMIT 2000",
+        u = user.id
+    ))
+    .load::<GameOf>(conn)
+    .expect("a player's games");
+    Who {
+        busy: id == 1,
+        name,
+        session,
+        running: games.iter().filter(|g| g.active).map(|g| g.id).collect(),
+        tables: games
+            .iter()
+            .filter(|g| g.active)
+            .take(TABLES)
+            .map(|g| Table {
+                game: g.id,
+                white: g.white,
+                other_session: missive::accounts::users::create_session(conn, g.other, now)
+                    .expect("the opponent's session"),
+            })
+            .collect(),
+        finished: games
+            .iter()
+            .filter(|g| !g.active)
+            .map(|g| (g.id, g.ply))
+            .collect(),
+    }
 }
 
 /// The server as a process of its own, stopped when dropped.
