@@ -208,7 +208,7 @@ fn coarse(condition: &str) -> bool {
         })
         .collect();
     let column = |p: &str| -> String {
-        p.split(|c: char| c == '=' || c == '<' || c == '>' || c == ' ')
+        p.split(['=', '<', '>', ' '])
             .next()
             .unwrap_or("")
             .trim_matches(|c: char| c == '(' || c == ')')
