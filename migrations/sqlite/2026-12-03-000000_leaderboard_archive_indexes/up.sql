@@ -14,3 +14,8 @@ CREATE INDEX IF NOT EXISTS ratings_by_variant_rating ON ratings (variant, rating
 -- The leaderboard's old index (variant, last_played_at): the new one
 -- serves it, and a planner that took the old one sorted every active rating.
 DROP INDEX IF EXISTS ratings_by_variant;
+-- The established list walks only ratings whose stored deviation is under
+-- the provisional line (a thousand of 46,747 active chess ratings at a
+-- million games); read from the index above, it stepped over the rest
+-- (15 ms).
+CREATE INDEX IF NOT EXISTS ratings_established ON ratings (variant, rating, user_id) WHERE deviation <= 110;
