@@ -327,9 +327,23 @@ impl Drop for Server {
 #[derive(Default)]
 struct Tally {
     micros: HashMap<Kind, Vec<u64>>,
-    refused: HashMap<Kind, usize>,
+    /// Answers other than the one expected, by kind and status (0: no
+    /// answer at all).
+    refused: HashMap<(Kind, u16), usize>,
     /// When each accepted move was answered, in seconds from the start.
     moves_at: Vec<f64>,
+}
+
+/// A request's outcome: accepted, or the status it got instead (0: the
+/// exchange failed).
+type Answer = Result<(), u16>;
+
+fn answer(status: u16, expected: u16) -> Answer {
+    if status == expected {
+        Ok(())
+    } else {
+        Err(status)
+    }
 }
 
 /// A backup taken while the load runs.
@@ -401,7 +415,7 @@ fn one(
     seat: &Seat,
     kind: Kind,
     rng: &mut impl Rng,
-) -> (Kind, Duration, bool) {
+) -> (Kind, Duration, Answer) {
     let Seat {
         cookie,
         others,
@@ -410,11 +424,8 @@ fn one(
     } = *seat;
     let get = |http: &mut Http, path: &str| {
         let t = Instant::now();
-        let ok = http
-            .get_status(path, cookie)
-            .map(|s| s == 200)
-            .unwrap_or(false);
-        (t.elapsed(), ok)
+        let status = http.get_status(path, cookie).unwrap_or(0);
+        (t.elapsed(), answer(status, 200))
     };
     let finished = who.finished.choose(rng).copied();
     let (kind, (took, ok)) = match kind {
@@ -489,9 +500,9 @@ fn post_move(
     table: &Table,
     seat: &Seat,
     rng: &mut impl Rng,
-) -> Option<(Duration, bool)> {
+) -> Option<(Duration, Answer)> {
     let id = table.game;
-    let failed = Some((Duration::ZERO, false));
+    let failed = Some((Duration::ZERO, Err(0)));
     let Ok(json) = http.get(&format!("/games/{id}.json"), seat.cookie) else {
         return failed;
     };
@@ -528,7 +539,7 @@ fn post_move(
             ("ply", ply.as_str()),
         ],
     );
-    Some((t.elapsed(), r.map(|r| r.status == 303).unwrap_or(false)))
+    Some((t.elapsed(), answer(r.map(|r| r.status).unwrap_or(0), 303)))
 }
 
 fn ms(mut v: Vec<u64>, q: f64) -> f64 {
@@ -617,16 +628,17 @@ fn main() {
                     };
                     let (kind, took, ok) = one(&mut http, &mut who, &seat, kind, &mut rng);
                     let took = took + late;
-                    if ok && kind == Kind::Move {
+                    if ok.is_ok() && kind == Kind::Move {
                         mine.moves_at.push(started.elapsed().as_secs_f64());
                     }
-                    if ok {
+                    if ok.is_ok() {
                         mine.micros
                             .entry(kind)
                             .or_default()
                             .push(took.as_micros() as u64);
                     } else {
-                        *mine.refused.entry(kind).or_default() += 1;
+                        let status = ok.err().unwrap_or(0);
+                        *mine.refused.entry((kind, status)).or_default() += 1;
                     }
                 }
                 let mut all = tally.lock().unwrap();
@@ -677,7 +689,12 @@ fn main() {
     let mut refused = 0;
     for kind in ROWS {
         let v = tally.micros.get(kind).cloned().unwrap_or_default();
-        let r = tally.refused.get(kind).copied().unwrap_or(0);
+        let r: usize = tally
+            .refused
+            .iter()
+            .filter(|((k, _), _)| k == kind)
+            .map(|(_, n)| n)
+            .sum();
         total += v.len();
         refused += r;
         println!(
@@ -711,6 +728,18 @@ fn main() {
             b.from,
             during as f64 / span,
         );
+    }
+    if refused > 0 {
+        let mut why: Vec<_> = tally.refused.iter().collect();
+        why.sort();
+        let words: Vec<String> = why
+            .into_iter()
+            .map(|((k, status), n)| match status {
+                0 => format!("{} no answer ×{n}", k.name()),
+                s => format!("{} {s} ×{n}", k.name()),
+            })
+            .collect();
+        println!("refused: {}", words.join(", "));
     }
     println!(
         "throughput {:.0} requests/s; {refused} refused; server CPU {} per request{}",
