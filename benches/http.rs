@@ -14,7 +14,8 @@
 //! and, when it answers, on PostgreSQL over its Unix socket
 //! (`MISSIVE_BENCH_POSTGRES_URL`, else the socket in /var/run/postgresql,
 //! else `MISSIVE_TEST_POSTGRES_URL`; a scratch database is created and
-//! dropped). Ratios against the targets close the run.
+//! dropped). Ratios close the run: the move against its target, the page
+//! for scale (its target was withdrawn by issue 65).
 //! `MISSIVE_BENCH_SAVE_PAGE=FILE` saves one game page as the bench sees it.
 
 #[path = "../tests/common/launch.rs"]
@@ -577,19 +578,31 @@ fn main() {
         None
     };
 
-    println!("ratios (targets: SQLite page >= 0.4, PostgreSQL page >= 0.1, move >= 1.0):");
+    // The page targets (0.4 and 0.1) were withdrawn by issue 65: a ratio
+    // to a handler that does nothing says little about what players feel,
+    // and `bench/load.sh` measures pages instead. The page ratios stay for
+    // scale.
+    println!("ratios (target: move >= 1.0; the page ratios for scale only):");
     // `cpu_too`: also give the ratio from CPU per request, which a busy
     // neighbour on the machine disturbs much less than rates. Only between
     // cases that keep every core busy: the raw SQLite loop is one thread, so
     // its rate is not cores over CPU per request.
-    let ratio = |what: &str, x: &Summary, base: &Option<Summary>, base_name: &str, target: f64| {
-        if let Some(base) = base {
-            let r = x.rate() / base.rate().max(1e-9);
-            let verdict = if r >= target { "met" } else { "NOT met" };
-            println!("  {what:<28} / {base_name:<22} = {r:.2}  (target {target}: {verdict})");
-        }
-    };
-    for (label, cases, page_target) in [("SQLite", &sqlite, 0.4), ("PostgreSQL", &pg, 0.1)] {
+    let ratio =
+        |what: &str, x: &Summary, base: &Option<Summary>, base_name: &str, target: Option<f64>| {
+            if let Some(base) = base {
+                let r = x.rate() / base.rate().max(1e-9);
+                match target {
+                    Some(target) => {
+                        let verdict = if r >= target { "met" } else { "NOT met" };
+                        println!(
+                            "  {what:<28} / {base_name:<22} = {r:.2}  (target {target}: {verdict})"
+                        )
+                    }
+                    None => println!("  {what:<28} / {base_name:<22} = {r:.2}  (for scale)"),
+                }
+            }
+        };
+    for (label, cases) in [("SQLite", &sqlite), ("PostgreSQL", &pg)] {
         if let Some([m, p, f]) = cases {
             if let Some(p) = p {
                 ratio(
@@ -597,7 +610,7 @@ fn main() {
                     p,
                     &t,
                     "trivial handler",
-                    page_target,
+                    None,
                 );
             }
             if let (Some(f), Some(t)) = (f, &t) {
@@ -613,7 +626,7 @@ fn main() {
                     m,
                     &raw,
                     "raw SQLite transaction",
-                    1.0,
+                    Some(1.0),
                 );
                 if let Some(u) = &raw_unsynced {
                     println!(
