@@ -384,11 +384,12 @@ pub fn archive(conn: &mut DbConn, f: &ArchiveFilter) -> Result<ArchivePage, Erro
         q = q.order((games::updated_at.desc(), games::id.desc()));
     }
     let page = f.page.clamp(1, 100_000);
-    let mut rows: Vec<GameRow> = q
+    let q = q
         .offset((page - 1) * ARCHIVE_PAGE)
         .limit(ARCHIVE_PAGE + 1)
-        .select(GameRow::as_select())
-        .load(conn)?;
+        .select(GameRow::as_select());
+    let mut rows: Vec<GameRow> =
+        crate::db::with_generic_plans(conn, |c| q.load::<GameRow>(c).map_err(Error::from))?;
     let more = rows.len() as i64 > ARCHIVE_PAGE;
     rows.truncate(ARCHIVE_PAGE as usize);
     let names = rows::player_names(conn, &rows)?;
