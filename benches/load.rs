@@ -210,25 +210,18 @@ fn players(conn: &mut missive::db::DbConn, n: usize, rng: &mut impl Rng) -> Vec<
     // players of a busy site have: at a million games most of the first
     // tenth have none running, and every game page and move they were to
     // ask for became a dashboard.
-    let mut tried: Vec<i32> = vec![1];
-    let mut chosen: Vec<Who> = Vec::new();
+    let mut others: Vec<i32> = (2..=pick_from).collect();
+    others.shuffle(rng);
     let now = missive::util::now();
-    let mut next = 1;
-    while chosen.len() < n && (tried.len() as i32) <= pick_from {
-        let who = who_of(conn, next, now);
-        if next == 1 || (!who.running.is_empty() && !who.finished.is_empty()) {
+    let mut chosen: Vec<Who> = Vec::new();
+    for id in std::iter::once(1).chain(others) {
+        if chosen.len() >= n {
+            break;
+        }
+        let who = who_of(conn, id, now);
+        if id == 1 || (!who.running.is_empty() && !who.finished.is_empty()) {
             chosen.push(who);
         }
-        next = loop {
-            let id = rng.gen_range(1..=pick_from);
-            if !tried.contains(&id) {
-                tried.push(id);
-                break id;
-            }
-            if tried.len() as i32 >= pick_from {
-                break id;
-            }
-        };
     }
     chosen
 }

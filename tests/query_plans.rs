@@ -176,9 +176,15 @@ fn sqlite_plan(conn: &mut missive::db::DbConn, sql: &str) -> Vec<String> {
 /// A scan of a large table in an SQLite plan. `SCAN t USING INDEX i` reads
 /// the index in order and stops at the statement's LIMIT when no sort
 /// follows: fine for a statement with LIMIT.
+/// Whether an SQLite plan walks its index in the statement's order and a
+/// LIMIT stops it (no sort after the walk).
+fn sqlite_limited(sql: &str, plan: &[String]) -> bool {
+    sql.to_ascii_uppercase().contains(" LIMIT ")
+        && !plan.iter().any(|l| l.contains("TEMP B-TREE FOR ORDER BY"))
+}
+
 fn sqlite_scans(sql: &str, plan: &[String], large: &[&str]) -> Vec<String> {
-    let limited = sql.to_ascii_uppercase().contains(" LIMIT ")
-        && !plan.iter().any(|l| l.contains("TEMP B-TREE FOR ORDER BY"));
+    let limited = sqlite_limited(sql, plan);
     plan.iter()
         .filter(|line| {
             let Some(rest) = line.strip_prefix("SCAN ") else {
@@ -228,8 +234,7 @@ fn coarse(condition: &str) -> bool {
 /// Reads of a whole class of a large table in an SQLite plan: a search by
 /// coarse columns only, unless walked in order and stopped by a LIMIT.
 fn sqlite_classes(sql: &str, plan: &[String], large: &[&str]) -> Vec<String> {
-    let limited = sql.to_ascii_uppercase().contains(" LIMIT ")
-        && !plan.iter().any(|l| l.contains("TEMP B-TREE FOR ORDER BY"));
+    let limited = sqlite_limited(sql, plan);
     plan.iter()
         .filter(|line| {
             let Some(rest) = line.strip_prefix("SEARCH ") else {
