@@ -563,8 +563,21 @@ fn main() {
             .map(|r| r.id)
             .collect();
     assert!(!tournaments.is_empty(), "the database has no tournaments");
+    // Profiles looked at: 200 players drawn as the population's games drew
+    // theirs (a third of picks among the busiest hundredth), so both sizes
+    // look at alike players. The first 200 by number were all among the
+    // busiest at a million games and a twentieth of them at 10,000.
+    let people = diesel::sql_query("SELECT CAST(COUNT(*) AS INTEGER) AS id FROM users")
+        .get_result::<Id>(&mut conn)
+        .expect("count users")
+        .id;
+    let heavy = missive::populate::heavy_of(people);
+    let others: Vec<String> = (0..200)
+        .map(|_| {
+            missive::populate::username(1 + missive::populate::draw_player(&mut rng, people, heavy))
+        })
+        .collect();
     drop(conn);
-    let others: Vec<String> = (1..=200).map(missive::populate::username).collect();
     let sink = missive::smtp_sink::SmtpSink::start();
     let server = Server::start(&a, &sink.url());
     let postgres = missive::db::parse_url(&a.database_url).0 == missive::db::Backend::Postgres;

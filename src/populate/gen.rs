@@ -58,16 +58,24 @@ pub struct Gen {
     pub report: Report,
 }
 
+/// The busiest players of `players`: the first hundredth (at least two).
+pub fn heavy_of(players: i32) -> i32 {
+    (players / 100).max(2)
+}
+
+/// A player's place (0-based) among `players`, drawn as games draw them:
+/// three picks in ten from the busiest `heavy`, the rest from everyone.
+/// The load bench draws the profiles it looks at the same way, so a
+/// profile at 10,000 games and one at a million are of alike players.
+pub fn draw_player(rng: &mut impl Rng, players: i32, heavy: i32) -> i32 {
+    let span = if rng.gen_bool(0.3) { heavy } else { players };
+    rng.gen_range(0..span.clamp(1, players.max(1)))
+}
+
 impl Gen {
-    /// A player, chosen as games choose them: a third of the picks from the
-    /// busiest hundredth of the players.
+    /// A player, chosen as games choose them ([`draw_player`]).
     pub fn player(&mut self) -> i32 {
-        let span = if self.rng.gen_bool(0.3) {
-            self.heavy
-        } else {
-            self.players
-        };
-        self.first_user + self.rng.gen_range(0..span)
+        self.first_user + draw_player(&mut self.rng, self.players, self.heavy)
     }
 
     /// Two different players.

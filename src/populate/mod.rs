@@ -15,7 +15,7 @@ mod gen;
 pub mod pool;
 mod tournaments;
 
-pub use gen::{Options, Report};
+pub use gen::{draw_player, heavy_of, Options, Report};
 
 use crate::db::bulk::{self, Batch, RatingIns, UserIns, VerifiedIns};
 use crate::db::DbConn;
@@ -77,7 +77,7 @@ pub fn run(conn: &mut DbConn, opts: &Options) -> anyhow::Result<Report> {
         pools,
         first_user: last_user + 1,
         players,
-        heavy: (players / 100).max(2),
+        heavy: gen::heavy_of(players),
         next_game: last_game + 1,
         next_tournament: last_tournament + 1,
         now,

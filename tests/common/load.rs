@@ -47,6 +47,22 @@ impl Reply {
     }
 }
 
+/// Whether the server has closed `s` (or it broke) while it was idle: a
+/// peek that does not wait finds its end (or an error) rather than nothing
+/// to read yet.
+fn closed_by_peer(s: &TcpStream) -> bool {
+    if s.set_nonblocking(true).is_err() {
+        return true;
+    }
+    let mut byte = [0u8; 1];
+    let closed = match s.peek(&mut byte) {
+        Ok(0) => true,
+        Ok(_) => false,
+        Err(e) => e.kind() != io::ErrorKind::WouldBlock,
+    };
+    closed || s.set_nonblocking(false).is_err()
+}
+
 impl Http {
     pub fn new(addr: &str) -> Http {
         Http {
@@ -99,6 +115,16 @@ impl Http {
         body: &[u8],
         keep: bool,
     ) -> io::Result<Reply> {
+        if self
+            .conn
+            .as_ref()
+            .is_some_and(|c| closed_by_peer(c.get_ref()))
+        {
+            // The server closes a keep-alive connection left idle (at a low
+            // offered rate, often): that is not a refusal, and a browser
+            // would open a new one.
+            self.conn = None;
+        }
         if self.conn.is_none() {
             let s = TcpStream::connect(&self.addr)?;
             s.set_nodelay(true)?;

@@ -4,7 +4,7 @@
 //! and shown a page at a time; a plain GET form filters by variant and by
 //! tournament, so it works without script.
 
-use crate::clocks::turn_order::{self, Due};
+use crate::clocks::turn_order;
 use crate::db::models::{GameRow, User};
 use crate::db::schema::tournaments;
 use crate::domain::error::Error;
@@ -226,13 +226,93 @@ fn choices(
     (variants, tournaments)
 }
 
+/// Which list of the dashboard a game is in.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum List {
+    /// Running, the player to move.
+    Turn,
+    /// Running, the opponent to move; or the player's challenge unanswered.
+    Waiting,
+    /// Another player's challenge to answer.
+    Challenge,
+    Finished,
+}
+
+fn list_of(g: &GameRow, uid: i32) -> List {
+    match g.status {
+        GameStatus::Active if rows::player_to_move(g) == Some(uid) => List::Turn,
+        GameStatus::Active => List::Waiting,
+        GameStatus::Pending if g.challenger_id == uid => List::Waiting,
+        GameStatus::Pending => List::Challenge,
+        _ => List::Finished,
+    }
+}
+
+/// The games the page shows, each list cut to its page, with the size of
+/// the whole lists: only these get names, ratings and words, so a player
+/// with a thousand games running costs a page of lines, not a thousand.
+struct Shown {
+    turns: Vec<GameRow>,
+    turn_total: usize,
+    turn_page: usize,
+    waiting: Vec<GameRow>,
+    wait_total: usize,
+    wait_page: usize,
+    challenges: Vec<GameRow>,
+    finished: Vec<GameRow>,
+    /// The first game of the whole "your turn" list.
+    first_turn: Option<i32>,
+}
+
+impl Shown {
+    /// `mine` (already filtered and sorted by deadline) sorted into lists,
+    /// the two long ones cut to the pages the query asks for.
+    fn cut(mine: Vec<GameRow>, uid: i32, q: &DashboardQuery) -> Shown {
+        let (mut turns, mut waiting, mut challenges, mut finished) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for g in mine {
+            match list_of(&g, uid) {
+                List::Turn => turns.push(g),
+                List::Waiting => waiting.push(g),
+                List::Challenge => challenges.push(g),
+                List::Finished => finished.push(g),
+            }
+        }
+        finished.sort_by_key(|g| std::cmp::Reverse(g.ended_at.unwrap_or(g.updated_at)));
+        finished.truncate(FINISHED_SHOWN);
+        let (turn_total, wait_total) = (turns.len(), waiting.len());
+        let turn_page = page_number(&q.turn_page, pages_for(turn_total));
+        let wait_page = page_number(&q.wait_page, pages_for(wait_total));
+        Shown {
+            first_turn: turns.first().map(|g| g.id),
+            turns: page_of(turns, turn_page),
+            turn_total,
+            turn_page,
+            waiting: page_of(waiting, wait_page),
+            wait_total,
+            wait_page,
+            challenges,
+            finished,
+        }
+    }
+
+    fn games(&self) -> impl Iterator<Item = &GameRow> {
+        self.turns
+            .iter()
+            .chain(&self.waiting)
+            .chain(&self.challenges)
+            .chain(&self.finished)
+    }
+}
+
 /// `GET /` for a signed-in player.
 pub async fn show(ctx: Ctx, user: User, q: DashboardQuery) -> Result<HttpResponse, Error> {
     let uid = user.id;
     let zone = crate::domain::week::zone_or_utc(&user.time_zone);
     let tfilter = TournamentFilter::read(&q.tournament);
-    let variant = q.variant.clone();
-    let (mine, seeks, names, dues, ratings, tournament_names) = db_read(&ctx.state, move |conn| {
+    let query = q.clone();
+    let (shown, choices, seeks, names, dues, ratings) = db_read(&ctx.state, move |conn| {
+        let q = &query;
         // Open games all (the lists page them), closed ones only as many
         // as are shown: a player's history is not read whole.
         let mut mine = rows::open_games_of(conn, uid)?;
@@ -240,7 +320,7 @@ pub async fn show(ctx: Ctx, user: User, q: DashboardQuery) -> Result<HttpRespons
             conn,
             uid,
             FINISHED_SHOWN,
-            |v, t| (variant.is_empty() || v == variant.as_str()) && tfilter.keeps(t),
+            |v, t| (q.variant.is_empty() || v == q.variant.as_str()) && tfilter.keeps(t),
         )?);
         let now = crate::web::now();
         let running: Vec<GameRow> = mine
@@ -249,18 +329,6 @@ pub async fn show(ctx: Ctx, user: User, q: DashboardQuery) -> Result<HttpRespons
             .cloned()
             .collect();
         let dues = turn_order::dues(conn, &running, now)?;
-        let own = crate::ratings::read::table_of(conn, &[uid], now)?;
-        let seeks = rows::open_seeks(conn, uid, &own)?;
-        let mut ids: Vec<i32> = mine
-            .iter()
-            .chain(seeks.iter())
-            .flat_map(|g| [Some(g.challenger_id), g.opponent_id, g.white_id, g.black_id])
-            .flatten()
-            .collect();
-        ids.sort_unstable();
-        ids.dedup();
-        let names = rows::user_names(conn, &ids)?;
-        let ratings = crate::ratings::read::table_of(conn, &ids, now)?;
         let mut tids: Vec<i32> = mine.iter().filter_map(|g| g.tournament_id).collect();
         tids.sort_unstable();
         tids.dedup();
@@ -270,9 +338,28 @@ pub async fn show(ctx: Ctx, user: User, q: DashboardQuery) -> Result<HttpRespons
             .load::<(i32, String)>(conn)?
             .into_iter()
             .collect();
-        Ok((mine, seeks, names, dues, ratings, tournament_names))
+        let choices = choices(&mine, q, &tournament_names);
+        mine.retain(|g| {
+            (q.variant.is_empty() || g.variant == q.variant) && tfilter.keeps(g.tournament_id)
+        });
+        turn_order::sort_by_deadline(&mut mine, &dues);
+        let shown = Shown::cut(mine, uid, q);
+        let own = crate::ratings::read::table_of(conn, &[uid], now)?;
+        let seeks = rows::open_seeks(conn, uid, &own)?;
+        let mut ids: Vec<i32> = shown
+            .games()
+            .chain(seeks.iter())
+            .flat_map(|g| [Some(g.challenger_id), g.opponent_id, g.white_id, g.black_id])
+            .flatten()
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let names = rows::user_names(conn, &ids)?;
+        let ratings = crate::ratings::read::table_of(conn, &ids, now)?;
+        Ok((shown, choices, seeks, names, dues, ratings))
     })
     .await?;
+    let (variants, tournament_choices) = choices;
     let name = |id: Option<i32>| -> String {
         id.and_then(|i| names.get(&i).cloned())
             .unwrap_or_else(|| "anyone".to_string())
@@ -284,13 +371,6 @@ pub async fn show(ctx: Ctx, user: User, q: DashboardQuery) -> Result<HttpRespons
             Some(g.challenger_id)
         }
     };
-    let (variants, tournament_choices) = choices(&mine, &q, &tournament_names);
-    let mut shown: Vec<GameRow> = mine
-        .into_iter()
-        .filter(|g| q.variant.is_empty() || g.variant == q.variant)
-        .filter(|g| tfilter.keeps(g.tournament_id))
-        .collect();
-    turn_order::sort_by_deadline(&mut shown, &dues);
     let line_of = |g: &GameRow, note: String| {
         let theirs = rows::side_of(g, uid).map(|c| Side::from(c).opponent());
         let flag = if theirs.is_some() && g.draw_offer == theirs {
@@ -310,8 +390,8 @@ pub async fn show(ctx: Ctx, user: User, q: DashboardQuery) -> Result<HttpRespons
             rated: g.rated,
         }
     };
-    let clock_words = |due: Option<&Due>| {
-        due.map(|d| {
+    let clock_words = |g: &GameRow| {
+        dues.get(&g.id).map(|d| {
             format!(
                 "{} left (deadline {})",
                 crate::domain::time_control::describe(d.left_secs),
@@ -319,43 +399,39 @@ pub async fn show(ctx: Ctx, user: User, q: DashboardQuery) -> Result<HttpRespons
             )
         })
     };
-    let mut turns = Vec::new();
-    let mut waiting = Vec::new();
-    let mut challenges = Vec::new();
-    let mut finished = Vec::new();
-    for g in &shown {
-        let since = local_minute(g.updated_at, zone);
-        match g.status {
-            GameStatus::Active if rows::player_to_move(g) == Some(uid) => {
-                let note = match clock_words(dues.get(&g.id)) {
-                    Some(c) => format!("{c}, waiting since {since}"),
-                    None => format!("waiting since {since}"),
-                };
-                turns.push(line_of(g, note));
-            }
-            GameStatus::Active => {
-                let note = match clock_words(dues.get(&g.id)) {
-                    Some(c) => format!("their move since {since}; they have {c}"),
-                    None => format!("their move since {since}"),
-                };
-                waiting.push(line_of(g, note));
-            }
-            GameStatus::Pending if g.challenger_id == uid => {
-                waiting.push(line_of(g, "challenge not yet accepted".into()))
-            }
-            GameStatus::Pending => challenges.push(line_of(
-                g,
-                format!("sent {}", local_minute(g.created_at, zone)),
-            )),
-            _ => finished.push((g.ended_at.unwrap_or(g.updated_at), g)),
-        }
-    }
-    let first_turn = turns.first().map(|l| l.id);
-    finished.sort_by_key(|f| std::cmp::Reverse(f.0));
-    let finished = finished
-        .into_iter()
-        .take(FINISHED_SHOWN)
-        .map(|(ended, g)| {
+    let since = |g: &GameRow| local_minute(g.updated_at, zone);
+    let turns = shown
+        .turns
+        .iter()
+        .map(|g| {
+            let note = match clock_words(g) {
+                Some(c) => format!("{c}, waiting since {}", since(g)),
+                None => format!("waiting since {}", since(g)),
+            };
+            line_of(g, note)
+        })
+        .collect();
+    let waiting = shown
+        .waiting
+        .iter()
+        .map(|g| {
+            let note = match (g.status, clock_words(g)) {
+                (GameStatus::Pending, _) => "challenge not yet accepted".to_string(),
+                (_, Some(c)) => format!("their move since {}; they have {c}", since(g)),
+                (_, None) => format!("their move since {}", since(g)),
+            };
+            line_of(g, note)
+        })
+        .collect();
+    let challenges = shown
+        .challenges
+        .iter()
+        .map(|g| line_of(g, format!("sent {}", local_minute(g.created_at, zone))))
+        .collect();
+    let finished = shown
+        .finished
+        .iter()
+        .map(|g| {
             let sides = missive_rules::variant(&g.variant)
                 .map(|v| {
                     [
@@ -365,23 +441,25 @@ pub async fn show(ctx: Ctx, user: User, q: DashboardQuery) -> Result<HttpRespons
                 })
                 .unwrap_or(["White", "Black"]);
             let what = rows::describe_result(g, sides).unwrap_or_else(|| g.status.to_string());
-            line_of(g, format!("{what}, {}", utc_minute(ended)))
+            line_of(
+                g,
+                format!("{what}, {}", utc_minute(g.ended_at.unwrap_or(g.updated_at))),
+            )
         })
         .collect();
-    let (turn_pages, wait_pages) = (pages_for(turns.len()), pages_for(waiting.len()));
-    let (tp, wp) = (
-        page_number(&q.turn_page, turn_pages),
-        page_number(&q.wait_page, wait_pages),
-    );
-    let pager = |page: usize, pages: usize, total: usize, link: &dyn Fn(usize) -> String| Pager {
-        page,
-        pages,
-        total,
-        prev: (page > 1).then(|| link(page - 1)),
-        next: (page < pages).then(|| link(page + 1)),
+    let (tp, wp) = (shown.turn_page, shown.wait_page);
+    let pager = |page: usize, total: usize, link: &dyn Fn(usize) -> String| {
+        let pages = pages_for(total);
+        Pager {
+            page,
+            pages,
+            total,
+            prev: (page > 1).then(|| link(page - 1)),
+            next: (page < pages).then(|| link(page + 1)),
+        }
     };
-    let turn_pager = pager(tp, turn_pages, turns.len(), &|p| href(&q, p, wp));
-    let wait_pager = pager(wp, wait_pages, waiting.len(), &|p| href(&q, tp, p));
+    let turn_pager = pager(tp, shown.turn_total, &|p| href(&q, p, wp));
+    let wait_pager = pager(wp, shown.wait_total, &|p| href(&q, tp, p));
     let seeks = seeks
         .iter()
         .map(|g| GameLine {
@@ -403,10 +481,10 @@ pub async fn show(ctx: Ctx, user: User, q: DashboardQuery) -> Result<HttpRespons
         .collect();
     let d = Dashboard {
         page: ctx.page(),
-        your_turn: page_of(turns, tp),
+        your_turn: turns,
         turn_pager,
         challenges,
-        waiting: page_of(waiting, wp),
+        waiting,
         wait_pager,
         seeks,
         finished,
@@ -415,7 +493,7 @@ pub async fn show(ctx: Ctx, user: User, q: DashboardQuery) -> Result<HttpRespons
         tournaments: tournament_choices,
         filtered: !q.variant.is_empty() || tfilter != TournamentFilter::All,
         none_waiting: q.next == "none",
-        first_turn,
+        first_turn: shown.first_turn,
     };
     Ok(html(StatusCode::OK, d.render()?))
 }
