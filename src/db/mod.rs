@@ -314,8 +314,7 @@ impl Manager {
                 conn.set_instrumentation(trace::Traced);
                 conn.batch_execute(&format!(
                     "PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL; \
-                     PRAGMA synchronous = {}; PRAGMA foreign_keys = ON; \
-                     PRAGMA mmap_size = {SQLITE_MMAP_BYTES};",
+                     PRAGMA synchronous = {}; PRAGMA foreign_keys = ON;",
                     self.sqlite_sync.pragma()
                 ))
                 .map_err(|e| ConnectionError::BadConnection(e.to_string()))?;
@@ -324,20 +323,6 @@ impl Manager {
         }
     }
 }
-
-/// How much of an SQLite database file each connection reads through a
-/// memory map rather than `read` calls (`PRAGMA mmap_size`; SQLite maps no
-/// more than the file holds). On the million-game database (11.6 GB) a
-/// busy player's pages read a thousand rows scattered over the file, and
-/// copying each page out of the kernel's cache was a third of their time:
-/// mapped, a profile of 590 games fell from 6.2 to 4.1 ms, the dashboard
-/// of 1,050 running games from 32 to 25 ms. The map shares the kernel's
-/// cache between the pool's connections, where a larger `cache_size` (as
-/// fast here) would keep a copy per connection. SQLite's build allows a
-/// map this large (`SQLITE_MAX_MMAP_SIZE` in `.cargo/config.toml`); the
-/// cost is that a disk error while reading becomes a signal that stops the
-/// process rather than an error a request reports.
-pub const SQLITE_MMAP_BYTES: u64 = 1 << 40;
 
 /// Settings of the SQLite library itself, made once per process before its
 /// first connection.
@@ -619,26 +604,6 @@ mod tests {
             shared_cache_memory, 0,
             "SQLite built with MEMORY_MANAGEMENT"
         );
-    }
-
-    /// A connection maps as much of the file as [`SQLITE_MMAP_BYTES`] says:
-    /// SQLite quietly lowers a larger `mmap_size` to its build's limit (2 GB
-    /// by default, a sixth of the million-game database).
-    #[test]
-    fn sqlite_connections_map_the_whole_file() {
-        #[derive(diesel::QueryableByName)]
-        struct Size {
-            #[diesel(sql_type = diesel::sql_types::BigInt)]
-            mmap_size: i64,
-        }
-        let dir = tempfile::tempdir().unwrap();
-        let mut conn = Manager::new(&dir.path().join("t.db").to_string_lossy())
-            .open()
-            .unwrap();
-        let got = per_backend!(&mut conn, |c| diesel::sql_query("PRAGMA mmap_size")
-            .get_result::<Size>(c))
-        .unwrap();
-        assert_eq!(got.mmap_size as u64, SQLITE_MMAP_BYTES);
     }
 
     /// Alone, `in_transaction` is a transaction of its own (rolled back when
