@@ -239,17 +239,20 @@ pub struct Leader {
 /// test the index answers by itself: most active players are provisional,
 /// and a walk past them read nearly every rating of the variant. Reading
 /// every active player's row, as before, took 218 ms for 97,563 chess
-/// ratings.
+/// ratings. The first batch is a little more than the list (most rows read
+/// belong in it), and each batch after is four times the last: a first
+/// batch of four lists' length read 800 rows for a page of 200 lines.
 pub fn leaderboard(
     conn: &mut DbConn,
     variant: &str,
     now: NaiveDateTime,
     limit: usize,
 ) -> Result<(Vec<Leader>, Vec<Leader>), Error> {
-    leaderboard_in_batches(conn, variant, now, limit, (4 * limit).max(64))
+    leaderboard_in_batches(conn, variant, now, limit, limit + limit / 4 + 8)
 }
 
-/// [`leaderboard`], reading `batch` rows at a time (at least one).
+/// [`leaderboard`], reading `batch` rows first (at least one), each batch
+/// after four times the last.
 pub fn leaderboard_in_batches(
     conn: &mut DbConn,
     variant: &str,
@@ -267,6 +270,9 @@ pub fn leaderboard_in_batches(
 /// [`PROVISIONAL_ABOVE`](crate::domain::rating::PROVISIONAL_ABOVE) yet.
 const ESTABLISHED_WHERE: &str = "ratings.deviation <= 110";
 
+/// The most rows one batch of a leaderboard walk reads.
+const MAX_BATCH: usize = 10_000;
+
 /// One list of the leaderboard: the best `limit` active players whose
 /// rating at `now` is `provisional` or not, best first (ties by name).
 fn walk(
@@ -279,7 +285,7 @@ fn walk(
 ) -> Result<Vec<Leader>, Error> {
     use crate::db::schema::users;
     let since = now - TimeDelta::days(ACTIVE_DAYS);
-    let batch = batch.max(1);
+    let mut batch = batch.clamp(1, MAX_BATCH);
     let mut leaders: Vec<Leader> = Vec::new();
     // The last row read: (rating, user id), in the walk's order.
     let mut after: Option<(f64, i32)> = None;
@@ -334,6 +340,7 @@ fn walk(
         if read < batch || leaders.iter().filter(|l| l.rating.rating > floor).count() >= limit {
             break;
         }
+        batch = batch.saturating_mul(4).min(MAX_BATCH);
     }
     leaders.sort_by(|a, b| {
         b.rating
