@@ -505,6 +505,11 @@ fn post_move(
     let (Some(fen), Some(ply)) = (v["fen"].as_str(), v["ply"].as_i64()) else {
         return failed;
     };
+    if v["status"].as_str() != Some("active") {
+        // Ended since the run began (most often lost on time to the clock
+        // sweeper in a long run): no move to make, as after a checkmate.
+        return None;
+    }
     let chess = missive_rules::variant("chess").expect("chess");
     let Ok(game) = missive_rules::Game::new(chess, Some(fen)) else {
         return failed;
