@@ -221,7 +221,7 @@ pub fn spawn_clock_worker(pool: Pool, poll: Duration, outage_grace: chrono::Time
 
 /// Start the tournament sweeper: every `poll`, start the tournaments whose
 /// entry window has closed and pair Swiss rounds that are due
-/// (`services::tournaments::sweep`; each start and round is claimed with a
+/// (`tournaments::rounds::sweep`; each start and round is claimed with a
 /// conditional UPDATE, so several processes may run it).
 pub fn spawn_tournament_worker(pool: Pool, poll: Duration) -> Worker {
     spawn_loop("tournaments", poll, move || {

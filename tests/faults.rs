@@ -187,7 +187,7 @@ fn smtp_outage_queues_mail_and_delivers_each_once_when_back() {
         0
     );
     // SMTP is back. Rather than wait out the retry delay (30 s, tested in
-    // `services::mail`), move the queued rows' next attempt to now.
+    // `db::outbox::backoff`), move the queued rows' next attempt to now.
     let sink = SmtpSink::start_on(port);
     diesel::sql_query("UPDATE email_outbox SET next_attempt_at = ? WHERE sent_at IS NULL")
         .bind::<diesel::sql_types::Timestamp, _>(missive::web::now() - chrono::Duration::seconds(1))

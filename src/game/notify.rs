@@ -11,7 +11,8 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 // ---------------------------------------------------------------------------
-// The events (called by `services::games` inside its transactions)
+// The events (called by the game's acts inside their transactions:
+// `challenge`, `store_move`, `ending`)
 
 /// A challenge was accepted: one mail to the challenger (which says "your
 /// move" too when they move first), and "your turn" to whoever moves first

@@ -24,7 +24,7 @@ use std::collections::HashSet;
 // ---------------------------------------------------------------------------
 // Game endings, forfeits and withdrawals
 
-/// The hook `services::games` calls inside the transaction that ends a game
+/// The hook `game::finish` calls inside the transaction that ends a game
 /// (any ending): applies the forfeit rule, then advances the tournament.
 pub fn on_game_end(conn: &mut DbConn, game_id: i32, now: NaiveDateTime) -> Result<(), Error> {
     let g = rows::load(conn, game_id)?;
