@@ -24,8 +24,8 @@ pub struct Due {
 }
 
 /// The clock of each game in `games` that has a running one, keyed by game
-/// id: every mover's leave and (where weekends are free) time zone read in
-/// one query each.
+/// id (games not running are passed over): every mover's leave and (where
+/// weekends are free) time zone read in one query each.
 pub fn dues(
     conn: &mut DbConn,
     games: &[GameRow],
@@ -38,7 +38,10 @@ pub fn dues(
         return Ok(HashMap::new());
     }
     let leave = booked_leave_of(conn, &movers)?;
-    let zones = match games.iter().any(|g| g.weekends_free) {
+    let zones = match games
+        .iter()
+        .any(|g| g.weekends_free && rows::player_to_move(g).is_some())
+    {
         true => zones_of(conn, &movers)?,
         false => HashMap::new(),
     };

@@ -265,9 +265,14 @@ struct Shown {
 }
 
 impl Shown {
-    /// `mine` (already filtered and sorted by deadline) sorted into lists,
-    /// the two long ones cut to the pages the query asks for.
-    fn cut(mine: Vec<GameRow>, uid: i32, q: &DashboardQuery) -> Shown {
+    /// `mine` (already filtered) sorted into lists, the open ones by
+    /// deadline, the two long ones cut to the pages the query asks for.
+    fn cut(
+        mine: Vec<GameRow>,
+        uid: i32,
+        dues: &HashMap<i32, turn_order::Due>,
+        q: &DashboardQuery,
+    ) -> Shown {
         let (mut turns, mut waiting, mut challenges, mut finished) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for g in mine {
@@ -278,7 +283,17 @@ impl Shown {
                 List::Finished => finished.push(g),
             }
         }
-        finished.sort_by_key(|g| std::cmp::Reverse(g.ended_at.unwrap_or(g.updated_at)));
+        for list in [&mut turns, &mut waiting, &mut challenges] {
+            turn_order::sort_by_deadline(list, dues);
+        }
+        // The latest ended first; ties by last move, then id, as before.
+        finished.sort_by_key(|g| {
+            (
+                std::cmp::Reverse(g.ended_at.unwrap_or(g.updated_at)),
+                g.updated_at,
+                g.id,
+            )
+        });
         finished.truncate(FINISHED_SHOWN);
         let (turn_total, wait_total) = (turns.len(), waiting.len());
         let turn_page = page_number(&q.turn_page, pages_for(turn_total));
@@ -323,12 +338,7 @@ pub async fn show(ctx: Ctx, user: User, q: DashboardQuery) -> Result<HttpRespons
             |v, t| (q.variant.is_empty() || v == q.variant.as_str()) && tfilter.keeps(t),
         )?);
         let now = crate::web::now();
-        let running: Vec<GameRow> = mine
-            .iter()
-            .filter(|g| g.status == GameStatus::Active)
-            .cloned()
-            .collect();
-        let dues = turn_order::dues(conn, &running, now)?;
+        let dues = turn_order::dues(conn, &mine, now)?;
         let mut tids: Vec<i32> = mine.iter().filter_map(|g| g.tournament_id).collect();
         tids.sort_unstable();
         tids.dedup();
@@ -342,8 +352,7 @@ pub async fn show(ctx: Ctx, user: User, q: DashboardQuery) -> Result<HttpRespons
         mine.retain(|g| {
             (q.variant.is_empty() || g.variant == q.variant) && tfilter.keeps(g.tournament_id)
         });
-        turn_order::sort_by_deadline(&mut mine, &dues);
-        let shown = Shown::cut(mine, uid, q);
+        let shown = Shown::cut(mine, uid, &dues, q);
         let own = crate::ratings::read::table_of(conn, &[uid], now)?;
         let seeks = rows::open_seeks(conn, uid, &own)?;
         let mut ids: Vec<i32> = shown
