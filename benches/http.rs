@@ -18,9 +18,9 @@
 //! for scale (its target was withdrawn by issue 65).
 //! `MISSIVE_BENCH_SAVE_PAGE=FILE` saves one game page as the bench sees it.
 
-#[path = "../tests/common/launch.rs"]
+#[path = "../tests/it/common/launch.rs"]
 mod launch;
-#[path = "../tests/common/load.rs"]
+#[path = "../tests/it/common/load.rs"]
 mod load;
 
 use diesel::prelude::*;

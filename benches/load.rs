@@ -12,7 +12,7 @@
 //! but the one expected), and the server's CPU per request (its
 //! `/proc/PID/stat`; for PostgreSQL the `postgres` processes' too).
 
-#[path = "../tests/common/load.rs"]
+#[path = "../tests/it/common/load.rs"]
 mod load;
 
 use diesel::prelude::*;

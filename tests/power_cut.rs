@@ -7,20 +7,16 @@
 //! twice, and the server goes on from there. Five cuts in a row, each on
 //! the database the last one left.
 //!
-//! A `kill -9` (tests/faults.rs) loses only what the process held; the
+//! A `kill -9` (tests/it/faults.rs) loses only what the process held; the
 //! operating system still writes out what it was given. This loses what the
 //! disk had not been told to keep, which only the syncs SQLite makes at
 //! each commit (`synchronous = FULL`, the default) stand against.
 
+// Its own binary: it makes its file system the process's default.
+#[path = "it/common/mod.rs"]
 mod common;
-#[path = "common/cut_vfs.rs"]
-mod cut_vfs;
-#[path = "common/load.rs"]
-mod load;
-#[path = "common/move_load.rs"]
-mod move_load;
-#[path = "common/stored.rs"]
-mod stored;
+
+use common::{cut_vfs, load, move_load, stored};
 
 use load::Http;
 use missive::mail::context;

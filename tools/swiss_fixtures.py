@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Make the Dutch-system fixtures of tests/swiss_oracle.rs (issue 63).
+"""Make the Dutch-system fixtures of tests/it/swiss_oracle.rs (issue 63).
 
 Random tournaments (9 to 100 players, 5 to 11 rounds, draws, forfeits,
 half-point byes, one-round absences and withdrawals), every round paired by

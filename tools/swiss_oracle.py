@@ -19,7 +19,7 @@ caissify-pairings is not bbpPairings: on 114 live rounds (15 tournaments of
 up to 30 players) it agreed with bbpPairings on 92, where `missive swiss
 pair` agreed on all 114 (e.g. it gives a shared colour preference to the
 lower-scored player, against E.5). So the exact check is against
-bbpPairings' fixtures (tools/swiss_fixtures.py), and tests/swiss_oracle.rs
+bbpPairings' fixtures (tools/swiss_fixtures.py), and tests/it/swiss_oracle.rs
 runs this script with --min-round-share as a second, looser witness.
 """
 

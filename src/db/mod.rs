@@ -152,7 +152,7 @@ where
 }
 
 /// Run `f` with PostgreSQL planning its statements generically, as
-/// `tests/query_plans.rs` checks them. PostgreSQL plans a prepared
+/// `tests/it/query_plans.rs` checks them. PostgreSQL plans a prepared
 /// statement's first runs with the values bound; for the archive by variant
 /// and status those values are common, and it walked games by their last
 /// move, skipping every running game and every other variant (69,135 rows,
@@ -413,7 +413,7 @@ impl ManageConnection for Manager {
 /// so the pool drops it instead of handing it out again. diesel marks a
 /// connection broken itself after some failed statements, not after all:
 /// a query that failed as it was prepared left it in the pool
-/// (`tests/faults.rs::postgres_pool_drops_a_connection_found_gone`,
+/// (`tests/it/faults.rs::postgres_pool_drops_a_connection_found_gone`,
 /// `postgres_pages_are_read_again_after_their_connections_are_killed`).
 struct Health {
     last_ok: Instant,

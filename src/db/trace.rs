@@ -1,7 +1,7 @@
 //! A statement trace: while it is on, every statement any connection of
 //! this process starts is kept, with its backend, as SQL text with its
 //! placeholders (`?` or `$n`), without its bound values. For tests that
-//! look at what pages really run (`tests/query_plans.rs`); off, it costs a
+//! look at what pages really run (`tests/it/query_plans.rs`); off, it costs a
 //! flag read per statement.
 
 use crate::db::Backend;

@@ -4,7 +4,7 @@
 //! signed ES256). The `web-push` crate does the same over `jwt-simple`
 //! and OpenSSL, a second crypto stack, plus an HTTP client of its own;
 //! these ~150 lines follow the RFCs' steps and are tested against
-//! Mozilla's `ece` crate (tests/push.rs).
+//! Mozilla's `ece` crate (tests/it/push.rs).
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;

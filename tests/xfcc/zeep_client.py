@@ -1,4 +1,4 @@
-"""An independent Xfcc client for tests/xfcc.rs: zeep (PyPI, pinned in
+"""An independent Xfcc client for tests/it/xfcc.rs: zeep (PyPI, pinned in
 .ci/run) reads the server's WSDL and plays through it as a correspondence
 program would. Arguments: the WSDL address, then White's and Black's
 username and app password, and the game's id. Prints what it was answered,

@@ -1,6 +1,6 @@
 //! `GET /api/v1/openapi.json`: the JSON API described in OpenAPI 3.1
 //! (`openapi.json` beside this file, checked by an outside validator in
-//! `tests/api.rs`), with the server's own address.
+//! `tests/it/api.rs`), with the server's own address.
 
 use super::{json_ok, ApiResult};
 use crate::domain::error::Error;
