@@ -27,6 +27,12 @@ pub struct Position {
     pub fullmove: u16,
     /// Small per-side counters (Fleap's nukes).
     pub counters: [u8; 2],
+    /// A counting rule's count (makruk): the plies the counting side must
+    /// survive, 0 while no count runs, and the plies counted so far. Not
+    /// part of [`Position::hash`]: as in Fairy-Stockfish, a repetition is
+    /// of the pieces, not of the count.
+    pub counting_limit: u16,
+    pub counting_ply: u16,
     /// Royal piece squares, kept up to date by variants that have one royal each.
     pub royal: [Option<Square>; 2],
 }
@@ -46,6 +52,8 @@ impl Position {
             halfmove: 0,
             fullmove: 1,
             counters: [0; 2],
+            counting_limit: 0,
+            counting_ply: 0,
             royal: [None; 2],
         }
     }

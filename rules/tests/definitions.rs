@@ -104,3 +104,20 @@ fn display_names_are_read_checked_and_not_inherited() {
         "unnamedtest"
     );
 }
+
+#[test]
+fn counting_rules_are_read_and_cambodian_counting_is_refused() {
+    assert_eq!(
+        check_definitions("[mine:makruk]\ncountingRule = asean\nmakpongRule = true\n").unwrap(),
+        vec!["mine".to_string()]
+    );
+    let (line, message) = refused("[mine:makruk]\nnMoveRule = 0\ncountingRule = cambodian\n");
+    assert_eq!(line, 3);
+    assert!(
+        message.contains("countingRule") && message.contains("cambodian"),
+        "{message}"
+    );
+    let (line, message) = refused("[mine:makruk]\nmakpongRule = maybe\n");
+    assert_eq!(line, 2);
+    assert!(message.contains("makpongRule"), "{message}");
+}

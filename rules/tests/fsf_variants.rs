@@ -247,3 +247,126 @@ fn every_definition_variant_plays_as_fairy_stockfish() {
         diffs.join("\n")
     );
 }
+
+/// Makruk's and ASEAN chess's counting rules against Fairy-Stockfish
+/// (`tools/fsf_counting.py`): from endgames where a count starts (a side
+/// bared, the last pawn taken, the board's honour), seeded random games,
+/// each ply's FEN as Fairy-Stockfish writes it (the count in place of the
+/// en passant square and the clock), and the draw when the count runs
+/// out. Random play from the start never reaches a count.
+#[test]
+fn counting_rules_count_as_fairy_stockfish() {
+    let starts = [
+        // A rook against a bare king: 16 moves, counted from the pieces.
+        "makruk:8/8/4k3/8/8/8/3RK3/8 w - - 0 1",
+        // Two khons (22), two knights (32), a khon and a met (44).
+        "makruk:8/8/4k3/8/8/2S5/3SK3/8 w - - 0 1",
+        "makruk:8/8/4k3/8/8/2N5/3NK3/8 b - - 0 1",
+        "makruk:8/8/3k4/8/8/2S5/4K3/4M3 w - - 0 1",
+        // The board's honour (64, both sides with pieces), then a side
+        // bared by captures.
+        "makruk:8/8/3mk3/8/8/8/3MK3/8 w - - 0 1",
+        "makruk:8/2n5/3mk3/8/8/8/3MKR2/8 w - - 0 1",
+        // A bare king takes the last pawn.
+        "makruk:8/8/8/8/3k4/3P4/8/R3K3 b - - 0 1",
+        // A pawn promotes, a count already running in the FEN.
+        "makruk:8/8/3k4/8/8/1p6/8/R3K3 b - 32 10 40",
+        "makpong:8/8/4k3/8/8/8/3RK3/8 w - - 0 1",
+        "ai-wok:8/8/4k3/8/8/8/3AK3/8 w - - 0 1",
+        // ASEAN: only a bare king counts; rook 16, khon 44, knight 64.
+        "asean:8/8/4k3/8/8/8/3RK3/8 w - - 0 1",
+        "asean:8/8/4k3/8/8/3B4/4K3/8 w - - 0 1",
+        "asean:8/8/4k3/8/8/3N4/4K3/8 b - - 0 1",
+        "asean:8/8/3qk3/8/8/8/3QK3/8 w - - 0 1",
+        "asean:8/8/8/8/3k4/3P4/8/R3K3 b - - 0 1",
+    ];
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let out = Command::new("python3")
+        .arg(root.join("tools/fsf_counting.py"))
+        .arg("3")
+        .args(starts)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "tools/fsf_counting.py failed (is pyffish==0.0.90 installed? .ci/run installs it): {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let mut diffs = Vec::new();
+    let (mut plies, mut run_out) = (0, 0);
+    let mut game: Option<(&dyn Variant, missive_rules::Position)> = None;
+    for line in text.lines() {
+        let f: Vec<&str> = line.split('\t').collect();
+        match f[0] {
+            "G" => {
+                let v = missive_rules::definition_variant(f[1]).expect("registered");
+                let pos = v.parse_fen(f[2]).expect("the start reads");
+                assert_eq!(v.fen(&pos), f[2], "{} writes its start back", f[1]);
+                game = Some((v, pos));
+            }
+            "F" => {
+                let Some((v, pos)) = game.as_mut() else {
+                    panic!("a ply before its game")
+                };
+                let legal = v.legal_moves(pos);
+                let Some(m) = legal
+                    .iter()
+                    .find(|m| v.format_move_among(pos, &legal, m, Notation::Coordinate) == f[1])
+                else {
+                    diffs.push(format!(
+                        "{}: {} is not legal at {}",
+                        v.id(),
+                        f[1],
+                        v.fen(pos)
+                    ));
+                    game = None;
+                    continue;
+                };
+                *pos = v.play(pos, m);
+                plies += 1;
+                let fen = v.fen(pos);
+                if fen != f[2] {
+                    diffs.push(format!(
+                        "{} after {}: {fen}, Fairy-Stockfish's {}",
+                        v.id(),
+                        f[1],
+                        f[2]
+                    ));
+                }
+                let legal = v.legal_moves(pos);
+                let drawn = v.outcome(pos, &legal).is_some_and(|o| {
+                    o.winner.is_none() && o.reason == missive_rules::Reason::MoveCountRule
+                });
+                let fields: Vec<&str> = f[2].split(' ').collect();
+                let counted_out = fields[3]
+                    .parse::<u32>()
+                    .ok()
+                    .is_some_and(|limit| fields[4].parse::<u32>().is_ok_and(|ply| ply > limit));
+                run_out += usize::from(counted_out);
+                // Fairy-Stockfish's optional end is also a repetition,
+                // which the server judges, not the rules' outcome.
+                if (counted_out && !drawn) || (drawn && f[3] != "1") {
+                    diffs.push(format!(
+                        "{} at {}: drawn by the count {drawn}, Fairy-Stockfish's count run out {counted_out}, its optional end {}",
+                        v.id(),
+                        f[2],
+                        f[3]
+                    ));
+                }
+            }
+            other => panic!("unexpected line kind {other}"),
+        }
+    }
+    assert!(
+        diffs.is_empty(),
+        "{} differences:\n{}",
+        diffs.len(),
+        diffs.join("\n")
+    );
+    // The games must reach counts that run out, or the test shows little.
+    assert!(
+        plies > 1000 && run_out >= 20,
+        "{plies} plies, {run_out} counts run out"
+    );
+}

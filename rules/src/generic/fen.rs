@@ -155,6 +155,14 @@ impl Generic {
                 }
             }
         }
+        // A count running (makruk): its limit stands where en passant would,
+        // and the plies counted where the halfmove clock would.
+        if s.counting_rule.is_some() && rest.len() >= 3 && rest[..3].iter().all(numeric) {
+            let limit = rest.remove(0);
+            pos.counting_limit = limit
+                .parse()
+                .map_err(|_| syntax(format!("counting limit `{limit}`")))?;
+        }
         if rest.first().is_some_and(|f| !numeric(f)) {
             let ep = rest.remove(0);
             if ep != "-" {
@@ -178,6 +186,10 @@ impl Generic {
         }
         if let Some(x) = numbers.next() {
             return Err(syntax(format!("unexpected `{x}` at the end")));
+        }
+        if pos.counting_limit > 0 {
+            pos.counting_ply = pos.halfmove;
+            pos.halfmove = 0;
         }
         for color in [Color::White, Color::Black] {
             if let Some(k) = s.king_kind() {
@@ -276,6 +288,7 @@ impl Generic {
         out.push_str(if rights.is_empty() { "-" } else { &rights });
         out.push(' ');
         match pos.ep {
+            _ if pos.counting_limit > 0 => out.push_str(&pos.counting_limit.to_string()),
             Some(ep)
                 if self
                     .legal_unchecked(pos)
@@ -289,7 +302,12 @@ impl Generic {
         if s.check_counting {
             out.push_str(&format!(" {}+{}", pos.counters[0], pos.counters[1]));
         }
-        out.push_str(&format!(" {} {}", pos.halfmove, pos.fullmove));
+        let clock = if pos.counting_limit > 0 {
+            pos.counting_ply
+        } else {
+            pos.halfmove
+        };
+        out.push_str(&format!(" {clock} {}", pos.fullmove));
         out
     }
 }

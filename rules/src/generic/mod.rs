@@ -1,6 +1,7 @@
 //! One engine for every [`Spec`]: the Fairy-Stockfish variants Missive
 //! plays from their definitions alone.
 
+mod counting;
 mod ends;
 mod fen;
 mod movegen;
@@ -170,6 +171,9 @@ impl Variant for Generic {
             } else {
                 Self::value_outcome(us, self.spec.stalemate_value, Reason::Stalemate)
             });
+        }
+        if self.count_run_out(pos) {
+            return Some(Outcome::draw(Reason::MoveCountRule));
         }
         let n = self.spec.n_move_rule;
         if n > 0 && pos.halfmove >= 2 * n {

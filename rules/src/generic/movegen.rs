@@ -372,14 +372,43 @@ impl Generic {
     }
 
     /// Legal moves, ignoring whether the game is already over.
+    /// Makpong: in check, the king may only take its one checker; the
+    /// square it may go to, if any (`None` when the rule does not bind).
+    fn makpong_escape(&self, pos: &Position) -> Option<Option<Square>> {
+        if !self.spec.makpong {
+            return None;
+        }
+        let us = pos.side;
+        let king = self.king_square(pos, us)?;
+        let checkers: Vec<Square> = pos
+            .pieces()
+            .filter(|(sq, p)| p.color == us.opponent() && self.piece_attacks(pos, *sq, *p, king))
+            .map(|(sq, _)| sq)
+            .collect();
+        match checkers.as_slice() {
+            [] => None,
+            [one] => Some(Some(*one)),
+            _ => Some(None),
+        }
+    }
+
     pub(super) fn legal_unchecked(&self, pos: &Position) -> Vec<Move> {
         let us = pos.side;
+        let makpong = self.makpong_escape(pos);
+        let king = self.spec.king_kind();
         let mut moves: Vec<Move> = self
             .pseudo_legal(pos)
             .into_iter()
             .filter(|m| {
                 if self.strands(pos, m) {
                     return false;
+                }
+                if let Some(escape) = makpong {
+                    let king_moves = m.kind != crate::moves::MoveKind::Drop
+                        && pos.get(m.from).map(|p| Some(p.kind)) == Some(king);
+                    if king_moves && escape != Some(m.to) {
+                        return false;
+                    }
                 }
                 let after = self.apply(pos, m);
                 if self.spec.xiangqi.flying_general && self.generals_face(&after) {

@@ -127,6 +127,7 @@ impl Generic {
             let left = &mut p.counters[us.index()];
             *left = left.saturating_sub(1);
         }
+        self.update_counting(pos, m, &mut p);
         p
     }
 }

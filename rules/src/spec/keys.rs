@@ -125,6 +125,8 @@ const SETTINGS: &[&str] = &[
     "extinctionClaim",
     "extinctionOpponentPieceCount",
     "stalematePieceCount",
+    "countingRule",
+    "makpongRule",
 ];
 
 /// Missive's key for the name players see ("Capablanca chess"); the
@@ -524,6 +526,23 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
         region(e, width, height)
     })?;
     let check_counting = r.bool("checkCounting", false)?;
+    let counting_rule = match r.get("countingRule") {
+        None => None,
+        Some(e) => match e.value.trim() {
+            "none" => None,
+            "makruk" => Some(super::CountingRule::Makruk),
+            "asean" => Some(super::CountingRule::Asean),
+            other => {
+                return Err(SpecError::key(
+                    e.line,
+                    &e.key,
+                    format_args!(
+                        "`{other}` is not supported by this engine (makruk, asean or none)"
+                    ),
+                ))
+            }
+        },
+    };
     let repetition_extras =
         r.bool("perpetualCheckIllegal", false)? || r.bool("nFoldValueAbsolute", false)?;
     let spec = Spec {
@@ -572,6 +591,8 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
         xiangqi,
         check_counting,
         repetition_extras,
+        counting_rule,
+        makpong: r.bool("makpongRule", false)?,
         pieces,
     };
     let royal = spec.pieces.iter().any(|p| p.king);

@@ -154,6 +154,22 @@ pub(crate) struct Spec {
     /// Perpetual check or an absolute n-fold value: repetition rules the
     /// server does not enforce yet (see `Generic::repetition_rule`).
     pub(crate) repetition_extras: bool,
+    /// Makruk's and ASEAN chess's counting of the moves a lone king's
+    /// side must survive (Fairy-Stockfish's `countingRule`).
+    pub(crate) counting_rule: Option<CountingRule>,
+    /// Makpong: a king in check may not move, except to take its checker.
+    pub(crate) makpong: bool,
+}
+
+/// Fairy-Stockfish's counting rules (`countingRule = makruk | asean`):
+/// once no pawn is left and one side is down to its king (or, in makruk,
+/// to its king and, on the board's honour, anything), that side counts the
+/// moves its opponent has to mate it; when the count is out, the game is
+/// drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CountingRule {
+    Makruk,
+    Asean,
 }
 
 impl Spec {

@@ -49,7 +49,7 @@ pub(crate) fn family(spec: &Spec) -> Family {
     if spec.piece_drops {
         return Family::Drops;
     }
-    if !has("queen") && (has("fers") || has("alfil")) {
+    if !has("queen") && (has("fers") || has("alfil") || has("met") || has("khon")) {
         return Family::Chaturanga;
     }
     if spec.width > 8 || spec.height > 8 {

@@ -89,6 +89,11 @@ const DEFINITIONS: &[&str] = &[
     include_str!("../../variants/knightmate.ini"),
     include_str!("../../variants/shatranj.ini"),
     include_str!("../../variants/courier.ini"),
+    // The makruk family, its template first.
+    include_str!("../../variants/makruk.ini"),
+    include_str!("../../variants/makpong.ini"),
+    include_str!("../../variants/ai-wok.ini"),
+    include_str!("../../variants/asean.ini"),
     include_str!("../../variants/suicide.ini"),
     include_str!("../../variants/jesonmor.ini"),
     // The xiangqi family, templates first.
