@@ -7,6 +7,10 @@ to depth 3 and every legal move in UCI with its SAN (`pyffish.get_san`).
 A position where `is_immediate_game_end` holds has no moves, as Missive's
 `legal_moves` is empty once the game is over.
 
+A variant named `name@FEN` starts from that FEN rather than its own start
+position (positions the start does not soon reach: a pawn about to
+promote).
+
 A variant named `name:wxf` also gets each move in WXF notation
 (`NOTATION_XIANGQI_WXF`), the xiangqi family's own.
 
@@ -35,8 +39,8 @@ def perft(variant, fen, depth, played=()):
     return sum(perft(variant, fen, depth - 1, list(played) + [m]) for m in ms)
 
 
-def positions(variant, rng, count=20):
-    start = sf.start_fen(variant)
+def positions(variant, rng, count=20, start=None):
+    start = start or sf.start_fen(variant)
     out = [start]
     while len(out) < count + 1:
         played = []
@@ -58,10 +62,11 @@ def main():
         depth, args = int(args[1]), args[2:]
     count = int(os.environ.get("MISSIVE_FSF_POSITIONS", "10"))
     for arg in args:
+        arg, _, start = arg.partition("@")
         variant, _, notation = arg.partition(":")
-        rng = random.Random(variant)
+        rng = random.Random(variant + start)
         print(f"V\t{variant}")
-        for i, fen in enumerate(positions(variant, rng, count)):
+        for i, fen in enumerate(positions(variant, rng, count, start)):
             d = 3 if i == 0 else depth
             print(f"P\t{fen}\t{d}\t{perft(variant, fen, d)}")
             for m in sorted(moves(variant, fen, [])):

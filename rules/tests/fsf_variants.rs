@@ -370,3 +370,35 @@ fn counting_rules_count_as_fairy_stockfish() {
         "{plies} plies, {run_out} counts run out"
     );
 }
+
+/// Grand chess's promotion limits (a pawn promotes only to a piece of
+/// which fewer than one queen, archbishop or chancellor, or two of the
+/// others, stand on the board) against Fairy-Stockfish, from positions
+/// with pawns about to promote, which play from the start seldom reaches.
+#[test]
+fn promotion_limits_as_fairy_stockfish() {
+    let starts = [
+        "grand@4k5/1P5P2/10/10/10/10/10/10/6p3/R3K4R w - - 0 1",
+        "grand@4k5/1P5P2/10/10/10/10/10/QA6C1/6p3/R3K4R w - - 0 1",
+        "opulent@4k5/1P5P2/10/10/10/10/10/QA2WW2C1/6p3/R3K4R w - - 0 1",
+    ];
+    let refs = reference(&starts);
+    let mut diffs = Vec::new();
+    let mut promotions = 0;
+    for (id, r) in &refs {
+        let v = missive_rules::definition_variant(id).expect("registered");
+        promotions += r
+            .iter()
+            .flat_map(|p| p.moves.keys())
+            .filter(|uci| uci.len() > 4 && uci.ends_with(|c: char| c.is_ascii_alphabetic()))
+            .count();
+        diffs.extend(compare(v, r));
+    }
+    assert!(
+        diffs.is_empty(),
+        "{} differences:\n{}",
+        diffs.len(),
+        diffs.join("\n")
+    );
+    assert!(promotions > 20, "only {promotions} promotions compared");
+}

@@ -179,9 +179,20 @@ impl Generic {
         let s = &self.spec;
         let c = color.index();
         let fwd = color.forward();
+        // Grand chess: a pawn promotes only to a type of which fewer than
+        // its limit stand on the board (`promotionLimit`).
+        let open = |k: u8| {
+            let limit = s.promotion_limit.get(k as usize).copied().unwrap_or(0);
+            limit == 0
+                || pos
+                    .pieces()
+                    .filter(|(_, p)| p.color == color && p.kind == k)
+                    .count()
+                    < limit as usize
+        };
         let push = |to: Square, out: &mut Vec<Move>| {
             if s.promotion_region[c].contains(to) {
-                for &k in &s.promotion_types[c] {
+                for &k in s.promotion_types[c].iter().filter(|&&k| open(k)) {
                     out.push(Move::promotion(from, to, Piece::new(k, color)));
                 }
                 if !s.mandatory_pawn_promotion {

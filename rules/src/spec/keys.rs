@@ -127,6 +127,7 @@ const SETTINGS: &[&str] = &[
     "stalematePieceCount",
     "countingRule",
     "makpongRule",
+    "promotionLimit",
 ];
 
 /// Missive's key for the name players see ("Capablanca chess"); the
@@ -392,6 +393,29 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
         }
     }
 
+    let mut promotion_limit = vec![0u8; pieces.len()];
+    if let Some(e) = r.get("promotionLimit") {
+        for item in e.value.split_whitespace() {
+            let bad = || {
+                SpecError::key(
+                    e.line,
+                    "promotionLimit",
+                    format_args!("`{item}` is not `letter:count` for a piece of this variant"),
+                )
+            };
+            let (letter, n) = item.split_once(':').ok_or_else(bad)?;
+            let mut chars = letter.chars();
+            let (Some(l), None) = (chars.next(), chars.next()) else {
+                return Err(bad());
+            };
+            let k = pieces
+                .iter()
+                .position(|p| p.letter == l.to_ascii_lowercase())
+                .ok_or_else(bad)?;
+            promotion_limit[k] = n.trim().parse().map_err(|_| bad())?;
+        }
+    }
+
     let mut double_step_region = regions(
         &["doubleStepRegionWhite"],
         &["doubleStepRegionBlack"],
@@ -555,6 +579,7 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
         promotion_region,
         promotion_types,
         mandatory_pawn_promotion: r.bool("mandatoryPawnPromotion", true)?,
+        promotion_limit,
         double_step_region,
         en_passant_region,
         castling: r.bool("castling", true)?,

@@ -102,6 +102,9 @@ pub(crate) struct Spec {
     /// Kinds a pawn may promote to, per side.
     pub(crate) promotion_types: [Vec<u8>; 2],
     pub(crate) mandatory_pawn_promotion: bool,
+    /// Per kind: how many may stand on the board before a pawn may no
+    /// longer promote to it (grand chess); 0 for no limit.
+    pub(crate) promotion_limit: Vec<u8>,
     pub(crate) double_step_region: Regions,
     pub(crate) en_passant_region: Regions,
     pub(crate) castling: bool,

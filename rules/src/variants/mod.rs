@@ -89,6 +89,8 @@ const DEFINITIONS: &[&str] = &[
     include_str!("../../variants/knightmate.ini"),
     include_str!("../../variants/shatranj.ini"),
     include_str!("../../variants/courier.ini"),
+    include_str!("../../variants/grand.ini"),
+    include_str!("../../variants/opulent.ini"),
     // The makruk family, its template first.
     include_str!("../../variants/makruk.ini"),
     include_str!("../../variants/makpong.ini"),
