@@ -57,7 +57,11 @@ impl Generic {
         let s = &self.spec;
         let us = pos.side;
         let them = us.opponent();
-        if let (Some(v), Some(types)) = (s.extinction_value, &s.extinction_types) {
+        if let (Some(v), Some(types), false) = (
+            s.extinction_value,
+            &s.extinction_types,
+            s.extinction_pseudo_royal,
+        ) {
             for color in [them, us] {
                 for &k in types {
                     let claim = usize::from(s.extinction_claim && color == us);

@@ -6,6 +6,7 @@ mod ends;
 mod fen;
 mod movegen;
 mod play;
+mod pseudo_royal;
 mod san;
 mod shogi;
 mod xiangqi;
@@ -145,7 +146,7 @@ impl Variant for Generic {
         }
         let us = pos.side;
         if legal.is_empty() {
-            return Some(if self.in_check(pos) {
+            return Some(if self.in_check(pos) || self.pseudo_royal_attacked(pos) {
                 if self.spec.shogi.pawn_drop_mate_illegal
                     && !self.spec.check_counting
                     && pos.counters[1] == 1

@@ -425,6 +425,9 @@ impl Generic {
                 if self.spec.xiangqi.flying_general && self.generals_face(&after) {
                     return false;
                 }
+                if !self.pseudo_royals_safe(pos, m, &after) {
+                    return false;
+                }
                 !self.in_check_of(&after, us)
                     && (self.spec.checking || !self.in_check_of(&after, us.opponent()))
             })

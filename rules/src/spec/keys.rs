@@ -128,6 +128,7 @@ const SETTINGS: &[&str] = &[
     "countingRule",
     "makpongRule",
     "promotionLimit",
+    "extinctionPseudoRoyal",
 ];
 
 /// Missive's key for the name players see ("Capablanca chess"); the
@@ -603,6 +604,7 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
         extinction_piece_count: r.int("extinctionPieceCount", 0, 64)? as u8,
         extinction_opponent_piece_count: r.int("extinctionOpponentPieceCount", 0, 64)? as u8,
         extinction_claim: r.bool("extinctionClaim", false)?,
+        extinction_pseudo_royal: r.bool("extinctionPseudoRoyal", false)?,
         flag_move: r.bool("flagMove", false)?,
         flag_piece_safe: r.bool("flagPieceSafe", false)?,
         stalemate_piece_count: r.bool("stalematePieceCount", false)?,

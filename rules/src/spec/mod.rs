@@ -131,6 +131,9 @@ pub(crate) struct Spec {
     /// Kinds whose extinction ends the game; `None` with a value means all.
     pub(crate) extinction_types: Option<Vec<u8>>,
     pub(crate) extinction_piece_count: u8,
+    /// While a side has at most `extinction_piece_count + 1` of an
+    /// extinction type, those pieces may not be left attacked.
+    pub(crate) extinction_pseudo_royal: bool,
     /// The opponent must keep at least this many (bare king: 2).
     pub(crate) extinction_opponent_piece_count: u8,
     /// The side to move bared may bare back: its opponent needs one more.

@@ -80,6 +80,7 @@ const DEFINITIONS: &[&str] = &[
     include_str!("../../variants/okisakishogi.ini"),
     include_str!("../../variants/torishogi.ini"),
     include_str!("../../variants/yarishogi.ini"),
+    include_str!("../../variants/shoshogi.ini"),
     include_str!("../../variants/dobutsu.ini"),
     include_str!("../../variants/gustav3.ini"),
     include_str!("../../variants/omicron.ini"),
@@ -90,6 +91,7 @@ const DEFINITIONS: &[&str] = &[
     include_str!("../../variants/shatranj.ini"),
     include_str!("../../variants/courier.ini"),
     include_str!("../../variants/grand.ini"),
+    include_str!("../../variants/coregal.ini"),
     include_str!("../../variants/opulent.ini"),
     // The makruk family, its template first.
     include_str!("../../variants/makruk.ini"),

@@ -1,0 +1,103 @@
+//! Fairy-Stockfish's `extinctionPseudoRoyal`: while a side is down to the
+//! last of a type whose extinction loses (sho shogi's king until the drunk
+//! elephant is crowned, coregal's queens), those pieces are royal for
+//! legality: no move may leave one attacked, unless it takes one of the
+//! opponent's. The game then ends only by mate: no legal move while one
+//! is attacked (extinction is not looked for, since they cannot be
+//! taken). Check in notation is still the king's alone, as in
+//! Fairy-Stockfish.
+
+use super::Generic;
+use crate::geometry::Square;
+use crate::moves::{Move, MoveKind};
+use crate::piece::Color;
+use crate::position::Position;
+
+impl Generic {
+    /// Whether a pseudo-royal piece of the side to move is attacked: with
+    /// no legal move, that is mate, not stalemate.
+    pub(super) fn pseudo_royal_attacked(&self, pos: &Position) -> bool {
+        self.spec.extinction_pseudo_royal
+            && self
+                .pseudo_royals(pos, pos.side)
+                .into_iter()
+                .any(|sq| self.attacked_by(pos, sq, pos.side.opponent()))
+    }
+
+    /// `color`'s pieces that are pseudo-royal in `pos`.
+    fn pseudo_royals(&self, pos: &Position, color: Color) -> Vec<Square> {
+        let Some(types) = &self.spec.extinction_types else {
+            return Vec::new();
+        };
+        let most = usize::from(self.spec.extinction_piece_count) + 1;
+        let royal_type = |k: u8| {
+            types.contains(&k)
+                && pos
+                    .pieces()
+                    .filter(|(_, p)| p.color == color && p.kind == k)
+                    .count()
+                    <= most
+        };
+        pos.pieces()
+            .filter(|(_, p)| p.color == color && royal_type(p.kind))
+            .map(|(sq, _)| sq)
+            .collect()
+    }
+
+    /// Whether `m`, played from `pos` to `after`, leaves none of the
+    /// mover's pseudo-royal pieces attacked (or takes one of the
+    /// opponent's).
+    pub(super) fn pseudo_royals_safe(&self, pos: &Position, m: &Move, after: &Position) -> bool {
+        if !self.spec.extinction_pseudo_royal {
+            return true;
+        }
+        let us = pos.side;
+        let them = us.opponent();
+        let theirs = self.pseudo_royals(pos, them);
+        if theirs
+            .iter()
+            .any(|&sq| after.get(sq).is_none_or(|p| p.color != them))
+        {
+            return true;
+        }
+        let mut ours: Vec<Square> = self
+            .pseudo_royals(pos, us)
+            .into_iter()
+            .map(|sq| {
+                if m.kind != MoveKind::Drop && sq == m.from {
+                    m.to
+                } else {
+                    sq
+                }
+            })
+            .collect();
+        let types = self.spec.extinction_types.as_deref().unwrap_or(&[]);
+        match m.piece {
+            Some(p) if m.kind == MoveKind::Drop => {
+                if types.contains(&p.kind) {
+                    ours.push(m.to);
+                }
+            }
+            // A pawn's promotion to a royal type: royal while it is the
+            // only one so many, else those of its type are royal no more.
+            Some(p)
+                if types.contains(&p.kind)
+                    && pos
+                        .get(m.from)
+                        .is_some_and(|q| self.spec.pieces[q.kind as usize].pawn) =>
+            {
+                let before = pos
+                    .pieces()
+                    .filter(|(_, q)| q.color == us && q.kind == p.kind)
+                    .count();
+                if before > usize::from(self.spec.extinction_piece_count) {
+                    ours.retain(|sq| pos.get(*sq).is_none_or(|q| q.kind != p.kind));
+                } else {
+                    ours.push(m.to);
+                }
+            }
+            _ => {}
+        }
+        ours.iter().all(|&sq| !self.attacked_by(after, sq, them))
+    }
+}
