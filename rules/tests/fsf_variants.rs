@@ -383,15 +383,21 @@ fn promotion_limits_as_fairy_stockfish() {
         "opulent@4k5/1P5P2/10/10/10/10/10/QA2WW2C1/6p3/R3K4R w - - 0 1",
     ];
     let refs = reference(&starts);
+    let promotions = refs
+        .values()
+        .flatten()
+        .flat_map(|p| p.moves.keys())
+        .filter(|uci| uci.len() > 4 && uci.ends_with(|c: char| c.is_ascii_alphabetic()))
+        .count();
+    assert_same(&refs);
+    assert!(promotions > 20, "only {promotions} promotions compared");
+}
+
+/// `compare` for every variant of `refs`; fails on any difference.
+fn assert_same(refs: &BTreeMap<String, Vec<Reference>>) {
     let mut diffs = Vec::new();
-    let mut promotions = 0;
-    for (id, r) in &refs {
+    for (id, r) in refs {
         let v = missive_rules::definition_variant(id).expect("registered");
-        promotions += r
-            .iter()
-            .flat_map(|p| p.moves.keys())
-            .filter(|uci| uci.len() > 4 && uci.ends_with(|c: char| c.is_ascii_alphabetic()))
-            .count();
         diffs.extend(compare(v, r));
     }
     assert!(
@@ -400,5 +406,23 @@ fn promotion_limits_as_fairy_stockfish() {
         diffs.len(),
         diffs.join("\n")
     );
-    assert!(promotions > 20, "only {promotions} promotions compared");
+}
+
+/// Atomic chess's blast against Fairy-Stockfish where play from the start
+/// seldom goes: kings touching (neither can take the other, so neither is
+/// in check from the rest), castling past attacked squares, captures
+/// beside kings and rooks that still have castling rights.
+#[test]
+fn atomic_blasts_as_fairy_stockfish() {
+    let starts = [
+        "atomic@8/8/8/3kK3/8/8/8/4q3 w - - 0 1",
+        "atomic@8/8/8/3kK3/8/8/2Q5/4q3 b - - 0 1",
+        "atomic@5r2/8/8/3k4/8/8/8/R3K2R w KQ - 0 1",
+        "atomic@r3k2r/pppq1ppp/2n5/3pp3/3PP3/2N5/PPPQ1PPP/R3K2R w KQkq - 0 1",
+        "nocheckatomic@r3k2r/pppq1ppp/2n5/3pp3/3PP3/2N5/PPPQ1PPP/R3K2R w KQkq - 0 1",
+        "nocheckatomic@8/8/8/3kK3/8/8/8/4q3 w - - 0 1",
+        "atomar@8/8/8/3kK3/8/8/8/4q3 w - - 0 1",
+        "atomar@r3k2r/pppq1ppp/2n5/3pp3/3PP3/2N5/PPPQ1PPP/R3K2R w KQkq - 0 1",
+    ];
+    assert_same(&reference(&starts));
 }

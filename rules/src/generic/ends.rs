@@ -60,7 +60,7 @@ impl Generic {
         if let (Some(v), Some(types), false) = (
             s.extinction_value,
             &s.extinction_types,
-            s.extinction_pseudo_royal,
+            s.extinction_pseudo_royal && !s.blast_on_capture,
         ) {
             for color in [them, us] {
                 for &k in types {

@@ -285,6 +285,10 @@ impl Generic {
             {
                 continue;
             }
+            let path: Vec<Square> = span(kfile, king_to).map(|f| Square::new(f, rank)).collect();
+            if self.castling_path_attacked(pos, ksq, &path) {
+                continue;
+            }
             out.push(
                 Move::normal(ksq, Square::new(king_to, rank))
                     .with_kind(MoveKind::Castle)
@@ -427,6 +431,16 @@ impl Generic {
                 }
                 if !self.pseudo_royals_safe(pos, m, &after) {
                     return false;
+                }
+                // Atomar: kings may not take each other.
+                if let (Some(a), Some(b)) = (pos.get(m.from), pos.get(m.to)) {
+                    if m.kind != crate::moves::MoveKind::Drop
+                        && a.kind == b.kind
+                        && b.color != us
+                        && self.spec.mutually_immune.contains(&a.kind)
+                    {
+                        return false;
+                    }
                 }
                 !self.in_check_of(&after, us)
                     && (self.spec.checking || !self.in_check_of(&after, us.opponent()))

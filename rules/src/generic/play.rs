@@ -52,10 +52,32 @@ impl Generic {
         }
     }
 
+    /// Atomic's explosion at `at`: the capturer there and every piece but
+    /// pawns on the squares around, save the blast-immune kinds; a
+    /// blasted king or rook takes its castling rights with it.
+    fn blast(&self, p: &mut Position, at: Square) {
+        let s = &self.spec;
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let Some(sq) = p.step(at, dx, dy) else {
+                    continue;
+                };
+                let Some(piece) = p.get(sq) else { continue };
+                let kind = piece.kind;
+                if (sq != at && s.pieces[kind as usize].pawn) || s.blast_immune.contains(&kind) {
+                    continue;
+                }
+                p.take(sq);
+                self.clear_rights(p, piece, sq, sq);
+            }
+        }
+    }
+
     pub(super) fn apply(&self, pos: &Position, m: &Move) -> Position {
         let mut p = pos.clone();
         let us = pos.side;
         let mut reset = false;
+        let mut captured = false;
         p.ep = None;
         match m.kind {
             MoveKind::Drop => {
@@ -75,12 +97,14 @@ impl Generic {
                 if m.kind == MoveKind::EnPassant {
                     if let Some(v) = p.take(m.extra[0]) {
                         self.capture_to_hand(&mut p, v, us);
+                        captured = true;
                     }
                     reset = true;
                 }
                 if let Some(v) = p.take(m.to) {
                     self.capture_to_hand(&mut p, v, us);
                     reset = true;
+                    captured = true;
                 }
                 let pawn = self.spec.pieces[mover.kind as usize].pawn;
                 reset |= pawn;
@@ -103,6 +127,9 @@ impl Generic {
         }
         if let Some(mover) = pos.get(m.from).filter(|_| m.kind != MoveKind::Drop) {
             self.clear_rights(&mut p, mover, m.from, m.to);
+        }
+        if captured && self.spec.blast_on_capture {
+            self.blast(&mut p, m.to);
         }
         p.halfmove = if reset {
             0

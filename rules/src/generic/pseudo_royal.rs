@@ -4,8 +4,8 @@
 //! legality: no move may leave one attacked, unless it takes one of the
 //! opponent's. The game then ends only by mate: no legal move while one
 //! is attacked (extinction is not looked for, since they cannot be
-//! taken). Check in notation is still the king's alone, as in
-//! Fairy-Stockfish.
+//! taken, save by atomic's blast). Check in notation is still the king's
+//! alone, as in Fairy-Stockfish.
 
 use super::Generic;
 use crate::geometry::Square;
@@ -17,11 +17,42 @@ impl Generic {
     /// Whether a pseudo-royal piece of the side to move is attacked: with
     /// no legal move, that is mate, not stalemate.
     pub(super) fn pseudo_royal_attacked(&self, pos: &Position) -> bool {
-        self.spec.extinction_pseudo_royal
-            && self
-                .pseudo_royals(pos, pos.side)
-                .into_iter()
-                .any(|sq| self.attacked_by(pos, sq, pos.side.opponent()))
+        if !self.spec.extinction_pseudo_royal {
+            return false;
+        }
+        let theirs = self.pseudo_royals(pos, pos.side.opponent());
+        self.pseudo_royals(pos, pos.side)
+            .into_iter()
+            .any(|sq| self.royal_threatened(pos, sq, pos.side.opponent(), &theirs))
+    }
+
+    /// Whether `by` attacks the pseudo-royal piece on `sq`; under atomic's
+    /// blast, never while it touches one of `by`'s own (`theirs`), which
+    /// taking it would blow up.
+    fn royal_threatened(&self, pos: &Position, sq: Square, by: Color, theirs: &[Square]) -> bool {
+        let touching = self.spec.blast_on_capture
+            && theirs.iter().any(|t| {
+                (t.file() as i8 - sq.file() as i8).abs() <= 1
+                    && (t.rank() as i8 - sq.rank() as i8).abs() <= 1
+            });
+        !touching && self.attacked_by(pos, sq, by)
+    }
+
+    /// Whether the castling king on `ksq` is pseudo-royal and so may not
+    /// pass through `path` attacked.
+    pub(super) fn castling_path_attacked(
+        &self,
+        pos: &Position,
+        ksq: Square,
+        path: &[Square],
+    ) -> bool {
+        let us = pos.side;
+        if !self.spec.extinction_pseudo_royal || !self.pseudo_royals(pos, us).contains(&ksq) {
+            return false;
+        }
+        let theirs = self.pseudo_royals(pos, us.opponent());
+        path.iter()
+            .any(|&sq| self.royal_threatened(pos, sq, us.opponent(), &theirs))
     }
 
     /// `color`'s pieces that are pseudo-royal in `pos`.
@@ -54,12 +85,6 @@ impl Generic {
         let us = pos.side;
         let them = us.opponent();
         let theirs = self.pseudo_royals(pos, them);
-        if theirs
-            .iter()
-            .any(|&sq| after.get(sq).is_none_or(|p| p.color != them))
-        {
-            return true;
-        }
         let mut ours: Vec<Square> = self
             .pseudo_royals(pos, us)
             .into_iter()
@@ -98,6 +123,20 @@ impl Generic {
             }
             _ => {}
         }
-        ours.iter().all(|&sq| !self.attacked_by(after, sq, them))
+        // Blowing up one's own is illegal, even when it takes theirs.
+        if ours
+            .iter()
+            .any(|&sq| after.get(sq).is_none_or(|p| p.color != us))
+        {
+            return false;
+        }
+        if theirs
+            .iter()
+            .any(|&sq| after.get(sq).is_none_or(|p| p.color != them))
+        {
+            return true;
+        }
+        ours.iter()
+            .all(|&sq| !self.royal_threatened(after, sq, them, &theirs))
     }
 }

@@ -129,6 +129,9 @@ const SETTINGS: &[&str] = &[
     "makpongRule",
     "promotionLimit",
     "extinctionPseudoRoyal",
+    "blastOnCapture",
+    "blastImmuneTypes",
+    "mutuallyImmuneTypes",
 ];
 
 /// Missive's key for the name players see ("Capablanca chess"); the
@@ -525,6 +528,8 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
     let n_fold_value = need("nFoldValue", value_or("nFoldValue", Some(Value::Draw))?)?;
     let extinction_value = value_or("extinctionValue", None)?;
     let extinction_types = kinds("extinctionPieceTypes")?;
+    let blast_immune = kinds("blastImmuneTypes")?.unwrap_or_default();
+    let mutually_immune = kinds("mutuallyImmuneTypes")?.unwrap_or_default();
 
     let start_fen_line = r.get("startFen").map_or(line, |e| e.line);
     let start_fen = r.get("startFen").map_or(
@@ -605,6 +610,9 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
         extinction_opponent_piece_count: r.int("extinctionOpponentPieceCount", 0, 64)? as u8,
         extinction_claim: r.bool("extinctionClaim", false)?,
         extinction_pseudo_royal: r.bool("extinctionPseudoRoyal", false)?,
+        blast_on_capture: r.bool("blastOnCapture", false)?,
+        blast_immune,
+        mutually_immune,
         flag_move: r.bool("flagMove", false)?,
         flag_piece_safe: r.bool("flagPieceSafe", false)?,
         stalemate_piece_count: r.bool("stalematePieceCount", false)?,

@@ -134,6 +134,12 @@ pub(crate) struct Spec {
     /// While a side has at most `extinction_piece_count + 1` of an
     /// extinction type, those pieces may not be left attacked.
     pub(crate) extinction_pseudo_royal: bool,
+    /// Atomic: a capture blasts the capturer and every piece but pawns
+    /// next to the square, save the immune kinds.
+    pub(crate) blast_on_capture: bool,
+    pub(crate) blast_immune: Vec<u8>,
+    /// Kinds that may not take a piece of their own kind (atomar's kings).
+    pub(crate) mutually_immune: Vec<u8>,
     /// The opponent must keep at least this many (bare king: 2).
     pub(crate) extinction_opponent_piece_count: u8,
     /// The side to move bared may bare back: its opponent needs one more.

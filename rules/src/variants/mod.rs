@@ -92,6 +92,10 @@ const DEFINITIONS: &[&str] = &[
     include_str!("../../variants/courier.ini"),
     include_str!("../../variants/grand.ini"),
     include_str!("../../variants/coregal.ini"),
+    // Atomic chess, its template first.
+    include_str!("../../variants/nocheckatomic.ini"),
+    include_str!("../../variants/atomic.ini"),
+    include_str!("../../variants/atomar.ini"),
     include_str!("../../variants/opulent.ini"),
     // The makruk family, its template first.
     include_str!("../../variants/makruk.ini"),
