@@ -141,12 +141,10 @@ fn the_issue_case_the_rules_on_the_page_match_what_happens() {
             });
             y.goto(&format!("/games/{claimed}")).await?;
             y.click("form[action$='/claim'] button").await?;
-            y.click("#confirm-claim").await?;
-            y.wait_for(
-                "the claimed game's page",
-                &format!("location.pathname === '/games/{claimed}'"),
-            )
-            .await?;
+            y.submit("#confirm-claim").await?;
+            if y.path().await? != format!("/games/{claimed}") {
+                bail!("the claim answered with {}", y.path().await?);
+            }
             // What the rules did to Tess, on her page.
             y.goto(&format!("/tournaments/{tid}/players/tess")).await?;
             let status = text(y, "#player-status").await?;
@@ -245,10 +243,10 @@ fn a_two_board_team_match_is_played_to_its_end() {
                 if captain.name == "cap_b" {
                     shots(captain, "team-match-lineup").await?;
                 }
-                captain.click("#lineup-form button[type=submit]").await?;
-                captain
-                    .wait_for("the match page", &format!("location.pathname === '{path}'"))
-                    .await?;
+                captain.submit("#lineup-form button[type=submit]").await?;
+                if captain.path().await? != path {
+                    bail!("{}: the line-up answered with {}", captain.name, captain.path().await?);
+                }
             }
             a.goto(&path).await?;
             let status = text(a, "#match-status").await?;

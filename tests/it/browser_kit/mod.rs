@@ -270,6 +270,20 @@ impl Browser {
         }
     }
 
+    /// Click what submits a form and wait for the page the server answers
+    /// with: a new document (the old one's mark gone), loaded. Waiting for
+    /// an address is not enough when the answer comes back to the page
+    /// the form was on.
+    pub async fn submit(&self, css: &str) -> Result<()> {
+        self.js("window.__missiveOldPage = true").await?;
+        self.click(css).await?;
+        self.wait_for(
+            &format!("the answer to {css}"),
+            "!window.__missiveOldPage && document.readyState === 'complete'",
+        )
+        .await
+    }
+
     pub async fn path(&self) -> Result<String> {
         Ok(self.client.current_url().await?.path().to_string())
     }
