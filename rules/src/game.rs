@@ -295,7 +295,7 @@ impl Game {
             .key;
         let repeated = self.repetitions.count(current);
         self.outcome = if v.repetition_rule() == RepetitionRule::ThreefoldDraw && repeated >= 3 {
-            Some(Outcome::draw(Reason::Repetition))
+            Some(v.drawn(&self.position, Reason::Repetition))
         } else {
             v.outcome(&self.position, self.legal_moves())
         };

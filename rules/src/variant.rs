@@ -259,6 +259,12 @@ pub trait Variant: Send + Sync + 'static {
     fn repetition_rule(&self) -> RepetitionRule {
         RepetitionRule::Ignored
     }
+    /// What a drawn end (`reason`: a repetition) at `pos` becomes: a draw,
+    /// or where the variant counts material at a draw (armageddon's draw
+    /// odds, janggi's points) the count's winner.
+    fn drawn(&self, _pos: &Position, reason: Reason) -> Outcome {
+        Outcome::draw(reason)
+    }
     /// Whether a legal move may remove the mover's own pieces (Maohopper's
     /// trap, Fleap's Nukes): only then is each legal move played to find
     /// what it costs ([`crate::Game::own_losses`]).

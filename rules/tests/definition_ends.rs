@@ -84,3 +84,38 @@ fn racing_kings_gives_black_the_move_that_draws() {
     let far = outcome_after("racingkings", "8/K7/8/7k/8/8/8/8 w - - 0 1", &["a7a8"]);
     assert_eq!(far.expect("over").winner, Some(Color::White));
 }
+
+#[test]
+fn armageddon_gives_black_every_draw() {
+    // Stalemate, whoever is stalemated (pyffish: 32000 for Black to move).
+    let o = outcome_after("armageddon", "7k/8/6K1/8/8/8/8/5Q2 w - - 0 1", &["f1f7"]).expect("over");
+    assert_eq!(
+        (o.winner, o.reason),
+        (Some(Color::Black), missive_rules::Reason::Stalemate)
+    );
+    // The fifty-move rule (pyffish's optional end, 32000 for Black to move).
+    let o = outcome_after("armageddon", "k7/8/8/8/8/8/8/K6R w - - 99 80", &["h1h2"]).expect("over");
+    assert_eq!(
+        (o.winner, o.reason),
+        (Some(Color::Black), missive_rules::Reason::MoveCountRule)
+    );
+    // Threefold repetition (pyffish: -32000 for White to move).
+    let v = variant("armageddon");
+    let mut game = missive_rules::Game::new(v, Some("k7/8/8/8/8/8/8/K6R w - - 0 1")).unwrap();
+    for m in ["Rh2", "Kb8", "Rh1", "Ka8", "Rh2", "Kb8", "Rh1", "Ka8"] {
+        assert!(game.outcome().is_none(), "over before {m}");
+        game.play_text(m).expect("legal");
+    }
+    let o = game.outcome().expect("drawn by repetition, so Black's");
+    assert_eq!(
+        (o.winner, o.reason),
+        (Some(Color::Black), missive_rules::Reason::Repetition)
+    );
+    // Chess itself still draws there.
+    let mut chess =
+        missive_rules::Game::new(variant("normal"), Some("k7/8/8/8/8/8/8/K6R w - - 0 1")).unwrap();
+    for m in ["Rh2", "Kb8", "Rh1", "Ka8", "Rh2", "Kb8", "Rh1", "Ka8"] {
+        chess.play_text(m).expect("legal");
+    }
+    assert_eq!(chess.outcome().map(|o| o.winner), Some(None));
+}

@@ -245,7 +245,11 @@ fn a_two_board_team_match_is_played_to_its_end() {
                 }
                 captain.submit("#lineup-form button[type=submit]").await?;
                 if captain.path().await? != path {
-                    bail!("{}: the line-up answered with {}", captain.name, captain.path().await?);
+                    bail!(
+                        "{}: the line-up answered with {}",
+                        captain.name,
+                        captain.path().await?
+                    );
                 }
             }
             a.goto(&path).await?;

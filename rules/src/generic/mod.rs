@@ -4,6 +4,7 @@
 mod counting;
 mod ends;
 mod fen;
+mod material;
 mod movegen;
 mod play;
 mod pseudo_royal;
@@ -169,6 +170,8 @@ impl Variant for Generic {
                     },
                 };
                 Self::value_outcome(us, v, Reason::Stalemate)
+            } else if self.spec.stalemate_value == Value::Draw {
+                self.draw_or_count(pos, Reason::Stalemate)
             } else {
                 Self::value_outcome(us, self.spec.stalemate_value, Reason::Stalemate)
             });
@@ -178,7 +181,7 @@ impl Variant for Generic {
         }
         let n = self.spec.n_move_rule;
         if n > 0 && pos.halfmove >= 2 * n {
-            return Some(Outcome::draw(Reason::MoveCountRule));
+            return Some(self.draw_or_count(pos, Reason::MoveCountRule));
         }
         None
     }
@@ -197,6 +200,9 @@ impl Variant for Generic {
         } else {
             RepetitionRule::Ignored
         }
+    }
+    fn drawn(&self, pos: &Position, reason: Reason) -> Outcome {
+        self.draw_or_count(pos, reason)
     }
     fn format_move(&self, pos: &Position, mv: &Move, notation: Notation) -> String {
         let legal = notation.legal_needed(|| self.legal_moves(pos));

@@ -132,6 +132,7 @@ const SETTINGS: &[&str] = &[
     "blastOnCapture",
     "blastImmuneTypes",
     "mutuallyImmuneTypes",
+    "materialCounting",
 ];
 
 /// Missive's key for the name players see ("Capablanca chess"); the
@@ -573,6 +574,25 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
             }
         },
     };
+    let material_counting = match r.get("materialCounting") {
+        None => None,
+        Some(e) => match e.value.trim() {
+            "none" => None,
+            "janggi" => Some(super::MaterialCounting::Janggi),
+            "unweighted" => Some(super::MaterialCounting::Unweighted),
+            "whitedrawodds" => Some(super::MaterialCounting::WhiteDrawOdds),
+            "blackdrawodds" => Some(super::MaterialCounting::BlackDrawOdds),
+            other => {
+                return Err(SpecError::key(
+                    e.line,
+                    &e.key,
+                    format_args!(
+                        "`{other}` is not one of janggi, unweighted, whitedrawodds, blackdrawodds, none"
+                    ),
+                ))
+            }
+        },
+    };
     let repetition_extras =
         r.bool("perpetualCheckIllegal", false)? || r.bool("nFoldValueAbsolute", false)?;
     let spec = Spec {
@@ -628,6 +648,7 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
         repetition_extras,
         counting_rule,
         makpong: r.bool("makpongRule", false)?,
+        material_counting,
         pieces,
     };
     let royal = spec.pieces.iter().any(|p| p.king);

@@ -171,6 +171,22 @@ pub(crate) struct Spec {
     pub(crate) counting_rule: Option<CountingRule>,
     /// Makpong: a king in check may not move, except to take its checker.
     pub(crate) makpong: bool,
+    /// Who wins what would be a draw (`materialCounting`).
+    pub(crate) material_counting: Option<MaterialCounting>,
+}
+
+/// Fairy-Stockfish's `materialCounting`: a game that would end drawn (by
+/// stalemate, the move-count rule or repetition) goes to a side instead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MaterialCounting {
+    /// Janggi's points (chariot 13, cannon 7, horse 5, elephant and
+    /// advisor 3, soldier 2); Black (Han) wins a tie.
+    Janggi,
+    /// More pieces wins; equal is a draw.
+    Unweighted,
+    /// Armageddon's draw odds.
+    WhiteDrawOdds,
+    BlackDrawOdds,
 }
 
 /// Fairy-Stockfish's counting rules (`countingRule = makruk | asean`):

@@ -92,6 +92,7 @@ const DEFINITIONS: &[&str] = &[
     include_str!("../../variants/courier.ini"),
     include_str!("../../variants/grand.ini"),
     include_str!("../../variants/coregal.ini"),
+    include_str!("../../variants/armageddon.ini"),
     // Atomic chess, its template first.
     include_str!("../../variants/nocheckatomic.ini"),
     include_str!("../../variants/atomic.ini"),
