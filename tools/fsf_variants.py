@@ -12,7 +12,8 @@ position (positions the start does not soon reach: a pawn about to
 promote).
 
 A variant named `name:wxf` also gets each move in WXF notation
-(`NOTATION_XIANGQI_WXF`), the xiangqi family's own.
+(`NOTATION_XIANGQI_WXF`), the xiangqi family's own; `name:janggi` in
+janggi notation (`NOTATION_JANGGI`).
 
 Output, one record a line, tab-separated:
     V <variant>
@@ -74,6 +75,9 @@ def main():
                 if notation == "wxf":
                     wxf = sf.get_san(variant, fen, m, False, sf.NOTATION_XIANGQI_WXF)
                     extra = f"\t{wxf}"
+                elif notation == "janggi":
+                    janggi = sf.get_san(variant, fen, m, False, sf.NOTATION_JANGGI)
+                    extra = f"\t{janggi}"
                 print(f"M\t{m}\t{sf.get_san(variant, fen, m)}{extra}")
         sys.stdout.flush()
 

@@ -33,6 +33,12 @@ pub struct Position {
     /// of the pieces, not of the count.
     pub counting_limit: u16,
     pub counting_ply: u16,
+    /// Passes in a row up to this position, and whether the position
+    /// before the last move had janggi's kings facing: two of either end
+    /// the game. Like the count, not hashed, and not in the FEN (a game
+    /// read from a FEN starts with none, as in Fairy-Stockfish).
+    pub passes: u8,
+    pub bikjang_before: bool,
     /// Royal piece squares, kept up to date by variants that have one royal each.
     pub royal: [Option<Square>; 2],
 }
@@ -54,6 +60,8 @@ impl Position {
             counters: [0; 2],
             counting_limit: 0,
             counting_ply: 0,
+            passes: 0,
+            bikjang_before: false,
             royal: [None; 2],
         }
     }

@@ -78,6 +78,10 @@ pub enum Reason {
     Extinction,
     /// A piece reached its goal region (king of the hill, racing kings).
     FlagReached,
+    /// Janggi's bikjang: the kings faced each other and were not parted.
+    KingsFacing,
+    /// Both sides passed in turn (janggi).
+    BothPassed,
 }
 
 impl Reason {
@@ -94,9 +98,11 @@ impl Reason {
             Reason::InsufficientMaterial => "insufficient material",
             Reason::Extinction => "extinction",
             Reason::FlagReached => "reaching the goal",
+            Reason::KingsFacing => "bikjang",
+            Reason::BothPassed => "double pass",
         }
     }
-    pub const ALL: [Reason; 11] = [
+    pub const ALL: [Reason; 13] = [
         Reason::Checkmate,
         Reason::Stalemate,
         Reason::Repetition,
@@ -108,6 +114,8 @@ impl Reason {
         Reason::InsufficientMaterial,
         Reason::Extinction,
         Reason::FlagReached,
+        Reason::KingsFacing,
+        Reason::BothPassed,
     ];
 
     /// The reason with this [`Reason::code`].
@@ -129,6 +137,8 @@ impl Reason {
             Reason::InsufficientMaterial => "insufficient-material",
             Reason::Extinction => "extinction",
             Reason::FlagReached => "flag-reached",
+            Reason::KingsFacing => "bikjang",
+            Reason::BothPassed => "double-pass",
         }
     }
 }
@@ -309,6 +319,11 @@ pub trait Variant: Send + Sync + 'static {
     /// [`Variant::parse_move`] reads as well; `None` for the others.
     fn format_move_family(&self, pos: &Position, mv: &Move) -> Option<String> {
         let _ = (pos, mv);
+        None
+    }
+    /// The name of the notation [`Variant::format_move_family`] writes
+    /// (`WXF`, `janggi`), where there is one.
+    fn family_notation(&self) -> Option<&'static str> {
         None
     }
     /// Every move of `legal`, the whole legal move list of `pos`, written in

@@ -119,3 +119,35 @@ fn armageddon_gives_black_every_draw() {
     }
     assert_eq!(chess.outcome().map(|o| o.winner), Some(None));
 }
+
+#[test]
+fn janggi_ends_on_bikjang_and_double_passes_by_points_or_drawn() {
+    use missive_rules::Reason;
+    // Kings facing, White passes: still facing, so over (pyffish: -32000
+    // for Black to move). Points: White 13 + 3 + 3, Black 3 + 3 (and
+    // Han's bonus): White's; traditional rules draw it.
+    let facing = "9/3aka3/9/9/9/9/9/9/3AKA3/R8 w - - 0 1";
+    let o = outcome_after("janggi", facing, &["e2e2"]).expect("over");
+    assert_eq!(
+        (o.winner, o.reason),
+        (Some(Color::White), Reason::KingsFacing)
+    );
+    let o = outcome_after("janggitraditional", facing, &["e2e2"]).expect("over");
+    assert_eq!((o.winner, o.reason), (None, Reason::KingsFacing));
+    // Both sides pass in turn (pyffish: -32000 for White to move where
+    // points count, 0 in casual janggi): White 23 points, Black 22 and
+    // the bonus: Black's.
+    let even = "r3k4/9/4c4/9/4p4/9/4C4/3R5/4A4/4K4 w - - 0 1";
+    for (id, winner) in [
+        ("janggi", Some(Color::Black)),
+        ("janggimodern", Some(Color::Black)),
+        ("janggicasual", None),
+    ] {
+        assert!(
+            outcome_after(id, even, &["e1e1"]).is_none(),
+            "{id}: one pass"
+        );
+        let o = outcome_after(id, even, &["e1e1", "e10e10"]).expect("over");
+        assert_eq!((o.winner, o.reason), (winner, Reason::BothPassed), "{id}");
+    }
+}

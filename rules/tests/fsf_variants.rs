@@ -207,21 +207,13 @@ fn every_definition_variant_plays_as_fairy_stockfish() {
         })
         .collect();
     assert!(!variants.is_empty());
-    // A variant with a notation of its own (xiangqi's WXF) asks the driver
-    // for it too.
+    // A variant with a notation of its own (xiangqi's WXF, janggi's) asks
+    // the driver for it too.
     let names: Vec<String> = variants
         .iter()
-        .map(|v| {
-            let pos = v.parse_fen(v.start_fen()).expect("start position");
-            let family = v
-                .legal_moves(&pos)
-                .first()
-                .is_some_and(|m| v.format_move_family(&pos, m).is_some());
-            if family {
-                format!("{}:wxf", v.id())
-            } else {
-                v.id().to_string()
-            }
+        .map(|v| match v.family_notation() {
+            Some(n) => format!("{}:{}", v.id(), n.to_lowercase()),
+            None => v.id().to_string(),
         })
         .collect();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
@@ -423,6 +415,22 @@ fn atomic_blasts_as_fairy_stockfish() {
         "nocheckatomic@8/8/8/3kK3/8/8/8/4q3 w - - 0 1",
         "atomar@8/8/8/3kK3/8/8/8/4q3 w - - 0 1",
         "atomar@r3k2r/pppq1ppp/2n5/3pp3/3PP3/2N5/PPPQ1PPP/R3K2R w KQkq - 0 1",
+    ];
+    assert_same(&reference(&starts));
+}
+
+/// Janggi against Fairy-Stockfish where play from the start seldom goes:
+/// kings facing (bikjang: part them or pass; facing twice running ends
+/// the game), chariots and cannons on the palace diagonals, a cannon
+/// that may not use another cannon as its screen.
+#[test]
+fn janggi_palaces_and_bikjang_as_fairy_stockfish() {
+    let starts = [
+        "janggi:janggi@9/3aka3/9/9/9/9/9/9/3AKA3/R8 w - - 0 1",
+        "janggi:janggi@4k4/4a4/3R5/9/9/9/9/9/3CA4/4K4 b - - 0 1",
+        "janggi:janggi@3k5/4a4/9/9/9/9/2c1C4/9/4P4/3CK4 w - - 0 1",
+        "janggitraditional:janggi@9/3aka3/9/9/9/9/9/9/3AKA3/R8 b - - 0 1",
+        "janggicasual:janggi@r3k4/9/4c4/9/4p4/9/4C4/3R5/4A4/4K4 w - - 0 1",
     ];
     assert_same(&reference(&starts));
 }

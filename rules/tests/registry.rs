@@ -36,6 +36,45 @@ fn families_follow_from_the_definitions() {
     assert_eq!(family("racingkings"), Family::Goals);
     assert_eq!(family("breakthrough"), Family::Other);
     assert_eq!(family("nocastle"), Family::Chess);
+    assert_eq!(family("makruk"), Family::Chaturanga);
+    assert_eq!(family("janggi"), Family::Xiangqi);
+    assert_eq!(family("shoshogi"), Family::Shogi);
+}
+
+#[test]
+fn special_rules_are_written_from_the_definition() {
+    let text = |id: &str| variant(id).unwrap_or_else(|| panic!("{id}")).rules_text();
+    for (id, words) in [
+        ("makruk", &["Counting", "board's honour"][..]),
+        ("asean", &["Counting", "16 against a rook"]),
+        ("makpong", &["Makpong"]),
+        ("grand", &["fewer than these", "Queen 1"]),
+        ("atomic", &["explosion", "blow it up"]),
+        (
+            "atomar",
+            &["not harmed by explosions", "may not capture another"],
+        ),
+        ("coregal", &["may not leave one attacked"]),
+        ("armageddon", &["Black has draw odds"]),
+        (
+            "janggi",
+            &[
+                "hopping over exactly one piece",
+                "palaces",
+                "pass",
+                "Bikjang",
+                "won on points",
+            ],
+        ),
+        ("janggicasual", &["hopping over exactly one piece", "pass"]),
+    ] {
+        let t = text(id);
+        for w in words {
+            assert!(t.contains(w), "{id}: `{w}` in {t}");
+        }
+    }
+    assert!(!text("janggicasual").contains("Bikjang"));
+    assert!(!text("chess").contains("explosion"));
 }
 
 #[test]

@@ -113,6 +113,13 @@ impl Generic {
         if s.check_counting && pos.counters[them.index()] == 0 {
             return Some(Outcome::win(them, Reason::Checkmate));
         }
+        // Janggi: kings left facing, or both sides passing in turn.
+        if pos.bikjang_before && self.bikjang(pos) {
+            return Some(self.draw_or_count(pos, Reason::KingsFacing));
+        }
+        if pos.passes >= 2 {
+            return Some(self.draw_or_count(pos, Reason::BothPassed));
+        }
         None
     }
 }

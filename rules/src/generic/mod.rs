@@ -4,6 +4,7 @@
 mod counting;
 mod ends;
 mod fen;
+mod janggi;
 mod material;
 mod movegen;
 mod play;
@@ -31,6 +32,8 @@ pub(crate) struct Generic {
     /// Whether any type promotes shogi-style or is confined (xiangqi):
     /// the slower move path.
     slow_moves: bool,
+    /// Janggi's cannon or palace diagonals (on the slower path).
+    janggi: bool,
     /// Per kind and colour: squares it could never leave.
     immobile: Vec<[crate::geometry::SquareSet; 2]>,
 }
@@ -40,8 +43,12 @@ impl Generic {
     pub(crate) fn new(spec: Spec) -> Result<Generic, FenError> {
         let geometry = Geometry::rect(spec.width, spec.height);
         let rules = crate::variants::definitions::rules_text(&spec);
+        let janggi =
+            spec.pieces.iter().any(|p| p.janggi_cannon) || !spec.xiangqi.diagonal_lines.is_empty();
         let mut g = Generic {
-            slow_moves: spec.shogi.promoted.iter().any(Option::is_some)
+            janggi,
+            slow_moves: janggi
+                || spec.shogi.promoted.iter().any(Option::is_some)
                 || spec.pieces.iter().any(|p| p.soldier)
                 || spec
                     .xiangqi
@@ -221,8 +228,22 @@ impl Variant for Generic {
         }
     }
     fn format_move_family(&self, pos: &Position, mv: &Move) -> Option<String> {
-        (self.spec.xiangqi.wxf && mv.kind != crate::moves::MoveKind::Drop)
-            .then(|| self.wxf(pos, mv))
+        if mv.kind == crate::moves::MoveKind::Drop {
+            return None;
+        }
+        if self.spec.xiangqi.janggi_notation {
+            return Some(self.janggi_notation(pos, mv));
+        }
+        self.spec.xiangqi.wxf.then(|| self.wxf(pos, mv))
+    }
+    fn family_notation(&self) -> Option<&'static str> {
+        if self.spec.xiangqi.janggi_notation {
+            Some("janggi")
+        } else if self.spec.xiangqi.wxf {
+            Some("WXF")
+        } else {
+            None
+        }
     }
     fn parse_move(&self, pos: &Position, legal: &[Move], text: &str) -> Result<Move, MoveError> {
         let t = text.trim();

@@ -116,6 +116,15 @@ impl Generic {
         if self.slow_moves && !self.may_reach(pos, from, p, target) {
             return false;
         }
+        if self.janggi {
+            let mut hit = false;
+            let instead = self.janggi_targets(pos, from, p, &mut |to, cap| {
+                hit |= cap && to == target;
+            });
+            if hit || instead {
+                return hit;
+            }
+        }
         let mut hit = false;
         for a in &self.spec.pieces[p.kind as usize].movement.normal {
             if !a.capture {
@@ -347,7 +356,9 @@ impl Generic {
             }
             if self.slow_moves {
                 let mut targets = Vec::new();
-                for a in &ps.movement.normal {
+                let instead = self.janggi
+                    && self.janggi_targets(pos, from, p, &mut |to, cap| targets.push((to, cap)));
+                for a in ps.movement.normal.iter().filter(|_| !instead) {
                     Self::atom_targets(pos, from, us, a, &mut |to, cap| targets.push((to, cap)));
                 }
                 self.confine(pos, from, p, &mut targets);
@@ -375,6 +386,7 @@ impl Generic {
         if s.piece_drops {
             self.drops(pos, us, &mut out);
         }
+        self.passes(pos, &mut out);
         // A target reached by two atoms (an initial move and a normal one)
         // is one move.
         out.sort_unstable_by_key(|m| (m.from, m.to, m.piece.map(|p| p.kind), m.kind as u8, m.tag));
@@ -383,10 +395,10 @@ impl Generic {
     }
 
     pub(super) fn is_capture(pos: &Position, m: &Move) -> bool {
-        m.kind == MoveKind::EnPassant || (m.kind == MoveKind::Normal && pos.get(m.to).is_some())
+        m.kind == MoveKind::EnPassant
+            || (m.kind == MoveKind::Normal && m.from != m.to && pos.get(m.to).is_some())
     }
 
-    /// Legal moves, ignoring whether the game is already over.
     /// Makpong: in check, the king may only take its one checker; the
     /// square it may go to, if any (`None` when the rule does not bind).
     fn makpong_escape(&self, pos: &Position) -> Option<Option<Square>> {
@@ -407,9 +419,13 @@ impl Generic {
         }
     }
 
+    /// Legal moves, ignoring whether the game is already over.
     pub(super) fn legal_unchecked(&self, pos: &Position) -> Vec<Move> {
         let us = pos.side;
         let makpong = self.makpong_escape(pos);
+        // Kings facing (janggi's bikjang): the next move must part them,
+        // or pass, which is allowed even in check.
+        let facing = self.bikjang(pos);
         let king = self.spec.king_kind();
         let mut moves: Vec<Move> = self
             .pseudo_legal(pos)
@@ -425,8 +441,11 @@ impl Generic {
                         return false;
                     }
                 }
+                if facing && Self::is_pass(m) {
+                    return true;
+                }
                 let after = self.apply(pos, m);
-                if self.spec.xiangqi.flying_general && self.generals_face(&after) {
+                if (self.spec.xiangqi.flying_general || facing) && self.generals_face(&after) {
                     return false;
                 }
                 if !self.pseudo_royals_safe(pos, m, &after) {

@@ -155,6 +155,12 @@ impl Generic {
             *left = left.saturating_sub(1);
         }
         self.update_counting(pos, m, &mut p);
+        p.passes = if Self::is_pass(m) {
+            pos.passes.saturating_add(1)
+        } else {
+            0
+        };
+        p.bikjang_before = self.bikjang(pos);
         p
     }
 }

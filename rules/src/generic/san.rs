@@ -100,14 +100,19 @@ impl Generic {
                 );
             }
         }
-        let after = self.apply(pos, m);
-        if self.in_check_of(&after, after.side) {
-            san.push(if self.legal_unchecked(&after).is_empty() {
-                '#'
-            } else {
-                '+'
-            });
-        }
+        san.push_str(self.check_mark(pos, m));
         san
+    }
+
+    /// `+` if `m` gives check, `#` if it mates, else nothing.
+    pub(super) fn check_mark(&self, pos: &Position, m: &Move) -> &'static str {
+        let after = self.apply(pos, m);
+        if !self.in_check_of(&after, after.side) {
+            ""
+        } else if self.legal_unchecked(&after).is_empty() {
+            "#"
+        } else {
+            "+"
+        }
     }
 }

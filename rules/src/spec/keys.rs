@@ -10,10 +10,10 @@ use crate::geometry::{Square, SquareSet};
 use crate::position::MAX_KINDS;
 
 /// Fairy-Stockfish's built-in piece types in its own order, with their
-/// movement. The Janggi pieces and other types whose moves
-/// Fairy-Stockfish special-cases in code are left out, so a definition
-/// using them is refused rather than played differently (the soldier's
-/// special case is the engine's `soldier` flag).
+/// movement. Types whose moves Fairy-Stockfish special-cases in code
+/// are left out, so a definition using them is refused rather than
+/// played differently; the soldier's and janggi cannon's special cases
+/// are the engine's `soldier` and `janggi_cannon` flags.
 const BUILT_IN: &[(&str, &str)] = &[
     ("pawn", "fmWfceF"),
     ("knight", "N"),
@@ -45,11 +45,16 @@ const BUILT_IN: &[(&str, &str)] = &[
     ("breakthrough", "fmWfF"),
     ("immobile", ""),
     ("cannon", "mRcpR"),
+    // Janggi's cannon: a hopper; its screen and its prey may not be
+    // cannons (the engine's `janggi_cannon` flag).
+    ("janggiCannon", "pR"),
     // Fairy-Stockfish's soldier: forward, and sideways too from its
     // `soldierPromotionRank` on (the engine's `soldier` flag).
     ("soldier", "fsW"),
     ("horse", "nN"),
     ("elephant", "nA"),
+    // One step straight, then two diagonally outwards, each unblocked.
+    ("janggiElephant", "nZ"),
     ("banner", "RcpRnN"),
     ("wazir", "W"),
     ("commoner", "K"),
@@ -133,6 +138,7 @@ const SETTINGS: &[&str] = &[
     "blastImmuneTypes",
     "mutuallyImmuneTypes",
     "materialCounting",
+    "moveRepetitionIllegal",
 ];
 
 /// Missive's key for the name players see ("Capablanca chess"); the
@@ -303,6 +309,7 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
             pawn: n == "pawn",
             king: n == "king",
             soldier: n == "soldier",
+            janggi_cannon: n == "janggiCannon",
             synonym: None,
             name: n,
             letter,
@@ -593,8 +600,9 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
             }
         },
     };
-    let repetition_extras =
-        r.bool("perpetualCheckIllegal", false)? || r.bool("nFoldValueAbsolute", false)?;
+    let repetition_extras = r.bool("perpetualCheckIllegal", false)?
+        || r.bool("nFoldValueAbsolute", false)?
+        || r.bool("moveRepetitionIllegal", false)?;
     let spec = Spec {
         name: name.to_string(),
         display_name,

@@ -77,6 +77,9 @@ pub(crate) struct PieceSpec {
     pub(crate) king: bool,
     /// Fairy-Stockfish's xiangqi soldier (sideways only across the river).
     pub(crate) soldier: bool,
+    /// Janggi's cannon: hops over one piece that is no cannon, and takes
+    /// no cannon.
+    pub(crate) janggi_cannon: bool,
     /// A second letter (xiangqi's `h` horse, `e` elephant): read in FENs,
     /// written in SAN.
     pub(crate) synonym: Option<char>,

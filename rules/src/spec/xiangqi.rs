@@ -17,9 +17,45 @@ pub(crate) struct XiangqiRules {
     pub(crate) flying_general: bool,
     /// Moves also written in WXF notation (`variantTemplate = xiangqi`).
     pub(crate) wxf: bool,
+    /// Janggi's palace diagonals (`diagonalLines`): on these squares the
+    /// chariot, cannon, soldier, king and advisors also move diagonally,
+    /// to squares of the same set.
+    pub(crate) diagonal_lines: SquareSet,
+    /// Whether each side may pass (janggi: the king "moves" to its own
+    /// square).
+    pub(crate) pass: [bool; 2],
+    /// Janggi's bikjang: kings facing each other must be parted, else the
+    /// game ends (drawn, or by the count).
+    pub(crate) bikjang: bool,
+    /// Moves also written in janggi notation (`variantTemplate = janggi`).
+    pub(crate) janggi_notation: bool,
 }
 
-pub(super) const KEYS: &[&str] = &["soldierPromotionRank", "flyingGeneral", "pieceSynonyms"];
+pub(super) const KEYS: &[&str] = &[
+    "soldierPromotionRank",
+    "flyingGeneral",
+    "pieceSynonyms",
+    "diagonalLines",
+    "pass",
+    "passWhite",
+    "passBlack",
+    "bikjangRule",
+];
+
+fn flag(entries: &[Entry], key: &str, default: bool) -> Result<bool, SpecError> {
+    match entries.iter().find(|e| e.key == key) {
+        None => Ok(default),
+        Some(e) => match e.value.as_str() {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            v => Err(SpecError::key(
+                e.line,
+                &e.key,
+                format_args!("must be true or false, not `{v}`"),
+            )),
+        },
+    }
+}
 
 /// Whether `key` is a mobility-region key (checked against the pieces in [`read`]).
 pub(super) fn is_mobility_key(key: &str) -> bool {
@@ -63,19 +99,15 @@ pub(super) fn read(
             .map(|r| r - 1)
             .ok_or_else(|| SpecError::key(e.line, &e.key, "names no rank of the board"))?,
     };
-    let flying_general = match entries.iter().find(|e| e.key == "flyingGeneral") {
-        None => false,
-        Some(e) => match e.value.as_str() {
-            "true" => true,
-            "false" => false,
-            v => {
-                return Err(SpecError::key(
-                    e.line,
-                    &e.key,
-                    format_args!("must be true or false, not `{v}`"),
-                ))
-            }
-        },
+    let flying_general = flag(entries, "flyingGeneral", false)?;
+    let both = flag(entries, "pass", false)?;
+    let pass = [
+        flag(entries, "passWhite", both)?,
+        flag(entries, "passBlack", both)?,
+    ];
+    let diagonal_lines = match entries.iter().find(|e| e.key == "diagonalLines") {
+        None => SquareSet::EMPTY,
+        Some(e) => region(e)?,
     };
     // Missive's key for what Fairy-Stockfish's built-in xiangqi sets in
     // code: a second letter, read in FENs and written in SAN (`n:h`).
@@ -119,5 +151,11 @@ pub(super) fn read(
         wxf: entries
             .iter()
             .any(|e| e.key == "variantTemplate" && e.value == "xiangqi"),
+        diagonal_lines,
+        pass,
+        bikjang: flag(entries, "bikjangRule", false)?,
+        janggi_notation: entries
+            .iter()
+            .any(|e| e.key == "variantTemplate" && e.value == "janggi"),
     })
 }

@@ -28,7 +28,10 @@ pub(crate) fn family(spec: &Spec) -> Family {
     if loses_to_win {
         return Family::Losing;
     }
-    if spec.flag_piece.iter().any(Option::is_some) || spec.extinction_value.is_some() {
+    // Pseudo-royal extinction (sho shogi, coregal, atomic) is won by mate.
+    if spec.flag_piece.iter().any(Option::is_some)
+        || (spec.extinction_value.is_some() && !spec.extinction_pseudo_royal)
+    {
         return Family::Goals;
     }
     // Shogi's promotion (a piece turning into another type in the zone)
@@ -318,10 +321,98 @@ pub(crate) fn rules_text(spec: &Spec) -> String {
         ));
     }
     paras.push(end.join(" "));
+    let special = special_rules(spec);
+    if !special.is_empty() {
+        paras.push(special.join(" "));
+    }
     paras.push(
         "Moves may be entered in SAN as Fairy-Stockfish writes it (Nf3, Ah3, P@e4 for a drop) or in coordinates (g1f3, e7e8q); records show SAN.".into(),
     );
     paras.join("\n\n")
+}
+
+/// Sentences for the rules a definition sets beyond chess's usual keys.
+fn special_rules(spec: &Spec) -> Vec<String> {
+    use crate::spec::{CountingRule, MaterialCounting};
+    let mut out = Vec::new();
+    if spec.pieces.iter().any(|p| p.janggi_cannon) {
+        out.push("The cannon moves and captures only by hopping over exactly one piece, which may not be a cannon, and it never captures a cannon.".to_string());
+    }
+    if !spec.xiangqi.diagonal_lines.is_empty() {
+        let lines: Vec<String> = spec
+            .xiangqi
+            .diagonal_lines
+            .iter()
+            .map(|s| s.name())
+            .collect();
+        out.push(format!(
+            "Inside the palaces, pieces also move along the diagonals through {}: the chariot slides, the cannon hops, the king and advisors step, and soldiers step diagonally forward.",
+            lines.join(", ")
+        ));
+    }
+    if spec.xiangqi.pass.iter().any(|&p| p) {
+        out.push("Instead of moving, a player may pass (enter the king's move to its own square, as Ke2); passing out of check is not allowed. When both sides pass in turn the game ends.".to_string());
+    }
+    if spec.xiangqi.bikjang {
+        out.push("Bikjang: when the kings face each other on a file with nothing between, the player to move must part them or pass; if they still face each other after that move, the game ends.".to_string());
+    }
+    match spec.material_counting {
+        Some(MaterialCounting::Janggi) => out.push("A game that would end drawn (bikjang, passes, stalemate, the move-count rule, repetition) is won on points: chariot 13, cannon 7, horse 5, elephant 3, advisor 3, soldier 2; Black (Han) wins a tie.".to_string()),
+        Some(MaterialCounting::Unweighted) => out.push("A game that would end drawn is won by the side with more pieces.".to_string()),
+        Some(MaterialCounting::WhiteDrawOdds) => out.push("White has draw odds: every game that would end drawn is a win for White.".to_string()),
+        Some(MaterialCounting::BlackDrawOdds) => out.push("Black has draw odds: every game that would end drawn (stalemate, the move-count rule, repetition) is a win for Black.".to_string()),
+        None => {}
+    }
+    match spec.counting_rule {
+        Some(CountingRule::Makruk) => out.push("Counting: once no pawns are left, a side reduced to its king counts the moves its opponent has to mate it (8 against two rooks, 16 against one, 22 against two khons, 32 against two knights, 44 against one khon, else 64), and with pieces on both sides the board's honour gives 64; when the count runs out the game is drawn. The count stands in the FEN after the castling field.".to_string()),
+        Some(CountingRule::Asean) => out.push("Counting: once no pawns are left, a side reduced to its king counts the moves its opponent has to mate it (16 against a rook, 44 against a khon, 64 against a knight); when the count runs out the game is drawn.".to_string()),
+        None => {}
+    }
+    if spec.makpong {
+        out.push(
+            "Makpong: a king in check may not move, except to capture the piece giving check."
+                .to_string(),
+        );
+    }
+    if spec.promotion_limit.iter().any(|&n| n > 0) {
+        let limits: Vec<String> = spec
+            .promotion_limit
+            .iter()
+            .enumerate()
+            .filter(|(_, &n)| n > 0)
+            .map(|(k, n)| format!("{} {n}", piece_name(&spec.pieces[k])))
+            .collect();
+        out.push(format!(
+            "A pawn may promote only to a piece of which fewer than these stand on the board: {}.",
+            limits.join(", ")
+        ));
+    }
+    if spec.blast_on_capture {
+        out.push("Every capture is an explosion: the capturing piece and every piece but pawns on the eight squares around are removed too.".to_string());
+        if !spec.blast_immune.is_empty() {
+            out.push(format!(
+                "{} are not harmed by explosions.",
+                names_of(spec, &spec.blast_immune)
+            ));
+        }
+        if !spec.mutually_immune.is_empty() {
+            out.push(format!(
+                "A {} may not capture another.",
+                names_of(spec, &spec.mutually_immune)
+            ));
+        }
+    }
+    if spec.extinction_pseudo_royal {
+        if let Some(kinds) = &spec.extinction_types {
+            out.push(format!(
+                "While a side has only {} {} left, it may not leave one attacked{}; with no legal move and one attacked, it is mated.",
+                if spec.extinction_piece_count >= 8 { "its".to_string() } else { (spec.extinction_piece_count + 1).to_string() },
+                names_of(spec, kinds),
+                if spec.blast_on_capture { " nor blow it up itself (kings that touch cannot capture each other)" } else { "" }
+            ));
+        }
+    }
+    out
 }
 
 /// The legend's notes: what the board shows beyond the pieces.

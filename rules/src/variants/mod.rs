@@ -109,6 +109,11 @@ const DEFINITIONS: &[&str] = &[
     include_str!("../../variants/minixiangqi.ini"),
     include_str!("../../variants/xiangqi.ini"),
     include_str!("../../variants/manchu.ini"),
+    // Janggi, its template first.
+    include_str!("../../variants/janggi.ini"),
+    include_str!("../../variants/janggitraditional.ini"),
+    include_str!("../../variants/janggimodern.ini"),
+    include_str!("../../variants/janggicasual.ini"),
 ];
 
 /// Our definitions read, as templates for further text.
