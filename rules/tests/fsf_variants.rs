@@ -434,3 +434,18 @@ fn janggi_palaces_and_bikjang_as_fairy_stockfish() {
     ];
     assert_same(&reference(&starts));
 }
+
+/// Loop chess and chessgi against Fairy-Stockfish where a promoted piece
+/// is taken: it goes to hand as what it became, not as a pawn (crazyhouse
+/// compared beside them).
+#[test]
+fn loop_chess_keeps_promoted_pieces_as_fairy_stockfish() {
+    let starts = [
+        "loop@q~3k3/8/8/8/8/8/8/R3K3[] w - - 0 1",
+        "chessgi@q~3k3/8/8/8/8/8/8/R3K3[] w - - 0 1",
+        "crazyhouse@q~3k3/8/8/8/8/8/8/R3K3[] w - - 0 1",
+        "loop@r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R[] w KQkq - 0 1",
+        "chessgi@r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R[] b KQkq - 0 1",
+    ];
+    assert_same(&reference(&starts));
+}

@@ -19,7 +19,7 @@ impl Generic {
             self.spec.pawn_kind(),
         ) {
             (Some(k), _, _) => k,
-            (None, true, Some(p)) => p,
+            (None, true, Some(p)) if !self.spec.drop_loop => p,
             _ => captured.kind,
         };
         pos.add_to_hand(by, kind);
@@ -111,7 +111,9 @@ impl Generic {
                 let placed = match m.piece {
                     Some(promo) if m.tag != 0 => promo,
                     Some(promo) => Piece {
-                        promoted: self.spec.captures_to_hand,
+                        // Loop chess keeps no mark: a promoted piece goes
+                        // to hand as itself.
+                        promoted: self.spec.captures_to_hand && !self.spec.drop_loop,
                         ..promo
                     },
                     None => mover,

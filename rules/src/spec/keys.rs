@@ -139,6 +139,7 @@ const SETTINGS: &[&str] = &[
     "mutuallyImmuneTypes",
     "materialCounting",
     "moveRepetitionIllegal",
+    "dropLoop",
 ];
 
 /// Missive's key for the name players see ("Capablanca chess"); the
@@ -626,6 +627,7 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
         checking: r.bool("checking", true)?,
         piece_drops,
         captures_to_hand: r.bool("capturesToHand", false)?,
+        drop_loop: r.bool("dropLoop", false)?,
         first_rank_pawn_drops: r.bool("firstRankPawnDrops", false)?,
         promotion_zone_pawn_drops: r.bool("promotionZonePawnDrops", false)?,
         drop_region,

@@ -124,6 +124,9 @@ pub(crate) struct Spec {
     pub(crate) checking: bool,
     pub(crate) piece_drops: bool,
     pub(crate) captures_to_hand: bool,
+    /// Loop chess: a captured promoted piece goes to hand as what it is
+    /// (a queen), not as a pawn.
+    pub(crate) drop_loop: bool,
     pub(crate) first_rank_pawn_drops: bool,
     pub(crate) promotion_zone_pawn_drops: bool,
     pub(crate) drop_region: Regions,

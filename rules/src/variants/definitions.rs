@@ -245,6 +245,9 @@ pub(crate) fn rules_text(spec: &Spec) -> String {
         if !spec.first_rank_pawn_drops {
             s.push_str(" (pawns not on the first or last rank)");
         }
+        if spec.drop_loop {
+            s.push_str("; a captured promoted piece goes to hand as what it became, not as a pawn");
+        }
         paras.push(format!("{s}."));
     }
     let mut end = Vec::new();

@@ -35,6 +35,8 @@ const DEFINITIONS: &[&str] = &[
     include_str!("../../variants/clobber10.ini"),
     include_str!("../../variants/codrus.ini"),
     include_str!("../../variants/crazyhouse.ini"),
+    include_str!("../../variants/loop.ini"),
+    include_str!("../../variants/chessgi.ini"),
     include_str!("../../variants/dragon.ini"),
     include_str!("../../variants/embassy.ini"),
     include_str!("../../variants/extinction.ini"),
