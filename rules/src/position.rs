@@ -39,6 +39,11 @@ pub struct Position {
     /// read from a FEN starts with none, as in Fairy-Stockfish).
     pub passes: u8,
     pub bikjang_before: bool,
+    /// Shatar: the side to move is in check and a check of the series
+    /// that led here was given by a knight, rook or bers (a "shak"), and
+    /// the same for the position before the last move; not hashed.
+    pub shak: bool,
+    pub shak_before: bool,
     /// Royal piece squares, kept up to date by variants that have one royal each.
     pub royal: [Option<Square>; 2],
 }
@@ -62,6 +67,8 @@ impl Position {
             counting_ply: 0,
             passes: 0,
             bikjang_before: false,
+            shak: false,
+            shak_before: false,
             royal: [None; 2],
         }
     }

@@ -151,3 +151,28 @@ fn janggi_ends_on_bikjang_and_double_passes_by_points_or_drawn() {
         assert_eq!((o.winner, o.reason), (winner, Reason::BothPassed), "{id}");
     }
 }
+
+#[test]
+fn shatar_scores_a_mate_by_who_gave_it() {
+    use missive_rules::Reason;
+    // pyffish: 32000 for Black to move: a mate by a knight alone loses
+    // for the side that gives it.
+    let o = outcome_after("shatar", "6rk/6pp/8/6N1/8/8/8/K7 w - - 0 1", &["g5f7"]).expect("over");
+    assert_eq!(
+        (o.winner, o.reason),
+        (Some(Color::Black), Reason::Checkmate)
+    );
+    // -32000: a rook's mate (a shak) wins.
+    let o = outcome_after("shatar", "6k1/5ppp/8/8/8/8/8/K2R4 w - - 0 1", &["d1d8"]).expect("over");
+    assert_eq!(
+        (o.winner, o.reason),
+        (Some(Color::White), Reason::Checkmate)
+    );
+    // 0: a bishop's mate with no shak in its series of checks is drawn.
+    let o = outcome_after("shatar", "7k/5K2/p5P1/P7/8/8/8/2B5 w - - 0 1", &["c1b2"]).expect("over");
+    assert_eq!((o.winner, o.reason), (None, Reason::Checkmate));
+    // A king bared of every other piece: robado, drawn at once (pyffish:
+    // an immediate end, 0).
+    let o = outcome_after("shatar", "7k/8/p7/1B6/8/8/8/K7 w - - 0 1", &["b5a6"]).expect("over");
+    assert_eq!((o.winner, o.reason), (None, Reason::Extinction));
+}

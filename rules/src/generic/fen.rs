@@ -206,6 +206,9 @@ impl Generic {
         if self.in_check_of(&pos, pos.side.opponent()) {
             return Err(FenError::Invalid("the side not to move is in check".into()));
         }
+        // Shatar: a check standing in the FEN counts for the mate rule if
+        // it is a shak (the series before it is not known).
+        pos.shak = self.shak_now(&pos);
         Ok(pos)
     }
 

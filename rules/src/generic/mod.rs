@@ -10,6 +10,7 @@ mod movegen;
 mod play;
 mod pseudo_royal;
 mod san;
+mod shatar;
 mod shogi;
 mod xiangqi;
 
@@ -161,6 +162,9 @@ impl Variant for Generic {
                 {
                     // Uchifuzume: mate by a pawn drop loses for the dropper.
                     return Some(Outcome::win(us, Reason::Checkmate));
+                }
+                if self.spec.shatar_mate {
+                    return Some(self.shatar_mate(pos));
                 }
                 Self::value_outcome(us, self.spec.checkmate_value, Reason::Checkmate)
             } else if self.spec.stalemate_piece_count {

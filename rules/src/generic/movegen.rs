@@ -112,7 +112,13 @@ impl Generic {
     }
 
     /// Whether a piece of `color` and kind `kind` on `from` attacks `target`.
-    fn piece_attacks(&self, pos: &Position, from: Square, p: Piece, target: Square) -> bool {
+    pub(super) fn piece_attacks(
+        &self,
+        pos: &Position,
+        from: Square,
+        p: Piece,
+        target: Square,
+    ) -> bool {
         if self.slow_moves && !self.may_reach(pos, from, p, target) {
             return false;
         }
@@ -405,16 +411,9 @@ impl Generic {
         if !self.spec.makpong {
             return None;
         }
-        let us = pos.side;
-        let king = self.king_square(pos, us)?;
-        let checkers: Vec<Square> = pos
-            .pieces()
-            .filter(|(sq, p)| p.color == us.opponent() && self.piece_attacks(pos, *sq, *p, king))
-            .map(|(sq, _)| sq)
-            .collect();
-        match checkers.as_slice() {
+        match self.checkers(pos).as_slice() {
             [] => None,
-            [one] => Some(Some(*one)),
+            [(one, _)] => Some(Some(*one)),
             _ => Some(None),
         }
     }

@@ -163,6 +163,7 @@ impl Generic {
             0
         };
         p.bikjang_before = self.bikjang(pos);
+        self.update_shak(pos, &mut p);
         p
     }
 }

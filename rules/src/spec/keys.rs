@@ -140,6 +140,7 @@ const SETTINGS: &[&str] = &[
     "materialCounting",
     "moveRepetitionIllegal",
     "dropLoop",
+    "shatarMateRule",
 ];
 
 /// Missive's key for the name players see ("Capablanca chess"); the
@@ -659,6 +660,7 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
         counting_rule,
         makpong: r.bool("makpongRule", false)?,
         material_counting,
+        shatar_mate: r.bool("shatarMateRule", false)?,
         pieces,
     };
     let royal = spec.pieces.iter().any(|p| p.king);

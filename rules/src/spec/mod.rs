@@ -177,6 +177,9 @@ pub(crate) struct Spec {
     pub(crate) counting_rule: Option<CountingRule>,
     /// Makpong: a king in check may not move, except to take its checker.
     pub(crate) makpong: bool,
+    /// Shatar's mate: a mate by knights alone loses, and a mate is a win
+    /// only if a check of its series was a shak (knight, rook or bers).
+    pub(crate) shatar_mate: bool,
     /// Who wins what would be a draw (`materialCounting`).
     pub(crate) material_counting: Option<MaterialCounting>,
 }

@@ -371,6 +371,9 @@ fn special_rules(spec: &Spec) -> Vec<String> {
         Some(CountingRule::Asean) => out.push("Counting: once no pawns are left, a side reduced to its king counts the moves its opponent has to mate it (16 against a rook, 44 against a khon, 64 against a knight); when the count runs out the game is drawn.".to_string()),
         None => {}
     }
+    if spec.shatar_mate {
+        out.push("A mate given by knights alone loses for the side that gives it; a mate wins only if a check of the unbroken series of checks that led to it was given by a knight, rook or bers, else it is a draw.".to_string());
+    }
     if spec.makpong {
         out.push(
             "Makpong: a king in check may not move, except to capture the piece giving check."

@@ -91,6 +91,7 @@ const DEFINITIONS: &[&str] = &[
     include_str!("../../variants/5check.ini"),
     include_str!("../../variants/knightmate.ini"),
     include_str!("../../variants/shatranj.ini"),
+    include_str!("../../variants/shatar.ini"),
     include_str!("../../variants/courier.ini"),
     include_str!("../../variants/grand.ini"),
     include_str!("../../variants/coregal.ini"),
