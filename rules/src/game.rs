@@ -16,11 +16,16 @@ pub struct HistoryEntry {
     pub key: u64,
     /// Whether the side to move was in check there.
     pub checked: bool,
+    /// What the position holds that its FEN does not
+    /// ([`Variant::unwritten_state`]: janggi's passes in a row, shatar's
+    /// series of checks); 0 for most variants.
+    pub state: u8,
 }
 
 impl HistoryEntry {
     /// Append the entry as [`Game::restore`] reads it: the key in 16
-    /// lower-case hex digits, then `+` if checked.
+    /// lower-case hex digits, then `+` if checked, then `~` and the
+    /// unwritten state in hex if it is not 0.
     pub fn write(&self, s: &mut String) {
         // `{:016x}` by hand: formatting machinery was most of the cost.
         for shift in (0..16).rev() {
@@ -28,6 +33,18 @@ impl HistoryEntry {
         }
         if self.checked {
             s.push('+');
+        }
+        if self.state != 0 {
+            s.push('~');
+            s.push_str(&format!("{:x}", self.state));
+        }
+    }
+
+    fn of(v: &dyn Variant, pos: &Position) -> HistoryEntry {
+        HistoryEntry {
+            key: v.repetition_key(pos),
+            checked: v.in_check(pos),
+            state: v.unwritten_state(pos),
         }
     }
 }
@@ -195,10 +212,7 @@ impl Game {
             Some(f) => variant.parse_fen(f)?,
             None => variant.parse_fen(variant.start_fen())?,
         };
-        let history = vec![HistoryEntry {
-            key: variant.repetition_key(&position),
-            checked: variant.in_check(&position),
-        }];
+        let history = vec![HistoryEntry::of(variant, &position)];
         Ok(Game::assemble(variant, position, history))
     }
 
@@ -208,27 +222,36 @@ impl Game {
         fen: &str,
         history: &str,
     ) -> Result<Game, FenError> {
-        let position = variant.parse_fen(fen)?;
+        let mut position = variant.parse_fen(fen)?;
         // One entry is 16 hex digits, maybe a '+', and a comma: long games
         // keep thousands, read back on every move.
         let mut entries = Vec::with_capacity(history.len() / 17 + 2);
         for item in history.split(',').filter(|s| !s.is_empty()) {
-            let (hex, checked) = match item.strip_suffix('+') {
+            let bad = || FenError::Syntax(format!("bad history entry “{item}”"));
+            let (rest, state) = match item.split_once('~') {
+                Some((r, st)) => (r, u8::from_str_radix(st, 16).map_err(|_| bad())?),
+                None => (item, 0),
+            };
+            let (hex, checked) = match rest.strip_suffix('+') {
                 Some(h) => (h, true),
-                None => (item, false),
+                None => (rest, false),
             };
             let key = hex_key(hex)
                 .or_else(|| u64::from_str_radix(hex, 16).ok())
-                .ok_or_else(|| FenError::Syntax(format!("bad history entry “{item}”")))?;
-            entries.push(HistoryEntry { key, checked });
+                .ok_or_else(bad)?;
+            entries.push(HistoryEntry {
+                key,
+                checked,
+                state,
+            });
         }
         let key = variant.repetition_key(&position);
         match entries.last() {
-            Some(last) if last.key == key => {}
-            _ => entries.push(HistoryEntry {
-                key,
-                checked: variant.in_check(&position),
-            }),
+            // The position now: what its FEN leaves out comes back.
+            Some(last) if last.key == key => {
+                variant.restore_unwritten_state(&mut position, last.state)
+            }
+            _ => entries.push(HistoryEntry::of(variant, &position)),
         }
         Ok(Game::assemble(variant, position, entries))
     }
@@ -467,10 +490,7 @@ impl Game {
     fn advance(&mut self, mv: &Move) {
         let v = self.variant;
         self.position = v.play(&self.position, mv);
-        let entry = HistoryEntry {
-            key: v.repetition_key(&self.position),
-            checked: v.in_check(&self.position),
-        };
+        let entry = HistoryEntry::of(v, &self.position);
         self.repetitions.push(self.history.len(), &entry);
         self.history.push(entry);
         self.refresh();

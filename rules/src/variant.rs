@@ -321,6 +321,19 @@ pub trait Variant: Send + Sync + 'static {
         let _ = (pos, mv);
         None
     }
+    /// What `pos` holds that its FEN does not and later moves depend on
+    /// (janggi's passes in a row, shatar's series of checks, a mate by a
+    /// dropped shogi pawn), as a small number the game's history keeps, so
+    /// a game resumed from its FEN goes on as it was played. 0: nothing.
+    fn unwritten_state(&self, pos: &Position) -> u8 {
+        let _ = pos;
+        0
+    }
+    /// Put back into `pos`, read from its FEN, what
+    /// [`Variant::unwritten_state`] kept.
+    fn restore_unwritten_state(&self, pos: &mut Position, state: u8) {
+        let _ = (pos, state);
+    }
     /// The name of the notation [`Variant::format_move_family`] writes
     /// (`WXF`, `janggi`), where there is one.
     fn family_notation(&self) -> Option<&'static str> {

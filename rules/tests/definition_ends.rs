@@ -176,3 +176,33 @@ fn shatar_scores_a_mate_by_who_gave_it() {
     let o = outcome_after("shatar", "7k/8/p7/1B6/8/8/8/K7 w - - 0 1", &["b5a6"]).expect("over");
     assert_eq!((o.winner, o.reason), (None, Reason::Extinction));
 }
+
+/// A stored game is resumed from its FEN and its history string: what the
+/// FEN leaves out (janggi's passes in a row, a mate by a dropped shogi
+/// pawn) comes back from the history, so the game goes on as played.
+#[test]
+fn a_game_resumed_from_its_fen_keeps_what_the_fen_leaves_out() {
+    use missive_rules::{Game, Reason};
+    let resumed = |g: &Game| Game::restore(g.variant(), &g.fen(), &g.history_string()).unwrap();
+    let even = "r3k4/9/4c4/9/4p4/9/4C4/3R5/4A4/4K4 w - - 0 1";
+    let mut g = Game::new(variant("janggi"), Some(even)).unwrap();
+    g.play_text("e1e1").unwrap();
+    let mut g = resumed(&g);
+    g.play_text("e10e10").unwrap();
+    let o = g.outcome().expect("both passed");
+    assert_eq!(
+        (o.winner, o.reason),
+        (Some(Color::Black), Reason::BothPassed)
+    );
+    // Without the history's note the second pass would not end it.
+    let mut bare = Game::new(variant("janggi"), Some(even)).unwrap();
+    bare.play_text("e1e1").unwrap();
+    let mut bare = Game::new(variant("janggi"), Some(&bare.fen())).unwrap();
+    bare.play_text("e10e10").unwrap();
+    assert!(bare.outcome().is_none());
+
+    let mut g = Game::new(variant("minishogi"), Some("kr3/1s3/G4/5/4K[P] w 0 1")).unwrap();
+    g.play_text("P@a4").unwrap();
+    let g = resumed(&g);
+    assert_eq!(g.outcome().map(|o| o.winner), Some(Some(Color::Black)));
+}

@@ -212,6 +212,25 @@ impl Variant for Generic {
             RepetitionRule::Ignored
         }
     }
+    // Bits: passes in a row (two), the kings faced before the last move,
+    // shatar's shak now and before it, the mate-by-dropped-pawn flag.
+    fn unwritten_state(&self, pos: &Position) -> u8 {
+        let drop_flag = self.spec.shogi.pawn_drop_mate_illegal && !self.spec.check_counting;
+        pos.passes.min(3)
+            | u8::from(pos.bikjang_before) << 2
+            | u8::from(pos.shak) << 3
+            | u8::from(pos.shak_before) << 4
+            | u8::from(drop_flag && pos.counters[1] == 1) << 5
+    }
+    fn restore_unwritten_state(&self, pos: &mut Position, state: u8) {
+        pos.passes = state & 3;
+        pos.bikjang_before = state & 4 != 0;
+        pos.shak = state & 8 != 0;
+        pos.shak_before = state & 16 != 0;
+        if self.spec.shogi.pawn_drop_mate_illegal && !self.spec.check_counting {
+            pos.counters[1] = u8::from(state & 32 != 0);
+        }
+    }
     fn drawn(&self, pos: &Position, reason: Reason) -> Outcome {
         self.draw_or_count(pos, reason)
     }
