@@ -44,6 +44,9 @@ pub struct Position {
     /// the same for the position before the last move; not hashed.
     pub shak: bool,
     pub shak_before: bool,
+    /// Chess960: the files of the rooks each side may castle with (king
+    /// side, queen side), read from the FEN's castling field.
+    pub castling_files: [[u8; 2]; 2],
     /// Royal piece squares, kept up to date by variants that have one royal each.
     pub royal: [Option<Square>; 2],
 }
@@ -69,6 +72,7 @@ impl Position {
             bikjang_before: false,
             shak: false,
             shak_before: false,
+            castling_files: [[0; 2]; 2],
             royal: [None; 2],
         }
     }

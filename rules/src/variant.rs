@@ -321,6 +321,19 @@ pub trait Variant: Send + Sync + 'static {
         let _ = (pos, mv);
         None
     }
+    /// A start position drawn for a new game where the variant shuffles
+    /// its back rank (Chess960), from `seed`; `None` where every game
+    /// starts from [`Variant::start_fen`].
+    fn shuffled_start(&self, seed: u64) -> Option<String> {
+        let _ = seed;
+        None
+    }
+    /// Whether `fen` (as [`Variant::fen`] writes it) is one of the starts
+    /// [`Variant::shuffled_start`] draws: a standard start, not a custom one.
+    fn is_shuffled_start(&self, fen: &str) -> bool {
+        let _ = fen;
+        false
+    }
     /// What `pos` holds that its FEN does not and later moves depend on
     /// (janggi's passes in a row, shatar's series of checks, a mate by a
     /// dropped shogi pawn), as a small number the game's history keeps, so

@@ -206,3 +206,45 @@ fn a_game_resumed_from_its_fen_keeps_what_the_fen_leaves_out() {
     let g = resumed(&g);
     assert_eq!(g.outcome().map(|o| o.winner), Some(Some(Color::Black)));
 }
+
+#[test]
+fn chess960_draws_every_one_of_its_960_starts_and_knows_them() {
+    use std::collections::HashSet;
+    let v = variant("fischerandom");
+    let mut seen = HashSet::new();
+    for seed in 0..20_000u64 {
+        let fen = v.shuffled_start(seed).expect("a shuffled start");
+        let pos = v.parse_fen(&fen).expect("it reads");
+        assert_eq!(v.fen(&pos), fen, "written back alike");
+        assert!(v.is_shuffled_start(&fen), "{fen}");
+        let rank: Vec<char> = fen.split('/').last().unwrap().chars().take(8).collect();
+        let at = |c: char| {
+            rank.iter()
+                .enumerate()
+                .filter(|(_, x)| **x == c)
+                .map(|(i, _)| i)
+                .collect::<Vec<_>>()
+        };
+        let (b, r, k) = (at('B'), at('R'), at('K'));
+        assert!(b[0] % 2 != b[1] % 2 && r[0] < k[0] && k[0] < r[1], "{fen}");
+        seen.insert(fen);
+    }
+    assert_eq!(seen.len(), 960);
+    assert!(v.is_shuffled_start(v.start_fen().replace("KQkq", "HAha").as_str()));
+    assert!(!v.is_shuffled_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBBKQNR w HAha - 0 1"));
+    assert!(variant("normal").shuffled_start(1).is_none());
+    assert!(missive_rules::variant("chess")
+        .unwrap()
+        .shuffled_start(1)
+        .is_none());
+    // Capablanca random chess: queen and archbishop on both colours too.
+    let capa = variant("caparandom");
+    for seed in 0..500u64 {
+        let fen = capa.shuffled_start(seed).unwrap();
+        let rank: Vec<char> = fen.split('/').last().unwrap().chars().take(10).collect();
+        let q = rank.iter().position(|c| *c == 'Q').unwrap();
+        let a = rank.iter().position(|c| *c == 'A').unwrap();
+        assert_ne!(q % 2, a % 2, "{fen}");
+        assert!(capa.is_shuffled_start(&fen));
+    }
+}

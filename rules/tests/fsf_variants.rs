@@ -449,3 +449,21 @@ fn loop_chess_keeps_promoted_pieces_as_fairy_stockfish() {
     ];
     assert_same(&reference(&starts));
 }
+
+/// Chess960 and Capablanca random chess against Fairy-Stockfish from
+/// shuffled starts: castling with the king beside, between or on its
+/// destination, rooks that start on the king's destination, and the
+/// castling field by files.
+#[test]
+fn chess960_castles_as_fairy_stockfish() {
+    let starts = [
+        "fischerandom@1qnbrkr1/pppppppp/8/8/8/8/PPPPPPPP/1QNBRKR1 w GEge - 0 1",
+        "fischerandom@bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1",
+        "fischerandom@rk4r1/pppppppp/8/8/8/8/PPPPPPPP/RK4R1 w GAga - 0 1",
+        "fischerandom@1r4kr/pppppppp/8/8/8/8/PPPPPPPP/1R4KR b HBhb - 0 1",
+        "fischerandom@r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
+        "caparandom@r1k6r/pppppppppp/10/10/10/10/PPPPPPPPPP/R1K6R w JAja - 0 1",
+        "caparandom@1r3k2r1/pppppppppp/10/10/10/10/PPPPPPPPPP/1R3K2R1 w IBib - 0 1",
+    ];
+    assert_same(&reference(&starts));
+}

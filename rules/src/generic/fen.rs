@@ -140,7 +140,12 @@ impl Generic {
             }
         }
         let numeric = |f: &&str| f.bytes().all(|b| b.is_ascii_digit());
-        if rest.first().is_some_and(|f| !numeric(f)) {
+        if s.chess960 && rest.first().is_some_and(|f| !numeric(f)) {
+            let c = rest.remove(0);
+            if c != "-" {
+                self.read_960_rights(&mut pos, c)?;
+            }
+        } else if rest.first().is_some_and(|f| !numeric(f)) {
             let c = rest.remove(0);
             if c != "-" {
                 for ch in c.chars() {
@@ -210,6 +215,51 @@ impl Generic {
         // it is a shak (the series before it is not known).
         pos.shak = self.shak_now(&pos);
         Ok(pos)
+    }
+
+    /// Chess960's castling field: `K`/`Q` for the outermost rook on that
+    /// side of the king, or the rook's file (`HAha`, Shredder's form). A
+    /// right whose king or rook is not there is left out, as
+    /// Fairy-Stockfish does.
+    fn read_960_rights(&self, pos: &mut Position, field: &str) -> Result<(), FenError> {
+        let s = &self.spec;
+        let Some(king) = s.castling_king else {
+            return Ok(());
+        };
+        for ch in field.chars() {
+            let color = if ch.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let rank = if color == Color::White {
+                s.castling_rank
+            } else {
+                s.height - 1 - s.castling_rank
+            };
+            let is_rook = |f: u8| {
+                pos.get(Square::new(f, rank))
+                    .is_some_and(|p| p.color == color && s.castling_rooks.contains(&p.kind))
+            };
+            let Some(kfile) = (0..s.width)
+                .find(|&f| pos.get(Square::new(f, rank)) == Some(Piece::new(king, color)))
+            else {
+                continue;
+            };
+            let file = match ch.to_ascii_lowercase() {
+                'k' => (0..s.width).rev().find(|&f| is_rook(f)),
+                'q' => (0..s.width).find(|&f| is_rook(f)),
+                l @ 'a'..='z' if ((l as u8 - b'a') < s.width) => Some(l as u8 - b'a'),
+                _ => return Err(FenError::Syntax(format!("castling right `{ch}`"))),
+            };
+            let Some(file) = file.filter(|&f| is_rook(f) && f != kfile) else {
+                continue;
+            };
+            let side = usize::from(file < kfile);
+            pos.castling |= CASTLE_BITS[color.index()][side];
+            pos.castling_files[color.index()][side] = file;
+        }
+        Ok(())
     }
 
     fn letter(&self, p: Piece) -> char {
@@ -284,8 +334,20 @@ impl Generic {
         });
         let mut rights = String::new();
         for (i, ch) in ['K', 'Q', 'k', 'q'].into_iter().enumerate() {
-            if pos.castling & CASTLE_BITS[i / 2][i % 2] != 0 {
-                rights.push(ch);
+            let (c, side) = (i / 2, i % 2);
+            if pos.castling & CASTLE_BITS[c][side] != 0 {
+                if s.chess960 {
+                    // Chess960 names the rook's file, as Fairy-Stockfish
+                    // writes it (`HAha`).
+                    let file = (b'a' + pos.castling_files[c][side]) as char;
+                    rights.push(if c == 0 {
+                        file.to_ascii_uppercase()
+                    } else {
+                        file
+                    });
+                } else {
+                    rights.push(ch);
+                }
             }
         }
         out.push_str(if rights.is_empty() { "-" } else { &rights });

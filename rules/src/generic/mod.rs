@@ -12,6 +12,7 @@ mod pseudo_royal;
 mod san;
 mod shatar;
 mod shogi;
+mod shuffle;
 mod xiangqi;
 
 use crate::errors::{FenError, MoveError};
@@ -230,6 +231,12 @@ impl Variant for Generic {
         if self.spec.shogi.pawn_drop_mate_illegal && !self.spec.check_counting {
             pos.counters[1] = u8::from(state & 32 != 0);
         }
+    }
+    fn shuffled_start(&self, seed: u64) -> Option<String> {
+        self.shuffled_start_fen(seed)
+    }
+    fn is_shuffled_start(&self, fen: &str) -> bool {
+        self.is_shuffled_start_fen(fen)
     }
     fn drawn(&self, pos: &Position, reason: Reason) -> Outcome {
         self.draw_or_count(pos, reason)

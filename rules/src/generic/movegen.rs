@@ -248,6 +248,16 @@ impl Generic {
         }
     }
 
+    /// The file of the rook `color` castles with on `side` (0: king side):
+    /// the definition's, or in Chess960 the position's.
+    pub(super) fn castling_rook_file(&self, pos: &Position, color: Color, side: usize) -> u8 {
+        if self.spec.chess960 {
+            pos.castling_files[color.index()][side]
+        } else {
+            self.spec.castling_rook_files[side]
+        }
+    }
+
     fn castling_moves(&self, pos: &Position, color: Color, out: &mut Vec<Move>) {
         let s = &self.spec;
         let Some(king) = s.castling_king else { return };
@@ -266,8 +276,14 @@ impl Generic {
         };
         let kfile = ksq.file();
         for (side, (rook_file, king_to)) in [
-            (s.castling_rook_files[0], s.castling_kingside_file),
-            (s.castling_rook_files[1], s.castling_queenside_file),
+            (
+                self.castling_rook_file(pos, color, 0),
+                s.castling_kingside_file,
+            ),
+            (
+                self.castling_rook_file(pos, color, 1),
+                s.castling_queenside_file,
+            ),
         ]
         .into_iter()
         .enumerate()

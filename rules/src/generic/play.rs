@@ -39,12 +39,8 @@ impl Generic {
             } else {
                 s.height - 1 - s.castling_rank
             };
-            for (&file, &bit) in s
-                .castling_rook_files
-                .iter()
-                .zip(&CASTLE_BITS[color.index()])
-            {
-                let rook = Square::new(file, rank);
+            for (side, &bit) in CASTLE_BITS[color.index()].iter().enumerate() {
+                let rook = Square::new(self.castling_rook_file(pos, color, side), rank);
                 if from == rook || to == rook {
                     pos.castling &= !bit;
                 }

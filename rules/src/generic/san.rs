@@ -24,6 +24,8 @@ impl Generic {
                     m.to
                 )
             }
+            // Chess960 writes castling as the king taking its rook.
+            MoveKind::Castle if self.spec.chess960 => format!("{}{}", m.from, m.extra[0]),
             _ => {
                 let mut s = format!("{}{}", m.from, m.to);
                 match (m.tag, m.piece) {
@@ -43,7 +45,8 @@ impl Generic {
         }
         let mut san = String::new();
         if m.kind == MoveKind::Castle {
-            san.push_str(if m.to.file() > m.from.file() {
+            // The rook's side names it (a Chess960 king may not move).
+            san.push_str(if m.extra[0].file() > m.from.file() {
                 "O-O"
             } else {
                 "O-O-O"

@@ -141,6 +141,7 @@ const SETTINGS: &[&str] = &[
     "moveRepetitionIllegal",
     "dropLoop",
     "shatarMateRule",
+    "chess960",
 ];
 
 /// Missive's key for the name players see ("Capablanca chess"); the
@@ -619,6 +620,7 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
         double_step_region,
         en_passant_region,
         castling: r.bool("castling", true)?,
+        chess960: r.bool("chess960", false)?,
         castling_kingside_file,
         castling_queenside_file,
         castling_rank,

@@ -111,6 +111,9 @@ pub(crate) struct Spec {
     pub(crate) double_step_region: Regions,
     pub(crate) en_passant_region: Regions,
     pub(crate) castling: bool,
+    /// Chess960 castling: the king and rooks start anywhere on the back
+    /// rank and end where chess's do; the FEN names the rooks' files.
+    pub(crate) chess960: bool,
     pub(crate) castling_kingside_file: u8,
     pub(crate) castling_queenside_file: u8,
     /// Castling rank counted from each side's own edge (0-based).

@@ -226,7 +226,9 @@ pub(crate) fn rules_text(spec: &Spec) -> String {
             ));
         }
     }
-    if spec.castling {
+    if spec.castling && spec.chess960 {
+        pawn.push("the back rank is shuffled for each game (bishops on both colours, the king between its rooks); castling puts king and rook where they go in chess, whatever their start (enter it as O-O or as the king taking its rook, e1h1)".into());
+    } else if spec.castling {
         pawn.push("the king castles with a rook as in chess".into());
     } else if spec.king_kind().is_some() {
         pawn.push("there is no castling".into());
