@@ -99,9 +99,7 @@ impl Generic {
         let types = self.spec.extinction_types.as_deref().unwrap_or(&[]);
         match m.piece {
             Some(p) if m.kind == MoveKind::Drop => {
-                if types.contains(&p.kind) {
-                    ours.push(m.to);
-                }
+                ours.extend(types.contains(&p.kind).then_some(m.to))
             }
             // A pawn's promotion to a royal type: royal while it is the
             // only one so many, else those of its type are royal no more.

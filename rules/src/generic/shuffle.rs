@@ -148,7 +148,7 @@ impl Generic {
         let Some(board) = fen.split_whitespace().next() else {
             return false;
         };
-        let Some(white) = board.split('/').last() else {
+        let Some(white) = board.split('/').next_back() else {
             return false;
         };
         let rank: Vec<char> = white.chars().collect();
