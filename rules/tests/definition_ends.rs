@@ -217,7 +217,13 @@ fn chess960_draws_every_one_of_its_960_starts_and_knows_them() {
         let pos = v.parse_fen(&fen).expect("it reads");
         assert_eq!(v.fen(&pos), fen, "written back alike");
         assert!(v.is_shuffled_start(&fen), "{fen}");
-        let rank: Vec<char> = fen.split('/').next_back().unwrap().chars().take(8).collect();
+        let rank: Vec<char> = fen
+            .split('/')
+            .next_back()
+            .unwrap()
+            .chars()
+            .take(8)
+            .collect();
         let at = |c: char| {
             rank.iter()
                 .enumerate()
@@ -241,7 +247,13 @@ fn chess960_draws_every_one_of_its_960_starts_and_knows_them() {
     let capa = variant("caparandom");
     for seed in 0..500u64 {
         let fen = capa.shuffled_start(seed).unwrap();
-        let rank: Vec<char> = fen.split('/').next_back().unwrap().chars().take(10).collect();
+        let rank: Vec<char> = fen
+            .split('/')
+            .next_back()
+            .unwrap()
+            .chars()
+            .take(10)
+            .collect();
         let q = rank.iter().position(|c| *c == 'Q').unwrap();
         let a = rank.iter().position(|c| *c == 'A').unwrap();
         assert_ne!(q % 2, a % 2, "{fen}");

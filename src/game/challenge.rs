@@ -149,6 +149,12 @@ pub fn create_game(
             "The start position is too long (at most {FEN_MAX} characters)."
         )));
     }
+    // Chess960 and its kind draw a start for each game left to the rules.
+    let drawn = fen
+        .is_empty()
+        .then(|| variant.shuffled_start(rand::random()))
+        .flatten();
+    let fen = drawn.as_deref().unwrap_or(fen);
     let game = Game::new(variant, Some(fen)).map_err(|e| {
         Error::Invalid(format!(
             "The start position cannot be used: {}.",
@@ -339,7 +345,8 @@ pub fn create_paired_game(
             "A player cannot play against themselves.".into(),
         ));
     }
-    let game = Game::new(variant, None)
+    let drawn = variant.shuffled_start(rand::random());
+    let game = Game::new(variant, drawn.as_deref())
         .map_err(|e| Error::internal(format!("{variant_id} has no start position: {e}")))?;
     let start_fen = game.fen();
     let history = game.history_string();

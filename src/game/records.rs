@@ -81,15 +81,22 @@ fn stamp(t: NaiveDateTime) -> String {
 /// Whether the game started from a position other than the variant's own.
 pub fn custom_start(row: &GameRow) -> Result<bool, Error> {
     let variant = restore::variant_of(row)?;
-    is_custom_start(variant, &row.start_fen)
+    starts_elsewhere(variant, &row.start_fen)
 }
 
-/// Whether `fen` is other than `variant`'s own start position.
-pub fn is_custom_start(variant: &'static dyn Variant, fen: &str) -> Result<bool, Error> {
+/// Whether `fen` is other than `variant`'s start position: a record of
+/// the game must carry it (a Chess960 game's drawn start too).
+pub fn starts_elsewhere(variant: &'static dyn Variant, fen: &str) -> Result<bool, Error> {
     let standard = Game::new(variant, None)
         .map(|g| g.fen())
         .map_err(|e| Error::internal(format!("start position of {}: {e}", variant.id())))?;
     Ok(standard != fen)
+}
+
+/// Whether `fen` is a start a player chose (unrated, kept for a rematch)
+/// rather than the variant's own or one it drew (Chess960).
+pub fn is_custom_start(variant: &'static dyn Variant, fen: &str) -> Result<bool, Error> {
+    Ok(starts_elsewhere(variant, fen)? && !variant.is_shuffled_start(fen))
 }
 
 /// Which of the two written forms.

@@ -16,6 +16,8 @@ use reqwest::StatusCode;
 both_backends!(
     capablanca_is_played_drawn_exported_and_mailed,
     crazyhouse_drops_from_the_hand_over_http_and_xfcc,
+    janggi_passes_over_http_end_the_game_on_points,
+    chess960_games_start_from_drawn_positions_and_stay_rated,
 );
 
 /// A verified user, so mail is queued for them.
@@ -210,4 +212,70 @@ fn crazyhouse_drops_from_the_hand_over_http_and_xfcc(backend: Backend) {
     let rec = record::parse_pgn(&pgn).unwrap().remove(0);
     let g = record::check(&rec, missive_rules::variant).unwrap();
     assert_eq!(g.fen(), j["fen"].as_str().unwrap());
+}
+
+/// Janggi over HTTP: each move is a request that resumes the game from its
+/// stored FEN and history, so the second of two passes in a row must find
+/// the first in the history (the FEN does not hold it); the game then ends
+/// on points (Black's here: 22 and Han's bonus against 23), and the move
+/// may be entered in janggi notation.
+fn janggi_passes_over_http_end_the_game_on_points(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = verified(&app, "alice");
+    let bob = verified(&app, "bob");
+    let fen = "r3k4/9/4c4/9/4p4/9/4C4/3R5/4A4/4K4 w - - 0 1";
+    let id = alice.new_game(&[
+        ("variant", "janggi"),
+        ("opponent", "bob"),
+        ("color", "white"),
+        ("fen", fen),
+    ]);
+    assert_eq!(
+        bob.post(&format!("/games/{id}/accept"), &[]).status,
+        StatusCode::SEE_OTHER
+    );
+    played(&alice, id, "Ke1");
+    assert!(alice.json(id)["reason"].is_null(), "one pass ends nothing");
+    played(&bob, id, "K15-15");
+    let j = alice.json(id);
+    assert_eq!(
+        (j["result"].as_str(), j["reason"].as_str()),
+        (Some("0-1"), Some("double-pass")),
+        "{j}"
+    );
+}
+
+/// Chess960: a game asked for without a start position gets one of the
+/// 960 drawn for it (not the same for every game), it may be rated as any
+/// game of the variant's own start, and its PGN carries the start.
+fn chess960_games_start_from_drawn_positions_and_stay_rated(backend: Backend) {
+    let app = TestApp::start(backend);
+    let alice = verified(&app, "alice");
+    let bob = verified(&app, "bob");
+    let v = missive_rules::variant("fischerandom").expect("registered");
+    let mut starts = std::collections::HashSet::new();
+    for n in 0..6 {
+        let id = alice.new_game(&[
+            ("variant", "fischerandom"),
+            ("opponent", "bob"),
+            ("color", "white"),
+            ("fen", ""),
+            ("rated", "1"),
+        ]);
+        assert_eq!(
+            bob.post(&format!("/games/{id}/accept"), &[]).status,
+            StatusCode::SEE_OTHER
+        );
+        let j = alice.json(id);
+        let start = j["start_fen"].as_str().expect("a start").to_string();
+        assert!(v.is_shuffled_start(&start), "{start}");
+        // (A pair's rated games a day are limited: the first is enough.)
+        if n == 0 {
+            assert_eq!(j["rated"], true, "{j}");
+        }
+        let pgn = alice.get(&format!("/games/{id}.pgn")).body;
+        assert!(pgn.contains(&format!("[FEN \"{start}\"]")), "{pgn}");
+        starts.insert(start);
+    }
+    assert!(starts.len() > 1, "six games, one start: {starts:?}");
 }
