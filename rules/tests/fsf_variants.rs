@@ -272,95 +272,26 @@ fn counting_rules_count_as_fairy_stockfish() {
         "asean:8/8/3qk3/8/8/8/3QK3/8 w - - 0 1",
         "asean:8/8/8/8/3k4/3P4/8/R3K3 b - - 0 1",
     ];
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let out = Command::new("python3")
-        .arg(root.join("tools/fsf_counting.py"))
-        .arg("3")
-        .args(starts)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "tools/fsf_counting.py failed (is pyffish==0.0.90 installed? .ci/run installs it): {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).expect("utf-8");
-    let mut diffs = Vec::new();
-    let (mut plies, mut run_out) = (0, 0);
-    let mut game: Option<(&dyn Variant, missive_rules::Position)> = None;
-    for line in text.lines() {
-        let f: Vec<&str> = line.split('\t').collect();
-        match f[0] {
-            "G" => {
-                let v = missive_rules::definition_variant(f[1]).expect("registered");
-                let pos = v.parse_fen(f[2]).expect("the start reads");
-                assert_eq!(v.fen(&pos), f[2], "{} writes its start back", f[1]);
-                game = Some((v, pos));
-            }
-            "F" => {
-                let Some((v, pos)) = game.as_mut() else {
-                    panic!("a ply before its game")
-                };
-                let legal = v.legal_moves(pos);
-                let Some(m) = legal
-                    .iter()
-                    .find(|m| v.format_move_among(pos, &legal, m, Notation::Coordinate) == f[1])
-                else {
-                    diffs.push(format!(
-                        "{}: {} is not legal at {}",
-                        v.id(),
-                        f[1],
-                        v.fen(pos)
-                    ));
-                    game = None;
-                    continue;
-                };
-                *pos = v.play(pos, m);
-                plies += 1;
-                let fen = v.fen(pos);
-                if fen != f[2] {
-                    diffs.push(format!(
-                        "{} after {}: {fen}, Fairy-Stockfish's {}",
-                        v.id(),
-                        f[1],
-                        f[2]
-                    ));
-                }
-                let legal = v.legal_moves(pos);
-                let drawn = v.outcome(pos, &legal).is_some_and(|o| {
-                    o.winner.is_none() && o.reason == missive_rules::Reason::MoveCountRule
-                });
-                let fields: Vec<&str> = f[2].split(' ').collect();
-                let counted_out = fields[3]
-                    .parse::<u32>()
-                    .ok()
-                    .is_some_and(|limit| fields[4].parse::<u32>().is_ok_and(|ply| ply > limit));
-                run_out += usize::from(counted_out);
-                // Fairy-Stockfish's optional end is also a repetition,
-                // which the server judges, not the rules' outcome.
-                if (counted_out && !drawn) || (drawn && f[3] != "1") {
-                    diffs.push(format!(
-                        "{} at {}: drawn by the count {drawn}, Fairy-Stockfish's count run out {counted_out}, its optional end {}",
-                        v.id(),
-                        f[2],
-                        f[3]
-                    ));
-                }
-            }
-            other => panic!("unexpected line kind {other}"),
-        }
-    }
-    assert!(
-        diffs.is_empty(),
-        "{} differences:\n{}",
-        diffs.len(),
-        diffs.join("\n")
-    );
+    let (plies, run_out) = games_as_fairy_stockfish(&starts);
     // The games must reach counts that run out, or the test shows little.
     assert!(
         plies > 1000 && run_out >= 20,
         "{plies} plies, {run_out} counts run out"
     );
+}
+
+/// Placement chess against Fairy-Stockfish, FEN by FEN: drops only while
+/// pieces are in hand, bishops on both colours, and castling rights for
+/// a king dropped on e1 with rooks in the corners.
+#[test]
+fn placement_drops_as_fairy_stockfish() {
+    let starts = [
+        "placement:8/pppppppp/8/8/8/8/PPPPPPPP/8[KQRRBBNNkqrrbbnn] w - - 0 1",
+        "placement:1nb2bn1/pppppppp/8/8/8/8/PPPPPPPP/1NB2BN1[KQRRkqrr] w - - 0 1",
+        "placement:8/pppppppp/8/8/8/8/PPPPPPPP/8[BBbb] w - - 0 1",
+    ];
+    let (plies, _) = games_as_fairy_stockfish(&starts);
+    assert!(plies > 100, "{plies} plies");
 }
 
 /// Grand chess's promotion limits (a pawn promotes only to a piece of
@@ -466,4 +397,95 @@ fn chess960_castles_as_fairy_stockfish() {
         "caparandom@1r3k2r1/pppppppppp/10/10/10/10/PPPPPPPPPP/1R3K2R1 w IBib - 0 1",
     ];
     assert_same(&reference(&starts));
+}
+
+/// Seeded random games from `starts` (`variant:FEN`) in both engines
+/// (`tools/fsf_counting.py`): every ply's FEN compared, and a count run
+/// out (makruk's) a draw in both; the plies played and counts run out.
+fn games_as_fairy_stockfish(starts: &[&str]) -> (usize, usize) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let out = Command::new("python3")
+        .arg(root.join("tools/fsf_counting.py"))
+        .arg("3")
+        .args(starts)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "tools/fsf_counting.py failed (is pyffish==0.0.90 installed? .ci/run installs it): {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let mut diffs = Vec::new();
+    let (mut plies, mut run_out) = (0, 0);
+    let mut game: Option<(&dyn Variant, missive_rules::Position)> = None;
+    for line in text.lines() {
+        let f: Vec<&str> = line.split('\t').collect();
+        match f[0] {
+            "G" => {
+                let v = missive_rules::definition_variant(f[1]).expect("registered");
+                let pos = v.parse_fen(f[2]).expect("the start reads");
+                assert_eq!(v.fen(&pos), f[2], "{} writes its start back", f[1]);
+                game = Some((v, pos));
+            }
+            "F" => {
+                let Some((v, pos)) = game.as_mut() else {
+                    panic!("a ply before its game")
+                };
+                let legal = v.legal_moves(pos);
+                let Some(m) = legal
+                    .iter()
+                    .find(|m| v.format_move_among(pos, &legal, m, Notation::Coordinate) == f[1])
+                else {
+                    diffs.push(format!(
+                        "{}: {} is not legal at {}",
+                        v.id(),
+                        f[1],
+                        v.fen(pos)
+                    ));
+                    game = None;
+                    continue;
+                };
+                *pos = v.play(pos, m);
+                plies += 1;
+                let fen = v.fen(pos);
+                if fen != f[2] {
+                    diffs.push(format!(
+                        "{} after {}: {fen}, Fairy-Stockfish's {}",
+                        v.id(),
+                        f[1],
+                        f[2]
+                    ));
+                }
+                let legal = v.legal_moves(pos);
+                let drawn = v.outcome(pos, &legal).is_some_and(|o| {
+                    o.winner.is_none() && o.reason == missive_rules::Reason::MoveCountRule
+                });
+                let fields: Vec<&str> = f[2].split(' ').collect();
+                let counted_out = fields[3]
+                    .parse::<u32>()
+                    .ok()
+                    .is_some_and(|limit| fields[4].parse::<u32>().is_ok_and(|ply| ply > limit));
+                run_out += usize::from(counted_out);
+                // Fairy-Stockfish's optional end is also a repetition,
+                // which the server judges, not the rules' outcome.
+                if (counted_out && !drawn) || (drawn && f[3] != "1") {
+                    diffs.push(format!(
+                        "{} at {}: drawn by the count {drawn}, Fairy-Stockfish's count run out {counted_out}, its optional end {}",
+                        v.id(),
+                        f[2],
+                        f[3]
+                    ));
+                }
+            }
+            other => panic!("unexpected line kind {other}"),
+        }
+    }
+    assert!(
+        diffs.is_empty(),
+        "{} differences:\n{}",
+        diffs.len(),
+        diffs.join("\n")
+    );
+    (plies, run_out)
 }

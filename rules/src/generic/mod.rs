@@ -7,6 +7,7 @@ mod fen;
 mod janggi;
 mod material;
 mod movegen;
+mod placement;
 mod play;
 mod pseudo_royal;
 mod san;

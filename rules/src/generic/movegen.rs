@@ -446,7 +446,7 @@ impl Generic {
             .pseudo_legal(pos)
             .into_iter()
             .filter(|m| {
-                if self.strands(pos, m) {
+                if self.strands(pos, m) || !self.drop_keeps_bishops_apart(pos, m) {
                     return false;
                 }
                 if let Some(escape) = makpong {
@@ -482,6 +482,10 @@ impl Generic {
             .collect();
         if self.spec.must_capture && moves.iter().any(|m| Self::is_capture(pos, m)) {
             moves.retain(|m| Self::is_capture(pos, m));
+        }
+        // Placement: while a drop is possible, only drops are.
+        if self.spec.must_drop && moves.iter().any(|m| m.kind == MoveKind::Drop) {
+            moves.retain(|m| m.kind == MoveKind::Drop);
         }
         moves
     }

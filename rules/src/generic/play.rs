@@ -80,7 +80,9 @@ impl Generic {
                 let piece = m.piece.expect("a drop names its piece");
                 p.remove_from_hand(us, Self::hand_kind(piece));
                 p.set(m.to, Some(piece));
-                reset = self.spec.pieces[piece.kind as usize].pawn;
+                self.dropped_castling(&mut p, piece, m.to);
+                // Fairy-Stockfish counts every drop as irreversible.
+                reset = true;
             }
             MoveKind::Castle => {
                 let king = p.take(m.from);
@@ -103,7 +105,9 @@ impl Generic {
                     captured = true;
                 }
                 let pawn = self.spec.pieces[mover.kind as usize].pawn;
-                reset |= pawn;
+                // A shogi promotion is irreversible unless pieces demote.
+                let promotes = m.tag == super::shogi::PIECE_PROMOTION && !self.spec.shogi.demotion;
+                reset |= pawn || promotes;
                 let placed = match m.piece {
                     Some(promo) if m.tag != 0 => promo,
                     Some(promo) => Piece {

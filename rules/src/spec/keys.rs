@@ -142,6 +142,9 @@ const SETTINGS: &[&str] = &[
     "dropLoop",
     "shatarMateRule",
     "chess960",
+    "mustDrop",
+    "dropOppositeColoredBishop",
+    "castlingDroppedPiece",
 ];
 
 /// Missive's key for the name players see ("Capablanca chess"); the
@@ -631,6 +634,9 @@ pub(super) fn build(name: &str, line: usize, entries: &[Entry]) -> Result<Spec, 
         piece_drops,
         captures_to_hand: r.bool("capturesToHand", false)?,
         drop_loop: r.bool("dropLoop", false)?,
+        must_drop: r.bool("mustDrop", false)?,
+        drop_opposite_bishops: r.bool("dropOppositeColoredBishop", false)?,
+        castling_dropped_piece: r.bool("castlingDroppedPiece", false)?,
         first_rank_pawn_drops: r.bool("firstRankPawnDrops", false)?,
         promotion_zone_pawn_drops: r.bool("promotionZonePawnDrops", false)?,
         drop_region,

@@ -130,6 +130,14 @@ pub(crate) struct Spec {
     /// Loop chess: a captured promoted piece goes to hand as what it is
     /// (a queen), not as a pawn.
     pub(crate) drop_loop: bool,
+    /// Placement chess: while a side holds pieces it must drop one.
+    pub(crate) must_drop: bool,
+    /// Drops that would leave the bishops unable to stand on squares of
+    /// both colours are illegal.
+    pub(crate) drop_opposite_bishops: bool,
+    /// A king dropped on its file of the back rank, and rooks dropped in
+    /// the corners beside it, may castle.
+    pub(crate) castling_dropped_piece: bool,
     pub(crate) first_rank_pawn_drops: bool,
     pub(crate) promotion_zone_pawn_drops: bool,
     pub(crate) drop_region: Regions,

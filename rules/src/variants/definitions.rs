@@ -247,6 +247,17 @@ pub(crate) fn rules_text(spec: &Spec) -> String {
         if !spec.first_rank_pawn_drops {
             s.push_str(" (pawns not on the first or last rank)");
         }
+        if spec.must_drop {
+            s.push_str("; while a player holds pieces, they must drop one instead of moving");
+        }
+        if spec.drop_opposite_bishops {
+            s.push_str(
+                "; no drop may leave the bishops unable to stand on squares of both colours",
+            );
+        }
+        if spec.castling_dropped_piece {
+            s.push_str("; a king dropped on its file of the first rank may castle with a rook dropped in the corner");
+        }
         if spec.drop_loop {
             s.push_str("; a captured promoted piece goes to hand as what it became, not as a pawn");
         }

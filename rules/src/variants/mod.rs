@@ -62,6 +62,7 @@ const DEFINITIONS: &[&str] = &[
     include_str!("../../variants/nocastle.ini"),
     include_str!("../../variants/normal.ini"),
     include_str!("../../variants/paradigm.ini"),
+    include_str!("../../variants/placement.ini"),
     include_str!("../../variants/perfect.ini"),
     include_str!("../../variants/pocketknight.ini"),
     include_str!("../../variants/raazuvaa.ini"),
