@@ -13,7 +13,7 @@ use crate::position::Position;
 
 /// Fairy-Stockfish's dark squares: a1's colour.
 fn dark(sq: Square) -> bool {
-    (sq.file() + sq.rank()) % 2 == 0
+    (sq.file() + sq.rank()).is_multiple_of(2)
 }
 
 impl Generic {
