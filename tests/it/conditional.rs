@@ -477,9 +477,11 @@ fn a_line_in_every_variant(backend: Backend) {
     let mut kinds_seen = Vec::new();
     for v in missive_rules::variants() {
         let id = game_of(&alice, &bob, "bob", v.id(), "");
-        let (path, first, second) = find_line(*v);
+        // The game's own start: Chess960 draws one for each game.
+        let start = alice.json(id)["start_fen"].as_str().unwrap().to_string();
+        let (path, first, second) = find_line(*v, &start);
         let client = |c: Color| if c == Color::Black { &bob } else { &alice };
-        let mut game = Game::new(*v, None).unwrap();
+        let mut game = Game::new(*v, Some(&start)).unwrap();
         for mv in &path {
             let p = client(game.side_to_move()).play(id, mv);
             assert_eq!(
@@ -545,9 +547,10 @@ fn rank(m: &missive_rules::Move) -> u8 {
 /// answer) with the most special forms found within 120 plies.
 fn find_line(
     v: &'static dyn missive_rules::Variant,
+    start: &str,
 ) -> (Vec<String>, missive_rules::Played, missive_rules::Played) {
     let mut rng = rand::rngs::StdRng::seed_from_u64(7);
-    let mut game = Game::new(v, None).unwrap();
+    let mut game = Game::new(v, Some(start)).unwrap();
     let mut path: Vec<String> = Vec::new();
     let mut best: Option<(u8, usize, missive_rules::Played, missive_rules::Played)> = None;
     for _ in 0..120 {
