@@ -14,7 +14,12 @@ use crate::spec::CountingRule;
 impl Generic {
     /// Pieces named `name` (a Fairy-Stockfish type: `rook`, `khon`...) of
     /// `color` on the board; `None` for all.
-    fn counted(&self, pos: &Position, color: Option<Color>, name: Option<&str>) -> usize {
+    pub(super) fn counted(
+        &self,
+        pos: &Position,
+        color: Option<Color>,
+        name: Option<&str>,
+    ) -> usize {
         pos.pieces()
             .filter(|(_, p)| color.is_none_or(|c| p.color == c))
             .filter(|(_, p)| name.is_none_or(|n| self.spec.pieces[p.kind as usize].name == n))

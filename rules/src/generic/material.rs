@@ -13,13 +13,10 @@ impl Generic {
         let Some(rule) = self.spec.material_counting else {
             return Outcome::draw(reason);
         };
-        let on_board = |color: Color, name: Option<&str>| {
-            pos.pieces()
-                .filter(|(_, p)| p.color == color)
-                .filter(|(_, p)| name.is_none_or(|n| self.spec.pieces[p.kind as usize].name == n))
-                .count() as i64
+        let diff = |name: Option<&str>| {
+            self.counted(pos, Some(Color::White), name) as i64
+                - self.counted(pos, Some(Color::Black), name) as i64
         };
-        let diff = |name: Option<&str>| on_board(Color::White, name) - on_board(Color::Black, name);
         let white_wins = match rule {
             MaterialCounting::Janggi => Some(
                 13 * diff(Some("rook"))

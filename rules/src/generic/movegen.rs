@@ -441,6 +441,7 @@ impl Generic {
         // Kings facing (janggi's bikjang): the next move must part them,
         // or pass, which is allowed even in check.
         let facing = self.bikjang(pos);
+        let royals = self.royals_of(pos);
         let king = self.spec.king_kind();
         let mut moves: Vec<Move> = self
             .pseudo_legal(pos)
@@ -463,11 +464,18 @@ impl Generic {
                 if (self.spec.xiangqi.flying_general || facing) && self.generals_face(&after) {
                     return false;
                 }
-                if !self.pseudo_royals_safe(pos, m, &after) {
+                if royals
+                    .as_ref()
+                    .is_some_and(|r| !self.pseudo_royals_safe(pos, r, m, &after))
+                {
                     return false;
                 }
                 // Atomar: kings may not take each other.
-                if let (Some(a), Some(b)) = (pos.get(m.from), pos.get(m.to)) {
+                if let (false, Some(a), Some(b)) = (
+                    self.spec.mutually_immune.is_empty(),
+                    pos.get(m.from),
+                    pos.get(m.to),
+                ) {
                     if m.kind != crate::moves::MoveKind::Drop
                         && a.kind == b.kind
                         && b.color != us

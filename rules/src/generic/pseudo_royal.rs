@@ -78,16 +78,29 @@ impl Generic {
     /// Whether `m`, played from `pos` to `after`, leaves none of the
     /// mover's pseudo-royal pieces attacked (or takes one of the
     /// opponent's).
-    pub(super) fn pseudo_royals_safe(&self, pos: &Position, m: &Move, after: &Position) -> bool {
-        if !self.spec.extinction_pseudo_royal {
-            return true;
-        }
+    /// Both sides' pseudo-royal pieces in `pos` (the side to move's
+    /// first), once for all its moves; `None` where the rule is off.
+    pub(super) fn royals_of(&self, pos: &Position) -> Option<[Vec<Square>; 2]> {
+        self.spec.extinction_pseudo_royal.then(|| {
+            [
+                self.pseudo_royals(pos, pos.side),
+                self.pseudo_royals(pos, pos.side.opponent()),
+            ]
+        })
+    }
+
+    pub(super) fn pseudo_royals_safe(
+        &self,
+        pos: &Position,
+        [ours, theirs]: &[Vec<Square>; 2],
+        m: &Move,
+        after: &Position,
+    ) -> bool {
         let us = pos.side;
         let them = us.opponent();
-        let theirs = self.pseudo_royals(pos, them);
-        let mut ours: Vec<Square> = self
-            .pseudo_royals(pos, us)
-            .into_iter()
+        let mut ours: Vec<Square> = ours
+            .iter()
+            .copied()
             .map(|sq| {
                 if m.kind != MoveKind::Drop && sq == m.from {
                     m.to
@@ -135,6 +148,6 @@ impl Generic {
             return true;
         }
         ours.iter()
-            .all(|&sq| !self.royal_threatened(after, sq, them, &theirs))
+            .all(|&sq| !self.royal_threatened(after, sq, them, theirs))
     }
 }

@@ -17,48 +17,30 @@ impl Generic {
             .then(|| (ranks, fields.map(str::to_string).collect()))
     }
 
-    /// Whether `rank` (White's back rank, one letter a square) keeps the
-    /// shuffle's rules.
+    /// The files of `rank` (White's back rank, one letter a square) whose
+    /// piece's kind passes `keep`.
+    fn files_where(&self, rank: &[char], keep: impl Fn(u8) -> bool) -> Vec<usize> {
+        rank.iter()
+            .enumerate()
+            .filter(|(_, c)| self.spec.kind_of_letter(**c).is_some_and(&keep))
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// Whether `rank` keeps the shuffle's rules.
     fn shuffle_allowed(&self, rank: &[char]) -> bool {
-        let named = |name: &str| -> Vec<usize> {
-            rank.iter()
-                .enumerate()
-                .filter(|(_, c)| {
-                    self.spec
-                        .kind_of_letter(**c)
-                        .is_some_and(|k| self.spec.pieces[k as usize].name == name)
-                })
-                .map(|(i, _)| i)
-                .collect()
-        };
-        let both_colours =
-            |squares: &[usize]| squares.len() != 2 || squares[0] % 2 != squares[1] % 2;
-        let king = self.spec.castling_king;
-        let kings: Vec<usize> = rank
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| {
-                self.spec.kind_of_letter(**c).is_some() && self.spec.kind_of_letter(**c) == king
-            })
-            .map(|(i, _)| i)
-            .collect();
-        let rooks: Vec<usize> = rank
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| {
-                self.spec
-                    .kind_of_letter(**c)
-                    .is_some_and(|k| self.spec.castling_rooks.contains(&k))
-            })
-            .map(|(i, _)| i)
-            .collect();
+        let named =
+            |name: &str| self.files_where(rank, |k| self.spec.pieces[k as usize].name == name);
+        let apart = |a: &[usize], b: &[usize]| a.len() != 1 || b.len() != 1 || a[0] % 2 != b[0] % 2;
+        let kings = self.files_where(rank, |k| Some(k) == self.spec.castling_king);
+        let rooks = self.files_where(rank, |k| self.spec.castling_rooks.contains(&k));
         let between = match (kings.as_slice(), rooks.as_slice()) {
             ([k], [a, b]) => a < k && k < b,
             _ => true,
         };
-        let (q, a) = (named("queen"), named("archbishop"));
-        let pair_apart = q.len() != 1 || a.len() != 1 || q[0] % 2 != a[0] % 2;
-        both_colours(&named("bishop")) && between && pair_apart
+        let bishops = named("bishop");
+        let bishops_apart = bishops.len() != 2 || apart(&bishops[..1], &bishops[1..]);
+        bishops_apart && between && apart(&named("queen"), &named("archbishop"))
     }
 
     /// The position with White's back rank `rank` (Black's mirrored).
@@ -69,19 +51,10 @@ impl Generic {
         let last = ranks.len() - 1;
         ranks[last] = white;
         ranks[0] = black;
-        let files: Vec<u8> = rank
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| {
-                self.spec
-                    .kind_of_letter(**c)
-                    .is_some_and(|k| self.spec.castling_rooks.contains(&k))
-            })
-            .map(|(i, _)| i as u8)
-            .collect();
+        let files = self.files_where(rank, |k| self.spec.castling_rooks.contains(&k));
         let castling = match files.as_slice() {
             [a, b] => {
-                let (h, a) = ((b'A' + *b) as char, (b'A' + *a) as char);
+                let (h, a) = ((b'A' + *b as u8) as char, (b'A' + *a as u8) as char);
                 format!("{h}{a}{}{}", h.to_ascii_lowercase(), a.to_ascii_lowercase())
             }
             _ => "-".to_string(),

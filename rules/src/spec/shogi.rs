@@ -47,21 +47,6 @@ fn find<'a>(entries: &'a [Entry], key: &str) -> Option<&'a Entry> {
     entries.iter().find(|e| e.key == key)
 }
 
-fn flag(entries: &[Entry], key: &str) -> Result<bool, SpecError> {
-    match find(entries, key) {
-        None => Ok(false),
-        Some(e) => match e.value.as_str() {
-            "true" => Ok(true),
-            "false" => Ok(false),
-            v => Err(SpecError::key(
-                e.line,
-                key,
-                format_args!("must be true or false, not `{v}`"),
-            )),
-        },
-    }
-}
-
 fn kind_of(pieces: &[PieceSpec], e: &Entry, c: char) -> Result<u8, SpecError> {
     pieces
         .iter()
@@ -126,14 +111,17 @@ pub(super) fn read(entries: &[Entry], pieces: &[PieceSpec]) -> Result<ShogiRules
     };
     Ok(ShogiRules {
         promoted,
-        promotion_on_capture: flag(entries, "piecePromotionOnCapture")?,
-        mandatory_promotion: flag(entries, "mandatoryPiecePromotion")?,
-        demotion: flag(entries, "pieceDemotion")?,
-        drop_promoted: flag(entries, "dropPromoted")?,
+        promotion_on_capture: super::reader::Reader { entries }
+            .bool("piecePromotionOnCapture", false)?,
+        mandatory_promotion: super::reader::Reader { entries }
+            .bool("mandatoryPiecePromotion", false)?,
+        demotion: super::reader::Reader { entries }.bool("pieceDemotion", false)?,
+        drop_promoted: super::reader::Reader { entries }.bool("dropPromoted", false)?,
         drop_no_doubled,
         drop_no_doubled_count,
-        immobility_illegal: flag(entries, "immobilityIllegal")?,
-        pawn_drop_mate_illegal: flag(entries, "shogiPawnDropMateIllegal")?,
+        immobility_illegal: super::reader::Reader { entries }.bool("immobilityIllegal", false)?,
+        pawn_drop_mate_illegal: super::reader::Reader { entries }
+            .bool("shogiPawnDropMateIllegal", false)?,
         notation: find(entries, "variantTemplate").is_some_and(|e| e.value == "shogi"),
     })
 }

@@ -42,21 +42,6 @@ pub(super) const KEYS: &[&str] = &[
     "bikjangRule",
 ];
 
-fn flag(entries: &[Entry], key: &str, default: bool) -> Result<bool, SpecError> {
-    match entries.iter().find(|e| e.key == key) {
-        None => Ok(default),
-        Some(e) => match e.value.as_str() {
-            "true" => Ok(true),
-            "false" => Ok(false),
-            v => Err(SpecError::key(
-                e.line,
-                &e.key,
-                format_args!("must be true or false, not `{v}`"),
-            )),
-        },
-    }
-}
-
 /// Whether `key` is a mobility-region key (checked against the pieces in [`read`]).
 pub(super) fn is_mobility_key(key: &str) -> bool {
     key.starts_with("mobilityRegionWhite") || key.starts_with("mobilityRegionBlack")
@@ -99,11 +84,11 @@ pub(super) fn read(
             .map(|r| r - 1)
             .ok_or_else(|| SpecError::key(e.line, &e.key, "names no rank of the board"))?,
     };
-    let flying_general = flag(entries, "flyingGeneral", false)?;
-    let both = flag(entries, "pass", false)?;
+    let flying_general = super::reader::Reader { entries }.bool("flyingGeneral", false)?;
+    let both = super::reader::Reader { entries }.bool("pass", false)?;
     let pass = [
-        flag(entries, "passWhite", both)?,
-        flag(entries, "passBlack", both)?,
+        super::reader::Reader { entries }.bool("passWhite", both)?,
+        super::reader::Reader { entries }.bool("passBlack", both)?,
     ];
     let diagonal_lines = match entries.iter().find(|e| e.key == "diagonalLines") {
         None => SquareSet::EMPTY,
@@ -153,7 +138,7 @@ pub(super) fn read(
             .any(|e| e.key == "variantTemplate" && e.value == "xiangqi"),
         diagonal_lines,
         pass,
-        bikjang: flag(entries, "bikjangRule", false)?,
+        bikjang: super::reader::Reader { entries }.bool("bikjangRule", false)?,
         janggi_notation: entries
             .iter()
             .any(|e| e.key == "variantTemplate" && e.value == "janggi"),
