@@ -118,15 +118,11 @@ impl Position {
     }
     /// Every square of the rectangle that is not a hole.
     pub fn squares(&self) -> impl Iterator<Item = Square> + '_ {
-        let (w, h) = (self.width, self.height);
-        (0..h)
-            .flat_map(move |r| (0..w).map(move |f| Square::new(f, r)))
-            .filter(move |s| !self.holes.contains(*s))
+        Scan::new(self).filter(move |s| !self.holes.contains(*s))
     }
-    /// Occupied squares with their pieces.
+    /// Occupied squares with their pieces (a hole holds none).
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
-        self.squares()
-            .filter_map(move |s| self.get(s).map(|p| (s, p)))
+        Scan::new(self).filter_map(move |s| self.get(s).map(|p| (s, p)))
     }
     pub fn hand(&self, color: Color, kind: Kind) -> u8 {
         if color == Color::Neutral {
@@ -263,5 +259,46 @@ impl std::fmt::Debug for Position {
             writeln!(f)?;
         }
         write!(f, "side {:?} hands {:?}", self.side, &self.hands)
+    }
+}
+
+/// The rectangle's squares, rank by rank from a1: one counter, not nested
+/// iterators (this walk is in every move generation).
+struct Scan {
+    next: u16,
+    width: u8,
+    /// One past the last square's index.
+    end: u16,
+}
+
+impl Scan {
+    fn new(pos: &Position) -> Scan {
+        Scan {
+            next: 0,
+            width: pos.width,
+            end: if pos.width == 0 || pos.height == 0 {
+                0
+            } else {
+                Square::new(pos.width - 1, pos.height - 1).index() as u16 + 1
+            },
+        }
+    }
+}
+
+impl Iterator for Scan {
+    type Item = Square;
+    #[inline]
+    fn next(&mut self) -> Option<Square> {
+        if self.next >= self.end {
+            return None;
+        }
+        let sq = Square::from_index(self.next as u8);
+        // After the last file of a rank, the first of the next.
+        self.next = if sq.file() + 1 >= self.width {
+            (sq.rank() as u16 + 1) << 4
+        } else {
+            self.next + 1
+        };
+        Some(sq)
     }
 }

@@ -1,6 +1,7 @@
 //! One engine for every [`Spec`]: the Fairy-Stockfish variants Missive
 //! plays from their definitions alone.
 
+mod attacks;
 mod counting;
 mod ends;
 mod fen;
@@ -39,6 +40,8 @@ pub(crate) struct Generic {
     janggi: bool,
     /// Per kind and colour: squares it could never leave.
     immobile: Vec<[crate::geometry::SquareSet; 2]>,
+    /// Capturing directions reversed, for attack detection.
+    attacks: attacks::Attacks,
 }
 
 impl Generic {
@@ -59,6 +62,7 @@ impl Generic {
                     .iter()
                     .any(|m| m.iter().any(Option::is_some)),
             immobile: Vec::new(),
+            attacks: attacks::Attacks::new(&spec),
             id: Box::leak(spec.name.clone().into_boxed_str()),
             name: Box::leak(
                 spec.display_name

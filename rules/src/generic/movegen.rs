@@ -23,7 +23,19 @@ impl Generic {
 
     /// Fairy-Stockfish's path of a lame leap from `from` by `(dx, dy)`:
     /// diagonal steps while both offsets remain, else along the longer one.
-    fn lame_path_clear(pos: &Position, from: Square, dx: i8, dy: i8) -> bool {
+    pub(super) fn lame_path_clear(pos: &Position, from: Square, dx: i8, dy: i8) -> bool {
+        Self::lame_path(from, dx, dy, |sq| pos.get(sq).is_none())
+    }
+
+    /// Calls `visit` on each square of that path while it answers true;
+    /// whether it answered true throughout.
+    #[inline]
+    pub(super) fn lame_path(
+        from: Square,
+        dx: i8,
+        dy: i8,
+        mut visit: impl FnMut(Square) -> bool,
+    ) -> bool {
         let (tf, tr) = (from.file() as i8 + dx, from.rank() as i8 + dy);
         let (mut f, mut r) = (from.file() as i8, from.rank() as i8);
         let (sf, sr) = (dx.signum(), dy.signum());
@@ -40,7 +52,7 @@ impl Generic {
             if f == tf && r == tr {
                 return true;
             }
-            if pos.get(Square::new(f as u8, r as u8)).is_some() {
+            if !visit(Square::new(f as u8, r as u8)) {
                 return false;
             }
         }
@@ -166,6 +178,17 @@ impl Generic {
 
     /// Whether `color`'s pieces attack `target` (as if an enemy piece stood there).
     pub(super) fn attacked_by(&self, pos: &Position, target: Square, color: Color) -> bool {
+        if self.janggi {
+            self.attacked_forwards(pos, target, color)
+        } else {
+            self.attacked_backwards(pos, target, color)
+        }
+    }
+
+    /// [`Generic::attacked_by`] by trying each of `color`'s pieces with an
+    /// enemy piece on `target`: janggi's way (its cannon may not take a
+    /// cannon, so what stands on the target matters).
+    pub(super) fn attacked_forwards(&self, pos: &Position, target: Square, color: Color) -> bool {
         let mut probe = pos.clone();
         if probe.get(target).is_none_or(|p| p.color == color) {
             probe.set(target, Some(Piece::new(0, color.opponent())));
@@ -363,7 +386,9 @@ impl Generic {
         }
     }
 
-    pub(super) fn pseudo_legal(&self, pos: &Position) -> Vec<Move> {
+    /// Pseudo-legal moves; `in_check`: whether the side to move's king is
+    /// attacked (no castling then).
+    pub(super) fn pseudo_legal(&self, pos: &Position, in_check: bool) -> Vec<Move> {
         let us = pos.side;
         let mut out = Vec::with_capacity(64);
         let s = &self.spec;
@@ -402,7 +427,7 @@ impl Generic {
                 }
             }
         }
-        if s.castling && !self.in_check_of(pos, us) {
+        if s.castling && !in_check {
             self.castling_moves(pos, us, &mut out);
         }
         if s.piece_drops {
@@ -443,51 +468,86 @@ impl Generic {
         let facing = self.bikjang(pos);
         let royals = self.royals_of(pos);
         let king = self.spec.king_kind();
-        let mut moves: Vec<Move> = self
-            .pseudo_legal(pos)
-            .into_iter()
-            .filter(|m| {
-                if self.strands(pos, m) || !self.drop_keeps_bishops_apart(pos, m) {
+        let kings = Kings::of(self, pos);
+        // Moves that cannot touch a line to the king need no test (only
+        // where the king alone decides legality).
+        let them = us.opponent();
+        let in_check = kings.squares[0].is_some_and(|k| self.attacked_by(pos, k, them));
+        let exposure = match kings.squares[0] {
+            Some(k)
+                if kings.tracked
+                    && !in_check
+                    && !self.janggi
+                    && !facing
+                    && royals.is_none()
+                    && self.spec.checking
+                    && !(self.spec.xiangqi.flying_general
+                        && self.generals_face_at(pos, kings.squares[0], kings.squares[1])) =>
+            {
+                Some(self.exposure(pos, k, them))
+            }
+            _ => None,
+        };
+        let mut moves = self.pseudo_legal(pos, in_check);
+        moves.retain(|m| {
+            if self.strands(pos, m) || !self.drop_keeps_bishops_apart(pos, m) {
+                return false;
+            }
+            if let Some(escape) = makpong {
+                let king_moves = m.kind != crate::moves::MoveKind::Drop
+                    && pos.get(m.from).map(|p| Some(p.kind)) == Some(king);
+                if king_moves && escape != Some(m.to) {
                     return false;
                 }
-                if let Some(escape) = makpong {
-                    let king_moves = m.kind != crate::moves::MoveKind::Drop
-                        && pos.get(m.from).map(|p| Some(p.kind)) == Some(king);
-                    if king_moves && escape != Some(m.to) {
-                        return false;
-                    }
-                }
-                if facing && Self::is_pass(m) {
-                    return true;
-                }
-                let after = self.apply(pos, m);
-                if (self.spec.xiangqi.flying_general || facing) && self.generals_face(&after) {
-                    return false;
-                }
-                if royals
-                    .as_ref()
-                    .is_some_and(|r| !self.pseudo_royals_safe(pos, r, m, &after))
+            }
+            if facing && Self::is_pass(m) {
+                return true;
+            }
+            // Atomar: kings may not take each other.
+            if let (false, Some(a), Some(b)) = (
+                self.spec.mutually_immune.is_empty(),
+                pos.get(m.from),
+                pos.get(m.to),
+            ) {
+                if m.kind != crate::moves::MoveKind::Drop
+                    && a.kind == b.kind
+                    && b.color != us
+                    && self.spec.mutually_immune.contains(&a.kind)
                 {
                     return false;
                 }
-                // Atomar: kings may not take each other.
-                if let (false, Some(a), Some(b)) = (
-                    self.spec.mutually_immune.is_empty(),
-                    pos.get(m.from),
-                    pos.get(m.to),
-                ) {
-                    if m.kind != crate::moves::MoveKind::Drop
-                        && a.kind == b.kind
-                        && b.color != us
-                        && self.spec.mutually_immune.contains(&a.kind)
-                    {
-                        return false;
-                    }
+            }
+            if let Some(e) = &exposure {
+                let leaves_lines = match m.kind {
+                    MoveKind::Normal => m.from == e.king || e.uncover.contains(m.from),
+                    MoveKind::Drop => m.piece.map(|p| p.kind) == king,
+                    _ => true,
+                };
+                if !leaves_lines && !e.hurdle.contains(m.to) {
+                    return true;
                 }
-                !self.in_check_of(&after, us)
-                    && (self.spec.checking || !self.in_check_of(&after, us.opponent()))
-            })
-            .collect();
+            }
+            let after = self.apply(pos, m);
+            let [our_king, their_king] = kings.after(self, pos, &after, m);
+            let [white_king, black_king] = match us {
+                Color::White => [our_king, their_king],
+                _ => [their_king, our_king],
+            };
+            if (self.spec.xiangqi.flying_general || facing)
+                && self.generals_face_at(&after, white_king, black_king)
+            {
+                return false;
+            }
+            if royals
+                .as_ref()
+                .is_some_and(|r| !self.pseudo_royals_safe(pos, r, m, &after))
+            {
+                return false;
+            }
+            !our_king.is_some_and(|k| self.attacked_by(&after, k, them))
+                && (self.spec.checking
+                    || !their_king.is_some_and(|k| self.attacked_by(&after, k, us)))
+        });
         if self.spec.must_capture && moves.iter().any(|m| Self::is_capture(pos, m)) {
             moves.retain(|m| Self::is_capture(pos, m));
         }
@@ -496,5 +556,66 @@ impl Generic {
             moves.retain(|m| m.kind == MoveKind::Drop);
         }
         moves
+    }
+}
+
+/// The kings' squares before a move (side to move's first), to find them
+/// after each move without searching the board again.
+struct Kings {
+    squares: [Option<Square>; 2],
+    /// Whether each side has at most one king and no move can make a king
+    /// vanish other than by its capture (no blasts): then the king is where
+    /// it stood or, if it moved, where the move took it.
+    tracked: bool,
+}
+
+impl Kings {
+    fn of(g: &Generic, pos: &Position) -> Kings {
+        let us = pos.side;
+        let mut squares = [None, None];
+        let mut tracked = !g.spec.blast_on_capture;
+        if let Some(k) = g.spec.king_kind() {
+            for (sq, p) in pos.pieces().filter(|(_, p)| p.kind == k) {
+                let i = usize::from(p.color != us);
+                if p.color == Color::Neutral || squares[i].is_some() {
+                    tracked = false;
+                } else {
+                    squares[i] = Some(sq);
+                }
+            }
+        }
+        Kings { squares, tracked }
+    }
+
+    /// The kings' squares (side that moved first) after `m`.
+    fn after(
+        &self,
+        g: &Generic,
+        pos: &Position,
+        after: &Position,
+        m: &Move,
+    ) -> [Option<Square>; 2] {
+        let us = pos.side;
+        if !self.tracked {
+            return [
+                g.king_square(after, us),
+                g.king_square(after, us.opponent()),
+            ];
+        }
+        let [ours, theirs] = self.squares;
+        let moved = if m.kind == MoveKind::Drop {
+            // Placement: the king itself may be dropped.
+            m.piece.map(|p| p.kind) == g.spec.king_kind()
+        } else {
+            ours == Some(m.from)
+        };
+        [
+            if moved { Some(m.to) } else { ours },
+            if theirs == Some(m.to) {
+                g.king_square(after, us.opponent())
+            } else {
+                theirs
+            },
+        ]
     }
 }

@@ -43,10 +43,21 @@ impl Generic {
 
     /// Whether the two kings stand on one file with nothing between.
     pub(super) fn generals_face(&self, pos: &Position) -> bool {
-        let (Some(a), Some(b)) = (
+        self.generals_face_at(
+            pos,
             self.king_square(pos, Color::White),
             self.king_square(pos, Color::Black),
-        ) else {
+        )
+    }
+
+    /// [`Generic::generals_face`] with the kings' squares known.
+    pub(super) fn generals_face_at(
+        &self,
+        pos: &Position,
+        a: Option<Square>,
+        b: Option<Square>,
+    ) -> bool {
+        let (Some(a), Some(b)) = (a, b) else {
             return false;
         };
         if a.file() != b.file() {

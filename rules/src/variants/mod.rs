@@ -127,7 +127,7 @@ pub(crate) fn generic_library() -> Library {
     generic_specs().0
 }
 
-fn generic_specs() -> (Library, Vec<crate::spec::Spec>) {
+pub(crate) fn generic_specs() -> (Library, Vec<crate::spec::Spec>) {
     let mut lib = Library::default();
     let mut specs = Vec::new();
     for (i, text) in DEFINITIONS.iter().enumerate() {
