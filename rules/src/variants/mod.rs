@@ -9,6 +9,8 @@ pub(crate) mod leap_chess;
 pub(crate) mod leaperhouse;
 pub(crate) mod lionized;
 pub(crate) mod maohopper;
+#[cfg(test)]
+mod seed_definitions_tests;
 mod small_board;
 
 use crate::generic::Generic;
