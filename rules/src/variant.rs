@@ -398,6 +398,12 @@ pub trait Variant: Send + Sync + 'static {
     fn marked_squares(&self) -> Vec<(Square, &'static str)> {
         Vec::new()
     }
+    /// Straight lines drawn on the board from one square's centre to
+    /// another's (xiangqi's and janggi's palace diagonals): part of the
+    /// board as players know it, telling where some pieces may go.
+    fn board_lines(&self) -> Vec<(Square, Square)> {
+        Vec::new()
+    }
 
     // What legends, board drawings, lists and the command line ask of a
     // variant, so that none of them needs to know a variant by its id.

@@ -32,6 +32,8 @@ pub struct BoardView {
     pub side_names: [&'static str; 2],
     /// Squares with a special role and their label.
     pub marks: Vec<(Square, &'static str)>,
+    /// Lines drawn between squares' centres ([`Variant::board_lines`]).
+    pub lines: Vec<(Square, Square)>,
     /// The variant's id, for pictures drawn from a piece's movement
     /// (empty for a view made up without a variant).
     pub variant: &'static str,
@@ -85,6 +87,7 @@ impl BoardView {
                 variant.side_name(Color::Black),
             ],
             marks,
+            lines: variant.board_lines(),
             variant: variant.id(),
         }
     }

@@ -140,3 +140,20 @@ fn a_definition_added_as_text_is_offered_and_refused_when_bad() {
     );
     assert_eq!(variant("wazirhouse").unwrap().family(), Family::Drops);
 }
+
+/// Palaces (a king's 3x3 region) are drawn with their diagonals and named
+/// in the legend; boards without one have no lines.
+#[test]
+fn palaces_have_their_diagonals_and_a_legend_note() {
+    for id in ["xiangqi", "minixiangqi", "manchu", "janggi"] {
+        let v = variant(id).unwrap_or_else(|| panic!("{id}"));
+        assert!(!v.board_lines().is_empty(), "{id}");
+        assert!(
+            v.legend_notes().iter().any(|n| n.contains("palace")),
+            "{id}"
+        );
+    }
+    for id in ["chess", "shogi", "capablanca", "leaperhouse"] {
+        assert!(variant(id).unwrap().board_lines().is_empty(), "{id}");
+    }
+}

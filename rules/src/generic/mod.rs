@@ -378,7 +378,17 @@ impl Variant for Generic {
         })
     }
     fn legend_notes(&self) -> Vec<String> {
-        crate::variants::definitions::legend_notes(&self.spec)
+        let mut notes = crate::variants::definitions::legend_notes(&self.spec);
+        if !self.palace_lines().is_empty() {
+            notes.push(
+                "The crossed diagonals mark each side's palace, the nine squares around their crossing, which the King never leaves."
+                    .into(),
+            );
+        }
+        notes
+    }
+    fn board_lines(&self) -> Vec<(crate::geometry::Square, crate::geometry::Square)> {
+        self.palace_lines()
     }
     fn max_perft_depth(&self) -> u32 {
         crate::variants::definitions::max_perft_depth(&self.spec)

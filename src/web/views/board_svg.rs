@@ -45,6 +45,7 @@ const STYLE: &str = "<style>\
 svg.board text{font-family:sans-serif}\
 svg.board .l{fill:#f0d9b5}svg.board .d{fill:#b58863}\
 svg.board .last{fill:#f6f669;fill-opacity:.55}\
+svg.board .line{stroke:#5a3a1a;stroke-width:2px;stroke-linecap:round}\
 svg.board .glyph{text-anchor:middle;stroke-width:1.2px;\
 font-family:'DejaVu Sans','Segoe UI Symbol','Noto Sans Symbols2',serif}\
 svg.board .sq .glyph{font-size:43.2px}\
@@ -231,6 +232,36 @@ const SQUARE_SIZE: &str = "\" width=\"48\" height=\"48\"/>";
 const _: () = assert!(SQ == 48, "SQUARE_SIZE writes SQ");
 
 /// The SVG markup for a position.
+/// The halves of the board's lines ([`BoardView::lines`], straight or
+/// diagonal) that lie in `sq`: one step `(files, ranks)` towards each
+/// neighbour on a line, so each square draws its part under its piece.
+fn line_halves(view: &BoardView, sq: Square) -> Vec<(i32, i32)> {
+    let mut out = Vec::new();
+    for &(a, b) in &view.lines {
+        let (df, dr) = (
+            b.file() as i32 - a.file() as i32,
+            b.rank() as i32 - a.rank() as i32,
+        );
+        let n = df.abs().max(dr.abs());
+        if n == 0 || (df != 0 && dr != 0 && df.abs() != dr.abs()) {
+            continue;
+        }
+        let (sf, sr) = (df.signum(), dr.signum());
+        for i in 0..=n {
+            let at = (a.file() as i32 + i * sf, a.rank() as i32 + i * sr);
+            if at == (sq.file() as i32, sq.rank() as i32) {
+                if i > 0 {
+                    out.push((-sf, -sr));
+                }
+                if i < n {
+                    out.push((sf, sr));
+                }
+            }
+        }
+    }
+    out
+}
+
 pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
     let w = view.width as i32;
     let h = view.height as i32;
@@ -291,6 +322,18 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
             if last_from == Some(sq) || last_to == Some(sq) {
                 out.push_str("<rect class=\"last\" x=\"");
                 push_xy(&mut out, x, y);
+            }
+            for (dx, dy) in line_halves(view, sq) {
+                // From the centre to the edge or corner towards the next
+                // square of the line, turned with the board.
+                let (dx, dy) = if opts.flipped { (-dx, -dy) } else { (dx, dy) };
+                let (cx, cy) = (x + SQ / 2, y + SQ / 2);
+                let _ = write!(
+                    out,
+                    "<line class=\"line\" x1=\"{cx}\" y1=\"{cy}\" x2=\"{}\" y2=\"{}\"/>",
+                    cx + dx * SQ / 2,
+                    cy - dy * SQ / 2
+                );
             }
             for (mark, label) in &view.marks {
                 if *mark == sq {

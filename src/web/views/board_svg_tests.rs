@@ -30,6 +30,7 @@ fn view() -> BoardView {
     BoardView {
         width: 3,
         height: 2,
+        lines: Vec::new(),
         cells,
         hands: vec![
             HandItem {
@@ -259,4 +260,30 @@ fn flipped_puts_black_at_the_bottom() {
 #[test]
 fn escapes_text() {
     assert_eq!(escape("<a&\"'>"), "&lt;a&amp;&quot;&#39;&gt;");
+}
+
+/// Xiangqi's palaces are drawn with their diagonals: the middle square of
+/// each palace holds four halves, each corner one, and the rest none.
+#[test]
+fn palace_diagonals_are_drawn_square_by_square() {
+    let v = missive_rules::variant("xiangqi").unwrap();
+    let view = BoardView::new(v, &v.parse_fen(v.start_fen()).unwrap());
+    assert_eq!(view.lines.len(), 4, "{:?}", view.lines);
+    let opts = SvgOptions {
+        flipped: false,
+        last_move: None,
+    };
+    let svg = render(&view, &opts);
+    let halves = |sq: &str| {
+        let start = svg.find(&format!("data-sq=\"{sq}\"")).unwrap();
+        let end = start + svg[start..].find("</g>").unwrap();
+        svg[start..end].matches("class=\"line\"").count()
+    };
+    assert_eq!(halves("e2"), 4);
+    assert_eq!(halves("e9"), 4);
+    assert_eq!((halves("d1"), halves("f3"), halves("f10")), (1, 1, 1));
+    assert_eq!((halves("e1"), halves("d2"), halves("e5")), (0, 0, 0));
+    let chess = missive_rules::variant("chess").unwrap();
+    let plain = BoardView::new(chess, &chess.parse_fen(chess.start_fen()).unwrap());
+    assert!(!render(&plain, &opts).contains("class=\"line\""));
 }
