@@ -42,6 +42,9 @@ pub(crate) struct Generic {
     immobile: Vec<[crate::geometry::SquareSet; 2]>,
     /// Capturing directions reversed, for attack detection.
     attacks: attacks::Attacks,
+    /// Lines drawn on the board (palace diagonals), worked out once: every
+    /// board drawn asks for them.
+    lines: Vec<(crate::geometry::Square, crate::geometry::Square)>,
 }
 
 impl Generic {
@@ -63,6 +66,7 @@ impl Generic {
                     .any(|m| m.iter().any(Option::is_some)),
             immobile: Vec::new(),
             attacks: attacks::Attacks::new(&spec),
+            lines: crate::variants::definitions::palace_lines(&spec),
             id: Box::leak(spec.name.clone().into_boxed_str()),
             name: Box::leak(
                 spec.display_name
@@ -378,17 +382,10 @@ impl Variant for Generic {
         })
     }
     fn legend_notes(&self) -> Vec<String> {
-        let mut notes = crate::variants::definitions::legend_notes(&self.spec);
-        if !self.palace_lines().is_empty() {
-            notes.push(
-                "The crossed diagonals mark each side's palace, the nine squares around their crossing, which the King never leaves."
-                    .into(),
-            );
-        }
-        notes
+        crate::variants::definitions::legend_notes(&self.spec)
     }
     fn board_lines(&self) -> Vec<(crate::geometry::Square, crate::geometry::Square)> {
-        self.palace_lines()
+        self.lines.clone()
     }
     fn max_perft_depth(&self) -> u32 {
         crate::variants::definitions::max_perft_depth(&self.spec)

@@ -139,33 +139,3 @@ impl Generic {
         out
     }
 }
-
-impl Generic {
-    /// The palaces' diagonals: each side's king region when it is a 3x3
-    /// block (xiangqi, janggi and their kin), corner to corner.
-    pub(super) fn palace_lines(&self) -> Vec<(Square, Square)> {
-        let Some(king) = self.spec.king_kind() else {
-            return Vec::new();
-        };
-        let Some(regions) = self.spec.xiangqi.mobility.get(king as usize) else {
-            return Vec::new();
-        };
-        let mut lines = Vec::new();
-        for region in regions.iter().flatten() {
-            let squares: Vec<Square> = region.iter().collect();
-            let (Some(lo_f), Some(hi_f), Some(lo_r), Some(hi_r)) = (
-                squares.iter().map(|s| s.file()).min(),
-                squares.iter().map(|s| s.file()).max(),
-                squares.iter().map(|s| s.rank()).min(),
-                squares.iter().map(|s| s.rank()).max(),
-            ) else {
-                continue;
-            };
-            if squares.len() == 9 && hi_f == lo_f + 2 && hi_r == lo_r + 2 {
-                lines.push((Square::new(lo_f, lo_r), Square::new(hi_f, hi_r)));
-                lines.push((Square::new(hi_f, lo_r), Square::new(lo_f, hi_r)));
-            }
-        }
-        lines
-    }
-}

@@ -4,7 +4,7 @@
 //! so a new definition file gets all of it without a code change.
 
 use crate::family::Family;
-use crate::geometry::SquareSet;
+use crate::geometry::{Square, SquareSet};
 use crate::piece::Color;
 use crate::spec::{PieceSpec, Spec, Value};
 
@@ -452,7 +452,39 @@ pub(crate) fn legend_notes(spec: &Spec) -> Vec<String> {
             if flags.len() == 1 { "s" } else { "" }
         ));
     }
+    if !palace_lines(spec).is_empty() {
+        out.push("The crossed diagonals mark each side's palace, the nine squares around their crossing, which the King never leaves.".into());
+    }
     out
+}
+
+/// The palaces' diagonals, drawn on the board: each side's king region
+/// when it is a 3x3 block (xiangqi, janggi and their kin), corner to
+/// corner.
+pub(crate) fn palace_lines(spec: &Spec) -> Vec<(Square, Square)> {
+    let Some(regions) = spec
+        .king_kind()
+        .and_then(|k| spec.xiangqi.mobility.get(k as usize))
+    else {
+        return Vec::new();
+    };
+    let mut lines = Vec::new();
+    for region in regions.iter().flatten() {
+        let squares: Vec<Square> = region.iter().collect();
+        let (Some(lo_f), Some(hi_f), Some(lo_r), Some(hi_r)) = (
+            squares.iter().map(|s| s.file()).min(),
+            squares.iter().map(|s| s.file()).max(),
+            squares.iter().map(|s| s.rank()).min(),
+            squares.iter().map(|s| s.rank()).max(),
+        ) else {
+            continue;
+        };
+        if squares.len() == 9 && hi_f == lo_f + 2 && hi_r == lo_r + 2 {
+            lines.push((Square::new(lo_f, lo_r), Square::new(hi_f, hi_r)));
+            lines.push((Square::new(hi_f, lo_r), Square::new(lo_f, hi_r)));
+        }
+    }
+    lines
 }
 
 /// How deep `missive perft` counts from the start: boards over 64 squares

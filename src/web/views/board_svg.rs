@@ -231,7 +231,6 @@ fn push_xy(out: &mut String, x: i32, y: i32) {
 const SQUARE_SIZE: &str = "\" width=\"48\" height=\"48\"/>";
 const _: () = assert!(SQ == 48, "SQUARE_SIZE writes SQ");
 
-/// The SVG markup for a position.
 /// The halves of the board's lines ([`BoardView::lines`], straight or
 /// diagonal) that lie in `sq`: one step `(files, ranks)` towards each
 /// neighbour on a line, so each square draws its part under its piece.
@@ -262,6 +261,7 @@ fn line_halves(view: &BoardView, sq: Square) -> Vec<(i32, i32)> {
     out
 }
 
+/// The SVG markup for a position.
 pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
     let w = view.width as i32;
     let h = view.height as i32;
