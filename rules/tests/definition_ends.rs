@@ -152,6 +152,29 @@ fn janggi_ends_on_bikjang_and_double_passes_by_points_or_drawn() {
     }
 }
 
+/// With the kings facing, a pass in check is legal (janggi's bikjang), so
+/// the position it leaves, the passer still in check, is one a game
+/// reaches: its FEN is read back (a random game found this).
+#[test]
+fn a_pass_in_check_under_bikjang_leaves_a_position_that_reads_back() {
+    let v = variant("janggi");
+    // White's king on f2 is checked by the horse on e4 and faces Black's.
+    let before = "rnba2b2/4ak1r1/1c5c1/2p1p2pp/p8/2P6/1P2n2PP/RC5CN/3A1K3/1NBA2B1R w - - 0 13";
+    let pos = v.parse_fen(before).expect("a position");
+    assert!(v.in_check(&pos));
+    let legal = v.legal_moves(&pos);
+    let pass = v
+        .parse_move(&pos, &legal, "f2f2")
+        .expect("the pass is legal");
+    let after = v.play(&pos, &pass);
+    let fen = v.fen(&after);
+    let again = v.parse_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    assert_eq!(v.fen(&again), fen);
+    // A check on the side not to move without facing kings is refused.
+    let parted = "rnba2b2/4a1kr1/1c5c1/2p1p2pp/p8/2P6/1P2n2PP/RC5CN/3A1K3/1NBA2B1R b - - 1 13";
+    assert!(v.parse_fen(parted).is_err());
+}
+
 #[test]
 fn shatar_scores_a_mate_by_who_gave_it() {
     use missive_rules::Reason;

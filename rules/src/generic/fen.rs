@@ -208,7 +208,9 @@ impl Generic {
                 }
             }
         }
-        if self.in_check_of(&pos, pos.side.opponent()) {
+        // Janggi: with the kings facing, a pass is legal even in check
+        // and leaves the passer in check (bikjang then ends the game).
+        if !self.bikjang(&pos) && self.in_check_of(&pos, pos.side.opponent()) {
             return Err(FenError::Invalid("the side not to move is in check".into()));
         }
         // Shatar: a check standing in the FEN counts for the mate rule if
