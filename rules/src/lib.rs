@@ -28,6 +28,7 @@ mod piece;
 mod position;
 pub mod record;
 mod spec;
+mod trial;
 mod variant;
 mod variants;
 mod view;
@@ -40,6 +41,7 @@ pub use moves::{Move, MoveKind, Path};
 pub use piece::{Color, Kind, Piece};
 pub use position::Position;
 pub use spec::{check_definitions, SpecError};
+pub use trial::{trial, TrialFailure, TrialPlan, TrialReport};
 pub use variant::{Notation, Outcome, PieceLabel, Reason, RepetitionRule, Variant};
 pub use view::{BoardView, Cell, HandItem, LegalMoveForms, MoveView};
 
@@ -66,6 +68,23 @@ pub fn add_definitions(text: &str) -> Result<Vec<&'static str>, SpecError> {
 /// game) are among [`variants`].
 pub fn definition_variants() -> &'static [&'static dyn Variant] {
     variants::definition_variants()
+}
+
+/// A posted definition (one section of Fairy-Stockfish's `variants.ini`
+/// syntax; its template may be any built-in variant) as a variant under
+/// `id` and `name`, not offered: what a check of the text plays. The
+/// variant is leaked: call it in a process that ends soon (the server's
+/// checker), not once per request.
+pub fn read_posted(text: &str, id: &str, name: &str) -> Result<&'static dyn Variant, SpecError> {
+    variants::added::read_posted(text, id, name)
+}
+
+/// Offer a posted definition under `id` (one version of a posted variant:
+/// the server keys each version) and `name` from now on, so that
+/// [`variant`] finds it; the same id again returns the variant offered
+/// before, without reading `text`.
+pub fn offer_posted(text: &str, id: &str, name: &str) -> Result<&'static dyn Variant, SpecError> {
+    variants::added::offer_posted(text, id, name)
 }
 
 /// The definition variant with this Fairy-Stockfish name (`capablanca`).

@@ -130,3 +130,61 @@ pub(crate) fn add(text: &str) -> Result<Vec<&'static str>, SpecError> {
     }
     Ok(ids)
 }
+
+/// The one variant a posted definition text defines (a section whose
+/// template may be any built-in definition), read but not offered: a
+/// posted text is checked before it is kept. More than one section, or
+/// none, is refused: a posted variant is one game.
+pub(crate) fn read_one(text: &str) -> Result<crate::spec::Spec, SpecError> {
+    let mut specs = generic_library().add(text)?;
+    match specs.len() {
+        1 => Ok(specs.remove(0)),
+        0 => Err(SpecError::at(
+            1,
+            "no variant is defined: start with a section line such as `[mygame:chess]`",
+        )),
+        n => Err(SpecError::at(
+            section_line(text, &specs[1].name),
+            format!("{n} variants are defined; post one section (its template may be any built-in variant)"),
+        )),
+    }
+}
+
+/// The engine for `spec` under `id` and `name`, or why its start position
+/// does not fit (with the line).
+fn engine(mut spec: crate::spec::Spec, id: &str, name: &str) -> Result<Generic, SpecError> {
+    let line = spec.start_fen_line.max(1);
+    spec.name = id.to_string();
+    spec.display_name = Some(name.to_string());
+    Generic::new(spec).map_err(|e| {
+        SpecError::at(line, format!("the start position does not fit: {e}"))
+    })
+}
+
+/// A posted definition as a variant under `id` and `name`, not offered:
+/// what a check plays. It is leaked, so only a process that ends soon
+/// (the checker) or reads a text once should call it.
+pub(crate) fn read_posted(text: &str, id: &str, name: &str) -> Result<&'static dyn Variant, SpecError> {
+    let g = engine(read_one(text)?, id, name)?;
+    Ok(Box::leak(Box::new(g)))
+}
+
+/// Offer a posted definition under `id` (the server's key for one version
+/// of a posted variant) and `name`: from now on [`current`] has it. The
+/// same id again returns what is offered already, unread.
+pub(crate) fn offer_posted(text: &str, id: &str, name: &str) -> Result<&'static dyn Variant, SpecError> {
+    if let Some(v) = current().iter().find(|v| v.id() == id) {
+        return Ok(*v);
+    }
+    let g = engine(read_one(text)?, id, name)?;
+    let mut list = list().write().unwrap_or_else(|e| e.into_inner());
+    // Another thread may have offered it while this one read the text.
+    if let Some(v) = list.iter().find(|v| v.id() == id) {
+        return Ok(*v);
+    }
+    let v: &'static dyn Variant = Box::leak(Box::new(g));
+    let mut grown: Vec<&'static dyn Variant> = list.to_vec();
+    grown.push(v);
+    *list = Box::leak(grown.into_boxed_slice());
+    Ok(v)
+}
