@@ -142,6 +142,47 @@ pub struct Config {
     /// (`*.ini`, Fairy-Stockfish's syntax) read at start; each becomes a
     /// variant players can choose (README, "Variants from definitions").
     pub variants_dir: Option<std::path::PathBuf>,
+    /// Posted variants (issue 62; README, "Post your own variant"): the
+    /// checks' budget, queue and limits.
+    pub posted: PostedLimits,
+}
+
+/// What a posted variant may cost: each check runs in a child process with
+/// these limits, a few at once, behind a short queue.
+#[derive(Clone, Debug)]
+pub struct PostedLimits {
+    /// `MISSIVE_VARIANT_CHECKER`: the program that checks a definition
+    /// (`missive variant-check`); unset, this very program.
+    pub checker: Option<std::path::PathBuf>,
+    /// `MISSIVE_VARIANT_CHECK_CPU_SECS`: CPU time one check may use.
+    pub cpu_secs: u64,
+    /// `MISSIVE_VARIANT_CHECK_MEMORY_MB`: memory one check may map.
+    pub memory_mb: u64,
+    /// `MISSIVE_VARIANT_CHECKS_AT_ONCE`: checks running at the same time.
+    pub at_once: usize,
+    /// `MISSIVE_VARIANT_CHECK_QUEUE`: checks that may wait for a turn;
+    /// beyond them, posting is refused with "try again shortly".
+    pub queue: usize,
+    /// `MISSIVE_VARIANTS_PER_DAY`: definitions (new variants and new
+    /// versions) one player may post in 24 hours.
+    pub per_day: i64,
+    /// `MISSIVE_VARIANT_TEXT_MAX`: bytes of a definition; the rules text
+    /// may be four times as long.
+    pub text_max: usize,
+}
+
+impl Default for PostedLimits {
+    fn default() -> PostedLimits {
+        PostedLimits {
+            checker: None,
+            cpu_secs: 20,
+            memory_mb: 512,
+            at_once: 1,
+            queue: 4,
+            per_day: 10,
+            text_max: 8 * 1024,
+        }
+    }
 }
 
 /// Read when present in the working directory and `MISSIVE_CONFIG` is unset.
@@ -327,6 +368,7 @@ impl Default for Config {
             sqlite_sync: SqliteSync::default(),
             metrics_token: None,
             variants_dir: None,
+            posted: PostedLimits::default(),
             body_timeout_secs: 10,
             requests_per_address: 64,
             mail_in_max_recipients: 10,
@@ -467,6 +509,26 @@ impl Config {
                 .var("MISSIVE_VARIANTS_DIR")
                 .filter(|d| !d.trim().is_empty())
                 .map(std::path::PathBuf::from),
+            posted: PostedLimits {
+                checker: src
+                    .var("MISSIVE_VARIANT_CHECKER")
+                    .filter(|d| !d.trim().is_empty())
+                    .map(std::path::PathBuf::from),
+                cpu_secs: src
+                    .num("MISSIVE_VARIANT_CHECK_CPU_SECS", d.posted.cpu_secs)?
+                    .clamp(1, 3600),
+                memory_mb: src
+                    .num("MISSIVE_VARIANT_CHECK_MEMORY_MB", d.posted.memory_mb)?
+                    .max(64),
+                at_once: src
+                    .num("MISSIVE_VARIANT_CHECKS_AT_ONCE", d.posted.at_once)?
+                    .max(1),
+                queue: src.num("MISSIVE_VARIANT_CHECK_QUEUE", d.posted.queue)?,
+                per_day: src.num("MISSIVE_VARIANTS_PER_DAY", d.posted.per_day)?,
+                text_max: src
+                    .num("MISSIVE_VARIANT_TEXT_MAX", d.posted.text_max)?
+                    .clamp(256, 1 << 20),
+            },
         })
     }
 

@@ -18,6 +18,7 @@ pub mod mail_bench;
 pub mod mail_in;
 pub mod metrics;
 pub mod populate;
+pub mod posted;
 pub mod push;
 pub mod ratings;
 pub mod smtp_sink;

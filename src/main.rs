@@ -3,6 +3,7 @@
 mod rules_cli;
 mod tournament_cli;
 mod user_cli;
+mod variant_cli;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -71,6 +72,9 @@ enum Command {
         /// (postfix: `${original_recipient}`).
         recipients: Vec<String>,
     },
+    /// Posted variants: check a definition, approve a version for rated play.
+    #[command(subcommand)]
+    Variant(variant_cli::VariantCommand),
     /// Developers' tools: a large generated database.
     #[command(subcommand)]
     Dev(DevCommand),
@@ -205,6 +209,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             return rules_cli::record(cmd);
         }
         Command::User(cmd) => return Ok(user_cli::run(cmd)),
+        Command::Variant(cmd) => return Ok(variant_cli::run(cmd)),
         Command::Ratings(cmd) => ratings(cmd)?,
         Command::Dev(cmd) => dev(cmd)?,
         Command::Swiss(cmd) => tournament_cli::swiss(cmd)?,

@@ -54,7 +54,7 @@ fn depth(s: &str) -> Result<u32, String> {
 }
 
 pub fn perft(args: PerftArgs) -> anyhow::Result<()> {
-    let variant = missive_rules::variant(&args.variant)
+    let variant = missive::posted::lookup::variant(&args.variant)
         .ok_or_else(|| anyhow!("unknown variant “{}”; see `missive variants`", args.variant))?;
     let max = variant.max_perft_depth();
     if args.depth > max {
@@ -246,7 +246,7 @@ pub struct PositionArgs {
 /// Print the position after the moves: FEN, outcome, legal moves (display
 /// form, then coordinates).
 pub fn position(args: PositionArgs) -> anyhow::Result<()> {
-    let variant = missive_rules::variant(&args.variant)
+    let variant = missive::posted::lookup::variant(&args.variant)
         .ok_or_else(|| anyhow!("unknown variant “{}”; see `missive variants`", args.variant))?;
     let game = missive_rules::Game::replay(variant, args.fen.as_deref(), &args.moves)?;
     say!("fen {}", game.fen());

@@ -137,7 +137,7 @@ pub fn feed(conn: &mut DbConn, user: &User, now: NaiveDateTime) -> Result<Feed, 
         };
         deadlines.push(DeadlineEvent {
             game_id: g.id,
-            variant: missive_rules::variant(&g.variant)
+            variant: crate::posted::lookup::variant(&g.variant)
                 .map_or_else(|| g.variant.clone(), |v| v.name().to_string()),
             opponent: other
                 .and_then(|o| names.get(&o).cloned())

@@ -11,6 +11,7 @@ pub mod login_throttles;
 pub mod mail_failures;
 pub mod models;
 pub mod once;
+pub mod posted_variants;
 pub mod outbox;
 pub mod pool_gate;
 pub mod push;

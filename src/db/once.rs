@@ -39,6 +39,16 @@ impl Answer for bool {
     }
 }
 
+/// A text, such as a new posted variant's id.
+impl Answer for String {
+    fn to_text(&self) -> String {
+        self.clone()
+    }
+    fn from_text(text: &str) -> Option<String> {
+        Some(text.to_string())
+    }
+}
+
 /// An id, such as a new game's, or none.
 impl Answer for Option<i32> {
     fn to_text(&self) -> String {

@@ -586,3 +586,30 @@ diesel::table! {
         created_at -> Timestamp,
     }
 }
+// Posted variants (issue 62).
+diesel::table! {
+    posted_variants (id) {
+        id -> Text,
+        name -> Text,
+        author_id -> Integer,
+        visibility -> Text,
+        current_version -> Text,
+        games -> Integer,
+        last_played_at -> Nullable<Timestamp>,
+        created_at -> Timestamp,
+    }
+}
+diesel::table! {
+    posted_variant_versions (variant_id, version) {
+        variant_id -> Text,
+        version -> Text,
+        definition -> Text,
+        rules -> Text,
+        report -> Text,
+        approved_at -> Nullable<Timestamp>,
+        created_at -> Timestamp,
+    }
+}
+diesel::joinable!(posted_variants -> users (author_id));
+diesel::joinable!(posted_variant_versions -> posted_variants (variant_id));
+diesel::allow_tables_to_appear_in_same_query!(posted_variants, users, posted_variant_versions);

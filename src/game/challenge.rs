@@ -103,12 +103,14 @@ pub fn create_game(
     challenge: &Challenge,
     now: NaiveDateTime,
 ) -> Result<i32, Error> {
-    let variant = missive_rules::variant(challenge.variant.trim()).ok_or_else(|| {
-        Error::Invalid(format!(
-            "There is no variant “{}”: choose one from the list.",
-            crate::util::clip(challenge.variant.trim(), 40)
-        ))
-    })?;
+    let chosen = crate::posted::post::for_new_game(conn, creator, &challenge.variant)?
+        .ok_or_else(|| {
+            Error::Invalid(format!(
+                "There is no variant “{}”: choose one from the list.",
+                crate::util::clip(challenge.variant.trim(), 40)
+            ))
+        })?;
+    let variant = chosen.variant;
     let opponent_name = challenge.opponent.trim();
     let opponent = if opponent_name.is_empty() {
         None
@@ -180,6 +182,12 @@ pub fn create_game(
         Some(o) if rated => !rated_pairs::may_start_rated(conn, creator.id, o.id, now)?,
         _ => false,
     };
+    if rated && !chosen.rated_allowed {
+        return Err(Error::Invalid(format!(
+            "{} is a posted variant not yet approved for rated play, so its games are casual: uncheck “Rated”.",
+            variant.name()
+        )));
+    }
     let rated = rated && !pair_limited;
     let history = game.history_string();
     let (white_id, black_id) = match color {
@@ -209,6 +217,9 @@ pub fn create_game(
     };
     crate::db::write_transaction::<_, Error>(conn, |conn| {
         let id = insert_game(conn, &new, &history)?;
+        if let Some(posted) = &chosen.posted {
+            crate::db::posted_variants::count_game(conn, posted, now)?;
+        }
         if pair_limited {
             diesel::update(games::table.find(id))
                 .set(games::unrated_reason.eq(Some(UnratedReason::PairLimit.code())))

@@ -8,7 +8,7 @@ use crate::game::rows::history_of;
 use missive_rules::{Game, Variant};
 
 pub fn variant_of(row: &GameRow) -> Result<&'static dyn Variant, Error> {
-    missive_rules::variant(&row.variant).ok_or_else(|| {
+    crate::posted::lookup::variant(&row.variant).ok_or_else(|| {
         Error::internal(format!(
             "game {} has unknown variant {}",
             row.id, row.variant

@@ -103,7 +103,7 @@ pub fn prepare_import(text: &str) -> Result<PreparedImport, Error> {
             crate::util::unstopped(&e)
         ))
     })?;
-    let variant = missive_rules::variant(&rec.variant_id()).ok_or_else(|| {
+    let variant = crate::posted::lookup::variant(&rec.variant_id()).ok_or_else(|| {
         Error::Invalid(format!(
             "There is no variant “{}”.",
             clip(&rec.variant_id(), 40)

@@ -461,7 +461,7 @@ pub fn round_mail(
     if rows.is_empty() && !bye {
         return Ok(None);
     }
-    let sides = missive_rules::variant(&t.variant).map_or(["White", "Black"], |v| {
+    let sides = crate::posted::lookup::variant(&t.variant).map_or(["White", "Black"], |v| {
         [
             v.side_name(missive_rules::Color::White),
             v.side_name(missive_rules::Color::Black),

@@ -73,6 +73,10 @@ pub struct AppState {
     /// Record checks running or waiting, at most
     /// [`rules_pool::CHECKS_WAITING`] more than run.
     pub check_queue: tokio::sync::Semaphore,
+    /// Posted variants' checks running ([`crate::config::PostedLimits`]'s
+    /// `at_once`), and running or waiting (`at_once + queue`).
+    pub variant_check_permits: tokio::sync::Semaphore,
+    pub variant_check_queue: tokio::sync::Semaphore,
 }
 
 impl AppState {
@@ -87,6 +91,7 @@ impl AppState {
         let cache_bytes = u64::from(config.position_cache_mb) << 20;
         let backend = crate::db::parse_url(&config.database_url).0;
         let inline_short_work = backend == crate::db::Backend::Sqlite;
+        let (checks_at_once, checks_waiting) = (config.posted.at_once, config.posted.queue);
         AppState {
             pool,
             pool_gate,
@@ -105,6 +110,8 @@ impl AppState {
             in_progress: Default::default(),
             checks_in_progress: Default::default(),
             check_permits: tokio::sync::Semaphore::new(rules_pool::check_permits()),
+            variant_check_permits: tokio::sync::Semaphore::new(checks_at_once),
+            variant_check_queue: tokio::sync::Semaphore::new(checks_at_once + checks_waiting),
             check_queue: tokio::sync::Semaphore::new(
                 rules_pool::check_permits() + rules_pool::CHECKS_WAITING,
             ),
@@ -149,6 +156,10 @@ pub fn build_state(config: &Config) -> anyhow::Result<Arc<AppState>> {
     crate::db::login_throttles::prune(&mut conn, now - chrono::Duration::days(2))?;
     crate::accounts::send_limits::prune(&mut conn, now)?;
     drop(conn);
+    let posted = crate::posted::lookup::offer_stored(&pool)?;
+    if posted > 0 {
+        tracing::info!("{posted} versions of posted variants offered");
+    }
     let writes = crate::db::Writes::for_database(&manager)?;
     Ok(Arc::new(AppState::new(
         pool,

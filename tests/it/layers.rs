@@ -18,7 +18,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("db", &["db"]),
     (
         "use cases",
-        &["accounts", "game", "clocks", "tournaments", "ratings"],
+        &["accounts", "game", "clocks", "tournaments", "ratings", "posted"],
     ),
     ("mail", &["mail", "push"]),
     ("jobs", &["jobs"]),
@@ -31,6 +31,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "main",
             "rules_cli",
             "user_cli",
+            "variant_cli",
             "tournament_cli",
             "mail_bench",
             "mail_in",

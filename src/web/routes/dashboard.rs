@@ -441,7 +441,7 @@ pub async fn show(ctx: Ctx, user: User, q: DashboardQuery) -> Result<HttpRespons
         .finished
         .iter()
         .map(|g| {
-            let sides = missive_rules::variant(&g.variant)
+            let sides = crate::posted::lookup::variant(&g.variant)
                 .map(|v| {
                     [
                         v.side_name(missive_rules::Color::White),

@@ -30,6 +30,7 @@ pub mod notifications;
 pub mod operations;
 pub mod pages;
 pub mod play_link;
+pub mod posted_variants;
 pub mod ratings;
 pub mod records;
 pub mod tournament_player;
@@ -171,7 +172,13 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/leave", web::post().to(leave::save))
     .route("/help", web::get().to(help::help))
     .route("/variants", web::get().to(pages::variants))
+    .route("/variants/new", web::get().to(posted_variants::new_form))
+    .route("/variants/new", web::post().to(posted_variants::create))
     .route("/variants/{id}", web::get().to(pages::variant))
+    .route("/variants/{id}/edit", web::get().to(posted_variants::edit_form))
+    .route("/variants/{id}/edit", web::post().to(posted_variants::edit))
+    .route("/variants/{id}/delete", web::post().to(posted_variants::delete))
+    .route("/variants/{id}/{version}.ini", web::get().to(posted_variants::ini))
     .route("/static/{file}", web::get().to(pages::static_file))
     .route("/static/legend/{file}", web::get().to(pages::legend_file))
     .route("/users/{name}/games.pgn", web::get().to(records::user_pgn))
@@ -222,6 +229,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/matches/{id}/lineup", web::post().to(matches::lineup))
     .route("/director", web::get().to(director::dashboard))
     .route("/admin/directors", web::get().to(admin::directors))
+    .route("/admin/variants", web::get().to(posted_variants::admin))
+    .route("/admin/variants/approve", web::post().to(posted_variants::approve))
     .route("/admin/directors/grant", web::post().to(admin::grant))
     .route("/admin/directors/remove", web::post().to(admin::remove))
     .route("/records/import", web::post().to(director::import_record))

@@ -28,12 +28,15 @@ pub async fn home(
     crate::web::routes::dashboard::show(ctx, user, q.into_inner()).await
 }
 
-#[derive(Template, WebTemplate)]
+#[derive(Template)]
 #[template(path = "variants.html")]
 pub struct VariantsPage {
     page: Page,
     groups: Vec<crate::web::routes::variant_groups::Group>,
     q: String,
+    /// Public posted variants a search finds (all without one): id, name,
+    /// author, games, last played.
+    community: Vec<(String, String, String, i32, String)>,
 }
 
 #[derive(serde::Deserialize, Default)]
@@ -44,13 +47,32 @@ pub struct VariantsQuery {
 }
 
 /// `GET /variants`: every variant by family, or those a word finds.
-pub async fn variants(ctx: Ctx, query: web::Query<VariantsQuery>) -> VariantsPage {
+pub async fn variants(ctx: Ctx, query: web::Query<VariantsQuery>) -> Result<HttpResponse, Error> {
     let q = crate::web::clip(query.q.trim(), 40);
-    VariantsPage {
+    let rows = crate::web::db_read(&ctx.state, crate::web::routes::posted_variants::community).await?;
+    let wanted = q.to_lowercase();
+    let community = rows
+        .into_iter()
+        .filter(|(v, author)| {
+            wanted.is_empty()
+                || v.name.to_lowercase().contains(&wanted)
+                || v.id.contains(&wanted)
+                || author.to_lowercase().contains(&wanted)
+        })
+        .map(|(v, author)| {
+            let last = v
+                .last_played_at
+                .map_or_else(|| "never".to_string(), |t| t.format("%Y-%m-%d").to_string());
+            (v.id, v.name, author, v.games, last)
+        })
+        .collect();
+    let page = VariantsPage {
         page: ctx.page(),
         groups: crate::web::routes::variant_groups::groups(&q, ""),
         q,
-    }
+        community,
+    };
+    Ok(html(StatusCode::OK, page.render()?))
 }
 
 #[derive(Template)]
@@ -66,14 +88,24 @@ struct VariantPage {
     paragraphs: Vec<String>,
 }
 
-pub async fn variant(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Error> {
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+pub struct VariantQuery {
+    /// `1` right after posting: the posted variant's page leads with its
+    /// check report.
+    pub posted: String,
+}
+
+/// `GET /variants/{id}`: a built-in variant's rules, or a posted one's page.
+pub async fn variant(
+    ctx: Ctx,
+    path: web::Path<String>,
+    q: web::Query<VariantQuery>,
+) -> Result<HttpResponse, Error> {
     let id = path.into_inner();
-    let v = missive_rules::variant(&id).ok_or_else(|| {
-        Error::NotFound(format!(
-            "There is no variant “{}”.",
-            crate::web::clip(&id, 40)
-        ))
-    })?;
+    let Some(v) = missive_rules::variant(&id).filter(|_| crate::posted::lookup::split(&id).is_none()) else {
+        return crate::web::routes::posted_variants::page(ctx, id, &q).await;
+    };
     let geometry = v.geometry();
     let paragraphs = v
         .rules_text()

@@ -70,7 +70,7 @@ pub async fn lists(ctx: Ctx) -> Result<HttpResponse, Error> {
 
 pub async fn leaderboard(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Error> {
     let wanted = path.into_inner();
-    let variant = missive_rules::variant(wanted.trim()).ok_or_else(|| {
+    let variant = crate::posted::lookup::variant(wanted.trim()).ok_or_else(|| {
         Error::NotFound(format!(
             "There is no variant “{}”: the variants page lists them all.",
             crate::web::clip(&wanted, 40)

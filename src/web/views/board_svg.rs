@@ -109,7 +109,7 @@ fn piece(
         return;
     }
     // No standard picture: one drawn from how the piece moves.
-    if let Some(v) = missive_rules::variant(view.variant) {
+    if let Some(v) = crate::posted::lookup::variant(view.variant) {
         if movement_art::push_use(out, v, &label.name, class, (cx, cy), size * 0.92) {
             out.push_str("</g>");
             return;
@@ -456,7 +456,7 @@ pub fn render(view: &BoardView, opts: &SvgOptions) -> String {
     });
     let names = names.chain(view.hands.iter().map(|h| h.label.name.as_str()));
     out.push_str(&piece_art::defs(names.clone()));
-    if let Some(v) = missive_rules::variant(view.variant) {
+    if let Some(v) = crate::posted::lookup::variant(view.variant) {
         let drawn = movement_art::defs(v, names.filter(|n| !piece_art::has_art(n)));
         if !drawn.is_empty() {
             let _ = write!(out, "<defs>{drawn}</defs>");

@@ -318,7 +318,7 @@ pub fn legend_html(variant: &dyn Variant, view: Option<&BoardView>) -> String {
 
 /// The rules page's start position and pieces.
 pub fn for_rules(variant_id: &str) -> String {
-    let Some(v) = missive_rules::variant(variant_id) else {
+    let Some(v) = crate::posted::lookup::variant(variant_id) else {
         return String::new();
     };
     let mut out = String::from("<section class=\"start\" id=\"start-position\"><h2>Start position</h2><div class=\"board-wrap\">");

@@ -19,7 +19,7 @@ pub mod svg_num;
 /// A variant's name for lists ("Leap Chess (64 squares)" rather than
 /// `leap-chess-64`); the stored id itself if no variant has it any more.
 pub fn variant_name(id: &str) -> String {
-    missive_rules::variant(id)
+    crate::posted::lookup::variant(id)
         .map(|v| v.name().to_string())
         .unwrap_or_else(|| id.to_string())
 }

@@ -1,0 +1,2 @@
+DROP TABLE posted_variant_versions;
+DROP TABLE posted_variants;
