@@ -179,6 +179,12 @@ pub fn write_rated_game(
     if let Some(end) = row.ended_at {
         tags.push(("EndDate".into(), pgn_date(end)));
     }
+    // A posted variant's game names the version it is played under: its
+    // definition is `/variants/{id}/{version}.ini`.
+    if let Some((_, version)) = crate::posted::lookup::split(&row.variant) {
+        tags.push(("VariantName".into(), variant.name().into()));
+        tags.push(("VariantVersion".into(), version.into()));
+    }
     tags.extend(rating_tags(row, ratings));
     // The seven-tag roster says White and Black, as PGN readers need; a
     // variant whose sides have other names (Leap Chess: Red and Black)

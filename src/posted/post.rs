@@ -88,8 +88,10 @@ pub fn prepare(form: &PostForm, limits: &PostedLimits) -> Result<Prepared, Error
             "Give the variant a name of 1 to 60 characters.".into(),
         ));
     }
-    if name.chars().any(char::is_control) {
-        return Err(Error::Invalid("The name may not hold control characters.".into()));
+    if name.chars().any(|c| c.is_control() || matches!(c, '<' | '>')) {
+        return Err(Error::Invalid(
+            "The name may not hold < or > or control characters: it is shown as plain text.".into(),
+        ));
     }
     if form.definition.len() > limits.text_max {
         return Err(Error::Invalid(format!(
@@ -105,6 +107,11 @@ pub fn prepare(form: &PostForm, limits: &PostedLimits) -> Result<Prepared, Error
             4 * limits.text_max
         )));
     }
+    if let Some(tag) = markup(&form.rules) {
+        return Err(Error::Invalid(format!(
+            "The rules text holds markup ({tag}): write plain text. Blank lines part paragraphs, and lines starting with “- ” make a list."
+        )));
+    }
     let definition = normalise(&form.definition);
     if definition.trim().is_empty() {
         return Err(Error::Invalid(
@@ -117,6 +124,17 @@ pub fn prepare(form: &PostForm, limits: &PostedLimits) -> Result<Prepared, Error
         definition,
         rules: form.rules.replace("\r\n", "\n").trim().to_string(),
         visibility: Visibility::parse(&form.visibility)?,
+    })
+}
+
+/// The first HTML tag in `text`, if any (`<script`, `</p`, `<!--`): rules
+/// are shown as text, so markup would only ever show as its letters.
+fn markup(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    bytes.iter().enumerate().find_map(|(i, &b)| {
+        let next = *bytes.get(i + 1)?;
+        (b == b'<' && (next.is_ascii_alphabetic() || next == b'/' || next == b'!'))
+            .then(|| crate::util::clip(&text[i..], 12))
     })
 }
 
@@ -340,6 +358,13 @@ pub fn copy_of(conn: &mut DbConn, viewer: Option<&User>, id: &str) -> Result<(St
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn markup_is_found_but_comparisons_are_not() {
+        assert_eq!(markup("a < b and 3<4"), None);
+        assert!(markup("hi <script>x</script>").unwrap().starts_with("<script"));
+        assert!(markup("<!-- x -->").is_some());
+    }
 
     #[test]
     fn blanks_at_line_ends_and_around_make_no_new_version() {

@@ -38,6 +38,7 @@ mod mail_in_mta;
 mod move_latency_bench;
 mod players_day;
 mod populate;
+mod posted_variants;
 mod production;
 mod push;
 mod query_plans;

@@ -130,6 +130,11 @@ impl Variant for Generic {
     fn rules_text(&self) -> &'static str {
         self.rules
     }
+    /// A posted variant's version is offered as `id@version`; its records
+    /// name the variant `id` (the server adds the version as a tag of its own).
+    fn pgn_variant(&self) -> Option<&'static str> {
+        self.id.split('@').next()
+    }
     fn piece_label(&self, piece: Piece) -> PieceLabel {
         let p = &self.spec.pieces[piece.kind as usize];
         let letter = if piece.color == Color::White {

@@ -61,8 +61,9 @@ pub fn game_body(
     });
     let mut body = serde_json::json!({
         "id": row.id,
-        "variant": row.variant,
+        "variant": crate::posted::lookup::split(&row.variant).map_or(row.variant.as_str(), |(id, _)| id),
         "variant_name": variant.name(),
+        "variant_version": crate::posted::lookup::split(&row.variant).map(|(_, v)| v),
         "status": row.status,
         "result": row.result,
         "reason": row.reason,

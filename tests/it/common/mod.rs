@@ -111,6 +111,9 @@ impl TestApp {
             requests_per_address: usize::MAX,
             ..missive::Config::default()
         };
+        // A posted variant's check runs in a child: this build's `missive`,
+        // not the test binary the server runs in.
+        config.posted.checker = Some(env!("CARGO_BIN_EXE_missive").into());
         // The limits' clock stands still unless a test moves it, so no
         // delay ends while a slow machine runs a test.
         config.clock.set(missive::web::now());
