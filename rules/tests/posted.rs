@@ -49,6 +49,11 @@ fn refusals_name_the_line() {
     let unfit = CAMEL6.replace("rcqkcr/pppppp", "rcqkcrr/pppppp");
     let e = read_posted(&unfit, "x", "x").err().unwrap();
     assert_eq!(e.line, 6, "{e}");
+    let kingless = CAMEL6.replace("rcqkcr/pppppp/6/6/PPPPPP/RCQKCR", "rcqqcr/pppppp/6/6/PPPPPP/RCQKCR");
+    let e = read_posted(&kingless, "x", "x").err().unwrap();
+    assert!(e.message.contains("Black starts without a king"), "{e}");
+    // Horde's White has no king: extinction, not checkmate, ends it.
+    assert!(read_posted("[my-horde:horde]\n", "x", "x").is_ok());
     let big = CAMEL6.replace("maxRank = 6", "maxRank = 13");
     let e = read_posted(&big, "x", "x").err().unwrap();
     assert!(e.message.contains("at most 12x10"), "{e}");

@@ -69,7 +69,7 @@ pub fn check_here(text: &str, cpu_left: &mut dyn FnMut() -> bool) -> CheckOutcom
         Err(e) => {
             return CheckOutcome::Refused {
                 line: Some(e.line),
-                message: e.to_string(),
+                message: e.message,
             }
         }
     };

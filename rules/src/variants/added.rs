@@ -154,11 +154,38 @@ pub(crate) fn read_one(text: &str) -> Result<crate::spec::Spec, SpecError> {
 /// does not fit (with the line).
 fn engine(mut spec: crate::spec::Spec, id: &str, name: &str) -> Result<Generic, SpecError> {
     let line = spec.start_fen_line.max(1);
+    royals_where_mate_is_the_goal(&spec, line)?;
     spec.name = id.to_string();
     spec.display_name = Some(name.to_string());
     Generic::new(spec).map_err(|e| {
         SpecError::at(line, format!("the start position does not fit: {e}"))
     })
+}
+
+/// Where checkmate is how a game is won (no extinction or flag rule says
+/// otherwise), each side must start with a royal piece: else no game of
+/// it can be won, and the engine would play one that never ends.
+fn royals_where_mate_is_the_goal(spec: &crate::spec::Spec, line: usize) -> Result<(), SpecError> {
+    if spec.extinction_value.is_some() || spec.flag_piece.iter().any(Option::is_some) {
+        return Ok(());
+    }
+    let Some(king) = spec.king_kind() else {
+        return Err(SpecError::at(
+            line,
+            "checkmate is the goal but no piece type is royal: keep the `king`, or say how else a game is won (`extinctionValue`, `flagPiece`)",
+        ));
+    };
+    let letter = spec.pieces[king as usize].letter;
+    let placement = spec.start_fen.split_whitespace().next().unwrap_or("");
+    for (side, l) in [("White", letter.to_ascii_uppercase()), ("Black", letter.to_ascii_lowercase())] {
+        if !placement.contains(l) {
+            return Err(SpecError::at(
+                line,
+                format!("{side} starts without a king (`{l}`), and checkmate is the goal: put one in the start position"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A posted definition as a variant under `id` and `name`, not offered:
