@@ -197,6 +197,19 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
         .unwrap();
         (reset.token(&secret), change.token(&secret))
     };
+    // Issue 62: hal (address confirmed) has posted a variant.
+    let hal = app.verified_user("hal");
+    let camel6 = crate::posted_variants::CAMEL6;
+    let camel6_v2 = camel6.replace("customPiece1 = c:C", "customPiece1 = c:CW");
+    let posted = hal.post(
+        "/variants/new",
+        &[("name", "Camel six"), ("definition", camel6), ("visibility", "public")],
+    );
+    assert_eq!(posted.status, StatusCode::SEE_OTHER, "{}", posted.body);
+    let camel6_version = {
+        use sha2::Digest;
+        hex::encode(sha2::Sha256::digest(camel6.as_bytes()))
+    };
     // (pattern as declared, who posts, the address, the fields). In an order
     // where each request with the right token succeeds (the control).
     // A browser's subscription as `static/push.js` posts it.
@@ -582,6 +595,35 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
             &gus,
             "/settings/delete".into(),
             vec![("password", "correct horse battery"), ("confirm", "1")],
+        ),
+        // Issue 62: posted variants.
+        (
+            "/variants/new",
+            &hal,
+            "/variants/new".into(),
+            vec![("name", "Spare"), ("definition", camel6), ("visibility", "private")],
+        ),
+        (
+            "/variants/{id}/edit",
+            &hal,
+            "/variants/camel-six/edit".into(),
+            vec![
+                ("name", "Camel six"),
+                ("definition", camel6_v2.as_str()),
+                ("visibility", "public"),
+            ],
+        ),
+        (
+            "/variants/{id}/delete",
+            &hal,
+            "/variants/spare/delete".into(),
+            vec![("confirm", "1")],
+        ),
+        (
+            "/admin/variants/approve",
+            &alice,
+            "/admin/variants/approve".into(),
+            vec![("id", "camel-six"), ("version", camel6_version.as_str())],
         ),
         ("/logout", &alice, "/logout".into(), vec![]),
     ];

@@ -531,6 +531,8 @@ pub fn declared_fields() -> Vec<String> {
         include_str!("../../../src/web/routes/week_settings.rs"),
         include_str!("../../../src/web/routes/dashboard.rs"),
         include_str!("../../../src/web/routes/next_turn.rs"),
+        include_str!("../../../src/web/routes/posted_variants.rs"),
+        include_str!("../../../src/posted/post.rs"),
     ];
     let mut fields = Vec::new();
     for src in sources {
