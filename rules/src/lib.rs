@@ -81,7 +81,8 @@ pub fn read_posted(text: &str, id: &str, name: &str) -> Result<&'static dyn Vari
 
 /// Offer a posted definition under `id` (one version of a posted variant:
 /// the server keys each version) and `name` from now on, so that
-/// [`variant`] finds it; the same id again returns the variant offered
+/// [`variant`] finds it (it is not among [`variants`]: the server lists a
+/// posted variant as it may be seen); the same id again returns the variant offered
 /// before, without reading `text`.
 pub fn offer_posted(text: &str, id: &str, name: &str) -> Result<&'static dyn Variant, SpecError> {
     variants::added::offer_posted(text, id, name)
@@ -92,7 +93,12 @@ pub fn definition_variant(id: &str) -> Option<&'static dyn Variant> {
     definition_variants().iter().copied().find(|v| v.id() == id)
 }
 
-/// The variant with this id (`chess`, `leaperhouse`...).
+/// The variant with this id (`chess`, `leaperhouse`...), or the posted
+/// version offered under it ([`offer_posted`]).
 pub fn variant(id: &str) -> Option<&'static dyn Variant> {
-    variants().iter().copied().find(|v| v.id() == id)
+    variants()
+        .iter()
+        .copied()
+        .find(|v| v.id() == id)
+        .or_else(|| variants::added::posted(id))
 }

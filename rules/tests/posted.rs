@@ -33,6 +33,8 @@ fn an_offered_version_is_found_and_offered_once() {
     assert!(std::ptr::eq(a, again));
     let found = missive_rules::variant("camel-six@bb").unwrap();
     assert!(std::ptr::eq(a, found));
+    // Found, not listed.
+    assert!(!missive_rules::variants().iter().any(|v| v.id() == "camel-six@bb"));
 }
 
 #[test]

@@ -18,6 +18,7 @@ mod browser_access;
 mod browser_install;
 mod browser_moves;
 mod browser_players_day;
+mod browser_posted;
 mod browser_tourney_view;
 mod cli;
 mod clocks;

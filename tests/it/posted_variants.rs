@@ -304,3 +304,35 @@ fn hostile_definitions_are_refused_within_the_budget() {
     );
     assert!(median < Duration::from_millis(100), "median {median:?}");
 }
+
+/// `missive variant check FILE`: the check as the server runs it, for an
+/// inventor at a terminal; a refusal exits 2 with the line.
+#[test]
+fn the_check_runs_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("camel6.ini");
+    std::fs::write(&good, CAMEL6).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_missive"))
+        .args(["variant", "check"])
+        .arg(&good)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said}{}", String::from_utf8_lossy(&out.stderr));
+    // Fairy-Stockfish counts the same from this definition (pyffish 0.0.90,
+    // `load_variant_config`, legal moves walked to depth 3): 10, 102, 1277.
+    assert!(said.starts_with("passed: perft [10, 102, 1277]"), "{said}");
+    assert!(said.contains("200 random games"), "{said}");
+    let bad = dir.path().join("bad.ini");
+    std::fs::write(&bad, CAMEL6.replace("maxFile = f", "maxFile = f\nwings = 2")).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_missive"))
+        .args(["variant", "check", "--json"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["result"], "refused");
+    assert_eq!(json["line"], 5);
+    assert!(json["message"].as_str().unwrap().contains("wings"), "{json}");
+}

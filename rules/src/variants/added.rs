@@ -53,6 +53,20 @@ fn list() -> &'static RwLock<List> {
     LIST.get_or_init(|| RwLock::new(Box::leak(base().into_boxed_slice())))
 }
 
+/// Posted variants' versions offered so far: found by id, not listed
+/// among [`current`] (a posted variant may be private, and its versions
+/// are one variant to players).
+fn posted_list() -> &'static RwLock<List> {
+    static LIST: OnceLock<RwLock<List>> = OnceLock::new();
+    LIST.get_or_init(|| RwLock::new(&[]))
+}
+
+/// The posted version offered under `id`.
+pub(crate) fn posted(id: &str) -> Option<&'static dyn Variant> {
+    let list = *posted_list().read().unwrap_or_else(|e| e.into_inner());
+    list.iter().copied().find(|v| v.id() == id)
+}
+
 /// Every variant offered now.
 pub(crate) fn current() -> List {
     *list().read().unwrap_or_else(|e| e.into_inner())
@@ -197,14 +211,14 @@ pub(crate) fn read_posted(text: &str, id: &str, name: &str) -> Result<&'static d
 }
 
 /// Offer a posted definition under `id` (the server's key for one version
-/// of a posted variant) and `name`: from now on [`current`] has it. The
+/// of a posted variant) and `name`: from now on [`posted`] finds it. The
 /// same id again returns what is offered already, unread.
 pub(crate) fn offer_posted(text: &str, id: &str, name: &str) -> Result<&'static dyn Variant, SpecError> {
-    if let Some(v) = current().iter().find(|v| v.id() == id) {
-        return Ok(*v);
+    if let Some(v) = posted(id) {
+        return Ok(v);
     }
     let g = engine(read_one(text)?, id, name)?;
-    let mut list = list().write().unwrap_or_else(|e| e.into_inner());
+    let mut list = posted_list().write().unwrap_or_else(|e| e.into_inner());
     // Another thread may have offered it while this one read the text.
     if let Some(v) = list.iter().find(|v| v.id() == id) {
         return Ok(*v);

@@ -68,6 +68,29 @@ fn custom_control(text: &str) -> Option<String> {
     (!clock::presets().iter().any(|(v, _)| *v == text)).then(|| text.to_string())
 }
 
+/// A posted variant named `id` that `ctx`'s player may play, as a group
+/// of its own at the head of the list, and whether its current version is
+/// approved for rated play. None for built-in ids and unknown ones.
+async fn posted_group(ctx: &Ctx, id: &str) -> Result<Option<(Group, bool)>, Error> {
+    if id.is_empty() || missive_rules::variant(id).is_some() {
+        return Ok(None);
+    }
+    let (Some(user), id) = (ctx.user.clone(), id.to_string()) else {
+        return Ok(None);
+    };
+    crate::web::db_read(&ctx.state, move |conn| {
+        Ok(crate::posted::post::for_new_game(conn, &user, &id)?.map(|chosen| {
+            let group = Group {
+                family: "Posted variant",
+                code: "posted",
+                variants: vec![(id.clone(), chosen.variant.name().to_string())],
+            };
+            (group, chosen.rated_allowed)
+        }))
+    })
+    .await
+}
+
 pub async fn new_form(ctx: Ctx, query: web::Query<NewGameQuery>) -> Result<HttpResponse, Error> {
     ctx.require_user()?;
     let q = query.into_inner();
@@ -80,6 +103,11 @@ pub async fn new_form(ctx: Ctx, query: web::Query<NewGameQuery>) -> Result<HttpR
     if found == 0 {
         // Nothing found: the whole list, under the message that says so.
         groups = variant_groups::groups("", &asked);
+    }
+    let posted = posted_group(&ctx, &asked).await?;
+    let rated = posted.as_ref().is_none_or(|(_, approved)| *approved);
+    if let Some((group, _)) = posted {
+        groups.insert(0, group);
     }
     let variant = if asked.is_empty() {
         groups
@@ -104,7 +132,7 @@ pub async fn new_form(ctx: Ctx, query: web::Query<NewGameQuery>) -> Result<HttpR
         presets: clock::presets(),
         time_control: clock::DEFAULT_PRESET.into(),
         custom_time_control: None,
-        rated: true,
+        rated,
         rating_min: String::new(),
         rating_max: String::new(),
         weekends_free: false,
@@ -165,10 +193,14 @@ pub async fn create(ctx: Ctx, form: web::Form<NewGameForm>) -> Result<HttpRespon
     match result {
         Ok(id) => Ok(see_other(&format!("/games/{id}"))),
         Err(Error::Invalid(msg)) => {
+            let mut groups = variant_groups::groups("", "");
+            if let Some((group, _)) = posted_group(&ctx, f.variant.trim()).await? {
+                groups.insert(0, group);
+            }
             let page = NewGamePage {
                 page: ctx.page(),
                 error: Some(msg),
-                groups: variant_groups::groups("", ""),
+                groups,
                 q: String::new(),
                 found: missive_rules::variants().len(),
                 total: missive_rules::variants().len(),
