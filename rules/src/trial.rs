@@ -192,7 +192,10 @@ pub fn trial(
         let mut ply = 0;
         while game.outcome().is_none() && ply < plan.ply_cap {
             if !budget.spend() {
-                return Err(TrialFailure::OutOfBudget(format!("random game {g} of {}", plan.games)));
+                return Err(TrialFailure::OutOfBudget(format!(
+                    "random game {g} of {}",
+                    plan.games
+                )));
             }
             let legal = game.legal_moves();
             positions += 1;
@@ -245,9 +248,8 @@ pub fn trial(
     report.games = plan.games;
     if plan.games > 0 {
         let games = f64::from(plan.games);
-        report.first_score = (f64::from(report.first_wins)
-            + 0.5 * f64::from(report.draws + report.stopped))
-            / games;
+        report.first_score =
+            (f64::from(report.first_wins) + 0.5 * f64::from(report.draws + report.stopped)) / games;
         report.mean_length = lengths.iter().map(|&l| f64::from(l)).sum::<f64>() / games;
         lengths.sort_unstable();
         report.shortest = lengths[0];
@@ -294,11 +296,11 @@ mod tests {
         let a = trial(v, &plan(5), &mut || true).unwrap();
         let b = trial(v, &plan(5), &mut || true).unwrap();
         assert_eq!(a, b);
-        let other = TrialPlan {
-            seed: 7,
-            ..plan(5)
-        };
-        assert_ne!(a.mean_length, trial(v, &other, &mut || true).unwrap().mean_length);
+        let other = TrialPlan { seed: 7, ..plan(5) };
+        assert_ne!(
+            a.mean_length,
+            trial(v, &other, &mut || true).unwrap().mean_length
+        );
     }
 
     #[test]

@@ -34,7 +34,9 @@ fn an_offered_version_is_found_and_offered_once() {
     let found = missive_rules::variant("camel-six@bb").unwrap();
     assert!(std::ptr::eq(a, found));
     // Found, not listed.
-    assert!(!missive_rules::variants().iter().any(|v| v.id() == "camel-six@bb"));
+    assert!(!missive_rules::variants()
+        .iter()
+        .any(|v| v.id() == "camel-six@bb"));
 }
 
 #[test]
@@ -51,7 +53,10 @@ fn refusals_name_the_line() {
     let unfit = CAMEL6.replace("rcqkcr/pppppp", "rcqkcrr/pppppp");
     let e = read_posted(&unfit, "x", "x").err().unwrap();
     assert_eq!(e.line, 6, "{e}");
-    let kingless = CAMEL6.replace("rcqkcr/pppppp/6/6/PPPPPP/RCQKCR", "rcqqcr/pppppp/6/6/PPPPPP/RCQKCR");
+    let kingless = CAMEL6.replace(
+        "rcqkcr/pppppp/6/6/PPPPPP/RCQKCR",
+        "rcqqcr/pppppp/6/6/PPPPPP/RCQKCR",
+    );
     let e = read_posted(&kingless, "x", "x").err().unwrap();
     assert!(e.message.contains("Black starts without a king"), "{e}");
     // Horde's White has no king: extinction, not checkmate, ends it.

@@ -94,11 +94,7 @@ pub fn versions_posted_since(
 }
 
 pub fn id_taken(conn: &mut DbConn, id: &str) -> QueryResult<bool> {
-    Ok(variants::table
-        .find(id)
-        .count()
-        .get_result::<i64>(conn)?
-        > 0)
+    Ok(variants::table.find(id).count().get_result::<i64>(conn)? > 0)
 }
 
 pub struct NewVersion<'a> {
@@ -191,7 +187,12 @@ pub fn count_game(conn: &mut DbConn, id: &str, now: NaiveDateTime) -> QueryResul
 }
 
 /// Approve a version for rated play (false when there is no such version).
-pub fn approve(conn: &mut DbConn, id: &str, version: &str, now: NaiveDateTime) -> QueryResult<bool> {
+pub fn approve(
+    conn: &mut DbConn,
+    id: &str,
+    version: &str,
+    now: NaiveDateTime,
+) -> QueryResult<bool> {
     Ok(diesel::update(versions::table.find((id, version)))
         .set(versions::approved_at.eq(Some(now)))
         .execute(conn)?

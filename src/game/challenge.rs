@@ -103,8 +103,8 @@ pub fn create_game(
     challenge: &Challenge,
     now: NaiveDateTime,
 ) -> Result<i32, Error> {
-    let chosen = crate::posted::post::for_new_game(conn, creator, &challenge.variant)?
-        .ok_or_else(|| {
+    let chosen =
+        crate::posted::post::for_new_game(conn, creator, &challenge.variant)?.ok_or_else(|| {
             Error::Invalid(format!(
                 "There is no variant “{}”: choose one from the list.",
                 crate::util::clip(challenge.variant.trim(), 40)

@@ -38,13 +38,32 @@ pub struct CheckReport {
     pub cpu_ms: u64,
 }
 
+impl CheckReport {
+    /// How the games ended, in words ("checkmate 52, stalemate 22").
+    pub fn ending_words(&self) -> Vec<(&'static str, u32)> {
+        self.endings
+            .iter()
+            .map(|(code, n)| {
+                let words = missive_rules::Reason::from_code(code)
+                    .map_or("another ending", |r| r.describe());
+                (words, *n)
+            })
+            .collect()
+    }
+}
+
 /// A check's answer: passed with its report, or refused with why (and the
 /// definition's line when the refusal is about one).
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(tag = "result", rename_all = "lowercase")]
 pub enum CheckOutcome {
-    Passed { report: CheckReport },
-    Refused { line: Option<usize>, message: String },
+    Passed {
+        report: CheckReport,
+    },
+    Refused {
+        line: Option<usize>,
+        message: String,
+    },
 }
 
 impl CheckOutcome {

@@ -22,14 +22,20 @@ pub enum Visibility {
 }
 
 impl Visibility {
-    pub const ALL: [Visibility; 3] = [Visibility::Private, Visibility::Unlisted, Visibility::Public];
+    pub const ALL: [Visibility; 3] = [
+        Visibility::Private,
+        Visibility::Unlisted,
+        Visibility::Public,
+    ];
 
     pub fn parse(s: &str) -> Result<Visibility, Error> {
         Visibility::ALL
             .into_iter()
             .find(|v| v.as_str() == s.trim())
             .ok_or_else(|| {
-                Error::Invalid("Choose who may see the variant: private, unlisted or public.".into())
+                Error::Invalid(
+                    "Choose who may see the variant: private, unlisted or public.".into(),
+                )
             })
     }
     pub fn as_str(self) -> &'static str {
@@ -68,8 +74,14 @@ pub struct Prepared {
 /// that differ only there are one version.
 pub fn normalise(text: &str) -> String {
     let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
-    let first = lines.iter().position(|l| !l.is_empty()).unwrap_or(lines.len());
-    let last = lines.iter().rposition(|l| !l.is_empty()).map_or(first, |i| i + 1);
+    let first = lines
+        .iter()
+        .position(|l| !l.is_empty())
+        .unwrap_or(lines.len());
+    let last = lines
+        .iter()
+        .rposition(|l| !l.is_empty())
+        .map_or(first, |i| i + 1);
     let mut s = lines[first..last].join("\n");
     s.push('\n');
     s
@@ -88,7 +100,10 @@ pub fn prepare(form: &PostForm, limits: &PostedLimits) -> Result<Prepared, Error
             "Give the variant a name of 1 to 60 characters.".into(),
         ));
     }
-    if name.chars().any(|c| c.is_control() || matches!(c, '<' | '>')) {
+    if name
+        .chars()
+        .any(|c| c.is_control() || matches!(c, '<' | '>'))
+    {
         return Err(Error::Invalid(
             "The name may not hold < or > or control characters: it is shown as plain text.".into(),
         ));
@@ -139,7 +154,12 @@ fn markup(text: &str) -> Option<String> {
 }
 
 /// Refused when `user` has posted `per_day` versions in the last 24 hours.
-pub fn may_post(conn: &mut DbConn, user: &User, limits: &PostedLimits, now: NaiveDateTime) -> Result<(), Error> {
+pub fn may_post(
+    conn: &mut DbConn,
+    user: &User,
+    limits: &PostedLimits,
+    now: NaiveDateTime,
+) -> Result<(), Error> {
     let since = now - chrono::Duration::hours(24);
     if store::versions_posted_since(conn, user.id, since)? >= limits.per_day {
         return Err(Error::TooSoon {
@@ -174,12 +194,18 @@ fn fresh_id(conn: &mut DbConn, name: &str) -> Result<String, Error> {
         base.to_string()
     };
     for n in 1..1000 {
-        let id = if n == 1 { base.clone() } else { format!("{base}-{n}") };
+        let id = if n == 1 {
+            base.clone()
+        } else {
+            format!("{base}-{n}")
+        };
         if missive_rules::variant(&id).is_none() && !store::id_taken(conn, &id)? {
             return Ok(id);
         }
     }
-    Err(Error::Invalid("Too many variants have this name: choose another.".into()))
+    Err(Error::Invalid(
+        "Too many variants have this name: choose another.".into(),
+    ))
 }
 
 /// Keep a checked definition as a new variant of `user`'s; its id.
@@ -247,7 +273,12 @@ pub fn visible(
     viewer: Option<&User>,
     id: &str,
 ) -> Result<store::WithAuthor, Error> {
-    let missing = || Error::NotFound(format!("There is no variant “{}”.", crate::util::clip(id, 40)));
+    let missing = || {
+        Error::NotFound(format!(
+            "There is no variant “{}”.",
+            crate::util::clip(id, 40)
+        ))
+    };
     let (v, author) = store::find(conn, id)?.ok_or_else(missing)?;
     if v.visibility == Visibility::Private.as_str() && viewer.is_none_or(|u| u.id != v.author_id) {
         return Err(missing());
@@ -259,7 +290,9 @@ pub fn visible(
 pub fn owned(conn: &mut DbConn, user: &User, id: &str) -> Result<PostedVariant, Error> {
     let (v, _) = visible(conn, Some(user), id)?;
     if v.author_id != user.id {
-        return Err(Error::Forbidden("Only the variant's author may change it.".into()));
+        return Err(Error::Forbidden(
+            "Only the variant's author may change it.".into(),
+        ));
     }
     Ok(v)
 }
@@ -310,8 +343,8 @@ pub fn for_new_game(conn: &mut DbConn, user: &User, id: &str) -> Result<Option<F
     };
     let variant = super::lookup::load(conn, &v.id, &v.current_version)?
         .ok_or_else(|| Error::internal(format!("{}: its current version is missing", v.id)))?;
-    let approved = store::version(conn, &v.id, &v.current_version)?
-        .is_some_and(|r| r.approved_at.is_some());
+    let approved =
+        store::version(conn, &v.id, &v.current_version)?.is_some_and(|r| r.approved_at.is_some());
     Ok(Some(ForNewGame {
         variant,
         rated_allowed: approved,
@@ -320,7 +353,12 @@ pub fn for_new_game(conn: &mut DbConn, user: &User, id: &str) -> Result<Option<F
 }
 
 /// Approve `id`'s version `version` for rated play.
-pub fn approve(conn: &mut DbConn, id: &str, version: &str, now: NaiveDateTime) -> Result<(), Error> {
+pub fn approve(
+    conn: &mut DbConn,
+    id: &str,
+    version: &str,
+    now: NaiveDateTime,
+) -> Result<(), Error> {
     if !store::approve(conn, id, version, now)? {
         return Err(Error::NotFound(format!(
             "There is no version {} of “{}”.",
@@ -333,7 +371,11 @@ pub fn approve(conn: &mut DbConn, id: &str, version: &str, now: NaiveDateTime) -
 
 /// The text "Copy and edit" starts from: a posted variant's current
 /// definition, or a new section on a built-in variant as template.
-pub fn copy_of(conn: &mut DbConn, viewer: Option<&User>, id: &str) -> Result<(String, String), Error> {
+pub fn copy_of(
+    conn: &mut DbConn,
+    viewer: Option<&User>,
+    id: &str,
+) -> Result<(String, String), Error> {
     if let Some(v) = missive_rules::definition_variant(id) {
         return Ok((
             format!("{} (copy)", v.name()),
@@ -362,7 +404,9 @@ mod tests {
     #[test]
     fn markup_is_found_but_comparisons_are_not() {
         assert_eq!(markup("a < b and 3<4"), None);
-        assert!(markup("hi <script>x</script>").unwrap().starts_with("<script"));
+        assert!(markup("hi <script>x</script>")
+            .unwrap()
+            .starts_with("<script"));
         assert!(markup("<!-- x -->").is_some());
     }
 
@@ -373,6 +417,9 @@ mod tests {
         assert_eq!(a, b);
         assert_eq!(version_of(&a), version_of(&b));
         assert_eq!(version_of(&a).len(), 64);
-        assert_ne!(version_of(&a), version_of(&normalise("[x:chess]\nmaxRank = 7\n")));
+        assert_ne!(
+            version_of(&a),
+            version_of(&normalise("[x:chess]\nmaxRank = 7\n"))
+        );
     }
 }

@@ -38,34 +38,68 @@ async fn post_and_play(inventor: &Browser, rival: &Browser, app: &TestApp) -> Re
     inventor.goto(&link).await?;
 
     inventor.goto("/variants/new").await?;
-    inventor.fill("#variant-form input[name=name]", "Camel six").await?;
-    inventor.fill("#variant-form textarea[name=definition]", CAMEL6).await?;
     inventor
-        .fill("#variant-form textarea[name=rules]", "Chess on six by six squares, with Camels for Knights.")
+        .fill("#variant-form input[name=name]", "Camel six")
         .await?;
-    inventor.click("#variant-form input[name=visibility][value=public]").await?;
+    inventor
+        .fill("#variant-form textarea[name=definition]", CAMEL6)
+        .await?;
+    inventor
+        .fill(
+            "#variant-form textarea[name=rules]",
+            "Chess on six by six squares, with Camels for Knights.",
+        )
+        .await?;
+    inventor
+        .click("#variant-form input[name=visibility][value=public]")
+        .await?;
     inventor.click("#variant-form button[type=submit]").await?;
     inventor
-        .wait_for("the posted variant's page", "location.pathname === '/variants/camel-six'")
+        .wait_for(
+            "the posted variant's page",
+            "location.pathname === '/variants/camel-six'",
+        )
         .await?;
     // The check report, read as the inventor reads it.
     let report = inventor.find("dl.report").await?.text().await?;
-    for part in ["depth 1: 10", "Random games", "200:", "moves written and read back"] {
+    for part in [
+        "depth 1: 10",
+        "Random games",
+        "200:",
+        "moves written and read back",
+    ] {
         if !report.contains(part) {
             bail!("the report lacks “{part}”: {report}");
         }
     }
     inventor.find("#posted-note").await?;
     inventor.find("#start-position svg").await?;
-    inventor.save_png("posted-variant-desktop", inventor.client.screenshot().await?).await?;
+    inventor
+        .save_png(
+            "posted-variant-desktop",
+            inventor.client.screenshot().await?,
+        )
+        .await?;
     let to_report = "document.querySelector('dl.report').scrollIntoView(); return true;";
     inventor.js(to_report).await?;
-    inventor.save_png("posted-variant-report-desktop", inventor.client.screenshot().await?).await?;
+    inventor
+        .save_png(
+            "posted-variant-report-desktop",
+            inventor.client.screenshot().await?,
+        )
+        .await?;
     inventor.resize(PHONE.0, PHONE.1).await?;
     inventor.js("window.scrollTo(0, 0); return true;").await?;
-    inventor.save_png("posted-variant-phone", inventor.client.screenshot().await?).await?;
+    inventor
+        .save_png("posted-variant-phone", inventor.client.screenshot().await?)
+        .await?;
     inventor.js(to_report).await?;
-    inventor.save_png("posted-variant-report-phone", inventor.client.screenshot().await?).await?;
+    inventor
+        .save_png(
+            "posted-variant-report-phone",
+            inventor.client.screenshot().await?,
+        )
+        .await?;
     inventor.resize(DESKTOP.0, DESKTOP.1).await?;
 
     // Challenge the rival with it, from the variant's page.
@@ -76,18 +110,30 @@ async fn post_and_play(inventor: &Browser, rival: &Browser, app: &TestApp) -> Re
             "document.querySelector('input[name=variant][value=\"camel-six\"]') && document.querySelector('input[name=variant][value=\"camel-six\"]').checked",
         )
         .await?;
-    inventor.fill("form[action='/games/new'] input[name=opponent]", "rival").await?;
-    inventor.click("input[name=color][value=white]").await?;
-    inventor.click("form[action='/games/new'] button[type=submit]").await?;
     inventor
-        .wait_for("the new game's page", "/^\\/games\\/\\d+$/.test(location.pathname)")
+        .fill("form[action='/games/new'] input[name=opponent]", "rival")
+        .await?;
+    inventor.click("input[name=color][value=white]").await?;
+    inventor
+        .click("form[action='/games/new'] button[type=submit]")
+        .await?;
+    inventor
+        .wait_for(
+            "the new game's page",
+            "/^\\/games\\/\\d+$/.test(location.pathname)",
+        )
         .await?;
     let game = inventor.path().await?;
     let id = game.trim_start_matches("/games/").to_string();
     rival.goto("/").await?;
-    rival.click(&format!("form[action='/games/{id}/accept'] button")).await?;
     rival
-        .wait_for("the accepted game's page", &format!("location.pathname === '{game}'"))
+        .click(&format!("form[action='/games/{id}/accept'] button"))
+        .await?;
+    rival
+        .wait_for(
+            "the accepted game's page",
+            &format!("location.pathname === '{game}'"),
+        )
         .await?;
 
     // Black mates with a Camel come round to e4.
@@ -111,6 +157,8 @@ async fn post_and_play(inventor: &Browser, rival: &Browser, app: &TestApp) -> Re
             "document.body.textContent.includes('checkmate')",
         )
         .await?;
-    inventor.save_png("posted-variant-mate", inventor.client.screenshot().await?).await?;
+    inventor
+        .save_png("posted-variant-mate", inventor.client.screenshot().await?)
+        .await?;
     Ok(())
 }

@@ -18,7 +18,14 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("db", &["db"]),
     (
         "use cases",
-        &["accounts", "game", "clocks", "tournaments", "ratings", "posted"],
+        &[
+            "accounts",
+            "game",
+            "clocks",
+            "tournaments",
+            "ratings",
+            "posted",
+        ],
     ),
     ("mail", &["mail", "push"]),
     ("jobs", &["jobs"]),

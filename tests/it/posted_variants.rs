@@ -48,7 +48,9 @@ fn post(c: &TestClient, name: &str, definition: &str, visibility: &str) -> commo
 fn posted_id(p: &common::Page) -> String {
     assert_eq!(p.status(), StatusCode::SEE_OTHER, "{}", p.body);
     let loc = p.location.clone().unwrap();
-    let id = loc.trim_start_matches("/variants/").trim_end_matches("?posted=1");
+    let id = loc
+        .trim_start_matches("/variants/")
+        .trim_end_matches("?posted=1");
     id.to_string()
 }
 
@@ -98,7 +100,11 @@ fn a_posted_variant_is_checked_listed_and_played_to_checkmate(backend: Backend) 
     assert!(page.has("id=\"start-position\""));
     assert!(page.has("<li>Camels leap one square one way and three the other.</li>"));
     // The version is the SHA-256 of the text as kept, served as .ini.
-    let ini_link = page.body.split("href=\"").find(|s| s.contains(".ini\"")).unwrap();
+    let ini_link = page
+        .body
+        .split("href=\"")
+        .find(|s| s.contains(".ini\""))
+        .unwrap();
     let ini_path = &ini_link[..ini_link.find('"').unwrap()];
     let ini = alice.get(ini_path);
     assert_eq!(ini.status(), StatusCode::OK);
@@ -112,7 +118,12 @@ fn a_posted_variant_is_checked_listed_and_played_to_checkmate(backend: Backend) 
     // Not approved: rated play is refused with why; casual is played.
     let p = alice.post(
         "/games/new",
-        &[("variant", &id), ("opponent", "bob"), ("color", "white"), ("rated", "1")],
+        &[
+            ("variant", &id),
+            ("opponent", "bob"),
+            ("color", "white"),
+            ("rated", "1"),
+        ],
     );
     assert_eq!(p.status(), StatusCode::UNPROCESSABLE_ENTITY, "{}", p.body);
     assert!(p.has("not yet approved for rated play"));
@@ -149,7 +160,11 @@ fn a_posted_variant_is_checked_listed_and_played_to_checkmate(backend: Backend) 
         .env("DATABASE_URL", &app.database_url)
         .output()
         .unwrap();
-    assert!(cli.status.success(), "{}", String::from_utf8_lossy(&cli.stderr));
+    assert!(
+        cli.status.success(),
+        "{}",
+        String::from_utf8_lossy(&cli.stderr)
+    );
     let rated = alice.new_game(&[
         ("variant", &id),
         ("opponent", "bob"),
@@ -157,6 +172,26 @@ fn a_posted_variant_is_checked_listed_and_played_to_checkmate(backend: Backend) 
         ("rated", "1"),
     ]);
     assert!(alice.json(rated)["rated"].as_bool().unwrap_or(false));
+    // Its result goes to the version's own rating list.
+    assert_eq!(
+        bob.post(&format!("/games/{rated}/accept"), &[]).status(),
+        StatusCode::SEE_OTHER
+    );
+    // (A game resigned before both have moved is aborted, not rated.)
+    played(&alice, rated, "a3");
+    played(&bob, rated, "a4");
+    let p = alice.post(&format!("/games/{rated}/resign"), &[("confirm", "1")]);
+    assert_eq!(p.status(), StatusCode::SEE_OTHER, "{}", p.body);
+    let list = app.client().get(&format!("/ratings/{id}@{version}"));
+    assert_eq!(list.status(), StatusCode::OK);
+    assert!(
+        list.has("Camel six") && list.has("bob") && list.has("alice"),
+        "{}",
+        list.body
+    );
+    assert!(bob
+        .get(&format!("/variants/{id}"))
+        .has(&format!("href=\"/ratings/{id}@{version}\"")));
 }
 
 fn editing_makes_a_new_version_and_old_games_keep_theirs(backend: Backend) {
@@ -165,8 +200,14 @@ fn editing_makes_a_new_version_and_old_games_keep_theirs(backend: Backend) {
     let bob = app.verified_user("bob");
     let id = posted_id(&post(&alice, "Camel six", CAMEL6, "unlisted"));
     // Unlisted: not on the list, but anyone with the link sees it.
-    assert!(!app.client().get("/variants").has("href=\"/variants/camel-six\""));
-    assert_eq!(app.client().get(&format!("/variants/{id}")).status(), StatusCode::OK);
+    assert!(!app
+        .client()
+        .get("/variants")
+        .has("href=\"/variants/camel-six\""));
+    assert_eq!(
+        app.client().get(&format!("/variants/{id}")).status(),
+        StatusCode::OK
+    );
     let v1 = version_of(CAMEL6);
     let old = accepted_game(&alice, &bob, &id);
     played(&alice, old, "Cc4");
@@ -177,25 +218,45 @@ fn editing_makes_a_new_version_and_old_games_keep_theirs(backend: Backend) {
     // Only the author edits.
     let p = bob.post(
         &format!("/variants/{id}/edit"),
-        &[("name", "Mine"), ("definition", &v2_text), ("rules", ""), ("visibility", "public")],
+        &[
+            ("name", "Mine"),
+            ("definition", &v2_text),
+            ("rules", ""),
+            ("visibility", "public"),
+        ],
     );
     assert_eq!(p.status(), StatusCode::FORBIDDEN, "{}", p.body);
     let p = alice.post(
         &format!("/variants/{id}/edit"),
-        &[("name", "Camel six"), ("definition", &v2_text), ("rules", RULES), ("visibility", "public")],
+        &[
+            ("name", "Camel six"),
+            ("definition", &v2_text),
+            ("rules", RULES),
+            ("visibility", "public"),
+        ],
     );
     assert_eq!(p.status(), StatusCode::SEE_OTHER, "{}", p.body);
     let v2 = version_of(&v2_text);
     let page = alice.get(&format!("/variants/{id}"));
-    assert!(page.has(&format!("/variants/{id}/{v1}.ini")) && page.has(&format!("/variants/{id}/{v2}.ini")));
+    assert!(
+        page.has(&format!("/variants/{id}/{v1}.ini"))
+            && page.has(&format!("/variants/{id}/{v2}.ini"))
+    );
 
     // The old game plays and exports under version 1: its Camel on c4 may
     // not step to c3 as version 2's may.
     assert_eq!(bob.json(old)["variant_version"], v1.as_str());
     let refused = alice.play(old, "Cc3");
-    assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY, "{}", refused.body);
+    assert_eq!(
+        refused.status(),
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        refused.body
+    );
     played(&alice, old, "a3");
-    assert!(alice.get(&format!("/games/{old}.pgn")).has(&format!("[VariantVersion \"{v1}\"]")));
+    assert!(alice
+        .get(&format!("/games/{old}.pgn"))
+        .has(&format!("[VariantVersion \"{v1}\"]")));
     // After a restart (versions offered from the database), still so.
     let mut app = app;
     app.restart();
@@ -213,7 +274,10 @@ fn editing_makes_a_new_version_and_old_games_keep_theirs(backend: Backend) {
     played(&alice, new, "Cc4");
     played(&bob, new, "a4");
     played(&alice, new, "Cc3");
-    assert_eq!(app.client().get(&format!("/variants/{id}/{v1}.ini")).body, CAMEL6);
+    assert_eq!(
+        app.client().get(&format!("/variants/{id}/{v1}.ini")).body,
+        CAMEL6
+    );
 
     // Played, it cannot be deleted; an unplayed one can, after asking.
     let p = alice.post(&format!("/variants/{id}/delete"), &[("confirm", "1")]);
@@ -223,11 +287,20 @@ fn editing_makes_a_new_version_and_old_games_keep_theirs(backend: Backend) {
     assert!(ask.has("Delete Spare?"));
     let p = alice.post(&format!("/variants/{other}/delete"), &[("confirm", "1")]);
     assert_eq!(p.status(), StatusCode::SEE_OTHER);
-    assert_eq!(alice.get(&format!("/variants/{other}")).status(), StatusCode::NOT_FOUND);
+    assert_eq!(
+        alice.get(&format!("/variants/{other}")).status(),
+        StatusCode::NOT_FOUND
+    );
     // Private: nobody but the author sees it.
     let private = posted_id(&post(&alice, "Secret", CAMEL6, "private"));
-    assert_eq!(bob.get(&format!("/variants/{private}")).status(), StatusCode::NOT_FOUND);
-    assert_eq!(alice.get(&format!("/variants/{private}")).status(), StatusCode::OK);
+    assert_eq!(
+        bob.get(&format!("/variants/{private}")).status(),
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        alice.get(&format!("/variants/{private}")).status(),
+        StatusCode::OK
+    );
 }
 
 /// Ten hostile definitions, each refused with a clear message within the
@@ -250,19 +323,71 @@ fn hostile_definitions_are_refused_within_the_budget() {
     let hoppers = "[hop:chess]\nmaxRank = 10\nmaxFile = l\nknight = -\nbishop = -\nrook = -\nqueen = -\ncustomPiece1 = a:pRpB\ncustomPiece2 = b:pQ\npromotionPieceTypes = ab\nstartFen = abababkbabab/abababababab/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/ABABABABABAB/ABABABKBABAB w - - 0 1\ncastling = false\nnMoveRule = 0\n";
     let cases: Vec<(&str, String, &str, &str)> = vec![
         ("huge text", "x".repeat(40_000), "bytes", "Huge"),
-        ("three hundred riders", format!("[riders:chess]\n{riders}"), "line", "Riders"),
-        ("a 12x10 board of hoppers", hoppers.to_string(), "ran out of CPU time", "Hoppers"),
-        ("a board over 12x10", CAMEL6.replace("maxRank = 6", "maxRank = 11"), "at most 12x10", "Tall"),
-        ("no royal piece", CAMEL6.replace("rcqkcr/pppppp/6/6/PPPPPP/RCQKCR", "rcqqcr/pppppp/6/6/PPPPPP/RCQQCR"), "starts without a king", "Kingless"),
-        ("a letter used twice", CAMEL6.replace("customPiece1 = c:C", "customPiece1 = q:C"), "line", "Twice"),
-        ("two sections", format!("{CAMEL6}[other:chess]\n"), "post one section", "Two"),
-        ("an unknown key", format!("{CAMEL6}flyingDragons = true\n"), "flyingDragons", "Dragons"),
-        ("markup in the name", CAMEL6.to_string(), "may not hold &#60; or &#62;", "<script>alert(1)</script>"),
-        ("markup in the rules", CAMEL6.to_string(), "holds markup", "Markup"),
+        (
+            "three hundred riders",
+            format!("[riders:chess]\n{riders}"),
+            "line",
+            "Riders",
+        ),
+        (
+            "a 12x10 board of hoppers",
+            hoppers.to_string(),
+            "ran out of CPU time",
+            "Hoppers",
+        ),
+        (
+            "a board over 12x10",
+            CAMEL6.replace("maxRank = 6", "maxRank = 11"),
+            "at most 12x10",
+            "Tall",
+        ),
+        (
+            "no royal piece",
+            CAMEL6.replace(
+                "rcqkcr/pppppp/6/6/PPPPPP/RCQKCR",
+                "rcqqcr/pppppp/6/6/PPPPPP/RCQQCR",
+            ),
+            "starts without a king",
+            "Kingless",
+        ),
+        (
+            "a letter used twice",
+            CAMEL6.replace("customPiece1 = c:C", "customPiece1 = q:C"),
+            "line",
+            "Twice",
+        ),
+        (
+            "two sections",
+            format!("{CAMEL6}[other:chess]\n"),
+            "post one section",
+            "Two",
+        ),
+        (
+            "an unknown key",
+            format!("{CAMEL6}flyingDragons = true\n"),
+            "flyingDragons",
+            "Dragons",
+        ),
+        (
+            "markup in the name",
+            CAMEL6.to_string(),
+            "may not hold &#60; or &#62;",
+            "<script>alert(1)</script>",
+        ),
+        (
+            "markup in the rules",
+            CAMEL6.to_string(),
+            "holds markup",
+            "Markup",
+        ),
     ];
     let mut page_times = Vec::new();
     for (what, definition, says, name) in &cases {
-        let rules = if *what == "markup in the rules" { "<img src=x onerror=alert(1)>" } else { "" };
+        let rules = if *what == "markup in the rules" {
+            "<img src=x onerror=alert(1)>"
+        } else {
+            ""
+        };
         let started = Instant::now();
         // The game page, asked again and again while the check runs.
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
@@ -281,17 +406,30 @@ fn hostile_definitions_are_refused_within_the_budget() {
         };
         let p = alice.post(
             "/variants/new",
-            &[("name", name), ("definition", definition), ("rules", rules), ("visibility", "public")],
+            &[
+                ("name", name),
+                ("definition", definition),
+                ("rules", rules),
+                ("visibility", "public"),
+            ],
         );
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
         page_times.extend(watcher.join().unwrap());
         let took = started.elapsed();
-        assert_eq!(p.status(), StatusCode::UNPROCESSABLE_ENTITY, "{what}: {}", p.body);
+        assert_eq!(
+            p.status(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{what}: {}",
+            p.body
+        );
         assert!(p.has("id=\"variant-error\""), "{what}: {}", p.body);
         assert!(p.has(says), "{what}: expected “{says}” in {}", p.body);
         assert!(!p.has("<script>alert(1)</script>"), "{what}: markup echoed");
         // Within the budget: 3 s of CPU, twice that in wall time at most.
-        assert!(took < Duration::from_secs(3 * 2 + 5), "{what} took {took:?}");
+        assert!(
+            took < Duration::from_secs(3 * 2 + 5),
+            "{what} took {took:?}"
+        );
         eprintln!("{what}: refused in {took:?}");
     }
     assert_eq!(app.count("SELECT COUNT(*) AS n FROM posted_variants"), 0);
@@ -318,13 +456,21 @@ fn the_check_runs_from_the_command_line() {
         .output()
         .unwrap();
     let said = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{said}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // Fairy-Stockfish counts the same from this definition (pyffish 0.0.90,
     // `load_variant_config`, legal moves walked to depth 3): 10, 102, 1277.
     assert!(said.starts_with("passed: perft [10, 102, 1277]"), "{said}");
     assert!(said.contains("200 random games"), "{said}");
     let bad = dir.path().join("bad.ini");
-    std::fs::write(&bad, CAMEL6.replace("maxFile = f", "maxFile = f\nwings = 2")).unwrap();
+    std::fs::write(
+        &bad,
+        CAMEL6.replace("maxFile = f", "maxFile = f\nwings = 2"),
+    )
+    .unwrap();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_missive"))
         .args(["variant", "check", "--json"])
         .arg(&bad)
@@ -334,5 +480,8 @@ fn the_check_runs_from_the_command_line() {
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["result"], "refused");
     assert_eq!(json["line"], 5);
-    assert!(json["message"].as_str().unwrap().contains("wings"), "{json}");
+    assert!(
+        json["message"].as_str().unwrap().contains("wings"),
+        "{json}"
+    );
 }

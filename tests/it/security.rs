@@ -203,7 +203,11 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
     let camel6_v2 = camel6.replace("customPiece1 = c:C", "customPiece1 = c:CW");
     let posted = hal.post(
         "/variants/new",
-        &[("name", "Camel six"), ("definition", camel6), ("visibility", "public")],
+        &[
+            ("name", "Camel six"),
+            ("definition", camel6),
+            ("visibility", "public"),
+        ],
     );
     assert_eq!(posted.status, StatusCode::SEE_OTHER, "{}", posted.body);
     let camel6_version = {
@@ -601,7 +605,11 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
             "/variants/new",
             &hal,
             "/variants/new".into(),
-            vec![("name", "Spare"), ("definition", camel6), ("visibility", "private")],
+            vec![
+                ("name", "Spare"),
+                ("definition", camel6),
+                ("visibility", "private"),
+            ],
         ),
         (
             "/variants/{id}/edit",

@@ -171,9 +171,8 @@ fn engine(mut spec: crate::spec::Spec, id: &str, name: &str) -> Result<Generic, 
     royals_where_mate_is_the_goal(&spec, line)?;
     spec.name = id.to_string();
     spec.display_name = Some(name.to_string());
-    Generic::new(spec).map_err(|e| {
-        SpecError::at(line, format!("the start position does not fit: {e}"))
-    })
+    Generic::new(spec)
+        .map_err(|e| SpecError::at(line, format!("the start position does not fit: {e}")))
 }
 
 /// Where checkmate is how a game is won (no extinction or flag rule says
@@ -191,7 +190,10 @@ fn royals_where_mate_is_the_goal(spec: &crate::spec::Spec, line: usize) -> Resul
     };
     let letter = spec.pieces[king as usize].letter;
     let placement = spec.start_fen.split_whitespace().next().unwrap_or("");
-    for (side, l) in [("White", letter.to_ascii_uppercase()), ("Black", letter.to_ascii_lowercase())] {
+    for (side, l) in [
+        ("White", letter.to_ascii_uppercase()),
+        ("Black", letter.to_ascii_lowercase()),
+    ] {
         if !placement.contains(l) {
             return Err(SpecError::at(
                 line,
@@ -205,7 +207,11 @@ fn royals_where_mate_is_the_goal(spec: &crate::spec::Spec, line: usize) -> Resul
 /// A posted definition as a variant under `id` and `name`, not offered:
 /// what a check plays. It is leaked, so only a process that ends soon
 /// (the checker) or reads a text once should call it.
-pub(crate) fn read_posted(text: &str, id: &str, name: &str) -> Result<&'static dyn Variant, SpecError> {
+pub(crate) fn read_posted(
+    text: &str,
+    id: &str,
+    name: &str,
+) -> Result<&'static dyn Variant, SpecError> {
     let g = engine(read_one(text)?, id, name)?;
     Ok(Box::leak(Box::new(g)))
 }
@@ -213,7 +219,11 @@ pub(crate) fn read_posted(text: &str, id: &str, name: &str) -> Result<&'static d
 /// Offer a posted definition under `id` (the server's key for one version
 /// of a posted variant) and `name`: from now on [`posted`] finds it. The
 /// same id again returns what is offered already, unread.
-pub(crate) fn offer_posted(text: &str, id: &str, name: &str) -> Result<&'static dyn Variant, SpecError> {
+pub(crate) fn offer_posted(
+    text: &str,
+    id: &str,
+    name: &str,
+) -> Result<&'static dyn Variant, SpecError> {
     if let Some(v) = posted(id) {
         return Ok(v);
     }

@@ -175,10 +175,19 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/variants/new", web::get().to(posted_variants::new_form))
     .route("/variants/new", web::post().to(posted_variants::create))
     .route("/variants/{id}", web::get().to(pages::variant))
-    .route("/variants/{id}/edit", web::get().to(posted_variants::edit_form))
+    .route(
+        "/variants/{id}/edit",
+        web::get().to(posted_variants::edit_form),
+    )
     .route("/variants/{id}/edit", web::post().to(posted_variants::edit))
-    .route("/variants/{id}/delete", web::post().to(posted_variants::delete))
-    .route("/variants/{id}/{version}.ini", web::get().to(posted_variants::ini))
+    .route(
+        "/variants/{id}/delete",
+        web::post().to(posted_variants::delete),
+    )
+    .route(
+        "/variants/{id}/{version}.ini",
+        web::get().to(posted_variants::ini),
+    )
     .route("/static/{file}", web::get().to(pages::static_file))
     .route("/static/legend/{file}", web::get().to(pages::legend_file))
     .route("/users/{name}/games.pgn", web::get().to(records::user_pgn))
@@ -230,7 +239,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/director", web::get().to(director::dashboard))
     .route("/admin/directors", web::get().to(admin::directors))
     .route("/admin/variants", web::get().to(posted_variants::admin))
-    .route("/admin/variants/approve", web::post().to(posted_variants::approve))
+    .route(
+        "/admin/variants/approve",
+        web::post().to(posted_variants::approve),
+    )
     .route("/admin/directors/grant", web::post().to(admin::grant))
     .route("/admin/directors/remove", web::post().to(admin::remove))
     .route("/records/import", web::post().to(director::import_record))

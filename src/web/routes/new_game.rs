@@ -79,14 +79,16 @@ async fn posted_group(ctx: &Ctx, id: &str) -> Result<Option<(Group, bool)>, Erro
         return Ok(None);
     };
     crate::web::db_read(&ctx.state, move |conn| {
-        Ok(crate::posted::post::for_new_game(conn, &user, &id)?.map(|chosen| {
-            let group = Group {
-                family: "Posted variant",
-                code: "posted",
-                variants: vec![(id.clone(), chosen.variant.name().to_string())],
-            };
-            (group, chosen.rated_allowed)
-        }))
+        Ok(
+            crate::posted::post::for_new_game(conn, &user, &id)?.map(|chosen| {
+                let group = Group {
+                    family: "Posted variant",
+                    code: "posted",
+                    variants: vec![(id.clone(), chosen.variant.name().to_string())],
+                };
+                (group, chosen.rated_allowed)
+            }),
+        )
     })
     .await
 }

@@ -49,7 +49,8 @@ pub struct VariantsQuery {
 /// `GET /variants`: every variant by family, or those a word finds.
 pub async fn variants(ctx: Ctx, query: web::Query<VariantsQuery>) -> Result<HttpResponse, Error> {
     let q = crate::web::clip(query.q.trim(), 40);
-    let rows = crate::web::db_read(&ctx.state, crate::web::routes::posted_variants::community).await?;
+    let rows =
+        crate::web::db_read(&ctx.state, crate::web::routes::posted_variants::community).await?;
     let wanted = q.to_lowercase();
     let community = rows
         .into_iter()
@@ -103,7 +104,9 @@ pub async fn variant(
     q: web::Query<VariantQuery>,
 ) -> Result<HttpResponse, Error> {
     let id = path.into_inner();
-    let Some(v) = missive_rules::variant(&id).filter(|_| crate::posted::lookup::split(&id).is_none()) else {
+    let Some(v) =
+        missive_rules::variant(&id).filter(|_| crate::posted::lookup::split(&id).is_none())
+    else {
         return crate::web::routes::posted_variants::page(ctx, id, &q).await;
     };
     let geometry = v.geometry();

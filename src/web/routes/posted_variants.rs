@@ -106,7 +106,12 @@ pub struct NewQuery {
     from: String,
 }
 
-fn form_page(ctx: &Ctx, editing: Option<String>, f: &PostForm, error: Option<(Option<usize>, String)>) -> FormPage {
+fn form_page(
+    ctx: &Ctx,
+    editing: Option<String>,
+    f: &PostForm,
+    error: Option<(Option<usize>, String)>,
+) -> FormPage {
     let (error_line, error) = match error {
         Some((l, e)) => (l, Some(e)),
         None => (None, None),
@@ -146,12 +151,17 @@ pub async fn new_form(ctx: Ctx, q: web::Query<NewQuery>) -> Result<HttpResponse,
     };
     if !from.is_empty() {
         let viewer = ctx.user.clone();
-        let (name, definition) =
-            db_read(&ctx.state, move |conn| post::copy_of(conn, viewer.as_ref(), &from)).await?;
+        let (name, definition) = db_read(&ctx.state, move |conn| {
+            post::copy_of(conn, viewer.as_ref(), &from)
+        })
+        .await?;
         f.name = name;
         f.definition = definition;
     }
-    Ok(html(StatusCode::OK, form_page(&ctx, None, &f, None).render()?))
+    Ok(html(
+        StatusCode::OK,
+        form_page(&ctx, None, &f, None).render()?,
+    ))
 }
 
 /// Run the check of a prepared definition in the checker's queue.
@@ -159,11 +169,16 @@ async fn run_check(ctx: &Ctx, p: &Prepared) -> Result<CheckOutcome, Error> {
     let state = ctx.state.clone();
     let text = p.definition.clone();
     let limits = state.config.posted.clone();
-    let busy = || Error::TooSoon {
+    let busy = || {
+        Error::TooSoon {
         message: "The variant checker has as many definitions as it takes waiting: try again in a minute.".into(),
         retry_after: 60,
+    }
     };
-    let _admitted = state.variant_check_queue.try_acquire().map_err(|_| busy())?;
+    let _admitted = state
+        .variant_check_queue
+        .try_acquire()
+        .map_err(|_| busy())?;
     let _permit = state
         .variant_check_permits
         .acquire()
@@ -194,7 +209,10 @@ async fn checked(
     };
     let limits = ctx.state.config.posted.clone();
     let poster = user.clone();
-    db_read(&ctx.state, move |conn| post::may_post(conn, &poster, &limits, crate::web::now())).await?;
+    db_read(&ctx.state, move |conn| {
+        post::may_post(conn, &poster, &limits, crate::web::now())
+    })
+    .await?;
     match run_check(ctx, &p).await? {
         CheckOutcome::Passed { report } => {
             let json = serde_json::to_string(&report).map_err(Error::internal)?;
@@ -239,19 +257,29 @@ pub async fn edit_form(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse
         visibility: v.visibility,
         ..PostForm::default()
     };
-    Ok(html(StatusCode::OK, form_page(&ctx, Some(id), &f, None).render()?))
+    Ok(html(
+        StatusCode::OK,
+        form_page(&ctx, Some(id), &f, None).render()?,
+    ))
 }
 
 /// `POST /variants/{id}/edit`: a new version (new games get it; games
 /// begun keep theirs), and the name, rules and visibility.
-pub async fn edit(ctx: Ctx, path: web::Path<String>, form: web::Form<PostForm>) -> Result<HttpResponse, Error> {
+pub async fn edit(
+    ctx: Ctx,
+    path: web::Path<String>,
+    form: web::Form<PostForm>,
+) -> Result<HttpResponse, Error> {
     let id = path.into_inner();
     let f = form.into_inner();
     // Only the author gets as far as the check.
     {
         let user = require_poster(&ctx)?;
         let wanted = id.clone();
-        db_read(&ctx.state, move |conn| post::owned(conn, &user, &wanted).map(|_| ())).await?;
+        db_read(&ctx.state, move |conn| {
+            post::owned(conn, &user, &wanted).map(|_| ())
+        })
+        .await?;
     }
     let (p, report) = match checked(&ctx, &f, Some(id.clone())).await? {
         Ok(ok) => ok,
@@ -274,7 +302,11 @@ pub struct PageQuery {
 
 /// A posted variant's page (`/variants/{id}` when no built-in variant has
 /// the id; a stored key `id@version` shows its variant too).
-pub async fn page(ctx: Ctx, id: String, q: &crate::web::routes::pages::VariantQuery) -> Result<HttpResponse, Error> {
+pub async fn page(
+    ctx: Ctx,
+    id: String,
+    q: &crate::web::routes::pages::VariantQuery,
+) -> Result<HttpResponse, Error> {
     let id = match crate::posted::lookup::split(&id) {
         Some((bare, _)) => bare.to_string(),
         None => id,
@@ -323,7 +355,13 @@ pub async fn ini(ctx: Ctx, path: web::Path<(String, String)>) -> Result<HttpResp
         let (v, _) = post::visible(conn, viewer.as_ref(), &id)?;
         store::version(conn, &v.id, &version)?
             .map(|r| r.definition)
-            .ok_or_else(|| Error::NotFound(format!("{} has no version {}.", v.name, crate::util::clip(&version, 64))))
+            .ok_or_else(|| {
+                Error::NotFound(format!(
+                    "{} has no version {}.",
+                    v.name,
+                    crate::util::clip(&version, 64)
+                ))
+            })
     })
     .await?;
     Ok(HttpResponse::Ok()
@@ -340,7 +378,11 @@ pub struct DeleteForm {
 }
 
 /// `POST /variants/{id}/delete` (`confirm=1`; without it, a page that asks).
-pub async fn delete(ctx: Ctx, path: web::Path<String>, form: web::Form<DeleteForm>) -> Result<HttpResponse, Error> {
+pub async fn delete(
+    ctx: Ctx,
+    path: web::Path<String>,
+    form: web::Form<DeleteForm>,
+) -> Result<HttpResponse, Error> {
     let f = form.into_inner();
     ctx.check_csrf(&f.csrf_token)?;
     let user = ctx.require_user()?.clone();
