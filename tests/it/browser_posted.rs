@@ -39,6 +39,9 @@ async fn post_and_play(inventor: &Browser, rival: &Browser, app: &TestApp) -> Re
 
     inventor.goto("/variants/new").await?;
     inventor
+        .save_png("posted-variant-form", inventor.client.screenshot().await?)
+        .await?;
+    inventor
         .fill("#variant-form input[name=name]", "Camel six")
         .await?;
     inventor

@@ -27,17 +27,7 @@ fn verified(app: &TestApp, name: &str) -> TestClient {
 
 /// A game of `variant`, alice White, accepted by bob.
 fn game(alice: &TestClient, bob: &TestClient, variant: &str) -> i32 {
-    let id = alice.new_game(&[
-        ("variant", variant),
-        ("opponent", "bob"),
-        ("color", "white"),
-        ("fen", ""),
-    ]);
-    assert_eq!(
-        bob.post(&format!("/games/{id}/accept"), &[]).status,
-        StatusCode::SEE_OTHER
-    );
-    id
+    alice.game_accepted_by(bob, "bob", variant)
 }
 
 fn played(c: &TestClient, id: i32, text: &str) {

@@ -16,19 +16,7 @@ both_backends!(
 );
 
 /// 6x6 chess with Camels (a (1,3) leaper) for the Knights.
-pub const CAMEL6: &str = "# Six by six, Camels for Knights.
-[camel6:chess]
-maxRank = 6
-maxFile = f
-knight = -
-customPiece1 = c:C
-startFen = rcqkcr/pppppp/6/6/PPPPPP/RCQKCR w - - 0 1
-promotionRegionWhite = *6
-promotionRegionBlack = *1
-promotionPieceTypes = qrc
-doubleStep = false
-castling = false
-";
+pub const CAMEL6: &str = include_str!("../fixtures/camel6.ini");
 
 const RULES: &str = "Chess on six by six squares.\n\n- Camels leap one square one way and three the other.\n- Pawns never step twice.";
 
@@ -59,15 +47,7 @@ fn version_of(text: &str) -> String {
 }
 
 fn accepted_game(alice: &TestClient, bob: &TestClient, variant: &str) -> i32 {
-    let id = alice.new_game(&[
-        ("variant", variant),
-        ("opponent", "bob"),
-        ("color", "white"),
-        ("fen", ""),
-    ]);
-    let p = bob.post(&format!("/games/{id}/accept"), &[]);
-    assert_eq!(p.status(), StatusCode::SEE_OTHER, "{}", p.body);
-    id
+    alice.game_accepted_by(bob, "bob", variant)
 }
 
 fn played(c: &TestClient, id: i32, text: &str) {
@@ -154,6 +134,12 @@ fn a_posted_variant_is_checked_listed_and_played_to_checkmate(backend: Backend) 
     let page = bob.get(&format!("/variants/{id}"));
     assert!(page.has("1 games played") && page.has(&format!("href=\"/games/{game}\"")));
 
+    // Waiting for approval: on the administrators' page with its report.
+    missive::accounts::admins::set_admin(&mut app.db(), "bob", true, missive::web::now()).unwrap();
+    let admin = bob.get("/admin/variants");
+    assert_eq!(admin.status(), StatusCode::OK);
+    assert!(admin.has("Camel six") && admin.has(&version) && admin.has("depth 1: 10;"));
+    assert_eq!(alice.get("/admin/variants").status(), StatusCode::FORBIDDEN);
     // Approved, its games may be rated.
     let cli = std::process::Command::new(env!("CARGO_BIN_EXE_missive"))
         .args(["variant", "approve", &id, &version])
@@ -229,13 +215,17 @@ fn editing_makes_a_new_version_and_old_games_keep_theirs(backend: Backend) {
     let p = alice.post(
         &format!("/variants/{id}/edit"),
         &[
-            ("name", "Camel six"),
+            ("name", "Camel six, revised"),
             ("definition", &v2_text),
             ("rules", RULES),
             ("visibility", "public"),
         ],
     );
     assert_eq!(p.status(), StatusCode::SEE_OTHER, "{}", p.body);
+    // Renamed, it keeps its id.
+    assert!(alice
+        .get(&format!("/variants/{id}"))
+        .has("<h1>Camel six, revised</h1>"));
     let v2 = version_of(&v2_text);
     let page = alice.get(&format!("/variants/{id}"));
     assert!(
@@ -483,5 +473,31 @@ fn the_check_runs_from_the_command_line() {
     assert!(
         json["message"].as_str().unwrap().contains("wings"),
         "{json}"
+    );
+}
+
+/// A player may post so many definitions a day (new variants and new
+/// versions together); the next is refused with when to try again.
+#[test]
+fn a_day_allows_so_many_definitions() {
+    let app = TestApp::start_with(Backend::Sqlite, |c| c.posted.per_day = 2);
+    let alice = app.verified_user("alice");
+    let id = posted_id(&post(&alice, "One", CAMEL6, "private"));
+    let two = CAMEL6.replace("c:C", "c:CW");
+    let p = alice.post(
+        &format!("/variants/{id}/edit"),
+        &[
+            ("name", "One"),
+            ("definition", &two),
+            ("visibility", "private"),
+        ],
+    );
+    assert_eq!(p.status(), StatusCode::SEE_OTHER, "{}", p.body);
+    let p = post(&alice, "Three", CAMEL6, "private");
+    assert_eq!(p.status(), StatusCode::TOO_MANY_REQUESTS, "{}", p.body);
+    assert!(p.has("try again tomorrow"), "{}", p.body);
+    assert_eq!(
+        app.count("SELECT COUNT(*) AS n FROM posted_variant_versions"),
+        2
     );
 }

@@ -433,6 +433,20 @@ impl TestClient {
             .unwrap()
     }
 
+    /// A game of `variant` from its usual start, this client White,
+    /// accepted by `other` (whose name is `other_name`); its id.
+    pub fn game_accepted_by(&self, other: &TestClient, other_name: &str, variant: &str) -> i32 {
+        let id = self.new_game(&[
+            ("variant", variant),
+            ("opponent", other_name),
+            ("color", "white"),
+            ("fen", ""),
+        ]);
+        let p = other.post(&format!("/games/{id}/accept"), &[]);
+        assert_eq!(p.status, StatusCode::SEE_OTHER, "accept: {}", p.body);
+        id
+    }
+
     /// Play a move without the confirmation step.
     pub fn play(&self, game: i32, text: &str) -> Page {
         self.post(
