@@ -399,6 +399,38 @@ async fn audit_all(
         "r1b1kbnr/ppp1pppp/2n5/q7/3P4/2N5/PPP2PPP/R1BQKBNR[PPNbp] w KQkq - 0 6",
     )
     .await?;
+    // Issue 62: the form to post a variant (the player's address
+    // confirmed), and a posted variant's page with its check report.
+    let confirm = off_runtime(|| {
+        let id = app.user_id(&who);
+        let sig =
+            missive::accounts::links::verify_sig(&app.secret(), id, &format!("{who}@example.org"));
+        format!("/verify-email?u={id}&sig={sig}")
+    });
+    p.goto(&confirm).await?;
+    off_runtime(|| {
+        let inventor = app.verified_user("inventor_axe");
+        let posted = inventor.post(
+            "/variants/new",
+            &[
+                ("name", "Camel six"),
+                ("definition", crate::posted_variants::CAMEL6),
+                (
+                    "rules",
+                    "Chess on six by six squares.\n\n- Camels leap (1,3).",
+                ),
+                ("visibility", "public"),
+            ],
+        );
+        assert_eq!(
+            posted.status,
+            reqwest::StatusCode::SEE_OTHER,
+            "{}",
+            posted.body
+        );
+    });
+    pages.push(("post-variant".into(), "/variants/new".into(), true));
+    pages.push(("posted-variant".into(), "/variants/camel-six".into(), true));
     pages.push(("new-game".into(), "/games/new".into(), true));
     pages.push(("new-game-search".into(), "/games/new?q=drops".into(), true));
     pages.push(("variants".into(), "/variants".into(), false));
