@@ -501,3 +501,15 @@ fn a_day_allows_so_many_definitions() {
         2
     );
 }
+
+/// A check over its memory is stopped by the kernel's limit and the
+/// definition refused with what ran out; the server goes on serving.
+#[test]
+fn a_check_over_its_memory_is_refused_with_what_ran_out() {
+    let app = TestApp::start_with(Backend::Sqlite, |c| c.posted.memory_mb = 1);
+    let alice = app.verified_user("alice");
+    let p = post(&alice, "Camel six", CAMEL6, "public");
+    assert_eq!(p.status(), StatusCode::UNPROCESSABLE_ENTITY, "{}", p.body);
+    assert!(p.has("ran out of memory (it may use 1 MB)"), "{}", p.body);
+    assert_eq!(alice.get("/variants").status(), StatusCode::OK);
+}
