@@ -214,9 +214,14 @@ pub fn save_new(
     user: &User,
     p: &Prepared,
     report: &str,
+    limits: &PostedLimits,
     now: NaiveDateTime,
 ) -> Result<String, Error> {
     let id = crate::db::write_transaction::<_, Error>(conn, |conn| {
+        // Counted again where it is added: checks that ran at once must
+        // not all find room under the day's limit.
+        crate::db::user_lock::lock_user(conn, user.id)?;
+        may_post(conn, user, limits, now)?;
         let id = fresh_id(conn, &p.name)?;
         let v = NewVersion {
             variant_id: &id,
@@ -241,9 +246,12 @@ pub fn save_version(
     id: &str,
     p: &Prepared,
     report: &str,
+    limits: &PostedLimits,
     now: NaiveDateTime,
 ) -> Result<(), Error> {
     crate::db::write_transaction::<_, Error>(conn, |conn| {
+        crate::db::user_lock::lock_user(conn, user.id)?;
+        may_post(conn, user, limits, now)?;
         owned(conn, user, id)?;
         let v = NewVersion {
             variant_id: id,

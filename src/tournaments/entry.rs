@@ -63,12 +63,16 @@ pub fn create(
             "A tournament name has at most {NAME_MAX} characters."
         )));
     }
-    let variant = missive_rules::variant(form.variant.trim()).ok_or_else(|| {
-        Error::Invalid(format!(
-            "There is no variant “{}”: choose one from the list.",
-            clip(form.variant.trim(), 40)
-        ))
-    })?;
+    let variant = missive_rules::variant(form.variant.trim())
+        // A posted variant is not played in tournaments: its versions are
+        // casual until reviewed, and a tournament's games may be rated.
+        .filter(|v| crate::posted::lookup::split(v.id()).is_none())
+        .ok_or_else(|| {
+            Error::Invalid(format!(
+                "There is no variant “{}”: choose one from the list.",
+                clip(form.variant.trim(), 40)
+            ))
+        })?;
     let time_control = parse_time_control(&form.time_control)?;
     let format = TournamentFormat::from_code(form.format.trim()).ok_or_else(|| {
         Error::Invalid(format!(

@@ -103,12 +103,16 @@ pub fn create(
         "" => "chess",
         v => v,
     };
-    let variant = missive_rules::variant(variant).ok_or_else(|| {
-        Error::Invalid(format!(
-            "There is no variant “{}”: choose one from the list.",
-            clip(variant, 40)
-        ))
-    })?;
+    let variant = missive_rules::variant(variant)
+        // A posted variant is not played in tournaments: its versions are
+        // casual until reviewed, and a tournament's games may be rated.
+        .filter(|v| crate::posted::lookup::split(v.id()).is_none())
+        .ok_or_else(|| {
+            Error::Invalid(format!(
+                "There is no variant “{}”: choose one from the list.",
+                clip(variant, 40)
+            ))
+        })?;
     let time_control = parse_time_control(&f.time_control)?;
     let rated = read_rated(&f.rated)?;
     let name = match f.name.trim() {

@@ -158,6 +158,32 @@ fn a_posted_variant_is_checked_listed_and_played_to_checkmate(backend: Backend) 
         ("rated", "1"),
     ]);
     assert!(alice.json(rated)["rated"].as_bool().unwrap_or(false));
+    // Tournaments take built-in variants only, even an approved version's key.
+    let director = app.member("dora", true);
+    let closes = (missive::web::now() + chrono::Duration::days(5))
+        .format("%Y-%m-%d")
+        .to_string();
+    let key = format!("{id}@{version}");
+    for variant in [id.as_str(), key.as_str()] {
+        let p = director.post(
+            "/tournaments/new",
+            &[
+                ("name", "Camel cup"),
+                ("variant", variant),
+                ("time_control", "7d/move"),
+                ("format", "round-robin"),
+                ("entry_closes", &closes),
+                ("max_players", "8"),
+            ],
+        );
+        assert_eq!(
+            p.status(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{variant}: {}",
+            p.body
+        );
+        assert!(p.has("There is no variant"), "{}", p.body);
+    }
     // Its result goes to the version's own rating list.
     assert_eq!(
         bob.post(&format!("/games/{rated}/accept"), &[]).status(),
@@ -512,4 +538,25 @@ fn a_check_over_its_memory_is_refused_with_what_ran_out() {
     assert_eq!(p.status(), StatusCode::UNPROCESSABLE_ENTITY, "{}", p.body);
     assert!(p.has("ran out of memory (it may use 1 MB)"), "{}", p.body);
     assert_eq!(alice.get("/variants").status(), StatusCode::OK);
+}
+
+/// Checks run a few at a time behind a short queue: with one running and
+/// no room to wait, a post is refused at once with when to try again, and
+/// taken once the checker is free.
+#[test]
+fn checks_wait_on_a_bounded_queue() {
+    let app = TestApp::start_with(Backend::Sqlite, |c| {
+        c.posted.at_once = 1;
+        c.posted.queue = 0;
+    });
+    let alice = app.verified_user("alice");
+    // What a check in progress holds: the one place in the queue.
+    let running = app.state().variant_check_queue.try_acquire().unwrap();
+    let p = post(&alice, "Camel six", CAMEL6, "public");
+    assert_eq!(p.status(), StatusCode::TOO_MANY_REQUESTS, "{}", p.body);
+    assert!(p.has("try again in a minute"), "{}", p.body);
+    assert_eq!(p.retry_after, Some(60));
+    assert_eq!(app.count("SELECT COUNT(*) AS n FROM posted_variants"), 0);
+    drop(running);
+    posted_id(&post(&alice, "Camel six", CAMEL6, "public"));
 }

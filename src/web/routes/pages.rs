@@ -107,7 +107,7 @@ pub async fn variant(
     let Some(v) =
         missive_rules::variant(&id).filter(|_| crate::posted::lookup::split(&id).is_none())
     else {
-        return crate::web::routes::posted_variants::page(ctx, id, &q).await;
+        return crate::web::routes::posted_variants::page(ctx, id, q.posted == "1").await;
     };
     let geometry = v.geometry();
     let paragraphs = v

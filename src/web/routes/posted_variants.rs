@@ -231,8 +231,9 @@ pub async fn create(ctx: Ctx, form: web::Form<PostForm>) -> Result<HttpResponse,
         Err(page) => return Ok(page),
     };
     let user = require_poster(&ctx)?;
+    let limits = ctx.state.config.posted.clone();
     let id = write_once(&ctx.state, move |conn| {
-        post::save_new(conn, &user, &p, &report, crate::web::now())
+        post::save_new(conn, &user, &p, &report, &limits, crate::web::now())
     })
     .await?;
     Ok(see_other(&format!("/variants/{id}?posted=1")))
@@ -287,26 +288,25 @@ pub async fn edit(
     };
     let user = require_poster(&ctx)?;
     let wanted = id.clone();
+    let limits = ctx.state.config.posted.clone();
     write_once(&ctx.state, move |conn| {
-        post::save_version(conn, &user, &wanted, &p, &report, crate::web::now())
+        post::save_version(
+            conn,
+            &user,
+            &wanted,
+            &p,
+            &report,
+            &limits,
+            crate::web::now(),
+        )
     })
     .await?;
     Ok(see_other(&format!("/variants/{id}?posted=1")))
 }
 
-#[derive(Deserialize, Default)]
-#[serde(default)]
-pub struct PageQuery {
-    posted: String,
-}
-
 /// A posted variant's page (`/variants/{id}` when no built-in variant has
 /// the id; a stored key `id@version` shows its variant too).
-pub async fn page(
-    ctx: Ctx,
-    id: String,
-    q: &crate::web::routes::pages::VariantQuery,
-) -> Result<HttpResponse, Error> {
+pub async fn page(ctx: Ctx, id: String, just_posted: bool) -> Result<HttpResponse, Error> {
     let id = match crate::posted::lookup::split(&id) {
         Some((bare, _)) => bare.to_string(),
         None => id,
@@ -341,7 +341,7 @@ pub async fn page(
         paragraphs,
         versions: views,
         games,
-        posted: q.posted == "1",
+        posted: just_posted,
         v,
     };
     Ok(html(StatusCode::OK, page.render()?))

@@ -51,6 +51,11 @@ pub fn launch(mut config: missive::Config) -> Running {
 }
 
 impl Running {
+    /// The running server's state (its queues and caches).
+    pub fn state(&self) -> &std::sync::Arc<missive::web::AppState> {
+        &self.state
+    }
+
     /// Stop the server (at once, in-flight requests and all, unless
     /// `graceful`), then its pool's connecting, as `missive serve` does.
     pub fn stop(self, graceful: bool) -> std::sync::Arc<missive::web::AppState> {

@@ -230,6 +230,11 @@ impl TestApp {
         (app, alice, bob, id)
     }
 
+    /// The running server's state.
+    pub fn state(&self) -> &std::sync::Arc<missive::web::AppState> {
+        self.running.as_ref().expect("a running server").state()
+    }
+
     /// A direct database connection, to check what was stored.
     pub fn db(&self) -> missive::db::DbConn {
         missive::db::Manager::new(&self.database_url)
