@@ -113,31 +113,7 @@ async fn post_and_play(inventor: &Browser, rival: &Browser, app: &TestApp) -> Re
             "document.querySelector('input[name=variant][value=\"camel-six\"]') && document.querySelector('input[name=variant][value=\"camel-six\"]').checked",
         )
         .await?;
-    inventor
-        .fill("form[action='/games/new'] input[name=opponent]", "rival")
-        .await?;
-    inventor.click("input[name=color][value=white]").await?;
-    inventor
-        .click("form[action='/games/new'] button[type=submit]")
-        .await?;
-    inventor
-        .wait_for(
-            "the new game's page",
-            "/^\\/games\\/\\d+$/.test(location.pathname)",
-        )
-        .await?;
-    let game = inventor.path().await?;
-    let id = game.trim_start_matches("/games/").to_string();
-    rival.goto("/").await?;
-    rival
-        .click(&format!("form[action='/games/{id}/accept'] button"))
-        .await?;
-    rival
-        .wait_for(
-            "the accepted game's page",
-            &format!("location.pathname === '{game}'"),
-        )
-        .await?;
+    let game = send_challenge_accepted(inventor, rival, None).await?;
 
     // Black mates with a Camel come round to e4.
     let moves = [

@@ -141,11 +141,7 @@ fn a_posted_variant_is_checked_listed_and_played_to_checkmate(backend: Backend) 
     assert!(admin.has("Camel six") && admin.has(&version) && admin.has("depth 1: 10;"));
     assert_eq!(alice.get("/admin/variants").status(), StatusCode::FORBIDDEN);
     // Approved, its games may be rated.
-    let cli = std::process::Command::new(env!("CARGO_BIN_EXE_missive"))
-        .args(["variant", "approve", &id, &version])
-        .env("DATABASE_URL", &app.database_url)
-        .output()
-        .unwrap();
+    let cli = app.missive(&["variant", "approve", &id, &version]);
     assert!(
         cli.status.success(),
         "{}",

@@ -467,11 +467,7 @@ fn read_back_by_the_oracle(app: &TestApp, conn: &mut DbConn, tid: i32) {
         page.body,
         missive::tournaments::trf_export::export(conn, tid).unwrap()
     );
-    let cli = std::process::Command::new(env!("CARGO_BIN_EXE_missive"))
-        .args(["tournament", "export", &tid.to_string()])
-        .env("DATABASE_URL", &app.database_url)
-        .output()
-        .unwrap();
+    let cli = app.missive(&["tournament", "export", &tid.to_string()]);
     assert!(
         cli.status.success(),
         "{}",

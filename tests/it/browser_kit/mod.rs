@@ -532,6 +532,17 @@ pub async fn challenge_accepted(
 ) -> Result<String> {
     white.goto("/games/new").await?;
     white.click("input[name=variant][value=chess]").await?;
+    send_challenge_accepted(white, black, fen).await
+}
+
+/// On the new-game form, its variant chosen: `white` challenges `black`
+/// (from `fen`, if given), taking White; `black` accepts from the
+/// dashboard. The game's path.
+pub async fn send_challenge_accepted(
+    white: &Browser,
+    black: &Browser,
+    fen: Option<&str>,
+) -> Result<String> {
     white
         .fill(
             "form[action='/games/new'] input[name=opponent]",

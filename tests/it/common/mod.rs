@@ -230,6 +230,16 @@ impl TestApp {
         (app, alice, bob, id)
     }
 
+    /// `missive ARGS` on this app's database: its output, checked as the
+    /// caller wants.
+    pub fn missive(&self, args: &[&str]) -> std::process::Output {
+        std::process::Command::new(env!("CARGO_BIN_EXE_missive"))
+            .args(args)
+            .env("DATABASE_URL", &self.database_url)
+            .output()
+            .expect("missive runs")
+    }
+
     /// The running server's state.
     pub fn state(&self) -> &std::sync::Arc<missive::web::AppState> {
         self.running.as_ref().expect("a running server").state()
