@@ -105,6 +105,19 @@ async fn post_and_play(inventor: &Browser, rival: &Browser, app: &TestApp) -> Re
         .await?;
     inventor.resize(DESKTOP.0, DESKTOP.1).await?;
 
+    // Public: listed under "Community variants".
+    inventor.goto("/variants").await?;
+    inventor
+        .js("document.getElementById('community').scrollIntoView(); return true;")
+        .await?;
+    inventor
+        .save_png(
+            "posted-variant-community",
+            inventor.client.screenshot().await?,
+        )
+        .await?;
+    inventor.goto("/variants/camel-six").await?;
+
     // Challenge the rival with it, from the variant's page.
     inventor.click("#play-posted").await?;
     inventor
