@@ -223,11 +223,13 @@ pub fn all_versions(conn: &mut DbConn) -> QueryResult<Vec<(PostedVersion, String
         .load(conn)
 }
 
-/// Games played with any version of `id`, newest first: id and status.
-pub fn games_of(conn: &mut DbConn, id: &str, limit: i64) -> QueryResult<Vec<(i32, String)>> {
+/// Games played with any of `keys` (a posted variant's versions as games
+/// store them), newest first: id and status. By equality, so the games'
+/// variant index serves it.
+pub fn games_of(conn: &mut DbConn, keys: &[String], limit: i64) -> QueryResult<Vec<(i32, String)>> {
     use crate::db::schema::games;
     games::table
-        .filter(games::variant.like(format!("{id}@%")))
+        .filter(games::variant.eq_any(keys))
         .order(games::id.desc())
         .select((games::id, games::status))
         .limit(limit)

@@ -75,11 +75,6 @@ impl CheckOutcome {
     }
 }
 
-/// The trial as the check plays it.
-pub fn plan() -> missive_rules::TrialPlan {
-    missive_rules::TrialPlan::default()
-}
-
 /// Check `text` in this process, asking `cpu_left` for the budget: what
 /// the child does (and tests of the check's logic).
 pub fn check_here(text: &str, cpu_left: &mut dyn FnMut() -> bool) -> CheckOutcome {
@@ -92,7 +87,7 @@ pub fn check_here(text: &str, cpu_left: &mut dyn FnMut() -> bool) -> CheckOutcom
             }
         }
     };
-    let plan = plan();
+    let plan = missive_rules::TrialPlan::default();
     let started = process_cpu();
     match missive_rules::trial(variant, &plan, cpu_left) {
         Ok(r) => CheckOutcome::Passed {

@@ -349,13 +349,14 @@ pub fn for_new_game(conn: &mut DbConn, user: &User, id: &str) -> Result<Option<F
         Err(Error::NotFound(_)) => return Ok(None),
         Err(e) => return Err(e),
     };
-    let variant = super::lookup::load(conn, &v.id, &v.current_version)?
+    let row = store::version(conn, &v.id, &v.current_version)?
         .ok_or_else(|| Error::internal(format!("{}: its current version is missing", v.id)))?;
-    let approved =
-        store::version(conn, &v.id, &v.current_version)?.is_some_and(|r| r.approved_at.is_some());
+    let key = super::lookup::key(&v.id, &v.current_version);
+    let variant = missive_rules::offer_posted(&row.definition, &key, &v.name)
+        .map_err(|e| Error::internal(format!("{key} no longer reads: {e}")))?;
     Ok(Some(ForNewGame {
         variant,
-        rated_allowed: approved,
+        rated_allowed: row.approved_at.is_some(),
         posted: Some(v.id),
     }))
 }

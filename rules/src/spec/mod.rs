@@ -238,7 +238,7 @@ impl Spec {
 
 /// Definitions read so far: ours (the files under `rules/variants`) and
 /// whatever text is added, each section's lines with those of its templates.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(crate) struct Library {
     resolved: HashMap<String, Vec<ini::Entry>>,
 }

@@ -124,9 +124,12 @@ const DEFINITIONS: &[&str] = &[
     include_str!("../../variants/janggicasual.ini"),
 ];
 
-/// Our definitions read, as templates for further text.
+/// Our definitions read, as templates for further text: read once, and
+/// copied for each text added (a server offers every stored posted
+/// version at start, each read against them).
 pub(crate) fn generic_library() -> Library {
-    generic_specs().0
+    static LIB: OnceLock<Library> = OnceLock::new();
+    LIB.get_or_init(|| generic_specs().0).clone()
 }
 
 pub(crate) fn generic_specs() -> (Library, Vec<crate::spec::Spec>) {

@@ -189,13 +189,16 @@ async fn run_check(ctx: &Ctx, p: &Prepared) -> Result<CheckOutcome, Error> {
         .map_err(|e| Error::internal(format!("blocking task: {e}")))
 }
 
-/// Read, limit and check a posted form: the prepared definition and its
-/// report as stored, or the form page again with why not.
+/// A posted form that passed: its poster, the prepared definition and the
+/// report as stored.
+type Checked = (crate::db::models::User, Prepared, String);
+
+/// Read, limit and check a posted form, or the form page again with why not.
 async fn checked(
     ctx: &Ctx,
     f: &PostForm,
     editing: Option<String>,
-) -> Result<Result<(Prepared, String), HttpResponse>, Error> {
+) -> Result<Result<Checked, HttpResponse>, Error> {
     ctx.check_csrf(&f.csrf_token)?;
     let user = require_poster(ctx)?;
     let refuse = |line: Option<usize>, message: String| -> Result<HttpResponse, Error> {
@@ -216,7 +219,7 @@ async fn checked(
     match run_check(ctx, &p).await? {
         CheckOutcome::Passed { report } => {
             let json = serde_json::to_string(&report).map_err(Error::internal)?;
-            Ok(Ok((p, json)))
+            Ok(Ok((user, p, json)))
         }
         CheckOutcome::Refused { line, message } => Ok(Err(refuse(line, message)?)),
     }
@@ -226,11 +229,10 @@ async fn checked(
 /// keep, and show the variant's page with its report.
 pub async fn create(ctx: Ctx, form: web::Form<PostForm>) -> Result<HttpResponse, Error> {
     let f = form.into_inner();
-    let (p, report) = match checked(&ctx, &f, None).await? {
+    let (user, p, report) = match checked(&ctx, &f, None).await? {
         Ok(ok) => ok,
         Err(page) => return Ok(page),
     };
-    let user = require_poster(&ctx)?;
     let limits = ctx.state.config.posted.clone();
     let id = write_once(&ctx.state, move |conn| {
         post::save_new(conn, &user, &p, &report, &limits, crate::web::now())
@@ -273,6 +275,7 @@ pub async fn edit(
 ) -> Result<HttpResponse, Error> {
     let id = path.into_inner();
     let f = form.into_inner();
+    ctx.check_csrf(&f.csrf_token)?;
     // Only the author gets as far as the check.
     {
         let user = require_poster(&ctx)?;
@@ -282,11 +285,10 @@ pub async fn edit(
         })
         .await?;
     }
-    let (p, report) = match checked(&ctx, &f, Some(id.clone())).await? {
+    let (user, p, report) = match checked(&ctx, &f, Some(id.clone())).await? {
         Ok(ok) => ok,
         Err(page) => return Ok(page),
     };
-    let user = require_poster(&ctx)?;
     let wanted = id.clone();
     let limits = ctx.state.config.posted.clone();
     write_once(&ctx.state, move |conn| {
@@ -315,7 +317,11 @@ pub async fn page(ctx: Ctx, id: String, just_posted: bool) -> Result<HttpRespons
     let (v, author, versions, games) = db_read(&ctx.state, move |conn| {
         let (v, author) = post::visible(conn, viewer.as_ref(), &id)?;
         let versions = store::versions_of(conn, &v.id)?;
-        let games = store::games_of(conn, &v.id, 50)?;
+        let keys: Vec<String> = versions
+            .iter()
+            .map(|r| crate::posted::lookup::key(&v.id, &r.version))
+            .collect();
+        let games = store::games_of(conn, &keys, 50)?;
         Ok((v, author, versions, games))
     })
     .await?;
@@ -442,10 +448,4 @@ pub async fn approve(ctx: Ctx, form: web::Form<ApproveForm>) -> Result<HttpRespo
     })
     .await?;
     Ok(see_other("/admin/variants"))
-}
-
-/// The public posted variants for `/variants`: id, name, author, games,
-/// last played.
-pub fn community(conn: &mut crate::db::DbConn) -> Result<Vec<(PostedVariant, String)>, Error> {
-    Ok(store::public(conn)?)
 }
