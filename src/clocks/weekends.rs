@@ -8,16 +8,16 @@
 //! have run out. A new time zone moves weekends, so it puts the stored
 //! deadlines of the player's turns back to the bound that ignores them.
 
-use crate::clocks::state::{bank_of, zone_of};
+use crate::clocks::state::bank_of;
+use crate::db::clock_lookups::zone_of;
+use crate::db::game_clocks;
 use crate::db::models::GameRow;
-use crate::db::schema::games;
 use crate::db::DbConn;
 use crate::domain::error::Error;
-use crate::domain::game_state::{GameStatus, Side};
+use crate::domain::game_state::GameStatus;
 use crate::domain::running_time::deadline;
 use crate::game::rows;
 use chrono::NaiveDateTime;
-use diesel::prelude::*;
 
 /// After the sweep found `row` past its stored deadline and not run out:
 /// store the deadline with the mover's weekends counted, unless the game
@@ -36,18 +36,7 @@ pub fn defer_past_weekends(conn: &mut DbConn, row: &GameRow) -> Result<(), Error
     if Some(at) <= row.clock_deadline {
         return Ok(());
     }
-    diesel::update(
-        games::table.filter(
-            games::id
-                .eq(row.id)
-                .and(games::ply.eq(row.ply))
-                .and(games::status.eq(GameStatus::Active.code()))
-                .and(games::clock_deadline.eq(row.clock_deadline)),
-        ),
-    )
-    .set(games::clock_deadline.eq(Some(at)))
-    .execute(conn)?;
-    Ok(())
+    game_clocks::defer_deadline(conn, row, at)
 }
 
 /// `user_id` has a new time zone: in their games with weekends free where
@@ -55,30 +44,13 @@ pub fn defer_past_weekends(conn: &mut DbConn, row: &GameRow) -> Result<(), Error
 /// weekends, and a pending reminder is looked at again by the next sweep
 /// (which finds each one's time with the new weekends).
 pub fn zone_changed(conn: &mut DbConn, user_id: i32, now: NaiveDateTime) -> Result<(), Error> {
-    let theirs = games::white_id
-        .eq(user_id)
-        .and(games::turn.eq(Side::White.code()))
-        .or(games::black_id
-            .eq(user_id)
-            .and(games::turn.eq(Side::Black.code())));
-    let turns: Vec<GameRow> = games::table
-        .filter(games::status.eq(GameStatus::Active.code()))
-        .filter(games::weekends_free.eq(true))
-        .filter(theirs)
-        .select(GameRow::as_select())
-        .load(conn)?;
-    for row in turns {
+    for row in game_clocks::weekend_turns_of(conn, user_id)? {
         let Some(started) = row.turn_started_at else {
             continue;
         };
         let bound = deadline(started, bank_of(&row, row.turn.color()), &[]);
         let remind = row.clock_remind_at.map(|at| at.min(now));
-        diesel::update(games::table.find(row.id))
-            .set((
-                games::clock_deadline.eq(Some(bound)),
-                games::clock_remind_at.eq(remind),
-            ))
-            .execute(conn)?;
+        game_clocks::set_clock_times(conn, row.id, Some(bound), remind)?;
     }
     Ok(())
 }

@@ -3,10 +3,14 @@
 
 pub mod backup;
 pub mod bulk;
+pub mod clock_heartbeat;
+pub mod clock_lookups;
 pub mod coded;
 pub mod error;
+pub mod game_clocks;
 pub mod group_commit;
 pub mod kept_update;
+pub mod leave;
 pub mod login_throttles;
 pub mod mail_failures;
 pub mod models;
@@ -16,6 +20,7 @@ pub mod pool_gate;
 pub mod posted_variants;
 pub mod push;
 pub mod rate_counters;
+pub mod reminder_prefs;
 pub mod schema;
 pub mod settings;
 pub mod team_matches;

@@ -280,18 +280,6 @@ pub struct NewMove<'a> {
     pub bank_after: Option<i64>,
 }
 
-#[derive(Queryable, Selectable, Clone, Debug, PartialEq, Eq)]
-#[diesel(table_name = leave_bookings)]
-pub struct LeaveBooking {
-    pub id: i32,
-    pub user_id: i32,
-    /// First day of leave (UTC), included.
-    pub start_date: chrono::NaiveDate,
-    /// Last day of leave (UTC), included.
-    pub end_date: chrono::NaiveDate,
-    pub created_at: NaiveDateTime,
-}
-
 #[derive(Queryable, Selectable, Clone, Debug)]
 #[diesel(table_name = tournaments)]
 pub struct TournamentRow {

@@ -4,6 +4,7 @@
 
 pub mod account_token;
 pub mod api_credential;
+pub mod clock;
 pub mod codes;
 pub mod dutch;
 pub mod error;
@@ -17,6 +18,7 @@ pub mod rating;
 pub mod reminders;
 pub mod round_robin;
 pub mod running_time;
+pub mod silence;
 pub mod standings;
 pub mod team_match;
 pub mod time_control;
