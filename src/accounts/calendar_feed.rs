@@ -115,9 +115,9 @@ pub fn feed(conn: &mut DbConn, user: &User, now: NaiveDateTime) -> Result<Feed, 
     ids.sort_unstable();
     ids.dedup();
     let names = rows::user_names(conn, &ids)?;
-    let leave_of = crate::clocks::state::booked_leave_of(conn, &ids)?;
+    let leave_of = crate::db::leave::booked_leave_of(conn, &ids)?;
     let zones = match running.iter().any(|g| g.weekends_free) {
-        true => crate::clocks::state::zones_of(conn, &ids)?,
+        true => crate::db::clock_lookups::zones_of(conn, &ids)?,
         false => Default::default(),
     };
     let mut deadlines = Vec::new();

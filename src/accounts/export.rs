@@ -3,7 +3,8 @@
 //! file alone is enough to take one's games elsewhere.
 
 use crate::accounts::{mail_settings, sessions};
-use crate::db::models::{GameRow, LeaveBooking, User};
+use crate::db::leave::LeaveBooking;
+use crate::db::models::{GameRow, User};
 use crate::db::schema::{
     game_notes, games, leave_bookings, leave_grants, tournament_players, tournaments,
 };

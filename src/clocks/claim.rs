@@ -3,20 +3,17 @@
 //! let play go on; unclaimed after [`CLAIM_DAYS`] days, the game is lost on
 //! time.
 
-use crate::clocks::state::MoverClock;
 use crate::db::models::{GameRow, User};
-use crate::db::outbox;
-use crate::db::schema::games;
-use crate::db::DbConn;
+use crate::db::{game_clocks, outbox, DbConn};
+use crate::domain::clock::MoverClock;
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
-use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side, CLAIM_DAYS};
+use crate::domain::game_state::{EndReason, GameResult, Side, CLAIM_DAYS};
 use crate::domain::mail_kind::{ClockNotice, Mail};
 use crate::domain::time_control::utc_minute;
 use crate::game::finish::{check_participant, end_game};
 use crate::game::{events, rows};
 use chrono::{NaiveDateTime, TimeDelta};
-use diesel::prelude::*;
 
 /// The mover's flag fell in a game where the win must be claimed: mark it
 /// (once, by a conditional UPDATE), take the game out of the forfeit sweep,
@@ -30,20 +27,7 @@ pub fn flag_falls(
     let side = Side::from(m.color);
     let until = now + TimeDelta::days(CLAIM_DAYS);
     crate::db::write_transaction::<_, Error>(conn, |conn| {
-        let n = diesel::update(
-            games::table
-                .filter(games::id.eq(row.id))
-                .filter(games::status.eq(GameStatus::Active.code()))
-                .filter(games::ply.eq(row.ply))
-                .filter(games::flag_fell_side.is_null()),
-        )
-        .set((
-            games::flag_fell_side.eq(Some(side.code())),
-            games::claim_until.eq(Some(until)),
-            games::clock_deadline.eq(None::<NaiveDateTime>),
-        ))
-        .execute(conn)?;
-        if n == 0 {
+        if !game_clocks::mark_flag_fell(conn, row, side, until)? {
             return Ok(false);
         }
         let until = utc_minute(until);
@@ -108,13 +92,7 @@ pub fn claim(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Res
 /// End as lost on time the games whose fallen flag was not claimed in time.
 /// Each is ended by one conditional UPDATE (of racing sweepers one does it).
 pub fn end_unclaimed(conn: &mut DbConn, now: NaiveDateTime) -> Result<usize, Error> {
-    let due: Vec<GameRow> = games::table
-        .filter(games::status.eq(GameStatus::Active.code()))
-        .filter(games::claim_until.le(now))
-        .order(games::claim_until.asc())
-        .limit(crate::clocks::state::SWEEP_BATCH)
-        .select(GameRow::as_select())
-        .load(conn)?;
+    let due = game_clocks::claims_expired(conn, now)?;
     let mut ended = 0;
     for row in due {
         let Some(fallen) = row.flag_fell_side else {

@@ -1,23 +1,18 @@
 //! The clock sweep: games lost on time, reminders of a clock running low,
 //! and the loss on time a late act meets first.
 
-use crate::clocks::reminders;
-use crate::clocks::state::{mover_clock, MoverClock};
+use crate::clocks::state::mover_clock;
 use crate::db::models::GameRow;
-use crate::db::outbox;
-use crate::db::schema::games;
-use crate::db::DbConn;
+use crate::db::{game_clocks, outbox, reminder_prefs, DbConn};
+use crate::domain::clock::MoverClock;
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
-use crate::domain::game_state::{EndReason, GameResult, GameStatus, OnTimeout, Side};
+use crate::domain::game_state::{EndReason, GameResult, OnTimeout, Side};
 use crate::domain::mail_kind::Mail;
 use crate::domain::running_time::Interval;
 use crate::game::finish;
 use crate::game::{events, rows};
 use chrono::NaiveDateTime;
-use diesel::prelude::*;
-
-use crate::clocks::state::SWEEP_BATCH;
 
 // ---------------------------------------------------------------------------
 // The sweeper
@@ -45,13 +40,7 @@ pub fn sweep_report(conn: &mut DbConn, now: NaiveDateTime) -> Result<Swept, Erro
     let mut swept = Swept::default();
     // The stored deadline ignores leave, which only delays it: every game
     // out of time is among these, and each is rechecked with leave.
-    let due: Vec<GameRow> = games::table
-        .filter(games::status.eq(GameStatus::Active.code()))
-        .filter(games::clock_deadline.le(now))
-        .order(games::clock_deadline.asc())
-        .limit(SWEEP_BATCH)
-        .select(GameRow::as_select())
-        .load(conn)?;
+    let due = game_clocks::past_deadline(conn, now)?;
     for row in due {
         if forfeit_if_flagged(conn, &row, now)? {
             swept.forfeits += 1;
@@ -62,13 +51,7 @@ pub fn sweep_report(conn: &mut DbConn, now: NaiveDateTime) -> Result<Swept, Erro
     // A game's `clock_remind_at` is its next reminder's time (leave not
     // counted) and is cleared once its turn's last reminder is sent, so
     // games with nothing due never fill the batch ahead of games to remind.
-    let remind: Vec<GameRow> = games::table
-        .filter(games::status.eq(GameStatus::Active.code()))
-        .filter(games::clock_remind_at.le(now))
-        .order(games::clock_remind_at.asc())
-        .limit(SWEEP_BATCH)
-        .select(GameRow::as_select())
-        .load(conn)?;
+    let remind = game_clocks::reminders_due(conn, now)?;
     for row in remind {
         if remind_if_due(conn, &row, now)? {
             swept.reminders += 1;
@@ -129,7 +112,7 @@ pub fn remind_if_due(conn: &mut DbConn, row: &GameRow, now: NaiveDateTime) -> Re
     let Some(m) = mover_clock(conn, row)? else {
         return Ok(false);
     };
-    let thresholds = reminders::of(conn, m.user_id)?;
+    let thresholds = reminder_prefs::of(conn, m.user_id)?;
     // Reminders already sent this turn (a game reminded before stages were
     // counted had its one reminder).
     let sent = match row.reminded_ply == Some(row.ply) {
@@ -139,33 +122,17 @@ pub fn remind_if_due(conn: &mut DbConn, row: &GameRow, now: NaiveDateTime) -> Re
     let due_at = |stage: usize, leave: &[Interval]| {
         crate::domain::reminders::due_at(thresholds.as_deref(), m.started, m.bank, leave, stage)
     };
-    // The turn's row as this call found it: a move, another sweeper or a
-    // takeback since then changes one of these, and this call writes nothing.
-    let unchanged = games::id
-        .eq(row.id)
-        .and(games::status.eq(GameStatus::Active.code()))
-        .and(games::ply.eq(row.ply))
-        .and(games::reminder_stage.eq(row.reminder_stage))
-        .and(games::clock_remind_at.eq(row.clock_remind_at));
     let next = due_at(sent, &m.leave).filter(|_| !m.flagged(now));
     if next.is_none_or(|at| at > now) {
         // Not yet (leave put it later), or nothing left this turn: the row
         // keeps the time to look again, so the sweep does not find it again
-        // before then.
-        diesel::update(games::table.filter(unchanged))
-            .set(games::clock_remind_at.eq(next))
-            .execute(conn)?;
+        // before then. Like the write below, it finds nothing if a move,
+        // another sweeper or a takeback changed the turn's row since.
+        game_clocks::defer_reminder(conn, row, next)?;
         return Ok(false);
     }
     crate::db::write_transaction::<_, Error>(conn, |conn| {
-        let n = diesel::update(games::table.filter(unchanged))
-            .set((
-                games::reminded_ply.eq(Some(row.ply)),
-                games::reminder_stage.eq(sent as i32 + 1),
-                games::clock_remind_at.eq(due_at(sent + 1, &[])),
-            ))
-            .execute(conn)?;
-        if n == 0 {
+        if !game_clocks::mark_reminded(conn, row, sent as i32 + 1, due_at(sent + 1, &[]))? {
             return Ok(false);
         }
         let reminder = Mail::ClockReminder {

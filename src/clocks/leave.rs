@@ -1,17 +1,13 @@
 //! Leave: booking and cancelling days off, allowances per year, and the
 //! mails to opponents.
 
-use crate::db::models::LeaveBooking;
-use crate::db::outbox;
-use crate::db::schema::{games, leave_bookings, leave_grants};
-use crate::db::{per_backend, DbConn};
+use crate::db::leave::{self, bookings_of, NewGrant};
+use crate::db::{game_clocks, outbox, DbConn};
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
-use crate::domain::game_state::GameStatus;
 use crate::domain::mail_kind::Mail;
 use crate::game::events;
 use chrono::{Datelike, NaiveDate, NaiveDateTime, TimeDelta};
-use diesel::prelude::*;
 
 /// Leave days per calendar year when the configuration says nothing.
 pub const DEFAULT_LEAVE_DAYS: i32 = crate::config::DEFAULT_LEAVE_DAYS;
@@ -24,11 +20,7 @@ pub const MAX_BOOKING_DAYS: i64 = 366;
 
 /// Leave days a user may book in `year`: the base allowance plus grants.
 pub fn allowance(conn: &mut DbConn, user_id: i32, year: i32, base_days: i32) -> Result<i64, Error> {
-    let granted: Vec<i32> = leave_grants::table
-        .filter(leave_grants::user_id.eq(user_id))
-        .filter(leave_grants::year.eq(year))
-        .select(leave_grants::days)
-        .load(conn)?;
+    let granted = leave::granted_days(conn, user_id, year)?;
     Ok(i64::from(base_days) + granted.into_iter().map(i64::from).sum::<i64>())
 }
 
@@ -40,15 +32,6 @@ pub fn days_booked(conn: &mut DbConn, user_id: i32, year: i32) -> Result<i64, Er
         .filter(|(y, _)| *y == year)
         .map(|(_, d)| d)
         .sum())
-}
-
-/// A user's bookings, earliest first.
-pub fn bookings_of(conn: &mut DbConn, user_id: i32) -> Result<Vec<LeaveBooking>, Error> {
-    Ok(leave_bookings::table
-        .filter(leave_bookings::user_id.eq(user_id))
-        .order(leave_bookings::start_date.asc())
-        .select(LeaveBooking::as_select())
-        .load(conn)?)
 }
 
 /// Give a player `days` more leave in `year` (a tournament director's grant).
@@ -71,19 +54,14 @@ pub fn grant_leave(
     }
     crate::db::write_transaction::<_, Error>(conn, |conn| {
         let reason = crate::util::clip(reason.trim(), 500);
-        Ok(per_backend!(conn, |c| diesel::insert_into(
-            leave_grants::table
-        )
-        .values((
-            leave_grants::user_id.eq(user_id),
-            leave_grants::year.eq(year),
-            leave_grants::days.eq(days),
-            leave_grants::granted_by.eq(Some(granted_by)),
-            leave_grants::reason.eq(&reason),
-            leave_grants::created_at.eq(now),
-        ))
-        .returning(leave_grants::id)
-        .get_result(c))?)
+        let grant = NewGrant {
+            user_id,
+            year,
+            days,
+            granted_by,
+            reason: &reason,
+        };
+        leave::insert_grant(conn, &grant, now)
     })
 }
 
@@ -145,15 +123,7 @@ pub fn book_leave(
         }
     }
     crate::db::write_transaction::<_, Error>(conn, |conn| {
-        let id: i32 = per_backend!(conn, |c| diesel::insert_into(leave_bookings::table)
-            .values((
-                leave_bookings::user_id.eq(user_id),
-                leave_bookings::start_date.eq(start),
-                leave_bookings::end_date.eq(end),
-                leave_bookings::created_at.eq(now),
-            ))
-            .returning(leave_bookings::id)
-            .get_result(c))?;
+        let id = leave::insert_booking(conn, user_id, start, end, now)?;
         let booked = Mail::LeaveBooked {
             from: user_id,
             first_day: start,
@@ -163,11 +133,7 @@ pub fn book_leave(
             outbox::enqueue(conn, opponent, &booked, now)?;
         }
         // Each running game's history says why its clock will stop.
-        let running: Vec<i32> = games::table
-            .filter(games::status.eq(GameStatus::Active.code()))
-            .filter(games::white_id.eq(user_id).or(games::black_id.eq(user_id)))
-            .select(games::id)
-            .load(conn)?;
+        let running = game_clocks::running_ids_of(conn, user_id)?;
         let detail = format!("leave booked from {start} to {end}");
         for game in running {
             events::record(conn, game, Some(user_id), EventKind::Leave, &detail, now)?;
@@ -178,12 +144,8 @@ pub fn book_leave(
 
 /// The distinct opponents of a user in their active games.
 pub fn active_opponents(conn: &mut DbConn, user_id: i32) -> Result<Vec<i32>, Error> {
-    let rows: Vec<(Option<i32>, Option<i32>)> = games::table
-        .filter(games::status.eq(GameStatus::Active.code()))
-        .filter(games::white_id.eq(user_id).or(games::black_id.eq(user_id)))
-        .select((games::white_id, games::black_id))
-        .load(conn)?;
-    let mut out: Vec<i32> = rows
+    let seats = game_clocks::running_seats_of(conn, user_id)?;
+    let mut out: Vec<i32> = seats
         .into_iter()
         .flat_map(|(w, b)| [w, b])
         .flatten()
@@ -201,11 +163,7 @@ pub fn cancel_leave(
     booking_id: i32,
     now: NaiveDateTime,
 ) -> Result<(), Error> {
-    let booking: Option<LeaveBooking> = leave_bookings::table
-        .find(booking_id)
-        .select(LeaveBooking::as_select())
-        .first(conn)
-        .optional()?;
+    let booking = leave::booking(conn, booking_id)?;
     let Some(b) = booking.filter(|b| b.user_id == user_id) else {
         return Err(Error::NotFound("You have no such leave booking.".into()));
     };
@@ -214,13 +172,7 @@ pub fn cancel_leave(
             "This leave has already begun: it can no longer be cancelled.".into(),
         ));
     }
-    diesel::delete(
-        leave_bookings::table
-            .filter(leave_bookings::id.eq(b.id))
-            .filter(leave_bookings::user_id.eq(user_id)),
-    )
-    .execute(conn)?;
-    Ok(())
+    leave::delete_booking(conn, b.id, user_id)
 }
 
 /// The year of a moment, for allowance pages.

@@ -2,8 +2,7 @@
 //! kept in `reminder_prefs` (`db::reminder_prefs`), and when a turn's
 //! reminders are due. The sweep that sends them is in `forfeit`.
 
-use crate::db::reminder_prefs;
-use crate::db::DbConn;
+use crate::db::{reminder_prefs, DbConn};
 use crate::domain::error::Error;
 use crate::domain::reminders;
 use chrono::NaiveDateTime;

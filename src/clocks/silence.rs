@@ -4,26 +4,20 @@
 //! tournament's director is told, and at its end the game is lost with
 //! reason `silence`.
 
-use crate::clocks::state::{booked_leave, mover_clock};
+use crate::clocks::state::mover_clock;
+use crate::db::clock_lookups::director_of;
+use crate::db::leave::booked_leave;
 use crate::db::models::GameRow;
-use crate::db::outbox;
-use crate::db::schema::{games, tournaments};
-use crate::db::DbConn;
+use crate::db::{game_clocks, outbox, DbConn};
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
-use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
+use crate::domain::game_state::{EndReason, GameResult, Side};
 use crate::domain::mail_kind::{ClockNotice, Mail};
-use crate::domain::running_time::{deadline, effective_leave};
+use crate::domain::running_time::effective_leave;
+use crate::domain::silence::{silence_times, SILENCE_DAYS_RANGE};
 use crate::domain::time_control::{utc_minute, DAY};
 use crate::game::{events, finish, rows};
 use chrono::{NaiveDateTime, TimeDelta};
-use diesel::prelude::*;
-
-/// The shortest and longest silence period a tournament may set, in days.
-pub const SILENCE_DAYS_RANGE: (i32, i32) = (2, 365);
-
-/// The last warning comes this long before the end of the period.
-const LAST_WARNING_BEFORE: i64 = 3 * DAY;
 
 /// What one silence sweep did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -32,36 +26,6 @@ pub struct Silences {
     pub losses: usize,
 }
 
-/// When a turn's silence warnings and end fall, leave counted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SilenceTimes {
-    pub half: NaiveDateTime,
-    /// Three days before the end; `None` when that is not after `half`
-    /// (a period of six days or less has one warning).
-    pub last: Option<NaiveDateTime>,
-    pub end: NaiveDateTime,
-}
-
-/// The silence times of a turn begun at `from` under a rule of `days`.
-pub fn silence_times(
-    from: NaiveDateTime,
-    days: i32,
-    leave: &[crate::domain::running_time::Interval],
-) -> SilenceTimes {
-    let period = i64::from(days) * DAY;
-    let half = deadline(from, period / 2, leave);
-    let last = (period - LAST_WARNING_BEFORE > period / 2)
-        .then(|| deadline(from, period - LAST_WARNING_BEFORE, leave));
-    SilenceTimes {
-        half,
-        last,
-        end: deadline(from, period, leave),
-    }
-}
-
-/// Games looked at per sweep.
-const BATCH: i64 = crate::clocks::state::SWEEP_BATCH;
-
 /// Warn the silent and end the games whose silence period is over. Each
 /// warning and each loss is one conditional UPDATE, so several sweepers
 /// may run at once.
@@ -69,14 +33,7 @@ pub fn sweep(conn: &mut DbConn, now: NaiveDateTime) -> Result<Silences, Error> {
     // Leave only delays a silence, so no game is due before half the
     // shortest period has run since its turn began.
     let earliest = now - TimeDelta::seconds(i64::from(SILENCE_DAYS_RANGE.0) * DAY / 2);
-    let due: Vec<GameRow> = games::table
-        .filter(games::status.eq(GameStatus::Active.code()))
-        .filter(games::silence_days.is_not_null())
-        .filter(games::turn_started_at.le(earliest))
-        .order(games::turn_started_at.asc())
-        .limit(BATCH)
-        .select(GameRow::as_select())
-        .load(conn)?;
+    let due = game_clocks::silent_since(conn, earliest)?;
     let mut done = Silences::default();
     for row in due {
         match apply(conn, &row, now)? {
@@ -129,32 +86,11 @@ fn apply(conn: &mut DbConn, row: &GameRow, now: NaiveDateTime) -> Result<Option<
         _ => return Ok(None),
     };
     let director: Option<i32> = match row.tournament_id {
-        Some(t) => tournaments::table
-            .find(t)
-            .select(tournaments::director_id)
-            .first(conn)
-            .optional()?,
+        Some(t) => director_of(conn, t)?,
         None => None,
     };
     let warned = crate::db::write_transaction::<_, Error>(conn, |conn| {
-        let n = diesel::update(
-            games::table
-                .filter(games::id.eq(row.id))
-                .filter(games::status.eq(GameStatus::Active.code()))
-                .filter(games::ply.eq(row.ply))
-                .filter(
-                    games::silence_ply
-                        .is_null()
-                        .or(games::silence_ply.ne(row.ply))
-                        .or(games::silence_stage.lt(target)),
-                ),
-        )
-        .set((
-            games::silence_ply.eq(Some(row.ply)),
-            games::silence_stage.eq(target),
-        ))
-        .execute(conn)?;
-        if n == 0 {
+        if !game_clocks::mark_silence_warned(conn, row, target)? {
             return Ok(false);
         }
         let end = utc_minute(times.end);
@@ -184,36 +120,4 @@ fn apply(conn: &mut DbConn, row: &GameRow, now: NaiveDateTime) -> Result<Option<
         Ok(true)
     })?;
     Ok(warned.then_some(Step::Warned))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn t(d: u32, h: u32) -> NaiveDateTime {
-        chrono::NaiveDate::from_ymd_opt(2026, 3, d)
-            .unwrap()
-            .and_hms_opt(h, 0, 0)
-            .unwrap()
-    }
-
-    #[test]
-    fn warnings_at_half_and_three_days_before_the_end() {
-        let s = silence_times(t(1, 12), 14, &[]);
-        assert_eq!(s.half, t(8, 12));
-        assert_eq!(s.last, Some(t(12, 12)));
-        assert_eq!(s.end, t(15, 12));
-        // Six days: three days before the end is half the period: one warning.
-        let s = silence_times(t(1, 12), 6, &[]);
-        assert_eq!((s.half, s.last, s.end), (t(4, 12), None, t(7, 12)));
-        // Leave on 3 March stops the count.
-        let leave = effective_leave(
-            &[crate::domain::running_time::Interval::days(
-                t(3, 0).date(),
-                t(3, 0).date(),
-            )],
-            None,
-        );
-        assert_eq!(silence_times(t(1, 12), 14, &leave).end, t(16, 12));
-    }
 }

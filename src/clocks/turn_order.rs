@@ -3,16 +3,16 @@
 //! the dashboard lists them in, and the player's next game where it is
 //! their turn.
 
-use crate::clocks::state::{booked_leave_of, mover_clock_with, zones_of};
+use crate::clocks::state::mover_clock_with;
+use crate::db::clock_lookups::zones_of;
+use crate::db::game_clocks;
+use crate::db::leave::booked_leave_of;
 use crate::db::models::GameRow;
-use crate::db::schema::games;
 use crate::db::DbConn;
 use crate::domain::error::Error;
-use crate::domain::game_state::{GameStatus, Side};
 use crate::game::rows;
 use chrono::NaiveDateTime;
 use chrono_tz::Tz;
-use diesel::prelude::*;
 use std::collections::HashMap;
 
 /// A running game's mover's clock: seconds left at the time asked and the
@@ -74,21 +74,6 @@ pub fn sort_by_deadline(games: &mut [GameRow], dues: &HashMap<i32, Due>) {
     });
 }
 
-/// The running games where it is `user`'s turn.
-pub fn turns_of(conn: &mut DbConn, user: i32) -> Result<Vec<GameRow>, Error> {
-    let mine = games::white_id
-        .eq(user)
-        .and(games::turn.eq(Side::White.code()))
-        .or(games::black_id
-            .eq(user)
-            .and(games::turn.eq(Side::Black.code())));
-    Ok(games::table
-        .filter(games::status.eq(GameStatus::Active.code()))
-        .filter(mine)
-        .select(GameRow::as_select())
-        .load(conn)?)
-}
-
 /// `user`'s next game where it is their turn, other than `except`: the
 /// first in the dashboard's order.
 pub fn next_turn(
@@ -97,7 +82,7 @@ pub fn next_turn(
     except: Option<i32>,
     now: NaiveDateTime,
 ) -> Result<Option<i32>, Error> {
-    let mut turns = turns_of(conn, user)?;
+    let mut turns = game_clocks::turns_of(conn, user)?;
     turns.retain(|g| Some(g.id) != except && rows::player_to_move(g) == Some(user));
     let dues = dues(conn, &turns, now)?;
     sort_by_deadline(&mut turns, &dues);

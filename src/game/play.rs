@@ -269,7 +269,7 @@ enum Prepared {
 /// one snapshot); the loss is stored like a move, by the writes.
 struct LateMove {
     row: GameRow,
-    clock: state::MoverClock,
+    clock: crate::domain::clock::MoverClock,
     now: NaiveDateTime,
 }
 
@@ -374,7 +374,7 @@ fn prepare_move(
     // The next mover's reminder thresholds, for when their turn's first
     // reminder may come.
     let next_reminders = match (&mover_clock, player_of(&owned, next_side)) {
-        (Some(_), Some(next)) => crate::clocks::reminders::of(conn, next)?,
+        (Some(_), Some(next)) => crate::db::reminder_prefs::of(conn, next)?,
         _ => None,
     };
     Ok(Prepared::Store(Box::new(MoveWrite {

@@ -43,7 +43,7 @@ pub struct MoveWrite {
     pub(crate) draw_offer: Option<Side>,
     pub(crate) next_side: Color,
     pub(crate) control: Option<TimeControl>,
-    pub(crate) mover_clock: Option<state::MoverClock>,
+    pub(crate) mover_clock: Option<crate::domain::clock::MoverClock>,
     /// Each side's earlier moves, White's then Black's (counted only for
     /// "N moves in D days").
     pub(crate) before: [i64; 2],

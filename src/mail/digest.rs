@@ -71,7 +71,7 @@ pub fn games_to_list(
     ids.dedup();
     let names = rows::user_names(conn, &ids)?;
     // Deadlines in the reader's own zone.
-    let zone = state::zone_of(conn, user_id)?;
+    let zone = crate::db::clock_lookups::zone_of(conn, user_id)?;
     let mut out = Vec::with_capacity(rows.len());
     for g in rows {
         let variant = restore::variant_of(&g)?;
@@ -91,7 +91,7 @@ pub fn games_to_list(
         let (time_left_secs, clock_text) = match (&clock, side) {
             (Some(c), Some(side)) => (
                 Some(c.side(side).left_secs),
-                state::describe_for(c, side, zone),
+                crate::domain::clock::describe_for(c, side, zone),
             ),
             _ => (None, String::new()),
         };

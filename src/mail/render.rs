@@ -321,7 +321,7 @@ fn render_game_mail(
         if let (Some(side), Some(clock)) = (my_side, crate::clocks::state::view(conn, &game, now)?)
         {
             let zone = crate::domain::week::zone_or_utc(&user.time_zone);
-            data.clock_text = crate::clocks::state::describe_for(&clock, side, zone);
+            data.clock_text = crate::domain::clock::describe_for(&clock, side, zone);
         }
         Ok(())
     };

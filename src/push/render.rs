@@ -106,8 +106,8 @@ pub fn render(
             }
             let left = match (my_side, crate::clocks::state::view(conn, &game, now)?) {
                 (Some(side), Some(clock)) => {
-                    let zone = crate::clocks::state::zone_of(conn, user_id)?;
-                    crate::clocks::state::describe_for(&clock, side, zone)
+                    let zone = crate::db::clock_lookups::zone_of(conn, user_id)?;
+                    crate::domain::clock::describe_for(&clock, side, zone)
                 }
                 _ => "little time left".into(),
             };

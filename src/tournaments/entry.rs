@@ -150,7 +150,7 @@ pub fn create(
             raw,
             "silence period (days)",
             0,
-            crate::clocks::silence::SILENCE_DAYS_RANGE,
+            crate::domain::silence::SILENCE_DAYS_RANGE,
         )?),
     };
     let on_timeout = match form.on_timeout.trim() {

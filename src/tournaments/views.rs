@@ -235,10 +235,10 @@ fn clock_watch(conn: &mut DbConn, tids: &[i32], now: NaiveDateTime) -> Result<Cl
         .load(conn)?;
     // Every mover's leave in one query, not one per game.
     let movers: Vec<i32> = candidates.iter().filter_map(rows::player_to_move).collect();
-    let leave = crate::clocks::state::booked_leave_of(conn, &movers)?;
+    let leave = crate::db::leave::booked_leave_of(conn, &movers)?;
     // Zones matter only where weekends are free.
     let zones = match candidates.iter().any(|g| g.weekends_free) {
-        true => crate::clocks::state::zones_of(conn, &movers)?,
+        true => crate::db::clock_lookups::zones_of(conn, &movers)?,
         false => Default::default(),
     };
     let mut w = ClockWatch::default();

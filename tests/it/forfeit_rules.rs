@@ -570,7 +570,7 @@ fn reminders_a_player_chooses_come_once_each_per_move(backend: Backend) {
     assert_eq!(reminders_of(&app, amy.id), 4);
     // Back to the default: one reminder a turn.
     missive::clocks::reminders::save(conn, amy.id, " ", back).unwrap();
-    assert!(missive::clocks::reminders::of(conn, amy.id)
+    assert!(missive::db::reminder_prefs::of(conn, amy.id)
         .unwrap()
         .is_none());
 }

@@ -149,7 +149,7 @@ async fn settings_with(
             let (verified, policy) = crate::accounts::mail_settings::standing_of(conn, id)?;
             let listed = sessions::list(conn, id, token.as_deref(), t)?;
             let pending = email_change::pending(conn, id, t)?;
-            let thresholds = crate::clocks::reminders::of(conn, id)?;
+            let thresholds = crate::db::reminder_prefs::of(conn, id)?;
             let revoked = revocation::latest(conn, id)?;
             Ok((verified, policy, listed, pending, thresholds, revoked))
         })

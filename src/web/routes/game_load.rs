@@ -2,9 +2,9 @@
 //! events, ratings and the viewer's lines, in one database call.
 
 use crate::clocks::state;
-use crate::clocks::state::GameClock;
 use crate::db::models::GameRow;
 use crate::db::DbConn;
+use crate::domain::clock::GameClock;
 use crate::domain::error::Error;
 use crate::domain::game_state::GameStatus;
 use crate::game::positions::Restored;

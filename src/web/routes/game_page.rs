@@ -2,8 +2,8 @@
 //! the page of all moves.
 
 use crate::clocks::state;
-use crate::clocks::state::GameClock;
 use crate::db::models::User;
+use crate::domain::clock::{GameClock, SideClock};
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, Side};
 use crate::domain::time_control as clock;
@@ -167,7 +167,7 @@ pub struct ClockLines {
 
 /// The clocks as a page shows them, the deadline in the viewer's `zone`.
 pub fn clock_lines(c: &GameClock, zone: chrono_tz::Tz) -> ClockLines {
-    let line = |s: &state::SideClock| {
+    let line = |s: &SideClock| {
         let mut t = clock::describe(s.left_secs);
         if s.on_leave {
             t.push_str(" (on leave: stopped)");

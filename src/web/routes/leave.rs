@@ -1,7 +1,7 @@
 //! Leave: book whole UTC days ahead, see and cancel bookings.
 
 use crate::clocks::leave;
-use crate::db::models::LeaveBooking;
+use crate::db::leave::LeaveBooking;
 use crate::domain::error::Error;
 use crate::web::{db_read, html, now, see_other, write_once, Ctx, Page};
 use actix_web::http::StatusCode;
@@ -74,7 +74,7 @@ async fn load(ctx: &Ctx, user_id: i32) -> Result<Loaded, Error> {
         }
         Ok(Loaded {
             years,
-            bookings: leave::bookings_of(conn, user_id)?,
+            bookings: crate::db::leave::bookings_of(conn, user_id)?,
         })
     })
     .await

@@ -166,7 +166,7 @@ struct Checked {
     opponent: String,
     moves: String,
     last: Option<(Option<String>, String)>,
-    clock: Option<crate::clocks::state::GameClock>,
+    clock: Option<crate::domain::clock::GameClock>,
 }
 
 async fn check(
