@@ -113,11 +113,11 @@ pub fn running_ids_of(conn: &mut DbConn, user: i32) -> Result<Vec<i32>, Error> {
         .load(conn)?)
 }
 
+/// A game's White and Black (an empty seat: none).
+pub type Seats = (Option<i32>, Option<i32>);
+
 /// White and Black of each of `user`'s running games.
-pub fn running_seats_of(
-    conn: &mut DbConn,
-    user: i32,
-) -> Result<Vec<(Option<i32>, Option<i32>)>, Error> {
+pub fn running_seats_of(conn: &mut DbConn, user: i32) -> Result<Vec<Seats>, Error> {
     Ok(games::table
         .filter(games::status.eq(GameStatus::Active.code()))
         .filter(games::white_id.eq(user).or(games::black_id.eq(user)))

@@ -2,7 +2,6 @@
 //! (with the conditional replies it set off), the game's lines, and the
 //! mails or the game's end, in the caller's transaction.
 
-use crate::clocks::state;
 use crate::db::kept_update::kept_update;
 use crate::db::models::{GameRow, NewMove};
 use crate::db::schema::{games, moves};

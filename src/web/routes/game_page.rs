@@ -1,7 +1,6 @@
 //! The game page: board, whose turn, clocks, the move list and form, and
 //! the page of all moves.
 
-use crate::clocks::state;
 use crate::db::models::User;
 use crate::domain::clock::{GameClock, SideClock};
 use crate::domain::error::Error;
