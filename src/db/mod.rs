@@ -1,9 +1,13 @@
 //! Database access: one connection type over SQLite and PostgreSQL, chosen by
 //! the URL's scheme, a pool, and the embedded migrations of each backend.
 
+pub mod adjudications;
 pub mod backup;
 pub mod bulk;
+pub mod byes;
 pub mod coded;
+pub mod directors;
+pub mod entrants;
 pub mod error;
 pub mod group_commit;
 pub mod kept_update;
@@ -19,6 +23,8 @@ pub mod rate_counters;
 pub mod schema;
 pub mod settings;
 pub mod team_matches;
+pub mod tournament_games;
+pub mod tournaments;
 pub mod trace;
 pub mod user_lock;
 
