@@ -3,7 +3,6 @@
 
 use crate::db::schema::{adjudication_requests, adjudications, games};
 use crate::db::DbConn;
-use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::game_state::GameResult;
 use chrono::NaiveDateTime;

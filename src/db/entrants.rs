@@ -3,7 +3,6 @@
 
 use crate::db::schema::{leave_bookings, tournament_players, tournaments};
 use crate::db::{is_unique_violation, DbConn};
-use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::tournament_state::TournamentStatus;
 use chrono::{NaiveDate, NaiveDateTime};

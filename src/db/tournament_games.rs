@@ -7,7 +7,6 @@ use crate::db::models::{GameRow, MoveRow, NewMove};
 use crate::db::schema::{games, moves};
 use crate::db::tournaments::TournamentRow;
 use crate::db::DbConn;
-use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus};
 use chrono::NaiveDateTime;
@@ -53,12 +52,7 @@ pub fn any_running(conn: &mut DbConn, tid: i32) -> Result<bool, Error> {
 
 /// Make game `id` a game of round `round` of `t`, under its silence and
 /// timeout rules.
-pub fn set_pairing(
-    conn: &mut DbConn,
-    id: i32,
-    t: &TournamentRow,
-    round: i32,
-) -> Result<(), Error> {
+pub fn set_pairing(conn: &mut DbConn, id: i32, t: &TournamentRow, round: i32) -> Result<(), Error> {
     diesel::update(games::table.find(id))
         .set((
             games::tournament_id.eq(Some(t.id)),
@@ -71,12 +65,7 @@ pub fn set_pairing(
 }
 
 /// Games `user` lost in a tournament for one of `reasons`.
-pub fn losses(
-    conn: &mut DbConn,
-    tid: i32,
-    user: i32,
-    reasons: &[EndReason],
-) -> Result<i64, Error> {
+pub fn losses(conn: &mut DbConn, tid: i32, user: i32, reasons: &[EndReason]) -> Result<i64, Error> {
     let codes: Vec<&str> = reasons.iter().map(|r| r.code()).collect();
     Ok(games::table
         .filter(games::tournament_id.eq(tid))

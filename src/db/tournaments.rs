@@ -3,7 +3,6 @@
 
 use crate::db::schema::tournaments;
 use crate::db::{per_backend, DbConn};
-use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::game_state::OnTimeout;
 use crate::domain::tournament_state::{TournamentFormat, TournamentStatus};

@@ -103,7 +103,7 @@ pub fn create(
         // Empty: two weeks after it opens, at the end of that day.
         "" => (opens.date() + chrono::TimeDelta::days(DEFAULT_ENTRY_DAYS))
             .succ_opt()
-        .map(|d| d.and_time(chrono::NaiveTime::MIN)),
+            .map(|d| d.and_time(chrono::NaiveTime::MIN)),
         raw => parse_when(raw, true),
     }
     .ok_or_else(|| {

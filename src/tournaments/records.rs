@@ -3,6 +3,7 @@
 
 use crate::db::models::User;
 use crate::db::{tournament_games, tournaments, DbConn};
+use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
 use crate::domain::standings::counts;

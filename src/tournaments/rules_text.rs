@@ -4,9 +4,9 @@
 
 use crate::db::tournaments::TournamentRow;
 use crate::domain::game_state::{OnTimeout, CLAIM_DAYS};
+use crate::domain::standings::scheduled_games;
 use crate::domain::time_control::TimeControl;
 use crate::domain::tournament_state::TournamentFormat;
-use crate::domain::standings::scheduled_games;
 
 /// Which rule a sentence states; its code names the rule on pages (an
 /// element id) and in tests.

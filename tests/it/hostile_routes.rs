@@ -7,8 +7,8 @@
 use crate::common;
 
 use common::{declared_fields, declared_routes, Backend, TestApp, TestClient};
-use missive::db::tournament_games;
 use missive::accounts::users as accounts;
+use missive::db::tournament_games;
 use missive::tournaments::directors;
 use missive::tournaments::entry;
 use missive::tournaments::entry::TournamentForm;

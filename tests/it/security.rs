@@ -7,10 +7,10 @@ use crate::common;
 
 use common::{Backend, TestApp, TestClient};
 use diesel::RunQueryDsl;
-use missive::db::tournament_games;
 use missive::accounts::links::{self, PlayLink};
 use missive::accounts::mail_settings;
 use missive::accounts::users as accounts;
+use missive::db::tournament_games;
 use missive::tournaments::directors;
 use missive::tournaments::entry;
 use missive::tournaments::entry::TournamentForm;

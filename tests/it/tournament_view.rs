@@ -193,7 +193,7 @@ fn a_claimed_loss_on_time_is_no_silent_withdrawal(backend: Backend) {
     let conn = &mut app.db();
     let e = entrants::find(conn, tid, tess.id).unwrap().unwrap();
     assert!(e.withdrawn_at.is_none(), "{:?}", e.withdrawal_reason);
-    let other = missive::game::tournaments::load(conn, mine[1].id).unwrap();
+    let other = missive::game::rows::load(conn, mine[1].id).unwrap();
     assert_eq!(other.status, GameStatus::Active, "her other game goes on");
     let page = app
         .client()
@@ -221,7 +221,7 @@ fn a_claimed_loss_on_time_is_no_silent_withdrawal(backend: Backend) {
     // forfeit limit is reached, as the page said it would be.
     let later = flag + Duration::days(14);
     assert_eq!(forfeit::sweep_report(conn, later).unwrap().forfeits, 2);
-    let ended = missive::game::tournaments::load(conn, mine[1].id).unwrap();
+    let ended = missive::game::rows::load(conn, mine[1].id).unwrap();
     assert_eq!(ended.reason, Some(EndReason::TimeForfeit));
     let e = entrants::find(conn, tid, tess.id).unwrap().unwrap();
     assert_eq!(

@@ -702,7 +702,10 @@ fn forfeits_withdraw_and_stand_from_half(backend: Backend) {
         assert_eq!(line(&v.standings, &name_of(opp(g))).points2, 2);
     }
     // A third forfeit cannot happen: fay has no running game left.
-    assert_eq!(missive::db::tournament_games::losses(conn, tid, fay, &[EndReason::TimeForfeit]).unwrap(), 2);
+    assert_eq!(
+        missive::db::tournament_games::losses(conn, tid, fay, &[EndReason::TimeForfeit]).unwrap(),
+        2
+    );
 }
 
 /// The director withdraws a player before any move (fewer than half: results

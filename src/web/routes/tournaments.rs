@@ -142,8 +142,7 @@ pub async fn new_form(ctx: Ctx) -> Result<HttpResponse, Error> {
         max_players: DEFAULT_MAX_PLAYERS.to_string(),
         leave_days: DEFAULT_LEAVE_DAYS.to_string(),
         forfeit_limit: DEFAULT_FORFEIT_LIMIT.to_string(),
-        entry_closes: (now().date() + chrono::TimeDelta::days(DEFAULT_ENTRY_DAYS))
-            .to_string(),
+        entry_closes: (now().date() + chrono::TimeDelta::days(DEFAULT_ENTRY_DAYS)).to_string(),
         ..Default::default()
     };
     Ok(html(StatusCode::OK, new_page(&ctx, None, f).render()?))
