@@ -54,7 +54,7 @@ fn leave_tournaments(conn: &mut DbConn, user: &User, now: NaiveDateTime) -> Resu
         .select(tournament_players::tournament_id)
         .load(conn)?;
     for tid in entries {
-        let t = crate::tournaments::rows::load(conn, tid)?;
+        let t = crate::db::tournaments::load(conn, tid)?;
         match t.status {
             TournamentStatus::Entry => crate::tournaments::entry::leave(conn, tid, user)?,
             TournamentStatus::Running => crate::tournaments::withdrawal::withdraw(

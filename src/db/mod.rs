@@ -1,11 +1,15 @@
 //! Database access: one connection type over SQLite and PostgreSQL, chosen by
 //! the URL's scheme, a pool, and the embedded migrations of each backend.
 
+pub mod adjudications;
 pub mod backup;
 pub mod bulk;
+pub mod byes;
 pub mod clock_heartbeat;
 pub mod clock_lookups;
 pub mod coded;
+pub mod directors;
+pub mod entrants;
 pub mod error;
 pub mod game_clocks;
 pub mod group_commit;
@@ -24,6 +28,8 @@ pub mod reminder_prefs;
 pub mod schema;
 pub mod settings;
 pub mod team_matches;
+pub mod tournament_games;
+pub mod tournaments;
 pub mod trace;
 pub mod user_lock;
 

@@ -5,7 +5,6 @@ use super::schema::*;
 use crate::domain::game_state::{
     EndReason, GameResult, GameStatus, OnTimeout, Side, UnratedReason,
 };
-use crate::domain::tournament_state::{TournamentFormat, TournamentStatus};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -278,55 +277,6 @@ pub struct NewMove<'a> {
     pub conditional: bool,
     /// The mover's bank after the move (a takeback restores it).
     pub bank_after: Option<i64>,
-}
-
-#[derive(Queryable, Selectable, Clone, Debug)]
-#[diesel(table_name = tournaments)]
-pub struct TournamentRow {
-    pub id: i32,
-    pub name: String,
-    pub variant: String,
-    pub time_control: Option<String>,
-    #[diesel(deserialize_as = String)]
-    pub format: TournamentFormat,
-    pub rounds: i32,
-    pub entry_opens: NaiveDateTime,
-    pub entry_closes: NaiveDateTime,
-    pub max_players: i32,
-    pub entrants: i32,
-    pub leave_days: i32,
-    pub forfeit_limit: i32,
-    pub director_id: i32,
-    #[diesel(deserialize_as = String)]
-    pub status: TournamentStatus,
-    pub current_round: i32,
-    pub created_at: NaiveDateTime,
-    pub started_at: Option<NaiveDateTime>,
-    pub finished_at: Option<NaiveDateTime>,
-    /// Its games are rated (issue 39).
-    pub rated: bool,
-    /// Days without a move before a game is lost by silence; `None`: off.
-    pub silence_days: Option<i32>,
-    #[diesel(deserialize_as = String)]
-    pub on_timeout: OnTimeout,
-    /// Days after a loss on time or by silence before a player may enter.
-    pub cooling_off_days: i32,
-    /// Its games' clocks stop on the mover's Saturdays and Sundays.
-    pub weekends_free: bool,
-}
-
-#[derive(Queryable, Selectable, Clone, Debug)]
-#[diesel(table_name = tournament_players)]
-pub struct EntrantRow {
-    pub id: i32,
-    pub tournament_id: i32,
-    pub user_id: i32,
-    pub seed: Option<i32>,
-    pub joined_at: NaiveDateTime,
-    pub withdrawn_at: Option<NaiveDateTime>,
-    pub withdrawal_reason: Option<String>,
-    pub results_cancelled: bool,
-    pub replaced_by: Option<i32>,
 }
 
 /// The claim of one user's daily digest for one UTC day.

@@ -1,6 +1,7 @@
 //! The pure domain: what the server knows without a database or a clock
 //! of its own. Errors, the states it stores as text (games, tournaments,
-//! mails), time controls and their arithmetic, pairing and standings.
+//! mails), time controls and their arithmetic, pairing and standings, and
+//! reading a form's fields.
 
 pub mod account_token;
 pub mod api_credential;
@@ -8,6 +9,7 @@ pub mod clock;
 pub mod codes;
 pub mod dutch;
 pub mod error;
+pub mod form_fields;
 pub mod game_event;
 pub mod game_state;
 pub mod mail_kind;

@@ -1,5 +1,6 @@
-//! Tournament standings, tie-breaks and the round-robin crosstable (issue 10). Pure functions: the
-//! caller passes the decided games and the byes.
+//! Tournament standings, tie-breaks and the round-robin crosstable (issue 10), and the scoring
+//! helpers the pages and the pairing share. Pure functions: the caller passes the decided games
+//! and the byes.
 //!
 //! Scores are kept in integers so that ties compare exactly: `points2` is points × 2 (win 2, draw 1,
 //! loss 0, bye 2), `buchholz2` is Buchholz × 2 and `sonneborn_berger4` is Sonneborn-Berger × 4.
@@ -18,6 +19,8 @@
 //! Order: points, then Sonneborn-Berger for round robins, or Buchholz then Sonneborn-Berger for
 //! Swiss, then player id. Players equal on everything but the id share a rank ("1, 2, 2, 4").
 
+use crate::domain::game_state::{EndReason, Side};
+use crate::domain::tournament_state::TournamentFormat;
 use std::collections::HashMap;
 
 pub use crate::domain::game_state::GameResult;
@@ -207,5 +210,59 @@ pub fn withdrawal_effect(completed: usize, scheduled: usize) -> WithdrawalEffect
         WithdrawalEffect::CancelResults
     } else {
         WithdrawalEffect::RemainingAreLosses
+    }
+}
+
+/// Points times two of a finished game for the player of `side` (win 2,
+/// draw 1, loss 0; a game without a result 0).
+pub fn points2_for(result: Option<GameResult>, side: Side) -> i32 {
+    match result.map(GameResult::winner) {
+        Some(Some(winner)) if winner == side => 2,
+        Some(None) => 1,
+        _ => 0,
+    }
+}
+
+/// Whether a tournament game counts, by its end's reason (not an unplayed
+/// pairing handed to a newcomer).
+pub fn counts(reason: Option<EndReason>) -> bool {
+    reason != Some(EndReason::Replaced)
+}
+
+/// How many games a player is scheduled to play in a field of `field`:
+/// every opponent once (twice in a double round robin), or one a round
+/// (of `rounds`) in a Swiss.
+pub fn scheduled_games(format: TournamentFormat, rounds: i32, field: usize) -> i32 {
+    let others = field.saturating_sub(1) as i32;
+    match format {
+        TournamentFormat::Swiss => rounds,
+        TournamentFormat::DoubleRoundRobin => 2 * others,
+        TournamentFormat::RoundRobin => others,
+    }
+}
+
+/// Points as text: 2 → "1", 3 → "1½".
+pub fn halves(points2: i32) -> String {
+    let whole = points2 / 2;
+    match (whole, points2 % 2) {
+        (0, 1) => "½".into(),
+        (w, 1) => format!("{w}½"),
+        (w, _) => w.to_string(),
+    }
+}
+
+/// Quarter points as text: 5 → "1¼".
+pub fn quarters(q: i64) -> String {
+    let whole = q / 4;
+    let frac = match q % 4 {
+        1 => "¼",
+        2 => "½",
+        3 => "¾",
+        _ => "",
+    };
+    if whole == 0 && !frac.is_empty() {
+        frac.to_string()
+    } else {
+        format!("{whole}{frac}")
     }
 }

@@ -195,7 +195,7 @@ pub fn render(
             tournament,
             reason,
             results_cancelled,
-        } => match crate::tournaments::rows::name_of(conn, *tournament)? {
+        } => match crate::db::tournaments::name_of(conn, *tournament)? {
             Some(name) => {
                 let w = WithdrawnMail {
                     tournament: name,

@@ -48,7 +48,7 @@ pub fn render(
 ) -> Result<Option<Notification>, Error> {
     let kind = mail.kind().code();
     if let Mail::TournamentRound { tournament, round } = mail {
-        let Some(name) = crate::tournaments::rows::name_of(conn, *tournament)? else {
+        let Some(name) = crate::db::tournaments::name_of(conn, *tournament)? else {
             return Ok(None);
         };
         let title = match round {

@@ -1,22 +1,20 @@
 //! Adjudication: a player asks, the director decides a game's result.
 
-use crate::db::models::{GameRow, TournamentRow, User};
-use crate::db::outbox;
-use crate::db::schema::{adjudication_requests, adjudications, games};
-use crate::db::DbConn;
+use crate::db::models::{GameRow, User};
+use crate::db::tournaments::{self, TournamentRow};
+use crate::db::{adjudications, outbox, tournament_games, DbConn};
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus};
 use crate::domain::mail_kind::{ClockNotice, Mail};
+use crate::domain::tournament_state::NOTE_MAX;
 use crate::game::rows;
 use crate::game::{events, finish};
 use crate::tournaments::directors::{require_director, require_director_of};
 use crate::tournaments::rounds::advance;
-use crate::tournaments::rows::{load, NOTE_MAX};
 use crate::util::clip;
 use chrono::NaiveDateTime;
-use diesel::prelude::*;
 
 // ---------------------------------------------------------------------------
 // Adjudication
@@ -44,7 +42,7 @@ pub(crate) fn directed_game(
     let tid = g.tournament_id.ok_or_else(|| {
         Error::Forbidden("This game is not a tournament game: nobody adjudicates it.".into())
     })?;
-    let t = load(conn, tid)?;
+    let t = tournaments::load(conn, tid)?;
     if rows::side_of(&g, director.id).is_some() {
         return Err(Error::Forbidden(
             "You play in this game, and a director never decides their own game: another \
@@ -91,25 +89,8 @@ pub fn adjudicate(
     }
     let ruling = format!("{}, because: {reason}", result.code());
     crate::db::write_transaction::<_, Error>(conn, |conn| {
-        diesel::insert_into(adjudications::table)
-            .values((
-                adjudications::game_id.eq(g.id),
-                adjudications::director_id.eq(director.id),
-                adjudications::result.eq(result.code()),
-                adjudications::reason.eq(reason),
-                adjudications::created_at.eq(now),
-            ))
-            .execute(conn)?;
-        diesel::update(
-            adjudication_requests::table
-                .filter(adjudication_requests::game_id.eq(g.id))
-                .filter(adjudication_requests::resolved_at.is_null()),
-        )
-        .set((
-            adjudication_requests::resolved_at.eq(Some(now)),
-            adjudication_requests::resolved_by.eq(Some(director.id)),
-        ))
-        .execute(conn)?;
+        adjudications::add(conn, g.id, director.id, result, reason, now)?;
+        adjudications::resolve_requests(conn, g.id, director.id, now)?;
         match g.status {
             GameStatus::Active => {
                 if !finish::end_game(conn, &g, result, EndReason::Adjudication, None, now)? {
@@ -126,13 +107,7 @@ pub fn adjudicate(
                 ))
             }
             GameStatus::Finished => {
-                diesel::update(games::table.find(g.id))
-                    .set((
-                        games::result.eq(Some(result.code())),
-                        games::reason.eq(Some(EndReason::Adjudication.code())),
-                        games::updated_at.eq(now),
-                    ))
-                    .execute(conn)?;
+                tournament_games::overrule(conn, g.id, result, now)?;
                 // A running game's end is mailed as every end is; a result
                 // changed after the end is told here.
                 for to in [g.white_id, g.black_id].into_iter().flatten() {
@@ -194,24 +169,10 @@ pub fn request_adjudication(
             "The note has at most {NOTE_MAX} characters."
         )));
     }
-    let pending: i64 = adjudication_requests::table
-        .filter(adjudication_requests::game_id.eq(game_id))
-        .filter(adjudication_requests::user_id.eq(user.id))
-        .filter(adjudication_requests::resolved_at.is_null())
-        .count()
-        .get_result(conn)?;
-    if pending > 0 {
+    if adjudications::has_open_request(conn, game_id, user.id)? {
         return Err(Error::Conflict(
             "You already have a request waiting for the director on this game.".into(),
         ));
     }
-    diesel::insert_into(adjudication_requests::table)
-        .values((
-            adjudication_requests::game_id.eq(game_id),
-            adjudication_requests::user_id.eq(user.id),
-            adjudication_requests::note.eq(note),
-            adjudication_requests::created_at.eq(now),
-        ))
-        .execute(conn)?;
-    Ok(())
+    adjudications::add_request(conn, game_id, user.id, note, now)
 }

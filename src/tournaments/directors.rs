@@ -1,13 +1,12 @@
 //! Tournament directors: who may direct, and the leave they grant.
 
-use crate::db::models::{TournamentRow, User};
-use crate::db::schema::users;
-use crate::db::DbConn;
+use crate::db::models::User;
+use crate::db::tournaments::{self, TournamentRow};
+use crate::db::{entrants, DbConn};
 use crate::domain::error::Error;
-use crate::tournaments::rows::{entrant, int_field, load, named_player};
+use crate::domain::form_fields::int_field;
 use crate::util::clip;
 use chrono::NaiveDateTime;
-use diesel::prelude::*;
 
 // ---------------------------------------------------------------------------
 // Directors
@@ -52,10 +51,10 @@ pub fn grant_leave(
     reason: &str,
     now: NaiveDateTime,
 ) -> Result<(), Error> {
-    let t = load(conn, tid)?;
+    let t = tournaments::load(conn, tid)?;
     require_director_of(Some(director), &t)?;
     let u = named_player(conn, player)?;
-    if entrant(conn, tid, u.id)?.is_none() {
+    if entrants::find(conn, tid, u.id)?.is_none() {
         return Err(Error::Invalid(format!(
             "{} is not in this tournament.",
             u.username
@@ -71,11 +70,19 @@ pub fn grant_leave(
 pub fn set_director(conn: &mut DbConn, name: &str, on: bool) -> Result<User, Error> {
     let u = crate::accounts::users::find_by_name(conn, name)?
         .ok_or_else(|| Error::NotFound(format!("There is no user named “{}”.", clip(name, 40))))?;
-    diesel::update(users::table.find(u.id))
-        .set(users::is_director.eq(on))
-        .execute(conn)?;
+    crate::db::directors::set(conn, u.id, on)?;
     Ok(User {
         is_director: on,
         ..u
+    })
+}
+
+/// The player a director's form names; refused when there is none.
+pub fn named_player(conn: &mut DbConn, name: &str) -> Result<User, Error> {
+    crate::accounts::users::find_by_name(conn, name.trim())?.ok_or_else(|| {
+        Error::Invalid(format!(
+            "There is no player named “{}”.",
+            clip(name.trim(), 40)
+        ))
     })
 }

@@ -2,21 +2,20 @@
 //! director.
 
 use crate::db::models::User;
-use crate::db::schema::{tournament_players, tournaments};
-use crate::db::{is_unique_violation, per_backend, DbConn};
+use crate::db::tournaments::{self, NewTournament, TournamentRow};
+use crate::db::{entrants, tournament_games, DbConn};
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;
+use crate::domain::form_fields::{int_field, parse_time_control, parse_when};
 use crate::domain::game_state::OnTimeout;
-use crate::domain::tournament_state::{TournamentFormat, TournamentStatus};
+use crate::domain::tournament_state::{
+    TournamentFormat, TournamentStatus, DEFAULT_ENTRY_DAYS, DEFAULT_FORFEIT_LIMIT,
+    DEFAULT_LEAVE_DAYS, DEFAULT_MAX_PLAYERS, NAME_MAX, PLAYERS_MAX, SWISS_ROUNDS_MAX,
+};
 use crate::tournaments::directors::{require_director, require_director_of};
 use crate::tournaments::rounds::start;
-use crate::tournaments::rows::{
-    int_field, load, parse_time_control, parse_when, DEFAULT_FORFEIT_LIMIT, DEFAULT_LEAVE_DAYS,
-    DEFAULT_MAX_PLAYERS, NAME_MAX, PLAYERS_MAX, SWISS_ROUNDS_MAX,
-};
 use crate::util::clip;
 use chrono::NaiveDateTime;
-use diesel::prelude::*;
 
 // ---------------------------------------------------------------------------
 // Creating
@@ -102,10 +101,9 @@ pub fn create(
     };
     let closes = match form.entry_closes.trim() {
         // Empty: two weeks after it opens, at the end of that day.
-        "" => (opens.date()
-            + chrono::TimeDelta::days(crate::tournaments::rows::DEFAULT_ENTRY_DAYS))
-        .succ_opt()
-        .map(|d| d.and_time(chrono::NaiveTime::MIN)),
+        "" => (opens.date() + chrono::TimeDelta::days(DEFAULT_ENTRY_DAYS))
+            .succ_opt()
+            .map(|d| d.and_time(chrono::NaiveTime::MIN)),
         raw => parse_when(raw, true),
     }
     .ok_or_else(|| {
@@ -163,35 +161,25 @@ pub fn create(
         })?,
     };
     let cooling_off_days = int_field(&form.cooling_off_days, "cooling-off (days)", 0, (0, 365))?;
-    crate::db::write_transaction::<_, Error>(conn, |conn| {
-        Ok(per_backend!(conn, |c| diesel::insert_into(
-            tournaments::table
-        )
-        .values((
-            tournaments::name.eq(name),
-            tournaments::variant.eq(variant.id()),
-            tournaments::time_control.eq(&time_control),
-            tournaments::format.eq(format.code()),
-            tournaments::rounds.eq(rounds),
-            tournaments::entry_opens.eq(opens),
-            tournaments::entry_closes.eq(closes),
-            tournaments::max_players.eq(max_players),
-            tournaments::entrants.eq(0),
-            tournaments::leave_days.eq(leave_days),
-            tournaments::forfeit_limit.eq(forfeit_limit),
-            tournaments::director_id.eq(director.id),
-            tournaments::status.eq(TournamentStatus::Entry.code()),
-            tournaments::current_round.eq(0),
-            tournaments::created_at.eq(now),
-            tournaments::rated.eq(rated),
-            tournaments::silence_days.eq(silence_days),
-            tournaments::on_timeout.eq(on_timeout.code()),
-            tournaments::cooling_off_days.eq(cooling_off_days),
-            tournaments::weekends_free.eq(form.weekends_free == "1"),
-        ))
-        .returning(tournaments::id)
-        .get_result(c))?)
-    })
+    let new = NewTournament {
+        name,
+        variant: variant.id(),
+        time_control,
+        format,
+        rounds,
+        entry_opens: opens,
+        entry_closes: closes,
+        max_players,
+        leave_days,
+        forfeit_limit,
+        director_id: director.id,
+        rated,
+        silence_days,
+        on_timeout,
+        cooling_off_days,
+        weekends_free: form.weekends_free == "1",
+    };
+    crate::db::write_transaction::<_, Error>(conn, |conn| tournaments::insert(conn, &new, now))
 }
 
 // ---------------------------------------------------------------------------
@@ -201,34 +189,20 @@ pub fn create(
 /// time or by silence (in any game) has not run out at `now`.
 fn cooling_off_until(
     conn: &mut DbConn,
-    t: &crate::db::models::TournamentRow,
+    t: &TournamentRow,
     user: i32,
     now: NaiveDateTime,
 ) -> Result<Option<NaiveDateTime>, Error> {
-    use crate::db::schema::games;
-    use crate::domain::game_state::{EndReason, GameResult};
     if t.cooling_off_days <= 0 {
         return Ok(None);
     }
     let since = now - chrono::TimeDelta::days(i64::from(t.cooling_off_days));
-    let last: Option<NaiveDateTime> = games::table
-        .filter(games::reason.eq_any([EndReason::TimeForfeit.code(), EndReason::Silence.code()]))
-        .filter(games::ended_at.gt(since))
-        .filter(
-            games::result
-                .eq(GameResult::WhiteWins.code())
-                .and(games::black_id.eq(user))
-                .or(games::result
-                    .eq(GameResult::BlackWins.code())
-                    .and(games::white_id.eq(user))),
-        )
-        .select(diesel::dsl::max(games::ended_at))
-        .first(conn)?;
+    let last = tournament_games::last_forfeit_since(conn, user, since)?;
     Ok(last.map(|l| l + chrono::TimeDelta::days(i64::from(t.cooling_off_days))))
 }
 
 pub fn join(conn: &mut DbConn, tid: i32, user: &User, now: NaiveDateTime) -> Result<(), Error> {
-    let t = load(conn, tid)?;
+    let t = tournaments::load(conn, tid)?;
     if t.status != TournamentStatus::Entry {
         return Err(Error::Forbidden(
             "This tournament is no longer taking entries.".into(),
@@ -254,39 +228,20 @@ pub fn join(conn: &mut DbConn, tid: i32, user: &User, now: NaiveDateTime) -> Res
     crate::db::write_transaction::<_, Error>(conn, |conn| {
         // The counter is the guard: two players racing for the last place
         // cannot both pass it.
-        let n = diesel::update(
-            tournaments::table
-                .filter(tournaments::id.eq(tid))
-                .filter(tournaments::status.eq(TournamentStatus::Entry.code()))
-                .filter(tournaments::entrants.lt(tournaments::max_players)),
-        )
-        .set(tournaments::entrants.eq(tournaments::entrants + 1))
-        .execute(conn)?;
-        if n == 0 {
+        if !tournaments::take_place(conn, tid)? {
             return Err(Error::Conflict(
                 "The tournament is full (or has just started).".into(),
             ));
         }
-        match diesel::insert_into(tournament_players::table)
-            .values((
-                tournament_players::tournament_id.eq(tid),
-                tournament_players::user_id.eq(user.id),
-                tournament_players::joined_at.eq(now),
-                tournament_players::results_cancelled.eq(false),
-            ))
-            .execute(conn)
-        {
-            // The rules they entered under, in words (issue 63).
-            Ok(_) => {
-                let mail = crate::domain::mail_kind::Mail::TournamentEntered { tournament: tid };
-                crate::db::outbox::enqueue(conn, user.id, &mail, now)?;
-                Ok(())
-            }
-            Err(e) if is_unique_violation(&e) => Err(Error::Conflict(
+        if !entrants::add(conn, tid, user.id, None, now)? {
+            return Err(Error::Conflict(
                 "You have already joined this tournament.".into(),
-            )),
-            Err(e) => Err(e.into()),
+            ));
         }
+        // The rules they entered under, in words (issue 63).
+        let mail = crate::domain::mail_kind::Mail::TournamentEntered { tournament: tid };
+        crate::db::outbox::enqueue(conn, user.id, &mail, now)?;
+        Ok(())
     })
 }
 
@@ -296,7 +251,7 @@ pub fn entered_mail(
     conn: &mut DbConn,
     tid: i32,
 ) -> Result<Option<(String, Vec<crate::tournaments::rules_text::RuleText>)>, Error> {
-    let t = match load(conn, tid) {
+    let t = match tournaments::load(conn, tid) {
         Ok(t) => t,
         Err(Error::NotFound(_)) => return Ok(None),
         Err(e) => return Err(e),
@@ -310,30 +265,17 @@ pub fn entered_mail(
 
 /// Leave a tournament before it starts.
 pub fn leave(conn: &mut DbConn, tid: i32, user: &User) -> Result<(), Error> {
-    let t = load(conn, tid)?;
+    let t = tournaments::load(conn, tid)?;
     if t.status != TournamentStatus::Entry {
         return Err(Error::Forbidden(
             "The tournament has started: ask its director to withdraw you.".into(),
         ));
     }
     crate::db::write_transaction::<_, Error>(conn, |conn| {
-        let n = diesel::delete(
-            tournament_players::table
-                .filter(tournament_players::tournament_id.eq(tid))
-                .filter(tournament_players::user_id.eq(user.id)),
-        )
-        .execute(conn)?;
-        if n == 0 {
+        if !entrants::remove(conn, tid, user.id)? {
             return Err(Error::Invalid("You are not in this tournament.".into()));
         }
-        let n = diesel::update(
-            tournaments::table
-                .filter(tournaments::id.eq(tid))
-                .filter(tournaments::status.eq(TournamentStatus::Entry.code())),
-        )
-        .set(tournaments::entrants.eq(tournaments::entrants - 1))
-        .execute(conn)?;
-        if n == 0 {
+        if !tournaments::give_back_place(conn, tid)? {
             return Err(Error::Conflict("The tournament has just started.".into()));
         }
         Ok(())
@@ -350,7 +292,7 @@ pub fn start_by_director(
     director: &User,
     now: NaiveDateTime,
 ) -> Result<(), Error> {
-    let t = load(conn, tid)?;
+    let t = tournaments::load(conn, tid)?;
     require_director_of(Some(director), &t)?;
     if t.status != TournamentStatus::Entry {
         return Err(Error::Conflict(

@@ -2,21 +2,19 @@
 //! history, both players mailed.
 
 use crate::db::models::User;
-use crate::db::outbox;
-use crate::db::schema::games;
-use crate::db::DbConn;
+use crate::db::tournament_games::{self, Clocks};
+use crate::db::{outbox, DbConn};
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
 use crate::domain::game_state::{GameStatus, Side};
 use crate::domain::mail_kind::{ClockNotice, Mail};
 use crate::domain::time_control::{self, DAY};
+use crate::domain::tournament_state::NOTE_MAX;
 use crate::game::{events, rows};
 use crate::tournaments::adjudication::directed_game;
-use crate::tournaments::rows::NOTE_MAX;
 use crate::util::clip;
 use chrono::{NaiveDateTime, TimeDelta};
-use diesel::prelude::*;
 
 /// The most one extension gives.
 pub const MAX_EXTENSION_SECS: i64 = 60 * DAY;
@@ -102,22 +100,17 @@ pub fn extend(
         // The game and its clocks as read: a move, a takeback or an
         // outage's extension meanwhile changes them, and the director
         // looks again.
-        let n = diesel::update(
-            games::table
-                .filter(games::id.eq(g.id))
-                .filter(games::ply.eq(g.ply))
-                .filter(games::status.eq(GameStatus::Active.code()))
-                .filter(games::white_clock_secs.eq(white_bank))
-                .filter(games::black_clock_secs.eq(black_bank))
-                .filter(games::clock_deadline.eq(deadline)),
-        )
-        .set((
-            games::white_clock_secs.eq(white_after),
-            games::black_clock_secs.eq(black_after),
-            games::clock_deadline.eq(deadline_after),
-        ))
-        .execute(conn)?;
-        if n == 0 {
+        let before = Clocks {
+            white_secs: white_bank,
+            black_secs: black_bank,
+            deadline,
+        };
+        let after = Clocks {
+            white_secs: white_after,
+            black_secs: black_after,
+            deadline: deadline_after,
+        };
+        if !tournament_games::extend_clocks(conn, g.id, g.ply, before, after)? {
             return Err(Error::Conflict(
                 "The game changed meanwhile (a move was played, or its clocks moved): look at it again."
                     .into(),

@@ -8,7 +8,6 @@ pub mod extension;
 pub mod player_rules;
 pub mod records;
 pub mod rounds;
-pub mod rows;
 pub mod rules_text;
 pub mod swiss_field;
 pub mod team_matches;

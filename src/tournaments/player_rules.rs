@@ -1,14 +1,16 @@
 //! A player's page in a tournament (issue 63): each rule in words beside
 //! what it has done to them so far, and why.
 
-use crate::db::models::{GameRow, TournamentRow};
-use crate::db::DbConn;
+use crate::db::models::GameRow;
+use crate::db::tournaments::{self, TournamentRow};
+use crate::db::{entrants, tournament_games, DbConn};
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
+use crate::domain::standings::{counts, scheduled_games};
 use crate::domain::time_control::utc_minute;
 use crate::game::{events, rows};
-use crate::tournaments::rows::{counts, entrants, games_of, load, named_player, scheduled_games};
+use crate::tournaments::directors::named_player;
 use crate::tournaments::rules_text::{rules, Rule, RuleText};
 
 /// One rule and what it did to the player.
@@ -69,24 +71,24 @@ fn list(ids: &[i32]) -> String {
 
 /// The page of player `name` in tournament `tid`.
 pub fn player_rules(conn: &mut DbConn, tid: i32, name: &str) -> Result<PlayerRules, Error> {
-    let t = load(conn, tid)?;
+    let t = tournaments::load(conn, tid)?;
     let u = named_player(conn, name).map_err(|_| {
         Error::NotFound(format!(
             "There is no player named “{}”.",
             crate::util::clip(name, 40)
         ))
     })?;
-    let players = entrants(conn, tid)?;
+    let players = entrants::of_tournament(conn, tid)?;
     let me = players
         .iter()
         .find(|p| p.user_id == u.id)
         .cloned()
         .ok_or_else(|| Error::NotFound(format!("{} is not in “{}”.", u.username, t.name)))?;
     let field = players.iter().filter(|p| p.replaced_by.is_none()).count();
-    let scheduled = scheduled_games(&t, field).max(0) as usize;
-    let mine: Vec<GameRow> = games_of(conn, tid)?
+    let scheduled = scheduled_games(t.format, t.rounds, field).max(0) as usize;
+    let mine: Vec<GameRow> = tournament_games::of_tournament(conn, tid)?
         .into_iter()
-        .filter(|g| counts(g) && (g.white_id == Some(u.id) || g.black_id == Some(u.id)))
+        .filter(|g| counts(g.reason) && (g.white_id == Some(u.id) || g.black_id == Some(u.id)))
         .collect();
     let opponents: Vec<i32> = mine
         .iter()

@@ -2,17 +2,15 @@
 //! game's record.
 
 use crate::db::models::User;
-use crate::db::schema::games;
-use crate::db::DbConn;
+use crate::db::{tournament_games, tournaments, DbConn};
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
+use crate::domain::standings::counts;
 use crate::game::rows;
-use crate::tournaments::directors::require_director;
-use crate::tournaments::rows::{counts, games_of, load, named_player};
+use crate::tournaments::directors::{named_player, require_director};
 use crate::util::clip;
 use chrono::NaiveDateTime;
-use diesel::prelude::*;
 use missive_rules::Color;
 use std::collections::HashMap;
 
@@ -20,15 +18,9 @@ use std::collections::HashMap;
 /// all moves read in one query.
 pub fn export_pgn(conn: &mut DbConn, tid: i32, site: &str) -> Result<String, Error> {
     use crate::db::models::MoveRow;
-    use crate::db::schema::moves;
-    let t = load(conn, tid)?;
-    let rows = games_of(conn, tid)?;
-    let all_moves: Vec<MoveRow> = moves::table
-        .inner_join(games::table)
-        .filter(games::tournament_id.eq(tid))
-        .order((moves::game_id.asc(), moves::ply.asc()))
-        .select(MoveRow::as_select())
-        .load(conn)?;
+    let t = tournaments::load(conn, tid)?;
+    let rows = tournament_games::of_tournament(conn, tid)?;
+    let all_moves = tournament_games::moves_of_tournament(conn, tid)?;
     let mut by_game: HashMap<i32, Vec<MoveRow>> = HashMap::new();
     for m in all_moves {
         by_game.entry(m.game_id).or_default().push(m);
@@ -40,7 +32,7 @@ pub fn export_pgn(conn: &mut DbConn, tid: i32, site: &str) -> Result<String, Err
         .collect();
     let names = rows::user_names(conn, &ids)?;
     let mut out = String::new();
-    for g in rows.iter().filter(|g| counts(g)) {
+    for g in rows.iter().filter(|g| counts(g.reason)) {
         let moves = by_game.remove(&g.id).unwrap_or_default();
         let ratings = match g.rated {
             true => crate::ratings::read::of_game(conn, g.id)?,
@@ -202,7 +194,6 @@ pub fn import_record(
     now: NaiveDateTime,
 ) -> Result<i32, Error> {
     use crate::db::models::{NewGame, NewMove};
-    use crate::db::schema::moves;
     require_director(Some(director))?;
     let w = named_player(conn, white)?;
     let b = named_player(conn, black)?;
@@ -238,19 +229,12 @@ pub fn import_record(
             },
             &p.history,
         )?;
-        diesel::update(games::table.find(id))
-            .set((
-                games::result.eq(Some(p.result.code())),
-                games::reason.eq(Some(p.reason.code())),
-                games::ended_at.eq(Some(now)),
-            ))
-            .execute(conn)?;
-        for (i, (played, from, to, fen_after, comment, black, turn_no)) in
-            p.plies.iter().enumerate()
-        {
-            let by = if *black { b.id } else { w.id };
-            diesel::insert_into(moves::table)
-                .values(NewMove {
+        let plies: Vec<NewMove> = p
+            .plies
+            .iter()
+            .enumerate()
+            .map(
+                |(i, (played, from, to, fen_after, comment, black, turn_no))| NewMove {
                     game_id: id,
                     ply: i as i32 + 1,
                     display: &played.display,
@@ -258,7 +242,7 @@ pub fn import_record(
                     from_square: from.as_deref(),
                     to_square: to,
                     fen_after,
-                    played_by: by,
+                    played_by: if *black { b.id } else { w.id },
                     played_at: now,
                     comment: comment
                         .as_deref()
@@ -271,9 +255,10 @@ pub fn import_record(
                     history_entry: None,
                     conditional: false,
                     bank_after: None,
-                })
-                .execute(conn)?;
-        }
+                },
+            )
+            .collect();
+        tournament_games::store_imported(conn, id, p.result, p.reason, &plies, now)?;
         Ok(id)
     })
 }

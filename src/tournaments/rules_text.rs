@@ -2,11 +2,11 @@
 //! per rule, the same on the tournament page, above its entry button and in
 //! the entry mail, so a player knows beforehand what each rule will do.
 
-use crate::db::models::TournamentRow;
+use crate::db::tournaments::TournamentRow;
 use crate::domain::game_state::{OnTimeout, CLAIM_DAYS};
+use crate::domain::standings::scheduled_games;
 use crate::domain::time_control::TimeControl;
 use crate::domain::tournament_state::TournamentFormat;
-use crate::tournaments::rows::scheduled_games;
 
 /// Which rule a sentence states; its code names the rule on pages (an
 /// element id) and in tests.
@@ -86,7 +86,7 @@ fn scheduled_words(t: &TournamentRow, field: usize) -> String {
         TournamentFormat::Swiss => plural(i64::from(t.rounds), "game", "games"),
         _ if field < 2 => "one game against each other player".into(),
         _ => {
-            let n = i64::from(scheduled_games(t, field));
+            let n = i64::from(scheduled_games(t.format, t.rounds, field));
             format!(
                 "{} with the {field} players entered now",
                 plural(n, "game", "games")

@@ -3,13 +3,13 @@
 //! (game, colour, points, bye) and whether they are out of this round, as
 //! the tournament's TRF export states them.
 
-use crate::db::models::TournamentRow;
-use crate::db::DbConn;
+use crate::db::tournaments::TournamentRow;
+use crate::db::{byes, entrants, tournament_games, DbConn};
 use crate::domain::dutch::{Entrant, Record, Tournament};
 use crate::domain::error::Error;
-use crate::domain::game_state::GameStatus;
+use crate::domain::game_state::{GameStatus, Side};
+use crate::domain::standings::{counts, points2_for};
 use crate::game::rows;
-use crate::tournaments::rows::{byes_of, counts, entrants, games_of, points2_for};
 use crate::tournaments::trf_export::forfeited;
 use missive_rules::Color;
 use std::collections::{HashMap, HashSet};
@@ -21,9 +21,9 @@ pub fn swiss_field(
     t: &TournamentRow,
     round: i32,
 ) -> Result<(Vec<i32>, Tournament), Error> {
-    let players = entrants(conn, t.id)?;
-    let all_games = games_of(conn, t.id)?;
-    let byes = byes_of(conn, t.id)?;
+    let players = entrants::of_tournament(conn, t.id)?;
+    let all_games = tournament_games::of_tournament(conn, t.id)?;
+    let byes = byes::of_tournament(conn, t.id)?;
     let cancelled: HashSet<i32> = players
         .iter()
         .filter(|p| p.results_cancelled)
@@ -39,7 +39,7 @@ pub fn swiss_field(
     for p in &players {
         let user = p.user_id;
         let mut records = vec![Record::default(); played];
-        for g in all_games.iter().filter(|g| counts(g)) {
+        for g in all_games.iter().filter(|g| counts(g.reason)) {
             let (Some(r), Some(colour)) = (g.round, rows::side_of(g, user)) else {
                 continue;
             };
@@ -59,7 +59,12 @@ pub fn swiss_field(
                 played,
                 paired: true,
                 points2: if scores {
-                    points2_for(g, user) as u32
+                    let side = if g.white_id == Some(user) {
+                        Side::White
+                    } else {
+                        Side::Black
+                    };
+                    points2_for(g.result, side) as u32
                 } else {
                     0
                 },

@@ -7,10 +7,10 @@
 use crate::db::models::GameRow;
 use crate::db::DbConn;
 use crate::domain::error::Error;
-use crate::domain::game_state::{EndReason, GameStatus};
+use crate::domain::game_state::{EndReason, GameStatus, Side};
+use crate::domain::standings::{counts, points2_for};
 use crate::domain::tournament_state::TournamentFormat;
 use crate::domain::trf::{self, RoundEntry, Trf, TrfPlayer, TrfResult};
-use crate::tournaments::rows::{counts, points2_for};
 use crate::tournaments::views::{view, TournamentView};
 use missive_rules::Color;
 use std::collections::HashMap;
@@ -34,7 +34,12 @@ fn result_for(g: &GameRow, user: i32) -> TrfResult {
     if g.status != GameStatus::Finished {
         return TrfResult::Pending;
     }
-    match (points2_for(g, user), forfeited(g)) {
+    let side = if g.white_id == Some(user) {
+        Side::White
+    } else {
+        Side::Black
+    };
+    match (points2_for(g.result, side), forfeited(g)) {
         (2, true) => TrfResult::ForfeitWin,
         (_, true) => TrfResult::ForfeitLoss,
         (2, false) => TrfResult::Win,
@@ -53,7 +58,7 @@ fn build(v: &TournamentView) -> Trf {
         .enumerate()
         .map(|(i, p)| (p.user_id, i as u32 + 1))
         .collect();
-    let games: Vec<&GameRow> = v.games.iter().filter(|g| counts(g)).collect();
+    let games: Vec<&GameRow> = v.games.iter().filter(|g| counts(g.reason)).collect();
     let last_round = games
         .iter()
         .filter_map(|g| g.round)

@@ -1,19 +1,17 @@
 //! What tournament pages show: standings, the cross table, the director's
 //! dashboard, and the round mail.
 
-use crate::db::models::{EntrantRow, GameRow, TournamentRow, User};
-use crate::db::schema::{
-    adjudication_requests, adjudications, games, tournament_players, tournaments,
-};
-use crate::db::DbConn;
+use crate::db::entrants::{self, EntrantRow};
+use crate::db::models::{GameRow, User};
+use crate::db::tournaments::{self, TournamentRow};
+use crate::db::{adjudications, byes, tournament_games, DbConn};
 use crate::domain::error::Error;
-use crate::domain::game_state::{EndReason, GameResult, GameStatus};
-use crate::domain::tournament_state::{TournamentFormat, TournamentStatus};
+use crate::domain::game_state::{GameResult, GameStatus};
+use crate::domain::standings::counts;
+use crate::domain::tournament_state::TournamentFormat;
 use crate::game::rows;
 use crate::tournaments::directors::require_director;
-use crate::tournaments::rows::{byes_of, counts, entrants, games_of, load};
-use chrono::{Duration, NaiveDate, NaiveDateTime};
-use diesel::prelude::*;
+use chrono::{Duration, NaiveDateTime};
 use std::collections::{HashMap, HashSet};
 
 // ---------------------------------------------------------------------------
@@ -59,25 +57,16 @@ pub struct TournamentView {
 /// The tournament with its players, games, byes and standings: a fixed
 /// number of queries whatever its size.
 pub fn view(conn: &mut DbConn, tid: i32) -> Result<TournamentView, Error> {
-    let t = load(conn, tid)?;
-    let players = entrants(conn, tid)?;
-    let all = games_of(conn, tid)?;
-    let byes = byes_of(conn, tid)?;
+    let t = tournaments::load(conn, tid)?;
+    let players = entrants::of_tournament(conn, tid)?;
+    let all = tournament_games::of_tournament(conn, tid)?;
+    let byes = byes::of_tournament(conn, tid)?;
     let mut ids: Vec<i32> = players.iter().map(|p| p.user_id).collect();
     ids.push(t.director_id);
     let names = rows::user_names(conn, &ids)?;
     let name = |id: i32| names.get(&id).cloned().unwrap_or_else(|| "?".into());
     let (standings, crosstable) = compute_standings(&t, &players, &all, &byes, &name);
-    let adjudications: Vec<(i32, String, String)> = adjudications::table
-        .inner_join(games::table.on(games::id.eq(adjudications::game_id)))
-        .filter(games::tournament_id.eq(tid))
-        .order(adjudications::id.asc())
-        .select((
-            adjudications::game_id,
-            adjudications::result,
-            adjudications::reason,
-        ))
-        .load(conn)?;
+    let adjudications = adjudications::of_tournament(conn, tid)?;
     let ratings = crate::ratings::read::shown(conn, &t.variant, &ids, crate::util::now())?;
     Ok(TournamentView {
         ratings,
@@ -122,7 +111,7 @@ pub fn compute_standings(
     let mut results = Vec::new();
     for g in all
         .iter()
-        .filter(|g| counts(g) && g.status == GameStatus::Finished)
+        .filter(|g| counts(g.reason) && g.status == GameStatus::Finished)
     {
         let (Some(white), Some(black)) = (g.white_id, g.black_id) else {
             continue;
@@ -221,18 +210,10 @@ impl ClockWatch {
 /// Running games of these tournaments whose deadline falls within 48 hours,
 /// and their players on leave today.
 fn clock_watch(conn: &mut DbConn, tids: &[i32], now: NaiveDateTime) -> Result<ClockWatch, Error> {
-    use crate::db::schema::leave_bookings;
     let soon = now + Duration::hours(48);
     // `clock_deadline` ignores leave (leave only moves a deadline later): a
     // cheap filter, then the clocks service gives the true deadline.
-    let candidates: Vec<GameRow> = games::table
-        .filter(games::tournament_id.eq_any(tids))
-        .filter(games::status.eq(GameStatus::Active.code()))
-        .filter(games::clock_deadline.le(soon))
-        .order(games::clock_deadline.asc())
-        .limit(200)
-        .select(GameRow::as_select())
-        .load(conn)?;
+    let candidates = tournament_games::nearing_deadline(conn, tids, soon)?;
     // Every mover's leave in one query, not one per game.
     let movers: Vec<i32> = candidates.iter().filter_map(rows::player_to_move).collect();
     let leave = crate::db::leave::booked_leave_of(conn, &movers)?;
@@ -259,32 +240,9 @@ fn clock_watch(conn: &mut DbConn, tids: &[i32], now: NaiveDateTime) -> Result<Cl
             }
         }
     }
-    let today = now.date();
-    let players: Vec<(i32, i32)> = tournament_players::table
-        .inner_join(tournaments::table)
-        .filter(tournaments::id.eq_any(tids))
-        .filter(tournaments::status.eq_any([
-            TournamentStatus::Entry.code(),
-            TournamentStatus::Running.code(),
-        ]))
-        .filter(tournament_players::withdrawn_at.is_null())
-        .select((
-            tournament_players::user_id,
-            tournament_players::tournament_id,
-        ))
-        .load(conn)?;
-    let ids: Vec<i32> = players.iter().map(|p| p.0).collect();
-    let away: Vec<(i32, NaiveDate)> = leave_bookings::table
-        .filter(leave_bookings::user_id.eq_any(&ids))
-        .filter(leave_bookings::start_date.le(today))
-        .filter(leave_bookings::end_date.ge(today))
-        .select((leave_bookings::user_id, leave_bookings::end_date))
-        .load(conn)?;
-    for (u, until) in away {
-        for (_, tid) in players.iter().filter(|p| p.0 == u) {
-            w.on_leave
-                .push((u, *tid, format!("on leave until {until} (included)")));
-        }
+    for (u, tid, until) in entrants::on_leave(conn, tids, now.date())? {
+        w.on_leave
+            .push((u, tid, format!("on leave until {until} (included)")));
     }
     Ok(w)
 }
@@ -309,52 +267,21 @@ pub fn dashboard(
     now: NaiveDateTime,
 ) -> Result<Dashboard, Error> {
     require_director(Some(director))?;
-    let mine: Vec<TournamentRow> = tournaments::table
-        .filter(tournaments::director_id.eq(director.id))
-        .order(tournaments::id.desc())
-        .select(TournamentRow::as_select())
-        .load(conn)?;
+    let mine = tournaments::directed_by(conn, director.id)?;
     let tids: Vec<i32> = mine.iter().map(|t| t.id).collect();
     let tname: HashMap<i32, String> = mine.iter().map(|t| (t.id, t.name.clone())).collect();
     let tn = |id: Option<i32>| id.and_then(|i| tname.get(&i).cloned()).unwrap_or_default();
     let recent = now - Duration::days(30);
-    let forfeit_rows: Vec<GameRow> = games::table
-        .filter(games::tournament_id.eq_any(&tids))
-        .filter(games::reason.eq(EndReason::TimeForfeit.code()))
-        .filter(games::ended_at.ge(recent))
-        .order(games::ended_at.desc())
-        .limit(100)
-        .select(GameRow::as_select())
-        .load(conn)?;
-    let withdrawn: Vec<EntrantRow> = tournament_players::table
-        .filter(tournament_players::tournament_id.eq_any(&tids))
-        .filter(tournament_players::withdrawn_at.ge(recent))
-        .order(tournament_players::withdrawn_at.desc())
-        .limit(100)
-        .select(EntrantRow::as_select())
-        .load(conn)?;
-    let requests: Vec<(i32, i32, Option<i32>, i32, String, NaiveDateTime)> =
-        adjudication_requests::table
-            .inner_join(games::table)
-            .filter(games::tournament_id.eq_any(&tids))
-            .filter(adjudication_requests::resolved_at.is_null())
-            .order(adjudication_requests::id.asc())
-            .select((
-                adjudication_requests::id,
-                adjudication_requests::game_id,
-                games::tournament_id,
-                adjudication_requests::user_id,
-                adjudication_requests::note,
-                adjudication_requests::created_at,
-            ))
-            .load(conn)?;
+    let forfeit_rows = tournament_games::forfeits_since(conn, &tids, recent)?;
+    let withdrawn = entrants::withdrawn_since(conn, &tids, recent)?;
+    let requests = adjudications::open_requests(conn, &tids)?;
     let clocks = clock_watch(conn, &tids, now)?;
     let mut ids: Vec<i32> = forfeit_rows
         .iter()
         .flat_map(|g| [g.white_id, g.black_id])
         .flatten()
         .chain(withdrawn.iter().map(|e| e.user_id))
-        .chain(requests.iter().map(|r| r.3))
+        .chain(requests.iter().map(|r| r.user_id))
         .chain(clocks.ids())
         .collect();
     ids.sort_unstable();
@@ -402,7 +329,16 @@ pub fn dashboard(
             .collect(),
         requests: requests
             .into_iter()
-            .map(|(id, g, tid, u, note, at)| (id, g, tn(tid), name(Some(u)), note, at))
+            .map(|r| {
+                (
+                    r.id,
+                    r.game_id,
+                    tn(r.tournament_id),
+                    name(Some(r.user_id)),
+                    r.note,
+                    r.created_at,
+                )
+            })
             .collect(),
         tournaments: mine,
     })
@@ -431,21 +367,13 @@ pub fn round_mail(
     round: Option<i32>,
     user_id: i32,
 ) -> Result<Option<RoundMail>, Error> {
-    let Ok(t) = load(conn, tid) else {
+    let Ok(t) = tournaments::load(conn, tid) else {
         return Ok(None);
     };
-    let mut q = games::table
-        .filter(games::tournament_id.eq(tid))
-        .filter(games::white_id.eq(user_id).or(games::black_id.eq(user_id)))
-        .into_boxed();
-    if let Some(r) = round {
-        q = q.filter(games::round.eq(r));
-    }
-    let rows: Vec<GameRow> = q
-        .order((games::round.asc(), games::id.asc()))
-        .select(GameRow::as_select())
-        .load(conn)?;
-    let rows: Vec<GameRow> = rows.into_iter().filter(counts).collect();
+    let rows: Vec<GameRow> = tournament_games::of_player(conn, tid, user_id, round)?
+        .into_iter()
+        .filter(|g| counts(g.reason))
+        .collect();
     let ids: Vec<i32> = rows
         .iter()
         .flat_map(|g| [g.white_id, g.black_id])
@@ -453,7 +381,7 @@ pub fn round_mail(
         .collect();
     let names = rows::user_names(conn, &ids)?;
     let bye = match round {
-        Some(r) => byes_of(conn, tid)?
+        Some(r) => byes::of_tournament(conn, tid)?
             .iter()
             .any(|(br, u)| *br == r && *u == user_id),
         None => false,

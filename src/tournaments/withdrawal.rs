@@ -1,24 +1,20 @@
 //! The forfeit rule every ending game of a tournament passes, withdrawing
 //! players, and replacing them.
 
-use crate::db::models::{GameRow, TournamentRow, User};
-use crate::db::outbox;
-use crate::db::schema::{games, tournament_byes, tournament_players};
-use crate::db::DbConn;
+use crate::db::models::{GameRow, User};
+use crate::db::tournaments::{self, TournamentRow};
+use crate::db::{byes, entrants, outbox, tournament_games, DbConn};
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
 use crate::domain::mail_kind::Mail;
+use crate::domain::standings::{counts, scheduled_games};
 use crate::domain::tournament_state::TournamentStatus;
 use crate::game::ending::record_end;
 use crate::game::rows;
-use crate::tournaments::directors::require_director_of;
+use crate::tournaments::directors::{named_player, require_director_of};
 use crate::tournaments::rounds::{advance, mail_round, new_game};
-use crate::tournaments::rows::{
-    counts, entrant, entrants, games_of, is_withdrawn, load, named_player, scheduled_games,
-};
 use crate::util::clip;
 use chrono::NaiveDateTime;
-use diesel::prelude::*;
 use std::collections::HashSet;
 
 // ---------------------------------------------------------------------------
@@ -37,9 +33,9 @@ pub fn on_game_end(conn: &mut DbConn, game_id: i32, now: NaiveDateTime) -> Resul
             None => None,
         };
         if let Some(loser) = loser {
-            let t = load(conn, tid)?;
+            let t = tournaments::load(conn, tid)?;
             if let Some(why) = forfeit_rule_breach(conn, &t, loser)? {
-                if !is_withdrawn(conn, tid, loser)? {
+                if !entrants::is_withdrawn(conn, tid, loser)? {
                     withdraw(conn, &t, loser, &why, now)?;
                 }
             }
@@ -63,7 +59,7 @@ fn forfeit_rule_breach(
     t: &TournamentRow,
     user: i32,
 ) -> Result<Option<String>, Error> {
-    let forfeits = losses_by(conn, t.id, user, &[EndReason::TimeForfeit])?;
+    let forfeits = tournament_games::losses(conn, t.id, user, &[EndReason::TimeForfeit])?;
     if forfeits >= t.forfeit_limit as i64 {
         let games = if forfeits == 1 { "game" } else { "games" };
         return Ok(Some(format!(
@@ -71,47 +67,15 @@ fn forfeit_rule_breach(
             t.forfeit_limit
         )));
     }
-    let silent = losses_by(conn, t.id, user, &[EndReason::Silence])?;
+    let silent = tournament_games::losses(conn, t.id, user, &[EndReason::Silence])?;
     if silent == 0 {
         return Ok(None);
     }
-    let field = tournament_players::table
-        .filter(tournament_players::tournament_id.eq(t.id))
-        .filter(tournament_players::replaced_by.is_null())
-        .count()
-        .get_result::<i64>(conn)? as usize;
-    let scheduled = i64::from(scheduled_games(t, field).max(1));
+    let field = entrants::field_size(conn, t.id)?;
+    let scheduled = i64::from(scheduled_games(t.format, t.rounds, field).max(1));
     Ok((2 * silent >= scheduled).then(|| {
         format!("silent withdrawal: lost {silent} of {scheduled} scheduled games by silence")
     }))
-}
-
-/// Games `user` lost on time in a tournament.
-pub fn time_forfeits(conn: &mut DbConn, tid: i32, user: i32) -> Result<i64, Error> {
-    losses_by(conn, tid, user, &[EndReason::TimeForfeit])
-}
-
-/// Games `user` lost in a tournament by silence.
-pub fn silence_losses(conn: &mut DbConn, tid: i32, user: i32) -> Result<i64, Error> {
-    losses_by(conn, tid, user, &[EndReason::Silence])
-}
-
-/// Games `user` lost in a tournament for one of `reasons`.
-fn losses_by(conn: &mut DbConn, tid: i32, user: i32, reasons: &[EndReason]) -> Result<i64, Error> {
-    let codes: Vec<&str> = reasons.iter().map(|r| r.code()).collect();
-    Ok(games::table
-        .filter(games::tournament_id.eq(tid))
-        .filter(games::reason.eq_any(codes))
-        .filter(
-            games::result
-                .eq(GameResult::WhiteWins.code())
-                .and(games::black_id.eq(user))
-                .or(games::result
-                    .eq(GameResult::BlackWins.code())
-                    .and(games::white_id.eq(user))),
-        )
-        .count()
-        .get_result(conn)?)
 }
 
 /// Withdraw a player: mark them, decide whether their results are cancelled
@@ -132,45 +96,30 @@ pub fn withdraw(
                 .into(),
         ));
     }
-    let e = entrant(conn, t.id, user)?
+    let e = entrants::find(conn, t.id, user)?
         .filter(|e| e.replaced_by.is_none())
         .ok_or_else(|| Error::Invalid("That player is not in this tournament.".into()))?;
     if e.withdrawn_at.is_some() {
         return Err(Error::Conflict("That player is already withdrawn.".into()));
     }
-    let field = tournament_players::table
-        .filter(tournament_players::tournament_id.eq(t.id))
-        .filter(tournament_players::replaced_by.is_null())
-        .count()
-        .get_result::<i64>(conn)? as usize;
-    let all = games_of(conn, t.id)?;
+    let field = entrants::field_size(conn, t.id)?;
+    let all = tournament_games::of_tournament(conn, t.id)?;
     let mine: Vec<&GameRow> = all
         .iter()
-        .filter(|g| counts(g) && (g.white_id == Some(user) || g.black_id == Some(user)))
+        .filter(|g| counts(g.reason) && (g.white_id == Some(user) || g.black_id == Some(user)))
         .collect();
     let completed = mine
         .iter()
         .filter(|g| g.status == GameStatus::Finished && g.reason != Some(EndReason::Withdrawal))
         .count();
-    let scheduled = scheduled_games(t, field).max(0) as usize;
+    let scheduled = scheduled_games(t.format, t.rounds, field).max(0) as usize;
     let effect = crate::domain::standings::withdrawal_effect(completed, scheduled);
     let cancel = matches!(
         effect,
         crate::domain::standings::WithdrawalEffect::CancelResults
     );
     crate::db::write_transaction::<_, Error>(conn, |conn| {
-        let n = diesel::update(
-            tournament_players::table
-                .filter(tournament_players::id.eq(e.id))
-                .filter(tournament_players::withdrawn_at.is_null()),
-        )
-        .set((
-            tournament_players::withdrawn_at.eq(Some(now)),
-            tournament_players::withdrawal_reason.eq(Some(clip(why, 300))),
-            tournament_players::results_cancelled.eq(cancel),
-        ))
-        .execute(conn)?;
-        if n == 0 {
+        if !entrants::mark_withdrawn(conn, e.id, &clip(why, 300), cancel, now)? {
             return Err(Error::Conflict("That player is already withdrawn.".into()));
         }
         let notice = Mail::TournamentWithdrawn {
@@ -211,7 +160,7 @@ pub fn director_withdraw(
     note: &str,
     now: NaiveDateTime,
 ) -> Result<(), Error> {
-    let t = load(conn, tid)?;
+    let t = tournaments::load(conn, tid)?;
     require_director_of(Some(director), &t)?;
     let u = named_player(conn, player)?;
     let note = note.trim();
@@ -237,7 +186,7 @@ pub fn replace(
     newcomer: &str,
     now: NaiveDateTime,
 ) -> Result<(), Error> {
-    let t = load(conn, tid)?;
+    let t = tournaments::load(conn, tid)?;
     require_director_of(Some(director), &t)?;
     if t.status != TournamentStatus::Running {
         return Err(Error::Invalid(
@@ -246,7 +195,7 @@ pub fn replace(
     }
     let old = named_player(conn, withdrawn)?;
     let new = named_player(conn, newcomer)?;
-    let e = entrant(conn, tid, old.id)?
+    let e = entrants::find(conn, tid, old.id)?
         .ok_or_else(|| Error::Invalid(format!("{} is not in this tournament.", old.username)))?;
     if e.withdrawn_at.is_none() || e.replaced_by.is_some() {
         return Err(Error::Invalid(format!(
@@ -254,49 +203,36 @@ pub fn replace(
             old.username
         )));
     }
-    if entrant(conn, tid, new.id)?.is_some() {
+    if entrants::find(conn, tid, new.id)?.is_some() {
         return Err(Error::Invalid(format!(
             "{} is already in this tournament.",
             new.username
         )));
     }
-    let all = games_of(conn, tid)?;
+    let all = tournament_games::of_tournament(conn, tid)?;
     if all.iter().any(|g| g.round == Some(1) && g.ply > 0) {
         return Err(Error::Forbidden(
             "The first round's games have started: a withdrawn player can no longer be replaced."
                 .into(),
         ));
     }
-    let withdrawn_players: HashSet<i32> = entrants(conn, tid)?
+    let withdrawn_players: HashSet<i32> = entrants::of_tournament(conn, tid)?
         .iter()
         .filter(|p| p.withdrawn_at.is_some())
         .map(|p| p.user_id)
         .collect();
     crate::db::write_transaction::<_, Error>(conn, |conn| {
-        let n = diesel::update(
-            tournament_players::table
-                .filter(tournament_players::id.eq(e.id))
-                .filter(tournament_players::replaced_by.is_null()),
-        )
-        .set((
-            tournament_players::replaced_by.eq(Some(new.id)),
-            tournament_players::results_cancelled.eq(true),
-        ))
-        .execute(conn)?;
-        if n == 0 {
+        if !entrants::mark_replaced(conn, e.id, new.id)? {
             return Err(Error::Conflict(
                 "That player has just been replaced.".into(),
             ));
         }
-        diesel::insert_into(tournament_players::table)
-            .values((
-                tournament_players::tournament_id.eq(tid),
-                tournament_players::user_id.eq(new.id),
-                tournament_players::seed.eq(e.seed),
-                tournament_players::joined_at.eq(now),
-                tournament_players::results_cancelled.eq(false),
-            ))
-            .execute(conn)?;
+        if !entrants::add(conn, tid, new.id, e.seed, now)? {
+            return Err(Error::internal(format!(
+                "tournament {tid}: {} is in it already",
+                new.username
+            )));
+        }
         for g in all
             .iter()
             .filter(|g| g.ply == 0 && (g.white_id == Some(old.id) || g.black_id == Some(old.id)))
@@ -307,9 +243,7 @@ pub fn replace(
                 (g.white_id, Some(new.id))
             };
             let opponent = rows::opponent_of(g, old.id);
-            diesel::update(games::table.find(g.id))
-                .set(games::reason.eq(Some(EndReason::Replaced.code())))
-                .execute(conn)?;
+            tournament_games::mark_replaced(conn, g.id)?;
             if opponent.is_some_and(|o| withdrawn_players.contains(&o)) {
                 continue;
             }
@@ -317,13 +251,7 @@ pub fn replace(
                 new_game(conn, &t, w, b, round, now)?;
             }
         }
-        diesel::update(
-            tournament_byes::table
-                .filter(tournament_byes::tournament_id.eq(tid))
-                .filter(tournament_byes::user_id.eq(old.id)),
-        )
-        .set(tournament_byes::user_id.eq(new.id))
-        .execute(conn)?;
+        byes::hand_over(conn, tid, old.id, new.id)?;
         mail_round(conn, tid, None, new.id, now)?;
         Ok(())
     })

@@ -13,7 +13,8 @@ use chrono::Duration;
 use common::{Backend, TestApp, TestClient};
 use missive::clocks::forfeit;
 use missive::db::models::{GameRow, User};
-use missive::tournaments::{directors, entry, rows};
+use missive::db::tournament_games;
+use missive::tournaments::{directors, entry};
 
 async fn login(b: &Browser) -> Result<()> {
     b.goto("/login").await?;
@@ -81,7 +82,7 @@ fn the_issue_case_the_rules_on_the_page_match_what_happens() {
         }
         entry::start_by_director(conn, tid, &dora, now).unwrap();
         let tess = user(&app, "tess");
-        let mine: Vec<GameRow> = rows::games_of(conn, tid)
+        let mine: Vec<GameRow> = tournament_games::of_tournament(conn, tid)
             .unwrap()
             .into_iter()
             .filter(|g| g.white_id == Some(tess.id) || g.black_id == Some(tess.id))

@@ -78,7 +78,7 @@ fn tournament(
     for p in players {
         entry::join(conn, tid, p, t0()).unwrap();
     }
-    let close = missive::tournaments::rows::load(conn, tid)
+    let close = missive::db::tournaments::load(conn, tid)
         .unwrap()
         .entry_closes;
     assert_eq!(rounds::sweep(conn, close).unwrap(), vec![tid]);
@@ -100,7 +100,7 @@ fn notices(conn: &mut DbConn, notice: ClockNotice) -> Vec<(i32, Option<i32>)> {
 }
 
 fn mine(conn: &mut DbConn, tid: i32, u: &User) -> Vec<GameRow> {
-    missive::tournaments::rows::games_of(conn, tid)
+    missive::db::tournament_games::of_tournament(conn, tid)
         .unwrap()
         .into_iter()
         .filter(|g| g.white_id == Some(u.id) || g.black_id == Some(u.id))
@@ -134,7 +134,7 @@ fn silent_player_in_a_round_robin_crosses_the_withdrawal_threshold(backend: Back
     // The others keep playing their games among themselves, so only Sam
     // is silent.
     let others_move = |conn: &mut DbConn, text: &str, at: NaiveDateTime| {
-        for g in missive::tournaments::rows::games_of(conn, tid).unwrap() {
+        for g in missive::db::tournament_games::of_tournament(conn, tid).unwrap() {
             if g.white_id == Some(sam.id) || g.black_id == Some(sam.id) {
                 continue;
             }
@@ -206,7 +206,7 @@ fn silent_player_in_a_round_robin_crosses_the_withdrawal_threshold(backend: Back
             Some(EndReason::Withdrawal)
         ]
     );
-    let e = missive::tournaments::rows::entrant(conn, tid, sam.id)
+    let e = missive::db::entrants::find(conn, tid, sam.id)
         .unwrap()
         .unwrap();
     assert!(e.withdrawn_at.is_some());
@@ -306,7 +306,7 @@ fn claim_or_wait(backend: Backend) {
     let amy = user(conn, "amy");
     let bob = user(conn, "bob");
     let (tid, start) = tournament(conn, &dir, &[&amy, &bob], "2d/move", "", "claim");
-    let g = missive::tournaments::rows::games_of(conn, tid).unwrap()[0].clone();
+    let g = missive::db::tournament_games::of_tournament(conn, tid).unwrap()[0].clone();
     assert_eq!(g.on_timeout, missive::domain::game_state::OnTimeout::Claim);
     let (white, black) = if g.white_id == Some(amy.id) {
         (&amy, &bob)
@@ -614,7 +614,7 @@ fn directors_give_time_and_decide_results_and_both_players_are_told(backend: Bac
     let amy = user(conn, "amy");
     let bob = user(conn, "bob");
     let (tid, start) = tournament(conn, &dir, &[&amy, &bob], "3d/move", "", "lose");
-    let g = missive::tournaments::rows::games_of(conn, tid).unwrap()[0].clone();
+    let g = missive::db::tournament_games::of_tournament(conn, tid).unwrap()[0].clone();
     let white = if g.white_id == Some(amy.id) {
         &amy
     } else {

@@ -8,11 +8,11 @@ use crate::common;
 
 use common::{declared_fields, declared_routes, Backend, TestApp, TestClient};
 use missive::accounts::users as accounts;
+use missive::db::tournament_games;
 use missive::tournaments::directors;
 use missive::tournaments::entry;
 use missive::tournaments::entry::TournamentForm;
 use missive::tournaments::rounds;
-use missive::tournaments::rows;
 use rand::{seq::SliceRandom, Rng, SeedableRng};
 use reqwest::StatusCode;
 
@@ -274,7 +274,7 @@ fn every_route_survives_hostile_input(backend: Backend) {
         entry::join(conn, open, &bob_user, now).unwrap();
         let started = rounds::sweep(conn, now + chrono::Duration::days(2)).unwrap();
         assert_eq!(started, vec![running]);
-        let first = rows::games_of(conn, running).unwrap()[0].id;
+        let first = tournament_games::of_tournament(conn, running).unwrap()[0].id;
         (open, running, first)
     };
     let ids = Ids {

@@ -10,11 +10,11 @@ use diesel::RunQueryDsl;
 use missive::accounts::links::{self, PlayLink};
 use missive::accounts::mail_settings;
 use missive::accounts::users as accounts;
+use missive::db::tournament_games;
 use missive::tournaments::directors;
 use missive::tournaments::entry;
 use missive::tournaments::entry::TournamentForm;
 use missive::tournaments::rounds;
-use missive::tournaments::rows;
 use reqwest::StatusCode;
 
 both_backends!(
@@ -133,7 +133,7 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
         assert_eq!(started, vec![run_t]);
         let bob_id = accounts::find_by_name(conn, "bob").unwrap().unwrap().id;
         // A game of bob's (he asks for its adjudication).
-        let run_game = rows::games_of(conn, run_t)
+        let run_game = tournament_games::of_tournament(conn, run_t)
             .unwrap()
             .iter()
             .find(|g| g.white_id == Some(bob_id) || g.black_id == Some(bob_id))

@@ -13,10 +13,10 @@ use missive::clocks::forfeit;
 use missive::db::models::{GameRow, User};
 use missive::db::outbox;
 use missive::db::schema::games;
+use missive::db::{entrants, tournament_games, tournaments};
 use missive::domain::game_state::{EndReason, GameStatus};
 use missive::domain::mail_kind::{Mail, MailKind};
 use missive::tournaments::entry::{self, TournamentForm};
-use missive::tournaments::rows;
 use reqwest::StatusCode;
 
 both_backends!(
@@ -144,7 +144,7 @@ fn started_issue_case(app: &TestApp) -> (i32, NaiveDateTime, Vec<GameRow>) {
     }
     entry::start_by_director(conn, tid, &dora, now).unwrap();
     let tess = user_row(app, "tess");
-    let mine: Vec<GameRow> = rows::games_of(conn, tid)
+    let mine: Vec<GameRow> = tournament_games::of_tournament(conn, tid)
         .unwrap()
         .into_iter()
         .filter(|g| g.white_id == Some(tess.id) || g.black_id == Some(tess.id))
@@ -191,7 +191,7 @@ fn a_claimed_loss_on_time_is_no_silent_withdrawal(backend: Backend) {
     // One claimed loss on time of a limit of two: Tess plays on. (The old
     // rule counted it as silence, 1 of 2 scheduled games, and withdrew her.)
     let conn = &mut app.db();
-    let e = rows::entrant(conn, tid, tess.id).unwrap().unwrap();
+    let e = entrants::find(conn, tid, tess.id).unwrap().unwrap();
     assert!(e.withdrawn_at.is_none(), "{:?}", e.withdrawal_reason);
     let other = missive::game::rows::load(conn, mine[1].id).unwrap();
     assert_eq!(other.status, GameStatus::Active, "her other game goes on");
@@ -223,7 +223,7 @@ fn a_claimed_loss_on_time_is_no_silent_withdrawal(backend: Backend) {
     assert_eq!(forfeit::sweep_report(conn, later).unwrap().forfeits, 2);
     let ended = missive::game::rows::load(conn, mine[1].id).unwrap();
     assert_eq!(ended.reason, Some(EndReason::TimeForfeit));
-    let e = rows::entrant(conn, tid, tess.id).unwrap().unwrap();
+    let e = entrants::find(conn, tid, tess.id).unwrap().unwrap();
     assert_eq!(
         e.withdrawal_reason.as_deref(),
         Some("lost 2 games on time (the limit is 2)")
@@ -355,7 +355,7 @@ fn director_controls_only_where_they_can_act(backend: Backend) {
         d.post(&format!("{url}/start"), &[]).status(),
         StatusCode::SEE_OTHER
     );
-    let all = rows::games_of(&mut app.db(), tid).unwrap();
+    let all = tournament_games::of_tournament(&mut app.db(), tid).unwrap();
     let ann_id = app.user_id("ann");
     let finished = all
         .iter()
@@ -437,7 +437,7 @@ fn the_entry_window_has_defaults(backend: Backend) {
         .trim_start_matches("/tournaments/")
         .parse()
         .unwrap();
-    let t = rows::load(&mut app.db(), tid).unwrap();
+    let t = tournaments::load(&mut app.db(), tid).unwrap();
     assert_eq!(
         t.entry_closes,
         (today + Duration::days(15)).and_hms_opt(0, 0, 0).unwrap()

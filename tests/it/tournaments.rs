@@ -10,6 +10,7 @@ use common::{Backend, TestApp};
 use missive::accounts::users as accounts;
 use missive::db::models::{GameRow, User};
 use missive::db::DbConn;
+use missive::db::{byes, entrants, tournament_games, tournaments};
 use missive::domain::dutch;
 use missive::domain::error::Error;
 use missive::domain::game_state::{EndReason, GameResult, GameStatus, Side};
@@ -22,7 +23,6 @@ use missive::tournaments::directors;
 use missive::tournaments::entry;
 use missive::tournaments::entry::TournamentForm;
 use missive::tournaments::rounds;
-use missive::tournaments::rows;
 use missive::tournaments::swiss_field::swiss_field;
 use missive::tournaments::views;
 use missive::tournaments::views::StandingLine;
@@ -95,7 +95,7 @@ fn started(
     for (i, p) in players.iter().enumerate() {
         entry::join(conn, tid, p, t0() + Duration::minutes(i as i64)).unwrap();
     }
-    let close = rows::load(conn, tid).unwrap().entry_closes;
+    let close = tournaments::load(conn, tid).unwrap().entry_closes;
     assert!(rounds::sweep(conn, close - Duration::seconds(1))
         .unwrap()
         .is_empty());
@@ -104,7 +104,7 @@ fn started(
 }
 
 fn tgames(conn: &mut DbConn, tid: i32) -> Vec<GameRow> {
-    rows::games_of(conn, tid).unwrap()
+    tournament_games::of_tournament(conn, tid).unwrap()
 }
 
 /// End a game with a chosen result through the games service: the loser
@@ -171,7 +171,7 @@ fn round_robin_of_five(backend: Backend) {
     let us: Vec<User> = names.iter().map(|n| user(conn, n)).collect();
     let refs: Vec<&User> = us.iter().collect();
     let (tid, start) = started(conn, &dir, form("Winter RR", "round-robin", "", "2"), &refs);
-    let t = rows::load(conn, tid).unwrap();
+    let t = tournaments::load(conn, tid).unwrap();
     assert_eq!(t.status, TournamentStatus::Running);
     assert_eq!((t.rounds, t.current_round), (5, 5));
     let gs = tgames(conn, tid);
@@ -287,7 +287,7 @@ fn round_robin_of_five(backend: Backend) {
         };
         finish(conn, g, result, &who, start + Duration::hours(k as i64 + 1));
     }
-    let t = rows::load(conn, tid).unwrap();
+    let t = tournaments::load(conn, tid).unwrap();
     assert_eq!(
         t.status,
         TournamentStatus::Finished,
@@ -336,7 +336,7 @@ fn swiss_of_eight(backend: Backend) {
     let mut met: HashSet<(usize, usize)> = HashSet::new();
     let mut rounds_seen = Vec::new();
     for round in 1..=3 {
-        let t = rows::load(conn, tid).unwrap();
+        let t = tournaments::load(conn, tid).unwrap();
         assert_eq!(t.current_round, round, "round {round} is paired");
         let gs: Vec<GameRow> = tgames(conn, tid)
             .into_iter()
@@ -362,7 +362,7 @@ fn swiss_of_eight(backend: Backend) {
                 "0-1"
             };
             // The next round appears only when the last game of this one ends.
-            assert_eq!(rows::load(conn, tid).unwrap().current_round, round);
+            assert_eq!(tournaments::load(conn, tid).unwrap().current_round, round);
             finish(
                 conn,
                 g,
@@ -373,7 +373,7 @@ fn swiss_of_eight(backend: Backend) {
         }
     }
     assert_eq!(
-        rows::load(conn, tid).unwrap().status,
+        tournaments::load(conn, tid).unwrap().status,
         TournamentStatus::Finished
     );
     // Round 1: top half against bottom half.
@@ -398,7 +398,7 @@ fn swiss_of_eight(backend: Backend) {
     // How round 4 would see round 3's floats, by the scores before it: pl1
     // (2) met pl2 (1½) and pl3 (1½) met pl4 (1): down, up, down, up; the
     // others met their own score. Round 2 was paired within the scores.
-    let t = rows::load(conn, tid).unwrap();
+    let t = tournaments::load(conn, tid).unwrap();
     let mut floats = |round: i32| -> Vec<Float> {
         let (users, field) = swiss_field(conn, &t, round).unwrap();
         let players = dutch::players::derive(&field);
@@ -497,9 +497,9 @@ fn read_back_by_the_oracle(app: &TestApp, conn: &mut DbConn, tid: i32) {
         page.body
     );
     let read: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let t = rows::load(conn, tid).unwrap();
+    let t = tournaments::load(conn, tid).unwrap();
     assert_eq!(read["name"], t.name.as_str());
-    let mut entrants = rows::entrants(conn, tid).unwrap();
+    let mut entrants = entrants::of_tournament(conn, tid).unwrap();
     entrants.sort_by_key(|e| (e.seed.unwrap_or(i32::MAX), e.joined_at, e.user_id));
     let number = |user: i32| entrants.iter().position(|e| e.user_id == user).unwrap() + 1;
     let names = game_rows::user_names(
@@ -547,7 +547,7 @@ fn read_back_by_the_oracle(app: &TestApp, conn: &mut DbConn, tid: i32) {
         entries += 2;
     }
     let swiss = t.format == missive::domain::tournament_state::TournamentFormat::Swiss;
-    for (r, user) in rows::byes_of(conn, tid).unwrap() {
+    for (r, user) in byes::of_tournament(conn, tid).unwrap() {
         let code = if swiss { "U" } else { "Z" };
         let at = players[number(user) - 1]["results"][r.to_string()].clone();
         assert_eq!(at, serde_json::json!([0, "-", code]));
@@ -702,7 +702,10 @@ fn forfeits_withdraw_and_stand_from_half(backend: Backend) {
         assert_eq!(line(&v.standings, &name_of(opp(g))).points2, 2);
     }
     // A third forfeit cannot happen: fay has no running game left.
-    assert_eq!(withdrawal::time_forfeits(conn, tid, fay).unwrap(), 2);
+    assert_eq!(
+        missive::db::tournament_games::losses(conn, tid, fay, &[EndReason::TimeForfeit]).unwrap(),
+        2
+    );
 }
 
 /// The director withdraws a player before any move (fewer than half: results
@@ -816,9 +819,9 @@ fn start_is_claimed_once_and_entry_is_bounded(backend: Backend) {
     );
     entry::leave(conn, tid, &us[1]).unwrap();
     entry::join(conn, tid, &us[2], t0()).unwrap();
-    assert_eq!(rows::load(conn, tid).unwrap().entrants, 2);
+    assert_eq!(tournaments::load(conn, tid).unwrap().entrants, 2);
     // Two processes race to start it: one wins.
-    let close = rows::load(conn, tid).unwrap().entry_closes;
+    let close = tournaments::load(conn, tid).unwrap().entry_closes;
     let a = rounds::start(conn, tid, close).unwrap();
     let b = rounds::start(&mut other_conn, tid, close).unwrap();
     assert!(a ^ b);
@@ -826,13 +829,13 @@ fn start_is_claimed_once_and_entry_is_bounded(backend: Backend) {
     let gs = tgames(conn, tid);
     assert_eq!(gs.len(), 1, "one game, one pairing");
     // Five rounds asked, but two players can meet only once.
-    assert_eq!(rows::load(conn, tid).unwrap().rounds, 1);
+    assert_eq!(tournaments::load(conn, tid).unwrap().rounds, 1);
     assert!(entry::join(conn, tid, &us[1], t0()).is_err(), "started");
     // A tournament nobody joined is cancelled when entry closes.
     let empty = entry::create(conn, &dir, &form("Empty", "round-robin", "", "2"), t0()).unwrap();
     rounds::sweep(conn, close).unwrap();
     assert_eq!(
-        rows::load(conn, empty).unwrap().status,
+        tournaments::load(conn, empty).unwrap().status,
         TournamentStatus::Cancelled
     );
     // Bad input is refused with a reason.

@@ -126,7 +126,7 @@ pub(crate) fn read_game<Ms>(
         let names = state.names.of(&ids, |ids| rows::user_names(conn, ids))?;
         let clock = state::view(conn, &row, now())?;
         let tournament = match row.tournament_id {
-            Some(t) => crate::tournaments::rows::name_of(conn, t)?.map(|name| (t, name)),
+            Some(t) => crate::db::tournaments::name_of(conn, t)?.map(|name| (t, name)),
             None => None,
         };
         // Private: only the owner's own, and only while the game is on.

@@ -5,14 +5,16 @@ use crate::db::models::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameStatus};
+use crate::domain::standings::{counts, halves, quarters};
 use crate::domain::time_control::utc_minute;
-use crate::domain::tournament_state::{TournamentFormat, TournamentStatus};
+use crate::domain::tournament_state::{
+    TournamentFormat, TournamentStatus, DEFAULT_ENTRY_DAYS, DEFAULT_FORFEIT_LIMIT,
+    DEFAULT_LEAVE_DAYS, DEFAULT_MAX_PLAYERS, NAME_MAX,
+};
 use crate::tournaments::directors;
 use crate::tournaments::entry;
 use crate::tournaments::entry::TournamentForm;
 use crate::tournaments::records;
-use crate::tournaments::rows;
-use crate::tournaments::rows::{halves, quarters};
 use crate::tournaments::views;
 use crate::tournaments::withdrawal;
 use crate::web::views::variant_name;
@@ -65,7 +67,7 @@ struct ListPage {
 }
 
 pub async fn list(ctx: Ctx) -> Result<HttpResponse, Error> {
-    let rows = db_read(&ctx.state, rows::list).await?;
+    let rows = db_read(&ctx.state, crate::db::tournaments::list).await?;
     let page = ListPage {
         page: ctx.page(),
         is_director: ctx.user.as_ref().is_some_and(|u| u.is_director),
@@ -137,11 +139,10 @@ pub async fn new_form(ctx: Ctx) -> Result<HttpResponse, Error> {
         variant: "chess".into(),
         time_control: crate::domain::time_control::DEFAULT_PRESET.into(),
         format: TournamentFormat::RoundRobin.code().into(),
-        max_players: rows::DEFAULT_MAX_PLAYERS.to_string(),
-        leave_days: rows::DEFAULT_LEAVE_DAYS.to_string(),
-        forfeit_limit: rows::DEFAULT_FORFEIT_LIMIT.to_string(),
-        entry_closes: (now().date() + chrono::TimeDelta::days(rows::DEFAULT_ENTRY_DAYS))
-            .to_string(),
+        max_players: DEFAULT_MAX_PLAYERS.to_string(),
+        leave_days: DEFAULT_LEAVE_DAYS.to_string(),
+        forfeit_limit: DEFAULT_FORFEIT_LIMIT.to_string(),
+        entry_closes: (now().date() + chrono::TimeDelta::days(DEFAULT_ENTRY_DAYS)).to_string(),
         ..Default::default()
     };
     Ok(html(StatusCode::OK, new_page(&ctx, None, f).render()?))
@@ -192,7 +193,7 @@ pub async fn create(ctx: Ctx, form: web::Form<NewForm>) -> Result<HttpResponse, 
                 &mut f.on_timeout,
                 &mut f.cooling_off_days,
             ] {
-                *s = clip(s, rows::NAME_MAX);
+                *s = clip(s, NAME_MAX);
             }
             Ok(html(
                 StatusCode::UNPROCESSABLE_ENTITY,
@@ -373,9 +374,9 @@ pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Err
                 result: g.result.map_or("*", |r| r.code()).to_string(),
                 note,
                 mine: viewer_id.is_some() && (g.white_id == viewer_id || g.black_id == viewer_id),
-                running: g.status == GameStatus::Active && rows::counts(g),
+                running: g.status == GameStatus::Active && counts(g.reason),
                 clocked: g.status == GameStatus::Active
-                    && rows::counts(g)
+                    && counts(g.reason)
                     && g.time_control.is_some(),
             });
         }

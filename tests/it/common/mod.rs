@@ -508,7 +508,7 @@ pub fn tournament_game(
         entry::join(conn, t, &u, now).unwrap();
     }
     rounds::sweep(conn, now + chrono::Duration::days(2)).unwrap();
-    missive::tournaments::rows::games_of(conn, t).unwrap()[0].clone()
+    missive::db::tournament_games::of_tournament(conn, t).unwrap()[0].clone()
 }
 
 /// The routes the server declares, as (method, pattern), read from

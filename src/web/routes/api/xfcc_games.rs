@@ -95,7 +95,7 @@ fn read_games(
         let secs = |c: Color| clock.as_ref().map_or(0, |k| k.side(c).left_secs);
         let opponent = side.opponent();
         let event = match row.tournament_id {
-            Some(t) => crate::tournaments::rows::name_of(conn, t)?,
+            Some(t) => crate::db::tournaments::name_of(conn, t)?,
             None => None,
         };
         let export = ExportRows {
