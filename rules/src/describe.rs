@@ -1,44 +1,43 @@
 //! Moves in words a player reads ("Knight b1-c3", "Bishop c4 takes the Pawn
 //! on f7"), for the move choosers of the pages, where several legal moves
-//! join the same squares and their notation alone ("Sb3-b4>") says little;
-//! and what a move costs its own side, so that a move that destroys or
-//! loses the mover's own pieces is never offered unmarked.
+//! join the same squares and their notation alone ("Sb3-b4>") says little.
+//! What a move costs its own side is said in `view.rs`.
+//!
+//! The words need only each piece's name (the variant's
+//! [`PieceLabel::name`](crate::PieceLabel::name)), given as `name`: the
+//! [`Variant`](crate::Variant) trait's default
+//! [`describe_move`](crate::Variant::describe_move) is built on this file.
 
 use crate::moves::{Move, MoveKind, NO_SQUARE};
-use crate::piece::{Color, Piece};
+use crate::piece::Piece;
 use crate::position::Position;
-use crate::variant::Variant;
-
-/// The name of `piece` as the variant calls it.
-pub(crate) fn name<V: Variant + ?Sized>(v: &V, piece: Piece) -> String {
-    v.piece_label(piece).name
-}
 
 /// "the Knight" of the piece on `sq` of `pos`, if any.
-fn victim<V: Variant + ?Sized>(
-    v: &V,
+fn victim(
+    name: &dyn Fn(Piece) -> String,
     pos: &Position,
     sq: crate::geometry::Square,
 ) -> Option<String> {
     if sq == NO_SQUARE {
         return None;
     }
-    pos.get(sq).map(|p| format!("the {}", name(v, p)))
+    pos.get(sq).map(|p| format!("the {}", name(p)))
 }
 
 /// The words for a move of a variant without moves of its own kind:
-/// built from the move's kind and the pieces it touches.
-pub(crate) fn generic<V: Variant + ?Sized>(v: &V, pos: &Position, mv: &Move) -> String {
+/// built from the move's kind and the pieces it touches, `name` naming
+/// each piece as the variant calls it.
+pub(crate) fn generic(name: &dyn Fn(Piece) -> String, pos: &Position, mv: &Move) -> String {
     let mover = mv.origin().and_then(|f| pos.get(f));
-    let who = mover.map_or_else(|| "Piece".to_string(), |p| name(v, p));
+    let who = mover.map_or_else(|| "Piece".to_string(), name);
     let promotion = mv
         .piece
         .filter(|p| Some(*p) != mover)
-        .map(|p| format!(", becoming a {}", name(v, p)))
+        .map(|p| format!(", becoming a {}", name(p)))
         .unwrap_or_default();
     match mv.kind {
         MoveKind::Drop => {
-            let what = mv.piece.map_or_else(|| "piece".to_string(), |p| name(v, p));
+            let what = mv.piece.map_or_else(|| "piece".to_string(), name);
             format!("Put a {what} from your hand on {}", mv.to)
         }
         MoveKind::Castle => format!(
@@ -48,13 +47,13 @@ pub(crate) fn generic<V: Variant + ?Sized>(v: &V, pos: &Position, mv: &Move) -> 
         MoveKind::EnPassant => format!(
             "{who} {} takes {} on {} in passing, to {}",
             mv.from,
-            victim(v, pos, mv.extra[0]).unwrap_or_else(|| "the pawn".into()),
+            victim(name, pos, mv.extra[0]).unwrap_or_else(|| "the pawn".into()),
             mv.extra[0],
             mv.to
         ),
         MoveKind::TwoLeg => {
             let via = mv.extra[0];
-            let first = match victim(v, pos, via).filter(|_| mv.extra[1] == via) {
+            let first = match victim(name, pos, via).filter(|_| mv.extra[1] == via) {
                 Some(x) => format!("{who} {} takes {x} on {via}", mv.from),
                 None => format!("{who} {} steps to {via}", mv.from),
             };
@@ -63,7 +62,7 @@ pub(crate) fn generic<V: Variant + ?Sized>(v: &V, pos: &Position, mv: &Move) -> 
             } else if mv.to == via {
                 "and stays there".to_string()
             } else {
-                match victim(v, pos, mv.to) {
+                match victim(name, pos, mv.to) {
                     Some(x) => format!("then takes {x} on {}", mv.to),
                     None => format!("then goes on to {}", mv.to),
                 }
@@ -81,55 +80,12 @@ pub(crate) fn generic<V: Variant + ?Sized>(v: &V, pos: &Position, mv: &Move) -> 
         }
         MoveKind::Normal | MoveKind::Special => {
             let from = mv.origin().map(|s| s.name()).unwrap_or_default();
-            match victim(v, pos, mv.to).filter(|_| mv.to != mv.from) {
+            match victim(name, pos, mv.to).filter(|_| mv.to != mv.from) {
                 Some(x) => format!("{who} {from} takes {x} on {}{promotion}", mv.to),
                 None if mv.to == mv.from => format!("{who} on {from} stays{promotion}"),
                 None => format!("{who} {from}-{}{promotion}", mv.to),
             }
         }
-    }
-}
-
-/// The mover's pieces on the board of `pos`, by name.
-fn own_pieces<V: Variant + ?Sized>(v: &V, pos: &Position, side: Color) -> Vec<String> {
-    let mut names: Vec<String> = pos
-        .squares()
-        .filter_map(|s| pos.get(s))
-        .filter(|p| p.color == side)
-        .map(|p| name(v, p))
-        .collect();
-    names.sort();
-    names
-}
-
-/// What `mv` costs the side that plays it: the names of its own pieces the
-/// move removes from the board (a piece moved onto a trap, a Nuke beside
-/// one's own pieces); empty for every ordinary move. An opponent takes
-/// nothing on the mover's turn, so fewer pieces after it means the move
-/// itself removed them; a promotion swaps one for another.
-pub(crate) fn own_losses<V: Variant + ?Sized>(v: &V, pos: &Position, mv: &Move) -> Vec<String> {
-    let side = pos.side;
-    let was = own_pieces(v, pos, side);
-    let after = v.play(pos, mv);
-    let now = own_pieces(v, &after, side);
-    if now.len() >= was.len() {
-        return Vec::new();
-    }
-    let mut lost = was;
-    for n in &now {
-        if let Some(i) = lost.iter().position(|l| l == n) {
-            lost.remove(i);
-        }
-    }
-    lost
-}
-
-/// "your Pawn", "your Pawn and Knight", "your Pawn, Knight and Rook".
-pub(crate) fn listed(names: &[String]) -> String {
-    match names {
-        [] => String::new(),
-        [one] => format!("your {one}"),
-        [init @ .., last] => format!("your {} and {last}", init.join(", ")),
     }
 }
 

@@ -372,7 +372,7 @@ fn in_start_position(
 }
 
 /// The name of Fleap's counters ([`Variant::held_counters`]).
-pub const NUKE: &str = "Nuke";
+pub const NUKE: &str = crate::variants::fleap::NUKE_NAME;
 
 #[cfg(test)]
 mod tests {

@@ -527,7 +527,7 @@ impl Game {
     /// beside its owner's pieces), sorted; empty for every ordinary move.
     pub fn own_losses(&self, mv: &Move) -> Vec<String> {
         match self.variant.moves_may_cost_own_pieces() {
-            true => crate::describe::own_losses(self.variant, &self.position, mv),
+            true => crate::view::own_losses(self.variant, &self.position, mv),
             false => Vec::new(),
         }
     }

@@ -36,14 +36,15 @@ mod view;
 pub use errors::{FenError, MoveError};
 pub use family::Family;
 pub use game::{Game, HistoryEntry, Played, ReplayError};
+pub use generic::check_definitions;
 pub use geometry::{Geometry, Square, SquareSet};
 pub use moves::{Move, MoveKind, Path};
 pub use piece::{Color, Kind, Piece};
 pub use position::Position;
-pub use spec::{check_definitions, SpecError};
+pub use spec::SpecError;
 pub use trial::{trial, TrialFailure, TrialPlan, TrialReport};
-pub use variant::{Notation, Outcome, PieceLabel, Reason, RepetitionRule, Variant};
-pub use view::{BoardView, Cell, HandItem, LegalMoveForms, MoveView};
+pub use variant::{HandItem, Notation, Outcome, PieceLabel, Reason, RepetitionRule, Variant};
+pub use view::{BoardView, Cell, LegalMoveForms, MoveView};
 
 /// Every variant the server offers: the seeds (FIDE chess first), then
 /// the Fairy-Stockfish definitions under their own names, then any added

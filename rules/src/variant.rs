@@ -6,7 +6,6 @@ use crate::geometry::{Geometry, Square};
 use crate::moves::Move;
 use crate::piece::{Color, Kind, Piece};
 use crate::position::{Position, MAX_KINDS};
-use crate::view::HandItem;
 
 /// Which written form of a move.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]
@@ -230,6 +229,15 @@ impl PieceLabel {
     }
 }
 
+/// What a side holds off the board: pieces in hand, or counters that are
+/// not pieces ([`Variant::held_counters`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HandItem {
+    pub color: Color,
+    pub label: PieceLabel,
+    pub count: u8,
+}
+
 /// A chess variant: everything the server may ask of the rules.
 pub trait Variant: Send + Sync + 'static {
     fn id(&self) -> &'static str;
@@ -257,7 +265,7 @@ pub trait Variant: Send + Sync + 'static {
     /// faster than [`Variant::legal_moves`] and [`Variant::play`] do, which
     /// is what this does unless it is overridden; the numbers are the same.
     fn perft(&self, pos: &Position, depth: u32) -> u64 {
-        crate::perft::by_moves(self, pos, depth)
+        perft_by_moves(self, pos, depth)
     }
     /// The game's end as judged from the position and its legal moves
     /// (already filtered by repetition rules).
@@ -388,7 +396,7 @@ pub trait Variant: Send + Sync + 'static {
     /// chooser shows where several moves join the same squares. Built from
     /// the move's kind unless the variant has moves of its own kind.
     fn describe_move(&self, pos: &Position, mv: &Move) -> String {
-        crate::describe::generic(self, pos, mv)
+        crate::describe::generic(&|p| self.piece_label(p).name, pos, mv)
     }
     /// Squares to highlight for a move: where it came from and where it went.
     fn move_squares(&self, mv: &Move) -> (Option<Square>, Square) {
@@ -464,4 +472,22 @@ pub trait Variant: Send + Sync + 'static {
     fn pgn_variant(&self) -> Option<&'static str> {
         Some(self.id())
     }
+}
+
+/// Perft by [`Variant::legal_moves`] and [`Variant::play`] for this ply,
+/// which every variant has, and [`Variant::perft`] below it (so a variant
+/// that counts its last ply faster uses that); the last ply is counted,
+/// not played.
+pub(crate) fn perft_by_moves<V: Variant + ?Sized>(variant: &V, pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = variant.legal_moves(pos);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .iter()
+        .map(|m| variant.perft(&variant.play(pos, m), depth - 1))
+        .sum()
 }

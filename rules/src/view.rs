@@ -5,20 +5,13 @@ use crate::geometry::Square;
 use crate::moves::Move;
 use crate::piece::Color;
 use crate::position::{Position, MAX_KINDS};
-use crate::variant::{Notation, PieceLabel, Variant};
+use crate::variant::{HandItem, Notation, PieceLabel, Variant};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Cell {
     Hole,
     Empty,
     Piece { color: Color, label: PieceLabel },
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HandItem {
-    pub color: Color,
-    pub label: PieceLabel,
-    pub count: u8,
 }
 
 #[derive(Clone, Debug)]
@@ -139,7 +132,7 @@ impl LegalMoveForms {
             .map(|((mv, coordinate), display)| {
                 let (from, to) = variant.move_squares(mv);
                 let lost = match costly {
-                    true => crate::describe::own_losses(variant, pos, mv),
+                    true => own_losses(variant, pos, mv),
                     false => Vec::new(),
                 };
                 LegalMoveForms {
@@ -151,7 +144,7 @@ impl LegalMoveForms {
                     harm: if lost.is_empty() {
                         String::new()
                     } else {
-                        format!("This move loses {}", crate::describe::listed(&lost))
+                        format!("This move loses {}", listed(&lost))
                     },
                 }
             })
@@ -175,5 +168,51 @@ impl MoveView {
                 to: m.to,
             })
             .collect()
+    }
+}
+
+// What a move costs its own side, so that a move that destroys or loses
+// the mover's own pieces is never offered unmarked.
+
+/// The mover's pieces on the board of `pos`, by name.
+fn own_pieces<V: Variant + ?Sized>(v: &V, pos: &Position, side: Color) -> Vec<String> {
+    let mut names: Vec<String> = pos
+        .squares()
+        .filter_map(|s| pos.get(s))
+        .filter(|p| p.color == side)
+        .map(|p| v.piece_label(p).name)
+        .collect();
+    names.sort();
+    names
+}
+
+/// What `mv` costs the side that plays it: the names of its own pieces the
+/// move removes from the board (a piece moved onto a trap, a Nuke beside
+/// one's own pieces); empty for every ordinary move. An opponent takes
+/// nothing on the mover's turn, so fewer pieces after it means the move
+/// itself removed them; a promotion swaps one for another.
+pub(crate) fn own_losses<V: Variant + ?Sized>(v: &V, pos: &Position, mv: &Move) -> Vec<String> {
+    let side = pos.side;
+    let was = own_pieces(v, pos, side);
+    let after = v.play(pos, mv);
+    let now = own_pieces(v, &after, side);
+    if now.len() >= was.len() {
+        return Vec::new();
+    }
+    let mut lost = was;
+    for n in &now {
+        if let Some(i) = lost.iter().position(|l| l == n) {
+            lost.remove(i);
+        }
+    }
+    lost
+}
+
+/// "your Pawn", "your Pawn and Knight", "your Pawn, Knight and Rook".
+pub(crate) fn listed(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => format!("your {one}"),
+        [init @ .., last] => format!("your {} and {last}", init.join(", ")),
     }
 }

@@ -231,7 +231,7 @@ mod tests {
     #[test]
     fn walking_backwards_finds_what_trying_each_piece_finds() {
         let mut checked = 0;
-        for spec in crate::variants::generic_specs().1 {
+        for spec in crate::spec::builtin::generic_specs().1 {
             let name = spec.name.clone();
             let g = Generic::new(spec).expect("a definition's start");
             if g.janggi {

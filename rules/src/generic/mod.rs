@@ -3,6 +3,7 @@
 
 mod attacks;
 mod counting;
+mod definitions;
 mod ends;
 mod fen;
 mod janggi;
@@ -22,7 +23,7 @@ use crate::geometry::Geometry;
 use crate::moves::Move;
 use crate::piece::{Color, Piece};
 use crate::position::Position;
-use crate::spec::{Spec, Value};
+use crate::spec::{Spec, SpecError, Value};
 use crate::variant::{Notation, Outcome, PieceLabel, Reason, RepetitionRule, Variant};
 
 pub(crate) struct Generic {
@@ -51,7 +52,7 @@ impl Generic {
     /// The engine for `spec`, or why its start position cannot be played.
     pub(crate) fn new(spec: Spec) -> Result<Generic, FenError> {
         let geometry = Geometry::rect(spec.width, spec.height);
-        let rules = crate::variants::definitions::rules_text(&spec);
+        let rules = definitions::rules_text(&spec);
         let janggi =
             spec.pieces.iter().any(|p| p.janggi_cannon) || !spec.xiangqi.diagonal_lines.is_empty();
         let mut g = Generic {
@@ -66,7 +67,7 @@ impl Generic {
                     .any(|m| m.iter().any(Option::is_some)),
             immobile: Vec::new(),
             attacks: attacks::Attacks::new(&spec),
-            lines: crate::variants::definitions::palace_lines(&spec),
+            lines: definitions::palace_lines(&spec),
             id: Box::leak(spec.name.clone().into_boxed_str()),
             name: Box::leak(
                 spec.display_name
@@ -144,7 +145,7 @@ impl Variant for Generic {
         };
         PieceLabel {
             letter: letter.to_string(),
-            name: crate::variants::definitions::piece_name(p),
+            name: definitions::piece_name(p),
             direction: None,
             symbol: String::new(),
         }
@@ -335,7 +336,7 @@ impl Variant for Generic {
     }
     // What lists, legends and pictures ask, from the definition alone.
     fn family(&self) -> crate::family::Family {
-        crate::variants::definitions::family(&self.spec)
+        definitions::family(&self.spec)
     }
     // Shogi's notation writes a promotion with `+` (`B-22+`, `e2d1+`), so
     // there only `#` marks a mate, as in Leaperhouse.
@@ -387,12 +388,31 @@ impl Variant for Generic {
         })
     }
     fn legend_notes(&self) -> Vec<String> {
-        crate::variants::definitions::legend_notes(&self.spec)
+        definitions::legend_notes(&self.spec)
     }
     fn board_lines(&self) -> Vec<(crate::geometry::Square, crate::geometry::Square)> {
         self.lines.clone()
     }
     fn max_perft_depth(&self) -> u32 {
-        crate::variants::definitions::max_perft_depth(&self.spec)
+        definitions::max_perft_depth(&self.spec)
     }
+}
+
+/// Read one or more variant definitions in Fairy-Stockfish's `variants.ini`
+/// syntax (templates may be any built-in variant) and check that each can
+/// be played; the error names the line. Returns the names read.
+pub fn check_definitions(text: &str) -> Result<Vec<String>, SpecError> {
+    let mut lib = crate::spec::builtin::generic_library();
+    let mut names = Vec::new();
+    for spec in lib.add(text)? {
+        let (name, line) = (spec.name.clone(), spec.start_fen_line);
+        Generic::new(spec).map_err(|e| {
+            SpecError::at(
+                line,
+                format!("the start position of `{name}` does not fit: {e}"),
+            )
+        })?;
+        names.push(name);
+    }
+    Ok(names)
 }

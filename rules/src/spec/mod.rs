@@ -6,6 +6,7 @@
 //! Fairy-Stockfish understands it or refused with its name and line.
 
 mod betza;
+pub(crate) mod builtin;
 mod ini;
 mod keys;
 mod reader;
@@ -267,23 +268,4 @@ impl Library {
         }
         Ok(out)
     }
-}
-
-/// Read one or more variant definitions in Fairy-Stockfish's `variants.ini`
-/// syntax (templates may be any built-in variant) and check that each can
-/// be played; the error names the line. Returns the names read.
-pub fn check_definitions(text: &str) -> Result<Vec<String>, SpecError> {
-    let mut lib = crate::variants::generic_library();
-    let mut names = Vec::new();
-    for spec in lib.add(text)? {
-        let (name, line) = (spec.name.clone(), spec.start_fen_line);
-        crate::generic::Generic::new(spec).map_err(|e| {
-            SpecError::at(
-                line,
-                format!("the start position of `{name}` does not fit: {e}"),
-            )
-        })?;
-        names.push(name);
-    }
-    Ok(names)
 }

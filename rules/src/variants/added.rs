@@ -6,8 +6,9 @@
 //! [`current`] can keep handing out `&'static` slices: lists are only
 //! added to at start, a few times at most, so what is leaked is small.
 
-use super::{definition_variants, generic_library, generic_specs, seeds};
+use super::{definition_variants, seeds};
 use crate::generic::Generic;
+use crate::spec::builtin::{generic_library, generic_specs};
 use crate::spec::SpecError;
 use crate::variant::Variant;
 use std::sync::{Mutex, OnceLock, RwLock};

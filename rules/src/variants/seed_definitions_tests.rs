@@ -9,7 +9,7 @@ use crate::variant::Variant;
 
 /// The generic engine for each section of `text`, by name.
 fn from_definitions(text: &str) -> Vec<(String, Generic)> {
-    let mut lib = super::generic_library();
+    let mut lib = crate::spec::builtin::generic_library();
     lib.add(text)
         .expect("the oracle's definitions read")
         .into_iter()

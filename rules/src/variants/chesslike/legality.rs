@@ -7,7 +7,7 @@ use crate::geometry::Square;
 use crate::moves::{Move, MoveKind};
 use crate::piece::Color;
 use crate::position::Position;
-use crate::variants::small_board::Tables;
+use crate::variants::small_board::{Rules, Tables};
 
 impl ChessLike {
     pub(crate) fn attacked(&self, pos: &Position, sq: Square, by: Color) -> bool {
@@ -64,7 +64,21 @@ impl ChessLike {
     }
 
     pub(super) fn tables(&self) -> Option<&Tables> {
-        self.small_board.get_or_init(|| Tables::new(self)).as_ref()
+        self.small_board
+            .get_or_init(|| {
+                Tables::new(&Rules {
+                    geometry: &self.geometry,
+                    pieces: &self.pieces,
+                    pawn: self.pawn,
+                    king: self.king,
+                    promotions: &self.promotions,
+                    double_step_rank: self.double_step_rank,
+                    compulsory_capture: self.compulsory_capture,
+                    bare_king_loses: self.bare_king_loses,
+                    castlings: &self.castlings,
+                })
+            })
+            .as_ref()
     }
 
     pub(crate) fn legal_moves(&self, pos: &Position) -> Vec<Move> {

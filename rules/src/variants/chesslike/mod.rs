@@ -6,19 +6,22 @@
 //!
 //! The settings and the piece table are here; each part of the rules has
 //! its file: `fen`, `moves` (generation and playing), `legality` (check and
-//! the legal-move filters), `outcome`, `castling`, `notation`, `explain` (why
-//! a move is not legal) and `variant_impl` (the `Variant` impl macro).
+//! the legal-move filters), `outcome`, `notation`, `explain` (why a move is
+//! not legal) and `variant_impl` (the `Variant` impl macro). Castling, as
+//! data, is `variants/castling.rs`, which the bitboard engine
+//! (`small_board`) reads too.
 
-mod castling;
 mod explain;
 mod fen;
 mod legality;
 mod moves;
 mod notation;
 mod outcome;
+#[cfg(test)]
+mod tests;
 mod variant_impl;
 
-pub(crate) use castling::{fide_castlings, Castling};
+pub(crate) use super::castling::{fide_castlings, Castling};
 pub(crate) use variant_impl::chess_like_variant;
 
 use crate::geometry::Geometry;

@@ -86,7 +86,7 @@ impl ChessLike {
         s
     }
 
-    fn candidates(&self, pos: &Position, legal: &[Move]) -> Vec<Candidate> {
+    pub(super) fn candidates(&self, pos: &Position, legal: &[Move]) -> Vec<Candidate> {
         let mut cands =
             notation::with_san_displays(legal.iter().map(|m| self.candidate(pos, m)).collect());
         for c in &mut cands {
@@ -149,7 +149,7 @@ impl ChessLike {
     }
 
     /// `+`, `#` or nothing after the move `m` from `pos`.
-    fn check_mark(&self, pos: &Position, m: &Move) -> &'static str {
+    pub(super) fn check_mark(&self, pos: &Position, m: &Move) -> &'static str {
         let next = self.play(pos, m);
         notation::check_mark(self.in_check(&next), || !self.legal_moves(&next).is_empty())
     }
@@ -172,77 +172,5 @@ impl ChessLike {
             legal,
         };
         notation::read_move(text, &cands, &explain).map(|i| legal[i])
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::variants::chess::Chess;
-
-    /// The bitboard engine's check marks are the ones each move played out
-    /// on a [`Position`] gets: over random games and positions with checks,
-    /// mates, promotions, en passant and castling into check.
-    #[test]
-    fn check_marks_from_the_bitboards_are_those_of_each_move_played() {
-        let chess = Chess::new();
-        let v = &chess.0;
-        let positions = notation::positions_to_read_in(
-            &chess,
-            &[
-                "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
-                "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 0 1",
-                "3k4/8/8/8/8/8/8/R3K2R w KQ - 0 1",
-                "8/2P1k3/8/8/8/8/8/4K3 w - - 0 1",
-                "8/8/8/2k5/3pP3/8/8/4K2B b - e3 0 1",
-                "7k/5Q2/6K1/8/8/8/8/8 w - - 0 1",
-            ],
-            40,
-        );
-        let (mut checks, mut mates) = (0, 0);
-        for pos in &positions {
-            let legal = v.legal_moves(pos);
-            let fast = v
-                .tables()
-                .and_then(|t| t.check_marks(pos))
-                .expect("the bitboards model chess");
-            let moves: Vec<Move> = fast.iter().map(|(m, _)| *m).collect();
-            assert_eq!(moves, legal, "{}", v.fen(pos));
-            for (m, mark) in &fast {
-                assert_eq!(*mark, v.check_mark(pos, m), "{} {m:?}", v.fen(pos));
-                checks += usize::from(*mark == "+");
-                mates += usize::from(*mark == "#");
-            }
-        }
-        assert!(checks > 100 && mates >= 3, "{checks} checks, {mates} mates");
-    }
-
-    /// What reading among the named moves rests on holds for chess: every
-    /// form of every move but a castling names its destination, and a form
-    /// reads the same whether the named moves are tried first or not.
-    #[test]
-    fn a_move_is_read_among_the_moves_to_the_squares_its_text_names() {
-        let chess = Chess::new();
-        let positions = notation::positions_to_read_in(
-            &chess,
-            &[
-                "r3k2r/pPppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-                "4k3/1P6/8/8/8/2N3N1/8/N1N1N1NK w - - 0 1",
-                "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
-            ],
-            30,
-        );
-        let v = &chess.0;
-        let checked = notation::check_candidates_read_among_named(
-            &chess,
-            &positions,
-            |pos, legal| v.candidates(pos, legal),
-            notation::is_castling,
-            |pos, legal, cands, text| {
-                let explain = ChessExplain { v, pos, legal };
-                notation::read_move(text, cands, &explain).map(|i| legal[i])
-            },
-        );
-        assert!(checked > 10_000, "{checked}");
     }
 }

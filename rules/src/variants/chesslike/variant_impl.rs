@@ -51,7 +51,7 @@ macro_rules! chess_like_variant {
             fn perft(&self, pos: &$crate::position::Position, depth: u32) -> u64 {
                 self.0
                     .fast_perft(pos, depth)
-                    .unwrap_or_else(|| $crate::perft::by_moves(self, pos, depth))
+                    .unwrap_or_else(|| $crate::variant::perft_by_moves(self, pos, depth))
             }
             fn outcome(
                 &self,

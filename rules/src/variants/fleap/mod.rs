@@ -104,6 +104,8 @@ const HAND_ORDER: [Kind; 5] = [PAWN, KNIGHT, BISHOP, ROOK, KING];
 
 pub(crate) const RIFLE: u8 = 1;
 pub(crate) const NUKE: u8 = 2;
+/// The name of the counters each side holds ([`Variant::held_counters`]).
+pub(crate) const NUKE_NAME: &str = "Nuke";
 /// `Position::castling` bits: the game is decided by a taken King.
 pub(crate) const WHITE_WON: u8 = 1;
 pub(crate) const BLACK_WON: u8 = 2;
@@ -229,16 +231,16 @@ impl Variant for Fleap {
             .collect()
     }
     /// The Nukes each side holds (letter `*`, the only label with it).
-    fn held_counters(&self, pos: &Position) -> Vec<crate::view::HandItem> {
+    fn held_counters(&self, pos: &Position) -> Vec<crate::variant::HandItem> {
         use crate::piece::Color;
         [Color::White, Color::Black]
             .into_iter()
             .filter(|c| pos.counters[c.index()] > 0)
-            .map(|color| crate::view::HandItem {
+            .map(|color| crate::variant::HandItem {
                 color,
                 label: PieceLabel {
                     letter: "*".into(),
-                    name: crate::diagram::NUKE.into(),
+                    name: NUKE_NAME.into(),
                     direction: None,
                     symbol: "*".into(),
                 },

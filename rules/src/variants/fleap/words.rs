@@ -4,7 +4,6 @@
 
 use super::moves::{flipped, nuke_victims};
 use super::*;
-use crate::describe::name;
 use crate::geometry::Square;
 use crate::moves::Move;
 use crate::position::Position;
@@ -23,16 +22,21 @@ impl Fleap {
         let placed_first: Vec<String> = kinds
             .into_iter()
             .zip(m.path.iter())
-            .map(|(k, s)| format!("your waiting {} on {s}", name(self, Piece::new(k, us))))
+            .map(|(k, s)| {
+                format!(
+                    "your waiting {} on {s}",
+                    self.piece_label(Piece::new(k, us)).name
+                )
+            })
             .collect();
         if !placed_first.is_empty() {
             out.push_str(&format!("Place {}, then: ", placed_first.join(" and ")));
         }
         let placed = self.placed(pos, m);
         let Some(mover) = placed.get(m.from) else {
-            return out + &crate::describe::generic(self, &placed, m);
+            return out + &crate::describe::generic(&|p| self.piece_label(p).name, &placed, m);
         };
-        let who = name(self, mover);
+        let who = self.piece_label(mover).name;
         let whose = |p: Piece| if p.color == us { "your own" } else { "their" };
         if Fleap::is_nuke(m) {
             let victims: Vec<(Piece, Square)> = nuke_victims(&placed, m.to)
@@ -51,7 +55,7 @@ impl Fleap {
                 said.sort_by_key(|(p, _)| p.color != us);
                 let list: Vec<String> = said
                     .iter()
-                    .map(|(p, s)| format!("{} {} ({s})", whose(*p), name(self, *p)))
+                    .map(|(p, s)| format!("{} {} ({s})", whose(*p), self.piece_label(*p).name))
                     .collect();
                 out.push_str(&format!(": it destroys {}", list.join(", ")));
             }
@@ -59,7 +63,7 @@ impl Fleap {
         }
         let taken = placed.get(m.to);
         if Fleap::is_rifle(m) {
-            let what = taken.map_or_else(|| "piece".to_string(), |p| name(self, p));
+            let what = taken.map_or_else(|| "piece".to_string(), |p| self.piece_label(p).name);
             out.push_str(&format!(
                 "Rifle capture: the {who} on {} takes the {what} on {} and stays where it is",
                 m.from, m.to
@@ -69,21 +73,21 @@ impl Fleap {
                 Some(p) => out.push_str(&format!(
                     "{who} {} takes the {} on {}",
                     m.from,
-                    name(self, p),
+                    self.piece_label(p).name,
                     m.to
                 )),
                 None => out.push_str(&format!("{who} {}-{}", m.from, m.to)),
             }
             if let Some(p) = m.piece {
-                out.push_str(&format!(", becoming a {}", name(self, p)));
+                out.push_str(&format!(", becoming a {}", self.piece_label(p).name));
             }
         }
         if let (Some((_, sq, color)), Some(v)) = (self.returned(&placed, m), taken) {
-            let back = name(self, Piece::new(flipped(v.kind), color));
+            let back = self.piece_label(Piece::new(flipped(v.kind), color)).name;
             let owner = if color == us { "your" } else { "their" };
             out.push_str(&format!(
                 "; the captured {} comes back turned over, as {owner} {back} on {sq}",
-                name(self, v)
+                self.piece_label(v).name
             ));
         }
         out

@@ -312,7 +312,7 @@ impl Variant for LeapChess {
         // Capture chains are beyond the bitboard engine.
         let fast = (!self.multi).then(|| self.base.fast_perft(pos, depth));
         fast.flatten()
-            .unwrap_or_else(|| crate::perft::by_moves(self, pos, depth))
+            .unwrap_or_else(|| crate::variant::perft_by_moves(self, pos, depth))
     }
 
     fn outcome(&self, pos: &Position, legal: &[Move]) -> Option<Outcome> {

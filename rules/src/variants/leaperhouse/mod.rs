@@ -177,7 +177,7 @@ impl Variant for Leaperhouse {
             self.generate(pos, &mut n);
             return n.0;
         }
-        crate::perft::by_moves(self, pos, depth)
+        crate::variant::perft_by_moves(self, pos, depth)
     }
     fn play(&self, pos: &Position, mv: &Move) -> Position {
         self.do_play(pos, mv)

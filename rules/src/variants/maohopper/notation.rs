@@ -90,10 +90,10 @@ impl Maohopper {
     /// and a turn in place says so.
     pub(super) fn words(&self, pos: &Position, m: &Move) -> String {
         let Some(piece) = pos.get(m.from) else {
-            return crate::describe::generic(self, pos, m);
+            return crate::describe::generic(&|p| self.piece_label(p).name, pos, m);
         };
         if piece.kind != SPEAR || m.piece.is_some() {
-            return crate::describe::generic(self, pos, m);
+            return crate::describe::generic(&|p| self.piece_label(p).name, pos, m);
         }
         let dir = DIR_WORDS[m.tag as usize % 3];
         if m.kind == MoveKind::Special {
@@ -103,7 +103,7 @@ impl Maohopper {
             Some(v) => format!(
                 "Spear {} takes the {} on {}",
                 m.from,
-                crate::describe::name(self, v),
+                self.piece_label(v).name,
                 m.to
             ),
             None => format!("Spear step {}-{}", m.from, m.to),

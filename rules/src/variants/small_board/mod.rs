@@ -11,7 +11,7 @@ mod board;
 mod movegen;
 mod tables;
 
-pub(crate) use tables::Tables;
+pub(crate) use tables::{Rules, Tables};
 
 use crate::moves::{Move, MoveKind, NO_SQUARE};
 use crate::piece::{Color, Piece};
@@ -104,84 +104,5 @@ impl Tables {
                 mv
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::position::Position;
-    use crate::variants::chess::Chess;
-    use crate::variants::chesslike::ChessLike;
-    use crate::variants::leap_chess::LeapChess;
-
-    /// Every position `depth` plies below `pos`, each once per path.
-    fn tree(v: &ChessLike, pos: &Position, depth: u32, out: &mut Vec<Position>) {
-        out.push(pos.clone());
-        if depth > 0 {
-            for m in v.legal_moves(pos) {
-                tree(v, &v.play(pos, &m), depth - 1, out);
-            }
-        }
-    }
-
-    /// The bitboard engine and the square-by-square generator it stands in
-    /// for list the same legal moves, position by position, so the perft
-    /// suites that now run on the first also vouch for the second where it
-    /// still serves.
-    #[test]
-    fn bitboards_agree_with_square_by_square_generation() {
-        use crate::variants::leap_chess::{START_44, START_64};
-        let cases: Vec<(ChessLike, Vec<(&str, u32)>)> = vec![
-            (
-                Chess::new().0,
-                vec![
-                    (crate::variants::chess::START, 3),
-                    (
-                        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-                        2,
-                    ),
-                    ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 3),
-                    (
-                        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-                        2,
-                    ),
-                ],
-            ),
-            (
-                LeapChess::standard().base,
-                vec![
-                    (START_44, 4),
-                    (
-                        "*n1kn*/1p1bpr/p2ppp/p5/4P1/PP1P2/RP1BPR/*N1KN* w KQkq - 0 7",
-                        3,
-                    ),
-                ],
-            ),
-            (LeapChess::optional().base, vec![(START_44, 3)]),
-            (LeapChess::sixty_four().base, vec![(START_64, 2)]),
-        ];
-        let mut checked = 0;
-        for (v, fens) in &cases {
-            for (fen, depth) in fens {
-                let mut positions = Vec::new();
-                tree(v, &v.parse_fen(fen).unwrap(), *depth, &mut positions);
-                for pos in &positions {
-                    let sorted = |moves: Vec<crate::moves::Move>| {
-                        let mut s: Vec<String> = moves.iter().map(|m| format!("{m:?}")).collect();
-                        s.sort();
-                        s
-                    };
-                    assert_eq!(
-                        sorted(v.legal_moves(pos)),
-                        sorted(v.legal_moves_square_by_square(pos)),
-                        "{}: {}",
-                        v.id,
-                        v.fen(pos)
-                    );
-                    checked += 1;
-                }
-            }
-        }
-        assert!(checked > 10_000, "{checked}");
     }
 }

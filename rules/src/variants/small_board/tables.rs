@@ -4,10 +4,10 @@
 //! masks.
 
 use super::{bit, Bitboard, MAX_KINDS};
-use crate::geometry::{Square, SquareSet};
-use crate::movement::AtomKind;
-use crate::piece::Color;
-use crate::variants::chesslike::ChessLike;
+use crate::geometry::{Geometry, Square, SquareSet};
+use crate::movement::{AtomKind, PieceSet};
+use crate::piece::{Color, Kind};
+use crate::variants::castling::Castling;
 
 /// One ride of a piece: along `rays[ray]`, stopping at the first piece.
 #[derive(Copy, Clone, Debug)]
@@ -44,6 +44,21 @@ pub(super) struct CastleRule {
     pub empty: Bitboard,
     /// Squares that must not be attacked.
     pub safe: Bitboard,
+}
+
+/// What the tables are worked out from: a chess-like variant's board,
+/// pieces and rules (`ChessLike`'s settings, lent).
+pub(crate) struct Rules<'a> {
+    pub geometry: &'a Geometry,
+    pub pieces: &'a PieceSet,
+    pub pawn: Kind,
+    pub king: Kind,
+    pub promotions: &'a [Kind],
+    /// Relative rank of the pawn's double step, if any.
+    pub double_step_rank: Option<u8>,
+    pub compulsory_capture: bool,
+    pub bare_king_loses: bool,
+    pub castlings: &'a [Castling],
 }
 
 pub(crate) struct Tables {
@@ -86,8 +101,8 @@ impl Tables {
     /// The tables for `v`, or `None` when the variant needs what they do
     /// not model (a board over 8x8, more than eight kinds, lame leapers or
     /// hoppers).
-    pub(crate) fn new(v: &ChessLike) -> Option<Tables> {
-        let g = &v.geometry;
+    pub(crate) fn new(v: &Rules<'_>) -> Option<Tables> {
+        let g = v.geometry;
         let kinds = v.pieces.defs.len();
         if g.width > 8 || g.height > 8 || kinds > MAX_KINDS {
             return None;
@@ -102,7 +117,7 @@ impl Tables {
             kinds,
             pawn: v.pawn,
             king: v.king,
-            promotions: v.promotions.clone(),
+            promotions: v.promotions.to_vec(),
             double_step_rank: v.double_step_rank,
             last_rank: g.height - 1,
             compulsory_capture: v.compulsory_capture,
@@ -170,7 +185,7 @@ impl Tables {
                 }
             }
         }
-        for r in &v.castlings {
+        for r in v.castlings {
             let idx = |s: Square| to_index(s) as u8;
             let mask = |squares: &[Square]| squares.iter().fold(0, |m, &s| m | bit(to_index(s)));
             t.castles.push(CastleRule {
@@ -195,7 +210,7 @@ impl Tables {
     /// added to the table on first use.
     fn ride(
         &mut self,
-        v: &ChessLike,
+        v: &Rules<'_>,
         ids: &mut Vec<(i8, i8, u8)>,
         dx: i8,
         dy: i8,
@@ -234,8 +249,8 @@ impl Tables {
 
 /// The playable square `(dx, dy)` from `s` on the variant's board (none off
 /// the board or on one of its holes), as `Position::step` finds it.
-fn step(v: &ChessLike, s: Square, dx: i8, dy: i8) -> Option<Square> {
-    let g = &v.geometry;
+fn step(v: &Rules<'_>, s: Square, dx: i8, dy: i8) -> Option<Square> {
+    let g = v.geometry;
     s.offset(dx, dy, g.width, g.height)
         .filter(|t| !g.holes.contains(*t))
 }

@@ -1,5 +1,7 @@
 //! Castling as data: one rule per way to castle, and FIDE's four. Apart so
-//! the variants that castle otherwise (Leap Chess) build their own rules.
+//! the variants that castle otherwise (Leap Chess) build their own rules,
+//! and the bitboard engine (`small_board`) reads them without knowing
+//! `ChessLike`.
 
 use crate::geometry::Square;
 use crate::piece::{Color, Kind};
