@@ -4,9 +4,10 @@
 //! time.
 
 use crate::clocks::state::MoverClock;
-use crate::db::models::{GameRow, User};
+use crate::db::models::GameRow;
 use crate::db::outbox;
 use crate::db::schema::games;
+use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;

@@ -1,8 +1,9 @@
 //! Adjudication: a player asks, the director decides a game's result.
 
-use crate::db::models::{GameRow, TournamentRow, User};
+use crate::db::models::{GameRow, TournamentRow};
 use crate::db::outbox;
 use crate::db::schema::{adjudication_requests, adjudications, games};
+use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;

@@ -1,7 +1,8 @@
 //! Tournament directors: who may direct, and the leave they grant.
 
-use crate::db::models::{TournamentRow, User};
+use crate::db::models::TournamentRow;
 use crate::db::schema::users;
+use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::tournaments::rows::{entrant, int_field, load, named_player};
@@ -69,7 +70,7 @@ pub fn grant_leave(
 
 /// Directors by name, for the CLI.
 pub fn set_director(conn: &mut DbConn, name: &str, on: bool) -> Result<User, Error> {
-    let u = crate::accounts::users::find_by_name(conn, name)?
+    let u = crate::db::users::find_by_name(conn, name)?
         .ok_or_else(|| Error::NotFound(format!("There is no user named “{}”.", clip(name, 40))))?;
     diesel::update(users::table.find(u.id))
         .set(users::is_director.eq(on))

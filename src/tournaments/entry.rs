@@ -1,8 +1,8 @@
 //! Creating a tournament, joining and leaving it, and its start by the
 //! director.
 
-use crate::db::models::User;
 use crate::db::schema::{tournament_players, tournaments};
+use crate::db::users::User;
 use crate::db::{is_unique_violation, per_backend, DbConn};
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;

@@ -1,9 +1,9 @@
 //! A director gives a player more time (issue 40): logged in the game's
 //! history, both players mailed.
 
-use crate::db::models::User;
 use crate::db::outbox;
 use crate::db::schema::games;
+use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;

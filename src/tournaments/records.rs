@@ -1,8 +1,8 @@
 //! Tournament records: PGN export of all games and import of a played
 //! game's record.
 
-use crate::db::models::User;
 use crate::db::schema::games;
+use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;

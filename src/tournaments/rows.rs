@@ -1,8 +1,9 @@
 //! Tournament rows: formats, statuses, limits, and reading tournaments,
 //! entrants, games and byes.
 
-use crate::db::models::{EntrantRow, GameRow, TournamentRow, User};
+use crate::db::models::{EntrantRow, GameRow, TournamentRow};
 use crate::db::schema::{games, tournament_byes, tournament_players, tournaments};
+use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameResult, Side};
@@ -193,7 +194,7 @@ pub fn scheduled_games(t: &TournamentRow, field: usize) -> i32 {
 }
 
 pub fn named_player(conn: &mut DbConn, name: &str) -> Result<User, Error> {
-    crate::accounts::users::find_by_name(conn, name.trim())?.ok_or_else(|| {
+    crate::db::users::find_by_name(conn, name.trim())?.ok_or_else(|| {
         Error::Invalid(format!(
             "There is no player named “{}”.",
             clip(name.trim(), 40)

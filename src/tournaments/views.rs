@@ -1,10 +1,11 @@
 //! What tournament pages show: standings, the cross table, the director's
 //! dashboard, and the round mail.
 
-use crate::db::models::{EntrantRow, GameRow, TournamentRow, User};
+use crate::db::models::{EntrantRow, GameRow, TournamentRow};
 use crate::db::schema::{
     adjudication_requests, adjudications, games, tournament_players, tournaments,
 };
+use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus};

@@ -1,9 +1,10 @@
 //! The forfeit rule every ending game of a tournament passes, withdrawing
 //! players, and replacing them.
 
-use crate::db::models::{GameRow, TournamentRow, User};
+use crate::db::models::{GameRow, TournamentRow};
 use crate::db::outbox;
 use crate::db::schema::{games, tournament_byes, tournament_players};
+use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};

@@ -3,7 +3,7 @@
 
 use crate::clocks::state;
 use crate::clocks::state::GameClock;
-use crate::db::models::User;
+use crate::db::users::User;
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, Side};
 use crate::domain::time_control as clock;
