@@ -3,6 +3,7 @@
 
 use crate::db::schema::{mail_prefs, users, verified_emails};
 use crate::db::{per_backend, DbConn};
+use crate::domain::codes::Coded;
 use crate::domain::mail_kind::MailPolicy;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;

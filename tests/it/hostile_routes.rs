@@ -7,7 +7,6 @@
 use crate::common;
 
 use common::{declared_fields, declared_routes, Backend, TestApp, TestClient};
-use missive::accounts::users as accounts;
 use missive::tournaments::directors;
 use missive::tournaments::entry;
 use missive::tournaments::entry::TournamentForm;

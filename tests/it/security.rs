@@ -8,8 +8,6 @@ use crate::common;
 use common::{Backend, TestApp, TestClient};
 use diesel::RunQueryDsl;
 use missive::accounts::links::{self, PlayLink};
-use missive::accounts::mail_settings;
-use missive::accounts::users as accounts;
 use missive::tournaments::directors;
 use missive::tournaments::entry;
 use missive::tournaments::entry::TournamentForm;
