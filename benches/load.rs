@@ -230,7 +230,7 @@ fn players(conn: &mut missive::db::DbConn, n: usize, rng: &mut impl Rng) -> Vec<
 /// sessions for the games they move in.
 fn who_of(conn: &mut missive::db::DbConn, id: i32, now: chrono::NaiveDateTime) -> Who {
     let name = missive::populate::username(id);
-    let user = missive::accounts::users::find_by_name(conn, &name)
+    let user = missive::db::users::find_by_name(conn, &name)
         .expect("read a player")
         .unwrap_or_else(|| panic!("no player {name}"));
     let session = missive::accounts::users::create_session(conn, user.id, now).expect("session");

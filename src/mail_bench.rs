@@ -62,7 +62,7 @@ pub fn run(
     };
     let game = challenge::create_game(&mut conn, &a, &challenge, now)
         .map_err(|e| anyhow::anyhow!("{e}"))?;
-    let b = accounts::find_by_name(&mut conn, &format!("bench_b{tag}"))?.expect("user b");
+    let b = crate::db::users::find_by_name(&mut conn, &format!("bench_b{tag}"))?.expect("user b");
     // Unverified addresses get no mail but the verification mail.
     let secret = crate::db::settings::load_secret(&mut conn, None)?;
     let sig = crate::accounts::links::verify_sig(&secret, b.id, &b.email);

@@ -2,22 +2,12 @@
 //! a page instead of the command line. The first administrator is made
 //! with `missive user grant-admin NAME`.
 
-use crate::db::models::User;
-use crate::db::schema::{administrators, users};
+use crate::db::administrators::{self, is_admin};
+use crate::db::users::{find_by_name, User};
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::util::clip;
 use chrono::NaiveDateTime;
-use diesel::prelude::*;
-
-/// Whether the user is an administrator.
-pub fn is_admin(conn: &mut DbConn, user_id: i32) -> Result<bool, Error> {
-    let n: i64 = administrators::table
-        .filter(administrators::user_id.eq(user_id))
-        .count()
-        .get_result(conn)?;
-    Ok(n > 0)
-}
 
 /// The user, if an administrator; 403 with the reason otherwise.
 pub fn require_admin<'a>(conn: &mut DbConn, user: Option<&'a User>) -> Result<&'a User, Error> {
@@ -41,32 +31,16 @@ pub fn set_admin(
     on: bool,
     now: NaiveDateTime,
 ) -> Result<User, Error> {
-    let u = crate::accounts::users::find_by_name(conn, name)?
+    let u = find_by_name(conn, name)?
         .ok_or_else(|| Error::NotFound(format!("There is no user named “{}”.", clip(name, 40))))?;
     if on {
         if !is_admin(conn, u.id)? {
-            diesel::insert_into(administrators::table)
-                .values((
-                    administrators::user_id.eq(u.id),
-                    administrators::granted_at.eq(now),
-                ))
-                .execute(conn)?;
+            administrators::grant(conn, u.id, now)?;
         }
     } else {
-        diesel::delete(administrators::table.filter(administrators::user_id.eq(u.id)))
-            .execute(conn)?;
+        administrators::remove(conn, u.id)?;
     }
     Ok(u)
-}
-
-/// The directors, by name, for the administrators' page.
-pub fn directors(conn: &mut DbConn) -> Result<Vec<String>, Error> {
-    Ok(users::table
-        .filter(users::is_director.eq(true))
-        .filter(users::deleted_at.is_null())
-        .order(users::username_key.asc())
-        .select(users::username)
-        .load(conn)?)
 }
 
 /// An administrator grants (`on`) or removes the director role of `name`.
@@ -83,7 +57,7 @@ pub fn set_director_role(
     if name.is_empty() {
         return Err(Error::Invalid("Give the player's username.".into()));
     }
-    let u = crate::accounts::users::find_by_name(conn, name)?.ok_or_else(|| {
+    let u = find_by_name(conn, name)?.ok_or_else(|| {
         Error::Invalid(format!(
             "There is no user named “{}”: check the spelling.",
             clip(name, 40)

@@ -6,24 +6,12 @@
 //! the old one at once.
 
 use crate::accounts::users::token_hash;
-use crate::db::models::{GameRow, User};
-use crate::db::schema::{calendar_feeds, games, leave_bookings, tournament_players, tournaments};
-use crate::db::{per_backend, DbConn};
+use crate::db::users::User;
+use crate::db::{account_records, calendar_feeds, DbConn};
 use crate::domain::error::Error;
-use crate::domain::game_state::GameStatus;
 use crate::domain::tournament_state::TournamentStatus;
 use crate::game::rows;
 use chrono::{NaiveDate, NaiveDateTime};
-use diesel::prelude::*;
-
-/// Whether the account has an address, and since when.
-pub fn made_at(conn: &mut DbConn, user_id: i32) -> Result<Option<NaiveDateTime>, Error> {
-    Ok(calendar_feeds::table
-        .find(user_id)
-        .select(calendar_feeds::created_at)
-        .first(conn)
-        .optional()?)
-}
 
 /// A new address for `user_id`, replacing any old one; the token, which
 /// the owner sees this once.
@@ -31,22 +19,9 @@ pub fn make(conn: &mut DbConn, user_id: i32, now: NaiveDateTime) -> Result<Strin
     let token = crate::util::random_token();
     let hash = token_hash(&token);
     crate::db::write_transaction::<_, Error>(conn, |conn| {
-        diesel::delete(calendar_feeds::table.find(user_id)).execute(conn)?;
-        diesel::insert_into(calendar_feeds::table)
-            .values((
-                calendar_feeds::user_id.eq(user_id),
-                calendar_feeds::token_hash.eq(&hash),
-                calendar_feeds::created_at.eq(now),
-            ))
-            .execute(conn)?;
-        Ok(())
+        Ok(calendar_feeds::replace(conn, user_id, &hash, now)?)
     })?;
     Ok(token)
-}
-
-/// End the account's address (true when there was one).
-pub fn revoke(conn: &mut DbConn, user_id: i32) -> Result<bool, Error> {
-    Ok(diesel::delete(calendar_feeds::table.find(user_id)).execute(conn)? > 0)
 }
 
 /// The account a token opens: none for an unknown or ended token, or an
@@ -57,15 +32,10 @@ pub fn owner(conn: &mut DbConn, token: &str) -> Result<Option<User>, Error> {
         return Ok(None);
     }
     let hash = token_hash(&token.to_ascii_lowercase());
-    let user_id: Option<i32> = per_backend!(conn, |c| calendar_feeds::table
-        .filter(calendar_feeds::token_hash.eq(&hash))
-        .select(calendar_feeds::user_id)
-        .first(c)
-        .optional())?;
-    let Some(id) = user_id else {
+    let Some(id) = calendar_feeds::owner_id(conn, &hash)? else {
         return Ok(None);
     };
-    let user = crate::accounts::users::find_by_id(conn, id)?;
+    let user = crate::db::users::find_by_id(conn, id)?;
     Ok(user.filter(|u| u.disabled_at.is_none() && u.deleted_at.is_none()))
 }
 
@@ -102,11 +72,7 @@ pub struct Feed {
 /// The feed of `user` as it stands at `now`.
 pub fn feed(conn: &mut DbConn, user: &User, now: NaiveDateTime) -> Result<Feed, Error> {
     let uid = user.id;
-    let running: Vec<GameRow> = games::table
-        .filter(games::white_id.eq(uid).or(games::black_id.eq(uid)))
-        .filter(games::status.eq(GameStatus::Active.code()))
-        .select(GameRow::as_select())
-        .load(conn)?;
+    let running = account_records::running_games(conn, uid)?;
     let mut ids: Vec<i32> = running
         .iter()
         .flat_map(|g| [g.white_id, g.black_id])
@@ -150,17 +116,7 @@ pub fn feed(conn: &mut DbConn, user: &User, now: NaiveDateTime) -> Result<Feed, 
     }
     deadlines.sort_by_key(|d| (d.deadline, d.game_id));
     let tournaments = tournament_dates(conn, uid)?;
-    let leave = leave_bookings::table
-        .filter(leave_bookings::user_id.eq(uid))
-        .filter(leave_bookings::end_date.ge(now.date() - chrono::TimeDelta::days(365)))
-        .order(leave_bookings::start_date.asc())
-        .select((
-            leave_bookings::id,
-            leave_bookings::start_date,
-            leave_bookings::end_date,
-            leave_bookings::created_at,
-        ))
-        .load(conn)?;
+    let leave = account_records::leave_from(conn, uid, now.date() - chrono::TimeDelta::days(365))?;
     Ok(Feed {
         deadlines,
         tournaments,
@@ -171,21 +127,7 @@ pub fn feed(conn: &mut DbConn, user: &User, now: NaiveDateTime) -> Result<Feed, 
 /// The start of each tournament the player is entered in that has not
 /// started, and the start of each round of those running.
 fn tournament_dates(conn: &mut DbConn, uid: i32) -> Result<Vec<TournamentEvent>, Error> {
-    let entered: Vec<(i32, String, String, NaiveDateTime)> = tournament_players::table
-        .inner_join(tournaments::table)
-        .filter(tournament_players::user_id.eq(uid))
-        .filter(tournament_players::withdrawn_at.is_null())
-        .filter(tournaments::status.eq_any([
-            TournamentStatus::Entry.code(),
-            TournamentStatus::Running.code(),
-        ]))
-        .select((
-            tournaments::id,
-            tournaments::name,
-            tournaments::status,
-            tournaments::entry_closes,
-        ))
-        .load(conn)?;
+    let entered = account_records::entered_open(conn, uid)?;
     let mut out = Vec::new();
     for (tid, name, status, closes) in entered {
         if status == TournamentStatus::Entry.code() {
@@ -198,12 +140,7 @@ fn tournament_dates(conn: &mut DbConn, uid: i32) -> Result<Vec<TournamentEvent>,
             continue;
         }
         // A round begins when its first game is made.
-        let rounds: Vec<(Option<i32>, Option<NaiveDateTime>)> = games::table
-            .filter(games::tournament_id.eq(tid))
-            .group_by(games::round)
-            .select((games::round, diesel::dsl::min(games::created_at)))
-            .load(conn)?;
-        for (round, at) in rounds {
+        for (round, at) in account_records::round_starts(conn, tid)? {
             if let (Some(r), Some(at)) = (round, at) {
                 out.push(TournamentEvent {
                     tournament_id: tid,

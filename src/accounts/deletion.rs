@@ -4,20 +4,18 @@
 
 use crate::accounts::reauth::Reauthenticated;
 use crate::accounts::users;
-use crate::db::models::{GameRow, User};
-use crate::db::schema::{
-    account_tokens, adjudication_requests, digest_sent, email_outbox, game_notes, games,
-    leave_bookings, leave_grants, login_attempts, mail_prefs, sessions, tournament_players,
-    users as users_table, verified_emails, verify_mail_sent,
+use crate::db::users::User;
+use crate::db::{
+    account_records, account_tokens, api_credentials, calendar_feeds, credential_revocations,
+    digest_sent, login_attempts, mail_prefs, retired_usernames, sessions, verified_emails,
+    verify_mail_sent, DbConn,
 };
-use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
 use crate::domain::tournament_state::TournamentStatus;
 use chrono::NaiveDateTime;
-use diesel::prelude::*;
 
-pub use crate::accounts::retired_names::NAME_RETIRED_DAYS;
+pub use crate::db::retired_usernames::NAME_RETIRED_DAYS;
 
 /// The name a deleted account's games show.
 pub fn neutral_name(user_id: i32) -> String {
@@ -41,19 +39,13 @@ pub fn delete(
     crate::db::write_transaction::<_, Error>(conn, |conn| {
         leave_tournaments(conn, user, now)?;
         resign_running_games(conn, user, now)?;
-        take_back_challenges(conn, user.id, now)?;
+        account_records::take_back_challenges(conn, user.id, now)?;
         erase(conn, user, now)
     })
 }
 
 fn leave_tournaments(conn: &mut DbConn, user: &User, now: NaiveDateTime) -> Result<(), Error> {
-    let entries: Vec<i32> = tournament_players::table
-        .filter(tournament_players::user_id.eq(user.id))
-        .filter(tournament_players::withdrawn_at.is_null())
-        .filter(tournament_players::replaced_by.is_null())
-        .select(tournament_players::tournament_id)
-        .load(conn)?;
-    for tid in entries {
+    for tid in account_records::standing_entries(conn, user.id)? {
         let t = crate::db::tournaments::load(conn, tid)?;
         match t.status {
             TournamentStatus::Entry => crate::tournaments::entry::leave(conn, tid, user)?,
@@ -71,12 +63,7 @@ fn leave_tournaments(conn: &mut DbConn, user: &User, now: NaiveDateTime) -> Resu
 }
 
 fn resign_running_games(conn: &mut DbConn, user: &User, now: NaiveDateTime) -> Result<(), Error> {
-    let running: Vec<GameRow> = games::table
-        .filter(games::white_id.eq(user.id).or(games::black_id.eq(user.id)))
-        .filter(games::status.eq(GameStatus::Active.code()))
-        .select(GameRow::as_select())
-        .load(conn)?;
-    for row in running {
+    for row in account_records::running_games(conn, user.id)? {
         // A flag that already fell decides the game by time, not by this.
         if crate::clocks::forfeit::forfeit_if_flagged(conn, &row, now)? {
             continue;
@@ -106,74 +93,22 @@ fn resign_running_games(conn: &mut DbConn, user: &User, now: NaiveDateTime) -> R
     Ok(())
 }
 
-/// Unanswered challenges and open seeks go: taken back when the account
-/// made them, declined when it was asked.
-fn take_back_challenges(conn: &mut DbConn, user_id: i32, now: NaiveDateTime) -> QueryResult<()> {
-    let pending = games::status.eq(GameStatus::Pending.code());
-    diesel::update(
-        games::table
-            .filter(pending)
-            .filter(games::challenger_id.eq(user_id)),
-    )
-    .set((
-        games::status.eq(GameStatus::Withdrawn.code()),
-        games::updated_at.eq(now),
-    ))
-    .execute(conn)?;
-    diesel::update(
-        games::table
-            .filter(pending)
-            .filter(games::opponent_id.eq(user_id)),
-    )
-    .set((
-        games::status.eq(GameStatus::Declined.code()),
-        games::updated_at.eq(now),
-    ))
-    .execute(conn)?;
-    Ok(())
-}
-
 fn erase(conn: &mut DbConn, user: &User, now: NaiveDateTime) -> Result<String, Error> {
     let id = user.id;
-    diesel::delete(sessions::table.filter(sessions::user_id.eq(id))).execute(conn)?;
-    diesel::delete(game_notes::table.filter(game_notes::user_id.eq(id))).execute(conn)?;
-    diesel::delete(leave_bookings::table.filter(leave_bookings::user_id.eq(id))).execute(conn)?;
-    diesel::delete(leave_grants::table.filter(leave_grants::user_id.eq(id))).execute(conn)?;
-    diesel::delete(email_outbox::table.filter(email_outbox::user_id.eq(id))).execute(conn)?;
-    diesel::delete(account_tokens::table.filter(account_tokens::user_id.eq(id))).execute(conn)?;
-    crate::accounts::api_credentials::erase_all(conn, id)?;
-    crate::accounts::revocation::erase(conn, id)?;
+    sessions::end_all(conn, id)?;
+    account_records::erase_personal(conn, id)?;
+    account_tokens::erase_all(conn, id)?;
+    api_credentials::erase_all(conn, id)?;
+    credential_revocations::erase(conn, id)?;
     crate::db::push::forget_user(conn, id)?;
-    crate::accounts::calendar_feed::revoke(conn, id)?;
-    diesel::delete(verified_emails::table.filter(verified_emails::user_id.eq(id))).execute(conn)?;
-    diesel::delete(mail_prefs::table.filter(mail_prefs::user_id.eq(id))).execute(conn)?;
-    diesel::delete(verify_mail_sent::table.filter(verify_mail_sent::user_id.eq(id)))
-        .execute(conn)?;
-    diesel::delete(digest_sent::table.filter(digest_sent::user_id.eq(id))).execute(conn)?;
-    diesel::delete(
-        login_attempts::table.filter(login_attempts::username_key.eq(&user.username_key)),
-    )
-    .execute(conn)?;
-    // An open request's note is the person's words; a decided one is part
-    // of the tournament's record and stays.
-    diesel::delete(
-        adjudication_requests::table
-            .filter(adjudication_requests::user_id.eq(id))
-            .filter(adjudication_requests::resolved_at.is_null()),
-    )
-    .execute(conn)?;
-    crate::accounts::retired_names::retire(conn, &user.username_key, now)?;
+    calendar_feeds::revoke(conn, id)?;
+    verified_emails::erase(conn, id)?;
+    mail_prefs::erase(conn, id)?;
+    verify_mail_sent::erase(conn, id)?;
+    digest_sent::erase(conn, id)?;
+    login_attempts::erase_for(conn, &user.username_key)?;
+    retired_usernames::retire(conn, &user.username_key, now)?;
     let name = neutral_name(id);
-    // An empty hash matches no password, so the row can never log in.
-    diesel::update(users_table::table.find(id))
-        .set((
-            users_table::username.eq(&name),
-            users_table::username_key.eq(&name),
-            users_table::email.eq(""),
-            users_table::password_hash.eq(""),
-            users_table::is_director.eq(false),
-            users_table::deleted_at.eq(Some(now)),
-        ))
-        .execute(conn)?;
+    crate::db::users::mark_deleted(conn, id, &name, now)?;
     Ok(name)
 }

@@ -5,7 +5,7 @@
 //! from elsewhere cannot slow the owner's known browser.
 
 use crate::accounts::links::{sign, verify};
-use crate::accounts::users::username_key;
+use crate::db::users::username_key;
 
 /// A device cookie that checked: the account it names, and its own random
 /// id, which its failures are counted under.

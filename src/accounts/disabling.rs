@@ -2,14 +2,11 @@
 //! disabled account is logged out and refused logins and play links; its
 //! games go on, and its clocks with them.
 
-use crate::accounts::{sessions, tokens, users};
-use crate::db::models::User;
-use crate::db::schema::users as users_table;
-use crate::db::DbConn;
+use crate::db::users::{self, User};
+use crate::db::{account_tokens, sessions, DbConn};
 use crate::domain::account_token::TokenPurpose;
 use crate::domain::error::Error;
 use chrono::NaiveDateTime;
-use diesel::prelude::*;
 
 pub const DISABLED: &str = "This account has been disabled by the operators.";
 
@@ -37,13 +34,10 @@ fn named(conn: &mut DbConn, name: &str) -> Result<User, Error> {
 pub fn disable(conn: &mut DbConn, name: &str, now: NaiveDateTime) -> Result<(User, usize), Error> {
     let user = named(conn, name)?;
     crate::db::write_transaction::<_, Error>(conn, |conn| {
-        diesel::update(users_table::table.find(user.id))
-            .filter(users_table::disabled_at.is_null())
-            .set(users_table::disabled_at.eq(Some(now)))
-            .execute(conn)?;
+        users::disable(conn, user.id, now)?;
         let ended = sessions::end_all(conn, user.id)?;
-        tokens::void(conn, user.id, TokenPurpose::PasswordReset)?;
-        tokens::void(conn, user.id, TokenPurpose::EmailChange)?;
+        account_tokens::void(conn, user.id, TokenPurpose::PasswordReset)?;
+        account_tokens::void(conn, user.id, TokenPurpose::EmailChange)?;
         Ok((user, ended))
     })
 }
@@ -51,8 +45,6 @@ pub fn disable(conn: &mut DbConn, name: &str, now: NaiveDateTime) -> Result<(Use
 /// Lift the hold.
 pub fn enable(conn: &mut DbConn, name: &str) -> Result<User, Error> {
     let user = named(conn, name)?;
-    diesel::update(users_table::table.find(user.id))
-        .set(users_table::disabled_at.eq(None::<NaiveDateTime>))
-        .execute(conn)?;
+    users::enable(conn, user.id)?;
     Ok(user)
 }

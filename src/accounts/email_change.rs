@@ -3,15 +3,13 @@
 
 use crate::accounts::reauth::Reauthenticated;
 use crate::accounts::{send_limits, tokens, users};
-use crate::db::models::User;
 use crate::db::outbox::enqueue;
-use crate::db::schema::{users as users_table, verified_emails};
-use crate::db::DbConn;
+use crate::db::users::User;
+use crate::db::{account_tokens, verified_emails, DbConn};
 use crate::domain::account_token::TokenPurpose;
 use crate::domain::error::Error;
 use crate::domain::mail_kind::Mail;
 use chrono::NaiveDateTime;
-use diesel::prelude::*;
 
 /// What a wrong password is told.
 pub const WRONG_PASSWORD: &str = "Your password is not right: the address was not changed.";
@@ -76,13 +74,12 @@ pub fn request(
 }
 
 /// The address a pending change would move the account to, if one.
-pub fn pending(conn: &mut DbConn, user_id: i32, now: NaiveDateTime) -> QueryResult<Option<String>> {
-    use crate::db::schema::account_tokens;
-    let rows: Vec<tokens::AccountToken> = account_tokens::table
-        .filter(account_tokens::user_id.eq(user_id))
-        .filter(account_tokens::purpose.eq(TokenPurpose::EmailChange.code()))
-        .select(tokens::AccountToken::as_select())
-        .load(conn)?;
+pub fn pending(
+    conn: &mut DbConn,
+    user_id: i32,
+    now: NaiveDateTime,
+) -> diesel::QueryResult<Option<String>> {
+    let rows = account_tokens::of_user(conn, user_id, TokenPurpose::EmailChange)?;
     Ok(rows
         .into_iter()
         .filter(|t| t.usable(now))
@@ -97,22 +94,14 @@ pub fn confirm(conn: &mut DbConn, token: &str, now: NaiveDateTime) -> Result<Str
         let Some(address) = t.new_email.clone() else {
             return Err(Error::internal("address change without an address"));
         };
-        let user = users::find_by_id(conn, t.user_id)?
+        let user = crate::db::users::find_by_id(conn, t.user_id)?
             .filter(|u| u.deleted_at.is_none())
             .ok_or_else(|| Error::Invalid("This link is for an account that is gone.".into()))?;
-        diesel::update(users_table::table.find(user.id))
-            .set(users_table::email.eq(&address))
-            .execute(conn)?;
+        crate::db::users::set_email(conn, user.id, &address)?;
         // A reset link mailed to the old address must not outlive it.
-        tokens::void(conn, user.id, TokenPurpose::PasswordReset)?;
-        diesel::delete(verified_emails::table.find(user.id)).execute(conn)?;
-        diesel::insert_into(verified_emails::table)
-            .values((
-                verified_emails::user_id.eq(user.id),
-                verified_emails::email.eq(&address),
-                verified_emails::verified_at.eq(now),
-            ))
-            .execute(conn)?;
+        account_tokens::void(conn, user.id, TokenPurpose::PasswordReset)?;
+        verified_emails::erase(conn, user.id)?;
+        verified_emails::insert(conn, user.id, &address, now)?;
         Ok(address)
     })
 }

@@ -2,18 +2,13 @@
 //! JSON document. Each game carries its moves and its PGN (`pgn`), so the
 //! file alone is enough to take one's games elsewhere.
 
-use crate::accounts::{mail_settings, sessions};
-use crate::db::leave::LeaveBooking;
-use crate::db::models::{GameRow, User};
-use crate::db::schema::{
-    game_notes, games, leave_bookings, leave_grants, tournament_players, tournaments,
-};
-use crate::db::DbConn;
+use crate::accounts::sessions;
+use crate::db::users::User;
+use crate::db::{account_records, mail_prefs, DbConn};
 use crate::domain::error::Error;
 use crate::game::records::{write_rated_game, Format};
 use crate::game::rows;
 use chrono::NaiveDateTime;
-use diesel::prelude::*;
 use serde_json::{json, Value};
 
 /// The version of the document's shape, for whoever reads it later.
@@ -30,7 +25,7 @@ pub fn export(
     site: &str,
     now: NaiveDateTime,
 ) -> Result<Value, Error> {
-    let (verified, policy) = mail_settings::standing_of(conn, user.id)?;
+    let (verified, policy) = mail_prefs::standing_of(conn, user.id)?;
     let pending_email = crate::accounts::email_change::pending(conn, user.id, now)?;
     let sessions: Vec<Value> = sessions::list(conn, user.id, None, now)?
         .into_iter()
@@ -70,17 +65,7 @@ pub fn export(
 
 fn games_of(conn: &mut DbConn, user: &User, site: &str) -> Result<Vec<Value>, Error> {
     let id = user.id;
-    let rows: Vec<GameRow> = games::table
-        .filter(
-            games::white_id
-                .eq(id)
-                .or(games::black_id.eq(id))
-                .or(games::challenger_id.eq(id))
-                .or(games::opponent_id.eq(id)),
-        )
-        .order(games::id.asc())
-        .select(GameRow::as_select())
-        .load(conn)?;
+    let rows = account_records::all_games(conn, id)?;
     let mut ids: Vec<i32> = rows
         .iter()
         .flat_map(|r| [r.white_id, r.black_id, Some(r.challenger_id), r.opponent_id])
@@ -146,37 +131,15 @@ fn games_of(conn: &mut DbConn, user: &User, site: &str) -> Result<Vec<Value>, Er
 }
 
 fn notes_of(conn: &mut DbConn, user_id: i32) -> Result<Vec<Value>, Error> {
-    let rows: Vec<(i32, String, NaiveDateTime)> = game_notes::table
-        .filter(game_notes::user_id.eq(user_id))
-        .order(game_notes::game_id.asc())
-        .select((
-            game_notes::game_id,
-            game_notes::body,
-            game_notes::updated_at,
-        ))
-        .load(conn)?;
-    Ok(rows
+    Ok(account_records::notes(conn, user_id)?
         .into_iter()
         .map(|(game, body, at)| json!({"game_id": game, "note": body, "updated_at": when(at)}))
         .collect())
 }
 
 fn leave_of(conn: &mut DbConn, user_id: i32) -> Result<Value, Error> {
-    let bookings: Vec<LeaveBooking> = leave_bookings::table
-        .filter(leave_bookings::user_id.eq(user_id))
-        .order(leave_bookings::start_date.asc())
-        .select(LeaveBooking::as_select())
-        .load(conn)?;
-    let grants: Vec<(i32, i32, String, NaiveDateTime)> = leave_grants::table
-        .filter(leave_grants::user_id.eq(user_id))
-        .order(leave_grants::id.asc())
-        .select((
-            leave_grants::year,
-            leave_grants::days,
-            leave_grants::reason,
-            leave_grants::created_at,
-        ))
-        .load(conn)?;
+    let bookings = account_records::leave_bookings(conn, user_id)?;
+    let grants = account_records::leave_grants(conn, user_id)?;
     Ok(json!({
         "bookings": bookings.iter().map(|b| json!({
             "first_day": b.start_date.to_string(),
@@ -190,28 +153,7 @@ fn leave_of(conn: &mut DbConn, user_id: i32) -> Result<Value, Error> {
 }
 
 fn tournaments_of(conn: &mut DbConn, user_id: i32) -> Result<Vec<Value>, Error> {
-    type Entry = (
-        i32,
-        String,
-        Option<i32>,
-        NaiveDateTime,
-        Option<NaiveDateTime>,
-        Option<String>,
-    );
-    let rows: Vec<Entry> = tournament_players::table
-        .inner_join(tournaments::table)
-        .filter(tournament_players::user_id.eq(user_id))
-        .order(tournaments::id.asc())
-        .select((
-            tournaments::id,
-            tournaments::name,
-            tournament_players::seed,
-            tournament_players::joined_at,
-            tournament_players::withdrawn_at,
-            tournament_players::withdrawal_reason,
-        ))
-        .load(conn)?;
-    Ok(rows
+    Ok(account_records::entries(conn, user_id)?
         .into_iter()
         .map(|(id, name, seed, joined, withdrawn, why)| {
             json!({

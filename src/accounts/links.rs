@@ -249,13 +249,10 @@ pub fn check_play_link(
     sig: &str,
     now: NaiveDateTime,
 ) -> Result<
-    Result<(crate::db::models::GameRow, crate::db::models::User), LinkProblem>,
+    Result<(crate::db::models::GameRow, crate::db::users::User), LinkProblem>,
     crate::domain::error::Error,
 > {
-    use crate::db::models::User;
-    use crate::db::schema::users;
     use crate::game::rows;
-    use diesel::prelude::*;
     if !link.verify(secret, sig) {
         return Ok(Err(LinkProblem::Tampered));
     }
@@ -270,12 +267,7 @@ pub fn check_play_link(
     if row.ply != link.ply || rows::player_to_move(&row) != Some(link.user) {
         return Ok(Err(LinkProblem::Used));
     }
-    let user: Option<User> = users::table
-        .find(link.user)
-        .select(User::as_select())
-        .first(conn)
-        .optional()?;
-    match user {
+    match crate::db::users::find_by_id(conn, link.user)? {
         Some(u) if u.disabled_at.is_some() || u.deleted_at.is_some() => {
             Ok(Err(LinkProblem::Disabled))
         }

@@ -88,7 +88,7 @@ struct Key {
 /// The keys an attempt is counted under. A right password forgets the
 /// first key's failures and takes this attempt back from the others.
 fn keys(username: &str, ip: &str, attempt: Attempt, limits: &LoginLimits) -> Vec<Key> {
-    let name: String = crate::accounts::users::username_key(username)
+    let name: String = crate::db::users::username_key(username)
         .chars()
         .take(64)
         .collect();

@@ -18,7 +18,6 @@ pub mod password_change;
 pub mod password_policy;
 pub mod password_reset;
 pub mod reauth;
-pub mod retired_names;
 pub mod revocation;
 pub mod send_limits;
 pub mod sessions;

@@ -5,14 +5,12 @@
 use crate::accounts::reauth::Reauthenticated;
 use crate::accounts::revocation::{self, Cause};
 use crate::accounts::users;
-use crate::db::models::User;
 use crate::db::outbox::enqueue;
-use crate::db::schema::users as users_table;
+use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::mail_kind::Mail;
 use chrono::NaiveDateTime;
-use diesel::prelude::*;
 
 /// Store a new password for `user` (checked against the policy first), end
 /// what the old one could have made (every session but `keep_session`'s)
@@ -27,9 +25,7 @@ pub fn store_new_password(
 ) -> Result<(), Error> {
     users::validate_password(new_password, &user.username, &user.email).map_err(Error::Invalid)?;
     let hash = users::hash_password(new_password)?;
-    diesel::update(users_table::table.find(user.id))
-        .set(users_table::password_hash.eq(hash))
-        .execute(conn)?;
+    crate::db::users::set_password_hash(conn, user.id, &hash)?;
     revocation::revoke(conn, user.id, cause, keep_session, now)?;
     enqueue(conn, user.id, &Mail::PasswordChanged, now)?;
     Ok(())

@@ -4,15 +4,13 @@
 use crate::accounts::password_change::store_new_password;
 use crate::accounts::revocation::Cause;
 use crate::accounts::{send_limits, tokens, users};
-use crate::db::models::User;
 use crate::db::outbox::enqueue;
-use crate::db::schema::{account_tokens, users as users_table, verified_emails};
-use crate::db::DbConn;
+use crate::db::users::User;
+use crate::db::{account_tokens, verified_emails, DbConn};
 use crate::domain::account_token::TokenPurpose;
 use crate::domain::error::Error;
 use crate::domain::mail_kind::Mail;
 use chrono::{Duration, NaiveDateTime};
-use diesel::prelude::*;
 
 /// A second reset mail within this time is not sent: the form cannot be
 /// used to flood someone's inbox.
@@ -43,12 +41,7 @@ pub fn request(
     crate::db::write_transaction::<_, Error>(conn, |conn| {
         let may_send = send_limits::reset_mail(conn, &wanted, per_day, now)?;
         // Addresses are kept as typed; they compare without case.
-        let candidates: Vec<(i32, String, String)> = users_table::table
-            .inner_join(verified_emails::table.on(verified_emails::user_id.eq(users_table::id)))
-            .filter(users_table::disabled_at.is_null())
-            .filter(users_table::deleted_at.is_null())
-            .select((users_table::id, users_table::email, verified_emails::email))
-            .load(conn)?;
+        let candidates = verified_emails::usable_accounts(conn)?;
         let mut owners: Vec<i32> = candidates
             .into_iter()
             .filter(|(_, current, verified)| {
@@ -60,15 +53,12 @@ pub fn request(
             owners.push(NOBODY);
         }
         for owner in owners {
-            let recent: i64 = account_tokens::table
-                .filter(account_tokens::user_id.eq(owner))
-                .filter(account_tokens::purpose.eq(TokenPurpose::PasswordReset.code()))
-                .filter(account_tokens::used_at.is_null())
-                .filter(
-                    account_tokens::created_at.gt(now - Duration::minutes(REQUEST_EVERY_MINUTES)),
-                )
-                .count()
-                .get_result(conn)?;
+            let recent = account_tokens::unused_since(
+                conn,
+                owner,
+                TokenPurpose::PasswordReset,
+                now - Duration::minutes(REQUEST_EVERY_MINUTES),
+            )?;
             // No mail due: the same statements for no account, storing nothing.
             let user_id = if recent == 0 && may_send {
                 owner
@@ -100,7 +90,7 @@ pub fn reset(
     now: NaiveDateTime,
 ) -> Result<User, Error> {
     let t = tokens::check(conn, token, TokenPurpose::PasswordReset, now)?;
-    let user = users::find_by_id(conn, t.user_id)?
+    let user = crate::db::users::find_by_id(conn, t.user_id)?
         .filter(|u| u.deleted_at.is_none())
         .ok_or_else(|| Error::Invalid("This link is for an account that is gone.".into()))?;
     if user.disabled_at.is_some() {
@@ -124,7 +114,7 @@ pub fn link_for(
     name: &str,
     now: NaiveDateTime,
 ) -> Result<String, Error> {
-    let user = users::find_by_name(conn, name)?
+    let user = crate::db::users::find_by_name(conn, name)?
         .filter(|u| u.deleted_at.is_none())
         .ok_or_else(|| {
             Error::NotFound(format!(

@@ -7,7 +7,7 @@
 
 use crate::accounts::login_limit::{self, LoginLimits};
 use crate::accounts::users;
-use crate::db::models::User;
+use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use chrono::NaiveDateTime;

@@ -6,14 +6,13 @@
 //! address change. The latest such act is kept with its counts, for
 //! `/settings` to tell the owner what was revoked.
 
-use crate::accounts::{api_credentials, sessions, tokens};
-use crate::db::schema::credential_revocations as revocations;
-use crate::db::DbConn;
+use crate::accounts::users::token_hash;
+use crate::db::credential_revocations::{self as revocations, RevocationRow};
+use crate::db::{account_tokens, api_credentials, sessions, DbConn};
 use crate::domain::account_token::TokenPurpose;
 use crate::domain::codes::{text_codes, Coded};
 use crate::domain::error::Error;
 use chrono::NaiveDateTime;
-use diesel::prelude::*;
 
 text_codes! {
     "revocation cause",
@@ -108,73 +107,62 @@ pub fn revoke(
     now: NaiveDateTime,
 ) -> Result<Counts, Error> {
     let ended_sessions = match keep_session {
-        Some(keep) => sessions::end_others(conn, user_id, keep)?,
+        Some(keep) => sessions::end_others(conn, user_id, &token_hash(keep))?,
         None => sessions::end_all(conn, user_id)?,
     };
     let mut counts = Counts {
         sessions: count(ended_sessions),
-        email_changes: count(tokens::void(conn, user_id, TokenPurpose::EmailChange)?),
+        email_changes: count(account_tokens::void(
+            conn,
+            user_id,
+            TokenPurpose::EmailChange,
+        )?),
         ..Counts::default()
     };
     if cause.ends_credentials() {
-        counts.reset_links = count(tokens::void(conn, user_id, TokenPurpose::PasswordReset)?);
+        counts.reset_links = count(account_tokens::void(
+            conn,
+            user_id,
+            TokenPurpose::PasswordReset,
+        )?);
         let (tokens, apps) = api_credentials::erase_all(conn, user_id)?;
         counts.tokens = count(tokens);
         counts.app_passwords = count(apps);
     }
     if counts.any() {
-        diesel::delete(revocations::table.find(user_id)).execute(conn)?;
-        diesel::insert_into(revocations::table)
-            .values((
-                revocations::user_id.eq(user_id),
-                revocations::cause.eq(cause.code()),
-                revocations::revoked_at.eq(now),
-                revocations::sessions.eq(counts.sessions),
-                revocations::email_changes.eq(counts.email_changes),
-                revocations::reset_links.eq(counts.reset_links),
-                revocations::tokens.eq(counts.tokens),
-                revocations::app_passwords.eq(counts.app_passwords),
-            ))
-            .execute(conn)?;
+        revocations::replace(
+            conn,
+            &RevocationRow {
+                user_id,
+                cause: cause.code().to_string(),
+                revoked_at: now,
+                sessions: counts.sessions,
+                email_changes: counts.email_changes,
+                reset_links: counts.reset_links,
+                tokens: counts.tokens,
+                app_passwords: counts.app_passwords,
+            },
+        )?;
     }
     Ok(counts)
 }
 
 /// The latest act that revoked anything of `user_id`'s.
 pub fn latest(conn: &mut DbConn, user_id: i32) -> Result<Option<Revocation>, Error> {
-    type Row = (String, NaiveDateTime, i32, i32, i32, i32, i32);
-    let row: Option<Row> = revocations::table
-        .find(user_id)
-        .select((
-            revocations::cause,
-            revocations::revoked_at,
-            revocations::sessions,
-            revocations::email_changes,
-            revocations::reset_links,
-            revocations::tokens,
-            revocations::app_passwords,
-        ))
-        .first(conn)
-        .optional()?;
-    let Some((cause, at, sessions, email_changes, reset_links, tokens, app_passwords)) = row else {
+    let Some(row) = revocations::latest(conn, user_id)? else {
         return Ok(None);
     };
     Ok(Some(Revocation {
-        cause: Cause::parse_code(&cause).map_err(Error::internal)?,
-        at,
+        cause: Cause::parse_code(&row.cause).map_err(Error::internal)?,
+        at: row.revoked_at,
         counts: Counts {
-            sessions,
-            email_changes,
-            reset_links,
-            tokens,
-            app_passwords,
+            sessions: row.sessions,
+            email_changes: row.email_changes,
+            reset_links: row.reset_links,
+            tokens: row.tokens,
+            app_passwords: row.app_passwords,
         },
     }))
-}
-
-/// Forget the record (the account is deleted).
-pub fn erase(conn: &mut DbConn, user_id: i32) -> QueryResult<usize> {
-    diesel::delete(revocations::table.find(user_id)).execute(conn)
 }
 
 #[cfg(test)]

@@ -3,10 +3,8 @@
 //! operator's disable).
 
 use crate::accounts::users::token_hash;
-use crate::db::schema::sessions;
-use crate::db::DbConn;
+use crate::db::{sessions, DbConn};
 use chrono::{Duration, NaiveDateTime};
-use diesel::prelude::*;
 
 /// How stale "last seen" may get before a page view writes it again: a
 /// write per page would cost every page a database write.
@@ -29,18 +27,9 @@ pub fn list(
     user_id: i32,
     current_token: Option<&str>,
     now: NaiveDateTime,
-) -> QueryResult<Vec<SessionInfo>> {
+) -> diesel::QueryResult<Vec<SessionInfo>> {
     let current = current_token.map(token_hash);
-    let rows: Vec<(String, NaiveDateTime, Option<NaiveDateTime>, String)> = sessions::table
-        .filter(sessions::user_id.eq(user_id))
-        .filter(sessions::expires_at.gt(now))
-        .select((
-            sessions::token_hash,
-            sessions::created_at,
-            sessions::last_seen_at,
-            sessions::user_agent,
-        ))
-        .load(conn)?;
+    let rows = sessions::of_user(conn, user_id, now)?;
     let mut out: Vec<SessionInfo> = rows
         .into_iter()
         .map(|(hash, started, seen, agent)| SessionInfo {
@@ -58,31 +47,14 @@ pub fn list(
     Ok(out)
 }
 
-/// End every session of a user but the one whose token is `keep`.
-pub fn end_others(conn: &mut DbConn, user_id: i32, keep: &str) -> QueryResult<usize> {
-    diesel::delete(
-        sessions::table
-            .filter(sessions::user_id.eq(user_id))
-            .filter(sessions::token_hash.ne(token_hash(keep))),
-    )
-    .execute(conn)
-}
-
-/// End every session of a user.
-pub fn end_all(conn: &mut DbConn, user_id: i32) -> QueryResult<usize> {
-    diesel::delete(sessions::table.filter(sessions::user_id.eq(user_id))).execute(conn)
-}
-
 /// Whether a session last seen at `seen` should be marked seen again.
 pub fn stale(seen: Option<NaiveDateTime>, now: NaiveDateTime) -> bool {
     seen.is_none_or(|s| now - s >= Duration::minutes(SEEN_EVERY_MINUTES))
 }
 
 /// Mark a session seen now.
-pub fn touch(conn: &mut DbConn, token: &str, now: NaiveDateTime) -> QueryResult<usize> {
-    diesel::update(sessions::table.filter(sessions::token_hash.eq(token_hash(token))))
-        .set(sessions::last_seen_at.eq(Some(now)))
-        .execute(conn)
+pub fn touch(conn: &mut DbConn, token: &str, now: NaiveDateTime) -> diesel::QueryResult<usize> {
+    sessions::touch(conn, &token_hash(token), now)
 }
 
 /// A `User-Agent` in a few words a person recognises; the raw header

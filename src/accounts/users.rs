@@ -1,15 +1,14 @@
 //! Accounts: sign-up, log-in with rate limiting, sessions.
 
-use crate::db::models::{NewUser, User};
-use crate::db::schema::{login_attempts, sessions, users};
-use crate::db::{is_unique_violation, per_backend, DbConn};
+use crate::db::sessions::SessionUser;
+use crate::db::users::{find_by_name, username_key, NewUser, User};
+use crate::db::{is_unique_violation, login_attempts, retired_usernames, sessions, DbConn};
 use crate::domain::error::Error;
 use argon2::password_hash::{
     rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString,
 };
 use argon2::Argon2;
 use chrono::{Duration, NaiveDateTime};
-use diesel::prelude::*;
 use sha2::{Digest, Sha256};
 
 /// How long a login lasts.
@@ -19,11 +18,6 @@ pub const USERNAME_MAX: usize = 20;
 pub use crate::accounts::password_policy::{PASSWORD_MAX, PASSWORD_MIN};
 /// The prefix of deleted accounts' names (`deleted-7`), which nobody may pick.
 pub const DELETED_PREFIX: &str = "deleted-";
-
-/// How usernames compare: case-insensitively.
-pub fn username_key(name: &str) -> String {
-    name.trim().to_ascii_lowercase()
-}
 
 pub fn validate_username(name: &str) -> Result<(), String> {
     let n = name.chars().count();
@@ -144,11 +138,11 @@ pub fn signup(
     if find_by_name(conn, &key)?.is_some() {
         return Err(taken());
     }
-    if crate::accounts::retired_names::name_retired(conn, &key, now)? {
+    if retired_usernames::name_retired(conn, &key, now)? {
         return Err(Error::Invalid(format!(
             "The username “{username}” belonged to an account deleted less than {} days ago; \
              choose another.",
-            crate::accounts::retired_names::NAME_RETIRED_DAYS
+            retired_usernames::NAME_RETIRED_DAYS
         )));
     }
     let hash = hash_password(password)?;
@@ -160,7 +154,7 @@ pub fn signup(
         confirm_moves: true,
         created_at: now,
     };
-    match diesel::insert_into(users::table).values(&new).execute(conn) {
+    match crate::db::users::insert(conn, &new) {
         Ok(_) => {}
         Err(e) if is_unique_violation(&e) => return Err(taken()),
         Err(e) => return Err(e.into()),
@@ -177,34 +171,11 @@ pub fn create_verified(
     password: &str,
     now: NaiveDateTime,
 ) -> Result<User, Error> {
-    use crate::db::schema::verified_emails;
     crate::db::write_transaction::<_, Error>(conn, |conn| {
         let user = signup(conn, username, email, password, now)?;
-        diesel::insert_into(verified_emails::table)
-            .values((
-                verified_emails::user_id.eq(user.id),
-                verified_emails::email.eq(&user.email),
-                verified_emails::verified_at.eq(now),
-            ))
-            .execute(conn)?;
+        crate::db::verified_emails::insert(conn, user.id, &user.email, now)?;
         Ok(user)
     })
-}
-
-pub fn find_by_name(conn: &mut DbConn, name: &str) -> QueryResult<Option<User>> {
-    users::table
-        .filter(users::username_key.eq(username_key(name)))
-        .select(User::as_select())
-        .first(conn)
-        .optional()
-}
-
-pub fn find_by_id(conn: &mut DbConn, id: i32) -> QueryResult<Option<User>> {
-    users::table
-        .find(id)
-        .select(User::as_select())
-        .first(conn)
-        .optional()
 }
 
 /// A precomputed hash so unknown usernames take as long as known ones.
@@ -233,14 +204,7 @@ pub fn login(
             false
         }
     };
-    diesel::insert_into(login_attempts::table)
-        .values((
-            login_attempts::username_key.eq(&key),
-            login_attempts::ip.eq(ip),
-            login_attempts::success.eq(ok),
-            login_attempts::attempted_at.eq(now),
-        ))
-        .execute(conn)?;
+    login_attempts::record(conn, &key, ip, ok, now)?;
     match user {
         Some(u) if ok => Ok(u),
         _ => Err(Error::Invalid("Wrong username or password.".into())),
@@ -270,16 +234,14 @@ pub fn create_session_from(
 ) -> Result<String, Error> {
     let token = crate::util::random_token();
     let agent: String = user_agent.chars().take(300).collect();
-    diesel::insert_into(sessions::table)
-        .values((
-            sessions::token_hash.eq(token_hash(&token)),
-            sessions::user_id.eq(user_id),
-            sessions::created_at.eq(now),
-            sessions::expires_at.eq(now + Duration::days(SESSION_DAYS)),
-            sessions::last_seen_at.eq(Some(now)),
-            sessions::user_agent.eq(agent),
-        ))
-        .execute(conn)?;
+    sessions::insert(
+        conn,
+        &token_hash(&token),
+        user_id,
+        &agent,
+        now,
+        now + Duration::days(SESSION_DAYS),
+    )?;
     Ok(token)
 }
 
@@ -287,80 +249,27 @@ pub fn session_user(
     conn: &mut DbConn,
     token: &str,
     now: NaiveDateTime,
-) -> QueryResult<Option<User>> {
+) -> diesel::QueryResult<Option<User>> {
     Ok(session_standing(conn, token, now)?.map(|s| s.user))
-}
-
-/// A session's user, and whether their current address is confirmed: read
-/// together, since every page says so when it is not.
-pub struct SessionUser {
-    pub user: User,
-    pub email_verified: bool,
-    /// The mail server refused the user's current address for good.
-    pub email_failing: bool,
-    /// When the session was last marked seen (`None`: before issue 36).
-    pub last_seen_at: Option<NaiveDateTime>,
 }
 
 pub fn session_standing(
     conn: &mut DbConn,
     token: &str,
     now: NaiveDateTime,
-) -> QueryResult<Option<SessionUser>> {
-    use crate::db::schema::{mail_failures, verified_emails};
-    let hash = token_hash(token);
-    // A disabled or deleted account's sessions are ended when it is, and
-    // refused here too, so no session outlives the decision.
-    // The user, their confirmed address, a refused address, last seen.
-    type Standing = (User, Option<String>, Option<String>, Option<NaiveDateTime>);
-    let row: Option<Standing> = per_backend!(conn, |c| sessions::table
-        .inner_join(users::table)
-        .left_join(verified_emails::table.on(verified_emails::user_id.eq(users::id)))
-        .left_join(mail_failures::table.on(mail_failures::user_id.eq(users::id)))
-        .filter(sessions::token_hash.eq(&hash))
-        .filter(sessions::expires_at.gt(now))
-        .filter(users::disabled_at.is_null())
-        .filter(users::deleted_at.is_null())
-        .select((
-            User::as_select(),
-            verified_emails::email.nullable(),
-            mail_failures::email.nullable(),
-            sessions::last_seen_at,
-        ))
-        .first(c)
-        .optional())?;
-    Ok(
-        row.map(|(user, verified, failing, last_seen_at)| SessionUser {
-            email_verified: verified.is_some_and(|v| v == user.email),
-            // A refusal of an address the user has since changed is past.
-            email_failing: failing.is_some_and(|f| f == user.email),
-            user,
-            last_seen_at,
-        }),
-    )
+) -> diesel::QueryResult<Option<SessionUser>> {
+    sessions::standing(conn, &token_hash(token), now)
 }
 
-pub fn end_session(conn: &mut DbConn, token: &str) -> QueryResult<()> {
-    diesel::delete(sessions::table.filter(sessions::token_hash.eq(token_hash(token))))
-        .execute(conn)?;
-    Ok(())
-}
-
-pub fn set_confirm_moves(conn: &mut DbConn, user_id: i32, on: bool) -> QueryResult<()> {
-    diesel::update(users::table.find(user_id))
-        .set(users::confirm_moves.eq(on))
-        .execute(conn)?;
+pub fn end_session(conn: &mut DbConn, token: &str) -> diesel::QueryResult<()> {
+    sessions::delete(conn, &token_hash(token))?;
     Ok(())
 }
 
 /// Delete expired sessions and login attempts older than a day (run at
 /// start-up; the rate limit only looks at the recent window).
-pub fn prune(conn: &mut DbConn, now: NaiveDateTime) -> QueryResult<(usize, usize)> {
-    let sessions =
-        diesel::delete(sessions::table.filter(sessions::expires_at.le(now))).execute(conn)?;
-    let attempts = diesel::delete(
-        login_attempts::table.filter(login_attempts::attempted_at.lt(now - Duration::days(1))),
-    )
-    .execute(conn)?;
+pub fn prune(conn: &mut DbConn, now: NaiveDateTime) -> diesel::QueryResult<(usize, usize)> {
+    let sessions = sessions::delete_expired(conn, now)?;
+    let attempts = login_attempts::delete_before(conn, now - Duration::days(1))?;
     Ok((sessions, attempts))
 }

@@ -3,7 +3,8 @@
 //! let play go on; unclaimed after [`CLAIM_DAYS`] days, the game is lost on
 //! time.
 
-use crate::db::models::{GameRow, User};
+use crate::db::models::GameRow;
+use crate::db::users::User;
 use crate::db::{game_clocks, outbox, DbConn};
 use crate::domain::clock::MoverClock;
 use crate::domain::error::Error;

@@ -1,13 +1,20 @@
 //! Database access: one connection type over SQLite and PostgreSQL, chosen by
 //! the URL's scheme, a pool, and the embedded migrations of each backend.
 
+pub mod account_records;
+pub mod account_tokens;
 pub mod adjudications;
+pub mod administrators;
+pub mod api_credentials;
 pub mod backup;
 pub mod bulk;
 pub mod byes;
+pub mod calendar_feeds;
 pub mod clock_heartbeat;
 pub mod clock_lookups;
 pub mod coded;
+pub mod credential_revocations;
+pub mod digest_sent;
 pub mod directors;
 pub mod entrants;
 pub mod error;
@@ -15,8 +22,10 @@ pub mod game_clocks;
 pub mod group_commit;
 pub mod kept_update;
 pub mod leave;
+pub mod login_attempts;
 pub mod login_throttles;
 pub mod mail_failures;
+pub mod mail_prefs;
 pub mod models;
 pub mod once;
 pub mod outbox;
@@ -25,13 +34,18 @@ pub mod posted_variants;
 pub mod push;
 pub mod rate_counters;
 pub mod reminder_prefs;
+pub mod retired_usernames;
 pub mod schema;
+pub mod sessions;
 pub mod settings;
 pub mod team_matches;
 pub mod tournament_games;
 pub mod tournaments;
 pub mod trace;
 pub mod user_lock;
+pub mod users;
+pub mod verified_emails;
+pub mod verify_mail_sent;
 
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;

@@ -9,38 +9,6 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 #[derive(Queryable, Selectable, Clone, Debug)]
-#[diesel(table_name = users)]
-pub struct User {
-    pub id: i32,
-    pub username: String,
-    pub username_key: String,
-    pub email: String,
-    pub password_hash: String,
-    pub confirm_moves: bool,
-    pub created_at: NaiveDateTime,
-    /// May create and direct tournaments (granted from the command line).
-    pub is_director: bool,
-    /// Set by an operator (`missive user disable`): no login, no play link.
-    pub disabled_at: Option<NaiveDateTime>,
-    /// The account was deleted; the row stays, renamed, for its games.
-    pub deleted_at: Option<NaiveDateTime>,
-    /// The player's IANA time zone: their weekends, and how deadlines are
-    /// shown to them (issue 64).
-    pub time_zone: String,
-}
-
-#[derive(Insertable)]
-#[diesel(table_name = users)]
-pub struct NewUser<'a> {
-    pub username: &'a str,
-    pub username_key: &'a str,
-    pub email: &'a str,
-    pub password_hash: &'a str,
-    pub confirm_moves: bool,
-    pub created_at: NaiveDateTime,
-}
-
-#[derive(Queryable, Selectable, Clone, Debug)]
 #[diesel(table_name = games)]
 pub struct GameRow {
     pub id: i32,
@@ -279,13 +247,3 @@ pub struct NewMove<'a> {
     pub bank_after: Option<i64>,
 }
 
-/// The claim of one user's daily digest for one UTC day.
-#[derive(Queryable, Selectable, Insertable, Clone, Debug)]
-#[diesel(table_name = digest_sent)]
-pub struct DigestSent {
-    pub user_id: i32,
-    pub day: chrono::NaiveDate,
-    /// Games listed (0: nothing to list, no mail).
-    pub games: i32,
-    pub created_at: NaiveDateTime,
-}

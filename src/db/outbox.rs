@@ -227,9 +227,10 @@ impl OutboxRow {
 /// "digest": no "your turn" mails) or, but for the verification mail, their
 /// address is not verified. Call it inside the transaction of the event.
 ///
-/// One `INSERT … SELECT` over the user's standing (`accounts::mail_settings::standing_of`'s join)
-/// rather than a read and then an insert: a move's mail is one statement,
-/// one round trip to PostgreSQL.
+/// One `INSERT … SELECT` over the user's standing
+/// ([`crate::db::mail_prefs::standing_of`]'s join) rather than a read and
+/// then an insert: a move's mail is one statement, one round trip to
+/// PostgreSQL.
 pub fn enqueue(
     conn: &mut DbConn,
     user_id: i32,

@@ -2,9 +2,10 @@
 //! games created already under way (tournament pairings).
 
 use crate::clocks::state;
-use crate::db::models::{GameRow, NewGame, User};
+use crate::db::models::{GameRow, NewGame};
 use crate::db::outbox;
 use crate::db::schema::games;
+use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;
@@ -115,7 +116,7 @@ pub fn create_game(
     let opponent = if opponent_name.is_empty() {
         None
     } else {
-        let found = crate::accounts::users::find_by_name(conn, opponent_name)?;
+        let found = crate::db::users::find_by_name(conn, opponent_name)?;
         let found = found.ok_or_else(|| {
             Error::Invalid(format!(
                 "There is no player named “{}”.",

@@ -10,8 +10,9 @@
 //! guard (the ply and status a move also guards on), so an edit and a move
 //! happen in one order or the other.
 
-use crate::db::models::{GameRow, User};
+use crate::db::models::GameRow;
 use crate::db::schema::{conditional_lines, games};
+use crate::db::users::User;
 use crate::db::{per_backend, DbConn};
 use crate::domain::error::Error;
 use crate::domain::game_state::GameStatus;

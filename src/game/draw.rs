@@ -1,9 +1,9 @@
 //! Draw offers: offering, accepting, declining.
 
 use crate::clocks::forfeit::end_if_flagged;
-use crate::db::models::User;
 use crate::db::outbox;
 use crate::db::schema::games;
+use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};

@@ -147,7 +147,7 @@ pub fn load_user_games(
     username: &str,
     cache: &RecordCache,
 ) -> Result<Option<ExportRows>, Error> {
-    let Some(user) = crate::accounts::users::find_by_name(conn, username)? else {
+    let Some(user) = crate::db::users::find_by_name(conn, username)? else {
         return Ok(None);
     };
     let rows: Vec<GameRow> = games::table

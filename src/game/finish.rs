@@ -1,8 +1,9 @@
 //! How a game ends: the one function every ending goes through, and the
 //! checks shared by the acts that end a game by choice (resign, draw).
 
-use crate::db::models::{GameRow, User};
+use crate::db::models::GameRow;
 use crate::db::schema::games;
+use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};

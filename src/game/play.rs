@@ -4,8 +4,9 @@
 
 use crate::clocks::forfeit;
 use crate::clocks::state;
-use crate::db::models::{GameRow, User};
+use crate::db::models::GameRow;
 use crate::db::schema::moves;
+use crate::db::users::User;
 use crate::db::{per_backend, DbConn, Stored, Writes};
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameStatus, OnTimeout, Side};

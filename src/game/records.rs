@@ -351,7 +351,7 @@ pub fn archive(conn: &mut DbConn, f: &ArchiveFilter) -> Result<ArchivePage, Erro
     let player = f.player.trim();
     if !player.is_empty() {
         let uid = users::table
-            .filter(users::username_key.eq(crate::accounts::users::username_key(player)))
+            .filter(users::username_key.eq(crate::db::users::username_key(player)))
             .select(users::id)
             .first::<i32>(conn)
             .optional()?

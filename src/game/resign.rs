@@ -1,7 +1,7 @@
 //! Resigning a game.
 
 use crate::clocks::forfeit::end_if_flagged;
-use crate::db::models::User;
+use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameResult, Side};

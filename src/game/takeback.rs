@@ -5,8 +5,9 @@
 //! game's events record it.
 
 use crate::clocks::state;
-use crate::db::models::{GameRow, User};
+use crate::db::models::GameRow;
 use crate::db::schema::{conditional_lines, game_histories, games, moves};
+use crate::db::users::User;
 use crate::db::{outbox, per_backend, DbConn};
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;

@@ -2,8 +2,8 @@
 //! address change), rendered from their `account_tokens` row: a link that
 //! was used, replaced or has expired is not sent any more.
 
-use crate::accounts::tokens;
-use crate::db::models::User;
+use crate::db::account_tokens as tokens;
+use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::mail_kind::Mail;

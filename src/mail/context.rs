@@ -3,7 +3,7 @@
 
 use crate::accounts::links::{self};
 use crate::config::Config;
-use crate::db::models::User;
+use crate::db::users::User;
 use chrono::Duration;
 use lettre::message::Mailbox;
 

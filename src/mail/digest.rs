@@ -8,13 +8,15 @@
 
 use crate::accounts::links::{self, PlayLink};
 use crate::clocks::state;
-use crate::db::models::{DigestSent, GameRow, User};
+use crate::db::digest_sent::{self, DigestSent};
+use crate::db::models::GameRow;
 use crate::db::outbox;
-use crate::db::schema::{digest_sent, games, mail_prefs, moves, users, verified_emails};
+use crate::db::schema::{games, moves};
+use crate::db::users::User;
 use crate::db::{is_unique_violation, DbConn};
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, Side};
-use crate::domain::mail_kind::{Mail, MailPolicy};
+use crate::domain::mail_kind::Mail;
 use crate::game::restore;
 use crate::game::rows;
 use crate::mail::context::MailCtx;
@@ -126,18 +128,8 @@ pub struct DigestRun {
 /// Users with the `digest` policy and a verified address whose digest for
 /// `day` nobody has claimed yet.
 fn candidates(conn: &mut DbConn, day: NaiveDate) -> QueryResult<Vec<i32>> {
-    let done: Vec<i32> = digest_sent::table
-        .filter(digest_sent::day.eq(day))
-        .select(digest_sent::user_id)
-        .load(conn)?;
-    let rows: Vec<(i32, String, String)> = users::table
-        .inner_join(mail_prefs::table.on(mail_prefs::user_id.eq(users::id)))
-        .inner_join(verified_emails::table.on(verified_emails::user_id.eq(users::id)))
-        .filter(mail_prefs::policy.eq(MailPolicy::Digest.code()))
-        .order(users::id.asc())
-        .select((users::id, users::email, verified_emails::email))
-        .load(conn)?;
-    Ok(rows
+    let done = digest_sent::claimed_on(conn, day)?;
+    Ok(digest_sent::readers(conn)?
         .into_iter()
         .filter(|(id, current, verified)| current == verified && !done.contains(id))
         .map(|(id, _, _)| id)
@@ -158,14 +150,15 @@ pub fn run_digests(conn: &mut DbConn, hour: u32, now: NaiveDateTime) -> Result<D
     for user_id in candidates(conn, day)? {
         let listed = games_to_list(conn, user_id, now)?.len();
         let claimed = crate::db::write_transaction::<_, diesel::result::Error>(conn, |conn| {
-            diesel::insert_into(digest_sent::table)
-                .values(&DigestSent {
+            digest_sent::insert(
+                conn,
+                &DigestSent {
                     user_id,
                     day,
                     games: listed as i32,
                     created_at: now,
-                })
-                .execute(conn)?;
+                },
+            )?;
             if listed > 0 {
                 outbox::enqueue(conn, user_id, &Mail::Digest, now)?;
             }

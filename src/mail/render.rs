@@ -3,8 +3,9 @@
 //! mail that is no longer true renders to nothing.
 
 use crate::accounts::links::{self, PlayLink};
-use crate::db::models::{GameRow, User};
+use crate::db::models::GameRow;
 use crate::db::outbox::OutboxRow;
+use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, Side};
@@ -138,7 +139,7 @@ pub fn render(
     now: NaiveDateTime,
 ) -> Result<Option<Rendered>, Error> {
     let Some(user) =
-        crate::accounts::users::find_by_id(conn, row.user_id)?.filter(|u| u.deleted_at.is_none())
+        crate::db::users::find_by_id(conn, row.user_id)?.filter(|u| u.deleted_at.is_none())
     else {
         return Ok(None);
     };
@@ -242,7 +243,7 @@ pub fn render(
 /// A user's name, or "your opponent" for nobody or a user gone.
 fn username_or(conn: &mut DbConn, id: Option<i32>) -> Result<String, Error> {
     Ok(match id {
-        Some(id) => crate::accounts::users::find_by_id(conn, id)?.map(|u| u.username),
+        Some(id) => crate::db::users::find_by_id(conn, id)?.map(|u| u.username),
         None => None,
     }
     .unwrap_or_else(|| "your opponent".into()))

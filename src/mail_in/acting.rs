@@ -5,8 +5,9 @@
 
 use super::reading::{self, Instruction, Reply};
 use crate::accounts::links::ReplyToken;
-use crate::db::models::{GameRow, User};
+use crate::db::models::GameRow;
 use crate::db::schema::{mail_in, moves};
+use crate::db::users::User;
 use crate::db::{is_unique_violation, outbox, per_backend, rate_counters, DbConn};
 use crate::domain::error::Error;
 use crate::domain::game_state::GameStatus;
@@ -130,11 +131,11 @@ fn load(
     t: &ReplyToken,
     sender: Option<&str>,
 ) -> Result<(User, GameRow, bool), Error> {
-    let user = crate::accounts::users::find_by_id(conn, t.user)?
+    let user = crate::db::users::find_by_id(conn, t.user)?
         .filter(|u| u.deleted_at.is_none() && u.disabled_at.is_none())
         .ok_or_else(|| Error::NotFound("The reply address names no player.".into()))?;
     let row = rows::load(conn, t.game)?;
-    let confirmed = crate::accounts::mail_settings::is_verified(conn, user.id)?
+    let confirmed = crate::db::mail_prefs::standing_of(conn, user.id)?.0
         && sender.is_some_and(|s| s.eq_ignore_ascii_case(user.email.trim()));
     Ok((user, row, confirmed))
 }

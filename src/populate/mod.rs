@@ -144,7 +144,7 @@ fn make_players(conn: &mut DbConn, g: &mut Gen, opts: &Options) -> anyhow::Resul
         });
         g.batch.users.push(UserIns {
             id,
-            username_key: crate::accounts::users::username_key(&name),
+            username_key: crate::db::users::username_key(&name),
             username: name,
             email,
             password_hash: hash.clone(),

@@ -2,8 +2,8 @@
 //! who may see it, challenge with it, rename, delete or approve it.
 
 use crate::config::PostedLimits;
-use crate::db::models::User;
 use crate::db::posted_variants::{self as store, NewVersion, PostedVariant};
+use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use chrono::NaiveDateTime;

@@ -1,6 +1,7 @@
 //! Adjudication: a player asks, the director decides a game's result.
 
-use crate::db::models::{GameRow, User};
+use crate::db::models::GameRow;
+use crate::db::users::User;
 use crate::db::tournaments::{self, TournamentRow};
 use crate::db::{adjudications, outbox, tournament_games, DbConn};
 use crate::domain::codes::Coded;

@@ -1,8 +1,8 @@
 //! Tournament directors: who may direct, and the leave they grant.
 
-use crate::db::models::User;
 use crate::db::tournaments::{self, TournamentRow};
 use crate::db::{entrants, DbConn};
+use crate::db::users::User;
 use crate::domain::error::Error;
 use crate::domain::form_fields::int_field;
 use crate::util::clip;
@@ -68,7 +68,7 @@ pub fn grant_leave(
 
 /// Directors by name, for the CLI.
 pub fn set_director(conn: &mut DbConn, name: &str, on: bool) -> Result<User, Error> {
-    let u = crate::accounts::users::find_by_name(conn, name)?
+    let u = crate::db::users::find_by_name(conn, name)?
         .ok_or_else(|| Error::NotFound(format!("There is no user named “{}”.", clip(name, 40))))?;
     crate::db::directors::set(conn, u.id, on)?;
     Ok(User {
@@ -79,7 +79,7 @@ pub fn set_director(conn: &mut DbConn, name: &str, on: bool) -> Result<User, Err
 
 /// The player a director's form names; refused when there is none.
 pub fn named_player(conn: &mut DbConn, name: &str) -> Result<User, Error> {
-    crate::accounts::users::find_by_name(conn, name.trim())?.ok_or_else(|| {
+    crate::db::users::find_by_name(conn, name.trim())?.ok_or_else(|| {
         Error::Invalid(format!(
             "There is no player named “{}”.",
             clip(name.trim(), 40)

@@ -1,9 +1,9 @@
 //! Creating a tournament, joining and leaving it, and its start by the
 //! director.
 
-use crate::db::models::User;
 use crate::db::tournaments::{self, NewTournament, TournamentRow};
 use crate::db::{entrants, tournament_games, DbConn};
+use crate::db::users::User;
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::form_fields::{int_field, parse_time_control, parse_when};

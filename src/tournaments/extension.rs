@@ -1,9 +1,9 @@
 //! A director gives a player more time (issue 40): logged in the game's
 //! history, both players mailed.
 
-use crate::db::models::User;
 use crate::db::tournament_games::{self, Clocks};
 use crate::db::{outbox, DbConn};
+use crate::db::users::User;
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;

@@ -6,8 +6,8 @@
 //! its last game.
 
 use crate::db::models::GameRow;
-use crate::db::models::User;
 use crate::db::team_matches::{self as rows, MatchRow, NewMatch};
+use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::form_fields::{int_field, parse_time_control};
@@ -62,7 +62,7 @@ fn member(conn: &mut DbConn, raw: &str, what: &str) -> Result<User, Error> {
     if name.is_empty() {
         return Err(Error::Invalid(format!("Name {what}.")));
     }
-    match crate::accounts::users::find_by_name(conn, name)? {
+    match crate::db::users::find_by_name(conn, name)? {
         Some(u) if u.deleted_at.is_none() && u.disabled_at.is_none() => Ok(u),
         _ => Err(Error::Invalid(format!(
             "There is no player named “{}” ({what}): check the spelling.",

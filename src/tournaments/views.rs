@@ -2,7 +2,8 @@
 //! dashboard, and the round mail.
 
 use crate::db::entrants::{self, EntrantRow};
-use crate::db::models::{GameRow, User};
+use crate::db::models::GameRow;
+use crate::db::users::User;
 use crate::db::tournaments::{self, TournamentRow};
 use crate::db::{adjudications, byes, tournament_games, DbConn};
 use crate::domain::error::Error;

@@ -1,7 +1,8 @@
 //! The forfeit rule every ending game of a tournament passes, withdrawing
 //! players, and replacing them.
 
-use crate::db::models::{GameRow, User};
+use crate::db::models::GameRow;
+use crate::db::users::User;
 use crate::db::tournaments::{self, TournamentRow};
 use crate::db::{byes, entrants, outbox, tournament_games, DbConn};
 use crate::domain::error::Error;

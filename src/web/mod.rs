@@ -17,9 +17,10 @@ pub mod slow_clients;
 pub mod user_names;
 pub mod views;
 
-use crate::accounts::users::{self as accounts, SessionUser};
+use crate::accounts::users as accounts;
 use crate::config::Config;
-use crate::db::models::User;
+use crate::db::sessions::SessionUser;
+use crate::db::users::User;
 use crate::db::{DbConn, Pool};
 use crate::domain::error::Error;
 use actix_web::cookie::{Cookie, SameSite};

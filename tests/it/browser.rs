@@ -553,7 +553,7 @@ fn a_tournament_page_fits_a_phone() {
         ] {
             app.user(name);
             players.push(
-                missive::accounts::users::find_by_name(&mut conn, name)
+                missive::db::users::find_by_name(&mut conn, name)
                     .unwrap()
                     .unwrap(),
             );

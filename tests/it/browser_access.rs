@@ -155,7 +155,7 @@ fn tournament_with(app: &TestApp, player: &str) -> i32 {
         app.user(name);
     }
     for name in [player, "carol_axe", "dmitri_axe"] {
-        let u = missive::accounts::users::find_by_name(&mut conn, name)
+        let u = missive::db::users::find_by_name(&mut conn, name)
             .unwrap()
             .unwrap();
         entry::join(&mut conn, tid, &u, now).unwrap();
@@ -171,7 +171,7 @@ fn issue_63_pages(app: &TestApp, player: &str) -> Pages {
     let now = chrono::Utc::now().naive_utc();
     missive::accounts::admins::set_admin(&mut conn, player, true, now).unwrap();
     missive::tournaments::directors::set_director(&mut conn, "director_axe", true).unwrap();
-    let me = missive::accounts::users::find_by_name(&mut conn, player)
+    let me = missive::db::users::find_by_name(&mut conn, player)
         .unwrap()
         .unwrap();
     let form = missive::tournaments::team_matches::MatchForm {
@@ -224,7 +224,7 @@ fn rated_history(app: &TestApp, player: &str, opponent: &str, rounds: i64) {
     use missive::domain::game_state::{EndReason, GameResult};
     let mut conn = app.db();
     let find = |conn: &mut missive::db::DbConn, name: &str| {
-        missive::accounts::users::find_by_name(conn, name)
+        missive::db::users::find_by_name(conn, name)
             .unwrap()
             .unwrap()
     };
@@ -258,7 +258,7 @@ fn credentials_of(app: &TestApp, player: &str) {
     use missive::accounts::api_credentials::issue;
     use missive::domain::api_credential::{CredentialKind, Scope};
     let conn = &mut app.db();
-    let user = missive::accounts::users::find_by_name(conn, player)
+    let user = missive::db::users::find_by_name(conn, player)
         .unwrap()
         .unwrap();
     let now = chrono::Utc::now().naive_utc();

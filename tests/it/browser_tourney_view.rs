@@ -12,7 +12,8 @@ use browser_kit::*;
 use chrono::Duration;
 use common::{Backend, TestApp, TestClient};
 use missive::clocks::forfeit;
-use missive::db::models::{GameRow, User};
+use missive::db::models::GameRow;
+use missive::db::users::User;
 use missive::db::tournament_games;
 use missive::tournaments::{directors, entry};
 
@@ -42,7 +43,7 @@ async fn shots(b: &Browser, label: &str) -> Result<()> {
 }
 
 fn user(app: &TestApp, name: &str) -> User {
-    missive::accounts::users::find_by_name(&mut app.db(), name)
+    missive::db::users::find_by_name(&mut app.db(), name)
         .unwrap()
         .unwrap()
 }
@@ -91,7 +92,7 @@ fn the_issue_case_the_rules_on_the_page_match_what_happens() {
         // in both games.
         for g in &mine {
             if g.black_id == Some(tess.id) {
-                let w = missive::accounts::users::find_by_id(conn, g.white_id.unwrap())
+                let w = missive::db::users::find_by_id(conn, g.white_id.unwrap())
                     .unwrap()
                     .unwrap();
                 common::play_move(conn, g.id, &w, "e4", None, true, now).unwrap();

@@ -7,7 +7,6 @@
 use crate::common;
 
 use common::{declared_fields, declared_routes, Backend, TestApp, TestClient};
-use missive::accounts::users as accounts;
 use missive::db::tournament_games;
 use missive::tournaments::directors;
 use missive::tournaments::entry;
@@ -267,10 +266,14 @@ fn every_route_survives_hostile_input(backend: Backend) {
         let open = entry::create(conn, &director, &form("Open", day(3)), now).unwrap();
         let running = entry::create(conn, &director, &form("Running", day(1)), now).unwrap();
         for name in ["bob", "carol", "dave"] {
-            let u = accounts::find_by_name(conn, name).unwrap().unwrap();
+            let u = missive::db::users::find_by_name(conn, name)
+                .unwrap()
+                .unwrap();
             entry::join(conn, running, &u, now).unwrap();
         }
-        let bob_user = accounts::find_by_name(conn, "bob").unwrap().unwrap();
+        let bob_user = missive::db::users::find_by_name(conn, "bob")
+            .unwrap()
+            .unwrap();
         entry::join(conn, open, &bob_user, now).unwrap();
         let started = rounds::sweep(conn, now + chrono::Duration::days(2)).unwrap();
         assert_eq!(started, vec![running]);

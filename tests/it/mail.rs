@@ -685,7 +685,7 @@ fn service_user(
     policy: &str,
     verified: bool,
     now: chrono::NaiveDateTime,
-) -> missive::db::models::User {
+) -> missive::db::users::User {
     let mut conn = app.db();
     let email = format!("{name}@example.org");
     let u = missive::accounts::users::signup(&mut conn, name, &email, "correct horse battery", now)
@@ -702,8 +702,8 @@ fn service_user(
 /// `at`, then `moves` played one hour apart.
 fn service_game(
     app: &TestApp,
-    white: &missive::db::models::User,
-    black: &missive::db::models::User,
+    white: &missive::db::users::User,
+    black: &missive::db::users::User,
     at: chrono::NaiveDateTime,
     moves: &[&str],
 ) -> i32 {

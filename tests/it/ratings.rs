@@ -7,14 +7,14 @@ use crate::common;
 
 use chrono::{NaiveDateTime, TimeDelta};
 use common::{Backend, TestApp};
-use missive::db::models::User;
+use missive::db::users::User;
 use missive::db::DbConn;
 use missive::domain::game_state::{EndReason, GameResult};
 use rand::{Rng, SeedableRng};
 use reqwest::StatusCode;
 
 fn user(conn: &mut DbConn, name: &str) -> User {
-    missive::accounts::users::find_by_name(conn, name)
+    missive::db::users::find_by_name(conn, name)
         .unwrap()
         .unwrap()
 }
@@ -597,7 +597,7 @@ fn a_rated_games_adjudicated_result_is_not_overruled(backend: Backend) {
     diesel::sql_query(format!("UPDATE games SET rated = TRUE WHERE id = {}", g.id))
         .execute(conn)
         .unwrap();
-    let dora = missive::accounts::users::find_by_name(conn, "dora")
+    let dora = missive::db::users::find_by_name(conn, "dora")
         .unwrap()
         .unwrap();
     let now = missive::web::now();

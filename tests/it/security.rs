@@ -8,8 +8,6 @@ use crate::common;
 use common::{Backend, TestApp, TestClient};
 use diesel::RunQueryDsl;
 use missive::accounts::links::{self, PlayLink};
-use missive::accounts::mail_settings;
-use missive::accounts::users as accounts;
 use missive::db::tournament_games;
 use missive::tournaments::directors;
 use missive::tournaments::entry;
@@ -124,14 +122,19 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
         let start_t = entry::create(conn, &dir, &form("To start", day(3)), now).unwrap();
         let run_t = entry::create(conn, &dir, &form("Running", day(1)), now).unwrap();
         for name in ["bob", "dave", "fay"] {
-            let u = accounts::find_by_name(conn, name).unwrap().unwrap();
+            let u = missive::db::users::find_by_name(conn, name)
+                .unwrap()
+                .unwrap();
             entry::join(conn, start_t, &u, now).unwrap();
             // Three players: one adjudicated game does not end the tournament.
             entry::join(conn, run_t, &u, now).unwrap();
         }
         let started = rounds::sweep(conn, now + chrono::Duration::days(2)).unwrap();
         assert_eq!(started, vec![run_t]);
-        let bob_id = accounts::find_by_name(conn, "bob").unwrap().unwrap().id;
+        let bob_id = missive::db::users::find_by_name(conn, "bob")
+            .unwrap()
+            .unwrap()
+            .id;
         // A game of bob's (he asks for its adjudication).
         let run_game = tournament_games::of_tournament(conn, run_t)
             .unwrap()
@@ -145,7 +148,11 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
         ))
         .execute(conn)
         .unwrap();
-        assert!(!mail_settings::is_verified(conn, bob_id).unwrap());
+        assert!(
+            !missive::db::mail_prefs::standing_of(conn, bob_id)
+                .unwrap()
+                .0
+        );
         (open_t, start_t, run_t, run_game)
     };
     // Issue 63: alice administers (and grants fay the director role); a
@@ -153,7 +160,9 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
     let team_match = {
         let conn = &mut app.db();
         missive::accounts::admins::set_admin(conn, "alice", true, now).unwrap();
-        let alice_user = accounts::find_by_name(conn, "alice").unwrap().unwrap();
+        let alice_user = missive::db::users::find_by_name(conn, "alice")
+            .unwrap()
+            .unwrap();
         let form = missive::tournaments::team_matches::MatchForm {
             team1: "Rooks".into(),
             captain1: "alice".into(),
@@ -175,8 +184,12 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
         use missive::domain::account_token::TokenPurpose;
         let conn = &mut app.db();
         let secret = secret(&app);
-        let erin = accounts::find_by_name(conn, "erin").unwrap().unwrap();
-        let fay = accounts::find_by_name(conn, "fay").unwrap().unwrap();
+        let erin = missive::db::users::find_by_name(conn, "erin")
+            .unwrap()
+            .unwrap();
+        let fay = missive::db::users::find_by_name(conn, "fay")
+            .unwrap()
+            .unwrap();
         let reset = tokens::issue(
             conn,
             &secret,

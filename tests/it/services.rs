@@ -29,7 +29,7 @@ fn t0() -> NaiveDateTime {
 
 fn two_players(
     conn: &mut missive::db::DbConn,
-) -> (missive::db::models::User, missive::db::models::User) {
+) -> (missive::db::users::User, missive::db::users::User) {
     let a = accounts::signup(
         conn,
         "alice",
@@ -44,7 +44,7 @@ fn two_players(
 
 fn started_game(
     conn: &mut missive::db::DbConn,
-) -> (i32, missive::db::models::User, missive::db::models::User) {
+) -> (i32, missive::db::users::User, missive::db::users::User) {
     let (a, b) = two_players(conn);
     let challenge = challenge::Challenge {
         variant: "chess".into(),

@@ -10,10 +10,11 @@ use chrono::{Duration, NaiveDateTime};
 use common::{Backend, TestApp, TestClient};
 use diesel::prelude::*;
 use missive::clocks::forfeit;
-use missive::db::models::{GameRow, User};
+use missive::db::models::GameRow;
 use missive::db::outbox;
 use missive::db::schema::games;
 use missive::db::{entrants, tournament_games, tournaments};
+use missive::db::users::User;
 use missive::domain::game_state::{EndReason, GameStatus};
 use missive::domain::mail_kind::{Mail, MailKind};
 use missive::tournaments::entry::{self, TournamentForm};
@@ -30,7 +31,7 @@ both_backends!(
 );
 
 fn user_row(app: &TestApp, name: &str) -> User {
-    missive::accounts::users::find_by_name(&mut app.db(), name)
+    missive::db::users::find_by_name(&mut app.db(), name)
         .unwrap()
         .unwrap()
 }
@@ -153,7 +154,7 @@ fn started_issue_case(app: &TestApp) -> (i32, NaiveDateTime, Vec<GameRow>) {
     for g in &mine {
         if g.black_id == Some(tess.id) {
             let white_id = g.white_id.unwrap();
-            let white = missive::accounts::users::find_by_id(conn, white_id)
+            let white = missive::db::users::find_by_id(conn, white_id)
                 .unwrap()
                 .unwrap();
             common::play_move(conn, g.id, &white, "e4", None, true, now).unwrap();
@@ -773,10 +774,10 @@ fn the_command_line_makes_administrators() {
     assert!(ok, "{err}");
     assert_eq!(out.trim_end(), "root is now an administrator");
     let mut conn = missive::db::Manager::new(&db).open().unwrap();
-    let root = missive::accounts::users::find_by_name(&mut conn, "root")
+    let root = missive::db::users::find_by_name(&mut conn, "root")
         .unwrap()
         .unwrap();
-    assert!(missive::accounts::admins::is_admin(&mut conn, root.id).unwrap());
+    assert!(missive::db::administrators::is_admin(&mut conn, root.id).unwrap());
     let (ok, _, err) = run(&["user", "grant-admin", "nobody"]);
     assert!(!ok);
     assert!(
@@ -786,5 +787,5 @@ fn the_command_line_makes_administrators() {
     let (ok, out, _) = run(&["user", "revoke-admin", "root"]);
     assert!(ok);
     assert_eq!(out.trim_end(), "root is no longer an administrator");
-    assert!(!missive::accounts::admins::is_admin(&mut conn, root.id).unwrap());
+    assert!(!missive::db::administrators::is_admin(&mut conn, root.id).unwrap());
 }

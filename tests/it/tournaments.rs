@@ -8,7 +8,8 @@ use crate::common::smtp;
 use chrono::{Duration, NaiveDate, NaiveDateTime};
 use common::{Backend, TestApp};
 use missive::accounts::users as accounts;
-use missive::db::models::{GameRow, User};
+use missive::db::models::GameRow;
+use missive::db::users::User;
 use missive::db::DbConn;
 use missive::db::{byes, entrants, tournament_games, tournaments};
 use missive::domain::dutch;
@@ -140,7 +141,7 @@ fn time_forfeit(
 ) {
     let mut row = game_rows::load(conn, game_id).unwrap();
     if game_rows::player_to_move(&row) != Some(loser) {
-        let mover = accounts::find_by_id(conn, game_rows::player_to_move(&row).unwrap())
+        let mover = missive::db::users::find_by_id(conn, game_rows::player_to_move(&row).unwrap())
             .unwrap()
             .unwrap();
         common::play_move(conn, game_id, &mover, "e4", None, true, start).unwrap();
@@ -768,7 +769,7 @@ fn director_withdraws_and_replaces(backend: Backend) {
         .iter()
         .find(|g| g.round == Some(1) && g.status == GameStatus::Active)
         .unwrap();
-    let white = accounts::find_by_id(conn, r1.white_id.unwrap())
+    let white = missive::db::users::find_by_id(conn, r1.white_id.unwrap())
         .unwrap()
         .unwrap();
     common::play_move(
@@ -956,7 +957,9 @@ fn http_tournament_flow(backend: Backend) {
     // A player asks for adjudication; the director sees it and decides.
     let gid: i32 = {
         let conn = &mut app.db();
-        let ann = accounts::find_by_name(conn, "ann").unwrap().unwrap();
+        let ann = missive::db::users::find_by_name(conn, "ann")
+            .unwrap()
+            .unwrap();
         tgames(conn, tid)
             .into_iter()
             .find(|g| g.white_id == Some(ann.id) || g.black_id == Some(ann.id))
@@ -1252,9 +1255,15 @@ fn cli_creates_users_and_grants_the_director_role() {
     // What the database holds: alice directs, the passwords work, the
     // addresses count as verified.
     let mut conn = missive::db::Manager::new(&db).open().unwrap();
-    let alice = accounts::find_by_name(&mut conn, "alice").unwrap().unwrap();
-    let bob = accounts::find_by_name(&mut conn, "bob").unwrap().unwrap();
-    let carol = accounts::find_by_name(&mut conn, "carol").unwrap().unwrap();
+    let alice = missive::db::users::find_by_name(&mut conn, "alice")
+        .unwrap()
+        .unwrap();
+    let bob = missive::db::users::find_by_name(&mut conn, "bob")
+        .unwrap()
+        .unwrap();
+    let carol = missive::db::users::find_by_name(&mut conn, "carol")
+        .unwrap()
+        .unwrap();
     assert!(alice.is_director && !bob.is_director && !carol.is_director);
     assert!(accounts::verify_password(
         "correct horse battery",
@@ -1268,8 +1277,14 @@ fn cli_creates_users_and_grants_the_director_role() {
         "stdin horse battery",
         &carol.password_hash
     ));
-    assert!(missive::accounts::mail_settings::is_verified(&mut conn, alice.id).unwrap());
-    assert!(accounts::find_by_name(&mut conn, "dave").unwrap().is_none());
+    assert!(
+        missive::db::mail_prefs::standing_of(&mut conn, alice.id)
+            .unwrap()
+            .0
+    );
+    assert!(missive::db::users::find_by_name(&mut conn, "dave")
+        .unwrap()
+        .is_none());
 }
 
 /// `cargo test --release --test it tournaments:: -- --ignored --nocapture`: the

@@ -11,7 +11,7 @@ use chrono::{Duration, NaiveDate, NaiveDateTime};
 use common::{Backend, TestApp, TestClient};
 use diesel::prelude::*;
 use missive::clocks::{forfeit, state};
-use missive::db::models::User;
+use missive::db::users::User;
 use missive::db::DbConn;
 use missive::domain::game_state::{EndReason, GameResult, GameStatus};
 use missive::domain::mail_kind::MailKind;
@@ -34,7 +34,7 @@ fn utc(m: u32, d: u32, h: u32, min: u32, s: u32) -> NaiveDateTime {
 }
 
 fn user(conn: &mut DbConn, name: &str) -> User {
-    missive::accounts::users::find_by_name(conn, name)
+    missive::db::users::find_by_name(conn, name)
         .unwrap()
         .unwrap()
 }

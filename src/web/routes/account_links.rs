@@ -99,7 +99,7 @@ async fn reset_account(ctx: &Ctx, token: String) -> Result<Result<String, String
             Err(Error::Invalid(msg)) => return Ok(Err(msg)),
             Err(e) => return Err(e),
         };
-        Ok(match users::find_by_id(conn, t.user_id)? {
+        Ok(match crate::db::users::find_by_id(conn, t.user_id)? {
             Some(u) if u.deleted_at.is_none() => Ok(u.username),
             _ => Err("This link is for an account that is gone.".to_string()),
         })
@@ -181,7 +181,7 @@ pub async fn confirm_form(ctx: Ctx, q: web::Query<TokenQuery>) -> Result<HttpRes
     let token = q.token.clone();
     let (username, new_email) = db_read(&ctx.state, move |conn| {
         let t = tokens::check(conn, &token, TokenPurpose::EmailChange, now())?;
-        let user = users::find_by_id(conn, t.user_id)?
+        let user = crate::db::users::find_by_id(conn, t.user_id)?
             .filter(|u| u.deleted_at.is_none())
             .ok_or_else(|| Error::Invalid("This link is for an account that is gone.".into()))?;
         Ok((user.username, t.new_email.unwrap_or_default()))

@@ -146,7 +146,7 @@ async fn settings_with(
     let (verified, policy, listed, pending, thresholds, revoked) =
         db_read(&ctx.state, move |conn| {
             let t = now();
-            let (verified, policy) = crate::accounts::mail_settings::standing_of(conn, id)?;
+            let (verified, policy) = crate::db::mail_prefs::standing_of(conn, id)?;
             let listed = sessions::list(conn, id, token.as_deref(), t)?;
             let pending = email_change::pending(conn, id, t)?;
             let thresholds = crate::db::reminder_prefs::of(conn, id)?;
@@ -382,14 +382,7 @@ async fn delete_page(ctx: &Ctx, error: Option<String>) -> Result<String, Error> 
     let user = ctx.require_user()?.clone();
     let id = user.id;
     let running = db_read(&ctx.state, move |conn| {
-        use crate::db::schema::games;
-        use crate::domain::game_state::GameStatus;
-        use diesel::prelude::*;
-        Ok(games::table
-            .filter(games::white_id.eq(id).or(games::black_id.eq(id)))
-            .filter(games::status.eq(GameStatus::Active.code()))
-            .count()
-            .get_result::<i64>(conn)?)
+        Ok(crate::db::account_records::running_count(conn, id)?)
     })
     .await?;
     Ok(DeletePage {

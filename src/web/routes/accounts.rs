@@ -297,7 +297,7 @@ pub async fn settings(ctx: Ctx, form: web::Form<SettingsForm>) -> Result<HttpRes
     let user_id = ctx.require_user()?.id;
     let on = form.confirm_moves == "1";
     write_once(&ctx.state, move |conn| {
-        Ok(accounts::set_confirm_moves(conn, user_id, on)?)
+        Ok(crate::db::users::set_confirm_moves(conn, user_id, on)?)
     })
     .await?;
     Ok(see_other(if form.back == "settings" {

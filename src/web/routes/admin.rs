@@ -39,7 +39,7 @@ pub async fn directors(ctx: Ctx) -> Result<HttpResponse, Error> {
     let user = ctx.require_user()?.clone();
     let directors = db_read(&ctx.state, move |conn| {
         admins::require_admin(conn, Some(&user))?;
-        admins::directors(conn)
+        Ok(crate::db::users::director_names(conn)?)
     })
     .await?;
     let page = DirectorsPage {
@@ -64,7 +64,7 @@ pub async fn remove(ctx: Ctx, form: web::Form<RoleForm>) -> Result<HttpResponse,
         let name = f.name.trim().to_string();
         let known = db_read(&ctx.state, move |conn| {
             admins::require_admin(conn, Some(&user))?;
-            Ok(admins::directors(conn)?
+            Ok(crate::db::users::director_names(conn)?
                 .into_iter()
                 .find(|d| d.eq_ignore_ascii_case(&name)))
         })

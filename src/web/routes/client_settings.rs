@@ -1,7 +1,8 @@
 //! `/settings/clients`: app passwords for Xfcc programs and personal tokens
 //! for the JSON API (issue 41): made, shown once, listed, revoked.
 
-use crate::accounts::api_credentials::{self, Credential};
+use crate::accounts::api_credentials;
+use crate::db::api_credentials::Credential;
 use crate::domain::api_credential::{CredentialKind, Scope};
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;
@@ -104,8 +105,8 @@ async fn render(ctx: &Ctx, status: StatusCode, extras: Extras) -> Result<HttpRes
     let id = user.id;
     let (apps, tokens) = db_read(&ctx.state, move |conn| {
         Ok((
-            api_credentials::list(conn, id, CredentialKind::AppPassword)?,
-            api_credentials::list(conn, id, CredentialKind::Token)?,
+            crate::db::api_credentials::list(conn, id, CredentialKind::AppPassword)?,
+            crate::db::api_credentials::list(conn, id, CredentialKind::Token)?,
         ))
     })
     .await?;
@@ -217,7 +218,7 @@ async fn revoke(ctx: Ctx, form: RevokeForm, kind: CredentialKind) -> Result<Http
     })?;
     if form.confirm.trim() != "1" {
         let held = db_read(&ctx.state, move |conn| {
-            api_credentials::list(conn, user_id, kind)
+            Ok(crate::db::api_credentials::list(conn, user_id, kind)?)
         })
         .await?;
         let Some(c) = held.into_iter().find(|c| c.id == id) else {

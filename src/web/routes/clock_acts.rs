@@ -2,7 +2,7 @@
 //! as resigning is).
 
 use crate::clocks::claim;
-use crate::db::models::User;
+use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::web::routes::game_acts::{asking, game_action, game_page, ResignForm};

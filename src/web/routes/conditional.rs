@@ -1,7 +1,7 @@
 //! Conditional lines on the game page: add one, delete one, and the line
 //! sent together with a move.
 
-use crate::db::models::User;
+use crate::db::users::User;
 use crate::domain::error::Error;
 use crate::game::conditional;
 use crate::game::rows;

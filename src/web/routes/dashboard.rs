@@ -5,8 +5,9 @@
 //! tournament, so it works without script.
 
 use crate::clocks::turn_order;
-use crate::db::models::{GameRow, User};
+use crate::db::models::GameRow;
 use crate::db::schema::tournaments;
+use crate::db::users::User;
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, Side};
 use crate::domain::time_control::utc_minute;

@@ -1,8 +1,8 @@
 //! The game page: board, whose turn, clocks, the move list and form, and
 //! the page of all moves.
 
-use crate::db::models::User;
 use crate::domain::clock::{GameClock, SideClock};
+use crate::db::users::User;
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, Side};
 use crate::domain::time_control as clock;

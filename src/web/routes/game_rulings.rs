@@ -1,7 +1,7 @@
 //! A director's rulings on one tournament game: adjudication (and a
 //! player's request for it) and more time for a player (issue 40).
 
-use crate::db::models::User;
+use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::game::rows as game_rows;

@@ -59,7 +59,7 @@ pub async fn show(ctx: Ctx, q: web::Query<SavedQuery>) -> Result<HttpResponse, E
     let user = ctx.require_user()?.clone();
     let email = user.email.clone();
     let (verified, policy) = db_read(&ctx.state, move |conn| {
-        Ok(mail_settings::standing_of(conn, user.id)?)
+        Ok(crate::db::mail_prefs::standing_of(conn, user.id)?)
     })
     .await?;
     let page = SettingsPage {

@@ -161,7 +161,7 @@ struct Checked {
     row: crate::db::models::GameRow,
     /// The game at its current ply, from the position cache.
     restored: std::sync::Arc<crate::game::positions::Restored>,
-    user: crate::db::models::User,
+    user: crate::db::users::User,
     player: String,
     opponent: String,
     moves: String,

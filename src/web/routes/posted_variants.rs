@@ -131,7 +131,7 @@ fn form_page(
 
 /// Posting needs an account whose address is confirmed: a variant is
 /// public work under the author's name.
-fn require_poster(ctx: &Ctx) -> Result<crate::db::models::User, Error> {
+fn require_poster(ctx: &Ctx) -> Result<crate::db::users::User, Error> {
     let user = ctx.require_user()?.clone();
     if ctx.email_unverified {
         return Err(Error::Forbidden(
@@ -191,7 +191,7 @@ async fn run_check(ctx: &Ctx, p: &Prepared) -> Result<CheckOutcome, Error> {
 
 /// A posted form that passed: its poster, the prepared definition and the
 /// report as stored.
-type Checked = (crate::db::models::User, Prepared, String);
+type Checked = (crate::db::users::User, Prepared, String);
 
 /// Read, limit and check a posted form, or the form page again with why not.
 async fn checked(

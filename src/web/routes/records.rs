@@ -324,7 +324,7 @@ pub async fn profile(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, 
     let wanted = clip(&path.into_inner(), 60);
     let w = wanted.clone();
     let found = db_read(&ctx.state, move |conn| {
-        let Some(user) = crate::accounts::users::find_by_name(conn, &w)? else {
+        let Some(user) = crate::db::users::find_by_name(conn, &w)? else {
             return Ok(None);
         };
         let records = svc::results_by_variant(conn, user.id)?;
@@ -382,7 +382,7 @@ pub async fn feed(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Err
     let wanted = clip(&path.into_inner(), 60);
     let w = wanted.clone();
     let found = db_read(&ctx.state, move |conn| {
-        let Some(user) = crate::accounts::users::find_by_name(conn, &w)? else {
+        let Some(user) = crate::db::users::find_by_name(conn, &w)? else {
             return Ok(None);
         };
         let filter = ArchiveFilter {

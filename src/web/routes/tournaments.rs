@@ -1,7 +1,7 @@
 //! Tournaments (issue 10): the list, the creation form, the tournament page,
 //! joining, the director's actions and dashboard, adjudication.
 
-use crate::db::models::User;
+use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameStatus};

@@ -3,6 +3,7 @@
 //! off (the last two ask first: the old address stops working).
 
 use crate::accounts::calendar_feed;
+use crate::db::calendar_feeds;
 use crate::domain::error::Error;
 use crate::web::{db, db_read, html, now, see_other, write_once, Ctx, Page};
 use actix_web::http::StatusCode;
@@ -24,7 +25,10 @@ pub async fn section(ctx: &Ctx, refused: Option<(String, String)>) -> Result<Wee
     let user = ctx.require_user()?;
     let id = user.id;
     let zone = crate::domain::week::zone_or_utc(&user.time_zone);
-    let made = db_read(&ctx.state, move |conn| calendar_feed::made_at(conn, id)).await?;
+    let made = db_read(&ctx.state, move |conn| {
+        Ok(calendar_feeds::made_at(conn, id)?)
+    })
+    .await?;
     let (time_zone, zone_error) = match refused {
         Some((text, e)) => (text, Some(e)),
         None => (user.time_zone.clone(), None),
@@ -67,7 +71,10 @@ pub async fn make(ctx: Ctx, form: web::Form<CalendarForm>) -> Result<HttpRespons
     ctx.check_csrf(&form.csrf_token)?;
     let id = ctx.require_user()?.id;
     if form.confirm != "1" {
-        let existing = db_read(&ctx.state, move |conn| calendar_feed::made_at(conn, id)).await?;
+        let existing = db_read(&ctx.state, move |conn| {
+            Ok(calendar_feeds::made_at(conn, id)?)
+        })
+        .await?;
         if existing.is_some() {
             return confirm(&ctx, "new", "/settings/calendar");
         }
@@ -93,7 +100,10 @@ pub async fn revoke(ctx: Ctx, form: web::Form<CalendarForm>) -> Result<HttpRespo
     if form.confirm != "1" {
         return confirm(&ctx, "off", "/settings/calendar/revoke");
     }
-    write_once(&ctx.state, move |conn| calendar_feed::revoke(conn, id)).await?;
+    write_once(&ctx.state, move |conn| {
+        Ok(calendar_feeds::revoke(conn, id)?)
+    })
+    .await?;
     Ok(see_other("/settings?done=calendar-off#settings-week"))
 }
 

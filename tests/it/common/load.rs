@@ -13,7 +13,7 @@
 use missive::accounts::links;
 use missive::accounts::mail_settings;
 use missive::accounts::users as accounts;
-use missive::db::models::User;
+use missive::db::users::User;
 use missive::db::DbConn;
 use missive::game::challenge;
 use missive_rules::Game;
@@ -292,7 +292,7 @@ pub fn player(conn: &mut DbConn, secret: &[u8], name: &str) -> Player {
         .unwrap_or_else(|e| panic!("sign up {name}: {e}"));
     let sig = links::verify_sig(secret, user.id, &email);
     assert!(mail_settings::verify_email(conn, secret, user.id, &sig, now).expect("verify"));
-    accounts::set_confirm_moves(conn, user.id, false).expect("confirm off");
+    missive::db::users::set_confirm_moves(conn, user.id, false).expect("confirm off");
     let session = accounts::create_session(conn, user.id, now).expect("session");
     Player { user, session }
 }

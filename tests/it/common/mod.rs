@@ -502,7 +502,7 @@ pub fn tournament_game(
     };
     let t = entry::create(conn, &director, &form, now).unwrap();
     for name in entrants {
-        let u = missive::accounts::users::find_by_name(conn, name)
+        let u = missive::db::users::find_by_name(conn, name)
             .unwrap()
             .unwrap();
         entry::join(conn, t, &u, now).unwrap();
@@ -603,7 +603,7 @@ pub fn declared_fields() -> Vec<String> {
 pub fn play_move(
     conn: &mut missive::db::DbConn,
     id: i32,
-    user: &missive::db::models::User,
+    user: &missive::db::users::User,
     text: &str,
     expected_ply: Option<i32>,
     commit: bool,

@@ -3,7 +3,7 @@
 //! carries the reason the page would show.
 
 use super::{json_ok, ApiResult, ApiUser, Problem};
-use crate::db::models::User;
+use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;
@@ -297,7 +297,7 @@ pub async fn user(me: ApiUser, path: web::Path<String>) -> ApiResult {
     let wanted = clip(&path.into_inner(), 60);
     let w = wanted.clone();
     let found = db_read(&me.state, move |conn| {
-        let Some(user) = crate::accounts::users::find_by_name(conn, &w)? else {
+        let Some(user) = crate::db::users::find_by_name(conn, &w)? else {
             return Ok(None);
         };
         let results = records::results_by_variant(conn, user.id)?;

@@ -11,7 +11,7 @@ pub mod xfcc;
 pub mod xfcc_games;
 
 use crate::accounts::api_credentials;
-use crate::db::models::User;
+use crate::db::users::User;
 use crate::domain::api_credential::{CredentialKind, Scope};
 use crate::domain::error::Error;
 use crate::web::{db, db_short_read, now, AppState, SESSION_COOKIE};
@@ -172,7 +172,11 @@ async fn api_user(req: HttpRequest) -> Result<ApiUser, Problem> {
     if api_credentials::use_stale(&credential, now()) {
         // "Last used" on the settings page; a failure costs the call nothing.
         let noted = db(&state, move |conn| {
-            Ok(api_credentials::note_use(conn, credential.id, now())?)
+            Ok(crate::db::api_credentials::note_use(
+                conn,
+                credential.id,
+                now(),
+            )?)
         })
         .await;
         if let Err(e) = noted {

@@ -8,7 +8,7 @@
 use super::xfcc_games::{my_games, XfccGame};
 use crate::accounts::api_credentials;
 use crate::accounts::login_limit::{self, Attempt, LoginLimits};
-use crate::db::models::User;
+use crate::db::users::User;
 use crate::domain::api_credential::CredentialKind;
 use crate::domain::codes::text_codes;
 use crate::domain::error::Error;
@@ -231,7 +231,7 @@ async fn sign_in(state: &Arc<AppState>, ip: String, call: &Call) -> Result<User,
         if let Some((_, credential)) = &found {
             login_limit::forgive(conn, &username, &ip, Attempt::AppPassword, &limits)?;
             if api_credentials::use_stale(credential, now()) {
-                api_credentials::note_use(conn, credential.id, now())?;
+                crate::db::api_credentials::note_use(conn, credential.id, now())?;
             }
         }
         // A write done once answers with what can be kept: the id.
@@ -243,7 +243,7 @@ async fn sign_in(state: &Arc<AppState>, ip: String, call: &Call) -> Result<User,
         return Err(SignIn::Failed);
     };
     db_read(state, move |conn| {
-        crate::accounts::users::find_by_id(conn, id)?
+        crate::db::users::find_by_id(conn, id)?
             .ok_or_else(|| Error::NotFound("no such user".into()))
     })
     .await

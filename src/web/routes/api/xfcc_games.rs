@@ -3,8 +3,9 @@
 //! `XfccGame` type of `templates/xfcc/wsdl.xml`).
 
 use crate::clocks::state;
-use crate::db::models::{GameRow, User};
+use crate::db::models::GameRow;
 use crate::db::schema::games;
+use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, Side};

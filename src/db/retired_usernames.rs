@@ -1,5 +1,5 @@
-//! Names of deleted accounts, held from sign-up for a while so nobody
-//! passes for the person among their correspondents.
+//! Names of deleted accounts (`retired_usernames`), held from sign-up for
+//! a while so nobody passes for the person among their correspondents.
 
 use crate::db::schema::retired_usernames;
 use crate::db::DbConn;
