@@ -6,13 +6,13 @@
 //! the old one at once.
 
 use crate::accounts::users::token_hash;
-use crate::db::models::{GameRow, User};
+use crate::db::models::User;
+use crate::db::games::GameRow;
 use crate::db::schema::{calendar_feeds, games, leave_bookings, tournament_players, tournaments};
 use crate::db::{per_backend, DbConn};
 use crate::domain::error::Error;
 use crate::domain::game_state::GameStatus;
 use crate::domain::tournament_state::TournamentStatus;
-use crate::game::rows;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 
@@ -114,7 +114,7 @@ pub fn feed(conn: &mut DbConn, user: &User, now: NaiveDateTime) -> Result<Feed, 
         .collect();
     ids.sort_unstable();
     ids.dedup();
-    let names = rows::user_names(conn, &ids)?;
+    let names = crate::db::games::user_names(conn, &ids)?;
     let leave_of = crate::clocks::state::booked_leave_of(conn, &ids)?;
     let zones = match running.iter().any(|g| g.weekends_free) {
         true => crate::clocks::state::zones_of(conn, &ids)?,
@@ -122,7 +122,7 @@ pub fn feed(conn: &mut DbConn, user: &User, now: NaiveDateTime) -> Result<Feed, 
     };
     let mut deadlines = Vec::new();
     for g in &running {
-        let Some(mover) = rows::player_to_move(g) else {
+        let Some(mover) = crate::db::games::player_to_move(g) else {
             continue;
         };
         let booked = leave_of.get(&mover).map_or(&[][..], Vec::as_slice);

@@ -4,7 +4,8 @@
 
 use crate::accounts::reauth::Reauthenticated;
 use crate::accounts::users;
-use crate::db::models::{GameRow, User};
+use crate::db::models::User;
+use crate::db::games::GameRow;
 use crate::db::schema::{
     account_tokens, adjudication_requests, digest_sent, email_outbox, game_notes, games,
     leave_bookings, leave_grants, login_attempts, mail_prefs, sessions, tournament_players,
@@ -86,7 +87,7 @@ fn resign_running_games(conn: &mut DbConn, user: &User, now: NaiveDateTime) -> R
         } else {
             Side::White
         };
-        let row = crate::game::rows::load(conn, row.id)?;
+        let row = crate::db::games::load(conn, row.id)?;
         if row.status != GameStatus::Active {
             continue;
         }

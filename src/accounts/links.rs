@@ -249,25 +249,24 @@ pub fn check_play_link(
     sig: &str,
     now: NaiveDateTime,
 ) -> Result<
-    Result<(crate::db::models::GameRow, crate::db::models::User), LinkProblem>,
+    Result<(crate::db::games::GameRow, crate::db::models::User), LinkProblem>,
     crate::domain::error::Error,
 > {
     use crate::db::models::User;
     use crate::db::schema::users;
-    use crate::game::rows;
-    use diesel::prelude::*;
+        use diesel::prelude::*;
     if !link.verify(secret, sig) {
         return Ok(Err(LinkProblem::Tampered));
     }
     if link.expired(now) {
         return Ok(Err(LinkProblem::Expired));
     }
-    let row = match rows::load(conn, link.game) {
+    let row = match crate::db::games::load(conn, link.game) {
         Ok(r) => r,
         Err(crate::domain::error::Error::NotFound(_)) => return Ok(Err(LinkProblem::Used)),
         Err(e) => return Err(e),
     };
-    if row.ply != link.ply || rows::player_to_move(&row) != Some(link.user) {
+    if row.ply != link.ply || crate::db::games::player_to_move(&row) != Some(link.user) {
         return Ok(Err(LinkProblem::Used));
     }
     let user: Option<User> = users::table

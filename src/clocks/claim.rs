@@ -4,7 +4,8 @@
 //! time.
 
 use crate::clocks::state::MoverClock;
-use crate::db::models::{GameRow, User};
+use crate::db::models::User;
+use crate::db::games::GameRow;
 use crate::db::outbox;
 use crate::db::schema::games;
 use crate::db::DbConn;
@@ -14,7 +15,7 @@ use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side, CLAIM_D
 use crate::domain::mail_kind::{ClockNotice, Mail};
 use crate::domain::time_control::utc_minute;
 use crate::game::finish::{check_participant, end_game};
-use crate::game::{events, rows};
+use crate::game::events;
 use chrono::{NaiveDateTime, TimeDelta};
 use diesel::prelude::*;
 
@@ -47,7 +48,7 @@ pub fn flag_falls(
             return Ok(false);
         }
         let until = utc_minute(until);
-        if let Some(opponent) = rows::player_of(row, side.opponent().color()) {
+        if let Some(opponent) = crate::db::games::player_of(row, side.opponent().color()) {
             let notice = Mail::ClockNotice {
                 game: row.id,
                 ply: row.ply,
@@ -85,7 +86,7 @@ pub fn claim_refused(row: &GameRow, user: &User) -> Result<Side, Error> {
 
 /// `user` claims the win on time in game `id`.
 pub fn claim(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Result<(), Error> {
-    let row = rows::load(conn, id)?;
+    let row = crate::db::games::load(conn, id)?;
     let fallen = claim_refused(&row, user)?;
     crate::db::write_transaction::<_, Error>(conn, |conn| {
         let result = GameResult::win_for(fallen.opponent());

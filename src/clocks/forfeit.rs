@@ -3,7 +3,7 @@
 
 use crate::clocks::reminders;
 use crate::clocks::state::{mover_clock, MoverClock};
-use crate::db::models::GameRow;
+use crate::db::games::GameRow;
 use crate::db::outbox;
 use crate::db::schema::games;
 use crate::db::DbConn;
@@ -13,7 +13,7 @@ use crate::domain::game_state::{EndReason, GameResult, GameStatus, OnTimeout, Si
 use crate::domain::mail_kind::Mail;
 use crate::domain::running_time::Interval;
 use crate::game::finish;
-use crate::game::{events, rows};
+use crate::game::events;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -190,7 +190,7 @@ pub fn remind_if_due(conn: &mut DbConn, row: &GameRow, now: NaiveDateTime) -> Re
 /// else happens to it (no draw agreed or resignation after the flag fell).
 pub fn end_if_flagged(conn: &mut DbConn, row: &GameRow, now: NaiveDateTime) -> Result<(), Error> {
     if forfeit_if_flagged(conn, row, now)? {
-        return Err(Error::Conflict(rows::FLAG_FELL.into()));
+        return Err(Error::Conflict(crate::domain::game_state::FLAG_FELL.into()));
     }
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! the one move of every running clock after the service was down longer
 //! than the grace period (`MISSIVE_OUTAGE_GRACE_MINS`).
 
-use crate::db::models::GameRow;
+use crate::db::games::GameRow;
 use crate::db::schema::{clock_heartbeat, games};
 use crate::db::{per_backend, DbConn};
 use crate::domain::error::Error;

@@ -5,7 +5,7 @@
 //! reason `silence`.
 
 use crate::clocks::state::{booked_leave, mover_clock};
-use crate::db::models::GameRow;
+use crate::db::games::GameRow;
 use crate::db::outbox;
 use crate::db::schema::{games, tournaments};
 use crate::db::DbConn;
@@ -15,7 +15,7 @@ use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
 use crate::domain::mail_kind::{ClockNotice, Mail};
 use crate::domain::running_time::{deadline, effective_leave};
 use crate::domain::time_control::{utc_minute, DAY};
-use crate::game::{events, finish, rows};
+use crate::game::{events, finish};
 use chrono::{NaiveDateTime, TimeDelta};
 use diesel::prelude::*;
 
@@ -98,7 +98,7 @@ fn apply(conn: &mut DbConn, row: &GameRow, now: NaiveDateTime) -> Result<Option<
     let (Some(days), Some(started), Some(mover)) = (
         row.silence_days,
         row.turn_started_at,
-        rows::player_to_move(row),
+        crate::db::games::player_to_move(row),
     ) else {
         return Ok(None);
     };

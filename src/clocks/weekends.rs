@@ -9,13 +9,12 @@
 //! deadlines of the player's turns back to the bound that ignores them.
 
 use crate::clocks::state::{bank_of, zone_of};
-use crate::db::models::GameRow;
+use crate::db::games::GameRow;
 use crate::db::schema::games;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, Side};
 use crate::domain::running_time::deadline;
-use crate::game::rows;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -26,7 +25,7 @@ pub fn defer_past_weekends(conn: &mut DbConn, row: &GameRow) -> Result<(), Error
     if !row.weekends_free || row.status != GameStatus::Active {
         return Ok(());
     }
-    let (Some(mover), Some(started)) = (rows::player_to_move(row), row.turn_started_at) else {
+    let (Some(mover), Some(started)) = (crate::db::games::player_to_move(row), row.turn_started_at) else {
         return Ok(());
     };
     let zone = zone_of(conn, mover)?;

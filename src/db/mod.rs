@@ -4,12 +4,17 @@
 pub mod backup;
 pub mod bulk;
 pub mod coded;
+pub mod conditional_lines;
 pub mod error;
+pub mod game_events;
+pub mod game_notes;
+pub mod games;
 pub mod group_commit;
 pub mod kept_update;
 pub mod login_throttles;
 pub mod mail_failures;
 pub mod models;
+pub mod moves;
 pub mod once;
 pub mod outbox;
 pub mod pool_gate;

@@ -5,6 +5,7 @@
 pub mod account_token;
 pub mod api_credential;
 pub mod codes;
+pub mod conditional_line;
 pub mod dutch;
 pub mod error;
 pub mod game_event;

@@ -2,7 +2,8 @@
 //! games created already under way (tournament pairings).
 
 use crate::clocks::state;
-use crate::db::models::{GameRow, NewGame, User};
+use crate::db::models::User;
+use crate::db::games::{GameRow, NewGame};
 use crate::db::outbox;
 use crate::db::schema::games;
 use crate::db::DbConn;
@@ -14,7 +15,8 @@ use crate::domain::rating::in_range;
 use crate::domain::time_control::{self as clock, TimeControl};
 use crate::game::notify;
 use crate::game::rated_pairs;
-use crate::game::rows::{insert_game, load, FEN_MAX};
+use crate::db::games::{insert as insert_game, load};
+use crate::domain::game_state::FEN_MAX;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use missive_rules::{Color, Game};

@@ -10,12 +10,14 @@
 //! guard (the ply and status a move also guards on), so an edit and a move
 //! happen in one order or the other.
 
-use crate::db::models::{GameRow, User};
+use crate::db::models::User;
+use crate::db::games::GameRow;
 use crate::db::schema::{conditional_lines, games};
 use crate::db::{per_backend, DbConn};
 use crate::domain::error::Error;
 use crate::domain::game_state::GameStatus;
-use crate::game::rows::{side_of, COMMENT_MAX, MOVE_TEXT_MAX};
+use crate::db::games::side_of;
+use crate::domain::game_state::{COMMENT_MAX, MOVE_TEXT_MAX};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use missive_rules::{Color, Game, Played};
@@ -375,7 +377,7 @@ fn insert_lines(
 
 /// Delete the line `line_id` of `user` in `game`, in a transaction.
 pub fn delete_line(conn: &mut DbConn, game: i32, user: &User, line_id: i32) -> Result<(), Error> {
-    let row = crate::game::rows::load(conn, game)?;
+    let row = crate::db::games::load(conn, game)?;
     if side_of(&row, user.id).is_none() {
         return Err(Error::Forbidden(
             "Only the two players can have conditional moves.".into(),

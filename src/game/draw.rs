@@ -9,7 +9,7 @@ use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
 use crate::domain::mail_kind::Mail;
 use crate::game::finish::{check_participant, finish};
-use crate::game::rows::{load, player_of};
+use crate::db::games::{load, player_of};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 

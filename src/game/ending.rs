@@ -1,6 +1,6 @@
 //! The update that ends a game, and nothing after it.
 
-use crate::db::models::GameRow;
+use crate::db::games::GameRow;
 use crate::db::schema::games;
 use crate::db::DbConn;
 use crate::domain::error::Error;

@@ -8,14 +8,14 @@
 //! change, so a kept record can never be stale, even when a director later
 //! changes a finished game's reason (a replaced player).
 
-use crate::db::models::{GameRow, MoveRow};
+use crate::db::games::GameRow;
+use crate::db::moves::MoveRow;
 use crate::db::schema::games;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::GameStatus;
 use crate::domain::rating::Change;
 use crate::game::records::{write_rated_game, Format};
-use crate::game::rows;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use quick_cache::sync::Cache;
@@ -111,13 +111,13 @@ pub fn load_rows(
     cache: &RecordCache,
     format: Format,
 ) -> Result<ExportRows, Error> {
-    let names = rows::player_names(conn, &rows)?;
+    let names = crate::db::games::player_names(conn, &rows)?;
     let mut games = Vec::with_capacity(rows.len());
     for row in rows {
         games.push(match cache.get(&row, format) {
             Some(text) => Loaded::Kept(text),
             None => {
-                let moves = rows::moves_of(conn, row.id)?;
+                let moves = crate::db::moves::of_game(conn, row.id)?;
                 let ratings = match row.rated && row.status == GameStatus::Finished {
                     true => crate::ratings::read::of_game(conn, row.id)?,
                     false => HashMap::new(),
@@ -136,7 +136,7 @@ pub fn load_game(
     cache: &RecordCache,
     format: Format,
 ) -> Result<ExportRows, Error> {
-    let row = rows::load(conn, id)?;
+    let row = crate::db::games::load(conn, id)?;
     load_rows(conn, vec![row], cache, format)
 }
 

@@ -1,14 +1,15 @@
 //! How a game ends: the one function every ending goes through, and the
 //! checks shared by the acts that end a game by choice (resign, draw).
 
-use crate::db::models::{GameRow, User};
+use crate::db::models::User;
+use crate::db::games::GameRow;
 use crate::db::schema::games;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
 use crate::domain::mail_kind::MoveNote;
 use crate::game::ending::record_end;
-use crate::game::rows::side_of;
+use crate::db::games::side_of;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use missive_rules::Color;

@@ -1,7 +1,7 @@
 //! The mails game acts queue, in the act's own transaction: a challenge
 //! accepted, a move made, a game over.
 
-use crate::db::models::GameRow;
+use crate::db::games::GameRow;
 use crate::db::outbox::enqueue;
 use crate::db::DbConn;
 use crate::domain::game_state::Side;

@@ -4,14 +4,16 @@
 
 use crate::clocks::forfeit;
 use crate::clocks::state;
-use crate::db::models::{GameRow, User};
+use crate::db::models::User;
+use crate::db::games::GameRow;
 use crate::db::schema::moves;
 use crate::db::{per_backend, DbConn, Stored, Writes};
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameStatus, OnTimeout, Side};
 use crate::game::conditional;
 use crate::game::positions::PositionCache;
-use crate::game::rows::{history_of, load, player_of, side_of, MOVE_TEXT_MAX, TIME_RAN_OUT};
+use crate::db::games::{history_of, load, player_of, side_of};
+use crate::domain::game_state::{MOVE_TEXT_MAX, TIME_RAN_OUT};
 use crate::game::store_move::{store_move, MoveWrite};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;

@@ -15,7 +15,7 @@
 //! 64-bit hashes, and every hit is checked against the entry's own copy of
 //! what it was found by, so a hash collision costs a miss, never a wrong page.
 
-use crate::db::models::GameRow;
+use crate::db::games::GameRow;
 use crate::domain::error::Error;
 use askama::filters::{Escaper, Html};
 use chrono::NaiveDateTime;
@@ -198,7 +198,7 @@ impl PositionCache {
     }
 
     /// The game of `row`, restored once from its FEN and the history that
-    /// `history` reads ([`crate::game::rows::history_of`]).
+    /// `history` reads ([`crate::db::games::history_of`]).
     pub fn game(
         &self,
         row: &GameRow,

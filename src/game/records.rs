@@ -2,7 +2,8 @@
 //! query, per-user summaries and record checking. Plain functions over a
 //! connection; the rules crate writes and reads the records.
 
-use crate::db::models::{GameRow, MoveRow};
+use crate::db::games::GameRow;
+use crate::db::moves::MoveRow;
 use crate::db::schema::{game_notes, games, users};
 use crate::db::{is_unique_violation, DbConn};
 use crate::domain::codes::Coded;
@@ -10,7 +11,6 @@ use crate::domain::error::Error;
 use crate::domain::game_state::{GameResult, GameStatus, Side};
 use crate::domain::rating::{signed, Change};
 use crate::game::restore;
-use crate::game::rows;
 use crate::util::unstopped;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
@@ -29,7 +29,7 @@ pub fn save_note(
     body: &str,
     now: NaiveDateTime,
 ) -> Result<(), Error> {
-    rows::load(conn, game_id)?;
+    crate::db::games::load(conn, game_id)?;
     let body = body.trim();
     if body.chars().count() > NOTE_MAX {
         return Err(Error::Invalid(format!(
@@ -197,7 +197,7 @@ pub fn write_rated_game(
         tags.push(("WhiteSide".into(), sides[0].into()));
         tags.push(("BlackSide".into(), sides[1].into()));
     }
-    if let Some(words) = rows::describe_result(row, sides) {
+    if let Some(words) = crate::db::games::describe_result(row, sides) {
         tags.push(("Outcome".into(), words));
     }
     let start = if custom_start(row)? {
@@ -249,10 +249,10 @@ pub fn export_game(
     site: &str,
     format: Format,
 ) -> Result<String, Error> {
-    let row = rows::load(conn, id)?;
-    let moves = rows::moves_of(conn, id)?;
+    let row = crate::db::games::load(conn, id)?;
+    let moves = crate::db::moves::of_game(conn, id)?;
     let ids: Vec<i32> = [row.white_id, row.black_id].into_iter().flatten().collect();
-    let names = rows::user_names(conn, &ids)?;
+    let names = crate::db::games::user_names(conn, &ids)?;
     let ratings = crate::ratings::read::of_game(conn, id)?;
     write_rated_game(&row, &moves, &names, &ratings, site, format)
 }
@@ -405,7 +405,7 @@ pub fn archive(conn: &mut DbConn, f: &ArchiveFilter) -> Result<ArchivePage, Erro
         crate::db::with_generic_plans(conn, |c| q.load::<GameRow>(c).map_err(Error::from))?;
     let more = rows.len() as i64 > ARCHIVE_PAGE;
     rows.truncate(ARCHIVE_PAGE as usize);
-    let names = rows::player_names(conn, &rows)?;
+    let names = crate::db::games::player_names(conn, &rows)?;
     Ok((rows, more, names))
 }
 

@@ -6,7 +6,7 @@ use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameResult, Side};
 use crate::game::finish::{check_participant, finish};
-use crate::game::rows::load;
+use crate::db::games::load;
 use chrono::NaiveDateTime;
 
 pub fn resign(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Result<(), Error> {

@@ -4,7 +4,8 @@
 
 use crate::clocks::state;
 use crate::db::kept_update::kept_update;
-use crate::db::models::{GameRow, NewMove};
+use crate::db::games::GameRow;
+use crate::db::moves::NewMove;
 use crate::db::schema::{games, moves};
 use crate::db::{is_unique_violation, per_backend, DbConn};
 use crate::domain::error::Error;
@@ -14,7 +15,8 @@ use crate::domain::time_control::TimeControl;
 use crate::game::conditional;
 use crate::game::finish::end_game;
 use crate::game::notify;
-use crate::game::rows::{load, next_turn_no, player_of, COMMENT_MAX};
+use crate::db::games::{load, player_of};
+use crate::domain::game_state::{COMMENT_MAX, next_turn_no};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use missive_rules::{Color, Played};

@@ -5,7 +5,8 @@
 //! game's events record it.
 
 use crate::clocks::state;
-use crate::db::models::{GameRow, User};
+use crate::db::models::User;
+use crate::db::games::GameRow;
 use crate::db::schema::{conditional_lines, game_histories, games, moves};
 use crate::db::{outbox, per_backend, DbConn};
 use crate::domain::error::Error;
@@ -15,7 +16,7 @@ use crate::domain::mail_kind::Mail;
 use crate::game::events;
 use crate::game::finish::check_participant;
 use crate::game::restore;
-use crate::game::rows::load;
+use crate::db::games::load;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -133,7 +134,7 @@ pub fn takeback(
                     now,
                 )?;
                 // In correspondence the opponent may not look for days: tell them.
-                if let Some(to) = crate::game::rows::player_of(&row, side.opponent()) {
+                if let Some(to) = crate::db::games::player_of(&row, side.opponent()) {
                     let ask = Mail::TakebackOffer {
                         game: id,
                         ply: row.ply,
@@ -168,7 +169,7 @@ pub fn takeback(
                     "There is no takeback request from your opponent to accept.".into(),
                 ));
             }
-            let asker = crate::game::rows::player_of(&row, side.opponent())
+            let asker = crate::db::games::player_of(&row, side.opponent())
                 .ok_or_else(|| Error::Conflict(CHANGED.into()))?;
             take_back(conn, &row, asker, user.id, now)
         }
@@ -265,7 +266,7 @@ fn take_back(
                 Some(crate::domain::running_time::deadline(now, bank, &[])),
                 crate::clocks::reminders::first_at(
                     conn,
-                    crate::game::rows::player_of(row, to_move.color()),
+                    crate::db::games::player_of(row, to_move.color()),
                     now,
                     bank,
                 )?,

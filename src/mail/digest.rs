@@ -8,7 +8,8 @@
 
 use crate::accounts::links::{self, PlayLink};
 use crate::clocks::state;
-use crate::db::models::{DigestSent, GameRow, User};
+use crate::db::models::{DigestSent, User};
+use crate::db::games::GameRow;
 use crate::db::outbox;
 use crate::db::schema::{digest_sent, games, mail_prefs, moves, users, verified_emails};
 use crate::db::{is_unique_violation, DbConn};
@@ -16,7 +17,6 @@ use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, Side};
 use crate::domain::mail_kind::{Mail, MailPolicy};
 use crate::game::restore;
-use crate::game::rows;
 use crate::mail::context::MailCtx;
 use chrono::{NaiveDate, NaiveDateTime, Timelike};
 use diesel::prelude::*;
@@ -69,7 +69,7 @@ pub fn games_to_list(
         .collect();
     ids.sort_unstable();
     ids.dedup();
-    let names = rows::user_names(conn, &ids)?;
+    let names = crate::db::games::user_names(conn, &ids)?;
     // Deadlines in the reader's own zone.
     let zone = state::zone_of(conn, user_id)?;
     let mut out = Vec::with_capacity(rows.len());
@@ -87,7 +87,7 @@ pub fn games_to_list(
             .first(conn)
             .optional()?;
         let clock = state::view(conn, &g, now)?;
-        let side = rows::side_of(&g, user_id);
+        let side = crate::db::games::side_of(&g, user_id);
         let (time_left_secs, clock_text) = match (&clock, side) {
             (Some(c), Some(side)) => (
                 Some(c.side(side).left_secs),

@@ -72,7 +72,7 @@ pub fn make(g: &mut Gen, spec: &Spec) -> Option<GameResult> {
         _ => spec.white,
     };
     for (k, p) in pg.plies[..plies].iter().enumerate() {
-        let turn_no = crate::game::rows::next_turn_no(previous, p.mover);
+        let turn_no = crate::domain::game_state::next_turn_no(previous, p.mover);
         previous = Some((turn_no, p.mover));
         let slot = usize::from(p.mover == Color::Black);
         let used = gap.num_seconds();

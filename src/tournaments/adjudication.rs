@@ -1,6 +1,7 @@
 //! Adjudication: a player asks, the director decides a game's result.
 
-use crate::db::models::{GameRow, TournamentRow, User};
+use crate::db::models::{TournamentRow, User};
+use crate::db::games::GameRow;
 use crate::db::outbox;
 use crate::db::schema::{adjudication_requests, adjudications, games};
 use crate::db::DbConn;
@@ -9,7 +10,6 @@ use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus};
 use crate::domain::mail_kind::{ClockNotice, Mail};
-use crate::game::rows;
 use crate::game::{events, finish};
 use crate::tournaments::directors::{require_director, require_director_of};
 use crate::tournaments::rounds::advance;
@@ -40,19 +40,19 @@ pub(crate) fn directed_game(
     director: &User,
 ) -> Result<(GameRow, TournamentRow), Error> {
     require_director(Some(director))?;
-    let g = rows::load(conn, game_id)?;
+    let g = crate::db::games::load(conn, game_id)?;
     let tid = g.tournament_id.ok_or_else(|| {
         Error::Forbidden("This game is not a tournament game: nobody adjudicates it.".into())
     })?;
     let t = load(conn, tid)?;
-    if rows::side_of(&g, director.id).is_some() {
+    if crate::db::games::side_of(&g, director.id).is_some() {
         return Err(Error::Forbidden(
             "You play in this game, and a director never decides their own game: another \
              director adjudicates it."
                 .into(),
         ));
     }
-    if rows::side_of(&g, t.director_id).is_none() {
+    if crate::db::games::side_of(&g, t.director_id).is_none() {
         require_director_of(Some(director), &t)?;
     }
     Ok((g, t))
@@ -172,8 +172,8 @@ pub fn request_adjudication(
     note: &str,
     now: NaiveDateTime,
 ) -> Result<(), Error> {
-    let g = rows::load(conn, game_id)?;
-    if rows::side_of(&g, user.id).is_none() {
+    let g = crate::db::games::load(conn, game_id)?;
+    if crate::db::games::side_of(&g, user.id).is_none() {
         return Err(Error::Forbidden(
             "Only the two players of a game can ask for its adjudication.".into(),
         ));

@@ -8,7 +8,6 @@ use crate::db::DbConn;
 use crate::domain::dutch::{Entrant, Record, Tournament};
 use crate::domain::error::Error;
 use crate::domain::game_state::GameStatus;
-use crate::game::rows;
 use crate::tournaments::rows::{byes_of, counts, entrants, games_of, points2_for};
 use crate::tournaments::trf_export::forfeited;
 use missive_rules::Color;
@@ -40,13 +39,13 @@ pub fn swiss_field(
         let user = p.user_id;
         let mut records = vec![Record::default(); played];
         for g in all_games.iter().filter(|g| counts(g)) {
-            let (Some(r), Some(colour)) = (g.round, rows::side_of(g, user)) else {
+            let (Some(r), Some(colour)) = (g.round, crate::db::games::side_of(g, user)) else {
                 continue;
             };
             let Some(rec) = usize::try_from(r - 1).ok().and_then(|i| records.get_mut(i)) else {
                 continue;
             };
-            let opponent = rows::opponent_of(g, user);
+            let opponent = crate::db::games::opponent_of(g, user);
             // A game lost before any move is a forfeit, as the TRF export writes it: no
             // meeting, no colour (so `missive swiss pair` on the export pairs the same).
             let played = !forfeited(g);

@@ -1,7 +1,8 @@
 //! The forfeit rule every ending game of a tournament passes, withdrawing
 //! players, and replacing them.
 
-use crate::db::models::{GameRow, TournamentRow, User};
+use crate::db::models::{TournamentRow, User};
+use crate::db::games::GameRow;
 use crate::db::outbox;
 use crate::db::schema::{games, tournament_byes, tournament_players};
 use crate::db::DbConn;
@@ -10,7 +11,6 @@ use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
 use crate::domain::mail_kind::Mail;
 use crate::domain::tournament_state::TournamentStatus;
 use crate::game::ending::record_end;
-use crate::game::rows;
 use crate::tournaments::directors::require_director_of;
 use crate::tournaments::rounds::{advance, mail_round, new_game};
 use crate::tournaments::rows::{
@@ -27,13 +27,13 @@ use std::collections::HashSet;
 /// The hook `game::finish` calls inside the transaction that ends a game
 /// (any ending): applies the forfeit rule, then advances the tournament.
 pub fn on_game_end(conn: &mut DbConn, game_id: i32, now: NaiveDateTime) -> Result<(), Error> {
-    let g = rows::load(conn, game_id)?;
+    let g = crate::db::games::load(conn, game_id)?;
     let Some(tid) = g.tournament_id else {
         return Ok(());
     };
     if matches!(g.reason, Some(EndReason::TimeForfeit | EndReason::Silence)) {
         let loser = match g.result.and_then(GameResult::loser) {
-            Some(side) => rows::player_of(&g, side.color()),
+            Some(side) => crate::db::games::player_of(&g, side.color()),
             None => None,
         };
         if let Some(loser) = loser {
@@ -185,7 +185,7 @@ pub fn withdraw(
             } else {
                 GameResult::win_for(Side::White)
             };
-            let row = rows::load(conn, g.id)?;
+            let row = crate::db::games::load(conn, g.id)?;
             if row.status != GameStatus::Active {
                 continue;
             }
@@ -306,7 +306,7 @@ pub fn replace(
             } else {
                 (g.white_id, Some(new.id))
             };
-            let opponent = rows::opponent_of(g, old.id);
+            let opponent = crate::db::games::opponent_of(g, old.id);
             diesel::update(games::table.find(g.id))
                 .set(games::reason.eq(Some(EndReason::Replaced.code())))
                 .execute(conn)?;

@@ -849,7 +849,7 @@ fn turn_number_backfill_matches_live_numbering(backend: Backend) {
     let histories = |conn: &mut missive::db::DbConn| -> Vec<String> {
         [plain, black_first]
             .iter()
-            .map(|&id| missive::game::rows::history_of(conn, id).unwrap())
+            .map(|&id| missive::db::games::history_of(conn, id).unwrap())
             .collect()
     };
     let kept = histories(&mut conn);

@@ -1062,7 +1062,7 @@ fn a_repetition_is_seen_whether_or_not_the_game_was_kept(backend: Backend) {
         assert_eq!(j["status"], "finished", "cache {cache_mb} MB");
         assert_eq!(j["result"], "1/2-1/2");
         assert_eq!(j["reason"], "repetition");
-        let stored = missive::game::rows::history_of(&mut app.db(), id).unwrap();
+        let stored = missive::db::games::history_of(&mut app.db(), id).unwrap();
         assert_eq!(stored, game.history_string());
     }
 }

@@ -4,7 +4,6 @@
 use crate::db::models::User;
 use crate::domain::error::Error;
 use crate::game::conditional;
-use crate::game::rows;
 use crate::web::routes::game_load::{drawn_for, load_game};
 use crate::web::routes::game_page::{render_game, PageExtras};
 use crate::web::{db_read, html, now, parse_id, see_other, write_once, AppState, Ctx};
@@ -37,8 +36,8 @@ pub async fn add_line(
 ) -> Result<(), Error> {
     let (reads, user, text) = (state.clone(), user.clone(), text.to_string());
     let new = db_read(state, move |conn| {
-        let row = rows::load(conn, id)?;
-        let restored = reads.positions.game(&row, || rows::history_of(conn, id))?;
+        let row = crate::db::games::load(conn, id)?;
+        let restored = reads.positions.game(&row, || crate::db::games::history_of(conn, id))?;
         conditional::prepare_line(conn, row, &restored.game, &user, &text)
     })
     .await?;
@@ -65,11 +64,11 @@ pub async fn check_with_move(
         line.to_string(),
     );
     db_read(state, move |conn| {
-        let row = rows::load(conn, id)?;
-        let Some(side) = rows::side_of(&row, user.id) else {
+        let row = crate::db::games::load(conn, id)?;
+        let Some(side) = crate::db::games::side_of(&row, user.id) else {
             return Ok(());
         };
-        let restored = reads.positions.game(&row, || rows::history_of(conn, id))?;
+        let restored = reads.positions.game(&row, || crate::db::games::history_of(conn, id))?;
         let mut after = restored.game.clone();
         if after.play_text(&move_text).is_err() {
             return Ok(());

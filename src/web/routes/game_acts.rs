@@ -12,7 +12,7 @@ use crate::game::play;
 use crate::game::play::MoveOutcome;
 use crate::game::resign;
 use crate::game::takeback;
-use crate::game::{restore, rows};
+use crate::game::restore;
 use crate::web::routes::conditional::{add_line, check_with_move, page_with_error};
 use crate::web::routes::game_load::{drawn_for, load_game};
 use crate::web::routes::game_page::{render_game, PageExtras};
@@ -212,7 +212,7 @@ pub(crate) async fn asking(
     ctx: &Ctx,
     raw_id: &str,
     csrf: &str,
-    check: impl FnOnce(&crate::db::models::GameRow, &User) -> Result<missive_rules::Color, Error>
+    check: impl FnOnce(&crate::db::games::GameRow, &User) -> Result<missive_rules::Color, Error>
         + Clone
         + Send
         + 'static,
@@ -221,11 +221,11 @@ pub(crate) async fn asking(
     let id = parse_id(raw_id)?;
     let user = ctx.require_user()?.clone();
     let (variant_name, opponent) = db_read(&ctx.state, move |conn| {
-        let row = rows::load(conn, id)?;
+        let row = crate::db::games::load(conn, id)?;
         let other = check.clone()(&row, &user)?;
         let variant = restore::variant_of(&row)?;
-        let opponent = match rows::player_of(&row, other) {
-            Some(o) => rows::user_names(conn, &[o])?.remove(&o),
+        let opponent = match crate::db::games::player_of(&row, other) {
+            Some(o) => crate::db::games::user_names(conn, &[o])?.remove(&o),
             None => None,
         };
         Ok((

@@ -3,12 +3,11 @@
 
 use crate::clocks::state;
 use crate::clocks::state::GameClock;
-use crate::db::models::GameRow;
+use crate::db::games::GameRow;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::GameStatus;
 use crate::game::positions::Restored;
-use crate::game::rows;
 use crate::web::views::move_lines::window_around;
 use crate::web::{now, AppState, Ctx};
 use std::collections::HashMap;
@@ -64,10 +63,10 @@ pub fn drawn_for(
     move |conn, row| {
         let restored = state
             .positions
-            .game(row, || rows::history_of(conn, row.id))?;
+            .game(row, || crate::db::games::history_of(conn, row.id))?;
         let (first, last) = window_around(shown_ply(view, row.ply), row.ply);
         let listed = state.listed.window(row, first, last, |from, to| {
-            rows::moves_between(conn, row.id, from, to)
+            crate::db::moves::between(conn, row.id, from, to)
         })?;
         Ok(Drawn { listed, restored })
     }
@@ -109,7 +108,7 @@ pub(crate) fn read_game<Ms>(
     moves: impl FnOnce(&mut DbConn, &GameRow) -> Result<Ms, Error>,
 ) -> Result<Loaded<Ms>, Error> {
     crate::db::together(conn, |conn| {
-        let (row, note) = rows::load_with_note(conn, id, viewer)?;
+        let (row, note) = crate::db::games::load_with_note(conn, id, viewer)?;
         let moves = moves(conn, &row)?;
         let events = crate::game::events::events_of(conn, row.id)?;
         // A director's extension or adjudication names the director.
@@ -123,7 +122,7 @@ pub(crate) fn read_game<Ms>(
         .chain(events.iter().map(|e| e.user_id))
         .flatten()
         .collect();
-        let names = state.names.of(&ids, |ids| rows::user_names(conn, ids))?;
+        let names = state.names.of(&ids, |ids| crate::db::games::user_names(conn, ids))?;
         let clock = state::view(conn, &row, now())?;
         let tournament = match row.tournament_id {
             Some(t) => crate::tournaments::rows::name_of(conn, t)?.map(|name| (t, name)),

@@ -9,7 +9,6 @@ use crate::domain::game_state::{GameStatus, Side};
 use crate::domain::time_control as clock;
 use crate::game::positions::{LegalList, LegalMove};
 use crate::game::restore;
-use crate::game::rows;
 use crate::web::routes::game_load::{drawn_for, load_game, read_game, shown_ply, Loaded};
 use crate::web::views::board_svg::SvgOptions;
 use crate::web::views::move_lines::{move_lines, ListWindow, MoveLine};
@@ -218,7 +217,7 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
     let variant = restore::variant_of(row)?;
     let game = &data.moves.restored.game;
     let viewer: Option<&User> = ctx.user.as_ref();
-    let my_side = viewer.and_then(|u| rows::side_of(row, u.id));
+    let my_side = viewer.and_then(|u| crate::db::games::side_of(row, u.id));
     let sides = [
         variant.side_name(Color::White).to_string(),
         variant.side_name(Color::Black).to_string(),
@@ -303,7 +302,7 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
         GameStatus::Withdrawn => "The challenge was withdrawn.".into(),
         GameStatus::Finished => "The game is over.".into(),
     };
-    let result = rows::describe_result(row, [&sides[0], &sides[1]])
+    let result = crate::db::games::describe_result(row, [&sides[0], &sides[1]])
         .map(|r| format!("{} ({r})", row.result.map(|r| r.code()).unwrap_or_default()));
     let legal = if can_move {
         data.moves.restored.legal_moves()
@@ -405,7 +404,7 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
         }),
         after: match (row.status, mine) {
             (GameStatus::Finished, Some(side)) => Some(AfterGame {
-                rematch: rows::opponent_of(row, uid.unwrap_or_default())
+                rematch: crate::db::games::opponent_of(row, uid.unwrap_or_default())
                     .and_then(|o| data.names.get(&o).cloned())
                     .map(|o| crate::game::rematch::Rematch::of(row, side, o))
                     .transpose()?,
@@ -498,7 +497,7 @@ struct MovesPage<'a> {
 pub async fn all_moves(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Error> {
     let id = parse_id(&path)?;
     let data = load_game(&ctx, id, |c, row| {
-        rows::moves_between(c, row.id, 1, row.ply)
+        crate::db::moves::between(c, row.id, 1, row.ply)
     })
     .await?;
     let row = &data.row;

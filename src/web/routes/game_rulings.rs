@@ -4,7 +4,6 @@
 use crate::db::models::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
-use crate::game::rows as game_rows;
 use crate::tournaments::{adjudication, directors, extension};
 use crate::web::{now, parse_id, see_other, write_once, Ctx};
 use actix_web::{web, HttpResponse};
@@ -88,7 +87,7 @@ pub async fn request_adjudication(
     let note = form.into_inner().note;
     let tid = write_once(&ctx.state, move |conn| {
         adjudication::request_adjudication(conn, id, &user, &note, now())?;
-        Ok(game_rows::load(conn, id)?.tournament_id)
+        Ok(crate::db::games::load(conn, id)?.tournament_id)
     })
     .await?;
     Ok(see_other(&match tid {

@@ -91,7 +91,7 @@ pub async fn metrics(req: HttpRequest, state: State) -> Result<HttpResponse, Err
     let pool_max = state.pool.max_size();
     let now = crate::util::now();
     let scraped = crate::web::db_read(&state, move |conn| {
-        let active_games = crate::game::rows::active_count(conn)?;
+        let active_games = crate::db::games::active_count(conn)?;
         let (outbox_unsent, oldest) = crate::db::outbox::backlog(conn)?;
         Ok(crate::metrics::Scraped {
             active_games,

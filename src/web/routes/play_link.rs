@@ -6,7 +6,6 @@ use crate::domain::error::Error;
 use crate::game::play;
 use crate::game::play::MoveOutcome;
 use crate::game::restore;
-use crate::game::rows;
 use crate::web::routes::game_page::{clock_lines, ClockLines, Preview};
 use crate::web::views::board_svg::SvgOptions;
 use crate::web::views::board_text;
@@ -111,7 +110,7 @@ fn render_page(
     let row = &data.row;
     let variant = restore::variant_of(row)?;
     let game = &data.restored.game;
-    let flipped = rows::side_of(row, link.user) == Some(Color::Black);
+    let flipped = crate::db::games::side_of(row, link.user) == Some(Color::Black);
     let svg = board_text::board_and_text(
         &game.board_view(),
         &SvgOptions {
@@ -158,7 +157,7 @@ fn render_page(
 }
 
 struct Checked {
-    row: crate::db::models::GameRow,
+    row: crate::db::games::GameRow,
     /// The game at its current ply, from the position cache.
     restored: std::sync::Arc<crate::game::positions::Restored>,
     user: crate::db::models::User,
@@ -183,10 +182,10 @@ async fn check(
         };
         let restored = state
             .positions
-            .game(&row, || rows::history_of(conn, row.id))?;
-        let moves = rows::moves_of(conn, row.id)?;
+            .game(&row, || crate::db::games::history_of(conn, row.id))?;
+        let moves = crate::db::moves::of_game(conn, row.id)?;
         let ids: Vec<i32> = [row.white_id, row.black_id].into_iter().flatten().collect();
-        let names = rows::user_names(conn, &ids)?;
+        let names = crate::db::games::user_names(conn, &ids)?;
         let opponent_id = if row.white_id == Some(user.id) {
             row.black_id
         } else {
@@ -298,7 +297,7 @@ pub async fn play(
             None,
         ),
         // Too late: the game was just lost on time (the page says so).
-        Err(Error::Conflict(msg)) if msg == rows::TIME_RAN_OUT => Err(Error::Conflict(msg)),
+        Err(Error::Conflict(msg)) if msg == crate::domain::game_state::TIME_RAN_OUT => Err(Error::Conflict(msg)),
         // Another request played this ply first: the link is used.
         Err(Error::Conflict(_)) => refused(&ctx, id, LinkProblem::Used),
         Err(e) => Err(e),

@@ -483,7 +483,7 @@ pub fn tournament_game(
     app: &TestApp,
     director: &str,
     entrants: &[&str],
-) -> missive::db::models::GameRow {
+) -> missive::db::games::GameRow {
     use missive::tournaments::entry::TournamentForm;
     use missive::tournaments::{directors, entry, rounds};
     let conn = &mut app.db();

@@ -3,14 +3,14 @@
 //! `XfccGame` type of `templates/xfcc/wsdl.xml`).
 
 use crate::clocks::state;
-use crate::db::models::{GameRow, User};
+use crate::db::models::User;
+use crate::db::games::GameRow;
 use crate::db::schema::games;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, Side};
 use crate::game::exports::{self, ExportRows};
 use crate::game::records::Format;
-use crate::game::rows;
 use crate::web::rules_pool::rules_work;
 use crate::web::AppState;
 use diesel::prelude::*;
@@ -88,7 +88,7 @@ fn read_games(
         exports::load_rows(conn, mine.clone(), &state.records, Format::Pgn)?;
     let mut read = Vec::with_capacity(mine.len());
     for (row, game) in mine.into_iter().zip(games) {
-        let Some(side) = rows::side_of(&row, user.id) else {
+        let Some(side) = crate::db::games::side_of(&row, user.id) else {
             continue;
         };
         let clock = state::view(conn, &row, now)?;
