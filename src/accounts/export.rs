@@ -2,6 +2,7 @@
 //! JSON document. Each game carries its moves and its PGN (`pgn`), so the
 //! file alone is enough to take one's games elsewhere.
 
+use crate::db::moves;
 use crate::accounts::{mail_settings, sessions};
 use crate::db::models::{LeaveBooking, User};
 use crate::db::games::GameRow;
@@ -91,7 +92,7 @@ fn games_of(conn: &mut DbConn, user: &User, site: &str) -> Result<Vec<Value>, Er
     let name = |i: Option<i32>| i.and_then(|i| names.get(&i).cloned());
     let mut out = Vec::with_capacity(rows.len());
     for row in &rows {
-        let moves = crate::db::moves::of_game(conn, row.id)?;
+        let moves = moves::of_game(conn, row.id)?;
         let pgn = if row.white_id.is_some() && row.black_id.is_some() {
             let ratings = crate::ratings::read::of_game(conn, row.id)?;
             Some(write_rated_game(

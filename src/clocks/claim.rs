@@ -15,7 +15,7 @@ use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side, CLAIM_D
 use crate::domain::mail_kind::{ClockNotice, Mail};
 use crate::domain::time_control::utc_minute;
 use crate::game::finish::{check_participant, end_game};
-use crate::game::events;
+use crate::db::game_events;
 use chrono::{NaiveDateTime, TimeDelta};
 use diesel::prelude::*;
 
@@ -58,7 +58,7 @@ pub fn flag_falls(
             };
             outbox::enqueue(conn, opponent, &notice, now)?;
         }
-        events::record(
+        game_events::record(
             conn,
             row.id,
             Some(m.user_id),
@@ -95,7 +95,7 @@ pub fn claim(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Res
                 "The game changed in the meantime; look at it again.".into(),
             ));
         }
-        events::record(
+        game_events::record(
             conn,
             id,
             Some(user.id),

@@ -13,7 +13,7 @@ use crate::domain::game_state::{EndReason, GameResult, GameStatus, OnTimeout, Si
 use crate::domain::mail_kind::Mail;
 use crate::domain::running_time::Interval;
 use crate::game::finish;
-use crate::game::events;
+use crate::db::game_events;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -174,7 +174,7 @@ pub fn remind_if_due(conn: &mut DbConn, row: &GameRow, now: NaiveDateTime) -> Re
         };
         outbox::enqueue(conn, m.user_id, &reminder, now)?;
         let left = crate::domain::time_control::describe(m.left(now));
-        events::record(
+        game_events::record(
             conn,
             row.id,
             Some(m.user_id),

@@ -9,7 +9,7 @@ use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
 use crate::domain::game_state::GameStatus;
 use crate::domain::mail_kind::Mail;
-use crate::game::events;
+use crate::db::game_events;
 use chrono::{Datelike, NaiveDate, NaiveDateTime, TimeDelta};
 use diesel::prelude::*;
 
@@ -170,7 +170,7 @@ pub fn book_leave(
             .load(conn)?;
         let detail = format!("leave booked from {start} to {end}");
         for game in running {
-            events::record(conn, game, Some(user_id), EventKind::Leave, &detail, now)?;
+            game_events::record(conn, game, Some(user_id), EventKind::Leave, &detail, now)?;
         }
         Ok(id)
     })

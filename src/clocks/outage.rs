@@ -9,7 +9,7 @@ use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
 use crate::domain::game_state::{GameStatus, Side};
 use crate::domain::time_control::utc_minute;
-use crate::game::events;
+use crate::db::game_events;
 use chrono::{NaiveDateTime, TimeDelta};
 use diesel::prelude::*;
 
@@ -146,7 +146,7 @@ fn extend_running_clocks(
                 .execute(conn)?,
         };
         if n == 1 {
-            events::record(
+            game_events::record(
                 conn,
                 row.id,
                 None,

@@ -15,7 +15,8 @@ use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
 use crate::domain::mail_kind::{ClockNotice, Mail};
 use crate::domain::running_time::{deadline, effective_leave};
 use crate::domain::time_control::{utc_minute, DAY};
-use crate::game::{events, finish};
+use crate::db::game_events;
+use crate::game::finish;
 use chrono::{NaiveDateTime, TimeDelta};
 use diesel::prelude::*;
 
@@ -170,7 +171,7 @@ fn apply(conn: &mut DbConn, row: &GameRow, now: NaiveDateTime) -> Result<Option<
             outbox::enqueue(conn, d, &notice(ClockNotice::SilenceReport), now)?;
         }
         let which = if target == 2 { "last" } else { "first" };
-        events::record(
+        game_events::record(
             conn,
             row.id,
             Some(mover),

@@ -1,7 +1,7 @@
 //! Each side's time as it stands: the game's time control, the booked leave
 //! that stops the clock, the mover's clock, and the clock in words.
 
-use crate::db::games::GameRow;
+use crate::db::games::{self, GameRow};
 use crate::db::schema::{leave_bookings, users};
 use crate::db::{per_backend, DbConn};
 use crate::domain::error::Error;
@@ -184,7 +184,7 @@ fn clocked_mover(row: &GameRow) -> Option<i32> {
     {
         return None;
     }
-    crate::db::games::player_to_move(row)
+    games::player_to_move(row)
 }
 
 /// [`mover_clock`] given the mover's booked leave and time zone, read once
@@ -231,7 +231,7 @@ pub fn view(
         Color::Black => &booked[1],
         _ => &booked[0],
     };
-    let zone = match (row.status, crate::db::games::player_to_move(row)) {
+    let zone = match (row.status, games::player_to_move(row)) {
         (GameStatus::Active, Some(mover)) => weekend_zone(conn, row, mover)?,
         _ => Tz::UTC,
     };

@@ -2,9 +2,10 @@
 //! and HTML from its kind's template folder ([`crate::mail::kinds`]); a
 //! mail that is no longer true renders to nothing.
 
+use crate::db::moves;
 use crate::accounts::links::{self, PlayLink};
 use crate::db::models::User;
-use crate::db::games::GameRow;
+use crate::db::games::{self, GameRow};
 use crate::db::outbox::OutboxRow;
 use crate::db::DbConn;
 use crate::domain::error::Error;
@@ -108,7 +109,7 @@ fn shown_letter(label: &missive_rules::PieceLabel, color: Color) -> String {
 
 /// The moves as text: `1. e4 e5 2. Nf3 ...`.
 pub fn moves_text(conn: &mut DbConn, row: &GameRow) -> Result<String, Error> {
-    let moves = crate::db::moves::of_game(conn, row.id)?;
+    let moves = moves::of_game(conn, row.id)?;
     let mut out = String::new();
     let mut number = 0;
     let mut previous: Option<bool> = None;
@@ -261,9 +262,9 @@ fn render_game_mail(
     let Some(game_id) = mail.game() else {
         return Ok(None);
     };
-    let game = crate::db::games::load(conn, game_id)?;
+    let game = games::load(conn, game_id)?;
     let variant = restore::variant_of(&game)?;
-    let my_side = crate::db::games::side_of(&game, user.id);
+    let my_side = games::side_of(&game, user.id);
     let opponent_id = match my_side {
         Some(Color::White) => game.black_id,
         Some(Color::Black) => game.white_id,
@@ -291,7 +292,7 @@ fn render_game_mail(
         ..footer_data(ctx, user)
     };
     // Only while it is still this player's turn at the mail's ply.
-    let still_to_move = |ply: i32| game.ply == ply && crate::db::games::player_to_move(&game) == Some(user.id);
+    let still_to_move = |ply: i32| game.ply == ply && games::player_to_move(&game) == Some(user.id);
     let expires = (now + ctx.play_link_ttl).and_utc().timestamp();
     let play_url = || {
         PlayLink {
@@ -400,9 +401,8 @@ fn render_game_mail(
             // The moves the player may make, while they still may.
             if ply.is_some_and(still_to_move) {
                 let g = restore::restore(conn, &game)?;
-                let legal = crate::game::positions::LegalList::of_game(&g);
-                data.legal_moves = legal
-                    .moves
+                data.legal_moves = g
+                    .legal_move_forms()
                     .iter()
                     .map(|m| m.display.as_str())
                     .collect::<Vec<_>>()
@@ -450,7 +450,7 @@ fn render_game_mail(
                 variant.side_name(Side::White.color()),
                 variant.side_name(Side::Black.color()),
             ];
-            data.result_words = crate::db::games::describe_result(&game, sides).unwrap_or_default();
+            data.result_words = games::describe_result(&game, sides).unwrap_or_default();
             data.result_text = format!(
                 "{} ({})",
                 game.result.map(|r| r.code()).unwrap_or_default(),

@@ -6,7 +6,7 @@
 use super::reading::{self, Instruction, Reply};
 use crate::accounts::links::ReplyToken;
 use crate::db::models::User;
-use crate::db::games::GameRow;
+use crate::db::games::{self, GameRow};
 use crate::db::schema::{mail_in, moves};
 use crate::db::{is_unique_violation, outbox, per_backend, rate_counters, DbConn};
 use crate::domain::error::Error;
@@ -134,7 +134,7 @@ fn load(
     let user = crate::accounts::users::find_by_id(conn, t.user)?
         .filter(|u| u.deleted_at.is_none() && u.disabled_at.is_none())
         .ok_or_else(|| Error::NotFound("The reply address names no player.".into()))?;
-    let row = crate::db::games::load(conn, t.game)?;
+    let row = games::load(conn, t.game)?;
     let confirmed = crate::accounts::mail_settings::is_verified(conn, user.id)?
         && sender.is_some_and(|s| s.eq_ignore_ascii_case(user.email.trim()));
     Ok((user, row, confirmed))
@@ -170,7 +170,7 @@ pub async fn act(
     if row.status != GameStatus::Active {
         return refuse(state, key, t, "the game is over.".into(), None).await;
     }
-    if row.ply != t.ply || crate::db::games::player_to_move(&row) != Some(user.id) {
+    if row.ply != t.ply || games::player_to_move(&row) != Some(user.id) {
         let reason = "the move that mail asked for has already been played.".to_string();
         return refuse(state, key, t, reason, None).await;
     }
@@ -205,7 +205,7 @@ pub async fn act(
                 Some((action, what)) => (draw::draw(c, t2.game, &user, action, now()), what),
             };
             act?;
-            let ply = crate::db::games::load(c, t2.game)?.ply;
+            let ply = games::load(c, t2.game)?.ply;
             Ok(Mail::ReplyDone {
                 game: t2.game,
                 ply,
@@ -264,7 +264,7 @@ async fn play_move(
                     .find((t.game, ply))
                     .select(moves::display)
                     .first(c))?;
-                let after = crate::db::games::load(c, t.game)?.ply;
+                let after = games::load(c, t.game)?.ply;
                 let mail = Mail::ReplyDone {
                     game: t.game,
                     ply: after,

@@ -9,7 +9,7 @@ use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
 use crate::domain::mail_kind::Mail;
 use crate::domain::rating::{next_seq, rate_game};
 use crate::domain::time_control::TimeControl;
-use crate::game::conditional::LinePly;
+use crate::domain::conditional_line::LinePly;
 use chrono::Duration;
 use missive_rules::Color;
 use rand::Rng;

@@ -10,7 +10,8 @@ use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus};
 use crate::domain::mail_kind::{ClockNotice, Mail};
-use crate::game::{events, finish};
+use crate::db::game_events;
+use crate::game::finish;
 use crate::tournaments::directors::{require_director, require_director_of};
 use crate::tournaments::rounds::advance;
 use crate::tournaments::rows::{load, NOTE_MAX};
@@ -152,7 +153,7 @@ pub fn adjudicate(
                 ))
             }
         }
-        events::record(
+        game_events::record(
             conn,
             g.id,
             Some(director.id),

@@ -11,7 +11,7 @@ use crate::domain::game_event::EventKind;
 use crate::domain::game_state::{GameStatus, Side};
 use crate::domain::mail_kind::{ClockNotice, Mail};
 use crate::domain::time_control::{self, DAY};
-use crate::game::events;
+use crate::db::game_events;
 use crate::tournaments::adjudication::directed_game;
 use crate::tournaments::rows::NOTE_MAX;
 use crate::util::clip;
@@ -128,7 +128,7 @@ pub fn extend(
             .unwrap_or_default();
         let more = time_control::describe(secs);
         let history = format!("{more} more for {name}, because: {reason}");
-        events::record(
+        game_events::record(
             conn,
             g.id,
             Some(director.id),

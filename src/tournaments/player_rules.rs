@@ -2,13 +2,13 @@
 //! what it has done to them so far, and why.
 
 use crate::db::models::TournamentRow;
-use crate::db::games::GameRow;
+use crate::db::games::{self, GameRow};
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
 use crate::domain::time_control::utc_minute;
-use crate::game::events;
+use crate::db::game_events;
 use crate::tournaments::rows::{counts, entrants, games_of, load, named_player, scheduled_games};
 use crate::tournaments::rules_text::{rules, Rule, RuleText};
 
@@ -39,7 +39,7 @@ pub struct PlayerRules {
 /// Did `user` lose `g`, and for what reason?
 fn lost_by(g: &GameRow, user: i32) -> Option<EndReason> {
     let loser = g.result.and_then(GameResult::loser)?;
-    (crate::db::games::player_of(g, loser.color()) == Some(user))
+    (games::player_of(g, loser.color()) == Some(user))
         .then_some(g.reason)
         .flatten()
 }
@@ -91,9 +91,9 @@ pub fn player_rules(conn: &mut DbConn, tid: i32, name: &str) -> Result<PlayerRul
         .collect();
     let opponents: Vec<i32> = mine
         .iter()
-        .filter_map(|g| crate::db::games::opponent_of(g, u.id))
+        .filter_map(|g| games::opponent_of(g, u.id))
         .collect();
-    let names = crate::db::games::user_names(conn, &opponents)?;
+    let names = games::user_names(conn, &opponents)?;
     let lost = |reason: EndReason| -> Vec<i32> {
         mine.iter()
             .filter(|g| lost_by(g, u.id) == Some(reason))
@@ -105,7 +105,7 @@ pub fn player_rules(conn: &mut DbConn, tid: i32, name: &str) -> Result<PlayerRul
     let by_withdrawal = lost(EndReason::Withdrawal);
     let mut claimed = Vec::new();
     for id in &on_time {
-        if events::events_of(conn, *id)?
+        if game_events::events_of(conn, *id)?
             .iter()
             .any(|e| e.kind == EventKind::Claim)
         {
@@ -182,7 +182,7 @@ pub fn player_rules(conn: &mut DbConn, tid: i32, name: &str) -> Result<PlayerRul
                         .filter(|g| {
                             g.silence_ply == Some(g.ply)
                                 && g.silence_stage > 0
-                                && crate::db::games::player_to_move(g) == Some(u.id)
+                                && games::player_to_move(g) == Some(u.id)
                         })
                         .map(|g| g.id)
                         .collect();
@@ -255,7 +255,7 @@ pub fn player_rules(conn: &mut DbConn, tid: i32, name: &str) -> Result<PlayerRul
         .map(|g| PlayerGame {
             id: g.id,
             round: g.round.unwrap_or(0),
-            opponent: crate::db::games::opponent_of(g, u.id)
+            opponent: games::opponent_of(g, u.id)
                 .and_then(|o| names.get(&o).cloned())
                 .unwrap_or_else(|| "?".into()),
             result: g.result.map_or("*", |r| r.code()).to_string(),

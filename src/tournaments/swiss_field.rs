@@ -3,6 +3,7 @@
 //! (game, colour, points, bye) and whether they are out of this round, as
 //! the tournament's TRF export states them.
 
+use crate::db::games;
 use crate::db::models::TournamentRow;
 use crate::db::DbConn;
 use crate::domain::dutch::{Entrant, Record, Tournament};
@@ -39,13 +40,13 @@ pub fn swiss_field(
         let user = p.user_id;
         let mut records = vec![Record::default(); played];
         for g in all_games.iter().filter(|g| counts(g)) {
-            let (Some(r), Some(colour)) = (g.round, crate::db::games::side_of(g, user)) else {
+            let (Some(r), Some(colour)) = (g.round, games::side_of(g, user)) else {
                 continue;
             };
             let Some(rec) = usize::try_from(r - 1).ok().and_then(|i| records.get_mut(i)) else {
                 continue;
             };
-            let opponent = crate::db::games::opponent_of(g, user);
+            let opponent = games::opponent_of(g, user);
             // A game lost before any move is a forfeit, as the TRF export writes it: no
             // meeting, no colour (so `missive swiss pair` on the export pairs the same).
             let played = !forfeited(g);

@@ -1,6 +1,7 @@
 //! Clocks, forfeits on time, reminders and leave, on both backends. Time is
 //! passed to the services; nothing sleeps.
 
+use missive::db::moves;
 use crate::common;
 
 use chrono::{Datelike, Duration, NaiveDate, NaiveDateTime};
@@ -182,7 +183,7 @@ fn late_move_is_refused_and_forfeits(backend: Backend) {
         Err(Error::Conflict(msg)) => assert_eq!(msg, missive::domain::game_state::TIME_RAN_OUT),
         other => panic!("expected a loss on time, got {:?}", other.err()),
     }
-    assert_eq!(missive::db::moves::of_game(&mut conn, id).unwrap().len(), 1);
+    assert_eq!(moves::of_game(&mut conn, id).unwrap().len(), 1);
     let row = missive::db::games::load(&mut conn, id).unwrap();
     assert_eq!(row.status, GameStatus::Finished);
     assert_eq!(row.result, Some(GameResult::WhiteWins));
@@ -201,7 +202,7 @@ fn late_move_is_refused_and_forfeits(backend: Backend) {
     let r = common::play_move(&mut conn, id, &alice, "Nf3", None, true, late);
     assert!(matches!(r, Err(Error::Forbidden(m)) if m == "This game is over."));
     assert_eq!(mails(&mut conn, MailKind::GameOver).len(), 2);
-    assert_eq!(missive::db::moves::of_game(&mut conn, id).unwrap().len(), 1);
+    assert_eq!(moves::of_game(&mut conn, id).unwrap().len(), 1);
     // A move that finds the game already lost on time by the sweeper is
     // told the same.
     let id = game(&mut conn, &alice, &bob, "2d/move");
@@ -359,7 +360,7 @@ fn leave_stops_the_clock_and_moves_the_deadline(backend: Backend) {
     );
     // Alice moves on day 4: two days of running time used, bank back to 3.
     play(&mut conn, id, &alice, "e4", past_old);
-    let m = missive::db::moves::of_game(&mut conn, id).unwrap();
+    let m = moves::of_game(&mut conn, id).unwrap();
     assert_eq!(m[0].time_used_secs, Some(2 * DAY));
     // Bob is not on leave: his 3 days run out on schedule.
     assert_eq!(
@@ -507,7 +508,7 @@ fn moves_spend_and_refill_the_banks(backend: Backend) {
     assert_eq!(row.black_clock_secs, Some(30 * DAY));
     assert_eq!(row.turn_started_at, Some(now));
     assert_eq!(row.clock_deadline, Some(now + Duration::days(20)));
-    let m = missive::db::moves::of_game(&mut conn, inc).unwrap();
+    let m = moves::of_game(&mut conn, inc).unwrap();
     assert_eq!(m.len(), 20);
     assert!(m
         .iter()

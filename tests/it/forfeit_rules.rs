@@ -18,7 +18,8 @@ use missive::db::DbConn;
 use missive::domain::error::Error;
 use missive::domain::game_state::{EndReason, GameResult, GameStatus, Side};
 use missive::domain::mail_kind::{ClockNotice, Mail, MailKind};
-use missive::game::{challenge, events};
+use missive::db::game_events;
+use missive::game::challenge;
 use missive::tournaments::entry::{self, TournamentForm};
 use missive::tournaments::{directors, rounds};
 use reqwest::StatusCode;
@@ -165,7 +166,7 @@ fn silent_player_in_a_round_robin_crosses_the_withdrawal_threshold(backend: Back
     assert_eq!(silence::sweep(conn, last).unwrap().warnings, 0, "once");
     assert_eq!(notices(conn, ClockNotice::SilenceWarning).len(), 6);
     // The warnings are in each game's history.
-    let h = events::events_of(conn, sams[0].id).unwrap();
+    let h = game_events::events_of(conn, sams[0].id).unwrap();
     assert_eq!(h.len(), 2, "{h:?}");
     assert!(h[0].detail.starts_with("first silence warning"), "{h:?}");
     assert!(h[1].detail.starts_with("last silence warning"), "{h:?}");
@@ -358,7 +359,7 @@ fn claim_or_wait(backend: Backend) {
         Some(0),
         "the loser's clock shows zero"
     );
-    let kinds: Vec<String> = events::events_of(conn, g.id)
+    let kinds: Vec<String> = game_events::events_of(conn, g.id)
         .unwrap()
         .iter()
         .map(|e| e.kind.to_string())
@@ -478,7 +479,7 @@ fn outage_moves_the_clocks_once_with_two_racing_sweepers(backend: Backend) {
         assert_eq!(a.clock_deadline, b.clock_deadline.map(|d| d + by));
         assert_eq!(a.white_clock_secs, b.white_clock_secs.map(|s| s + 192 * 60));
         assert_eq!(a.black_clock_secs, b.black_clock_secs);
-        let h = events::events_of(conn, b.id).unwrap();
+        let h = game_events::events_of(conn, b.id).unwrap();
         assert_eq!(h.len(), 1);
         assert_eq!(
             h[0].detail,
@@ -542,7 +543,7 @@ fn reminders_a_player_chooses_come_once_each_per_move(backend: Backend) {
     }
     let row = missive::db::games::load(conn, id).unwrap();
     assert_eq!(row.clock_remind_at, None, "nothing more to send this turn");
-    let said: Vec<String> = events::events_of(conn, id)
+    let said: Vec<String> = game_events::events_of(conn, id)
         .unwrap()
         .iter()
         .filter(|e| e.kind.to_string() == "reminder")
@@ -599,7 +600,7 @@ fn reminders_are_chosen_in_the_settings(backend: Backend) {
 }
 
 fn kinds_and_details(conn: &mut DbConn, game: i32) -> Vec<(String, String)> {
-    events::events_of(conn, game)
+    game_events::events_of(conn, game)
         .unwrap()
         .into_iter()
         .map(|e| (e.kind.to_string(), e.detail))
@@ -678,7 +679,7 @@ fn directors_give_time_and_decide_results_and_both_players_are_told(backend: Bac
     both.sort();
     assert_eq!(told, both);
     assert_eq!(
-        events::events_of(conn, g.id).unwrap()[0].user_id,
+        game_events::events_of(conn, g.id).unwrap()[0].user_id,
         Some(dir.id),
         "the director is named"
     );

@@ -3,6 +3,7 @@
 //! at once in two connections, and `missive ratings rebuild` against the
 //! stored ratings after a few hundred random rated games.
 
+use missive::db::games;
 use crate::common;
 
 use chrono::{NaiveDateTime, TimeDelta};
@@ -35,7 +36,7 @@ fn rated_game(conn: &mut DbConn, variant: &str, white: i32, black: i32, at: Naiv
 
 /// End game `id` with `result` at `at`, the one way games end.
 fn end(conn: &mut DbConn, id: i32, result: GameResult, at: NaiveDateTime) {
-    let row = missive::db::games::load(conn, id).unwrap();
+    let row = games::load(conn, id).unwrap();
     missive::game::finish::finish(conn, &row, result, EndReason::Agreement, None, at).unwrap();
 }
 
@@ -609,7 +610,7 @@ fn a_rated_games_adjudicated_result_is_not_overruled(backend: Backend) {
         matches!(&again, Err(missive::domain::error::Error::Invalid(m)) if m.contains("ratings have moved")),
         "{again:?}"
     );
-    let row = missive::db::games::load(conn, g.id).unwrap();
+    let row = games::load(conn, g.id).unwrap();
     assert_eq!(row.result, Some(GameResult::WhiteWins));
     assert_eq!(app.count(changes), 2);
 }

@@ -1,6 +1,7 @@
 //! Issue 11: replay, export, import checking, comments, private notes,
 //! archive and profiles, over HTTP on both backends.
 
+use missive::db::games;
 use crate::common;
 
 use common::{Backend, TestApp, TestClient};
@@ -849,7 +850,7 @@ fn turn_number_backfill_matches_live_numbering(backend: Backend) {
     let histories = |conn: &mut missive::db::DbConn| -> Vec<String> {
         [plain, black_first]
             .iter()
-            .map(|&id| missive::db::games::history_of(conn, id).unwrap())
+            .map(|&id| games::history_of(conn, id).unwrap())
             .collect()
     };
     let kept = histories(&mut conn);

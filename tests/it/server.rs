@@ -1,6 +1,7 @@
 //! End-to-end tests over HTTP against the real app, on SQLite and (when
 //! `MISSIVE_TEST_POSTGRES_URL` is set) PostgreSQL.
 
+use missive::db::games;
 use crate::common;
 
 use common::{Backend, TestApp};
@@ -1062,7 +1063,7 @@ fn a_repetition_is_seen_whether_or_not_the_game_was_kept(backend: Backend) {
         assert_eq!(j["status"], "finished", "cache {cache_mb} MB");
         assert_eq!(j["result"], "1/2-1/2");
         assert_eq!(j["reason"], "repetition");
-        let stored = missive::db::games::history_of(&mut app.db(), id).unwrap();
+        let stored = games::history_of(&mut app.db(), id).unwrap();
         assert_eq!(stored, game.history_string());
     }
 }

@@ -1,5 +1,6 @@
 //! Service functions called directly, with a controlled clock, on both backends.
 
+use missive::db::games;
 use crate::common;
 
 use chrono::{Duration, NaiveDate, NaiveDateTime};
@@ -75,7 +76,7 @@ fn stale_position_cannot_store_a_move(backend: Backend) {
     assert_eq!(moves[0].from_square.as_deref(), Some("e2"));
     assert_eq!(moves[0].to_square, "e4");
     assert_eq!(moves[0].played_at, t0());
-    let row = missive::db::games::load(&mut conn, id).unwrap();
+    let row = games::load(&mut conn, id).unwrap();
     assert_eq!(row.ply, 1);
     assert_eq!(row.turn, Side::Black);
     assert_eq!(row.fen, moves[0].fen_after);

@@ -9,7 +9,7 @@ use chrono::{Duration, NaiveDate, NaiveDateTime};
 use common::{Backend, TestApp};
 use missive::accounts::users as accounts;
 use missive::db::models::User;
-use missive::db::games::GameRow;
+use missive::db::games::{self, GameRow};
 use missive::db::DbConn;
 use missive::domain::dutch;
 use missive::domain::error::Error;
@@ -138,20 +138,20 @@ fn time_forfeit(
     start: NaiveDateTime,
     now: NaiveDateTime,
 ) {
-    let mut row = missive::db::games::load(conn, game_id).unwrap();
-    if missive::db::games::player_to_move(&row) != Some(loser) {
-        let mover = accounts::find_by_id(conn, missive::db::games::player_to_move(&row).unwrap())
+    let mut row = games::load(conn, game_id).unwrap();
+    if games::player_to_move(&row) != Some(loser) {
+        let mover = accounts::find_by_id(conn, games::player_to_move(&row).unwrap())
             .unwrap()
             .unwrap();
         common::play_move(conn, game_id, &mover, "e4", None, true, start).unwrap();
-        row = missive::db::games::load(conn, game_id).unwrap();
+        row = games::load(conn, game_id).unwrap();
     }
     assert!(
         !missive::clocks::forfeit::forfeit_if_flagged(conn, &row, start + Duration::days(2))
             .unwrap()
     );
     assert!(missive::clocks::forfeit::forfeit_if_flagged(conn, &row, now).unwrap());
-    let row = missive::db::games::load(conn, game_id).unwrap();
+    let row = games::load(conn, game_id).unwrap();
     assert_eq!(row.reason, Some(EndReason::TimeForfeit));
 }
 
@@ -502,7 +502,7 @@ fn read_back_by_the_oracle(app: &TestApp, conn: &mut DbConn, tid: i32) {
     let mut entrants = rows::entrants(conn, tid).unwrap();
     entrants.sort_by_key(|e| (e.seed.unwrap_or(i32::MAX), e.joined_at, e.user_id));
     let number = |user: i32| entrants.iter().position(|e| e.user_id == user).unwrap() + 1;
-    let names = missive::db::games::user_names(
+    let names = games::user_names(
         conn,
         &entrants.iter().map(|e| e.user_id).collect::<Vec<_>>(),
     )
@@ -680,7 +680,7 @@ fn forfeits_withdraw_and_stand_from_half(backend: Backend) {
     let (e, _) = v.players.iter().find(|(p, _)| p.user_id == fay).unwrap();
     assert!(e.withdrawn_at.is_some());
     assert!(!e.results_cancelled, "3 of 4 completed: at least half");
-    let last = missive::db::games::load(conn, fays[3].id).unwrap();
+    let last = games::load(conn, fays[3].id).unwrap();
     assert_eq!(last.reason, Some(EndReason::Withdrawal));
     let fl = line(&v.standings, "fay");
     assert_eq!((fl.points2, fl.played, fl.cancelled), (1, 4, false));

@@ -1,6 +1,7 @@
 //! Conditional lines on the game page: add one, delete one, and the line
 //! sent together with a move.
 
+use crate::db::games;
 use crate::db::models::User;
 use crate::domain::error::Error;
 use crate::game::conditional;
@@ -36,8 +37,8 @@ pub async fn add_line(
 ) -> Result<(), Error> {
     let (reads, user, text) = (state.clone(), user.clone(), text.to_string());
     let new = db_read(state, move |conn| {
-        let row = crate::db::games::load(conn, id)?;
-        let restored = reads.positions.game(&row, || crate::db::games::history_of(conn, id))?;
+        let row = games::load(conn, id)?;
+        let restored = reads.positions.game(&row, || games::history_of(conn, id))?;
         conditional::prepare_line(conn, row, &restored.game, &user, &text)
     })
     .await?;
@@ -64,11 +65,11 @@ pub async fn check_with_move(
         line.to_string(),
     );
     db_read(state, move |conn| {
-        let row = crate::db::games::load(conn, id)?;
-        let Some(side) = crate::db::games::side_of(&row, user.id) else {
+        let row = games::load(conn, id)?;
+        let Some(side) = games::side_of(&row, user.id) else {
             return Ok(());
         };
-        let restored = reads.positions.game(&row, || crate::db::games::history_of(conn, id))?;
+        let restored = reads.positions.game(&row, || games::history_of(conn, id))?;
         let mut after = restored.game.clone();
         if after.play_text(&move_text).is_err() {
             return Ok(());

@@ -6,7 +6,7 @@
 
 use crate::clocks::turn_order;
 use crate::db::models::User;
-use crate::db::games::GameRow;
+use crate::db::games::{self, GameRow};
 use crate::db::schema::tournaments;
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, Side};
@@ -240,7 +240,7 @@ enum List {
 
 fn list_of(g: &GameRow, uid: i32) -> List {
     match g.status {
-        GameStatus::Active if crate::db::games::player_to_move(g) == Some(uid) => List::Turn,
+        GameStatus::Active if games::player_to_move(g) == Some(uid) => List::Turn,
         GameStatus::Active => List::Waiting,
         GameStatus::Pending if g.challenger_id == uid => List::Waiting,
         GameStatus::Pending => List::Challenge,
@@ -330,8 +330,8 @@ pub async fn show(ctx: Ctx, user: User, q: DashboardQuery) -> Result<HttpRespons
         let q = &query;
         // Open games all (the lists page them), closed ones only as many
         // as are shown: a player's history is not read whole.
-        let mut mine = crate::db::games::open_games_of(conn, uid)?;
-        mine.extend(crate::db::games::latest_closed_of(
+        let mut mine = games::open_games_of(conn, uid)?;
+        mine.extend(games::latest_closed_of(
             conn,
             uid,
             FINISHED_SHOWN,
@@ -363,7 +363,7 @@ pub async fn show(ctx: Ctx, user: User, q: DashboardQuery) -> Result<HttpRespons
             .collect();
         ids.sort_unstable();
         ids.dedup();
-        let names = crate::db::games::user_names(conn, &ids)?;
+        let names = games::user_names(conn, &ids)?;
         let ratings = crate::ratings::read::table_of(conn, &ids, now)?;
         Ok((shown, choices, seeks, names, dues, ratings))
     })
@@ -381,10 +381,10 @@ pub async fn show(ctx: Ctx, user: User, q: DashboardQuery) -> Result<HttpRespons
         }
     };
     let line_of = |g: &GameRow, note: String| {
-        let theirs = crate::db::games::side_of(g, uid).map(|c| Side::from(c).opponent());
+        let theirs = games::side_of(g, uid).map(|c| Side::from(c).opponent());
         let flag = if theirs.is_some() && g.draw_offer == theirs {
             Some("draw offered")
-        } else if g.ply > 0 && crate::db::games::player_to_move(g) == Some(uid) {
+        } else if g.ply > 0 && games::player_to_move(g) == Some(uid) {
             Some("they moved")
         } else {
             None
@@ -449,7 +449,7 @@ pub async fn show(ctx: Ctx, user: User, q: DashboardQuery) -> Result<HttpRespons
                     ]
                 })
                 .unwrap_or(["White", "Black"]);
-            let what = crate::db::games::describe_result(g, sides).unwrap_or_else(|| g.status.to_string());
+            let what = games::describe_result(g, sides).unwrap_or_else(|| g.status.to_string());
             line_of(
                 g,
                 format!("{what}, {}", utc_minute(g.ended_at.unwrap_or(g.updated_at))),

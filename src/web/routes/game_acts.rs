@@ -1,6 +1,7 @@
 //! What players do to a game: accept or decline a challenge, move, resign,
 //! offer or answer a draw.
 
+use crate::db::games;
 use crate::db::models::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
@@ -212,7 +213,7 @@ pub(crate) async fn asking(
     ctx: &Ctx,
     raw_id: &str,
     csrf: &str,
-    check: impl FnOnce(&crate::db::games::GameRow, &User) -> Result<missive_rules::Color, Error>
+    check: impl FnOnce(&games::GameRow, &User) -> Result<missive_rules::Color, Error>
         + Clone
         + Send
         + 'static,
@@ -221,11 +222,11 @@ pub(crate) async fn asking(
     let id = parse_id(raw_id)?;
     let user = ctx.require_user()?.clone();
     let (variant_name, opponent) = db_read(&ctx.state, move |conn| {
-        let row = crate::db::games::load(conn, id)?;
+        let row = games::load(conn, id)?;
         let other = check.clone()(&row, &user)?;
         let variant = restore::variant_of(&row)?;
-        let opponent = match crate::db::games::player_of(&row, other) {
-            Some(o) => crate::db::games::user_names(conn, &[o])?.remove(&o),
+        let opponent = match games::player_of(&row, other) {
+            Some(o) => games::user_names(conn, &[o])?.remove(&o),
             None => None,
         };
         Ok((

@@ -1,13 +1,15 @@
 //! The game page: board, whose turn, clocks, the move list and form, and
 //! the page of all moves.
 
+use crate::db::moves;
+use crate::db::games;
 use crate::clocks::state;
 use crate::clocks::state::GameClock;
 use crate::db::models::User;
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, Side};
 use crate::domain::time_control as clock;
-use crate::game::positions::{LegalList, LegalMove};
+use crate::web::views::legal_moves::{self, LegalList, LegalMove};
 use crate::game::restore;
 use crate::web::routes::game_load::{drawn_for, load_game, read_game, shown_ply, Loaded};
 use crate::web::views::board_svg::SvgOptions;
@@ -217,7 +219,7 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
     let variant = restore::variant_of(row)?;
     let game = &data.moves.restored.game;
     let viewer: Option<&User> = ctx.user.as_ref();
-    let my_side = viewer.and_then(|u| crate::db::games::side_of(row, u.id));
+    let my_side = viewer.and_then(|u| games::side_of(row, u.id));
     let sides = [
         variant.side_name(Color::White).to_string(),
         variant.side_name(Color::Black).to_string(),
@@ -302,10 +304,10 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
         GameStatus::Withdrawn => "The challenge was withdrawn.".into(),
         GameStatus::Finished => "The game is over.".into(),
     };
-    let result = crate::db::games::describe_result(row, [&sides[0], &sides[1]])
+    let result = games::describe_result(row, [&sides[0], &sides[1]])
         .map(|r| format!("{} ({r})", row.result.map(|r| r.code()).unwrap_or_default()));
     let legal = if can_move {
-        data.moves.restored.legal_moves()
+        legal_moves::of_restored(&data.moves.restored)
     } else {
         Arc::default()
     };
@@ -404,7 +406,7 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
         }),
         after: match (row.status, mine) {
             (GameStatus::Finished, Some(side)) => Some(AfterGame {
-                rematch: crate::db::games::opponent_of(row, uid.unwrap_or_default())
+                rematch: games::opponent_of(row, uid.unwrap_or_default())
                     .and_then(|o| data.names.get(&o).cloned())
                     .map(|o| crate::game::rematch::Rematch::of(row, side, o))
                     .transpose()?,
@@ -497,7 +499,7 @@ struct MovesPage<'a> {
 pub async fn all_moves(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Error> {
     let id = parse_id(&path)?;
     let data = load_game(&ctx, id, |c, row| {
-        crate::db::moves::between(c, row.id, 1, row.ply)
+        moves::between(c, row.id, 1, row.ply)
     })
     .await?;
     let row = &data.row;

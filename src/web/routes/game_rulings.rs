@@ -1,6 +1,7 @@
 //! A director's rulings on one tournament game: adjudication (and a
 //! player's request for it) and more time for a player (issue 40).
 
+use crate::db::games;
 use crate::db::models::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
@@ -87,7 +88,7 @@ pub async fn request_adjudication(
     let note = form.into_inner().note;
     let tid = write_once(&ctx.state, move |conn| {
         adjudication::request_adjudication(conn, id, &user, &note, now())?;
-        Ok(crate::db::games::load(conn, id)?.tournament_id)
+        Ok(games::load(conn, id)?.tournament_id)
     })
     .await?;
     Ok(see_other(&match tid {

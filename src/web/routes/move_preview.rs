@@ -5,6 +5,7 @@
 //! it costs, the board it leaves, and Confirm (with the focus) or Cancel.
 //! Nothing is stored until Confirm posts the move again.
 
+use crate::db::games;
 use crate::domain::error::Error;
 use crate::domain::game_state::GameStatus;
 use crate::game::restore;
@@ -67,7 +68,7 @@ pub async fn show(
     // The game moved on, or is not this player's to move: its page says how
     // it stands now.
     let seen = q.ply.trim();
-    let mine = crate::db::games::side_of(row, user.id);
+    let mine = games::side_of(row, user.id);
     if (!seen.is_empty() && seen != row.ply.to_string())
         || row.status != GameStatus::Active
         || mine != Some(game.side_to_move())

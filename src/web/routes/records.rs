@@ -1,7 +1,7 @@
 //! Game records (issue 11): exports, private notes, the archive, public
 //! profiles and the record checking form.
 
-use crate::db::games::GameRow;
+use crate::db::games::{self, GameRow};
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameResult, GameStatus};
@@ -427,7 +427,7 @@ pub async fn feed(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Err
                     r.reason.map(|r| r.describe()).unwrap_or_default()
                 ),
             });
-        } else if crate::db::games::player_to_move(r) == Some(user.id) {
+        } else if games::player_to_move(r) == Some(user.id) {
             entries.push(FeedEntry {
                 id: format!("{site}/games/{}#ply-{}", r.id, r.ply),
                 title: format!("Your turn in game {}", r.id),

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+use missive::db::games;
 use diesel::prelude::*;
 use reqwest::blocking::{Client, Response};
 use reqwest::StatusCode;
@@ -483,7 +484,7 @@ pub fn tournament_game(
     app: &TestApp,
     director: &str,
     entrants: &[&str],
-) -> missive::db::games::GameRow {
+) -> games::GameRow {
     use missive::tournaments::entry::TournamentForm;
     use missive::tournaments::{directors, entry, rounds};
     let conn = &mut app.db();

@@ -5,6 +5,7 @@
 //! sign in with their username and an app password, never the account
 //! password; each attempt is counted as a login is (`accounts::login_limit`).
 
+use crate::db::games;
 use super::xfcc_games::{my_games, XfccGame};
 use crate::accounts::api_credentials;
 use crate::accounts::login_limit::{self, Attempt, LoginLimits};
@@ -325,12 +326,12 @@ async fn make_a_move(state: &Arc<AppState>, user: &User, call: &Call) -> Result<
     let Ok(id) = call.text("gameId").parse::<i32>() else {
         return Ok(XfccResult::InvalidGameID);
     };
-    let row = match db_read(state, move |conn| crate::db::games::load(conn, id)).await {
+    let row = match db_read(state, move |conn| games::load(conn, id)).await {
         Ok(row) => row,
         Err(Error::NotFound(_)) => return Ok(XfccResult::InvalidGameID),
         Err(e) => return Err(e),
     };
-    let Some(color) = crate::db::games::side_of(&row, user.id) else {
+    let Some(color) = games::side_of(&row, user.id) else {
         return Ok(XfccResult::NotYourGame);
     };
     let mine = Side::from(color);
