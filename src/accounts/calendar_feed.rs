@@ -6,8 +6,8 @@
 //! the old one at once.
 
 use crate::accounts::users::token_hash;
-use crate::db::models::User;
 use crate::db::games::GameRow;
+use crate::db::models::User;
 use crate::db::schema::{calendar_feeds, games, leave_bookings, tournament_players, tournaments};
 use crate::db::{per_backend, DbConn};
 use crate::domain::error::Error;

@@ -4,8 +4,8 @@
 
 use crate::accounts::reauth::Reauthenticated;
 use crate::accounts::users;
-use crate::db::models::User;
 use crate::db::games::GameRow;
+use crate::db::models::User;
 use crate::db::schema::{
     account_tokens, adjudication_requests, digest_sent, email_outbox, game_notes, games,
     leave_bookings, leave_grants, login_attempts, mail_prefs, sessions, tournament_players,

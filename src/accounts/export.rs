@@ -2,10 +2,10 @@
 //! JSON document. Each game carries its moves and its PGN (`pgn`), so the
 //! file alone is enough to take one's games elsewhere.
 
-use crate::db::moves;
 use crate::accounts::{mail_settings, sessions};
-use crate::db::models::{LeaveBooking, User};
 use crate::db::games::GameRow;
+use crate::db::models::{LeaveBooking, User};
+use crate::db::moves;
 use crate::db::schema::{
     game_notes, games, leave_bookings, leave_grants, tournament_players, tournaments,
 };

@@ -255,7 +255,7 @@ pub fn check_play_link(
 > {
     use crate::db::models::User;
     use crate::db::schema::users;
-        use diesel::prelude::*;
+    use diesel::prelude::*;
     if !link.verify(secret, sig) {
         return Ok(Err(LinkProblem::Tampered));
     }

@@ -4,8 +4,9 @@
 //! time.
 
 use crate::clocks::state::MoverClock;
-use crate::db::models::User;
+use crate::db::game_events;
 use crate::db::games::GameRow;
+use crate::db::models::User;
 use crate::db::outbox;
 use crate::db::schema::games;
 use crate::db::DbConn;
@@ -15,7 +16,6 @@ use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side, CLAIM_D
 use crate::domain::mail_kind::{ClockNotice, Mail};
 use crate::domain::time_control::utc_minute;
 use crate::game::finish::{check_participant, end_game};
-use crate::db::game_events;
 use chrono::{NaiveDateTime, TimeDelta};
 use diesel::prelude::*;
 

@@ -3,6 +3,7 @@
 
 use crate::clocks::reminders;
 use crate::clocks::state::{mover_clock, MoverClock};
+use crate::db::game_events;
 use crate::db::games::GameRow;
 use crate::db::outbox;
 use crate::db::schema::games;
@@ -13,7 +14,6 @@ use crate::domain::game_state::{EndReason, GameResult, GameStatus, OnTimeout, Si
 use crate::domain::mail_kind::Mail;
 use crate::domain::running_time::Interval;
 use crate::game::finish;
-use crate::db::game_events;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 

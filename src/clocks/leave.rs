@@ -1,6 +1,7 @@
 //! Leave: booking and cancelling days off, allowances per year, and the
 //! mails to opponents.
 
+use crate::db::game_events;
 use crate::db::models::LeaveBooking;
 use crate::db::outbox;
 use crate::db::schema::{games, leave_bookings, leave_grants};
@@ -9,7 +10,6 @@ use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
 use crate::domain::game_state::GameStatus;
 use crate::domain::mail_kind::Mail;
-use crate::db::game_events;
 use chrono::{Datelike, NaiveDate, NaiveDateTime, TimeDelta};
 use diesel::prelude::*;
 

@@ -2,6 +2,7 @@
 //! the one move of every running clock after the service was down longer
 //! than the grace period (`MISSIVE_OUTAGE_GRACE_MINS`).
 
+use crate::db::game_events;
 use crate::db::games::GameRow;
 use crate::db::schema::{clock_heartbeat, games};
 use crate::db::{per_backend, DbConn};
@@ -9,7 +10,6 @@ use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
 use crate::domain::game_state::{GameStatus, Side};
 use crate::domain::time_control::utc_minute;
-use crate::db::game_events;
 use chrono::{NaiveDateTime, TimeDelta};
 use diesel::prelude::*;
 

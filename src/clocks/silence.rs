@@ -5,6 +5,7 @@
 //! reason `silence`.
 
 use crate::clocks::state::{booked_leave, mover_clock};
+use crate::db::game_events;
 use crate::db::games::GameRow;
 use crate::db::outbox;
 use crate::db::schema::{games, tournaments};
@@ -15,7 +16,6 @@ use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
 use crate::domain::mail_kind::{ClockNotice, Mail};
 use crate::domain::running_time::{deadline, effective_leave};
 use crate::domain::time_control::{utc_minute, DAY};
-use crate::db::game_events;
 use crate::game::finish;
 use chrono::{NaiveDateTime, TimeDelta};
 use diesel::prelude::*;

@@ -30,7 +30,10 @@ pub fn dues(
     games: &[GameRow],
     now: NaiveDateTime,
 ) -> Result<HashMap<i32, Due>, Error> {
-    let mut movers: Vec<i32> = games.iter().filter_map(crate::db::games::player_to_move).collect();
+    let mut movers: Vec<i32> = games
+        .iter()
+        .filter_map(crate::db::games::player_to_move)
+        .collect();
     movers.sort_unstable();
     movers.dedup();
     if movers.is_empty() {

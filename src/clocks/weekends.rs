@@ -25,7 +25,8 @@ pub fn defer_past_weekends(conn: &mut DbConn, row: &GameRow) -> Result<(), Error
     if !row.weekends_free || row.status != GameStatus::Active {
         return Ok(());
     }
-    let (Some(mover), Some(started)) = (crate::db::games::player_to_move(row), row.turn_started_at) else {
+    let (Some(mover), Some(started)) = (crate::db::games::player_to_move(row), row.turn_started_at)
+    else {
         return Ok(());
     };
     let zone = zone_of(conn, mover)?;

@@ -183,7 +183,6 @@ pub struct NewGame<'a> {
     pub weekends_free: bool,
 }
 
-
 /// Which side a user plays in a game, if any.
 pub fn side_of(row: &GameRow, user_id: i32) -> Option<Color> {
     if row.white_id == Some(user_id) {
@@ -347,7 +346,13 @@ pub fn latest_closed_of(
     limit: usize,
     keep: impl Fn(&str, Option<i32>) -> bool,
 ) -> Result<Vec<GameRow>, Error> {
-    type Brief = (i32, String, Option<i32>, Option<NaiveDateTime>, NaiveDateTime);
+    type Brief = (
+        i32,
+        String,
+        Option<i32>,
+        Option<NaiveDateTime>,
+        NaiveDateTime,
+    );
     let mut brief: Vec<Brief> = games::table
         .filter(of_user!(user_id))
         .filter(games::status.ne_all([GameStatus::Pending.code(), GameStatus::Active.code()]))
@@ -563,10 +568,7 @@ pub type ResultCount = (String, String, Option<String>, i64);
 /// A user's started games counted by variant, status and result, as White
 /// and as Black: counted by the database from the indexes `games_white` and
 /// `games_black` (player, status, variant, result) alone.
-pub fn result_counts(
-    conn: &mut DbConn,
-    user_id: i32,
-) -> Result<[Vec<ResultCount>; 2], Error> {
+pub fn result_counts(conn: &mut DbConn, user_id: i32) -> Result<[Vec<ResultCount>; 2], Error> {
     let counted = [GameStatus::Active.code(), GameStatus::Finished.code()];
     macro_rules! counts_as {
         ($seat:expr) => {
@@ -614,11 +616,7 @@ pub fn start_clocks(conn: &mut DbConn, id: i32, start: &ClockStart) -> Result<()
 }
 
 /// Why a game is played unrated.
-pub fn set_unrated_reason(
-    conn: &mut DbConn,
-    id: i32,
-    reason: UnratedReason,
-) -> Result<(), Error> {
+pub fn set_unrated_reason(conn: &mut DbConn, id: i32, reason: UnratedReason) -> Result<(), Error> {
     diesel::update(games::table.find(id))
         .set(games::unrated_reason.eq(Some(reason.code())))
         .execute(conn)?;
@@ -834,7 +832,11 @@ pub fn advance(conn: &mut DbConn, row: &GameRow, a: &Advance) -> Result<usize, E
 /// The game row's guard for an edit of its conditional lines: still at
 /// `row`'s ply and lines, still in play. Moves the lines' revision and
 /// count; false when the game moved on.
-pub fn guard_lines_edit(conn: &mut DbConn, row: &GameRow, count_change: i32) -> Result<bool, Error> {
+pub fn guard_lines_edit(
+    conn: &mut DbConn,
+    row: &GameRow,
+    count_change: i32,
+) -> Result<bool, Error> {
     let n = per_backend!(conn, |c| diesel::update(
         games::table
             .filter(games::id.eq(row.id))

@@ -8,13 +8,13 @@ use crate::db::outbox;
 use crate::db::DbConn;
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;
+use crate::domain::game_state::FEN_MAX;
 use crate::domain::game_state::{GameStatus, Side, UnratedReason};
 use crate::domain::mail_kind::Mail;
 use crate::domain::rating::in_range;
 use crate::domain::time_control::{self as clock, TimeControl};
 use crate::game::notify;
 use crate::game::rated_pairs;
-use crate::domain::game_state::FEN_MAX;
 use chrono::NaiveDateTime;
 use missive_rules::{Color, Game};
 

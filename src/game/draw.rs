@@ -1,6 +1,7 @@
 //! Draw offers: offering, accepting, declining.
 
 use crate::clocks::forfeit::end_if_flagged;
+use crate::db::games::{self, player_of};
 use crate::db::models::User;
 use crate::db::outbox;
 use crate::db::DbConn;
@@ -8,7 +9,6 @@ use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameResult, Side};
 use crate::domain::mail_kind::Mail;
 use crate::game::finish::{check_participant, finish};
-use crate::db::games::{self, player_of};
 use chrono::NaiveDateTime;
 
 pub fn draw(

@@ -2,7 +2,6 @@
 //! query, per-user summaries and record checking. Plain functions over a
 //! connection; the rules crate writes and reads the records.
 
-use games::{self, ArchiveQuery, GameRow};
 use crate::db::moves::{self, MoveRow};
 use crate::db::{game_notes, DbConn};
 use crate::domain::codes::Coded;
@@ -12,6 +11,7 @@ use crate::domain::rating::{signed, Change};
 use crate::game::restore;
 use crate::util::unstopped;
 use chrono::{NaiveDate, NaiveDateTime};
+use games::{self, ArchiveQuery, GameRow};
 use missive_rules::record::{self, Export, RecordError, RecordMove};
 use missive_rules::{Color, Game, ReplayError, Variant};
 use std::collections::HashMap;

@@ -139,8 +139,8 @@ pub fn takeback(
                     "There is no takeback request from your opponent to accept.".into(),
                 ));
             }
-            let asker = player_of(&row, side.opponent())
-                .ok_or_else(|| Error::Conflict(CHANGED.into()))?;
+            let asker =
+                player_of(&row, side.opponent()).ok_or_else(|| Error::Conflict(CHANGED.into()))?;
             take_back(conn, &row, asker, user.id, now)
         }
     }

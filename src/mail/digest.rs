@@ -8,8 +8,8 @@
 
 use crate::accounts::links::{self, PlayLink};
 use crate::clocks::state;
-use crate::db::models::{DigestSent, User};
 use crate::db::games::GameRow;
+use crate::db::models::{DigestSent, User};
 use crate::db::outbox;
 use crate::db::schema::{digest_sent, games, mail_prefs, moves, users, verified_emails};
 use crate::db::{is_unique_violation, DbConn};

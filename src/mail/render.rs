@@ -2,10 +2,10 @@
 //! and HTML from its kind's template folder ([`crate::mail::kinds`]); a
 //! mail that is no longer true renders to nothing.
 
-use crate::db::moves;
 use crate::accounts::links::{self, PlayLink};
-use crate::db::models::User;
 use crate::db::games::{self, GameRow};
+use crate::db::models::User;
+use crate::db::moves;
 use crate::db::outbox::OutboxRow;
 use crate::db::DbConn;
 use crate::domain::error::Error;

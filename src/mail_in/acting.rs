@@ -5,8 +5,8 @@
 
 use super::reading::{self, Instruction, Reply};
 use crate::accounts::links::ReplyToken;
-use crate::db::models::User;
 use crate::db::games::{self, GameRow};
+use crate::db::models::User;
 use crate::db::schema::{mail_in, moves};
 use crate::db::{is_unique_violation, outbox, per_backend, rate_counters, DbConn};
 use crate::domain::error::Error;

@@ -5,11 +5,11 @@
 use super::gen::{Gen, Options};
 use crate::db::bulk::{GameIns, HistoryIns, LineIns, MoveIns, NoteIns, OutboxIns, RatingChangeIns};
 use crate::db::DbConn;
+use crate::domain::conditional_line::LinePly;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
 use crate::domain::mail_kind::Mail;
 use crate::domain::rating::{next_seq, rate_game};
 use crate::domain::time_control::TimeControl;
-use crate::domain::conditional_line::LinePly;
 use chrono::Duration;
 use missive_rules::Color;
 use rand::Rng;

@@ -1,7 +1,8 @@
 //! Adjudication: a player asks, the director decides a game's result.
 
-use crate::db::models::{TournamentRow, User};
+use crate::db::game_events;
 use crate::db::games::GameRow;
+use crate::db::models::{TournamentRow, User};
 use crate::db::outbox;
 use crate::db::schema::{adjudication_requests, adjudications, games};
 use crate::db::DbConn;
@@ -10,7 +11,6 @@ use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus};
 use crate::domain::mail_kind::{ClockNotice, Mail};
-use crate::db::game_events;
 use crate::game::finish;
 use crate::tournaments::directors::{require_director, require_director_of};
 use crate::tournaments::rounds::advance;

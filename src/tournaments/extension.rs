@@ -1,6 +1,7 @@
 //! A director gives a player more time (issue 40): logged in the game's
 //! history, both players mailed.
 
+use crate::db::game_events;
 use crate::db::models::User;
 use crate::db::outbox;
 use crate::db::schema::games;
@@ -11,7 +12,6 @@ use crate::domain::game_event::EventKind;
 use crate::domain::game_state::{GameStatus, Side};
 use crate::domain::mail_kind::{ClockNotice, Mail};
 use crate::domain::time_control::{self, DAY};
-use crate::db::game_events;
 use crate::tournaments::adjudication::directed_game;
 use crate::tournaments::rows::NOTE_MAX;
 use crate::util::clip;

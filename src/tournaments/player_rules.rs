@@ -1,14 +1,14 @@
 //! A player's page in a tournament (issue 63): each rule in words beside
 //! what it has done to them so far, and why.
 
-use crate::db::models::TournamentRow;
+use crate::db::game_events;
 use crate::db::games::{self, GameRow};
+use crate::db::models::TournamentRow;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
 use crate::domain::time_control::utc_minute;
-use crate::db::game_events;
 use crate::tournaments::rows::{counts, entrants, games_of, load, named_player, scheduled_games};
 use crate::tournaments::rules_text::{rules, Rule, RuleText};
 

@@ -201,7 +201,7 @@ pub fn import_record(
     now: NaiveDateTime,
 ) -> Result<i32, Error> {
     use crate::db::games::NewGame;
-use crate::db::moves::NewMove;
+    use crate::db::moves::NewMove;
     use crate::db::schema::moves;
     require_director(Some(director))?;
     let w = named_player(conn, white)?;

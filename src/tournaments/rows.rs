@@ -1,8 +1,8 @@
 //! Tournament rows: formats, statuses, limits, and reading tournaments,
 //! entrants, games and byes.
 
-use crate::db::models::{EntrantRow, TournamentRow, User};
 use crate::db::games::GameRow;
+use crate::db::models::{EntrantRow, TournamentRow, User};
 use crate::db::schema::{games, tournament_byes, tournament_players, tournaments};
 use crate::db::DbConn;
 use crate::domain::error::Error;

@@ -1,8 +1,8 @@
 //! What tournament pages show: standings, the cross table, the director's
 //! dashboard, and the round mail.
 
-use crate::db::models::{EntrantRow, TournamentRow, User};
 use crate::db::games::GameRow;
+use crate::db::models::{EntrantRow, TournamentRow, User};
 use crate::db::schema::{
     adjudication_requests, adjudications, games, tournament_players, tournaments,
 };
@@ -234,7 +234,10 @@ fn clock_watch(conn: &mut DbConn, tids: &[i32], now: NaiveDateTime) -> Result<Cl
         .select(GameRow::as_select())
         .load(conn)?;
     // Every mover's leave in one query, not one per game.
-    let movers: Vec<i32> = candidates.iter().filter_map(crate::db::games::player_to_move).collect();
+    let movers: Vec<i32> = candidates
+        .iter()
+        .filter_map(crate::db::games::player_to_move)
+        .collect();
     let leave = crate::clocks::state::booked_leave_of(conn, &movers)?;
     // Zones matter only where weekends are free.
     let zones = match candidates.iter().any(|g| g.weekends_free) {

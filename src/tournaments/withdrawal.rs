@@ -1,8 +1,8 @@
 //! The forfeit rule every ending game of a tournament passes, withdrawing
 //! players, and replacing them.
 
-use crate::db::models::{TournamentRow, User};
 use crate::db::games::GameRow;
+use crate::db::models::{TournamentRow, User};
 use crate::db::outbox;
 use crate::db::schema::{games, tournament_byes, tournament_players};
 use crate::db::DbConn;

@@ -12,8 +12,8 @@ use browser_kit::*;
 use chrono::Duration;
 use common::{Backend, TestApp, TestClient};
 use missive::clocks::forfeit;
-use missive::db::models::User;
 use missive::db::games::GameRow;
+use missive::db::models::User;
 use missive::tournaments::{directors, entry, rows};
 
 async fn login(b: &Browser) -> Result<()> {

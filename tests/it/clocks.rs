@@ -1,8 +1,8 @@
 //! Clocks, forfeits on time, reminders and leave, on both backends. Time is
 //! passed to the services; nothing sleeps.
 
-use missive::db::moves;
 use crate::common;
+use missive::db::moves;
 
 use chrono::{Datelike, Duration, NaiveDate, NaiveDateTime};
 use common::{Backend, TestApp};

@@ -5,13 +5,13 @@
 //! every move answered 303 is stored, that every game's stored FEN is the
 //! replay of its stored moves, and that each mail is delivered once.
 
-use missive::db::moves;
-use missive::db::games;
 use crate::common;
 use crate::common::load;
 use crate::common::move_load;
 use crate::common::server_proc;
 use crate::common::stored;
+use missive::db::games;
+use missive::db::moves;
 
 use diesel::prelude::*;
 use load::{Http, Player, Table};
@@ -446,7 +446,8 @@ fn two_processes_move_the_clocks_once_after_an_outage() {
         "one line a game"
     );
     for (id, deadline) in &before {
-        let moved = games::load(&mut conn, *id).unwrap().clock_deadline.unwrap() - deadline.unwrap();
+        let moved =
+            games::load(&mut conn, *id).unwrap().clock_deadline.unwrap() - deadline.unwrap();
         assert!(
             moved >= chrono::Duration::hours(3)
                 && moved < chrono::Duration::hours(3) + chrono::Duration::minutes(2),
@@ -1043,8 +1044,7 @@ fn a_write_committed_before_its_connection_was_lost_is_not_done_again() {
     draw::draw(&mut conn, *id, &black.user, "offer", now).unwrap();
     let late = now + chrono::TimeDelta::days(4);
     let accept = |c: &mut DbConn| draw::draw(c, *id, &white.user, "accept", late);
-    let flag_fell =
-        |r: Result<(), Error>| matches!(r, Err(Error::Conflict(m)) if m == missive::domain::game_state::FLAG_FELL);
+    let flag_fell = |r: Result<(), Error>| matches!(r, Err(Error::Conflict(m)) if m == missive::domain::game_state::FLAG_FELL);
     assert!(flag_fell(once(&mut conn, "k3", false, late, accept)));
     let row = games::load(&mut conn, *id).unwrap();
     let forfeit = Some(EndReason::TimeForfeit);

@@ -10,15 +10,15 @@ use common::{Backend, TestApp};
 use diesel::prelude::*;
 use missive::accounts::users as accounts;
 use missive::clocks::{claim, forfeit, outage, silence};
-use missive::db::models::User;
+use missive::db::game_events;
 use missive::db::games::GameRow;
+use missive::db::models::User;
 use missive::db::outbox;
 use missive::db::schema::games;
 use missive::db::DbConn;
 use missive::domain::error::Error;
 use missive::domain::game_state::{EndReason, GameResult, GameStatus, Side};
 use missive::domain::mail_kind::{ClockNotice, Mail, MailKind};
-use missive::db::game_events;
 use missive::game::challenge;
 use missive::tournaments::entry::{self, TournamentForm};
 use missive::tournaments::{directors, rounds};
@@ -450,7 +450,10 @@ fn outage_moves_the_clocks_once_with_two_racing_sweepers(backend: Backend) {
     assert_eq!(outage::check(conn, t0(), grace).unwrap(), None);
     let beat = t0() + Duration::minutes(60);
     assert_eq!(outage::check(conn, beat, grace).unwrap(), None);
-    let before: Vec<GameRow> = ids.iter().map(|i| missive::db::games::load(conn, *i).unwrap()).collect();
+    let before: Vec<GameRow> = ids
+        .iter()
+        .map(|i| missive::db::games::load(conn, *i).unwrap())
+        .collect();
     // Down for 3 h 12 min: two processes notice at once.
     let now = beat + Duration::minutes(3 * 60 + 12);
     let url = app.database_url.clone();

@@ -3,8 +3,8 @@
 //! at once in two connections, and `missive ratings rebuild` against the
 //! stored ratings after a few hundred random rated games.
 
-use missive::db::games;
 use crate::common;
+use missive::db::games;
 
 use chrono::{NaiveDateTime, TimeDelta};
 use common::{Backend, TestApp};

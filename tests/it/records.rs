@@ -1,8 +1,8 @@
 //! Issue 11: replay, export, import checking, comments, private notes,
 //! archive and profiles, over HTTP on both backends.
 
-use missive::db::games;
 use crate::common;
+use missive::db::games;
 
 use common::{Backend, TestApp, TestClient};
 use missive_rules::record;

@@ -1,8 +1,8 @@
 //! End-to-end tests over HTTP against the real app, on SQLite and (when
 //! `MISSIVE_TEST_POSTGRES_URL` is set) PostgreSQL.
 
-use missive::db::games;
 use crate::common;
+use missive::db::games;
 
 use common::{Backend, TestApp};
 use reqwest::StatusCode;

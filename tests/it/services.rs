@@ -1,7 +1,7 @@
 //! Service functions called directly, with a controlled clock, on both backends.
 
-use missive::db::games;
 use crate::common;
+use missive::db::games;
 
 use chrono::{Duration, NaiveDate, NaiveDateTime};
 use common::{Backend, TestApp};

@@ -215,8 +215,14 @@ fn weekends_free_across_daylight_saving_in_two_zones(backend: Backend) {
     );
     let swept = forfeit::sweep_report(conn, utc(3, 28, 10, 0, 0)).unwrap();
     assert_eq!(swept.forfeits, 1, "only game C");
-    assert_eq!(missive::db::games::load(conn, c).unwrap().status, GameStatus::Finished);
-    assert_eq!(missive::db::games::load(conn, b).unwrap().status, GameStatus::Active);
+    assert_eq!(
+        missive::db::games::load(conn, c).unwrap().status,
+        GameStatus::Finished
+    );
+    assert_eq!(
+        missive::db::games::load(conn, b).unwrap().status,
+        GameStatus::Active
+    );
     // Alice moves on Monday at 08:00 UTC: her clock counted 47 hours.
     play(conn, b, &alice, "d4", utc(3, 30, 8, 0, 0));
     let row = missive::db::games::load(conn, b).unwrap();
@@ -640,14 +646,20 @@ fn dashboard_with_500_games(backend: Backend) {
     assert!(p.has("Spring Cup (100)"));
     assert!(p.has("Not in a tournament (350)"));
     for id in listed(&p.body, "wait-list") {
-        assert_eq!(missive::db::games::load(conn, id).unwrap().tournament_id, Some(cups[0]));
+        assert_eq!(
+            missive::db::games::load(conn, id).unwrap().tournament_id,
+            Some(cups[0])
+        );
     }
     let both = expected(conn, Some("chess"), Some(cups[1]));
     let p = ca.get(&format!("/?variant=chess&tournament={}", cups[1]));
     assert_eq!(listed(&p.body, "turn-list"), both);
     let outside = ca.get("/?tournament=none");
     for id in listed(&outside.body, "turn-list") {
-        assert_eq!(missive::db::games::load(conn, id).unwrap().tournament_id, None);
+        assert_eq!(
+            missive::db::games::load(conn, id).unwrap().tournament_id,
+            None
+        );
     }
     // Nonsense filters show nothing rather than failing.
     let p = ca.get("/?variant=%3Cscript%3E&tournament=zz");

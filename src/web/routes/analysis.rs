@@ -7,8 +7,8 @@
 use crate::db::games;
 use crate::domain::error::Error;
 use crate::game::conditional;
-use crate::web::views::legal_moves::LegalList;
 use crate::web::views::board_svg::{self, SvgOptions};
+use crate::web::views::legal_moves::LegalList;
 use crate::web::{db_read, html, parse_id, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};

@@ -5,8 +5,8 @@
 //! tournament, so it works without script.
 
 use crate::clocks::turn_order;
-use crate::db::models::User;
 use crate::db::games::{self, GameRow};
+use crate::db::models::User;
 use crate::db::schema::tournaments;
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, Side};

@@ -1,10 +1,10 @@
 //! Reading a game for its pages: the row, the plies listed, names, clocks,
 //! events, ratings and the viewer's lines, in one database call.
 
-use crate::db::moves;
 use crate::clocks::state;
 use crate::clocks::state::GameClock;
 use crate::db::games::{self, GameRow};
+use crate::db::moves;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::GameStatus;

@@ -1,18 +1,18 @@
 //! The game page: board, whose turn, clocks, the move list and form, and
 //! the page of all moves.
 
-use crate::db::moves;
-use crate::db::games;
 use crate::clocks::state;
 use crate::clocks::state::GameClock;
+use crate::db::games;
 use crate::db::models::User;
+use crate::db::moves;
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, Side};
 use crate::domain::time_control as clock;
-use crate::web::views::legal_moves::{self, LegalList, LegalMove};
 use crate::game::restore;
 use crate::web::routes::game_load::{drawn_for, load_game, read_game, shown_ply, Loaded};
 use crate::web::views::board_svg::SvgOptions;
+use crate::web::views::legal_moves::{self, LegalList, LegalMove};
 use crate::web::views::move_lines::{move_lines, ListWindow, MoveLine};
 use crate::web::views::pictures::PictureOf;
 use crate::web::views::{board_text, move_warning};
@@ -498,10 +498,7 @@ struct MovesPage<'a> {
 /// (the game page lists only a window of a long game).
 pub async fn all_moves(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Error> {
     let id = parse_id(&path)?;
-    let data = load_game(&ctx, id, |c, row| {
-        moves::between(c, row.id, 1, row.ply)
-    })
-    .await?;
+    let data = load_game(&ctx, id, |c, row| moves::between(c, row.id, 1, row.ply)).await?;
     let row = &data.row;
     let name = |id: Option<i32>| {
         id.and_then(|i| data.names.get(&i).cloned())

@@ -1,9 +1,9 @@
 //! Play by link: the "your turn" mail's signed link lets that player make
 //! that move in that game without logging in, and nothing else.
 
-use crate::db::moves;
-use crate::db::games;
 use crate::accounts::links::{self, LinkProblem, PlayLink};
+use crate::db::games;
+use crate::db::moves;
 use crate::domain::error::Error;
 use crate::game::play;
 use crate::game::play::MoveOutcome;
@@ -299,7 +299,9 @@ pub async fn play(
             None,
         ),
         // Too late: the game was just lost on time (the page says so).
-        Err(Error::Conflict(msg)) if msg == crate::domain::game_state::TIME_RAN_OUT => Err(Error::Conflict(msg)),
+        Err(Error::Conflict(msg)) if msg == crate::domain::game_state::TIME_RAN_OUT => {
+            Err(Error::Conflict(msg))
+        }
         // Another request played this ply first: the link is used.
         Err(Error::Conflict(_)) => refused(&ctx, id, LinkProblem::Used),
         Err(e) => Err(e),

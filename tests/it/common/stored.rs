@@ -3,9 +3,9 @@
 
 #![allow(dead_code)]
 
-use missive::db::moves;
-use missive::db::games;
 use diesel::prelude::*;
+use missive::db::games;
+use missive::db::moves;
 use missive::db::DbConn;
 use missive::smtp_sink::SmtpSink;
 use std::collections::HashMap;

@@ -2,10 +2,10 @@
 //! lines, players. Each act is the pages' own use case, so a refusal
 //! carries the reason the page would show.
 
-use crate::db::moves;
-use crate::db::games;
 use super::{json_ok, ApiResult, ApiUser, Problem};
+use crate::db::games;
 use crate::db::models::User;
+use crate::db::moves;
 use crate::db::DbConn;
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;

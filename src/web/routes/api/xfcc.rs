@@ -5,10 +5,10 @@
 //! sign in with their username and an app password, never the account
 //! password; each attempt is counted as a login is (`accounts::login_limit`).
 
-use crate::db::games;
 use super::xfcc_games::{my_games, XfccGame};
 use crate::accounts::api_credentials;
 use crate::accounts::login_limit::{self, Attempt, LoginLimits};
+use crate::db::games;
 use crate::db::models::User;
 use crate::domain::api_credential::CredentialKind;
 use crate::domain::codes::text_codes;
@@ -399,7 +399,10 @@ fn answer(done: Result<(), Error>) -> Result<XfccResult, Error> {
             XfccResult::MoveIsAmbiguous
         }
         Err(Error::Invalid(_)) => XfccResult::InvalidMove,
-        Err(Error::Conflict(why)) if why == crate::domain::game_state::TIME_RAN_OUT || why == crate::domain::game_state::FLAG_FELL => {
+        Err(Error::Conflict(why))
+            if why == crate::domain::game_state::TIME_RAN_OUT
+                || why == crate::domain::game_state::FLAG_FELL =>
+        {
             XfccResult::LostOnTime
         }
         Err(Error::Conflict(_)) => XfccResult::InvalidMoveNumber,

@@ -3,8 +3,8 @@
 //! `XfccGame` type of `templates/xfcc/wsdl.xml`).
 
 use crate::clocks::state;
-use crate::db::models::User;
 use crate::db::games::{self, GameRow};
+use crate::db::models::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, Side};
