@@ -8,6 +8,7 @@ use crate::domain::game_state::Side;
 use crate::domain::mail_kind::{Mail, MoveNote};
 use crate::game::conditional::Reply;
 use chrono::NaiveDateTime;
+use diesel::QueryResult;
 
 // ---------------------------------------------------------------------------
 // The events (called by the game's acts inside their transactions:

@@ -2,6 +2,7 @@
 //! query, per-user summaries and record checking. Plain functions over a
 //! connection; the rules crate writes and reads the records.
 
+use crate::db::games::{self, ArchiveQuery, GameRow};
 use crate::db::moves::{self, MoveRow};
 use crate::db::{game_notes, DbConn};
 use crate::domain::codes::Coded;
@@ -11,7 +12,6 @@ use crate::domain::rating::{signed, Change};
 use crate::game::restore;
 use crate::util::unstopped;
 use chrono::{NaiveDate, NaiveDateTime};
-use games::{self, ArchiveQuery, GameRow};
 use missive_rules::record::{self, Export, RecordError, RecordMove};
 use missive_rules::{Color, Game, ReplayError, Variant};
 use std::collections::HashMap;
@@ -326,7 +326,9 @@ pub type ArchivePage = (Vec<GameRow>, bool, HashMap<i32, String>);
 pub fn archive(conn: &mut DbConn, f: &ArchiveFilter) -> Result<ArchivePage, Error> {
     let player = f.player.trim();
     let player_key = (!player.is_empty()).then(|| crate::accounts::users::username_key(player));
-    let nonempty = |t: &str| Some(t.trim()).filter(|t| !t.is_empty());
+    fn nonempty(t: &str) -> Option<&str> {
+        Some(t.trim()).filter(|t| !t.is_empty())
+    }
     let page = f.page.clamp(1, 100_000);
     let query = ArchiveQuery {
         player_key: player_key.as_deref(),

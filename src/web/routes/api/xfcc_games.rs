@@ -7,7 +7,7 @@ use crate::db::games::{self, GameRow};
 use crate::db::models::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
-use crate::domain::game_state::{GameStatus, Side};
+use crate::domain::game_state::Side;
 use crate::game::exports::{self, ExportRows};
 use crate::game::records::Format;
 use crate::web::rules_pool::rules_work;
