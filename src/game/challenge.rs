@@ -2,7 +2,8 @@
 //! games created already under way (tournament pairings).
 
 use crate::clocks::state;
-use crate::db::games::{self, Acceptance, ClockStart, GameRow, NewGame};
+use crate::db::game_updates::{self, Acceptance, ClockStart};
+use crate::db::games::{self, GameRow, NewGame};
 use crate::db::models::User;
 use crate::db::outbox;
 use crate::db::DbConn;
@@ -220,7 +221,7 @@ pub fn create_game(
             crate::db::posted_variants::count_game(conn, posted, now)?;
         }
         if pair_limited {
-            games::set_unrated_reason(conn, id, UnratedReason::PairLimit)?;
+            game_updates::set_unrated_reason(conn, id, UnratedReason::PairLimit)?;
         }
         if let Some(o) = &opponent {
             outbox::enqueue(
@@ -396,7 +397,7 @@ pub fn create_paired_game(
     };
     crate::db::write_transaction::<_, Error>(conn, |conn| {
         let id = games::insert(conn, &new, &history)?;
-        games::start_clocks(conn, id, &start)?;
+        game_updates::start_clocks(conn, id, &start)?;
         let to_move = if game.side_to_move() == Color::Black {
             black_id
         } else {
@@ -481,7 +482,7 @@ pub fn accept(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Re
             unrated_reason,
             now,
         };
-        let n = games::accept(conn, id, &acceptance, &start)?;
+        let n = game_updates::accept(conn, id, &acceptance, &start)?;
         if n == 0 {
             return Err(Error::Conflict(
                 "Someone else answered this challenge first.".into(),
@@ -508,7 +509,7 @@ pub fn decline(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> R
                 .into(),
         ));
     };
-    let n = games::close_pending(conn, id, new_status, now)?;
+    let n = game_updates::close_pending(conn, id, new_status, now)?;
     if n == 0 {
         return Err(Error::Conflict("This challenge is no longer open.".into()));
     }

@@ -11,6 +11,7 @@
 //! happen in one order or the other.
 
 use crate::db::conditional_lines::{self, lines_of};
+use crate::db::game_updates;
 use crate::db::games::{self, side_of, GameRow};
 use crate::db::models::User;
 use crate::db::DbConn;
@@ -242,7 +243,7 @@ pub fn prepare_line(
 /// Store a line [`prepare_line`] checked, in a transaction.
 pub fn store_line(conn: &mut DbConn, new: &NewLine, now: NaiveDateTime) -> Result<(), Error> {
     crate::db::write_transaction(conn, |conn| {
-        if !games::guard_lines_edit(conn, &new.row, 1)? {
+        if !game_updates::guard_lines_edit(conn, &new.row, 1)? {
             return Err(Error::Conflict(MOVED_ON.into()));
         }
         conditional_lines::insert(
@@ -268,7 +269,7 @@ pub fn delete_line(conn: &mut DbConn, game: i32, user: &User, line_id: i32) -> R
     // transaction that begins with its write is never refused the write
     // lock for having read first.
     crate::db::write_transaction(conn, |conn| {
-        games::line_deleted(conn, game)?;
+        game_updates::line_deleted(conn, game)?;
         let n = conditional_lines::delete(conn, game, user.id, line_id)?;
         // Nothing to delete: the count goes back with the rollback.
         if n == 0 {

@@ -1,6 +1,7 @@
 //! Draw offers: offering, accepting, declining.
 
 use crate::clocks::forfeit::end_if_flagged;
+use crate::db::game_updates;
 use crate::db::games::{self, player_of};
 use crate::db::models::User;
 use crate::db::outbox;
@@ -40,7 +41,7 @@ pub fn draw(
                 return Err(Error::Invalid("You have already offered a draw.".into()));
             }
             crate::db::write_transaction::<_, Error>(conn, |conn| {
-                if games::offer_draw(conn, id, mine)? == 0 {
+                if game_updates::offer_draw(conn, id, mine)? == 0 {
                     return Err(Error::Conflict(
                         "The game changed in the meantime; look at it again.".into(),
                     ));
@@ -77,7 +78,7 @@ pub fn draw(
                     "There is no draw offer from your opponent to decline.".into(),
                 ));
             }
-            games::clear_draw_offer(conn, id, theirs)
+            game_updates::clear_draw_offer(conn, id, theirs)
         }
         _ => Err(Error::BadRequest(
             "The draw action must be offer, accept or decline.".into(),

@@ -1,6 +1,7 @@
 //! The update that ends a game, and nothing after it.
 
-use crate::db::games::{self, Ending, GameRow};
+use crate::db::game_updates::{self, Ending};
+use crate::db::games::GameRow;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameResult, UnratedReason, RATED_MIN_PLIES};
@@ -41,7 +42,7 @@ pub fn record_end(
             .then(|| result.loser().unwrap_or(row.turn)),
         now,
     };
-    let n = games::end(conn, row, &ending)?;
+    let n = game_updates::end(conn, row, &ending)?;
     if n == 0 {
         return Ok(false);
     }

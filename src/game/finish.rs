@@ -1,7 +1,8 @@
 //! How a game ends: the one function every ending goes through, and the
 //! checks shared by the acts that end a game by choice (resign, draw).
 
-use crate::db::games::{self, side_of, GameRow};
+use crate::db::game_updates;
+use crate::db::games::{side_of, GameRow};
 use crate::db::models::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
@@ -34,7 +35,7 @@ pub fn finish(
     crate::db::write_transaction::<_, Error>(conn, |conn| {
         if let Some(offer) = extra_guard_offer {
             // The offer must still stand (it is cleared by `end_game`).
-            if games::touch_with_draw_offer(conn, row.id, offer, now)? == 0 {
+            if game_updates::touch_with_draw_offer(conn, row.id, offer, now)? == 0 {
                 return Err(changed());
             }
         }

@@ -2,7 +2,8 @@
 //! query, per-user summaries and record checking. Plain functions over a
 //! connection; the rules crate writes and reads the records.
 
-use crate::db::games::{self, ArchiveQuery, GameRow};
+use crate::db::game_archive::{self, ArchiveQuery};
+use crate::db::games::{self, GameRow};
 use crate::db::moves::{self, MoveRow};
 use crate::db::{game_notes, DbConn};
 use crate::domain::codes::Coded;
@@ -345,7 +346,7 @@ pub fn archive(conn: &mut DbConn, f: &ArchiveFilter) -> Result<ArchivePage, Erro
         offset: (page - 1) * ARCHIVE_PAGE,
         limit: ARCHIVE_PAGE + 1,
     };
-    let mut rows = games::archive(conn, &query)?;
+    let mut rows = game_archive::archive(conn, &query)?;
     let more = rows.len() as i64 > ARCHIVE_PAGE;
     rows.truncate(ARCHIVE_PAGE as usize);
     let names = games::player_names(conn, &rows)?;
@@ -368,7 +369,7 @@ pub struct VariantRecord {
 /// has hundreds of games, and fetching each row (as before) was most of a
 /// profile page on the million-game database.
 pub fn results_by_variant(conn: &mut DbConn, user_id: i32) -> Result<Vec<VariantRecord>, Error> {
-    let [as_white, as_black] = games::result_counts(conn, user_id)?;
+    let [as_white, as_black] = game_archive::result_counts(conn, user_id)?;
     let mut map: std::collections::BTreeMap<String, VariantRecord> = Default::default();
     for (seat, rows) in [(Side::White, as_white), (Side::Black, as_black)] {
         for (variant, status, result, n) in rows {

@@ -3,7 +3,8 @@
 //! mails or the game's end, in the caller's transaction.
 
 use crate::clocks::state;
-use crate::db::games::{self, load, player_of, Advance, GameRow};
+use crate::db::game_updates::{self, Advance};
+use crate::db::games::{load, player_of, GameRow};
 use crate::db::moves::{self, NewMove};
 use crate::db::{conditional_lines, DbConn};
 use crate::domain::conditional_line::LinePly;
@@ -167,7 +168,7 @@ pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), Error> {
         conditional_count: count,
         now,
     };
-    let n = games::advance(conn, row, &advance)?;
+    let n = game_updates::advance(conn, row, &advance)?;
     if n == 0 {
         let now_row = load(conn, id)?;
         let lines_only = now_row.ply == row.ply

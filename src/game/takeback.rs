@@ -5,7 +5,8 @@
 //! game's events record it.
 
 use crate::clocks::state;
-use crate::db::games::{self, player_of, GameRow, TakenBack};
+use crate::db::game_updates::{self, TakenBack};
+use crate::db::games::{self, player_of, GameRow};
 use crate::db::models::User;
 use crate::db::{conditional_lines, game_events, moves, outbox, DbConn};
 use crate::domain::error::Error;
@@ -71,7 +72,7 @@ pub fn takeback(
     }
     let (mine, theirs) = (Side::from(side), Side::from(side).opponent());
     let guard = |conn: &mut DbConn, offer: Option<Side>| -> Result<(), Error> {
-        match games::set_takeback_offer(conn, &row, offer)? {
+        match game_updates::set_takeback_offer(conn, &row, offer)? {
             1 => Ok(()),
             _ => Err(Error::Conflict(CHANGED.into())),
         }
@@ -233,7 +234,7 @@ fn take_back(
         now,
     };
     crate::db::write_transaction(conn, |conn| {
-        if games::take_back(conn, row, &taken_back)? != 1 {
+        if game_updates::take_back(conn, row, &taken_back)? != 1 {
             return Err(Error::Conflict(CHANGED.into()));
         }
         moves::delete_from(conn, row.id, first)?;
