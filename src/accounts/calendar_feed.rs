@@ -10,7 +10,6 @@ use crate::db::users::User;
 use crate::db::{account_records, calendar_feeds, DbConn};
 use crate::domain::error::Error;
 use crate::domain::tournament_state::TournamentStatus;
-use crate::game::rows;
 use chrono::{NaiveDate, NaiveDateTime};
 
 /// A new address for `user_id`, replacing any old one; the token, which
@@ -80,7 +79,7 @@ pub fn feed(conn: &mut DbConn, user: &User, now: NaiveDateTime) -> Result<Feed, 
         .collect();
     ids.sort_unstable();
     ids.dedup();
-    let names = rows::user_names(conn, &ids)?;
+    let names = crate::db::games::user_names(conn, &ids)?;
     let leave_of = crate::db::leave::booked_leave_of(conn, &ids)?;
     let zones = match running.iter().any(|g| g.weekends_free) {
         true => crate::db::clock_lookups::zones_of(conn, &ids)?,
@@ -88,7 +87,7 @@ pub fn feed(conn: &mut DbConn, user: &User, now: NaiveDateTime) -> Result<Feed, 
     };
     let mut deadlines = Vec::new();
     for g in &running {
-        let Some(mover) = rows::player_to_move(g) else {
+        let Some(mover) = crate::db::games::player_to_move(g) else {
             continue;
         };
         let booked = leave_of.get(&mover).map_or(&[][..], Vec::as_slice);

@@ -73,7 +73,7 @@ fn resign_running_games(conn: &mut DbConn, user: &User, now: NaiveDateTime) -> R
         } else {
             Side::White
         };
-        let row = crate::game::rows::load(conn, row.id)?;
+        let row = crate::db::games::load(conn, row.id)?;
         if row.status != GameStatus::Active {
             continue;
         }

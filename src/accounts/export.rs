@@ -5,9 +5,9 @@
 use crate::accounts::sessions;
 use crate::db::users::User;
 use crate::db::{account_records, mail_prefs, DbConn};
+use crate::db::moves;
 use crate::domain::error::Error;
 use crate::game::records::{write_rated_game, Format};
-use crate::game::rows;
 use chrono::NaiveDateTime;
 use serde_json::{json, Value};
 
@@ -73,11 +73,11 @@ fn games_of(conn: &mut DbConn, user: &User, site: &str) -> Result<Vec<Value>, Er
         .collect();
     ids.sort_unstable();
     ids.dedup();
-    let names = rows::user_names(conn, &ids)?;
+    let names = crate::db::games::user_names(conn, &ids)?;
     let name = |i: Option<i32>| i.and_then(|i| names.get(&i).cloned());
     let mut out = Vec::with_capacity(rows.len());
     for row in &rows {
-        let moves = rows::moves_of(conn, row.id)?;
+        let moves = moves::of_game(conn, row.id)?;
         let pgn = if row.white_id.is_some() && row.black_id.is_some() {
             let ratings = crate::ratings::read::of_game(conn, row.id)?;
             Some(write_rated_game(

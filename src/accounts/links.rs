@@ -1,6 +1,7 @@
 //! Signed links in mails: "play this move" links (game, player, ply, expiry)
 //! and unsubscribe links. HMAC-SHA256 with the server secret.
 
+use crate::db::games;
 use chrono::NaiveDateTime;
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
@@ -249,22 +250,21 @@ pub fn check_play_link(
     sig: &str,
     now: NaiveDateTime,
 ) -> Result<
-    Result<(crate::db::models::GameRow, crate::db::users::User), LinkProblem>,
+    Result<(crate::db::games::GameRow, crate::db::users::User), LinkProblem>,
     crate::domain::error::Error,
 > {
-    use crate::game::rows;
     if !link.verify(secret, sig) {
         return Ok(Err(LinkProblem::Tampered));
     }
     if link.expired(now) {
         return Ok(Err(LinkProblem::Expired));
     }
-    let row = match rows::load(conn, link.game) {
+    let row = match games::load(conn, link.game) {
         Ok(r) => r,
         Err(crate::domain::error::Error::NotFound(_)) => return Ok(Err(LinkProblem::Used)),
         Err(e) => return Err(e),
     };
-    if row.ply != link.ply || rows::player_to_move(&row) != Some(link.user) {
+    if row.ply != link.ply || games::player_to_move(&row) != Some(link.user) {
         return Ok(Err(LinkProblem::Used));
     }
     match crate::db::users::find_by_id(conn, link.user)? {

@@ -3,17 +3,17 @@
 //! let play go on; unclaimed after [`CLAIM_DAYS`] days, the game is lost on
 //! time.
 
-use crate::db::models::GameRow;
+use crate::db::games::GameRow;
 use crate::db::users::User;
 use crate::db::{game_clocks, outbox, DbConn};
 use crate::domain::clock::MoverClock;
+use crate::db::game_events;
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
 use crate::domain::game_state::{EndReason, GameResult, Side, CLAIM_DAYS};
 use crate::domain::mail_kind::{ClockNotice, Mail};
 use crate::domain::time_control::utc_minute;
 use crate::game::finish::{check_participant, end_game};
-use crate::game::{events, rows};
 use chrono::{NaiveDateTime, TimeDelta};
 
 /// The mover's flag fell in a game where the win must be claimed: mark it
@@ -32,7 +32,7 @@ pub fn flag_falls(
             return Ok(false);
         }
         let until = utc_minute(until);
-        if let Some(opponent) = rows::player_of(row, side.opponent().color()) {
+        if let Some(opponent) = crate::db::games::player_of(row, side.opponent().color()) {
             let notice = Mail::ClockNotice {
                 game: row.id,
                 ply: row.ply,
@@ -42,7 +42,7 @@ pub fn flag_falls(
             };
             outbox::enqueue(conn, opponent, &notice, now)?;
         }
-        events::record(
+        game_events::record(
             conn,
             row.id,
             Some(m.user_id),
@@ -70,7 +70,7 @@ pub fn claim_refused(row: &GameRow, user: &User) -> Result<Side, Error> {
 
 /// `user` claims the win on time in game `id`.
 pub fn claim(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Result<(), Error> {
-    let row = rows::load(conn, id)?;
+    let row = crate::db::games::load(conn, id)?;
     let fallen = claim_refused(&row, user)?;
     crate::db::write_transaction::<_, Error>(conn, |conn| {
         let result = GameResult::win_for(fallen.opponent());
@@ -79,7 +79,7 @@ pub fn claim(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Res
                 "The game changed in the meantime; look at it again.".into(),
             ));
         }
-        events::record(
+        game_events::record(
             conn,
             id,
             Some(user.id),

@@ -2,16 +2,16 @@
 //! and the loss on time a late act meets first.
 
 use crate::clocks::state::mover_clock;
-use crate::db::models::GameRow;
+use crate::db::games::GameRow;
 use crate::db::{game_clocks, outbox, reminder_prefs, DbConn};
 use crate::domain::clock::MoverClock;
+use crate::db::game_events;
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
 use crate::domain::game_state::{EndReason, GameResult, OnTimeout, Side};
 use crate::domain::mail_kind::Mail;
 use crate::domain::running_time::Interval;
 use crate::game::finish;
-use crate::game::{events, rows};
 use chrono::NaiveDateTime;
 
 // ---------------------------------------------------------------------------
@@ -141,7 +141,7 @@ pub fn remind_if_due(conn: &mut DbConn, row: &GameRow, now: NaiveDateTime) -> Re
         };
         outbox::enqueue(conn, m.user_id, &reminder, now)?;
         let left = crate::domain::time_control::describe(m.left(now));
-        events::record(
+        game_events::record(
             conn,
             row.id,
             Some(m.user_id),
@@ -157,7 +157,7 @@ pub fn remind_if_due(conn: &mut DbConn, row: &GameRow, now: NaiveDateTime) -> Re
 /// else happens to it (no draw agreed or resignation after the flag fell).
 pub fn end_if_flagged(conn: &mut DbConn, row: &GameRow, now: NaiveDateTime) -> Result<(), Error> {
     if forfeit_if_flagged(conn, row, now)? {
-        return Err(Error::Conflict(rows::FLAG_FELL.into()));
+        return Err(Error::Conflict(crate::domain::game_state::FLAG_FELL.into()));
     }
     Ok(())
 }

@@ -3,10 +3,10 @@
 
 use crate::db::leave::{self, bookings_of, NewGrant};
 use crate::db::{game_clocks, outbox, DbConn};
+use crate::db::game_events;
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
 use crate::domain::mail_kind::Mail;
-use crate::game::events;
 use chrono::{Datelike, NaiveDate, NaiveDateTime, TimeDelta};
 
 /// Leave days per calendar year when the configuration says nothing.
@@ -136,7 +136,7 @@ pub fn book_leave(
         let running = game_clocks::running_ids_of(conn, user_id)?;
         let detail = format!("leave booked from {start} to {end}");
         for game in running {
-            events::record(conn, game, Some(user_id), EventKind::Leave, &detail, now)?;
+            game_events::record(conn, game, Some(user_id), EventKind::Leave, &detail, now)?;
         }
         Ok(id)
     })

@@ -4,10 +4,10 @@
 
 use crate::db::{clock_heartbeat, game_clocks, DbConn};
 use crate::domain::clock::hours_minutes;
+use crate::db::game_events;
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
 use crate::domain::time_control::utc_minute;
-use crate::game::events;
 use chrono::{NaiveDateTime, TimeDelta};
 
 /// An outage found and made good by this call.
@@ -76,7 +76,7 @@ fn extend_running_clocks(
             continue;
         }
         if game_clocks::extend_turn(conn, &row, secs)? {
-            events::record(
+            game_events::record(
                 conn,
                 row.id,
                 None,

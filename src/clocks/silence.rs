@@ -7,8 +7,9 @@
 use crate::clocks::state::mover_clock;
 use crate::db::clock_lookups::director_of;
 use crate::db::leave::booked_leave;
-use crate::db::models::GameRow;
+use crate::db::games::GameRow;
 use crate::db::{game_clocks, outbox, DbConn};
+use crate::db::game_events;
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
 use crate::domain::game_state::{EndReason, GameResult, Side};
@@ -16,7 +17,7 @@ use crate::domain::mail_kind::{ClockNotice, Mail};
 use crate::domain::running_time::effective_leave;
 use crate::domain::silence::{silence_times, SILENCE_DAYS_RANGE};
 use crate::domain::time_control::{utc_minute, DAY};
-use crate::game::{events, finish, rows};
+use crate::game::finish;
 use chrono::{NaiveDateTime, TimeDelta};
 
 /// What one silence sweep did.
@@ -55,7 +56,7 @@ fn apply(conn: &mut DbConn, row: &GameRow, now: NaiveDateTime) -> Result<Option<
     let (Some(days), Some(started), Some(mover)) = (
         row.silence_days,
         row.turn_started_at,
-        rows::player_to_move(row),
+        crate::db::games::player_to_move(row),
     ) else {
         return Ok(None);
     };
@@ -106,7 +107,7 @@ fn apply(conn: &mut DbConn, row: &GameRow, now: NaiveDateTime) -> Result<Option<
             outbox::enqueue(conn, d, &notice(ClockNotice::SilenceReport), now)?;
         }
         let which = if target == 2 { "last" } else { "first" };
-        events::record(
+        game_events::record(
             conn,
             row.id,
             Some(mover),

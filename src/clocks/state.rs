@@ -5,15 +5,14 @@
 
 use crate::db::clock_lookups::zone_of;
 use crate::db::leave::{booked_leave, booked_leave_of_players};
-use crate::db::models::GameRow;
 use crate::db::DbConn;
 use crate::domain::clock::{GameClock, MoverClock, SideClock};
 use crate::domain::error::Error;
 use crate::domain::game_state::GameStatus;
 use crate::domain::running_time::Interval;
 use crate::domain::time_control::TimeControl;
-use crate::game::rows;
 use chrono::NaiveDateTime;
+use crate::db::games::{self, GameRow};
 use chrono_tz::Tz;
 use missive_rules::Color;
 
@@ -66,7 +65,7 @@ fn clocked_mover(row: &GameRow) -> Option<i32> {
     {
         return None;
     }
-    rows::player_to_move(row)
+    games::player_to_move(row)
 }
 
 /// [`mover_clock`] given the mover's booked leave and time zone, read once
@@ -109,7 +108,7 @@ pub fn view(
         Color::Black => &booked[1],
         _ => &booked[0],
     };
-    let zone = match (row.status, rows::player_to_move(row)) {
+    let zone = match (row.status, games::player_to_move(row)) {
         (GameStatus::Active, Some(mover)) => weekend_zone(conn, row, mover)?,
         _ => Tz::UTC,
     };

@@ -7,10 +7,9 @@ use crate::clocks::state::mover_clock_with;
 use crate::db::clock_lookups::zones_of;
 use crate::db::game_clocks;
 use crate::db::leave::booked_leave_of;
-use crate::db::models::GameRow;
+use crate::db::games::GameRow;
 use crate::db::DbConn;
 use crate::domain::error::Error;
-use crate::game::rows;
 use chrono::NaiveDateTime;
 use chrono_tz::Tz;
 use std::collections::HashMap;
@@ -31,7 +30,10 @@ pub fn dues(
     games: &[GameRow],
     now: NaiveDateTime,
 ) -> Result<HashMap<i32, Due>, Error> {
-    let mut movers: Vec<i32> = games.iter().filter_map(rows::player_to_move).collect();
+    let mut movers: Vec<i32> = games
+        .iter()
+        .filter_map(crate::db::games::player_to_move)
+        .collect();
     movers.sort_unstable();
     movers.dedup();
     if movers.is_empty() {
@@ -40,14 +42,14 @@ pub fn dues(
     let leave = booked_leave_of(conn, &movers)?;
     let zones = match games
         .iter()
-        .any(|g| g.weekends_free && rows::player_to_move(g).is_some())
+        .any(|g| g.weekends_free && crate::db::games::player_to_move(g).is_some())
     {
         true => zones_of(conn, &movers)?,
         false => HashMap::new(),
     };
     let mut out = HashMap::new();
     for g in games {
-        let Some(mover) = rows::player_to_move(g) else {
+        let Some(mover) = crate::db::games::player_to_move(g) else {
             continue;
         };
         let booked = leave.get(&mover).map_or(&[][..], Vec::as_slice);
@@ -83,7 +85,7 @@ pub fn next_turn(
     now: NaiveDateTime,
 ) -> Result<Option<i32>, Error> {
     let mut turns = game_clocks::turns_of(conn, user)?;
-    turns.retain(|g| Some(g.id) != except && rows::player_to_move(g) == Some(user));
+    turns.retain(|g| Some(g.id) != except && crate::db::games::player_to_move(g) == Some(user));
     let dues = dues(conn, &turns, now)?;
     sort_by_deadline(&mut turns, &dues);
     Ok(turns.first().map(|g| g.id))

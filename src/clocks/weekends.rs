@@ -11,12 +11,11 @@
 use crate::clocks::state::bank_of;
 use crate::db::clock_lookups::zone_of;
 use crate::db::game_clocks;
-use crate::db::models::GameRow;
+use crate::db::games::GameRow;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::GameStatus;
 use crate::domain::running_time::deadline;
-use crate::game::rows;
 use chrono::NaiveDateTime;
 
 /// After the sweep found `row` past its stored deadline and not run out:
@@ -26,7 +25,8 @@ pub fn defer_past_weekends(conn: &mut DbConn, row: &GameRow) -> Result<(), Error
     if !row.weekends_free || row.status != GameStatus::Active {
         return Ok(());
     }
-    let (Some(mover), Some(started)) = (rows::player_to_move(row), row.turn_started_at) else {
+    let (Some(mover), Some(started)) = (crate::db::games::player_to_move(row), row.turn_started_at)
+    else {
         return Ok(());
     };
     let zone = zone_of(conn, mover)?;

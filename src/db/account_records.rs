@@ -4,7 +4,7 @@
 //! tables' modules are written; each query belongs beside its table.)
 
 use crate::db::leave::LeaveBooking;
-use crate::db::models::GameRow;
+use crate::db::games::GameRow;
 use crate::db::schema::{
     adjudication_requests, email_outbox, game_notes, games, leave_bookings, leave_grants,
     tournament_players, tournaments,

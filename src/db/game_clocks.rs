@@ -5,7 +5,7 @@
 //! conditional write names the row as read (id, ply, status and the
 //! columns it changes) and reports whether it found it.
 
-use crate::db::models::GameRow;
+use crate::db::games::GameRow;
 use crate::db::schema::games;
 use crate::db::DbConn;
 use crate::domain::error::Error;

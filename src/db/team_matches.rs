@@ -212,11 +212,11 @@ pub fn recent(conn: &mut DbConn, limit: i64) -> Result<Vec<MatchRow>, Error> {
 }
 
 /// The rows of the match's games.
-pub fn game_rows(conn: &mut DbConn, ids: &[i32]) -> Result<Vec<crate::db::models::GameRow>, Error> {
+pub fn game_rows(conn: &mut DbConn, ids: &[i32]) -> Result<Vec<crate::db::games::GameRow>, Error> {
     use crate::db::schema::games;
     Ok(games::table
         .filter(games::id.eq_any(ids))
         .order(games::id.asc())
-        .select(crate::db::models::GameRow::as_select())
+        .select(crate::db::games::GameRow::as_select())
         .load(conn)?)
 }

@@ -3,7 +3,9 @@
 //! settings, a director's ruling, extension or imported record. (The
 //! `games` and `moves` tables; playing a game is the game's business.)
 
-use crate::db::models::{GameRow, MoveRow, NewMove};
+use crate::db::games::GameRow;
+use crate::db::moves::MoveRow;
+use crate::db::moves::NewMove;
 use crate::db::schema::{games, moves};
 use crate::db::tournaments::TournamentRow;
 use crate::db::DbConn;

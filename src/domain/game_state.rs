@@ -129,6 +129,34 @@ pub const RATED_MIN_PLIES: i32 = 2;
 /// are played unrated.
 pub const RATED_GAMES_PER_PAIR_DAY: i64 = 3;
 
+/// What a player who moves too late is told.
+pub const TIME_RAN_OUT: &str =
+    "Your time ran out before this move arrived: the move was not played, and the game is lost on time.";
+
+/// What a draw or resignation after the mover's time ran out is told.
+pub const FLAG_FELL: &str =
+    "The time of the player to move had run out: the game is lost on time, and nothing else was done.";
+
+/// Longest custom start position accepted.
+pub const FEN_MAX: usize = 2000;
+
+/// Longest move text accepted before asking the rules crate.
+pub const MOVE_TEXT_MAX: usize = 500;
+
+/// Longest `//` comment kept with a move (the move text limit bounds it too).
+pub const COMMENT_MAX: usize = 400;
+
+/// The move number of a ply played by `mover`, from the previous ply's
+/// number and mover: a new number starts the game and whenever White moves
+/// after Black (so a side moving twice in a row stays on one number).
+pub fn next_turn_no(previous: Option<(i32, Color)>, mover: Color) -> i32 {
+    match previous {
+        None => 1,
+        Some((n, Color::Black)) if mover != Color::Black => n + 1,
+        Some((n, _)) => n,
+    }
+}
+
 impl UnratedReason {
     /// Said on the game page.
     pub fn words(self) -> String {

@@ -7,6 +7,7 @@ pub mod account_token;
 pub mod api_credential;
 pub mod clock;
 pub mod codes;
+pub mod conditional_line;
 pub mod dutch;
 pub mod error;
 pub mod form_fields;

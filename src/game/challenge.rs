@@ -2,22 +2,21 @@
 //! games created already under way (tournament pairings).
 
 use crate::clocks::state;
-use crate::db::models::{GameRow, NewGame};
-use crate::db::outbox;
-use crate::db::schema::games;
+use crate::db::game_updates::{self, Acceptance, ClockStart};
+use crate::db::games::{self, GameRow, NewGame};
 use crate::db::users::User;
+use crate::db::outbox;
 use crate::db::DbConn;
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;
+use crate::domain::game_state::FEN_MAX;
 use crate::domain::game_state::{GameStatus, Side, UnratedReason};
 use crate::domain::mail_kind::Mail;
 use crate::domain::rating::in_range;
 use crate::domain::time_control::{self as clock, TimeControl};
 use crate::game::notify;
 use crate::game::rated_pairs;
-use crate::game::rows::{insert_game, load, FEN_MAX};
 use chrono::NaiveDateTime;
-use diesel::prelude::*;
 use missive_rules::{Color, Game};
 
 /// A challenge as the form sends it.
@@ -217,14 +216,12 @@ pub fn create_game(
         weekends_free: challenge.weekends_free == "1",
     };
     crate::db::write_transaction::<_, Error>(conn, |conn| {
-        let id = insert_game(conn, &new, &history)?;
+        let id = games::insert(conn, &new, &history)?;
         if let Some(posted) = &chosen.posted {
             crate::db::posted_variants::count_game(conn, posted, now)?;
         }
         if pair_limited {
-            diesel::update(games::table.find(id))
-                .set(games::unrated_reason.eq(Some(UnratedReason::PairLimit.code())))
-                .execute(conn)?;
+            game_updates::set_unrated_reason(conn, id, UnratedReason::PairLimit)?;
         }
         if let Some(o) = &opponent {
             outbox::enqueue(
@@ -241,6 +238,22 @@ pub fn create_game(
     })
 }
 
+/// Open seeks by other players, newest first: at most 50 of those whose
+/// rating range lets `user_id` accept them (rated as `ratings` says).
+pub fn open_seeks(
+    conn: &mut DbConn,
+    user_id: i32,
+    ratings: &crate::ratings::read::RatingTable,
+) -> Result<Vec<GameRow>, Error> {
+    let mut seeks = games::open_seeks_for(conn, user_id)?;
+    seeks.retain(|g| {
+        let rating = ratings.rating(user_id, &g.variant).whole();
+        in_range(g.rating_min, g.rating_max, rating)
+    });
+    seeks.truncate(50);
+    Ok(seeks)
+}
+
 /// A seek's range in words: `1400-1600`, `1400 or more`, `1600 or less`.
 pub fn range_words(row: &GameRow) -> String {
     match (row.rating_min, row.rating_max) {
@@ -254,14 +267,6 @@ pub fn range_words(row: &GameRow) -> String {
 /// The clock columns of a game whose first turn begins at `now`: both
 /// banks full, the deadline and first reminder (leave ignored) of the side
 /// to move.
-struct ClockStart {
-    white: Option<i64>,
-    black: Option<i64>,
-    started: Option<NaiveDateTime>,
-    deadline: Option<NaiveDateTime>,
-    remind_at: Option<NaiveDateTime>,
-}
-
 fn clock_start(
     conn: &mut DbConn,
     control: Option<&TimeControl>,
@@ -391,16 +396,8 @@ pub fn create_paired_game(
         weekends_free,
     };
     crate::db::write_transaction::<_, Error>(conn, |conn| {
-        let id = insert_game(conn, &new, &history)?;
-        diesel::update(games::table.find(id))
-            .set((
-                games::white_clock_secs.eq(start.white),
-                games::black_clock_secs.eq(start.black),
-                games::turn_started_at.eq(start.started),
-                games::clock_deadline.eq(start.deadline),
-                games::clock_remind_at.eq(start.remind_at),
-            ))
-            .execute(conn)?;
+        let id = games::insert(conn, &new, &history)?;
+        game_updates::start_clocks(conn, id, &start)?;
         let to_move = if game.side_to_move() == Color::Black {
             black_id
         } else {
@@ -418,7 +415,7 @@ pub fn create_paired_game(
 }
 
 pub fn accept(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Result<(), Error> {
-    let row = load(conn, id)?;
+    let row = games::load(conn, id)?;
     if row.status != GameStatus::Pending {
         return Err(Error::Conflict(
             "This challenge is no longer open: it was already accepted, declined or withdrawn."
@@ -477,31 +474,15 @@ pub fn accept(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Re
         } else {
             row.unrated_reason
         };
-        let n = diesel::update(
-            games::table
-                .filter(games::id.eq(id))
-                .filter(games::status.eq(GameStatus::Pending.code())),
-        )
-        .set((
-            (
-                games::status.eq(GameStatus::Active.code()),
-                games::opponent_id.eq(Some(user.id)),
-                games::white_id.eq(white_id),
-                games::black_id.eq(black_id),
-                games::updated_at.eq(now),
-                games::accepted_at.eq(Some(now)),
-                games::rated.eq(row.rated && !pair_limited),
-                games::unrated_reason.eq(unrated_reason.map(UnratedReason::code)),
-            ),
-            (
-                games::white_clock_secs.eq(start.white),
-                games::black_clock_secs.eq(start.black),
-                games::turn_started_at.eq(start.started),
-                games::clock_deadline.eq(start.deadline),
-                games::clock_remind_at.eq(start.remind_at),
-            ),
-        ))
-        .execute(conn)?;
+        let acceptance = Acceptance {
+            opponent_id: user.id,
+            white_id,
+            black_id,
+            rated: row.rated && !pair_limited,
+            unrated_reason,
+            now,
+        };
+        let n = game_updates::accept(conn, id, &acceptance, &start)?;
         if n == 0 {
             return Err(Error::Conflict(
                 "Someone else answered this challenge first.".into(),
@@ -514,7 +495,7 @@ pub fn accept(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Re
 
 /// The opponent declines, or the challenger withdraws.
 pub fn decline(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Result<(), Error> {
-    let row = load(conn, id)?;
+    let row = games::load(conn, id)?;
     if row.status != GameStatus::Pending {
         return Err(Error::Conflict("This challenge is no longer open.".into()));
     }
@@ -528,17 +509,7 @@ pub fn decline(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> R
                 .into(),
         ));
     };
-    let n = diesel::update(
-        games::table
-            .filter(games::id.eq(id))
-            .filter(games::status.eq(GameStatus::Pending.code())),
-    )
-    .set((
-        games::status.eq(new_status.code()),
-        games::updated_at.eq(now),
-        games::ended_at.eq(Some(now)),
-    ))
-    .execute(conn)?;
+    let n = game_updates::close_pending(conn, id, new_status, now)?;
     if n == 0 {
         return Err(Error::Conflict("This challenge is no longer open.".into()));
     }

@@ -10,17 +10,16 @@
 //! guard (the ply and status a move also guards on), so an edit and a move
 //! happen in one order or the other.
 
-use crate::db::models::GameRow;
-use crate::db::schema::{conditional_lines, games};
+use crate::db::conditional_lines::{self, lines_of};
+use crate::db::game_updates;
+use crate::db::games::{self, side_of, GameRow};
 use crate::db::users::User;
-use crate::db::{per_backend, DbConn};
+use crate::db::DbConn;
+use crate::domain::conditional_line::{Line, LinePly};
 use crate::domain::error::Error;
-use crate::domain::game_state::GameStatus;
-use crate::game::rows::{side_of, COMMENT_MAX, MOVE_TEXT_MAX};
+use crate::domain::game_state::{GameStatus, COMMENT_MAX, MOVE_TEXT_MAX};
 use chrono::NaiveDateTime;
-use diesel::prelude::*;
 use missive_rules::{Color, Game, Played};
-use serde::{Deserialize, Serialize};
 
 /// Most plies in one line (the owner's and the opponent's together).
 pub const LINE_PLIES_MAX: usize = 40;
@@ -30,38 +29,6 @@ pub const LINES_MAX: usize = 50;
 
 /// Longest line text accepted before reading it.
 pub const LINE_TEXT_MAX: usize = 4000;
-
-/// One ply of a line, as the rules wrote it when the line was checked.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LinePly {
-    pub coordinate: String,
-    pub display: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub comment: Option<String>,
-    /// The owner's own move (else the opponent's).
-    pub mine: bool,
-}
-
-/// A stored line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Line {
-    pub id: i32,
-    pub user_id: i32,
-    /// The game's ply before the line's first move.
-    pub from_ply: i32,
-    pub plies: Vec<LinePly>,
-}
-
-impl Line {
-    /// The line as the owner reads it: `Nf6 Bg5 e6 Nf3`.
-    pub fn text(&self) -> String {
-        self.plies
-            .iter()
-            .map(|p| p.display.as_str())
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-}
 
 /// The moves of a line text, each with its `//` comment. Moves are parted
 /// by spaces, line breaks or `;`; a comment runs from `//` to the next `;`
@@ -229,69 +196,6 @@ pub fn conflict(kept: &[Line], new: &[LinePly]) -> Option<String> {
     None
 }
 
-#[derive(Queryable, Selectable)]
-#[diesel(table_name = conditional_lines)]
-struct LineRow {
-    id: i32,
-    user_id: i32,
-    from_ply: i32,
-    plies: String,
-}
-
-impl LineRow {
-    fn line(self) -> Option<Line> {
-        Some(Line {
-            id: self.id,
-            user_id: self.user_id,
-            from_ply: self.from_ply,
-            plies: serde_json::from_str(&self.plies).ok()?,
-        })
-    }
-}
-
-/// The lines of `game` that still start at its ply `ply` (older ones were
-/// left by an edit that lost a race, and can never match), of `user` or of
-/// both players, in the order entered.
-pub fn lines_of(
-    conn: &mut DbConn,
-    game: i32,
-    ply: i32,
-    user: Option<i32>,
-) -> Result<Vec<Line>, Error> {
-    let rows: Vec<LineRow> = per_backend!(conn, |c| {
-        let mut q = conditional_lines::table
-            .filter(conditional_lines::game_id.eq(game))
-            .filter(conditional_lines::from_ply.eq(ply))
-            .into_boxed();
-        if let Some(u) = user {
-            q = q.filter(conditional_lines::user_id.eq(u));
-        }
-        q.order(conditional_lines::id.asc())
-            .select(LineRow::as_select())
-            .load(c)
-    })?;
-    Ok(rows.into_iter().filter_map(LineRow::line).collect())
-}
-
-/// The game row's guard for an edit of its lines: still at `row`'s ply and
-/// lines, still in play. Moves the lines' revision and count; false when the
-/// game moved on.
-fn guard_edit(conn: &mut DbConn, row: &GameRow, count_change: i32) -> Result<bool, Error> {
-    let n = per_backend!(conn, |c| diesel::update(
-        games::table
-            .filter(games::id.eq(row.id))
-            .filter(games::ply.eq(row.ply))
-            .filter(games::status.eq(GameStatus::Active.code()))
-            .filter(games::conditional_rev.eq(row.conditional_rev))
-    )
-    .set((
-        games::conditional_rev.eq(games::conditional_rev + 1),
-        games::conditional_count.eq(games::conditional_count + count_change),
-    ))
-    .execute(c))?;
-    Ok(n == 1)
-}
-
 const MOVED_ON: &str =
     "The game moved on while your line was being checked: look at the position and enter the line again.";
 
@@ -339,10 +243,10 @@ pub fn prepare_line(
 /// Store a line [`prepare_line`] checked, in a transaction.
 pub fn store_line(conn: &mut DbConn, new: &NewLine, now: NaiveDateTime) -> Result<(), Error> {
     crate::db::write_transaction(conn, |conn| {
-        if !guard_edit(conn, &new.row, 1)? {
+        if !game_updates::guard_lines_edit(conn, &new.row, 1)? {
             return Err(Error::Conflict(MOVED_ON.into()));
         }
-        insert_lines(
+        conditional_lines::insert(
             conn,
             new.row.id,
             new.row.ply,
@@ -352,31 +256,9 @@ pub fn store_line(conn: &mut DbConn, new: &NewLine, now: NaiveDateTime) -> Resul
     })
 }
 
-fn insert_lines(
-    conn: &mut DbConn,
-    game: i32,
-    from_ply: i32,
-    lines: &[(i32, Vec<LinePly>)],
-    now: NaiveDateTime,
-) -> Result<(), Error> {
-    for (user, plies) in lines {
-        let json = serde_json::to_string(plies).map_err(|e| Error::internal(e.to_string()))?;
-        per_backend!(conn, |c| diesel::insert_into(conditional_lines::table)
-            .values((
-                conditional_lines::game_id.eq(game),
-                conditional_lines::user_id.eq(*user),
-                conditional_lines::from_ply.eq(from_ply),
-                conditional_lines::plies.eq(&json),
-                conditional_lines::created_at.eq(now),
-            ))
-            .execute(c))?;
-    }
-    Ok(())
-}
-
 /// Delete the line `line_id` of `user` in `game`, in a transaction.
 pub fn delete_line(conn: &mut DbConn, game: i32, user: &User, line_id: i32) -> Result<(), Error> {
-    let row = crate::game::rows::load(conn, game)?;
+    let row = games::load(conn, game)?;
     if side_of(&row, user.id).is_none() {
         return Err(Error::Forbidden(
             "Only the two players can have conditional moves.".into(),
@@ -387,19 +269,8 @@ pub fn delete_line(conn: &mut DbConn, game: i32, user: &User, line_id: i32) -> R
     // transaction that begins with its write is never refused the write
     // lock for having read first.
     crate::db::write_transaction(conn, |conn| {
-        per_backend!(conn, |c| diesel::update(games::table.find(game))
-            .set((
-                games::conditional_rev.eq(games::conditional_rev + 1),
-                games::conditional_count.eq(games::conditional_count - 1),
-            ))
-            .execute(c))?;
-        let n = per_backend!(conn, |c| diesel::delete(
-            conditional_lines::table
-                .filter(conditional_lines::id.eq(line_id))
-                .filter(conditional_lines::game_id.eq(game))
-                .filter(conditional_lines::user_id.eq(user.id))
-        )
-        .execute(c))?;
+        game_updates::line_deleted(conn, game)?;
+        let n = conditional_lines::delete(conn, game, user.id, line_id)?;
         // Nothing to delete: the count goes back with the rollback.
         if n == 0 {
             return Err(Error::NotFound(
@@ -494,22 +365,6 @@ pub fn plan(
         replies,
         lines_after: left,
     }
-}
-
-/// Replace a game's lines with `plan`'s after a move took it to `ply`
-/// (inside the move's transaction).
-pub fn store_plan(
-    conn: &mut DbConn,
-    game: i32,
-    ply: i32,
-    lines_after: &[(i32, Vec<LinePly>)],
-    now: NaiveDateTime,
-) -> Result<(), Error> {
-    per_backend!(conn, |c| diesel::delete(
-        conditional_lines::table.filter(conditional_lines::game_id.eq(game))
-    )
-    .execute(c))?;
-    insert_lines(conn, game, ply, lines_after, now)
 }
 
 #[cfg(test)]

@@ -1,17 +1,16 @@
 //! Draw offers: offering, accepting, declining.
 
 use crate::clocks::forfeit::end_if_flagged;
-use crate::db::outbox;
-use crate::db::schema::games;
+use crate::db::game_updates;
+use crate::db::games::{self, player_of};
 use crate::db::users::User;
+use crate::db::outbox;
 use crate::db::DbConn;
 use crate::domain::error::Error;
-use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
+use crate::domain::game_state::{EndReason, GameResult, Side};
 use crate::domain::mail_kind::Mail;
 use crate::game::finish::{check_participant, finish};
-use crate::game::rows::{load, player_of};
 use chrono::NaiveDateTime;
-use diesel::prelude::*;
 
 pub fn draw(
     conn: &mut DbConn,
@@ -20,7 +19,7 @@ pub fn draw(
     action: &str,
     now: NaiveDateTime,
 ) -> Result<(), Error> {
-    let row = load(conn, id)?;
+    let row = games::load(conn, id)?;
     let side = check_participant(&row, user, "offer or answer a draw")?;
     end_if_flagged(conn, &row, now)?;
     let mine = Side::from(side);
@@ -42,15 +41,7 @@ pub fn draw(
                 return Err(Error::Invalid("You have already offered a draw.".into()));
             }
             crate::db::write_transaction::<_, Error>(conn, |conn| {
-                let n = diesel::update(
-                    games::table
-                        .filter(games::id.eq(id))
-                        .filter(games::status.eq(GameStatus::Active.code()))
-                        .filter(games::draw_offer.is_null()),
-                )
-                .set(games::draw_offer.eq(Some(mine.code())))
-                .execute(conn)?;
-                if n == 0 {
+                if game_updates::offer_draw(conn, id, mine)? == 0 {
                     return Err(Error::Conflict(
                         "The game changed in the meantime; look at it again.".into(),
                     ));
@@ -87,14 +78,7 @@ pub fn draw(
                     "There is no draw offer from your opponent to decline.".into(),
                 ));
             }
-            diesel::update(
-                games::table
-                    .filter(games::id.eq(id))
-                    .filter(games::draw_offer.eq(theirs.code())),
-            )
-            .set(games::draw_offer.eq(None::<String>))
-            .execute(conn)?;
-            Ok(())
+            game_updates::clear_draw_offer(conn, id, theirs)
         }
         _ => Err(Error::BadRequest(
             "The draw action must be offer, accept or decline.".into(),

@@ -8,16 +8,14 @@
 //! change, so a kept record can never be stale, even when a director later
 //! changes a finished game's reason (a replaced player).
 
-use crate::db::models::{GameRow, MoveRow};
-use crate::db::schema::games;
+use crate::db::games::{self, GameRow};
+use crate::db::moves::{self, MoveRow};
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::GameStatus;
 use crate::domain::rating::Change;
 use crate::game::records::{write_rated_game, Format};
-use crate::game::rows;
 use chrono::NaiveDateTime;
-use diesel::prelude::*;
 use quick_cache::sync::Cache;
 use quick_cache::Weighter;
 use std::collections::HashMap;
@@ -111,13 +109,13 @@ pub fn load_rows(
     cache: &RecordCache,
     format: Format,
 ) -> Result<ExportRows, Error> {
-    let names = rows::player_names(conn, &rows)?;
+    let names = games::player_names(conn, &rows)?;
     let mut games = Vec::with_capacity(rows.len());
     for row in rows {
         games.push(match cache.get(&row, format) {
             Some(text) => Loaded::Kept(text),
             None => {
-                let moves = rows::moves_of(conn, row.id)?;
+                let moves = moves::of_game(conn, row.id)?;
                 let ratings = match row.rated && row.status == GameStatus::Finished {
                     true => crate::ratings::read::of_game(conn, row.id)?,
                     false => HashMap::new(),
@@ -136,7 +134,7 @@ pub fn load_game(
     cache: &RecordCache,
     format: Format,
 ) -> Result<ExportRows, Error> {
-    let row = rows::load(conn, id)?;
+    let row = games::load(conn, id)?;
     load_rows(conn, vec![row], cache, format)
 }
 
@@ -150,12 +148,7 @@ pub fn load_user_games(
     let Some(user) = crate::db::users::find_by_name(conn, username)? else {
         return Ok(None);
     };
-    let rows: Vec<GameRow> = games::table
-        .filter(games::white_id.eq(user.id).or(games::black_id.eq(user.id)))
-        .filter(games::status.eq_any([GameStatus::Active.code(), GameStatus::Finished.code()]))
-        .order(games::id.asc())
-        .select(GameRow::as_select())
-        .load(conn)?;
+    let rows = games::started_games_of(conn, user.id)?;
     load_rows(conn, rows, cache, Format::Pgn).map(Some)
 }
 

@@ -1,17 +1,15 @@
 //! How a game ends: the one function every ending goes through, and the
 //! checks shared by the acts that end a game by choice (resign, draw).
 
-use crate::db::models::GameRow;
-use crate::db::schema::games;
+use crate::db::game_updates;
+use crate::db::games::{side_of, GameRow};
 use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
 use crate::domain::mail_kind::MoveNote;
 use crate::game::ending::record_end;
-use crate::game::rows::side_of;
 use chrono::NaiveDateTime;
-use diesel::prelude::*;
 use missive_rules::Color;
 
 pub fn check_participant(row: &GameRow, user: &User, what: &str) -> Result<Color, Error> {
@@ -37,15 +35,7 @@ pub fn finish(
     crate::db::write_transaction::<_, Error>(conn, |conn| {
         if let Some(offer) = extra_guard_offer {
             // The offer must still stand (it is cleared by `end_game`).
-            let n = diesel::update(
-                games::table
-                    .filter(games::id.eq(row.id))
-                    .filter(games::status.eq(GameStatus::Active.code()))
-                    .filter(games::draw_offer.eq(offer.code())),
-            )
-            .set(games::updated_at.eq(now))
-            .execute(conn)?;
-            if n == 0 {
+            if game_updates::touch_with_draw_offer(conn, row.id, offer, now)? == 0 {
                 return Err(changed());
             }
         }

@@ -1,12 +1,13 @@
-//! Games: one file per act (challenge, play, resign, draw, finish), the
-//! rows they read and write, restoring a game from its row, the mails
-//! their acts queue, records.
+//! Games: one file per act (challenge, play, resign, draw, finish),
+//! restoring a game from its row, the mails their acts queue, records. The
+//! rows they read and write, and the queries on them, are `db::games`,
+//! `db::moves`, `db::conditional_lines`, `db::game_events` and
+//! `db::game_notes`.
 
 pub mod challenge;
 pub mod conditional;
 pub mod draw;
 pub mod ending;
-pub mod events;
 pub mod exports;
 pub mod finish;
 pub mod notify;
@@ -17,6 +18,5 @@ pub mod records;
 pub mod rematch;
 pub mod resign;
 pub mod restore;
-pub mod rows;
 pub mod store_move;
 pub mod takeback;

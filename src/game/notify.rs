@@ -1,14 +1,14 @@
 //! The mails game acts queue, in the act's own transaction: a challenge
 //! accepted, a move made, a game over.
 
-use crate::db::models::GameRow;
+use crate::db::games::GameRow;
 use crate::db::outbox::enqueue;
 use crate::db::DbConn;
 use crate::domain::game_state::Side;
 use crate::domain::mail_kind::{Mail, MoveNote};
 use crate::game::conditional::Reply;
 use chrono::NaiveDateTime;
-use diesel::prelude::*;
+use diesel::QueryResult;
 
 // ---------------------------------------------------------------------------
 // The events (called by the game's acts inside their transactions:

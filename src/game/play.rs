@@ -4,18 +4,18 @@
 
 use crate::clocks::forfeit;
 use crate::clocks::state;
-use crate::db::models::GameRow;
-use crate::db::schema::moves;
+use crate::db::conditional_lines::lines_of;
+use crate::db::games::{history_of, load, player_of, side_of, GameRow};
 use crate::db::users::User;
-use crate::db::{per_backend, DbConn, Stored, Writes};
+use crate::db::{moves, DbConn, Stored, Writes};
 use crate::domain::error::Error;
-use crate::domain::game_state::{EndReason, GameStatus, OnTimeout, Side};
+use crate::domain::game_state::{
+    EndReason, GameStatus, OnTimeout, Side, MOVE_TEXT_MAX, TIME_RAN_OUT,
+};
 use crate::game::conditional;
 use crate::game::positions::PositionCache;
-use crate::game::rows::{history_of, load, player_of, side_of, MOVE_TEXT_MAX, TIME_RAN_OUT};
 use crate::game::store_move::{store_move, MoveWrite};
 use chrono::NaiveDateTime;
-use diesel::prelude::*;
 use missive_rules::{Color, Game, Played};
 
 /// What a move submission did.
@@ -109,11 +109,7 @@ pub struct UnsureMove {
 impl UnsureMove {
     /// Stored if the game's move at its ply is this player's and this move.
     fn was_stored(&self, conn: &mut DbConn, game_id: i32) -> Result<bool, Error> {
-        let stored: Option<(i32, String)> = per_backend!(conn, |c| moves::table
-            .find((game_id, self.ply))
-            .select((moves::played_by, moves::coordinate))
-            .first(c)
-            .optional())?;
+        let stored = moves::played(conn, game_id, self.ply)?;
         Ok(stored.is_some_and(|(by, coordinate)| {
             by == self.user_id && coordinate == self.played.coordinate
         }))
@@ -337,7 +333,7 @@ fn prepare_move(
     // Only a game whose players keep conditional lines reads them; the
     // store's guard on the lines' revision covers a line added since.
     let (replies, lines_after) = if row.conditional_count > 0 {
-        let lines = conditional::lines_of(conn, id, row.ply, None)?;
+        let lines = lines_of(conn, id, row.ply, None)?;
         let plan = conditional::plan(&mut game, lines, &played, |c| player_of(row, c));
         (plan.replies, Some(plan.lines_after))
     } else {
@@ -364,11 +360,7 @@ fn prepare_move(
         {
             let slot = usize::from(color == Color::Black);
             if before[slot] == 0 {
-                before[slot] = moves::table
-                    .filter(moves::game_id.eq(id))
-                    .filter(moves::played_by.eq(who))
-                    .count()
-                    .get_result(conn)?;
+                before[slot] = moves::count_by(conn, id, who)?;
             }
         }
     }

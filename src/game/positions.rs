@@ -15,89 +15,15 @@
 //! 64-bit hashes, and every hit is checked against the entry's own copy of
 //! what it was found by, so a hash collision costs a miss, never a wrong page.
 
-use crate::db::models::GameRow;
+use crate::db::games::GameRow;
 use crate::domain::error::Error;
-use askama::filters::{Escaper, Html};
 use chrono::NaiveDateTime;
 use missive_rules::Game;
 use quick_cache::sync::Cache;
 use quick_cache::Weighter;
+use std::any::Any;
 use std::hash::{BuildHasher, Hash};
 use std::sync::{Arc, OnceLock};
-
-/// One legal move as the page lists it.
-pub struct LegalMove {
-    pub display: String,
-    pub coordinate: String,
-}
-
-/// The legal moves of a position and the page's list of them.
-#[derive(Default)]
-pub struct LegalList {
-    pub moves: Vec<LegalMove>,
-    /// The list's items as the game page writes them (escaped), written
-    /// once: escaping them anew on every view was a tenth of the page's
-    /// rendering.
-    pub items: String,
-}
-
-impl LegalList {
-    /// The legal moves of `game` in the page's notations.
-    pub fn of_game(game: &Game) -> LegalList {
-        let forms = game.legal_move_forms();
-        // Each item: `<li data-from=… data-to=… data-move=… data-coord=…>`
-        // (what the board script reads) showing both forms. Written here
-        // rather than by a template: the squares' names as strings and the
-        // template's growing buffer were a third of making the list.
-        let mut items = String::with_capacity(forms.len() * 128);
-        // The words (`data-say`) and what the move costs its own side
-        // (`data-harm`, also said in the list) are the move choosers'.
-        for m in &forms {
-            items.push_str("<li data-from=\"");
-            if let Some(from) = m.from {
-                from.push_name(&mut items);
-            }
-            items.push_str("\" data-to=\"");
-            m.to.push_name(&mut items);
-            for (before, text) in [
-                ("\" data-move=\"", &m.display),
-                ("\" data-coord=\"", &m.coordinate),
-                ("\" data-say=\"", &m.words),
-            ] {
-                items.push_str(before);
-                let _ = Html.write_escaped_str(&mut items, text);
-            }
-            if !m.harm.is_empty() {
-                items.push_str("\" class=\"harm\" data-harm=\"");
-                let _ = Html.write_escaped_str(&mut items, &m.harm);
-            }
-            for (before, text) in [
-                ("\">", &m.display),
-                (" <span class=\"muted\">", &m.coordinate),
-            ] {
-                items.push_str(before);
-                let _ = Html.write_escaped_str(&mut items, text);
-            }
-            items.push_str("</span>");
-            if !m.harm.is_empty() {
-                items.push_str(" <strong class=\"harm-note\">⚠ ");
-                let _ = Html.write_escaped_str(&mut items, &m.harm);
-                items.push_str("</strong>");
-            }
-            items.push_str("</li>");
-        }
-        LegalList {
-            moves: forms
-                .into_iter()
-                .map(|m| LegalMove {
-                    display: m.display,
-                    coordinate: m.coordinate,
-                })
-                .collect(),
-            items,
-        }
-    }
-}
 
 /// What a restored game is found by: which game, at which ply and FEN.
 #[derive(Hash, PartialEq)]
@@ -143,7 +69,8 @@ pub struct Restored {
     ply: i32,
     fen: String,
     pub game: Game,
-    legal: OnceLock<Arc<LegalList>>,
+    /// What a view made of the position, kept with it ([`Restored::kept_view`]).
+    view: OnceLock<Arc<dyn Any + Send + Sync>>,
 }
 
 impl Restored {
@@ -158,12 +85,20 @@ impl Restored {
         }
     }
 
-    /// The legal moves in the page's notations, written on first use (a page
-    /// seen by the player not to move never needs them).
-    pub fn legal_moves(&self) -> Arc<LegalList> {
-        self.legal
-            .get_or_init(|| Arc::new(LegalList::of_game(&self.game)))
-            .clone()
+    /// What `make` makes of the position (the game page's list of legal
+    /// moves, `web::views::legal_moves`), made on first use and kept with
+    /// the game: a page seen by the player not to move never needs it, and
+    /// one seen again does not make it again. One view is kept: asked for
+    /// another type, it is made afresh.
+    pub fn kept_view<T: Any + Send + Sync>(&self, make: impl FnOnce(&Game) -> T) -> Arc<T> {
+        if let Some(kept) = self.view.get() {
+            if let Ok(view) = kept.clone().downcast::<T>() {
+                return view;
+            }
+        }
+        let view = Arc::new(make(&self.game));
+        let _ = self.view.set(view.clone());
+        view
     }
 }
 
@@ -198,7 +133,7 @@ impl PositionCache {
     }
 
     /// The game of `row`, restored once from its FEN and the history that
-    /// `history` reads ([`crate::game::rows::history_of`]).
+    /// `history` reads ([`crate::db::games::history_of`]).
     pub fn game(
         &self,
         row: &GameRow,
@@ -243,7 +178,7 @@ impl PositionCache {
             ply: key.ply,
             fen: key.fen.to_string(),
             game,
-            legal: OnceLock::new(),
+            view: OnceLock::new(),
         });
         self.games.insert(self.key(&key), r.clone());
         r
@@ -280,31 +215,6 @@ mod tests {
         }
     }
 
-    /// Each item carries the move's squares (none for a drop) and both
-    /// forms, escaped, for the board script and for reading.
-    #[test]
-    fn the_legal_list_names_each_move_s_squares_and_forms() {
-        let list = LegalList::of_game(&Game::new(chess(), None).unwrap());
-        assert_eq!(list.moves.len(), 20);
-        assert_eq!(list.items.matches("<li ").count(), 20);
-        assert!(list.items.starts_with(
-            "<li data-from=\"b1\" data-to=\"a3\" data-move=\"Na3\" data-coord=\"b1a3\" data-say=\"Knight b1-a3\">Na3 <span class=\"muted\">b1a3</span></li>"
-        ));
-        let house = missive_rules::variant("leaperhouse").unwrap();
-        let fen = "unceakecnu/10/pppppppppp/10/10/10/10/PPPPPPPPPP/10/UNCEKAECNU[N] w - - 0 1";
-        let list = LegalList::of_game(&Game::new(house, Some(fen)).unwrap());
-        assert_eq!(list.items.matches("<li ").count(), list.moves.len());
-        // White holds a Knight: its drops come from no square.
-        assert!(
-            list.items.contains("<li data-from=\"\" data-to=\""),
-            "{}",
-            list.items
-        );
-        let mut escaped = String::new();
-        let _ = Html.write_escaped_str(&mut escaped, "<a&\"'>");
-        assert_eq!(escaped, "&#60;a&#38;&#34;&#39;&#62;");
-    }
-
     #[test]
     fn a_kept_game_is_the_one_asked_for() {
         let cache = PositionCache::new(1 << 20);
@@ -324,12 +234,15 @@ mod tests {
             Game::restore(chess(), START, "").unwrap().fen()
         );
         assert_eq!(b.game.fen(), Game::restore(chess(), E4, "").unwrap().fen());
-        assert_eq!(a.legal_moves().moves.len(), 20);
-        assert_eq!(b.legal_moves().moves.len(), 20);
-        assert!(b.legal_moves().moves.iter().any(|m| m.display == "e5"));
-        let items = &b.legal_moves().items;
-        assert_eq!(items.matches("<li ").count(), 20);
-        assert!(items.contains(r#"<li data-from="e7" data-to="e5" data-move="e5" data-coord="e7e5" data-say="Pawn e7-e5">e5 <span class="muted">e7e5</span></li>"#));
+        let made = std::cell::Cell::new(0);
+        let count = |g: &Game| {
+            made.set(made.get() + 1);
+            g.legal_moves().len()
+        };
+        assert_eq!(*b.kept_view(count), 20);
+        assert_eq!(*b.kept_view(count), 20);
+        assert_eq!(made.get(), 1, "a view is made once and kept");
+        assert_eq!(*b.kept_view(|_| "another type"), "another type");
     }
 
     #[test]
@@ -405,7 +318,7 @@ mod tests {
         let a = cache.game(&row(1, 0, START), reading(&reads, "")).unwrap();
         let b = cache.game(&row(1, 0, START), reading(&reads, "")).unwrap();
         assert!(!Arc::ptr_eq(&a, &b));
-        assert_eq!(b.legal_moves().moves.len(), 20);
+        assert_eq!(b.game.legal_moves().len(), 20);
         assert_eq!(cache.games.len(), 0);
     }
 

@@ -2,12 +2,10 @@
 //! [`RATED_GAMES_PER_PAIR_DAY`] a day: two accounts of one person cannot
 //! farm a rating by playing each other over and over.
 
-use crate::db::schema::games;
 use crate::db::DbConn;
 use crate::domain::error::Error;
-use crate::domain::game_state::{GameStatus, RATED_GAMES_PER_PAIR_DAY};
+use crate::domain::game_state::RATED_GAMES_PER_PAIR_DAY;
 use chrono::{Duration, NaiveDateTime};
-use diesel::prelude::*;
 
 /// Whether `a` and `b` may start one more rated game at `now`: fewer than
 /// the day's allowance of rated games between them accepted in the last 24
@@ -20,20 +18,7 @@ pub fn may_start_rated(
     now: NaiveDateTime,
 ) -> Result<bool, Error> {
     let since = now - Duration::days(1);
-    let started: i64 = games::table
-        .filter(games::rated.eq(true))
-        .filter(
-            games::status
-                .eq(GameStatus::Active.code())
-                .or(games::status.eq(GameStatus::Finished.code())),
-        )
-        .filter(
-            (games::white_id.eq(a).and(games::black_id.eq(b)))
-                .or(games::white_id.eq(b).and(games::black_id.eq(a))),
-        )
-        .filter(games::accepted_at.ge(since))
-        .count()
-        .get_result(conn)?;
+    let started = crate::db::games::rated_between_since(conn, a, b, since)?;
     Ok(started < RATED_GAMES_PER_PAIR_DAY)
 }
 

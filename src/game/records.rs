@@ -2,18 +2,17 @@
 //! query, per-user summaries and record checking. Plain functions over a
 //! connection; the rules crate writes and reads the records.
 
-use crate::db::models::{GameRow, MoveRow};
-use crate::db::schema::{game_notes, games, users};
-use crate::db::{is_unique_violation, DbConn};
+use crate::db::game_archive::{self, ArchiveQuery};
+use crate::db::games::{self, GameRow};
+use crate::db::moves::{self, MoveRow};
+use crate::db::{game_notes, DbConn};
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameResult, GameStatus, Side};
 use crate::domain::rating::{signed, Change};
 use crate::game::restore;
-use crate::game::rows;
 use crate::util::unstopped;
 use chrono::{NaiveDate, NaiveDateTime};
-use diesel::prelude::*;
 use missive_rules::record::{self, Export, RecordError, RecordMove};
 use missive_rules::{Color, Game, ReplayError, Variant};
 use std::collections::HashMap;
@@ -29,42 +28,23 @@ pub fn save_note(
     body: &str,
     now: NaiveDateTime,
 ) -> Result<(), Error> {
-    rows::load(conn, game_id)?;
+    games::load(conn, game_id)?;
     let body = body.trim();
     if body.chars().count() > NOTE_MAX {
         return Err(Error::Invalid(format!(
             "The note is too long (at most {NOTE_MAX} characters)."
         )));
     }
-    let mine = game_notes::table
-        .filter(game_notes::game_id.eq(game_id))
-        .filter(game_notes::user_id.eq(user_id));
     if body.is_empty() {
-        diesel::delete(mine).execute(conn)?;
-        return Ok(());
+        return game_notes::delete(conn, game_id, user_id);
     }
     crate::db::write_transaction::<_, Error>(conn, |conn| {
-        let n = diesel::update(mine)
-            .set((game_notes::body.eq(body), game_notes::updated_at.eq(now)))
-            .execute(conn)?;
-        if n == 0 {
-            match diesel::insert_into(game_notes::table)
-                .values((
-                    game_notes::game_id.eq(game_id),
-                    game_notes::user_id.eq(user_id),
-                    game_notes::body.eq(body),
-                    game_notes::updated_at.eq(now),
-                ))
-                .execute(conn)
-            {
-                Ok(_) => {}
-                Err(e) if is_unique_violation(&e) => {
-                    return Err(Error::Conflict(
-                        "The note was saved from elsewhere meanwhile; try again.".into(),
-                    ))
-                }
-                Err(e) => return Err(e.into()),
-            }
+        if !game_notes::update(conn, game_id, user_id, body, now)?
+            && !game_notes::insert(conn, game_id, user_id, body, now)?
+        {
+            return Err(Error::Conflict(
+                "The note was saved from elsewhere meanwhile; try again.".into(),
+            ));
         }
         Ok(())
     })
@@ -197,7 +177,7 @@ pub fn write_rated_game(
         tags.push(("WhiteSide".into(), sides[0].into()));
         tags.push(("BlackSide".into(), sides[1].into()));
     }
-    if let Some(words) = rows::describe_result(row, sides) {
+    if let Some(words) = games::describe_result(row, sides) {
         tags.push(("Outcome".into(), words));
     }
     let start = if custom_start(row)? {
@@ -249,10 +229,10 @@ pub fn export_game(
     site: &str,
     format: Format,
 ) -> Result<String, Error> {
-    let row = rows::load(conn, id)?;
-    let moves = rows::moves_of(conn, id)?;
+    let row = games::load(conn, id)?;
+    let moves = moves::of_game(conn, id)?;
     let ids: Vec<i32> = [row.white_id, row.black_id].into_iter().flatten().collect();
-    let names = rows::user_names(conn, &ids)?;
+    let names = games::user_names(conn, &ids)?;
     let ratings = crate::ratings::read::of_game(conn, id)?;
     write_rated_game(&row, &moves, &names, &ratings, site, format)
 }
@@ -345,67 +325,31 @@ pub type ArchivePage = (Vec<GameRow>, bool, HashMap<i32, String>);
 /// Games matching the filters (one page, plus whether there is a next page),
 /// with player names. Challenges never accepted are not listed.
 pub fn archive(conn: &mut DbConn, f: &ArchiveFilter) -> Result<ArchivePage, Error> {
-    let mut q = games::table
-        .filter(games::status.eq_any([GameStatus::Active.code(), GameStatus::Finished.code()]))
-        .into_boxed();
     let player = f.player.trim();
-    if !player.is_empty() {
-        let uid = users::table
-            .filter(users::username_key.eq(crate::db::users::username_key(player)))
-            .select(users::id)
-            .first::<i32>(conn)
-            .optional()?
-            .unwrap_or(-1);
-        q = q.filter(games::white_id.eq(uid).or(games::black_id.eq(uid)));
-    }
-    if let Some(t) = f.tournament {
-        q = q.filter(games::tournament_id.eq(t));
-    }
-    if !f.variant.trim().is_empty() {
-        q = q.filter(games::variant.eq(f.variant.trim().to_string()));
-    }
-    match f.status.trim() {
-        "" => {}
-        s => q = q.filter(games::status.eq(s.to_string())),
-    }
-    match f.result.trim() {
-        "" => {}
-        r => q = q.filter(games::result.eq(r.to_string())),
-    }
-    let by_end = f.sort == "ended";
-    let column_from = f.from.and_then(|d| d.and_hms_opt(0, 0, 0));
-    let column_to =
-        f.to.and_then(|d| d.succ_opt())
-            .and_then(|d| d.and_hms_opt(0, 0, 0));
-    if by_end {
-        if let Some(t) = column_from {
-            q = q.filter(games::ended_at.ge(t));
-        }
-        if let Some(t) = column_to {
-            q = q.filter(games::ended_at.lt(t));
-        }
-        q = q
-            .filter(games::ended_at.is_not_null())
-            .order((games::ended_at.desc(), games::id.desc()));
-    } else {
-        if let Some(t) = column_from {
-            q = q.filter(games::updated_at.ge(t));
-        }
-        if let Some(t) = column_to {
-            q = q.filter(games::updated_at.lt(t));
-        }
-        q = q.order((games::updated_at.desc(), games::id.desc()));
+    let player_key = (!player.is_empty()).then(|| crate::db::users::username_key(player));
+    fn nonempty(t: &str) -> Option<&str> {
+        Some(t.trim()).filter(|t| !t.is_empty())
     }
     let page = f.page.clamp(1, 100_000);
-    let q = q
-        .offset((page - 1) * ARCHIVE_PAGE)
-        .limit(ARCHIVE_PAGE + 1)
-        .select(GameRow::as_select());
-    let mut rows: Vec<GameRow> =
-        crate::db::with_generic_plans(conn, |c| q.load::<GameRow>(c).map_err(Error::from))?;
+    let query = ArchiveQuery {
+        player_key: player_key.as_deref(),
+        tournament: f.tournament,
+        variant: nonempty(&f.variant),
+        status: nonempty(&f.status),
+        result: nonempty(&f.result),
+        by_end: f.sort == "ended",
+        from: f.from.and_then(|d| d.and_hms_opt(0, 0, 0)),
+        to: f
+            .to
+            .and_then(|d| d.succ_opt())
+            .and_then(|d| d.and_hms_opt(0, 0, 0)),
+        offset: (page - 1) * ARCHIVE_PAGE,
+        limit: ARCHIVE_PAGE + 1,
+    };
+    let mut rows = game_archive::archive(conn, &query)?;
     let more = rows.len() as i64 > ARCHIVE_PAGE;
     rows.truncate(ARCHIVE_PAGE as usize);
-    let names = rows::player_names(conn, &rows)?;
+    let names = games::player_names(conn, &rows)?;
     Ok((rows, more, names))
 }
 
@@ -425,25 +369,7 @@ pub struct VariantRecord {
 /// has hundreds of games, and fetching each row (as before) was most of a
 /// profile page on the million-game database.
 pub fn results_by_variant(conn: &mut DbConn, user_id: i32) -> Result<Vec<VariantRecord>, Error> {
-    type Count = (String, String, Option<String>, i64);
-    let counted = [GameStatus::Active.code(), GameStatus::Finished.code()];
-    macro_rules! counts_as {
-        ($seat:expr) => {
-            games::table
-                .filter($seat.eq(user_id))
-                .filter(games::status.eq_any(counted))
-                .group_by((games::variant, games::status, games::result))
-                .select((
-                    games::variant,
-                    games::status,
-                    games::result,
-                    diesel::dsl::count_star(),
-                ))
-                .load::<Count>(conn)?
-        };
-    }
-    let as_white = counts_as!(games::white_id);
-    let as_black = counts_as!(games::black_id);
+    let [as_white, as_black] = game_archive::result_counts(conn, user_id)?;
     let mut map: std::collections::BTreeMap<String, VariantRecord> = Default::default();
     for (seat, rows) in [(Side::White, as_white), (Side::Black, as_black)] {
         for (variant, status, result, n) in rows {

@@ -1,6 +1,6 @@
 //! After a game: what a rematch challenge repeats.
 
-use crate::db::models::GameRow;
+use crate::db::games::GameRow;
 use crate::domain::error::Error;
 use crate::domain::game_state::Side;
 use crate::domain::time_control::NO_CLOCK;

@@ -1,10 +1,10 @@
 //! A game restored from its row: the variant, the stored start position
 //! and the history of its moves.
 
-use crate::db::models::GameRow;
+use crate::db::games::history_of;
+use crate::db::games::GameRow;
 use crate::db::DbConn;
 use crate::domain::error::Error;
-use crate::game::rows::history_of;
 use missive_rules::{Game, Variant};
 
 pub fn variant_of(row: &GameRow) -> Result<&'static dyn Variant, Error> {

@@ -2,20 +2,21 @@
 //! (with the conditional replies it set off), the game's lines, and the
 //! mails or the game's end, in the caller's transaction.
 
-use crate::db::kept_update::kept_update;
-use crate::db::models::{GameRow, NewMove};
-use crate::db::schema::{games, moves};
-use crate::db::{is_unique_violation, per_backend, DbConn};
+use crate::db::game_updates::{self, Advance};
+use crate::db::games::{load, player_of, GameRow};
+use crate::db::moves::{self, NewMove};
+use crate::db::{conditional_lines, DbConn};
+use crate::domain::conditional_line::LinePly;
 use crate::domain::error::Error;
-use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
+use crate::domain::game_state::{
+    next_turn_no, EndReason, GameResult, GameStatus, Side, COMMENT_MAX,
+};
 use crate::domain::mail_kind::MoveNote;
 use crate::domain::time_control::TimeControl;
 use crate::game::conditional;
 use crate::game::finish::end_game;
 use crate::game::notify;
-use crate::game::rows::{load, next_turn_no, player_of, COMMENT_MAX};
 use chrono::NaiveDateTime;
-use diesel::prelude::*;
 use missive_rules::{Color, Played};
 
 /// A checked move and everything its storing needs, owned, so that it can
@@ -34,7 +35,7 @@ pub struct MoveWrite {
     /// The conditional replies the move sets off, in order.
     pub(crate) replies: Vec<conditional::Reply>,
     /// The game's conditional lines after the move, when it had some.
-    pub(crate) lines_after: Option<Vec<(i32, Vec<conditional::LinePly>)>>,
+    pub(crate) lines_after: Option<Vec<(i32, Vec<LinePly>)>>,
     /// The position after the move and its replies.
     pub(crate) final_fen: String,
     /// The game's end, after the move and its replies.
@@ -153,38 +154,20 @@ pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), Error> {
     // The conditional update is the guard: only one request can move the
     // game from `row.ply`, and only with the lines it read; the unique
     // (game_id, ply) key backs it up.
-    let n = per_backend!(conn, |c| kept_update(
-        games::table,
-        games::id
-            .eq(id)
-            .and(games::ply.eq(row.ply))
-            .and(games::status.eq(GameStatus::Active.code()))
-            .and(games::conditional_rev.eq(row.conditional_rev)),
-        (
-            (
-                games::fen.eq(&w.final_fen),
-                games::ply.eq(final_ply),
-                games::turn.eq(Side::from(next_side).code()),
-                games::draw_offer.eq(w.draw_offer.map(Side::code)),
-                // A move answers a takeback request: it was about a
-                // position the game has left.
-                games::takeback_offer.eq(None::<&str>),
-                games::updated_at.eq(now),
-            ),
-            (
-                games::white_clock_secs.eq(banks.0),
-                games::black_clock_secs.eq(banks.1),
-                games::turn_started_at.eq(next.0.or(row.turn_started_at)),
-                games::clock_deadline.eq(next.1),
-                games::clock_remind_at.eq(next.2),
-            ),
-            (
-                games::conditional_rev.eq(rev),
-                games::conditional_count.eq(count),
-            ),
-        ),
-    )
-    .execute(c))?;
+    let advance = Advance {
+        fen: &w.final_fen,
+        ply: final_ply,
+        turn: Side::from(next_side),
+        draw_offer: w.draw_offer,
+        banks,
+        turn_started_at: next.0.or(row.turn_started_at),
+        deadline: next.1,
+        remind_at: next.2,
+        conditional_rev: rev,
+        conditional_count: count,
+        now,
+    };
+    let n = game_updates::advance(conn, row, &advance)?;
     if n == 0 {
         let now_row = load(conn, id)?;
         let lines_only = now_row.ply == row.ply
@@ -198,13 +181,7 @@ pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), Error> {
     // The move's number from the previous move's, read now that this
     // transaction has written (a read before its first write would pin a
     // snapshot that a concurrent move can make stale on SQLite).
-    let previous: Option<(i32, i32)> = per_backend!(conn, |c| moves::table
-        .filter(moves::game_id.eq(id))
-        .filter(moves::ply.eq(row.ply))
-        .select((moves::turn_no, moves::played_by))
-        .first(c)
-        .optional())?;
-    let mut previous = previous.map(|(n, by)| {
+    let mut previous = moves::turn_of(conn, id, row.ply)?.map(|(n, by)| {
         let color = match Some(by) == row.black_id {
             true => Color::Black,
             false => Color::White,
@@ -237,17 +214,12 @@ pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), Error> {
             conditional: p.conditional,
             bank_after: bank_after[i],
         };
-        match per_backend!(conn, |c| diesel::insert_into(moves::table)
-            .values(mv)
-            .execute(c))
-        {
-            Ok(_) => {}
-            Err(e) if is_unique_violation(&e) => return Err(Error::position_changed()),
-            Err(e) => return Err(e.into()),
+        if !moves::insert(conn, mv)? {
+            return Err(Error::position_changed());
         }
     }
     if let Some(lines) = &w.lines_after {
-        conditional::store_plan(conn, id, final_ply, lines, now)?;
+        conditional_lines::replace(conn, id, final_ply, lines, now)?;
     }
     let last = plies.last().expect("a move stores at least itself");
     match w.outcome {

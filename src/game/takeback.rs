@@ -5,20 +5,17 @@
 //! game's events record it.
 
 use crate::clocks::state;
-use crate::db::models::GameRow;
-use crate::db::schema::{conditional_lines, game_histories, games, moves};
+use crate::db::game_updates::{self, TakenBack};
+use crate::db::games::{self, player_of, GameRow};
 use crate::db::users::User;
-use crate::db::{outbox, per_backend, DbConn};
+use crate::db::{conditional_lines, game_events, moves, outbox, DbConn};
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
-use crate::domain::game_state::{GameStatus, Side};
+use crate::domain::game_state::Side;
 use crate::domain::mail_kind::Mail;
-use crate::game::events;
 use crate::game::finish::check_participant;
 use crate::game::restore;
-use crate::game::rows::load;
 use chrono::NaiveDateTime;
-use diesel::prelude::*;
 
 /// What a takeback act is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,17 +36,6 @@ impl TakebackAction {
             )),
         }
     }
-}
-
-fn record(
-    conn: &mut DbConn,
-    game: i32,
-    user: i32,
-    kind: EventKind,
-    detail: &str,
-    now: NaiveDateTime,
-) -> Result<(), Error> {
-    events::record(conn, game, Some(user), kind, detail, now)
 }
 
 const CHANGED: &str = "The game changed in the meantime; look at it again.";
@@ -79,29 +65,14 @@ pub fn takeback(
     action: TakebackAction,
     now: NaiveDateTime,
 ) -> Result<(), Error> {
-    let row = load(conn, id)?;
+    let row = games::load(conn, id)?;
     let side = check_participant(&row, user, "ask for or answer a takeback")?;
     if let Some(why) = refused(&row) {
         return Err(Error::Forbidden(why.into()));
     }
     let (mine, theirs) = (Side::from(side), Side::from(side).opponent());
     let guard = |conn: &mut DbConn, offer: Option<Side>| -> Result<(), Error> {
-        let standing = row.takeback_offer.map(Side::code);
-        let n = per_backend!(conn, |c| {
-            let mut q = diesel::update(games::table)
-                .filter(games::id.eq(id))
-                .filter(games::ply.eq(row.ply))
-                .filter(games::takebacks.eq(row.takebacks))
-                .filter(games::status.eq(GameStatus::Active.code()))
-                .into_boxed();
-            q = match standing {
-                Some(s) => q.filter(games::takeback_offer.eq(s)),
-                None => q.filter(games::takeback_offer.is_null()),
-            };
-            q.set(games::takeback_offer.eq(offer.map(Side::code)))
-                .execute(c)
-        })?;
-        match n {
+        match game_updates::set_takeback_offer(conn, &row, offer)? {
             1 => Ok(()),
             _ => Err(Error::Conflict(CHANGED.into())),
         }
@@ -125,16 +96,16 @@ pub fn takeback(
             }
             crate::db::write_transaction(conn, |conn| {
                 guard(conn, Some(mine))?;
-                record(
+                game_events::record(
                     conn,
                     id,
-                    user.id,
+                    Some(user.id),
                     EventKind::TakebackAsked,
                     "asked to take back a move",
                     now,
                 )?;
                 // In correspondence the opponent may not look for days: tell them.
-                if let Some(to) = crate::game::rows::player_of(&row, side.opponent()) {
+                if let Some(to) = player_of(&row, side.opponent()) {
                     let ask = Mail::TakebackOffer {
                         game: id,
                         ply: row.ply,
@@ -153,10 +124,10 @@ pub fn takeback(
             }
             crate::db::write_transaction(conn, |conn| {
                 guard(conn, None)?;
-                record(
+                game_events::record(
                     conn,
                     id,
-                    user.id,
+                    Some(user.id),
                     EventKind::TakebackDeclined,
                     "declined the takeback",
                     now,
@@ -169,8 +140,8 @@ pub fn takeback(
                     "There is no takeback request from your opponent to accept.".into(),
                 ));
             }
-            let asker = crate::game::rows::player_of(&row, side.opponent())
-                .ok_or_else(|| Error::Conflict(CHANGED.into()))?;
+            let asker =
+                player_of(&row, side.opponent()).ok_or_else(|| Error::Conflict(CHANGED.into()))?;
             take_back(conn, &row, asker, user.id, now)
         }
     }
@@ -185,15 +156,8 @@ pub fn has_move_to_take_back(conn: &mut DbConn, row: &GameRow, asker: i32) -> Re
 /// is to move again: back to and including the asker's last move. `None`
 /// when the asker has no move to take back.
 fn plies_to_take(conn: &mut DbConn, row: &GameRow, asker: i32) -> Result<Option<i32>, Error> {
-    let last: Option<i32> = per_backend!(conn, |c| moves::table
-        .filter(moves::game_id.eq(row.id))
-        .filter(moves::played_by.eq(asker))
-        .select(diesel::dsl::max(moves::ply))
-        .first(c))?;
-    let base: i32 = per_backend!(conn, |c| game_histories::table
-        .find(row.id)
-        .select(game_histories::ply)
-        .first(c))?;
+    let last = moves::last_ply_by(conn, row.id, asker)?;
+    let base = games::history_base_ply(conn, row.id)?;
     // The history kept before `base` is one row: plies at or before it
     // cannot be taken back.
     Ok(last.filter(|p| *p > base))
@@ -210,23 +174,8 @@ fn take_back(
         Error::Invalid("Your opponent has no move in this game left to take back.".into())
     })?;
     let new_ply = first - 1;
-    let kept: Vec<(i32, i32, String, Option<i64>)> = per_backend!(conn, |c| moves::table
-        .filter(moves::game_id.eq(row.id))
-        .filter(moves::ply.le(row.ply))
-        .order(moves::ply.asc())
-        .select((
-            moves::ply,
-            moves::played_by,
-            moves::fen_after,
-            moves::bank_after
-        ))
-        .load(c))?;
-    let taken: Vec<String> = per_backend!(conn, |c| moves::table
-        .filter(moves::game_id.eq(row.id))
-        .filter(moves::ply.ge(first))
-        .order(moves::ply.asc())
-        .select(moves::display)
-        .load(c))?;
+    let kept = moves::plies_until(conn, row.id, row.ply)?;
+    let taken = moves::displays_from(conn, row.id, first)?;
     let fen = kept
         .iter()
         .find(|m| m.0 == new_ply)
@@ -266,7 +215,7 @@ fn take_back(
                 Some(crate::domain::running_time::deadline(now, bank, &[])),
                 crate::clocks::reminders::first_at(
                     conn,
-                    crate::game::rows::player_of(row, to_move.color()),
+                    player_of(row, to_move.color()),
                     now,
                     bank,
                 )?,
@@ -274,52 +223,23 @@ fn take_back(
         }
         None => (row.turn_started_at, None, None),
     };
-    let asked = row.takeback_offer.map(Side::code);
+    let taken_back = TakenBack {
+        fen: &fen,
+        ply: new_ply,
+        turn: to_move,
+        banks,
+        turn_started_at: next.0,
+        deadline: next.1,
+        remind_at: next.2,
+        now,
+    };
     crate::db::write_transaction(conn, |conn| {
-        let n = per_backend!(conn, |c| diesel::update(
-            games::table
-                .filter(games::id.eq(row.id))
-                .filter(games::ply.eq(row.ply))
-                .filter(games::takebacks.eq(row.takebacks))
-                .filter(games::takeback_offer.eq(asked))
-                .filter(games::status.eq(GameStatus::Active.code()))
-        )
-        .set((
-            (
-                games::fen.eq(&fen),
-                games::ply.eq(new_ply),
-                games::turn.eq(to_move.code()),
-                games::draw_offer.eq(None::<String>),
-                games::takeback_offer.eq(None::<String>),
-                games::takebacks.eq(games::takebacks + 1),
-                games::updated_at.eq(now),
-            ),
-            (
-                games::white_clock_secs.eq(banks.0),
-                games::black_clock_secs.eq(banks.1),
-                games::turn_started_at.eq(next.0),
-                games::clock_deadline.eq(next.1),
-                games::clock_remind_at.eq(next.2),
-                games::reminded_ply.eq(None::<i32>),
-                games::conditional_rev.eq(games::conditional_rev + 1),
-                games::conditional_count.eq(0),
-            ),
-        ))
-        .execute(c))?;
-        if n != 1 {
+        if game_updates::take_back(conn, row, &taken_back)? != 1 {
             return Err(Error::Conflict(CHANGED.into()));
         }
-        per_backend!(conn, |c| diesel::delete(
-            moves::table
-                .filter(moves::game_id.eq(row.id))
-                .filter(moves::ply.ge(first))
-        )
-        .execute(c))?;
+        moves::delete_from(conn, row.id, first)?;
         // Lines were checked against the position taken back.
-        per_backend!(conn, |c| diesel::delete(
-            conditional_lines::table.filter(conditional_lines::game_id.eq(row.id))
-        )
-        .execute(c))?;
+        conditional_lines::delete_of_game(conn, row.id)?;
         let detail = match taken.len() {
             1 => format!("ply {first} taken back: {}", taken.join(" ")),
             n => format!(
@@ -328,6 +248,13 @@ fn take_back(
                 taken.join(" ")
             ),
         };
-        record(conn, row.id, accepter, EventKind::Takeback, &detail, now)
+        game_events::record(
+            conn,
+            row.id,
+            Some(accepter),
+            EventKind::Takeback,
+            &detail,
+            now,
+        )
     })
 }

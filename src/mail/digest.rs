@@ -9,7 +9,7 @@
 use crate::accounts::links::{self, PlayLink};
 use crate::clocks::state;
 use crate::db::digest_sent::{self, DigestSent};
-use crate::db::models::GameRow;
+use crate::db::games::GameRow;
 use crate::db::outbox;
 use crate::db::schema::{games, moves};
 use crate::db::users::User;
@@ -18,7 +18,6 @@ use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, Side};
 use crate::domain::mail_kind::Mail;
 use crate::game::restore;
-use crate::game::rows;
 use crate::mail::context::MailCtx;
 use chrono::{NaiveDate, NaiveDateTime, Timelike};
 use diesel::prelude::*;
@@ -71,7 +70,7 @@ pub fn games_to_list(
         .collect();
     ids.sort_unstable();
     ids.dedup();
-    let names = rows::user_names(conn, &ids)?;
+    let names = crate::db::games::user_names(conn, &ids)?;
     // Deadlines in the reader's own zone.
     let zone = crate::db::clock_lookups::zone_of(conn, user_id)?;
     let mut out = Vec::with_capacity(rows.len());
@@ -89,7 +88,7 @@ pub fn games_to_list(
             .first(conn)
             .optional()?;
         let clock = state::view(conn, &g, now)?;
-        let side = rows::side_of(&g, user_id);
+        let side = crate::db::games::side_of(&g, user_id);
         let (time_left_secs, clock_text) = match (&clock, side) {
             (Some(c), Some(side)) => (
                 Some(c.side(side).left_secs),

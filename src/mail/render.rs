@@ -3,7 +3,8 @@
 //! mail that is no longer true renders to nothing.
 
 use crate::accounts::links::{self, PlayLink};
-use crate::db::models::GameRow;
+use crate::db::games::{self, GameRow};
+use crate::db::moves;
 use crate::db::outbox::OutboxRow;
 use crate::db::users::User;
 use crate::db::DbConn;
@@ -11,7 +12,6 @@ use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, Side};
 use crate::domain::mail_kind::{ClockNotice, Mail, MoveNote};
 use crate::game::restore;
-use crate::game::rows;
 use crate::mail::context::{footer_data, MailCtx, MailData, Rendered};
 use crate::mail::kinds::{self, NoticeMail, Parts, VerifyData, WithdrawnMail};
 use chrono::NaiveDateTime;
@@ -109,7 +109,7 @@ fn shown_letter(label: &missive_rules::PieceLabel, color: Color) -> String {
 
 /// The moves as text: `1. e4 e5 2. Nf3 ...`.
 pub fn moves_text(conn: &mut DbConn, row: &GameRow) -> Result<String, Error> {
-    let moves = rows::moves_of(conn, row.id)?;
+    let moves = moves::of_game(conn, row.id)?;
     let mut out = String::new();
     let mut number = 0;
     let mut previous: Option<bool> = None;
@@ -262,9 +262,9 @@ fn render_game_mail(
     let Some(game_id) = mail.game() else {
         return Ok(None);
     };
-    let game = rows::load(conn, game_id)?;
+    let game = games::load(conn, game_id)?;
     let variant = restore::variant_of(&game)?;
-    let my_side = rows::side_of(&game, user.id);
+    let my_side = games::side_of(&game, user.id);
     let opponent_id = match my_side {
         Some(Color::White) => game.black_id,
         Some(Color::Black) => game.white_id,
@@ -292,7 +292,7 @@ fn render_game_mail(
         ..footer_data(ctx, user)
     };
     // Only while it is still this player's turn at the mail's ply.
-    let still_to_move = |ply: i32| game.ply == ply && rows::player_to_move(&game) == Some(user.id);
+    let still_to_move = |ply: i32| game.ply == ply && games::player_to_move(&game) == Some(user.id);
     let expires = (now + ctx.play_link_ttl).and_utc().timestamp();
     let play_url = || {
         PlayLink {
@@ -401,9 +401,8 @@ fn render_game_mail(
             // The moves the player may make, while they still may.
             if ply.is_some_and(still_to_move) {
                 let g = restore::restore(conn, &game)?;
-                let legal = crate::game::positions::LegalList::of_game(&g);
-                data.legal_moves = legal
-                    .moves
+                data.legal_moves = g
+                    .legal_move_forms()
                     .iter()
                     .map(|m| m.display.as_str())
                     .collect::<Vec<_>>()
@@ -451,7 +450,7 @@ fn render_game_mail(
                 variant.side_name(Side::White.color()),
                 variant.side_name(Side::Black.color()),
             ];
-            data.result_words = rows::describe_result(&game, sides).unwrap_or_default();
+            data.result_words = games::describe_result(&game, sides).unwrap_or_default();
             data.result_text = format!(
                 "{} ({})",
                 game.result.map(|r| r.code()).unwrap_or_default(),

@@ -5,7 +5,7 @@
 
 use super::reading::{self, Instruction, Reply};
 use crate::accounts::links::ReplyToken;
-use crate::db::models::GameRow;
+use crate::db::games::{self, GameRow};
 use crate::db::schema::{mail_in, moves};
 use crate::db::users::User;
 use crate::db::{is_unique_violation, outbox, per_backend, rate_counters, DbConn};
@@ -13,7 +13,7 @@ use crate::domain::error::Error;
 use crate::domain::game_state::GameStatus;
 use crate::domain::mail_kind::Mail;
 use crate::game::play::{self, MoveOutcome, MoveSubmission, WithMove};
-use crate::game::{draw, resign, rows};
+use crate::game::{draw, resign};
 use crate::web::routes::conditional::{add_line, check_with_move};
 use crate::web::{db, now, AppState};
 use diesel::prelude::*;
@@ -134,7 +134,7 @@ fn load(
     let user = crate::db::users::find_by_id(conn, t.user)?
         .filter(|u| u.deleted_at.is_none() && u.disabled_at.is_none())
         .ok_or_else(|| Error::NotFound("The reply address names no player.".into()))?;
-    let row = rows::load(conn, t.game)?;
+    let row = games::load(conn, t.game)?;
     let confirmed = crate::db::mail_prefs::standing_of(conn, user.id)?.0
         && sender.is_some_and(|s| s.eq_ignore_ascii_case(user.email.trim()));
     Ok((user, row, confirmed))
@@ -170,7 +170,7 @@ pub async fn act(
     if row.status != GameStatus::Active {
         return refuse(state, key, t, "the game is over.".into(), None).await;
     }
-    if row.ply != t.ply || rows::player_to_move(&row) != Some(user.id) {
+    if row.ply != t.ply || games::player_to_move(&row) != Some(user.id) {
         let reason = "the move that mail asked for has already been played.".to_string();
         return refuse(state, key, t, reason, None).await;
     }
@@ -205,7 +205,7 @@ pub async fn act(
                 Some((action, what)) => (draw::draw(c, t2.game, &user, action, now()), what),
             };
             act?;
-            let ply = rows::load(c, t2.game)?.ply;
+            let ply = games::load(c, t2.game)?.ply;
             Ok(Mail::ReplyDone {
                 game: t2.game,
                 ply,
@@ -264,7 +264,7 @@ async fn play_move(
                     .find((t.game, ply))
                     .select(moves::display)
                     .first(c))?;
-                let after = rows::load(c, t.game)?.ply;
+                let after = games::load(c, t.game)?.ply;
                 let mail = Mail::ReplyDone {
                     game: t.game,
                     ply: after,

@@ -5,11 +5,11 @@
 use super::gen::{Gen, Options};
 use crate::db::bulk::{GameIns, HistoryIns, LineIns, MoveIns, NoteIns, OutboxIns, RatingChangeIns};
 use crate::db::DbConn;
+use crate::domain::conditional_line::LinePly;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
 use crate::domain::mail_kind::Mail;
 use crate::domain::rating::{next_seq, rate_game};
 use crate::domain::time_control::TimeControl;
-use crate::game::conditional::LinePly;
 use chrono::Duration;
 use missive_rules::Color;
 use rand::Rng;
@@ -72,7 +72,7 @@ pub fn make(g: &mut Gen, spec: &Spec) -> Option<GameResult> {
         _ => spec.white,
     };
     for (k, p) in pg.plies[..plies].iter().enumerate() {
-        let turn_no = crate::game::rows::next_turn_no(previous, p.mover);
+        let turn_no = crate::domain::game_state::next_turn_no(previous, p.mover);
         previous = Some((turn_no, p.mover));
         let slot = usize::from(p.mover == Color::Black);
         let used = gap.num_seconds();

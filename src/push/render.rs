@@ -2,11 +2,12 @@
 //! mail (`mail::render`): a turn already played or an offer already
 //! answered renders to nothing, and the row is closed unsent.
 
+use crate::db::games;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, Side};
 use crate::domain::mail_kind::Mail;
-use crate::game::{restore, rows};
+use crate::game::restore;
 use chrono::NaiveDateTime;
 use missive_rules::Color;
 use serde::Serialize;
@@ -66,20 +67,20 @@ pub fn render(
     let Some(game_id) = mail.game() else {
         return Ok(None);
     };
-    let game = rows::load(conn, game_id)?;
+    let game = games::load(conn, game_id)?;
     let variant = restore::variant_of(&game)?;
-    let my_side = rows::side_of(&game, user_id);
+    let my_side = games::side_of(&game, user_id);
     let opponent_id = match my_side {
         Some(Color::White) => game.black_id,
         Some(Color::Black) => game.white_id,
         _ => mail.from(),
     };
     let opponent = match opponent_id {
-        Some(id) => rows::user_names(conn, &[id])?.remove(&id),
+        Some(id) => games::user_names(conn, &[id])?.remove(&id),
         None => None,
     }
     .unwrap_or_else(|| "your opponent".into());
-    let to_move_at = |ply: i32| game.ply == ply && rows::player_to_move(&game) == Some(user_id);
+    let to_move_at = |ply: i32| game.ply == ply && games::player_to_move(&game) == Some(user_id);
     let about = format!("Game {} ({})", game.id, variant.name());
     let (title, body) = match mail {
         Mail::YourTurn { ply, last_move, .. } => {
@@ -142,7 +143,7 @@ pub fn render(
                 variant.side_name(Side::White.color()),
                 variant.side_name(Side::Black.color()),
             ];
-            let result = rows::describe_result(&game, sides).unwrap_or_else(|| "Ended".into());
+            let result = games::describe_result(&game, sides).unwrap_or_else(|| "Ended".into());
             (
                 format!("Game over against {opponent}"),
                 format!("{about}: {result}."),

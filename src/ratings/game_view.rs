@@ -1,6 +1,6 @@
 //! A game's ratings as its page and JSON show them.
 
-use crate::db::models::GameRow;
+use crate::db::games::GameRow;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::GameStatus;

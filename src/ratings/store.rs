@@ -1,6 +1,6 @@
 //! Moving two players' ratings when a rated game ends.
 
-use crate::db::models::GameRow;
+use crate::db::games::GameRow;
 use crate::db::schema::{games, rating_changes, ratings};
 use crate::db::{per_backend, DbConn};
 use crate::domain::error::Error;

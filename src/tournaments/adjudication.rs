@@ -1,17 +1,17 @@
 //! Adjudication: a player asks, the director decides a game's result.
 
-use crate::db::models::GameRow;
+use crate::db::games::GameRow;
 use crate::db::users::User;
 use crate::db::tournaments::{self, TournamentRow};
 use crate::db::{adjudications, outbox, tournament_games, DbConn};
+use crate::db::game_events;
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus};
 use crate::domain::mail_kind::{ClockNotice, Mail};
 use crate::domain::tournament_state::NOTE_MAX;
-use crate::game::rows;
-use crate::game::{events, finish};
+use crate::game::finish;
 use crate::tournaments::directors::{require_director, require_director_of};
 use crate::tournaments::rounds::advance;
 use crate::util::clip;
@@ -39,19 +39,19 @@ pub(crate) fn directed_game(
     director: &User,
 ) -> Result<(GameRow, TournamentRow), Error> {
     require_director(Some(director))?;
-    let g = rows::load(conn, game_id)?;
+    let g = crate::db::games::load(conn, game_id)?;
     let tid = g.tournament_id.ok_or_else(|| {
         Error::Forbidden("This game is not a tournament game: nobody adjudicates it.".into())
     })?;
     let t = tournaments::load(conn, tid)?;
-    if rows::side_of(&g, director.id).is_some() {
+    if crate::db::games::side_of(&g, director.id).is_some() {
         return Err(Error::Forbidden(
             "You play in this game, and a director never decides their own game: another \
              director adjudicates it."
                 .into(),
         ));
     }
-    if rows::side_of(&g, t.director_id).is_none() {
+    if crate::db::games::side_of(&g, t.director_id).is_none() {
         require_director_of(Some(director), &t)?;
     }
     Ok((g, t))
@@ -128,7 +128,7 @@ pub fn adjudicate(
                 ))
             }
         }
-        events::record(
+        game_events::record(
             conn,
             g.id,
             Some(director.id),
@@ -148,8 +148,8 @@ pub fn request_adjudication(
     note: &str,
     now: NaiveDateTime,
 ) -> Result<(), Error> {
-    let g = rows::load(conn, game_id)?;
-    if rows::side_of(&g, user.id).is_none() {
+    let g = crate::db::games::load(conn, game_id)?;
+    if crate::db::games::side_of(&g, user.id).is_none() {
         return Err(Error::Forbidden(
             "Only the two players of a game can ask for its adjudication.".into(),
         ));

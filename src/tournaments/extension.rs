@@ -11,7 +11,7 @@ use crate::domain::game_state::{GameStatus, Side};
 use crate::domain::mail_kind::{ClockNotice, Mail};
 use crate::domain::time_control::{self, DAY};
 use crate::domain::tournament_state::NOTE_MAX;
-use crate::game::{events, rows};
+use crate::db::game_events;
 use crate::tournaments::adjudication::directed_game;
 use crate::util::clip;
 use chrono::{NaiveDateTime, TimeDelta};
@@ -79,7 +79,7 @@ pub fn extend(
                 .into(),
         ));
     }
-    let player = rows::player_of(&g, side.color())
+    let player = crate::db::games::player_of(&g, side.color())
         .ok_or_else(|| Error::internal(format!("game {game_id}: no player for {side:?}")))?;
     let (Some(white_bank), Some(black_bank), Some(deadline)) =
         (g.white_clock_secs, g.black_clock_secs, g.clock_deadline)
@@ -116,12 +116,12 @@ pub fn extend(
                     .into(),
             ));
         }
-        let name = rows::user_names(conn, &[player])?
+        let name = crate::db::games::user_names(conn, &[player])?
             .remove(&player)
             .unwrap_or_default();
         let more = time_control::describe(secs);
         let history = format!("{more} more for {name}, because: {reason}");
-        events::record(
+        game_events::record(
             conn,
             g.id,
             Some(director.id),

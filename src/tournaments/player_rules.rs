@@ -1,15 +1,15 @@
 //! A player's page in a tournament (issue 63): each rule in words beside
 //! what it has done to them so far, and why.
 
-use crate::db::models::GameRow;
 use crate::db::tournaments::{self, TournamentRow};
 use crate::db::{entrants, tournament_games, DbConn};
+use crate::db::game_events;
+use crate::db::games::{self, GameRow};
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
 use crate::domain::standings::{counts, scheduled_games};
 use crate::domain::time_control::utc_minute;
-use crate::game::{events, rows};
 use crate::tournaments::directors::named_player;
 use crate::tournaments::rules_text::{rules, Rule, RuleText};
 
@@ -40,7 +40,7 @@ pub struct PlayerRules {
 /// Did `user` lose `g`, and for what reason?
 fn lost_by(g: &GameRow, user: i32) -> Option<EndReason> {
     let loser = g.result.and_then(GameResult::loser)?;
-    (rows::player_of(g, loser.color()) == Some(user))
+    (games::player_of(g, loser.color()) == Some(user))
         .then_some(g.reason)
         .flatten()
 }
@@ -92,9 +92,9 @@ pub fn player_rules(conn: &mut DbConn, tid: i32, name: &str) -> Result<PlayerRul
         .collect();
     let opponents: Vec<i32> = mine
         .iter()
-        .filter_map(|g| rows::opponent_of(g, u.id))
+        .filter_map(|g| games::opponent_of(g, u.id))
         .collect();
-    let names = rows::user_names(conn, &opponents)?;
+    let names = games::user_names(conn, &opponents)?;
     let lost = |reason: EndReason| -> Vec<i32> {
         mine.iter()
             .filter(|g| lost_by(g, u.id) == Some(reason))
@@ -106,7 +106,7 @@ pub fn player_rules(conn: &mut DbConn, tid: i32, name: &str) -> Result<PlayerRul
     let by_withdrawal = lost(EndReason::Withdrawal);
     let mut claimed = Vec::new();
     for id in &on_time {
-        if events::events_of(conn, *id)?
+        if game_events::events_of(conn, *id)?
             .iter()
             .any(|e| e.kind == EventKind::Claim)
         {
@@ -183,7 +183,7 @@ pub fn player_rules(conn: &mut DbConn, tid: i32, name: &str) -> Result<PlayerRul
                         .filter(|g| {
                             g.silence_ply == Some(g.ply)
                                 && g.silence_stage > 0
-                                && rows::player_to_move(g) == Some(u.id)
+                                && games::player_to_move(g) == Some(u.id)
                         })
                         .map(|g| g.id)
                         .collect();
@@ -256,7 +256,7 @@ pub fn player_rules(conn: &mut DbConn, tid: i32, name: &str) -> Result<PlayerRul
         .map(|g| PlayerGame {
             id: g.id,
             round: g.round.unwrap_or(0),
-            opponent: rows::opponent_of(g, u.id)
+            opponent: games::opponent_of(g, u.id)
                 .and_then(|o| names.get(&o).cloned())
                 .unwrap_or_else(|| "?".into()),
             result: g.result.map_or("*", |r| r.code()).to_string(),

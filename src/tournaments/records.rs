@@ -7,7 +7,6 @@ use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
 use crate::domain::standings::counts;
-use crate::game::rows;
 use crate::tournaments::directors::{named_player, require_director};
 use crate::util::clip;
 use chrono::NaiveDateTime;
@@ -17,7 +16,7 @@ use std::collections::HashMap;
 /// Every started game of a tournament as one PGN file (round order), with
 /// all moves read in one query.
 pub fn export_pgn(conn: &mut DbConn, tid: i32, site: &str) -> Result<String, Error> {
-    use crate::db::models::MoveRow;
+    use crate::db::moves::MoveRow;
     let t = tournaments::load(conn, tid)?;
     let rows = tournament_games::of_tournament(conn, tid)?;
     let all_moves = tournament_games::moves_of_tournament(conn, tid)?;
@@ -30,7 +29,7 @@ pub fn export_pgn(conn: &mut DbConn, tid: i32, site: &str) -> Result<String, Err
         .flat_map(|g| [g.white_id, g.black_id])
         .flatten()
         .collect();
-    let names = rows::user_names(conn, &ids)?;
+    let names = crate::db::games::user_names(conn, &ids)?;
     let mut out = String::new();
     for g in rows.iter().filter(|g| counts(g.reason)) {
         let moves = by_game.remove(&g.id).unwrap_or_default();
@@ -112,7 +111,7 @@ pub fn prepare_import(text: &str) -> Result<PreparedImport, Error> {
     let mut previous: Option<(i32, Color)> = None;
     for m in &rec.moves {
         let side = game.side_to_move();
-        let turn_no = rows::next_turn_no(previous, side);
+        let turn_no = crate::domain::game_state::next_turn_no(previous, side);
         previous = Some((turn_no, side));
         let played = game.play_text(&m.text).map_err(|e| {
             Error::Invalid(format!(
@@ -193,7 +192,8 @@ pub fn import_record(
     black: &str,
     now: NaiveDateTime,
 ) -> Result<i32, Error> {
-    use crate::db::models::{NewGame, NewMove};
+    use crate::db::games::NewGame;
+    use crate::db::moves::NewMove;
     require_director(Some(director))?;
     let w = named_player(conn, white)?;
     let b = named_player(conn, black)?;
@@ -204,7 +204,7 @@ pub fn import_record(
     }
     let p = prepared;
     crate::db::write_transaction::<_, Error>(conn, |conn| {
-        let id = rows::insert_game(
+        let id = crate::db::games::insert(
             conn,
             &NewGame {
                 variant: p.variant,
@@ -248,7 +248,7 @@ pub fn import_record(
                         .as_deref()
                         .map(str::trim)
                         .filter(|c| !c.is_empty())
-                        .map(|c| clip(c, rows::COMMENT_MAX)),
+                        .map(|c| clip(c, crate::domain::game_state::COMMENT_MAX)),
                     time_used_secs: None,
                     turn_no: *turn_no,
                     // The game's history is stored whole, up to its last ply.

@@ -9,7 +9,7 @@ use crate::domain::dutch::{Entrant, Record, Tournament};
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, Side};
 use crate::domain::standings::{counts, points2_for};
-use crate::game::rows;
+use crate::db::games;
 use crate::tournaments::trf_export::forfeited;
 use missive_rules::Color;
 use std::collections::{HashMap, HashSet};
@@ -40,13 +40,13 @@ pub fn swiss_field(
         let user = p.user_id;
         let mut records = vec![Record::default(); played];
         for g in all_games.iter().filter(|g| counts(g.reason)) {
-            let (Some(r), Some(colour)) = (g.round, rows::side_of(g, user)) else {
+            let (Some(r), Some(colour)) = (g.round, crate::db::games::side_of(g, user)) else {
                 continue;
             };
             let Some(rec) = usize::try_from(r - 1).ok().and_then(|i| records.get_mut(i)) else {
                 continue;
             };
-            let opponent = rows::opponent_of(g, user);
+            let opponent = games::opponent_of(g, user);
             // A game lost before any move is a forfeit, as the TRF export writes it: no
             // meeting, no colour (so `missive swiss pair` on the export pairs the same).
             let played = !forfeited(g);

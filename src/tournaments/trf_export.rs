@@ -4,7 +4,7 @@
 //! over weeks, so a round's date is when its last game ended, not when it
 //! was paired).
 
-use crate::db::models::GameRow;
+use crate::db::games::GameRow;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameStatus, Side};

@@ -2,15 +2,14 @@
 //! dashboard, and the round mail.
 
 use crate::db::entrants::{self, EntrantRow};
-use crate::db::models::GameRow;
+use crate::db::games::GameRow;
 use crate::db::users::User;
 use crate::db::tournaments::{self, TournamentRow};
 use crate::db::{adjudications, byes, tournament_games, DbConn};
 use crate::domain::error::Error;
-use crate::domain::game_state::{GameResult, GameStatus};
 use crate::domain::standings::counts;
 use crate::domain::tournament_state::TournamentFormat;
-use crate::game::rows;
+use crate::domain::game_state::{GameResult, GameStatus};
 use crate::tournaments::directors::require_director;
 use chrono::{Duration, NaiveDateTime};
 use std::collections::{HashMap, HashSet};
@@ -64,7 +63,7 @@ pub fn view(conn: &mut DbConn, tid: i32) -> Result<TournamentView, Error> {
     let byes = byes::of_tournament(conn, tid)?;
     let mut ids: Vec<i32> = players.iter().map(|p| p.user_id).collect();
     ids.push(t.director_id);
-    let names = rows::user_names(conn, &ids)?;
+    let names = crate::db::games::user_names(conn, &ids)?;
     let name = |id: i32| names.get(&id).cloned().unwrap_or_else(|| "?".into());
     let (standings, crosstable) = compute_standings(&t, &players, &all, &byes, &name);
     let adjudications = adjudications::of_tournament(conn, tid)?;
@@ -216,7 +215,7 @@ fn clock_watch(conn: &mut DbConn, tids: &[i32], now: NaiveDateTime) -> Result<Cl
     // cheap filter, then the clocks service gives the true deadline.
     let candidates = tournament_games::nearing_deadline(conn, tids, soon)?;
     // Every mover's leave in one query, not one per game.
-    let movers: Vec<i32> = candidates.iter().filter_map(rows::player_to_move).collect();
+    let movers: Vec<i32> = candidates.iter().filter_map(crate::db::games::player_to_move).collect();
     let leave = crate::db::leave::booked_leave_of(conn, &movers)?;
     // Zones matter only where weekends are free.
     let zones = match candidates.iter().any(|g| g.weekends_free) {
@@ -225,10 +224,10 @@ fn clock_watch(conn: &mut DbConn, tids: &[i32], now: NaiveDateTime) -> Result<Cl
     };
     let mut w = ClockWatch::default();
     for g in candidates {
-        let booked = rows::player_to_move(&g)
+        let booked = crate::db::games::player_to_move(&g)
             .and_then(|p| leave.get(&p))
             .map_or(&[][..], Vec::as_slice);
-        let zone = rows::player_to_move(&g)
+        let zone = crate::db::games::player_to_move(&g)
             .and_then(|p| zones.get(&p).copied())
             .unwrap_or(chrono_tz::Tz::UTC);
         if let Some(m) = crate::clocks::state::mover_clock_with(&g, booked, zone) {
@@ -287,7 +286,7 @@ pub fn dashboard(
         .collect();
     ids.sort_unstable();
     ids.dedup();
-    let names = rows::user_names(conn, &ids)?;
+    let names = crate::db::games::user_names(conn, &ids)?;
     let name = |id: Option<i32>| id.and_then(|i| names.get(&i).cloned()).unwrap_or_default();
     Ok(Dashboard {
         nearing_timeout: clocks
@@ -380,7 +379,7 @@ pub fn round_mail(
         .flat_map(|g| [g.white_id, g.black_id])
         .flatten()
         .collect();
-    let names = rows::user_names(conn, &ids)?;
+    let names = crate::db::games::user_names(conn, &ids)?;
     let bye = match round {
         Some(r) => byes::of_tournament(conn, tid)?
             .iter()
@@ -407,7 +406,7 @@ pub fn round_mail(
             .iter()
             .map(|g| {
                 let white = g.white_id == Some(user_id);
-                let other = rows::opponent_of(g, user_id);
+                let other = crate::db::games::opponent_of(g, user_id);
                 (
                     g.round.unwrap_or(0),
                     sides[usize::from(!white)].to_string(),

@@ -1,7 +1,7 @@
 //! The forfeit rule every ending game of a tournament passes, withdrawing
 //! players, and replacing them.
 
-use crate::db::models::GameRow;
+use crate::db::games::GameRow;
 use crate::db::users::User;
 use crate::db::tournaments::{self, TournamentRow};
 use crate::db::{byes, entrants, outbox, tournament_games, DbConn};
@@ -11,7 +11,6 @@ use crate::domain::mail_kind::Mail;
 use crate::domain::standings::{counts, scheduled_games};
 use crate::domain::tournament_state::TournamentStatus;
 use crate::game::ending::record_end;
-use crate::game::rows;
 use crate::tournaments::directors::{named_player, require_director_of};
 use crate::tournaments::rounds::{advance, mail_round, new_game};
 use crate::util::clip;
@@ -24,13 +23,13 @@ use std::collections::HashSet;
 /// The hook `game::finish` calls inside the transaction that ends a game
 /// (any ending): applies the forfeit rule, then advances the tournament.
 pub fn on_game_end(conn: &mut DbConn, game_id: i32, now: NaiveDateTime) -> Result<(), Error> {
-    let g = rows::load(conn, game_id)?;
+    let g = crate::db::games::load(conn, game_id)?;
     let Some(tid) = g.tournament_id else {
         return Ok(());
     };
     if matches!(g.reason, Some(EndReason::TimeForfeit | EndReason::Silence)) {
         let loser = match g.result.and_then(GameResult::loser) {
-            Some(side) => rows::player_of(&g, side.color()),
+            Some(side) => crate::db::games::player_of(&g, side.color()),
             None => None,
         };
         if let Some(loser) = loser {
@@ -135,7 +134,7 @@ pub fn withdraw(
             } else {
                 GameResult::win_for(Side::White)
             };
-            let row = rows::load(conn, g.id)?;
+            let row = crate::db::games::load(conn, g.id)?;
             if row.status != GameStatus::Active {
                 continue;
             }
@@ -243,7 +242,7 @@ pub fn replace(
             } else {
                 (g.white_id, Some(new.id))
             };
-            let opponent = rows::opponent_of(g, old.id);
+            let opponent = crate::db::games::opponent_of(g, old.id);
             tournament_games::mark_replaced(conn, g.id)?;
             if opponent.is_some_and(|o| withdrawn_players.contains(&o)) {
                 continue;

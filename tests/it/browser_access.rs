@@ -242,7 +242,7 @@ fn rated_history(app: &TestApp, player: &str, opponent: &str, rounds: i64) {
             weekends_free: false,
         };
         let id = missive::game::challenge::create_paired_game(&mut conn, &pairing, at).unwrap();
-        let row = missive::game::rows::load(&mut conn, id).unwrap();
+        let row = missive::db::games::load(&mut conn, id).unwrap();
         let result = [
             GameResult::WhiteWins,
             GameResult::Draw,

@@ -12,7 +12,7 @@ use browser_kit::*;
 use chrono::Duration;
 use common::{Backend, TestApp, TestClient};
 use missive::clocks::forfeit;
-use missive::db::models::GameRow;
+use missive::db::games::GameRow;
 use missive::db::users::User;
 use missive::db::tournament_games;
 use missive::tournaments::{directors, entry};

@@ -2,6 +2,7 @@
 //! passed to the services; nothing sleeps.
 
 use crate::common;
+use missive::db::moves;
 
 use chrono::{Datelike, Duration, NaiveDate, NaiveDateTime};
 use common::{Backend, TestApp};
@@ -20,7 +21,6 @@ use missive::domain::time_control::{TimeControl, DAY};
 use missive::game::challenge;
 use missive::game::draw;
 use missive::game::play;
-use missive::game::rows;
 use missive::mail::context;
 use missive::mail::render;
 use reqwest::StatusCode;
@@ -138,7 +138,7 @@ fn timeout_forfeits_once_with_two_racing_sweepers(backend: Backend) {
     let total: usize = racers.into_iter().map(|t| t.join().unwrap()).sum();
     assert_eq!(total, 5, "each game forfeited by exactly one sweeper");
     for (i, id) in ids.iter().enumerate() {
-        let row = rows::load(&mut conn, *id).unwrap();
+        let row = missive::db::games::load(&mut conn, *id).unwrap();
         assert_eq!(row.status, GameStatus::Finished);
         assert_eq!(row.reason, Some(EndReason::TimeForfeit));
         let expected = if i < 3 {
@@ -180,11 +180,11 @@ fn late_move_is_refused_and_forfeits(backend: Backend) {
     let late = t0() + Duration::hours(5) + Duration::days(2) + Duration::seconds(1);
     let r = common::play_move(&mut conn, id, &bob, "e5", Some(1), true, late);
     match r {
-        Err(Error::Conflict(msg)) => assert_eq!(msg, rows::TIME_RAN_OUT),
+        Err(Error::Conflict(msg)) => assert_eq!(msg, missive::domain::game_state::TIME_RAN_OUT),
         other => panic!("expected a loss on time, got {:?}", other.err()),
     }
-    assert_eq!(rows::moves_of(&mut conn, id).unwrap().len(), 1);
-    let row = rows::load(&mut conn, id).unwrap();
+    assert_eq!(moves::of_game(&mut conn, id).unwrap().len(), 1);
+    let row = missive::db::games::load(&mut conn, id).unwrap();
     assert_eq!(row.status, GameStatus::Finished);
     assert_eq!(row.result, Some(GameResult::WhiteWins));
     assert_eq!(row.reason, Some(EndReason::TimeForfeit));
@@ -196,13 +196,13 @@ fn late_move_is_refused_and_forfeits(backend: Backend) {
     assert_eq!(forfeit::sweep(&mut conn, late).unwrap(), 0);
     let r = common::play_move(&mut conn, id, &bob, "e5", Some(1), true, late);
     match r {
-        Err(Error::Conflict(msg)) => assert_eq!(msg, rows::TIME_RAN_OUT),
+        Err(Error::Conflict(msg)) => assert_eq!(msg, missive::domain::game_state::TIME_RAN_OUT),
         other => panic!("expected the same answer, got {:?}", other.err()),
     }
     let r = common::play_move(&mut conn, id, &alice, "Nf3", None, true, late);
     assert!(matches!(r, Err(Error::Forbidden(m)) if m == "This game is over."));
     assert_eq!(mails(&mut conn, MailKind::GameOver).len(), 2);
-    assert_eq!(rows::moves_of(&mut conn, id).unwrap().len(), 1);
+    assert_eq!(moves::of_game(&mut conn, id).unwrap().len(), 1);
     // A move that finds the game already lost on time by the sweeper is
     // told the same.
     let id = game(&mut conn, &alice, &bob, "2d/move");
@@ -210,7 +210,7 @@ fn late_move_is_refused_and_forfeits(backend: Backend) {
     assert_eq!(forfeit::sweep(&mut conn, flagged).unwrap(), 1);
     let r = common::play_move(&mut conn, id, &alice, "e4", Some(0), true, flagged);
     match r {
-        Err(Error::Conflict(msg)) => assert_eq!(msg, rows::TIME_RAN_OUT),
+        Err(Error::Conflict(msg)) => assert_eq!(msg, missive::domain::game_state::TIME_RAN_OUT),
         other => panic!("expected a loss on time, got {:?}", other.err()),
     }
     // A draw offer cannot be accepted once the mover's flag has fallen.
@@ -218,10 +218,10 @@ fn late_move_is_refused_and_forfeits(backend: Backend) {
     draw::draw(&mut conn, id, &bob, "offer", t0() + Duration::hours(1)).unwrap();
     let r = draw::draw(&mut conn, id, &alice, "accept", t0() + Duration::days(3));
     match r {
-        Err(Error::Conflict(msg)) => assert_eq!(msg, rows::FLAG_FELL),
+        Err(Error::Conflict(msg)) => assert_eq!(msg, missive::domain::game_state::FLAG_FELL),
         other => panic!("expected a loss on time, got {other:?}"),
     }
-    let row = rows::load(&mut conn, id).unwrap();
+    let row = missive::db::games::load(&mut conn, id).unwrap();
     assert_eq!(
         (row.result, row.reason),
         (Some(GameResult::BlackWins), Some(EndReason::TimeForfeit))
@@ -231,7 +231,7 @@ fn late_move_is_refused_and_forfeits(backend: Backend) {
     draw::draw(&mut conn, id, &bob, "offer", t0()).unwrap();
     draw::draw(&mut conn, id, &alice, "accept", t0() + Duration::days(1)).unwrap();
     assert_eq!(
-        rows::load(&mut conn, id).unwrap().reason,
+        missive::db::games::load(&mut conn, id).unwrap().reason,
         Some(EndReason::Agreement)
     );
     // The deadline itself is too late; a second before is in time.
@@ -300,7 +300,7 @@ fn leave_stops_the_clock_and_moves_the_deadline(backend: Backend) {
     let carol = player(&mut conn, "carol");
     let id = game(&mut conn, &alice, &bob, "3d/move");
     let other = game(&mut conn, &carol, &alice, "14d/move");
-    let row = rows::load(&mut conn, id).unwrap();
+    let row = missive::db::games::load(&mut conn, id).unwrap();
     let before = state::view(&mut conn, &row, t0()).unwrap().unwrap();
     assert_eq!(before.deadline, Some(t0() + Duration::days(3)));
     // Alice (to move) books 3 and 4 March: her clock stops for two days.
@@ -313,7 +313,7 @@ fn leave_stops_the_clock_and_moves_the_deadline(backend: Backend) {
         t0(),
     )
     .unwrap();
-    let row = rows::load(&mut conn, id).unwrap();
+    let row = missive::db::games::load(&mut conn, id).unwrap();
     // The stored deadline ignores leave; the clock does not.
     assert_eq!(row.clock_deadline, Some(t0() + Duration::days(3)));
     let after = state::view(&mut conn, &row, t0()).unwrap().unwrap();
@@ -326,7 +326,7 @@ fn leave_stops_the_clock_and_moves_the_deadline(backend: Backend) {
     assert!(!v.black.on_leave && !v.black.running);
     // In the other game Alice has Black and Carol is to move: Alice is
     // shown on leave, and Carol's clock runs to its own deadline.
-    let other_row = rows::load(&mut conn, other).unwrap();
+    let other_row = missive::db::games::load(&mut conn, other).unwrap();
     let o = state::view(&mut conn, &other_row, mid).unwrap().unwrap();
     assert!(o.black.on_leave && !o.black.running);
     assert!(!o.white.on_leave && o.white.running);
@@ -355,12 +355,12 @@ fn leave_stops_the_clock_and_moves_the_deadline(backend: Backend) {
         0
     );
     assert_eq!(
-        rows::load(&mut conn, id).unwrap().status,
+        missive::db::games::load(&mut conn, id).unwrap().status,
         GameStatus::Active
     );
     // Alice moves on day 4: two days of running time used, bank back to 3.
     play(&mut conn, id, &alice, "e4", past_old);
-    let m = rows::moves_of(&mut conn, id).unwrap();
+    let m = moves::of_game(&mut conn, id).unwrap();
     assert_eq!(m[0].time_used_secs, Some(2 * DAY));
     // Bob is not on leave: his 3 days run out on schedule.
     assert_eq!(
@@ -371,11 +371,11 @@ fn leave_stops_the_clock_and_moves_the_deadline(backend: Backend) {
     );
     // In the other game Carol (not on leave, 14 days) is to move.
     assert_eq!(
-        rows::load(&mut conn, other).unwrap().status,
+        missive::db::games::load(&mut conn, other).unwrap().status,
         GameStatus::Active
     );
     assert_eq!(
-        rows::load(&mut conn, id).unwrap().result,
+        missive::db::games::load(&mut conn, id).unwrap().result,
         Some(GameResult::WhiteWins)
     );
 }
@@ -406,20 +406,20 @@ fn capped_leave_in_a_game(backend: Backend) {
         t0(),
     )
     .unwrap();
-    let row = rows::load(&mut conn, capped).unwrap();
+    let row = missive::db::games::load(&mut conn, capped).unwrap();
     let v = state::view(&mut conn, &row, t0()).unwrap().unwrap();
     assert_eq!(v.deadline, Some(t0() + Duration::days(4)));
-    let row = rows::load(&mut conn, free).unwrap();
+    let row = missive::db::games::load(&mut conn, free).unwrap();
     let v = state::view(&mut conn, &row, t0()).unwrap().unwrap();
     assert_eq!(v.deadline, Some(t0() + Duration::days(7)));
     let s = forfeit::sweep_report(&mut conn, t0() + Duration::days(4)).unwrap();
     assert_eq!(s.forfeits, 1);
     assert_eq!(
-        rows::load(&mut conn, capped).unwrap().status,
+        missive::db::games::load(&mut conn, capped).unwrap().status,
         GameStatus::Finished
     );
     assert_eq!(
-        rows::load(&mut conn, free).unwrap().status,
+        missive::db::games::load(&mut conn, free).unwrap().status,
         GameStatus::Active
     );
 }
@@ -498,17 +498,17 @@ fn moves_spend_and_refill_the_banks(backend: Backend) {
         play(&mut conn, iccf, &bob, b, now);
         play(&mut conn, inc, &bob, b, now);
     }
-    let row = rows::load(&mut conn, iccf).unwrap();
+    let row = missive::db::games::load(&mut conn, iccf).unwrap();
     // 50 - 10x2 + 50 for the tenth move; 50 - 10x1 + 50.
     assert_eq!(row.white_clock_secs, Some(80 * DAY));
     assert_eq!(row.black_clock_secs, Some(90 * DAY));
-    let row = rows::load(&mut conn, inc).unwrap();
+    let row = missive::db::games::load(&mut conn, inc).unwrap();
     // 30 - 10x2 + 10; 30 - 10x1 + 10.
     assert_eq!(row.white_clock_secs, Some(20 * DAY));
     assert_eq!(row.black_clock_secs, Some(30 * DAY));
     assert_eq!(row.turn_started_at, Some(now));
     assert_eq!(row.clock_deadline, Some(now + Duration::days(20)));
-    let m = rows::moves_of(&mut conn, inc).unwrap();
+    let m = moves::of_game(&mut conn, inc).unwrap();
     assert_eq!(m.len(), 20);
     assert!(m
         .iter()
@@ -538,7 +538,7 @@ fn create_active_game_starts_the_clock(backend: Backend) {
     let alice = player(&mut conn, "alice");
     let bob = player(&mut conn, "bob");
     let id = game(&mut conn, &alice, &bob, "7d/move");
-    let row = rows::load(&mut conn, id).unwrap();
+    let row = missive::db::games::load(&mut conn, id).unwrap();
     assert_eq!(row.status, GameStatus::Active);
     assert_eq!(row.white_id, Some(alice.id));
     assert_eq!(row.black_id, Some(bob.id));
@@ -569,7 +569,7 @@ fn create_active_game_starts_the_clock(backend: Backend) {
         1
     );
     assert_eq!(
-        rows::load(&mut conn, free).unwrap().status,
+        missive::db::games::load(&mut conn, free).unwrap().status,
         GameStatus::Active
     );
     assert!(matches!(

@@ -10,6 +10,8 @@ use crate::common::load;
 use crate::common::move_load;
 use crate::common::server_proc;
 use crate::common::stored;
+use missive::db::games;
+use missive::db::moves;
 
 use diesel::prelude::*;
 use load::{Http, Player, Table};
@@ -18,7 +20,6 @@ use missive::domain::game_state::{EndReason, GameResult, GameStatus};
 use missive::game::challenge;
 use missive::game::draw;
 use missive::game::play;
-use missive::game::rows;
 use missive::smtp_sink::{free_port, SmtpSink};
 use move_load::{run_load, setup, tables_of, Load};
 use rand::{Rng, SeedableRng};
@@ -405,7 +406,7 @@ fn two_processes_move_the_clocks_once_after_an_outage() {
             .execute(&mut conn)
             .unwrap();
         ids.iter()
-            .map(|id| (*id, rows::load(&mut conn, *id).unwrap().clock_deadline))
+            .map(|id| (*id, games::load(&mut conn, *id).unwrap().clock_deadline))
             .collect()
     };
     let servers = [
@@ -445,7 +446,8 @@ fn two_processes_move_the_clocks_once_after_an_outage() {
         "one line a game"
     );
     for (id, deadline) in &before {
-        let moved = rows::load(&mut conn, *id).unwrap().clock_deadline.unwrap() - deadline.unwrap();
+        let moved =
+            games::load(&mut conn, *id).unwrap().clock_deadline.unwrap() - deadline.unwrap();
         assert!(
             moved >= chrono::Duration::hours(3)
                 && moved < chrono::Duration::hours(3) + chrono::Duration::minutes(2),
@@ -494,7 +496,7 @@ fn two_processes_forfeit_each_flagged_game_once() {
     );
     drop(servers);
     for id in &ids {
-        let g = rows::load(&mut conn, *id).unwrap();
+        let g = games::load(&mut conn, *id).unwrap();
         assert_eq!(
             (g.result, g.reason),
             (Some(GameResult::BlackWins), Some(EndReason::TimeForfeit)),
@@ -782,7 +784,7 @@ fn postgres_moves_are_tried_again_after_their_connections_are_lost() {
     );
     drop(server);
     let mut conn = DbConn::Postgresql(diesel::PgConnection::establish(&db).unwrap());
-    let stored = rows::moves_of(&mut conn, id).unwrap();
+    let stored = moves::of_game(&mut conn, id).unwrap();
     let stored: Vec<(i32, String)> = stored.into_iter().map(|m| (m.ply, m.coordinate)).collect();
     assert_eq!(
         stored,
@@ -791,7 +793,7 @@ fn postgres_moves_are_tried_again_after_their_connections_are_lost() {
             (second.ply, second.coordinate)
         ]
     );
-    assert_eq!(rows::load(&mut conn, id).unwrap().ply, 2);
+    assert_eq!(games::load(&mut conn, id).unwrap().ply, 2);
     let mails = format!("SELECT COUNT(*) AS n FROM email_outbox WHERE game_id = {id} AND ply = 2");
     assert_eq!(count(&mut conn, &mails), 1, "one mail for the second move");
 }
@@ -842,7 +844,7 @@ fn a_move_stored_before_its_connection_was_lost_is_not_stored_again() {
     };
     let unsure = unsure_e5(id);
     let mut conn = pool.get().unwrap();
-    assert_eq!(rows::load(&mut conn, id).unwrap().ply, 1, "nothing stored");
+    assert_eq!(games::load(&mut conn, id).unwrap().ply, 1, "nothing stored");
     // Then it is stored after all (as a COMMIT whose answer was lost is).
     common::play_move(&mut conn, id, &black.user, "e5", Some(1), true, now).unwrap();
     match e5(id, Some(&unsure)).unwrap() {
@@ -851,7 +853,7 @@ fn a_move_stored_before_its_connection_was_lost_is_not_stored_again() {
         }
         _ => panic!("the stored move is answered as played"),
     }
-    let stored = rows::moves_of(&mut conn, id).unwrap().len();
+    let stored = moves::of_game(&mut conn, id).unwrap().len();
     assert_eq!(stored, 2, "stored once");
     // Another game, where Black's other tab stored d5 at that ply.
     let other = load::new_game(&mut conn, &white, &black);
@@ -993,7 +995,7 @@ fn postgres_writes_are_tried_again_after_their_connections_are_lost() {
     let notes = "SELECT COUNT(*) AS n FROM game_notes WHERE body = 'after the kill'";
     assert_eq!(count(&mut conn, notes), 1);
     assert_ne!(
-        rows::load(&mut conn, id).unwrap().status,
+        games::load(&mut conn, id).unwrap().status,
         GameStatus::Active
     );
 }
@@ -1042,10 +1044,9 @@ fn a_write_committed_before_its_connection_was_lost_is_not_done_again() {
     draw::draw(&mut conn, *id, &black.user, "offer", now).unwrap();
     let late = now + chrono::TimeDelta::days(4);
     let accept = |c: &mut DbConn| draw::draw(c, *id, &white.user, "accept", late);
-    let flag_fell =
-        |r: Result<(), Error>| matches!(r, Err(Error::Conflict(m)) if m == rows::FLAG_FELL);
+    let flag_fell = |r: Result<(), Error>| matches!(r, Err(Error::Conflict(m)) if m == missive::domain::game_state::FLAG_FELL);
     assert!(flag_fell(once(&mut conn, "k3", false, late, accept)));
-    let row = rows::load(&mut conn, *id).unwrap();
+    let row = games::load(&mut conn, *id).unwrap();
     let forfeit = Some(EndReason::TimeForfeit);
     assert_eq!(row.reason, forfeit, "the forfeit stands");
     assert!(flag_fell(once(&mut conn, "k3", true, late, |_| Ok(()))));

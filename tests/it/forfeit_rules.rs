@@ -10,7 +10,8 @@ use common::{Backend, TestApp};
 use diesel::prelude::*;
 use missive::accounts::users as accounts;
 use missive::clocks::{claim, forfeit, outage, silence};
-use missive::db::models::GameRow;
+use missive::db::games::GameRow;
+use missive::db::game_events;
 use missive::db::outbox;
 use missive::db::schema::games;
 use missive::db::users::User;
@@ -18,7 +19,7 @@ use missive::db::DbConn;
 use missive::domain::error::Error;
 use missive::domain::game_state::{EndReason, GameResult, GameStatus, Side};
 use missive::domain::mail_kind::{ClockNotice, Mail, MailKind};
-use missive::game::{challenge, events, rows};
+use missive::game::challenge;
 use missive::tournaments::entry::{self, TournamentForm};
 use missive::tournaments::{directors, rounds};
 use reqwest::StatusCode;
@@ -139,7 +140,7 @@ fn silent_player_in_a_round_robin_crosses_the_withdrawal_threshold(backend: Back
             if g.white_id == Some(sam.id) || g.black_id == Some(sam.id) {
                 continue;
             }
-            let to_move = rows::player_to_move(&g).unwrap();
+            let to_move = missive::db::games::player_to_move(&g).unwrap();
             let mover = others.iter().find(|o| o.id == to_move).unwrap();
             common::play_move(conn, g.id, mover, text, None, true, at).unwrap();
         }
@@ -165,7 +166,7 @@ fn silent_player_in_a_round_robin_crosses_the_withdrawal_threshold(backend: Back
     assert_eq!(silence::sweep(conn, last).unwrap().warnings, 0, "once");
     assert_eq!(notices(conn, ClockNotice::SilenceWarning).len(), 6);
     // The warnings are in each game's history.
-    let h = events::events_of(conn, sams[0].id).unwrap();
+    let h = game_events::events_of(conn, sams[0].id).unwrap();
     assert_eq!(h.len(), 2, "{h:?}");
     assert!(h[0].detail.starts_with("first silence warning"), "{h:?}");
     assert!(h[1].detail.starts_with("last silence warning"), "{h:?}");
@@ -193,7 +194,7 @@ fn silent_player_in_a_round_robin_crosses_the_withdrawal_threshold(backend: Back
             assert_eq!(g.status, GameStatus::Finished);
             assert_eq!(
                 g.result.and_then(GameResult::loser).map(Side::color),
-                rows::side_of(g, sam.id)
+                missive::db::games::side_of(g, sam.id)
             );
             g.reason
         })
@@ -291,7 +292,7 @@ fn a_move_resets_the_silence_and_leave_holds_it(backend: Backend) {
             .losses,
         1
     );
-    let row = rows::load(conn, id).unwrap();
+    let row = missive::db::games::load(conn, id).unwrap();
     assert_eq!(row.reason, Some(EndReason::Silence));
     assert_eq!(row.result, Some(GameResult::WhiteWins));
     // No director: only the player was warned (three warnings).
@@ -318,7 +319,7 @@ fn claim_or_wait(backend: Backend) {
     let flag = start + Duration::days(2);
     let swept = forfeit::sweep_report(conn, flag).unwrap();
     assert_eq!(swept.forfeits, 0);
-    let row = rows::load(conn, g.id).unwrap();
+    let row = missive::db::games::load(conn, g.id).unwrap();
     assert_eq!(row.status, GameStatus::Active);
     assert_eq!(row.flag_fell_side, Some(Side::White));
     assert_eq!(row.claim_until, Some(flag + Duration::days(14)));
@@ -350,7 +351,7 @@ fn claim_or_wait(backend: Backend) {
         0
     );
     assert_eq!(forfeits_at(conn, flag + Duration::days(14)), 1);
-    let row = rows::load(conn, g.id).unwrap();
+    let row = missive::db::games::load(conn, g.id).unwrap();
     assert_eq!(row.reason, Some(EndReason::TimeForfeit));
     assert_eq!(row.result, Some(GameResult::BlackWins));
     assert_eq!(
@@ -358,7 +359,7 @@ fn claim_or_wait(backend: Backend) {
         Some(0),
         "the loser's clock shows zero"
     );
-    let kinds: Vec<String> = events::events_of(conn, g.id)
+    let kinds: Vec<String> = game_events::events_of(conn, g.id)
         .unwrap()
         .iter()
         .map(|e| e.kind.to_string())
@@ -449,7 +450,10 @@ fn outage_moves_the_clocks_once_with_two_racing_sweepers(backend: Backend) {
     assert_eq!(outage::check(conn, t0(), grace).unwrap(), None);
     let beat = t0() + Duration::minutes(60);
     assert_eq!(outage::check(conn, beat, grace).unwrap(), None);
-    let before: Vec<GameRow> = ids.iter().map(|i| rows::load(conn, *i).unwrap()).collect();
+    let before: Vec<GameRow> = ids
+        .iter()
+        .map(|i| missive::db::games::load(conn, *i).unwrap())
+        .collect();
     // Down for 3 h 12 min: two processes notice at once.
     let now = beat + Duration::minutes(3 * 60 + 12);
     let url = app.database_url.clone();
@@ -474,11 +478,11 @@ fn outage_moves_the_clocks_once_with_two_racing_sweepers(backend: Backend) {
     assert_eq!(found[0].games, 3);
     let by = Duration::minutes(192);
     for b in &before {
-        let a = rows::load(conn, b.id).unwrap();
+        let a = missive::db::games::load(conn, b.id).unwrap();
         assert_eq!(a.clock_deadline, b.clock_deadline.map(|d| d + by));
         assert_eq!(a.white_clock_secs, b.white_clock_secs.map(|s| s + 192 * 60));
         assert_eq!(a.black_clock_secs, b.black_clock_secs);
-        let h = events::events_of(conn, b.id).unwrap();
+        let h = game_events::events_of(conn, b.id).unwrap();
         assert_eq!(h.len(), 1);
         assert_eq!(
             h[0].detail,
@@ -540,9 +544,9 @@ fn reminders_a_player_chooses_come_once_each_per_move(backend: Backend) {
         sweep(conn, at);
         assert_eq!(reminders_of(&app, amy.id), total, "at {at}");
     }
-    let row = rows::load(conn, id).unwrap();
+    let row = missive::db::games::load(conn, id).unwrap();
     assert_eq!(row.clock_remind_at, None, "nothing more to send this turn");
-    let said: Vec<String> = events::events_of(conn, id)
+    let said: Vec<String> = game_events::events_of(conn, id)
         .unwrap()
         .iter()
         .filter(|e| e.kind.to_string() == "reminder")
@@ -599,7 +603,7 @@ fn reminders_are_chosen_in_the_settings(backend: Backend) {
 }
 
 fn kinds_and_details(conn: &mut DbConn, game: i32) -> Vec<(String, String)> {
-    events::events_of(conn, game)
+    game_events::events_of(conn, game)
         .unwrap()
         .into_iter()
         .map(|e| (e.kind.to_string(), e.detail))
@@ -644,7 +648,7 @@ fn directors_give_time_and_decide_results_and_both_players_are_told(backend: Bac
         "only the player to move",
     );
     assert_eq!(
-        rows::load(conn, g.id).unwrap().clock_deadline,
+        missive::db::games::load(conn, g.id).unwrap().clock_deadline,
         g.clock_deadline
     );
     // White, to move, gets a day: the deadline moves, the history says
@@ -659,7 +663,7 @@ fn directors_give_time_and_decide_results_and_both_players_are_told(backend: Bac
         at,
     )
     .unwrap();
-    let row = rows::load(conn, g.id).unwrap();
+    let row = missive::db::games::load(conn, g.id).unwrap();
     assert_eq!(row.clock_deadline, Some(start + Duration::days(4)));
     assert_eq!(row.white_clock_secs, Some(4 * 86_400));
     assert_eq!(
@@ -678,14 +682,14 @@ fn directors_give_time_and_decide_results_and_both_players_are_told(backend: Bac
     both.sort();
     assert_eq!(told, both);
     assert_eq!(
-        events::events_of(conn, g.id).unwrap()[0].user_id,
+        game_events::events_of(conn, g.id).unwrap()[0].user_id,
         Some(dir.id),
         "the director is named"
     );
     // The old deadline passes: the game goes on; the new one: lost on time.
     assert_eq!(forfeits_at(conn, start + Duration::days(3)), 0);
     assert_eq!(forfeits_at(conn, start + Duration::days(4)), 1);
-    let row = rows::load(conn, g.id).unwrap();
+    let row = missive::db::games::load(conn, g.id).unwrap();
     assert_eq!(row.reason, Some(EndReason::TimeForfeit));
     // The director then decides the finished game otherwise (an unrated
     // one: a rated result stays): the history and both players say so.

@@ -4,6 +4,7 @@
 //! stored ratings after a few hundred random rated games.
 
 use crate::common;
+use missive::db::games;
 
 use chrono::{NaiveDateTime, TimeDelta};
 use common::{Backend, TestApp};
@@ -35,7 +36,7 @@ fn rated_game(conn: &mut DbConn, variant: &str, white: i32, black: i32, at: Naiv
 
 /// End game `id` with `result` at `at`, the one way games end.
 fn end(conn: &mut DbConn, id: i32, result: GameResult, at: NaiveDateTime) {
-    let row = missive::game::rows::load(conn, id).unwrap();
+    let row = games::load(conn, id).unwrap();
     missive::game::finish::finish(conn, &row, result, EndReason::Agreement, None, at).unwrap();
 }
 
@@ -609,7 +610,7 @@ fn a_rated_games_adjudicated_result_is_not_overruled(backend: Backend) {
         matches!(&again, Err(missive::domain::error::Error::Invalid(m)) if m.contains("ratings have moved")),
         "{again:?}"
     );
-    let row = missive::game::rows::load(conn, g.id).unwrap();
+    let row = games::load(conn, g.id).unwrap();
     assert_eq!(row.result, Some(GameResult::WhiteWins));
     assert_eq!(app.count(changes), 2);
 }

@@ -2,6 +2,7 @@
 //! archive and profiles, over HTTP on both backends.
 
 use crate::common;
+use missive::db::games;
 
 use common::{Backend, TestApp, TestClient};
 use missive_rules::record;
@@ -849,7 +850,7 @@ fn turn_number_backfill_matches_live_numbering(backend: Backend) {
     let histories = |conn: &mut missive::db::DbConn| -> Vec<String> {
         [plain, black_first]
             .iter()
-            .map(|&id| missive::game::rows::history_of(conn, id).unwrap())
+            .map(|&id| games::history_of(conn, id).unwrap())
             .collect()
     };
     let kept = histories(&mut conn);

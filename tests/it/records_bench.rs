@@ -6,7 +6,7 @@ use crate::common;
 
 use common::{Backend, TestApp};
 use diesel::prelude::*;
-use missive::db::models::NewMove;
+use missive::db::moves::NewMove;
 use missive::db::schema::{game_histories, games, moves};
 use reqwest::StatusCode;
 use std::time::Instant;

@@ -2,6 +2,7 @@
 //! `MISSIVE_TEST_POSTGRES_URL` is set) PostgreSQL.
 
 use crate::common;
+use missive::db::games;
 
 use common::{Backend, TestApp};
 use reqwest::StatusCode;
@@ -1062,7 +1063,7 @@ fn a_repetition_is_seen_whether_or_not_the_game_was_kept(backend: Backend) {
         assert_eq!(j["status"], "finished", "cache {cache_mb} MB");
         assert_eq!(j["result"], "1/2-1/2");
         assert_eq!(j["reason"], "repetition");
-        let stored = missive::game::rows::history_of(&mut app.db(), id).unwrap();
+        let stored = games::history_of(&mut app.db(), id).unwrap();
         assert_eq!(stored, game.history_string());
     }
 }

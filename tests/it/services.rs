@@ -1,6 +1,7 @@
 //! Service functions called directly, with a controlled clock, on both backends.
 
 use crate::common;
+use missive::db::games;
 
 use chrono::{Duration, NaiveDate, NaiveDateTime};
 use common::{Backend, TestApp};
@@ -10,7 +11,6 @@ use missive::domain::error::Error;
 use missive::domain::game_state::Side;
 use missive::game::challenge;
 use missive::game::play;
-use missive::game::rows;
 
 both_backends!(
     stale_position_cannot_store_a_move,
@@ -69,21 +69,21 @@ fn stale_position_cannot_store_a_move(backend: Backend) {
     assert!(matches!(r, play::MoveOutcome::Committed { .. }));
     let r = common::play_move(&mut conn, id, &alice, "d4", Some(0), true, t0());
     assert!(matches!(r, Err(Error::Conflict(_))), "{:?}", r.err());
-    let moves = rows::moves_of(&mut conn, id).unwrap();
+    let moves = missive::db::moves::of_game(&mut conn, id).unwrap();
     assert_eq!(moves.len(), 1);
     assert_eq!(moves[0].display, "e4");
     assert_eq!(moves[0].coordinate, "e2e4");
     assert_eq!(moves[0].from_square.as_deref(), Some("e2"));
     assert_eq!(moves[0].to_square, "e4");
     assert_eq!(moves[0].played_at, t0());
-    let row = rows::load(&mut conn, id).unwrap();
+    let row = games::load(&mut conn, id).unwrap();
     assert_eq!(row.ply, 1);
     assert_eq!(row.turn, Side::Black);
     assert_eq!(row.fen, moves[0].fen_after);
     // A preview stores nothing.
     let r = common::play_move(&mut conn, id, &_bob, "e5", Some(1), false, t0()).unwrap();
     assert!(matches!(r, play::MoveOutcome::Preview { .. }));
-    assert_eq!(rows::moves_of(&mut conn, id).unwrap().len(), 1);
+    assert_eq!(missive::db::moves::of_game(&mut conn, id).unwrap().len(), 1);
 }
 
 fn unique_game_ply_key(backend: Backend) {
@@ -203,7 +203,7 @@ fn sessions_expire(backend: Backend) {
 }
 
 /// A stored move's number follows from the previous move's, as
-/// `rows::next_turn_no` gives it: White and Black share a number, a game
+/// `missive::domain::game_state::next_turn_no` gives it: White and Black share a number, a game
 /// from a position with Black to move starts with Black's 1, and White's
 /// move after it is 2.
 fn stored_move_numbers_follow_the_previous_move(backend: Backend) {

@@ -10,7 +10,7 @@ use chrono::{Duration, NaiveDateTime};
 use common::{Backend, TestApp, TestClient};
 use diesel::prelude::*;
 use missive::clocks::forfeit;
-use missive::db::models::GameRow;
+use missive::db::games::GameRow;
 use missive::db::outbox;
 use missive::db::schema::games;
 use missive::db::{entrants, tournament_games, tournaments};
@@ -180,7 +180,7 @@ fn a_claimed_loss_on_time_is_no_silent_withdrawal(backend: Backend) {
         0
     );
     let first = &mine[0];
-    let claimer_id = missive::game::rows::opponent_of(first, tess.id).unwrap();
+    let claimer_id = missive::db::games::opponent_of(first, tess.id).unwrap();
     let claimer = clients
         .iter()
         .zip(["tess", "yann", "zoe"])
@@ -194,7 +194,7 @@ fn a_claimed_loss_on_time_is_no_silent_withdrawal(backend: Backend) {
     let conn = &mut app.db();
     let e = entrants::find(conn, tid, tess.id).unwrap().unwrap();
     assert!(e.withdrawn_at.is_none(), "{:?}", e.withdrawal_reason);
-    let other = missive::game::rows::load(conn, mine[1].id).unwrap();
+    let other = missive::db::games::load(conn, mine[1].id).unwrap();
     assert_eq!(other.status, GameStatus::Active, "her other game goes on");
     let page = app
         .client()
@@ -222,7 +222,7 @@ fn a_claimed_loss_on_time_is_no_silent_withdrawal(backend: Backend) {
     // forfeit limit is reached, as the page said it would be.
     let later = flag + Duration::days(14);
     assert_eq!(forfeit::sweep_report(conn, later).unwrap().forfeits, 2);
-    let ended = missive::game::rows::load(conn, mine[1].id).unwrap();
+    let ended = missive::db::games::load(conn, mine[1].id).unwrap();
     assert_eq!(ended.reason, Some(EndReason::TimeForfeit));
     let e = entrants::find(conn, tid, tess.id).unwrap().unwrap();
     assert_eq!(

@@ -8,8 +8,8 @@ use crate::common::smtp;
 use chrono::{Duration, NaiveDate, NaiveDateTime};
 use common::{Backend, TestApp};
 use missive::accounts::users as accounts;
-use missive::db::models::GameRow;
 use missive::db::users::User;
+use missive::db::games::{self, GameRow};
 use missive::db::DbConn;
 use missive::db::{byes, entrants, tournament_games, tournaments};
 use missive::domain::dutch;
@@ -19,7 +19,6 @@ use missive::domain::mail_kind::MailKind;
 use missive::domain::tournament_state::TournamentStatus;
 use missive::game::draw;
 use missive::game::resign;
-use missive::game::rows as game_rows;
 use missive::tournaments::directors;
 use missive::tournaments::entry;
 use missive::tournaments::entry::TournamentForm;
@@ -139,20 +138,20 @@ fn time_forfeit(
     start: NaiveDateTime,
     now: NaiveDateTime,
 ) {
-    let mut row = game_rows::load(conn, game_id).unwrap();
-    if game_rows::player_to_move(&row) != Some(loser) {
-        let mover = missive::db::users::find_by_id(conn, game_rows::player_to_move(&row).unwrap())
+    let mut row = games::load(conn, game_id).unwrap();
+    if games::player_to_move(&row) != Some(loser) {
+        let mover = missive::db::users::find_by_id(conn, games::player_to_move(&row).unwrap())
             .unwrap()
             .unwrap();
         common::play_move(conn, game_id, &mover, "e4", None, true, start).unwrap();
-        row = game_rows::load(conn, game_id).unwrap();
+        row = games::load(conn, game_id).unwrap();
     }
     assert!(
         !missive::clocks::forfeit::forfeit_if_flagged(conn, &row, start + Duration::days(2))
             .unwrap()
     );
     assert!(missive::clocks::forfeit::forfeit_if_flagged(conn, &row, now).unwrap());
-    let row = game_rows::load(conn, game_id).unwrap();
+    let row = games::load(conn, game_id).unwrap();
     assert_eq!(row.reason, Some(EndReason::TimeForfeit));
 }
 
@@ -503,7 +502,7 @@ fn read_back_by_the_oracle(app: &TestApp, conn: &mut DbConn, tid: i32) {
     let mut entrants = entrants::of_tournament(conn, tid).unwrap();
     entrants.sort_by_key(|e| (e.seed.unwrap_or(i32::MAX), e.joined_at, e.user_id));
     let number = |user: i32| entrants.iter().position(|e| e.user_id == user).unwrap() + 1;
-    let names = game_rows::user_names(
+    let names = games::user_names(
         conn,
         &entrants.iter().map(|e| e.user_id).collect::<Vec<_>>(),
     )
@@ -681,7 +680,7 @@ fn forfeits_withdraw_and_stand_from_half(backend: Backend) {
     let (e, _) = v.players.iter().find(|(p, _)| p.user_id == fay).unwrap();
     assert!(e.withdrawn_at.is_some());
     assert!(!e.results_cancelled, "3 of 4 completed: at least half");
-    let last = game_rows::load(conn, fays[3].id).unwrap();
+    let last = games::load(conn, fays[3].id).unwrap();
     assert_eq!(last.reason, Some(EndReason::Withdrawal));
     let fl = line(&v.standings, "fay");
     assert_eq!((fl.points2, fl.played, fl.cancelled), (1, 4, false));

@@ -16,7 +16,7 @@ use missive::db::DbConn;
 use missive::domain::game_state::{EndReason, GameResult, GameStatus};
 use missive::domain::mail_kind::MailKind;
 use missive::domain::time_control::{TimeControl, DAY, HOUR};
-use missive::game::{challenge, play, rows};
+use missive::game::{challenge, play};
 use reqwest::StatusCode;
 
 both_backends!(
@@ -99,7 +99,7 @@ fn set_zone(c: &TestClient, zone: &str) {
 }
 
 fn mover_deadline(conn: &mut DbConn, id: i32) -> NaiveDateTime {
-    let row = rows::load(conn, id).unwrap();
+    let row = missive::db::games::load(conn, id).unwrap();
     state::mover_clock(conn, &row).unwrap().unwrap().deadline
 }
 
@@ -123,7 +123,7 @@ fn weekends_free_across_daylight_saving_in_two_zones(backend: Backend) {
     play(conn, a, &alice, "e4", utc(3, 6, 20, 0, 0));
     // 9 hours before his weekend, 39 after it.
     assert_eq!(mover_deadline(conn, a), utc(3, 10, 19, 0, 0));
-    let row = rows::load(conn, a).unwrap();
+    let row = missive::db::games::load(conn, a).unwrap();
     assert_eq!(row.white_clock_secs, Some(2 * DAY - 6 * HOUR + 1));
     // Each sees the deadline in their own zone, the zone named.
     assert_eq!(
@@ -165,7 +165,7 @@ fn weekends_free_across_daylight_saving_in_two_zones(backend: Backend) {
     // second, the game is lost on time.
     let early = utc(3, 10, 18, 59, 59);
     assert_eq!(forfeit::sweep_report(conn, early).unwrap().forfeits, 0);
-    let row = rows::load(conn, a).unwrap();
+    let row = missive::db::games::load(conn, a).unwrap();
     assert_eq!(row.status, GameStatus::Active);
     assert_eq!(row.clock_deadline, Some(utc(3, 10, 19, 0, 0)));
     assert_eq!(
@@ -174,7 +174,7 @@ fn weekends_free_across_daylight_saving_in_two_zones(backend: Backend) {
             .forfeits,
         1
     );
-    let row = rows::load(conn, a).unwrap();
+    let row = missive::db::games::load(conn, a).unwrap();
     assert_eq!(row.result, Some(GameResult::WhiteWins));
     assert_eq!(row.reason, Some(EndReason::TimeForfeit));
     assert_eq!(row.ended_at, Some(utc(3, 10, 19, 0, 0)));
@@ -215,17 +215,23 @@ fn weekends_free_across_daylight_saving_in_two_zones(backend: Backend) {
     );
     let swept = forfeit::sweep_report(conn, utc(3, 28, 10, 0, 0)).unwrap();
     assert_eq!(swept.forfeits, 1, "only game C");
-    assert_eq!(rows::load(conn, c).unwrap().status, GameStatus::Finished);
-    assert_eq!(rows::load(conn, b).unwrap().status, GameStatus::Active);
+    assert_eq!(
+        missive::db::games::load(conn, c).unwrap().status,
+        GameStatus::Finished
+    );
+    assert_eq!(
+        missive::db::games::load(conn, b).unwrap().status,
+        GameStatus::Active
+    );
     // Alice moves on Monday at 08:00 UTC: her clock counted 47 hours.
     play(conn, b, &alice, "d4", utc(3, 30, 8, 0, 0));
-    let row = rows::load(conn, b).unwrap();
+    let row = missive::db::games::load(conn, b).unwrap();
     assert_eq!(row.white_clock_secs, Some(HOUR + 1));
 
     // Bob moves to Tokyo while it is his turn in B: his weekend is now
     // Friday 15:00 UTC to Sunday 15:00 UTC (no summer time there).
     set_zone(&cb, "Asia/Tokyo");
-    let row = rows::load(conn, b).unwrap();
+    let row = missive::db::games::load(conn, b).unwrap();
     // The stored bound is back to the one that ignores weekends.
     assert_eq!(row.clock_deadline, Some(utc(4, 1, 8, 0, 0)));
     // Monday 08:00 to Friday 15:00 UTC is more than his 48 hours.
@@ -640,14 +646,20 @@ fn dashboard_with_500_games(backend: Backend) {
     assert!(p.has("Spring Cup (100)"));
     assert!(p.has("Not in a tournament (350)"));
     for id in listed(&p.body, "wait-list") {
-        assert_eq!(rows::load(conn, id).unwrap().tournament_id, Some(cups[0]));
+        assert_eq!(
+            missive::db::games::load(conn, id).unwrap().tournament_id,
+            Some(cups[0])
+        );
     }
     let both = expected(conn, Some("chess"), Some(cups[1]));
     let p = ca.get(&format!("/?variant=chess&tournament={}", cups[1]));
     assert_eq!(listed(&p.body, "turn-list"), both);
     let outside = ca.get("/?tournament=none");
     for id in listed(&outside.body, "turn-list") {
-        assert_eq!(rows::load(conn, id).unwrap().tournament_id, None);
+        assert_eq!(
+            missive::db::games::load(conn, id).unwrap().tournament_id,
+            None
+        );
     }
     // Nonsense filters show nothing rather than failing.
     let p = ca.get("/?variant=%3Cscript%3E&tournament=zz");

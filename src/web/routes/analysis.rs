@@ -4,11 +4,11 @@
 //! (`move`), so it works without script; the board script fills the move
 //! field from clicks as on the game page.
 
+use crate::db::games;
 use crate::domain::error::Error;
 use crate::game::conditional;
-use crate::game::positions::LegalList;
-use crate::game::rows;
 use crate::web::views::board_svg::{self, SvgOptions};
+use crate::web::views::legal_moves::LegalList;
 use crate::web::{db_read, html, parse_id, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
@@ -53,12 +53,12 @@ pub async fn show(
     let user = ctx.require_user()?.clone();
     let state = ctx.state.clone();
     let (row, start) = db_read(&ctx.state, move |conn| {
-        let row = rows::load(conn, id)?;
-        let restored = state.positions.game(&row, || rows::history_of(conn, id))?;
+        let row = games::load(conn, id)?;
+        let restored = state.positions.game(&row, || games::history_of(conn, id))?;
         Ok((row, restored.game.clone()))
     })
     .await?;
-    let side = rows::side_of(&row, user.id).ok_or_else(|| {
+    let side = games::side_of(&row, user.id).ok_or_else(|| {
         Error::Forbidden("Only the two players can try lines for this game.".into())
     })?;
     // Bounded: a line has at most `LINE_PLIES_MAX` moves to play.

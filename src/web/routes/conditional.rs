@@ -2,9 +2,9 @@
 //! sent together with a move.
 
 use crate::db::users::User;
+use crate::db::games;
 use crate::domain::error::Error;
 use crate::game::conditional;
-use crate::game::rows;
 use crate::web::routes::game_load::{drawn_for, load_game};
 use crate::web::routes::game_page::{render_game, PageExtras};
 use crate::web::{db_read, html, now, parse_id, see_other, write_once, AppState, Ctx};
@@ -37,8 +37,8 @@ pub async fn add_line(
 ) -> Result<(), Error> {
     let (reads, user, text) = (state.clone(), user.clone(), text.to_string());
     let new = db_read(state, move |conn| {
-        let row = rows::load(conn, id)?;
-        let restored = reads.positions.game(&row, || rows::history_of(conn, id))?;
+        let row = games::load(conn, id)?;
+        let restored = reads.positions.game(&row, || games::history_of(conn, id))?;
         conditional::prepare_line(conn, row, &restored.game, &user, &text)
     })
     .await?;
@@ -65,11 +65,11 @@ pub async fn check_with_move(
         line.to_string(),
     );
     db_read(state, move |conn| {
-        let row = rows::load(conn, id)?;
-        let Some(side) = rows::side_of(&row, user.id) else {
+        let row = games::load(conn, id)?;
+        let Some(side) = games::side_of(&row, user.id) else {
             return Ok(());
         };
-        let restored = reads.positions.game(&row, || rows::history_of(conn, id))?;
+        let restored = reads.positions.game(&row, || games::history_of(conn, id))?;
         let mut after = restored.game.clone();
         if after.play_text(&move_text).is_err() {
             return Ok(());

@@ -5,14 +5,13 @@
 //! tournament, so it works without script.
 
 use crate::clocks::turn_order;
-use crate::db::models::GameRow;
+use crate::db::games::{self, GameRow};
 use crate::db::schema::tournaments;
 use crate::db::users::User;
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, Side};
 use crate::domain::time_control::utc_minute;
 use crate::domain::week::local_minute;
-use crate::game::rows;
 use crate::web::views::variant_name;
 use crate::web::{db_read, html, Ctx, Page};
 use actix_web::http::StatusCode;
@@ -241,7 +240,7 @@ enum List {
 
 fn list_of(g: &GameRow, uid: i32) -> List {
     match g.status {
-        GameStatus::Active if rows::player_to_move(g) == Some(uid) => List::Turn,
+        GameStatus::Active if games::player_to_move(g) == Some(uid) => List::Turn,
         GameStatus::Active => List::Waiting,
         GameStatus::Pending if g.challenger_id == uid => List::Waiting,
         GameStatus::Pending => List::Challenge,
@@ -331,8 +330,8 @@ pub async fn show(ctx: Ctx, user: User, q: DashboardQuery) -> Result<HttpRespons
         let q = &query;
         // Open games all (the lists page them), closed ones only as many
         // as are shown: a player's history is not read whole.
-        let mut mine = rows::open_games_of(conn, uid)?;
-        mine.extend(rows::latest_closed_of(
+        let mut mine = games::open_games_of(conn, uid)?;
+        mine.extend(games::latest_closed_of(
             conn,
             uid,
             FINISHED_SHOWN,
@@ -355,7 +354,7 @@ pub async fn show(ctx: Ctx, user: User, q: DashboardQuery) -> Result<HttpRespons
         });
         let shown = Shown::cut(mine, uid, &dues, q);
         let own = crate::ratings::read::table_of(conn, &[uid], now)?;
-        let seeks = rows::open_seeks(conn, uid, &own)?;
+        let seeks = crate::game::challenge::open_seeks(conn, uid, &own)?;
         let mut ids: Vec<i32> = shown
             .games()
             .chain(seeks.iter())
@@ -364,7 +363,7 @@ pub async fn show(ctx: Ctx, user: User, q: DashboardQuery) -> Result<HttpRespons
             .collect();
         ids.sort_unstable();
         ids.dedup();
-        let names = rows::user_names(conn, &ids)?;
+        let names = games::user_names(conn, &ids)?;
         let ratings = crate::ratings::read::table_of(conn, &ids, now)?;
         Ok((shown, choices, seeks, names, dues, ratings))
     })
@@ -382,10 +381,10 @@ pub async fn show(ctx: Ctx, user: User, q: DashboardQuery) -> Result<HttpRespons
         }
     };
     let line_of = |g: &GameRow, note: String| {
-        let theirs = rows::side_of(g, uid).map(|c| Side::from(c).opponent());
+        let theirs = games::side_of(g, uid).map(|c| Side::from(c).opponent());
         let flag = if theirs.is_some() && g.draw_offer == theirs {
             Some("draw offered")
-        } else if g.ply > 0 && rows::player_to_move(g) == Some(uid) {
+        } else if g.ply > 0 && games::player_to_move(g) == Some(uid) {
             Some("they moved")
         } else {
             None
@@ -450,7 +449,7 @@ pub async fn show(ctx: Ctx, user: User, q: DashboardQuery) -> Result<HttpRespons
                     ]
                 })
                 .unwrap_or(["White", "Black"]);
-            let what = rows::describe_result(g, sides).unwrap_or_else(|| g.status.to_string());
+            let what = games::describe_result(g, sides).unwrap_or_else(|| g.status.to_string());
             line_of(
                 g,
                 format!("{what}, {}", utc_minute(g.ended_at.unwrap_or(g.updated_at))),

@@ -2,6 +2,7 @@
 //! offer or answer a draw.
 
 use crate::db::users::User;
+use crate::db::games;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::game::challenge;
@@ -11,8 +12,8 @@ use crate::game::finish::check_participant;
 use crate::game::play;
 use crate::game::play::MoveOutcome;
 use crate::game::resign;
+use crate::game::restore;
 use crate::game::takeback;
-use crate::game::{restore, rows};
 use crate::web::routes::conditional::{add_line, check_with_move, page_with_error};
 use crate::web::routes::game_load::{drawn_for, load_game};
 use crate::web::routes::game_page::{render_game, PageExtras};
@@ -212,7 +213,7 @@ pub(crate) async fn asking(
     ctx: &Ctx,
     raw_id: &str,
     csrf: &str,
-    check: impl FnOnce(&crate::db::models::GameRow, &User) -> Result<missive_rules::Color, Error>
+    check: impl FnOnce(&games::GameRow, &User) -> Result<missive_rules::Color, Error>
         + Clone
         + Send
         + 'static,
@@ -221,11 +222,11 @@ pub(crate) async fn asking(
     let id = parse_id(raw_id)?;
     let user = ctx.require_user()?.clone();
     let (variant_name, opponent) = db_read(&ctx.state, move |conn| {
-        let row = rows::load(conn, id)?;
+        let row = games::load(conn, id)?;
         let other = check.clone()(&row, &user)?;
         let variant = restore::variant_of(&row)?;
-        let opponent = match rows::player_of(&row, other) {
-            Some(o) => rows::user_names(conn, &[o])?.remove(&o),
+        let opponent = match games::player_of(&row, other) {
+            Some(o) => games::user_names(conn, &[o])?.remove(&o),
             None => None,
         };
         Ok((

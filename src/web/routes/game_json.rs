@@ -1,17 +1,17 @@
 //! A game as JSON (`/games/{id}.json`).
 
-use crate::db::models::MoveRow;
+use crate::db::games;
+use crate::db::moves::{self, MoveRow};
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, Side};
 use crate::game::restore;
-use crate::game::rows;
 use crate::web::routes::game_load::{load_game, Loaded};
 use crate::web::{parse_id, Ctx};
 use actix_web::{web, HttpResponse};
 
 pub async fn json(path: web::Path<String>, ctx: Ctx) -> Result<HttpResponse, Error> {
     let id = parse_id(&path)?;
-    let data = load_game(&ctx, id, |c, row| rows::moves_of(c, row.id)).await?;
+    let data = load_game(&ctx, id, |c, row| moves::of_game(c, row.id)).await?;
     let body = game_body(&data, ctx.user.as_ref().map(|u| u.id))?;
     Ok(HttpResponse::Ok()
         .content_type("application/json")
@@ -111,7 +111,7 @@ pub fn game_body(
         })
         .collect();
     // The viewer's own conditional lines, for a player (nobody else's).
-    let player = viewer.is_some_and(|v| rows::side_of(row, v).is_some());
+    let player = viewer.is_some_and(|v| games::side_of(row, v).is_some());
     if player {
         body["conditional_lines"] = data
             .lines

@@ -2,13 +2,13 @@
 //! events, ratings and the viewer's lines, in one database call.
 
 use crate::clocks::state;
-use crate::db::models::GameRow;
+use crate::db::games::{self, GameRow};
+use crate::db::moves;
 use crate::db::DbConn;
 use crate::domain::clock::GameClock;
 use crate::domain::error::Error;
 use crate::domain::game_state::GameStatus;
 use crate::game::positions::Restored;
-use crate::game::rows;
 use crate::web::views::move_lines::window_around;
 use crate::web::{now, AppState, Ctx};
 use std::collections::HashMap;
@@ -27,9 +27,9 @@ pub struct Loaded<Ms = Drawn> {
     /// The tournament the game belongs to: its id and name.
     pub(crate) tournament: Option<(i32, String)>,
     /// The viewer's conditional lines, while the game is on.
-    pub lines: Vec<crate::game::conditional::Line>,
+    pub lines: Vec<crate::domain::conditional_line::Line>,
     /// The game's events (leave, outages, reminders, claims, takebacks...).
-    pub events: Vec<crate::game::events::GameEvent>,
+    pub events: Vec<crate::db::game_events::GameEvent>,
     /// The players' ratings in the game's variant.
     pub ratings: crate::ratings::game_view::GameRatings,
     /// Whether the viewer, a player of this game, may ask to take back a move.
@@ -64,10 +64,10 @@ pub fn drawn_for(
     move |conn, row| {
         let restored = state
             .positions
-            .game(row, || rows::history_of(conn, row.id))?;
+            .game(row, || games::history_of(conn, row.id))?;
         let (first, last) = window_around(shown_ply(view, row.ply), row.ply);
         let listed = state.listed.window(row, first, last, |from, to| {
-            rows::moves_between(conn, row.id, from, to)
+            moves::between(conn, row.id, from, to)
         })?;
         Ok(Drawn { listed, restored })
     }
@@ -109,9 +109,9 @@ pub(crate) fn read_game<Ms>(
     moves: impl FnOnce(&mut DbConn, &GameRow) -> Result<Ms, Error>,
 ) -> Result<Loaded<Ms>, Error> {
     crate::db::together(conn, |conn| {
-        let (row, note) = rows::load_with_note(conn, id, viewer)?;
+        let (row, note) = games::load_with_note(conn, id, viewer)?;
         let moves = moves(conn, &row)?;
-        let events = crate::game::events::events_of(conn, row.id)?;
+        let events = crate::db::game_events::events_of(conn, row.id)?;
         // A director's extension or adjudication names the director.
         let ids: Vec<i32> = [
             Some(row.challenger_id),
@@ -123,7 +123,7 @@ pub(crate) fn read_game<Ms>(
         .chain(events.iter().map(|e| e.user_id))
         .flatten()
         .collect();
-        let names = state.names.of(&ids, |ids| rows::user_names(conn, ids))?;
+        let names = state.names.of(&ids, |ids| games::user_names(conn, ids))?;
         let clock = state::view(conn, &row, now())?;
         let tournament = match row.tournament_id {
             Some(t) => crate::db::tournaments::name_of(conn, t)?.map(|name| (t, name)),
@@ -132,7 +132,7 @@ pub(crate) fn read_game<Ms>(
         // Private: only the owner's own, and only while the game is on.
         let lines = match viewer {
             Some(v) if row.conditional_count > 0 && row.status == GameStatus::Active => {
-                crate::game::conditional::lines_of(conn, row.id, row.ply, Some(v))?
+                crate::db::conditional_lines::lines_of(conn, row.id, row.ply, Some(v))?
             }
             _ => Vec::new(),
         };

@@ -3,14 +3,15 @@
 
 use crate::domain::clock::{GameClock, SideClock};
 use crate::db::users::User;
+use crate::db::games;
+use crate::db::moves;
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, Side};
 use crate::domain::time_control as clock;
-use crate::game::positions::{LegalList, LegalMove};
 use crate::game::restore;
-use crate::game::rows;
 use crate::web::routes::game_load::{drawn_for, load_game, read_game, shown_ply, Loaded};
 use crate::web::views::board_svg::SvgOptions;
+use crate::web::views::legal_moves::{self, LegalList, LegalMove};
 use crate::web::views::move_lines::{move_lines, ListWindow, MoveLine};
 use crate::web::views::pictures::PictureOf;
 use crate::web::views::{board_text, move_warning};
@@ -217,7 +218,7 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
     let variant = restore::variant_of(row)?;
     let game = &data.moves.restored.game;
     let viewer: Option<&User> = ctx.user.as_ref();
-    let my_side = viewer.and_then(|u| rows::side_of(row, u.id));
+    let my_side = viewer.and_then(|u| games::side_of(row, u.id));
     let sides = [
         variant.side_name(Color::White).to_string(),
         variant.side_name(Color::Black).to_string(),
@@ -302,10 +303,10 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
         GameStatus::Withdrawn => "The challenge was withdrawn.".into(),
         GameStatus::Finished => "The game is over.".into(),
     };
-    let result = rows::describe_result(row, [&sides[0], &sides[1]])
+    let result = games::describe_result(row, [&sides[0], &sides[1]])
         .map(|r| format!("{} ({r})", row.result.map(|r| r.code()).unwrap_or_default()));
     let legal = if can_move {
-        data.moves.restored.legal_moves()
+        legal_moves::of_restored(&data.moves.restored)
     } else {
         Arc::default()
     };
@@ -404,7 +405,7 @@ fn render_game_inner(ctx: &Ctx, data: &Loaded, extras: PageExtras) -> Result<Str
         }),
         after: match (row.status, mine) {
             (GameStatus::Finished, Some(side)) => Some(AfterGame {
-                rematch: rows::opponent_of(row, uid.unwrap_or_default())
+                rematch: games::opponent_of(row, uid.unwrap_or_default())
                     .and_then(|o| data.names.get(&o).cloned())
                     .map(|o| crate::game::rematch::Rematch::of(row, side, o))
                     .transpose()?,
@@ -496,10 +497,7 @@ struct MovesPage<'a> {
 /// (the game page lists only a window of a long game).
 pub async fn all_moves(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Error> {
     let id = parse_id(&path)?;
-    let data = load_game(&ctx, id, |c, row| {
-        rows::moves_between(c, row.id, 1, row.ply)
-    })
-    .await?;
+    let data = load_game(&ctx, id, |c, row| moves::between(c, row.id, 1, row.ply)).await?;
     let row = &data.row;
     let name = |id: Option<i32>| {
         id.and_then(|i| data.names.get(&i).cloned())

@@ -2,9 +2,9 @@
 //! player's request for it) and more time for a player (issue 40).
 
 use crate::db::users::User;
+use crate::db::games;
 use crate::db::DbConn;
 use crate::domain::error::Error;
-use crate::game::rows as game_rows;
 use crate::tournaments::{adjudication, directors, extension};
 use crate::web::{now, parse_id, see_other, write_once, Ctx};
 use actix_web::{web, HttpResponse};
@@ -88,7 +88,7 @@ pub async fn request_adjudication(
     let note = form.into_inner().note;
     let tid = write_once(&ctx.state, move |conn| {
         adjudication::request_adjudication(conn, id, &user, &note, now())?;
-        Ok(game_rows::load(conn, id)?.tournament_id)
+        Ok(games::load(conn, id)?.tournament_id)
     })
     .await?;
     Ok(see_other(&match tid {

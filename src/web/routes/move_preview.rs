@@ -5,9 +5,10 @@
 //! it costs, the board it leaves, and Confirm (with the focus) or Cancel.
 //! Nothing is stored until Confirm posts the move again.
 
+use crate::db::games;
 use crate::domain::error::Error;
 use crate::domain::game_state::GameStatus;
-use crate::game::{restore, rows};
+use crate::game::restore;
 use crate::web::routes::game_load::{drawn_for, load_game};
 use crate::web::routes::game_page::{render_game, PageExtras, Preview};
 use crate::web::{html, parse_id, see_other, Ctx, Page};
@@ -67,7 +68,7 @@ pub async fn show(
     // The game moved on, or is not this player's to move: its page says how
     // it stands now.
     let seen = q.ply.trim();
-    let mine = rows::side_of(row, user.id);
+    let mine = games::side_of(row, user.id);
     if (!seen.is_empty() && seen != row.ply.to_string())
         || row.status != GameStatus::Active
         || mine != Some(game.side_to_move())
@@ -75,7 +76,7 @@ pub async fn show(
     {
         return Ok(see_other(&game_page));
     }
-    if q.text.len() > rows::MOVE_TEXT_MAX {
+    if q.text.len() > crate::domain::game_state::MOVE_TEXT_MAX {
         return Err(Error::BadRequest(
             "That text is far too long to be a move.".into(),
         ));

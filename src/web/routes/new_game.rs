@@ -5,7 +5,6 @@ use crate::domain::error::Error;
 use crate::domain::time_control as clock;
 use crate::game::challenge;
 use crate::game::challenge::Challenge;
-use crate::game::rows;
 use crate::web::routes::variant_groups::{self, Group};
 use crate::web::{html, now, see_other, write_once, Ctx, Page};
 use actix_web::http::StatusCode;
@@ -209,7 +208,7 @@ pub async fn create(ctx: Ctx, form: web::Form<NewGameForm>) -> Result<HttpRespon
                 variant: crate::web::clip(&f.variant, 40),
                 opponent: crate::web::clip(&f.opponent, 40),
                 color: crate::web::clip(&f.color, 10),
-                fen: crate::web::clip(&f.fen, rows::FEN_MAX),
+                fen: crate::web::clip(&f.fen, crate::domain::game_state::FEN_MAX),
                 presets: clock::presets(),
                 time_control: crate::web::clip(&time_control, 80),
                 custom_time_control: custom_control(&crate::web::clip(&time_control, 80)),

@@ -1,6 +1,7 @@
 //! For operators (issue 43): readiness and metrics. `/healthz` (liveness)
 //! is in `pages`: it touches nothing.
 
+use crate::db::games;
 use crate::domain::error::Error;
 use crate::web::State;
 use actix_web::{http::header, web, HttpRequest, HttpResponse};
@@ -91,7 +92,7 @@ pub async fn metrics(req: HttpRequest, state: State) -> Result<HttpResponse, Err
     let pool_max = state.pool.max_size();
     let now = crate::util::now();
     let scraped = crate::web::db_read(&state, move |conn| {
-        let active_games = crate::game::rows::active_count(conn)?;
+        let active_games = games::active_count(conn)?;
         let (outbox_unsent, oldest) = crate::db::outbox::backlog(conn)?;
         Ok(crate::metrics::Scraped {
             active_games,

@@ -2,11 +2,12 @@
 //! that move in that game without logging in, and nothing else.
 
 use crate::accounts::links::{self, LinkProblem, PlayLink};
+use crate::db::games;
+use crate::db::moves;
 use crate::domain::error::Error;
 use crate::game::play;
 use crate::game::play::MoveOutcome;
 use crate::game::restore;
-use crate::game::rows;
 use crate::web::routes::game_page::{clock_lines, ClockLines, Preview};
 use crate::web::views::board_svg::SvgOptions;
 use crate::web::views::board_text;
@@ -51,7 +52,7 @@ struct PlayLinkPage {
     variant_id: &'static str,
     svg: String,
     moves: String,
-    legal: std::sync::Arc<crate::game::positions::LegalList>,
+    legal: std::sync::Arc<crate::web::views::legal_moves::LegalList>,
     /// A legal move, for the field's placeholder.
     example: String,
     /// The move asked to be previewed, with its confirm form.
@@ -111,7 +112,7 @@ fn render_page(
     let row = &data.row;
     let variant = restore::variant_of(row)?;
     let game = &data.restored.game;
-    let flipped = rows::side_of(row, link.user) == Some(Color::Black);
+    let flipped = games::side_of(row, link.user) == Some(Color::Black);
     let svg = board_text::board_and_text(
         &game.board_view(),
         &SvgOptions {
@@ -119,7 +120,7 @@ fn render_page(
             last_move: data.last.as_ref().map(|(f, t)| (f.as_deref(), t.as_str())),
         },
     );
-    let legal = data.restored.legal_moves();
+    let legal = crate::web::views::legal_moves::of_restored(&data.restored);
     let page = PlayLinkPage {
         page: ctx.page(),
         id: row.id,
@@ -158,7 +159,7 @@ fn render_page(
 }
 
 struct Checked {
-    row: crate::db::models::GameRow,
+    row: games::GameRow,
     /// The game at its current ply, from the position cache.
     restored: std::sync::Arc<crate::game::positions::Restored>,
     user: crate::db::users::User,
@@ -183,10 +184,10 @@ async fn check(
         };
         let restored = state
             .positions
-            .game(&row, || rows::history_of(conn, row.id))?;
-        let moves = rows::moves_of(conn, row.id)?;
+            .game(&row, || games::history_of(conn, row.id))?;
+        let moves = moves::of_game(conn, row.id)?;
         let ids: Vec<i32> = [row.white_id, row.black_id].into_iter().flatten().collect();
-        let names = rows::user_names(conn, &ids)?;
+        let names = games::user_names(conn, &ids)?;
         let opponent_id = if row.white_id == Some(user.id) {
             row.black_id
         } else {
@@ -298,7 +299,9 @@ pub async fn play(
             None,
         ),
         // Too late: the game was just lost on time (the page says so).
-        Err(Error::Conflict(msg)) if msg == rows::TIME_RAN_OUT => Err(Error::Conflict(msg)),
+        Err(Error::Conflict(msg)) if msg == crate::domain::game_state::TIME_RAN_OUT => {
+            Err(Error::Conflict(msg))
+        }
         // Another request played this ply first: the link is used.
         Err(Error::Conflict(_)) => refused(&ctx, id, LinkProblem::Used),
         Err(e) => Err(e),

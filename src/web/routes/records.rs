@@ -1,12 +1,12 @@
 //! Game records (issue 11): exports, private notes, the archive, public
 //! profiles and the record checking form.
 
-use crate::db::models::GameRow;
+use crate::db::games::{self, GameRow};
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameResult, GameStatus};
+use crate::game::exports;
 use crate::game::records::{self as svc, ArchiveFilter, CheckReport, Format, VariantRecord};
-use crate::game::{exports, rows};
 use crate::web::rules_pool::{checks_work, rules_work};
 use crate::web::views::variant_name;
 use crate::web::{clip, db_read, html, now, parse_id, see_other, write_once, Ctx, Page};
@@ -427,7 +427,7 @@ pub async fn feed(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Err
                     r.reason.map(|r| r.describe()).unwrap_or_default()
                 ),
             });
-        } else if rows::player_to_move(r) == Some(user.id) {
+        } else if games::player_to_move(r) == Some(user.id) {
             entries.push(FeedEntry {
                 id: format!("{site}/games/{}#ply-{}", r.id, r.ply),
                 title: format!("Your turn in game {}", r.id),

@@ -1,7 +1,7 @@
 //! A game's event history as its page shows it.
 
+use crate::db::game_events::GameEvent;
 use crate::domain::game_event::EventKind;
-use crate::game::events::GameEvent;
 use std::collections::HashMap;
 
 /// One line of the history: when, who (if a person), what.

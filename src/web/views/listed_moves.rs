@@ -13,7 +13,8 @@
 //! shown another game's moves. Several server processes on one database
 //! each keep their own: there is nothing to invalidate.
 
-use crate::db::models::{GameRow, ListedMove};
+use crate::db::games::GameRow;
+use crate::db::moves::ListedMove;
 use crate::domain::error::Error;
 use chrono::NaiveDateTime;
 use quick_cache::sync::Cache;

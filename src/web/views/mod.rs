@@ -6,6 +6,7 @@ pub mod board_text;
 mod contrast;
 pub mod history;
 pub mod ics;
+pub mod legal_moves;
 pub mod legend;
 pub mod listed_moves;
 pub mod move_lines;

@@ -1,7 +1,7 @@
 //! The game's move list: plies grouped into numbered lines, and which
 //! window of a long game the page lists.
 
-use crate::db::models::ListedMove;
+use crate::db::moves::ListedMove;
 use std::borrow::Borrow;
 
 /// One move of the move list: a link to the position after it.

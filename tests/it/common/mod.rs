@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 use diesel::prelude::*;
+use missive::db::games;
 use reqwest::blocking::{Client, Response};
 use reqwest::StatusCode;
 
@@ -479,11 +480,7 @@ impl TestClient {
 
 /// A round-robin chess tournament that `director` (made one) runs for the
 /// signed-up `entrants`, started: its first game.
-pub fn tournament_game(
-    app: &TestApp,
-    director: &str,
-    entrants: &[&str],
-) -> missive::db::models::GameRow {
+pub fn tournament_game(app: &TestApp, director: &str, entrants: &[&str]) -> games::GameRow {
     use missive::tournaments::entry::TournamentForm;
     use missive::tournaments::{directors, entry, rounds};
     let conn = &mut app.db();

@@ -4,8 +4,9 @@
 #![allow(dead_code)]
 
 use diesel::prelude::*;
+use missive::db::games;
+use missive::db::moves;
 use missive::db::DbConn;
-use missive::game::rows;
 use missive::smtp_sink::SmtpSink;
 use std::collections::HashMap;
 
@@ -35,8 +36,8 @@ pub fn check_games(conn: &mut DbConn, acked: &[Acked]) -> usize {
         .unwrap();
     let mut stored: HashMap<(i32, i32), String> = HashMap::new();
     for id in ids {
-        let row = rows::load(conn, id).unwrap();
-        let moves = rows::moves_of(conn, id).unwrap();
+        let row = games::load(conn, id).unwrap();
+        let moves = moves::of_game(conn, id).unwrap();
         let variant = missive_rules::variant(&row.variant).unwrap();
         let mut game = missive_rules::Game::new(variant, Some(&row.start_fen)).unwrap();
         for (i, m) in moves.iter().enumerate() {

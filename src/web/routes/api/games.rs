@@ -4,12 +4,14 @@
 
 use super::{json_ok, ApiResult, ApiUser, Problem};
 use crate::db::users::User;
+use crate::db::games;
+use crate::db::moves;
 use crate::db::DbConn;
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::game_state::GameStatus;
 use crate::game::play::{self, MoveOutcome};
-use crate::game::{conditional, draw, records, resign, rows};
+use crate::game::{conditional, draw, records, resign};
 use crate::web::routes::game_json::game_body;
 use crate::web::routes::game_load::load_game_for;
 use crate::web::{clip, db_read, db_short, now, parse_id, write_once, AppState};
@@ -57,7 +59,7 @@ pub struct DeleteLineBody {
 
 /// A game as it stands now, as `user` sees it.
 async fn game_now(state: &Arc<AppState>, id: i32, user: &User) -> Result<serde_json::Value, Error> {
-    let data = load_game_for(state, id, Some(user.id), |c, row| rows::moves_of(c, row.id)).await?;
+    let data = load_game_for(state, id, Some(user.id), |c, row| moves::of_game(c, row.id)).await?;
     game_body(&data, Some(user.id))
 }
 
@@ -81,14 +83,14 @@ pub async fn list(me: ApiUser, q: web::Query<GamesQuery>) -> ApiResult {
     };
     let user_id = me.user.id;
     let (mut games, names) = db_read(&me.state, move |conn| {
-        let games = rows::games_of(conn, user_id)?;
-        let names = rows::player_names(conn, &games)?;
+        let games = games::games_of(conn, user_id)?;
+        let names = games::player_names(conn, &games)?;
         Ok((games, names))
     })
     .await?;
     games.retain(|g| status.is_none_or(|s| g.status == s));
     if my_turn {
-        games.retain(|g| rows::player_to_move(g) == Some(user_id));
+        games.retain(|g| games::player_to_move(g) == Some(user_id));
     }
     games.sort_by_key(|g| std::cmp::Reverse(g.id));
     let name = |id: Option<i32>| id.and_then(|i| names.get(&i).cloned());
@@ -105,7 +107,7 @@ pub async fn list(me: ApiUser, q: web::Query<GamesQuery>) -> ApiResult {
                 "black": name(g.black_id),
                 "ply": g.ply,
                 "side_to_move": if active { Some(g.turn) } else { None },
-                "my_turn": rows::player_to_move(g) == Some(user_id),
+                "my_turn": games::player_to_move(g) == Some(user_id),
                 "draw_offer": g.draw_offer,
                 "result": g.result,
                 "reason": g.reason,
@@ -233,11 +235,11 @@ async fn lines_json(
     user_id: i32,
 ) -> Result<serde_json::Value, Error> {
     let lines = db_read(state, move |conn| {
-        let row = rows::load(conn, id)?;
-        if rows::side_of(&row, user_id).is_none() || row.status != GameStatus::Active {
+        let row = games::load(conn, id)?;
+        if games::side_of(&row, user_id).is_none() || row.status != GameStatus::Active {
             return Ok(Vec::new());
         }
-        conditional::lines_of(conn, id, row.ply, Some(user_id))
+        crate::db::conditional_lines::lines_of(conn, id, row.ply, Some(user_id))
     })
     .await?;
     let listed: Vec<serde_json::Value> = lines

@@ -9,11 +9,12 @@ use super::xfcc_games::{my_games, XfccGame};
 use crate::accounts::api_credentials;
 use crate::accounts::login_limit::{self, Attempt, LoginLimits};
 use crate::db::users::User;
+use crate::db::games;
 use crate::domain::api_credential::CredentialKind;
 use crate::domain::codes::text_codes;
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameStatus, Side};
-use crate::game::{draw, resign, rows};
+use crate::game::{draw, resign};
 use crate::web::routes::api::games::{move_text, play_move};
 use crate::web::{db_read, now, write_once, AppState, State};
 use actix_web::http::{header, StatusCode};
@@ -325,12 +326,12 @@ async fn make_a_move(state: &Arc<AppState>, user: &User, call: &Call) -> Result<
     let Ok(id) = call.text("gameId").parse::<i32>() else {
         return Ok(XfccResult::InvalidGameID);
     };
-    let row = match db_read(state, move |conn| rows::load(conn, id)).await {
+    let row = match db_read(state, move |conn| games::load(conn, id)).await {
         Ok(row) => row,
         Err(Error::NotFound(_)) => return Ok(XfccResult::InvalidGameID),
         Err(e) => return Err(e),
     };
-    let Some(color) = rows::side_of(&row, user.id) else {
+    let Some(color) = games::side_of(&row, user.id) else {
         return Ok(XfccResult::NotYourGame);
     };
     let mine = Side::from(color);
@@ -398,7 +399,10 @@ fn answer(done: Result<(), Error>) -> Result<XfccResult, Error> {
             XfccResult::MoveIsAmbiguous
         }
         Err(Error::Invalid(_)) => XfccResult::InvalidMove,
-        Err(Error::Conflict(why)) if why == rows::TIME_RAN_OUT || why == rows::FLAG_FELL => {
+        Err(Error::Conflict(why))
+            if why == crate::domain::game_state::TIME_RAN_OUT
+                || why == crate::domain::game_state::FLAG_FELL =>
+        {
             XfccResult::LostOnTime
         }
         Err(Error::Conflict(_)) => XfccResult::InvalidMoveNumber,

@@ -3,18 +3,15 @@
 //! `XfccGame` type of `templates/xfcc/wsdl.xml`).
 
 use crate::clocks::state;
-use crate::db::models::GameRow;
-use crate::db::schema::games;
+use crate::db::games::{self, GameRow};
 use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
-use crate::domain::game_state::{GameStatus, Side};
+use crate::domain::game_state::Side;
 use crate::game::exports::{self, ExportRows};
 use crate::game::records::Format;
-use crate::game::rows;
 use crate::web::rules_pool::rules_work;
 use crate::web::AppState;
-use diesel::prelude::*;
 use missive_rules::Color;
 use std::sync::Arc;
 
@@ -77,19 +74,14 @@ fn read_games(
     user: &User,
     now: chrono::NaiveDateTime,
 ) -> Result<Vec<Read>, Error> {
-    let mine: Vec<GameRow> = games::table
-        .filter(games::white_id.eq(user.id).or(games::black_id.eq(user.id)))
-        .filter(games::status.eq(GameStatus::Active.code()))
-        .order(games::id.asc())
-        .select(GameRow::as_select())
-        .load(conn)?;
+    let mine = games::active_games_of(conn, user.id)?;
     // One read of the players' names for all the games, then each game's
     // export rows apart (its movetext is written game by game).
     let ExportRows { games, names } =
         exports::load_rows(conn, mine.clone(), &state.records, Format::Pgn)?;
     let mut read = Vec::with_capacity(mine.len());
     for (row, game) in mine.into_iter().zip(games) {
-        let Some(side) = rows::side_of(&row, user.id) else {
+        let Some(side) = games::side_of(&row, user.id) else {
             continue;
         };
         let clock = state::view(conn, &row, now)?;
