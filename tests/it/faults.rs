@@ -11,6 +11,7 @@ use crate::common::move_load;
 use crate::common::server_proc;
 use crate::common::stored;
 
+use crate::common::smtp_sink::{free_port, SmtpSink};
 use diesel::prelude::*;
 use load::{Http, Player, Table};
 use missive::db::DbConn;
@@ -19,7 +20,6 @@ use missive::game::challenge;
 use missive::game::draw;
 use missive::game::play;
 use missive::game::rows;
-use missive::smtp_sink::{free_port, SmtpSink};
 use move_load::{run_load, setup, tables_of, Load};
 use rand::{Rng, SeedableRng};
 use server_proc::{moves_under_way, spawn, spawn_with, Proc, SECRET};

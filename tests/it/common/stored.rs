@@ -3,10 +3,10 @@
 
 #![allow(dead_code)]
 
+use super::smtp_sink::SmtpSink;
 use diesel::prelude::*;
 use missive::db::DbConn;
 use missive::game::rows;
-use missive::smtp_sink::SmtpSink;
 use std::collections::HashMap;
 
 /// A move the server acknowledged with 303: (game, ply, coordinate).
