@@ -4,4 +4,4 @@
 # another game's JSON p50/p99 under ten concurrent exports (release build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo test --release --test it bounded_bench::bounded_work -- --ignored --nocapture
+exec cargo bench --quiet --bench bounded

@@ -14,6 +14,8 @@
 
 #[path = "../tests/it/common/load.rs"]
 mod load;
+#[path = "../tests/it/common/smtp_sink.rs"]
+mod smtp_sink;
 
 use diesel::prelude::*;
 use load::Http;
@@ -583,7 +585,7 @@ fn main() {
         })
         .collect();
     drop(conn);
-    let sink = missive::smtp_sink::SmtpSink::start();
+    let sink = smtp_sink::SmtpSink::start();
     let server = Server::start(&a, &sink.url());
     let postgres = missive::db::parse_url(&a.database_url).0 == missive::db::Backend::Postgres;
     let stop = Arc::new(AtomicBool::new(false));

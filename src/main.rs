@@ -51,19 +51,6 @@ enum Command {
     /// Ratings (on DATABASE_URL).
     #[command(subcommand)]
     Ratings(RatingsCommand),
-    /// Benchmark: queue mails and drain the outbox into a local SMTP sink;
-    /// prints mails/second.
-    MailBench {
-        /// Mails to queue.
-        #[arg(long, default_value_t = 2000)]
-        count: usize,
-        /// Workers draining at once.
-        #[arg(long, default_value_t = 1)]
-        workers: usize,
-        /// A database to use (default: a scratch SQLite file).
-        #[arg(long)]
-        database_url: Option<String>,
-    },
     /// Read one reply to a "your turn" mail on standard input (a mail
     /// server's pipe transport) and act on it. Exit codes (sysexits): 0
     /// done, 65 unreadable, 67 unknown address, 75 try later.
@@ -240,20 +227,6 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             // The mail server logs this line with the delivery.
             eprintln!("mail-in: {}", done.note);
             return Ok(ExitCode::from(done.exit.code()));
-        }
-        Command::MailBench {
-            count,
-            workers,
-            database_url,
-        } => {
-            let r = missive::mail_bench::run(database_url.as_deref(), count.max(1), workers)?;
-            println!(
-                "{} mails in {:.2} s: {:.0} mails/s ({} worker(s), SMTP sink on 127.0.0.1)",
-                r.mails,
-                r.seconds,
-                r.mails as f64 / r.seconds.max(1e-9),
-                workers.max(1)
-            );
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -18,11 +18,11 @@ mod common;
 
 use common::{cut_vfs, load, move_load, stored};
 
+use common::smtp_sink::SmtpSink;
 use load::Http;
 use missive::mail::context;
 use missive::mail::drain;
 use missive::mail::transport;
-use missive::smtp_sink::SmtpSink;
 use rand::{Rng, SeedableRng};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};

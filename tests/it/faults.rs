@@ -13,6 +13,7 @@ use crate::common::stored;
 use missive::db::games;
 use missive::db::moves;
 
+use crate::common::smtp_sink::{free_port, SmtpSink};
 use diesel::prelude::*;
 use load::{Http, Player, Table};
 use missive::db::DbConn;
@@ -20,7 +21,6 @@ use missive::domain::game_state::{EndReason, GameResult, GameStatus};
 use missive::game::challenge;
 use missive::game::draw;
 use missive::game::play;
-use missive::smtp_sink::{free_port, SmtpSink};
 use move_load::{run_load, setup, tables_of, Load};
 use rand::{Rng, SeedableRng};
 use server_proc::{moves_under_way, spawn, spawn_with, Proc, SECRET};

@@ -11,10 +11,7 @@ use std::path::{Path, PathBuf};
 /// or file under `src/`) decides its layer. A module imports only from its
 /// own layer or lower ones.
 const LAYERS: &[(&str, &[&str])] = &[
-    (
-        "base",
-        &["util", "config", "smtp_sink", "metrics", "variant_files"],
-    ),
+    ("base", &["util", "config", "metrics", "variant_files"]),
     ("domain", &["domain"]),
     ("db", &["db"]),
     (
@@ -41,7 +38,6 @@ const LAYERS: &[(&str, &[&str])] = &[
             "user_cli",
             "variant_cli",
             "tournament_cli",
-            "mail_bench",
             "mail_in",
             "populate",
         ],

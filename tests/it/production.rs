@@ -6,11 +6,11 @@ use crate::common;
 use crate::common::server_proc;
 use crate::common::stored;
 
+use crate::common::smtp_sink::SmtpSink;
 use common::{Backend, TestApp};
 use diesel::prelude::*;
 use diesel_migrations::MigrationHarness;
 use missive::db::DbConn;
-use missive::smtp_sink::SmtpSink;
 use server_proc::{moves_under_way, spawn, spawn_logging, SECRET};
 use std::io::Write;
 use std::process::{Command, Stdio};

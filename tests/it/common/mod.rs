@@ -17,6 +17,7 @@ pub mod load;
 pub mod move_load;
 pub mod server_proc;
 pub mod smtp;
+pub mod smtp_sink;
 pub mod stored;
 // Not every test file stops a server of its own.
 #[allow(unused_imports)]

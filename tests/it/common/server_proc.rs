@@ -3,7 +3,7 @@
 //! `tests/it/production.rs`). Include it beside `common/load.rs` as `load`,
 //! `common/move_load.rs` as `move_load` and `common/stored.rs` as `stored`.
 
-use missive::smtp_sink::free_port;
+use super::smtp_sink::free_port;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
@@ -129,7 +129,7 @@ pub type UnderWay = (
 /// minute has passed); `settings` as [`spawn_with`] takes them.
 pub fn moves_under_way(
     db: &str,
-    sink: &missive::smtp_sink::SmtpSink,
+    sink: &super::smtp_sink::SmtpSink,
     dir: &std::path::Path,
     players: usize,
     games: usize,

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 #[allow(unused_imports)]
-pub use missive::smtp_sink::{free_port, SmtpSink};
+pub use super::smtp_sink::{free_port, SmtpSink};
 
 /// Undo quoted-printable (soft breaks and `=XX`).
 pub fn decode_qp(s: &str) -> String {

@@ -3,11 +3,11 @@
 
 #![allow(dead_code)]
 
+use super::smtp_sink::SmtpSink;
 use diesel::prelude::*;
 use missive::db::games;
 use missive::db::moves;
 use missive::db::DbConn;
-use missive::smtp_sink::SmtpSink;
 use std::collections::HashMap;
 
 /// A move the server acknowledged with 303: (game, ply, coordinate).

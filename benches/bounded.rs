@@ -1,7 +1,6 @@
-//! Benchmark for issue 37, items 1 and 2 (ignored: run it with
-//! `cargo test --release --test it bounded_bench:: -- --ignored --nocapture`, or
-//! `bash bench/bounded.sh`). Prints times; asserts nothing about them, since
-//! they depend on the machine (docs/performance.md keeps the figures).
+//! Benchmark for issue 37, items 1 and 2: `bash bench/bounded.sh`, or
+//! `cargo bench --bench bounded`. Prints times; asserts nothing about them,
+//! since they depend on the machine (docs/performance.md keeps the figures).
 //!
 //! - record check (`POST /records/check` and the check it runs) for a
 //!   Leaperhouse record of 1,000, 2,000, 4,000 and 8,000 plies where the
@@ -13,7 +12,8 @@
 //! - another game's JSON, p50 and p99, while ten clients export the
 //!   2,000-ply game's `.txt` (nothing kept) without pause.
 
-use crate::common;
+#[path = "../tests/it/common/mod.rs"]
+mod common;
 
 use common::long_records::knight_shuffle;
 use common::{Backend, TestApp, TestClient};
@@ -72,8 +72,6 @@ fn app_with_players(cache_mb: u32) -> (TestApp, TestClient) {
     (app, d)
 }
 
-#[test]
-#[ignore]
 fn bounded_work() {
     println!("record check, Leaperhouse Knight shuffle (median of 3 over HTTP; rules alone, 9 rounds with the sizes interleaved, so a busy moment of the machine falls on all sizes alike):");
     let (app, director) = app_with_players(0);
@@ -179,4 +177,8 @@ fn bounded_work() {
         quantile(times, 0.99)
     );
     drop(app);
+}
+
+fn main() {
+    bounded_work();
 }

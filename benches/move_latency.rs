@@ -1,12 +1,15 @@
 //! Posting a move never waits for SMTP (issue 9): the latency of move POSTs
 //! while the mail worker sends the "your turn" mails to an SMTP server on
 //! loopback that answers, and to one that accepts connections and never
-//! answers. Run:
-//! `cargo test --release --test it move_latency_bench:: -- --ignored --nocapture`
-//! (`MOVES=N` to change the number of moves; prints p50/p99 per case; the
-//! test asserts nothing about timing).
+//! answers. Run: `bash bench/move_latency.sh`, or
+//! `cargo bench --bench move_latency`
+//! (`MOVES=N` to change the number of moves; prints p50/p99 per case;
+//! asserts nothing about timing). The outbox drain rate is
+//! `cargo bench --bench mail` (benches/mail.rs).
 
-use crate::common;
+#[path = "../tests/it/common/mod.rs"]
+mod common;
+
 use crate::common::smtp;
 
 use common::{csrf_from, Backend, TestApp};
@@ -95,8 +98,6 @@ fn run(stalled: bool, moves: usize) -> Run {
     }
 }
 
-#[test]
-#[ignore]
 fn move_latency_with_smtp_reachable_and_stalled() {
     let moves: usize = std::env::var("MOVES")
         .ok()
@@ -119,23 +120,6 @@ fn move_latency_with_smtp_reachable_and_stalled() {
     }
 }
 
-/// The outbox drain rate into the SMTP sink (`missive mail-bench` without
-/// building the binary): `COUNT` mails (default 2000), `WORKERS` (1).
-#[test]
-#[ignore]
-fn outbox_drain_rate() {
-    let env = |k: &str, d: usize| {
-        std::env::var(k)
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(d)
-    };
-    let workers = env("WORKERS", 1);
-    let r = missive::mail_bench::run(None, env("COUNT", 2000), workers).unwrap();
-    println!(
-        "outbox drain: {} mails in {:.2} s: {:.0} mails/s ({workers} worker(s), SMTP sink on 127.0.0.1)",
-        r.mails,
-        r.seconds,
-        r.mails as f64 / r.seconds
-    );
+fn main() {
+    move_latency_with_smtp_reachable_and_stalled();
 }

@@ -1,7 +1,11 @@
-//! A small SMTP sink for tests and the mail benchmark: speaks enough SMTP
+//! A small SMTP sink for tests and the benchmarks: speaks enough SMTP
 //! for lettre (EHLO, MAIL, RCPT, DATA, RSET, NOOP, QUIT) on 127.0.0.1 and
 //! keeps every message in memory. Not a mail server. A stalled sink accepts
-//! connections and never answers (a mail server that hangs).
+//! connections and never answers (a mail server that hangs). Test support,
+//! not in the shipped library: tests/it/common declares it, and
+//! tests/power_cut.rs and benches/*.rs include it by `#[path]`.
+
+#![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};

@@ -1,8 +1,9 @@
 //! Page time of a 1,000-ply game against a 10-ply game (issue 11). Run:
-//! `cargo test --release --test it records_bench:: -- --ignored --nocapture`
-//! (prints milliseconds per page; the test asserts nothing about timing).
+//! `bash bench/records.sh`, or `cargo bench --bench records`
+//! (prints milliseconds per page; asserts nothing about timing).
 
-use crate::common;
+#[path = "../tests/it/common/mod.rs"]
+mod common;
 
 use common::{Backend, TestApp};
 use diesel::prelude::*;
@@ -100,8 +101,6 @@ fn time_pair(c: &common::TestClient, a: &str, b: &str) -> [(f64, f64); 2] {
     })
 }
 
-#[test]
-#[ignore]
 fn page_time_1000_vs_10_plies() {
     let app = TestApp::start(Backend::Sqlite);
     let alice = app.user("alice");
@@ -125,4 +124,8 @@ fn page_time_1000_vs_10_plies() {
             b / s
         );
     }
+}
+
+fn main() {
+    page_time_1000_vs_10_plies();
 }
