@@ -53,6 +53,11 @@ fn in_tree(root: &Path) -> BTreeSet<String> {
     out
 }
 
+fn listed(paths: &[&String]) -> String {
+    let lines: Vec<&str> = paths.iter().map(|s| s.as_str()).collect();
+    lines.join("\n    ")
+}
+
 #[test]
 fn the_module_map_names_every_file_under_src_and_nothing_else() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -65,13 +70,13 @@ fn the_module_map_names_every_file_under_src_and_nothing_else() {
     if !missing.is_empty() {
         report.push_str(&format!(
             "\n  in src/ but not in the map (add a line \"- `PATH`: what it does\" under its folder):\n    {}",
-            missing.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n    ")
+            listed(&missing)
         ));
     }
     if !extra.is_empty() {
         report.push_str(&format!(
             "\n  named in the map but not in src/ (remove or rename its line):\n    {}",
-            extra.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n    ")
+            listed(&extra)
         ));
     }
     assert!(

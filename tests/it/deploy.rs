@@ -125,10 +125,9 @@ fn the_unit_runs_the_server_sandboxed_with_its_state_in_var_lib() {
 /// (`MISSIVE_CONFIG`).
 #[test]
 fn the_settings_named_are_real_ones() {
-    let doc = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/operations.md"),
-    )
-    .expect("docs/operations.md");
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/operations.md"))
+            .expect("docs/operations.md");
     let (_, unit) = deploy_file("missive.service");
     let (_, example) = deploy_file("missive.env.example");
     let mut names = BTreeSet::new();
