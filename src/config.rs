@@ -140,9 +140,10 @@ pub struct Config {
     pub metrics_token: Option<String>,
     /// `MISSIVE_VARIANTS_DIR`: a directory of variant definitions
     /// (`*.ini`, Fairy-Stockfish's syntax) read at start; each becomes a
-    /// variant players can choose (README, "Variants from definitions").
+    /// variant players can choose (docs/variants.md, "Variants from
+    /// definitions").
     pub variants_dir: Option<std::path::PathBuf>,
-    /// Posted variants (issue 62; README, "Post your own variant"): the
+    /// Posted variants (issue 62; docs/variants.md, "Post your own variant"): the
     /// checks' budget, queue and limits.
     pub posted: PostedLimits,
 }

@@ -1,6 +1,6 @@
 //! Missive: a play-by-correspondence server for chess variants.
 //!
-//! Layers point one way (README, "Architecture"; `tests/it/layers.rs` checks
+//! Layers point one way (docs/architecture.md; `tests/it/layers.rs` checks
 //! it): `web` → `jobs` → `mail` → use cases (`game`, `tournaments`,
 //! `clocks`, `accounts`) → `db` → `domain` → `missive_rules`, with `util`
 //! and `config` at the bottom.

@@ -4,7 +4,7 @@
 //! A backup is SQLite's `VACUUM INTO`: one read transaction, so the copy is
 //! the database as of one commit, taken while the server goes on writing
 //! (in WAL mode a reader holds no lock a writer waits for). PostgreSQL has
-//! `pg_dump` for this; the README gives the recipe.
+//! `pg_dump` for this; docs/operations.md, "Backups", gives the recipe.
 
 use super::{parse_url, Backend, DbConn, Manager};
 use anyhow::{bail, Context};

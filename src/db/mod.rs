@@ -60,7 +60,7 @@ use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 pub use pool_gate::PoolGate;
 use std::time::{Duration, Instant};
 
-/// A connection to either backend. Everything in `services/` takes this.
+/// A connection to either backend. Every use case takes this.
 #[derive(diesel::MultiConnection)]
 pub enum DbConn {
     Postgresql(diesel::PgConnection),

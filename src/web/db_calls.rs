@@ -40,7 +40,7 @@ where
 ///
 /// The hop to a blocking thread and back (two wake-ups and two thread
 /// switches) cost a game page more CPU than its database reads (measured in
-/// docs/performance.md, session 27). An SQLite read in WAL mode takes no lock a writer
+/// docs/performance.md, "Request path"). An SQLite read in WAL mode takes no lock a writer
 /// holds, so it does not stall the thread's other connections for longer
 /// than its own few tens of microseconds.
 pub async fn db_short<F, T>(state: &AppState, f: F) -> Result<T, Error>

@@ -1,7 +1,7 @@
 //! Usernames by user id, kept between pages.
 //!
 //! Looking up a game's players' names was a twentieth of a game page's CPU
-//! (`perf`, README "Benchmarks"). A username is chosen at sign-up and never
+//! (`perf`, docs/performance.md). A username is chosen at sign-up and never
 //! changed, so a name once read stays right; the one exception is a
 //! deleted account, renamed `deleted-ID`, which the process that deletes
 //! it forgets ([`UserNames::forget`]). Another server process on the same

@@ -120,12 +120,14 @@ fn the_unit_runs_the_server_sandboxed_with_its_state_in_var_lib() {
 }
 
 /// Every setting the unit and the example environment file name is one the
-/// README's tables document (a misspelt name would be silently ignored),
-/// and the example reads as a config file too (`MISSIVE_CONFIG`).
+/// settings tables of docs/operations.md document (a misspelt name would be
+/// silently ignored), and the example reads as a config file too
+/// (`MISSIVE_CONFIG`).
 #[test]
 fn the_settings_named_are_real_ones() {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-        .expect("README.md");
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/operations.md"))
+            .expect("docs/operations.md");
     let (_, unit) = deploy_file("missive.service");
     let (_, example) = deploy_file("missive.env.example");
     let mut names = BTreeSet::new();
@@ -146,8 +148,8 @@ fn the_settings_named_are_real_ones() {
     assert!(names.len() >= 10, "{names:?}");
     for name in &names {
         assert!(
-            readme.contains(&format!("| `{name}` |")),
-            "{name} is not in README.md's settings tables"
+            doc.contains(&format!("| `{name}` |")),
+            "{name} is not in docs/operations.md's settings tables"
         );
     }
     let set = missive::config::parse_file(&example).expect("the example as a config file");

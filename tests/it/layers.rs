@@ -1,4 +1,4 @@
-//! The house's shape (README, "Architecture"): every `crate::` path in
+//! The house's shape (docs/architecture.md, "The layer rule"): every `crate::` path in
 //! `src/` points to a layer at or below its own, and no two files import
 //! each other, however indirectly; the same holds in the rules crate
 //! (`rules/src`), where no two folders import each other either. Reads the
@@ -455,7 +455,7 @@ fn no_module_imports_from_a_layer_above_it() {
     let bad = upward(&g);
     assert!(
         bad.is_empty(),
-        "imports that point up (README, \"Architecture\"):\n  {}",
+        "imports that point up (docs/architecture.md, \"The layer rule\"):\n  {}",
         bad.join("\n  ")
     );
 }

@@ -1,6 +1,6 @@
 //! Replies by mail through a real mail server (issue 42): a reply sent by
 //! SMTP to Debian's postfix on loopback, routed by its transport map to a
-//! pipe transport that runs `missive mail-in`, as the README configures
+//! pipe transport that runs `missive mail-in`, as docs/operations.md configures
 //! it, lands on the game page; a second delivery of the same message plays
 //! nothing; a tampered address is bounced by postfix on exit code 67.
 //!
@@ -133,7 +133,7 @@ smtpd_recipient_restrictions = permit_mynetworks, reject_unauth_destination
 maillog_file = {r}/maillog
 maillog_file_prefixes = {r}
 biff = no
-# What the README tells an operator to add:
+# What docs/operations.md tells an operator to add:
 relay_domains = {DOMAIN}
 transport_maps = inline:{{ {DOMAIN}=missive: }}
 missive_destination_recipient_limit = 1
@@ -142,7 +142,7 @@ missive_destination_recipient_limit = 1
         )
         .unwrap();
         // Only the services this test uses, none chrooted; the last line is
-        // the README's, with the wrapper for the binary.
+        // docs/operations.md's, with the wrapper for the binary.
         std::fs::write(
             root.join("conf/master.cf"),
             format!(

@@ -11,6 +11,7 @@ mod browser_kit;
 
 mod accounts;
 mod api;
+mod architecture_map;
 mod bounded;
 mod browser;
 mod browser_access;

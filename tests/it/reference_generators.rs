@@ -3,7 +3,7 @@
 //! plays, each written from its seed page and the rulings alone) against the
 //! built `missive` binary, along a few short random games from the start and
 //! from random positions: FEN, game end and every legal-move list must agree.
-//! The README gives the longer runs; these keep CI honest about them.
+//! docs/variants.md gives the longer runs; these keep CI honest about them.
 
 use std::process::Command;
 

@@ -1,7 +1,7 @@
 //! The plies a game page lists, kept between page views.
 //!
 //! Reading the forty listed plies was the largest single part of a game
-//! page's CPU after its thread hops (`perf`, README "Benchmarks"), and a
+//! page's CPU after its thread hops (`perf`, docs/performance.md), and a
 //! correspondence game is looked at many times between two moves. A stored
 //! ply never changes but by a takeback, which the game row counts
 //! (`takebacks`, part of what an entry is checked against): moves are

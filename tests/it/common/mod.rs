@@ -510,7 +510,7 @@ pub fn tournament_game(app: &TestApp, director: &str, entrants: &[&str]) -> game
 }
 
 /// The routes the server declares, as (method, pattern), read from
-/// `src/routes/mod.rs`: routes after `web::scope("/x")` are under `/x` (the
+/// `src/web/routes/mod.rs`: routes after `web::scope("/x")` are under `/x` (the
 /// scopes are built in functions after `configure`).
 pub fn declared_routes() -> Vec<(&'static str, String)> {
     let src = include_str!("../../../src/web/routes/mod.rs");
