@@ -3,9 +3,9 @@
 //! file alone is enough to take one's games elsewhere.
 
 use crate::accounts::sessions;
+use crate::db::moves;
 use crate::db::users::User;
 use crate::db::{account_records, mail_prefs, DbConn};
-use crate::db::moves;
 use crate::domain::error::Error;
 use crate::game::records::{write_rated_game, Format};
 use chrono::NaiveDateTime;

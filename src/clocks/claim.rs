@@ -3,11 +3,11 @@
 //! let play go on; unclaimed after [`CLAIM_DAYS`] days, the game is lost on
 //! time.
 
+use crate::db::game_events;
 use crate::db::games::GameRow;
 use crate::db::users::User;
 use crate::db::{game_clocks, outbox, DbConn};
 use crate::domain::clock::MoverClock;
-use crate::db::game_events;
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
 use crate::domain::game_state::{EndReason, GameResult, Side, CLAIM_DAYS};

@@ -2,10 +2,10 @@
 //! and the loss on time a late act meets first.
 
 use crate::clocks::state::mover_clock;
+use crate::db::game_events;
 use crate::db::games::GameRow;
 use crate::db::{game_clocks, outbox, reminder_prefs, DbConn};
 use crate::domain::clock::MoverClock;
-use crate::db::game_events;
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
 use crate::domain::game_state::{EndReason, GameResult, OnTimeout, Side};

@@ -1,9 +1,9 @@
 //! Leave: booking and cancelling days off, allowances per year, and the
 //! mails to opponents.
 
+use crate::db::game_events;
 use crate::db::leave::{self, bookings_of, NewGrant};
 use crate::db::{game_clocks, outbox, DbConn};
-use crate::db::game_events;
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
 use crate::domain::mail_kind::Mail;

@@ -2,9 +2,9 @@
 //! the one move of every running clock after the service was down longer
 //! than the grace period (`MISSIVE_OUTAGE_GRACE_MINS`).
 
+use crate::db::game_events;
 use crate::db::{clock_heartbeat, game_clocks, DbConn};
 use crate::domain::clock::hours_minutes;
-use crate::db::game_events;
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
 use crate::domain::time_control::utc_minute;

@@ -6,10 +6,10 @@
 
 use crate::clocks::state::mover_clock;
 use crate::db::clock_lookups::director_of;
-use crate::db::leave::booked_leave;
-use crate::db::games::GameRow;
-use crate::db::{game_clocks, outbox, DbConn};
 use crate::db::game_events;
+use crate::db::games::GameRow;
+use crate::db::leave::booked_leave;
+use crate::db::{game_clocks, outbox, DbConn};
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
 use crate::domain::game_state::{EndReason, GameResult, Side};

@@ -4,6 +4,7 @@
 //! time zones it needs.
 
 use crate::db::clock_lookups::zone_of;
+use crate::db::games::{self, GameRow};
 use crate::db::leave::{booked_leave, booked_leave_of_players};
 use crate::db::DbConn;
 use crate::domain::clock::{GameClock, MoverClock, SideClock};
@@ -12,7 +13,6 @@ use crate::domain::game_state::GameStatus;
 use crate::domain::running_time::Interval;
 use crate::domain::time_control::TimeControl;
 use chrono::NaiveDateTime;
-use crate::db::games::{self, GameRow};
 use chrono_tz::Tz;
 use missive_rules::Color;
 

@@ -6,8 +6,8 @@
 use crate::clocks::state::mover_clock_with;
 use crate::db::clock_lookups::zones_of;
 use crate::db::game_clocks;
-use crate::db::leave::booked_leave_of;
 use crate::db::games::GameRow;
+use crate::db::leave::booked_leave_of;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use chrono::NaiveDateTime;

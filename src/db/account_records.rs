@@ -3,8 +3,8 @@
 //! the deletion. (Kept together here while `db/games.rs` and the other
 //! tables' modules are written; each query belongs beside its table.)
 
-use crate::db::leave::LeaveBooking;
 use crate::db::games::GameRow;
+use crate::db::leave::LeaveBooking;
 use crate::db::schema::{
     adjudication_requests, email_outbox, game_notes, games, leave_bookings, leave_grants,
     tournament_players, tournaments,

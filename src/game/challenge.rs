@@ -4,8 +4,8 @@
 use crate::clocks::state;
 use crate::db::game_updates::{self, Acceptance, ClockStart};
 use crate::db::games::{self, GameRow, NewGame};
-use crate::db::users::User;
 use crate::db::outbox;
+use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;

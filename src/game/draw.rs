@@ -3,8 +3,8 @@
 use crate::clocks::forfeit::end_if_flagged;
 use crate::db::game_updates;
 use crate::db::games::{self, player_of};
-use crate::db::users::User;
 use crate::db::outbox;
+use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameResult, Side};

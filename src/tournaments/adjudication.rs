@@ -1,10 +1,10 @@
 //! Adjudication: a player asks, the director decides a game's result.
 
-use crate::db::games::GameRow;
-use crate::db::users::User;
-use crate::db::tournaments::{self, TournamentRow};
-use crate::db::{adjudications, outbox, tournament_games, DbConn};
 use crate::db::game_events;
+use crate::db::games::GameRow;
+use crate::db::tournaments::{self, TournamentRow};
+use crate::db::users::User;
+use crate::db::{adjudications, outbox, tournament_games, DbConn};
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;

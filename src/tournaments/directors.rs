@@ -1,8 +1,8 @@
 //! Tournament directors: who may direct, and the leave they grant.
 
 use crate::db::tournaments::{self, TournamentRow};
-use crate::db::{entrants, DbConn};
 use crate::db::users::User;
+use crate::db::{entrants, DbConn};
 use crate::domain::error::Error;
 use crate::domain::form_fields::int_field;
 use crate::util::clip;

@@ -2,8 +2,8 @@
 //! director.
 
 use crate::db::tournaments::{self, NewTournament, TournamentRow};
-use crate::db::{entrants, tournament_games, DbConn};
 use crate::db::users::User;
+use crate::db::{entrants, tournament_games, DbConn};
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::form_fields::{int_field, parse_time_control, parse_when};

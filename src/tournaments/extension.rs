@@ -1,9 +1,10 @@
 //! A director gives a player more time (issue 40): logged in the game's
 //! history, both players mailed.
 
+use crate::db::game_events;
 use crate::db::tournament_games::{self, Clocks};
-use crate::db::{outbox, DbConn};
 use crate::db::users::User;
+use crate::db::{outbox, DbConn};
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
@@ -11,7 +12,6 @@ use crate::domain::game_state::{GameStatus, Side};
 use crate::domain::mail_kind::{ClockNotice, Mail};
 use crate::domain::time_control::{self, DAY};
 use crate::domain::tournament_state::NOTE_MAX;
-use crate::db::game_events;
 use crate::tournaments::adjudication::directed_game;
 use crate::util::clip;
 use chrono::{NaiveDateTime, TimeDelta};

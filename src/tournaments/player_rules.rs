@@ -1,10 +1,10 @@
 //! A player's page in a tournament (issue 63): each rule in words beside
 //! what it has done to them so far, and why.
 
-use crate::db::tournaments::{self, TournamentRow};
-use crate::db::{entrants, tournament_games, DbConn};
 use crate::db::game_events;
 use crate::db::games::{self, GameRow};
+use crate::db::tournaments::{self, TournamentRow};
+use crate::db::{entrants, tournament_games, DbConn};
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};

@@ -1,8 +1,8 @@
 //! Tournament records: PGN export of all games and import of a played
 //! game's record.
 
-use crate::db::{tournament_games, tournaments, DbConn};
 use crate::db::users::User;
+use crate::db::{tournament_games, tournaments, DbConn};
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};

@@ -3,13 +3,13 @@
 //! (game, colour, points, bye) and whether they are out of this round, as
 //! the tournament's TRF export states them.
 
+use crate::db::games;
 use crate::db::tournaments::TournamentRow;
 use crate::db::{byes, entrants, tournament_games, DbConn};
 use crate::domain::dutch::{Entrant, Record, Tournament};
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, Side};
 use crate::domain::standings::{counts, points2_for};
-use crate::db::games;
 use crate::tournaments::trf_export::forfeited;
 use missive_rules::Color;
 use std::collections::{HashMap, HashSet};

@@ -3,13 +3,13 @@
 
 use crate::db::entrants::{self, EntrantRow};
 use crate::db::games::GameRow;
-use crate::db::users::User;
 use crate::db::tournaments::{self, TournamentRow};
+use crate::db::users::User;
 use crate::db::{adjudications, byes, tournament_games, DbConn};
 use crate::domain::error::Error;
+use crate::domain::game_state::{GameResult, GameStatus};
 use crate::domain::standings::counts;
 use crate::domain::tournament_state::TournamentFormat;
-use crate::domain::game_state::{GameResult, GameStatus};
 use crate::tournaments::directors::require_director;
 use chrono::{Duration, NaiveDateTime};
 use std::collections::{HashMap, HashSet};
@@ -215,7 +215,10 @@ fn clock_watch(conn: &mut DbConn, tids: &[i32], now: NaiveDateTime) -> Result<Cl
     // cheap filter, then the clocks service gives the true deadline.
     let candidates = tournament_games::nearing_deadline(conn, tids, soon)?;
     // Every mover's leave in one query, not one per game.
-    let movers: Vec<i32> = candidates.iter().filter_map(crate::db::games::player_to_move).collect();
+    let movers: Vec<i32> = candidates
+        .iter()
+        .filter_map(crate::db::games::player_to_move)
+        .collect();
     let leave = crate::db::leave::booked_leave_of(conn, &movers)?;
     // Zones matter only where weekends are free.
     let zones = match candidates.iter().any(|g| g.weekends_free) {

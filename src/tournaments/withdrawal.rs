@@ -2,8 +2,8 @@
 //! players, and replacing them.
 
 use crate::db::games::GameRow;
-use crate::db::users::User;
 use crate::db::tournaments::{self, TournamentRow};
+use crate::db::users::User;
 use crate::db::{byes, entrants, outbox, tournament_games, DbConn};
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};

@@ -13,8 +13,8 @@ use chrono::Duration;
 use common::{Backend, TestApp, TestClient};
 use missive::clocks::forfeit;
 use missive::db::games::GameRow;
-use missive::db::users::User;
 use missive::db::tournament_games;
+use missive::db::users::User;
 use missive::tournaments::{directors, entry};
 
 async fn login(b: &Browser) -> Result<()> {

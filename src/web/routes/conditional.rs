@@ -1,8 +1,8 @@
 //! Conditional lines on the game page: add one, delete one, and the line
 //! sent together with a move.
 
-use crate::db::users::User;
 use crate::db::games;
+use crate::db::users::User;
 use crate::domain::error::Error;
 use crate::game::conditional;
 use crate::web::routes::game_load::{drawn_for, load_game};

@@ -1,8 +1,8 @@
 //! What players do to a game: accept or decline a challenge, move, resign,
 //! offer or answer a draw.
 
-use crate::db::users::User;
 use crate::db::games;
+use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::game::challenge;

@@ -1,10 +1,10 @@
 //! The game page: board, whose turn, clocks, the move list and form, and
 //! the page of all moves.
 
-use crate::domain::clock::{GameClock, SideClock};
-use crate::db::users::User;
 use crate::db::games;
 use crate::db::moves;
+use crate::db::users::User;
+use crate::domain::clock::{GameClock, SideClock};
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, Side};
 use crate::domain::time_control as clock;

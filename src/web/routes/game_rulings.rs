@@ -1,8 +1,8 @@
 //! A director's rulings on one tournament game: adjudication (and a
 //! player's request for it) and more time for a player (issue 40).
 
-use crate::db::users::User;
 use crate::db::games;
+use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::tournaments::{adjudication, directors, extension};

@@ -3,9 +3,9 @@
 //! carries the reason the page would show.
 
 use super::{json_ok, ApiResult, ApiUser, Problem};
-use crate::db::users::User;
 use crate::db::games;
 use crate::db::moves;
+use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;

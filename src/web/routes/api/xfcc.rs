@@ -8,8 +8,8 @@
 use super::xfcc_games::{my_games, XfccGame};
 use crate::accounts::api_credentials;
 use crate::accounts::login_limit::{self, Attempt, LoginLimits};
-use crate::db::users::User;
 use crate::db::games;
+use crate::db::users::User;
 use crate::domain::api_credential::CredentialKind;
 use crate::domain::codes::text_codes;
 use crate::domain::error::Error;
