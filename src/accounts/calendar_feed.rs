@@ -92,7 +92,7 @@ pub fn feed(conn: &mut DbConn, user: &User, now: NaiveDateTime) -> Result<Feed, 
         };
         let booked = leave_of.get(&mover).map_or(&[][..], Vec::as_slice);
         let zone = zones.get(&mover).copied().unwrap_or(chrono_tz::Tz::UTC);
-        let Some(m) = crate::clocks::state::mover_clock_with(g, booked, zone) else {
+        let Some(m) = crate::game::clock::mover_clock_with(g, booked, zone) else {
             continue;
         };
         let other = if g.white_id == Some(uid) {

@@ -6,53 +6,12 @@
 use crate::db::game_events;
 use crate::db::games::GameRow;
 use crate::db::users::User;
-use crate::db::{game_clocks, outbox, DbConn};
-use crate::domain::clock::MoverClock;
+use crate::db::{game_clocks, DbConn};
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
-use crate::domain::game_state::{EndReason, GameResult, Side, CLAIM_DAYS};
-use crate::domain::mail_kind::{ClockNotice, Mail};
-use crate::domain::time_control::utc_minute;
+use crate::domain::game_state::{EndReason, GameResult, Side};
 use crate::game::finish::{check_participant, end_game};
-use chrono::{NaiveDateTime, TimeDelta};
-
-/// The mover's flag fell in a game where the win must be claimed: mark it
-/// (once, by a conditional UPDATE), take the game out of the forfeit sweep,
-/// mail the opponent and record the event. True when this call marked it.
-pub fn flag_falls(
-    conn: &mut DbConn,
-    row: &GameRow,
-    m: &MoverClock,
-    now: NaiveDateTime,
-) -> Result<bool, Error> {
-    let side = Side::from(m.color);
-    let until = now + TimeDelta::days(CLAIM_DAYS);
-    crate::db::write_transaction::<_, Error>(conn, |conn| {
-        if !game_clocks::mark_flag_fell(conn, row, side, until)? {
-            return Ok(false);
-        }
-        let until = utc_minute(until);
-        if let Some(opponent) = crate::db::games::player_of(row, side.opponent().color()) {
-            let notice = Mail::ClockNotice {
-                game: row.id,
-                ply: row.ply,
-                notice: ClockNotice::FlagFell,
-                about: Some(m.user_id),
-                detail: until.clone(),
-            };
-            outbox::enqueue(conn, opponent, &notice, now)?;
-        }
-        game_events::record(
-            conn,
-            row.id,
-            Some(m.user_id),
-            EventKind::FlagFell,
-            &format!("time ran out; the win may be claimed until {until}"),
-            now,
-        )?;
-        Ok(true)
-    })
-}
+use chrono::NaiveDateTime;
 
 /// Why `user` may not claim a win on time in `row`, if they may not.
 pub fn claim_refused(row: &GameRow, user: &User) -> Result<Side, Error> {

@@ -1,17 +1,14 @@
-//! The clock sweep: games lost on time, reminders of a clock running low,
-//! and the loss on time a late act meets first.
+//! The clock sweep: games lost on time (`game::flag` ends them) and
+//! reminders of a clock running low.
 
-use crate::clocks::state::mover_clock;
 use crate::db::game_events;
 use crate::db::games::GameRow;
 use crate::db::{game_clocks, outbox, reminder_prefs, DbConn};
-use crate::domain::clock::MoverClock;
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
-use crate::domain::game_state::{EndReason, GameResult, OnTimeout, Side};
 use crate::domain::mail_kind::Mail;
 use crate::domain::running_time::Interval;
-use crate::game::finish;
+use crate::game::clock::mover_clock;
 use chrono::NaiveDateTime;
 
 // ---------------------------------------------------------------------------
@@ -42,7 +39,7 @@ pub fn sweep_report(conn: &mut DbConn, now: NaiveDateTime) -> Result<Swept, Erro
     // out of time is among these, and each is rechecked with leave.
     let due = game_clocks::past_deadline(conn, now)?;
     for row in due {
-        if forfeit_if_flagged(conn, &row, now)? {
+        if crate::game::flag::forfeit_if_flagged(conn, &row, now)? {
             swept.forfeits += 1;
         } else {
             crate::clocks::weekends::defer_past_weekends(conn, &row)?;
@@ -59,49 +56,6 @@ pub fn sweep_report(conn: &mut DbConn, now: NaiveDateTime) -> Result<Swept, Erro
     }
     swept.forfeits += crate::clocks::claim::end_unclaimed(conn, now)?;
     Ok(swept)
-}
-
-/// End `row` on time if its mover has run out at `now` (leave counted).
-/// True when this call ended it.
-pub fn forfeit_if_flagged(
-    conn: &mut DbConn,
-    row: &GameRow,
-    now: NaiveDateTime,
-) -> Result<bool, Error> {
-    match mover_clock(conn, row)? {
-        Some(m) if m.flagged(now) => match row.on_timeout {
-            OnTimeout::Lose => forfeit(conn, row, &m, now),
-            // The game goes on until the opponent claims it.
-            OnTimeout::Claim => {
-                crate::clocks::claim::flag_falls(conn, row, &m, now)?;
-                Ok(false)
-            }
-        },
-        _ => Ok(false),
-    }
-}
-
-/// End `row` as lost on time by the mover `m`, in a transaction of its own
-/// (true when this call ended it; false when the game had already moved on
-/// or ended).
-pub fn forfeit(
-    conn: &mut DbConn,
-    row: &GameRow,
-    m: &MoverClock,
-    now: NaiveDateTime,
-) -> Result<bool, Error> {
-    crate::db::write_transaction::<_, Error>(conn, |conn| lose_on_time(conn, row, m, now))
-}
-
-/// [`forfeit`] in the caller's transaction.
-pub fn lose_on_time(
-    conn: &mut DbConn,
-    row: &GameRow,
-    m: &MoverClock,
-    now: NaiveDateTime,
-) -> Result<bool, Error> {
-    let result = GameResult::win_for(Side::from(m.color).opponent());
-    finish::end_game(conn, row, result, EndReason::TimeForfeit, None, now)
 }
 
 /// Queue the mover's next reminder of this turn if it is due at `now`
@@ -151,13 +105,4 @@ pub fn remind_if_due(conn: &mut DbConn, row: &GameRow, now: NaiveDateTime) -> Re
         )?;
         Ok(true)
     })
-}
-
-/// A game whose player to move has run out is lost on time before anything
-/// else happens to it (no draw agreed or resignation after the flag fell).
-pub fn end_if_flagged(conn: &mut DbConn, row: &GameRow, now: NaiveDateTime) -> Result<(), Error> {
-    if forfeit_if_flagged(conn, row, now)? {
-        return Err(Error::Conflict(crate::domain::game_state::FLAG_FELL.into()));
-    }
-    Ok(())
 }

@@ -7,6 +7,5 @@ pub mod leave;
 pub mod outage;
 pub mod reminders;
 pub mod silence;
-pub mod state;
 pub mod turn_order;
 pub mod weekends;

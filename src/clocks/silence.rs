@@ -4,7 +4,6 @@
 //! tournament's director is told, and at its end the game is lost with
 //! reason `silence`.
 
-use crate::clocks::state::mover_clock;
 use crate::db::clock_lookups::director_of;
 use crate::db::game_events;
 use crate::db::games::GameRow;
@@ -17,6 +16,7 @@ use crate::domain::mail_kind::{ClockNotice, Mail};
 use crate::domain::running_time::effective_leave;
 use crate::domain::silence::{silence_times, SILENCE_DAYS_RANGE};
 use crate::domain::time_control::{utc_minute, DAY};
+use crate::game::clock::mover_clock;
 use crate::game::finish;
 use chrono::{NaiveDateTime, TimeDelta};
 

@@ -3,13 +3,13 @@
 //! the dashboard lists them in, and the player's next game where it is
 //! their turn.
 
-use crate::clocks::state::mover_clock_with;
 use crate::db::clock_lookups::zones_of;
 use crate::db::game_clocks;
 use crate::db::games::GameRow;
 use crate::db::leave::booked_leave_of;
 use crate::db::DbConn;
 use crate::domain::error::Error;
+use crate::game::clock::mover_clock_with;
 use chrono::NaiveDateTime;
 use chrono_tz::Tz;
 use std::collections::HashMap;

@@ -8,7 +8,6 @@
 //! have run out. A new time zone moves weekends, so it puts the stored
 //! deadlines of the player's turns back to the bound that ignores them.
 
-use crate::clocks::state::bank_of;
 use crate::db::clock_lookups::zone_of;
 use crate::db::game_clocks;
 use crate::db::games::GameRow;
@@ -16,6 +15,7 @@ use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::GameStatus;
 use crate::domain::running_time::deadline;
+use crate::game::clock::bank_of;
 use chrono::NaiveDateTime;
 
 /// After the sweep found `row` past its stored deadline and not run out:

@@ -1,6 +1,6 @@
 //! A game's clocks as they stand, pure: each side's time, the mover's
 //! clock with their leave and weekends, and the clock in words. Reading
-//! the rows they come from is `clocks::state`'s.
+//! the rows they come from is `game::clock`'s.
 
 use crate::domain::running_time::Interval;
 use crate::domain::time_control::{self as clock, TimeControl};

@@ -1,7 +1,6 @@
 //! Challenges and seeks: creating a game, accepting and declining it, and
 //! games created already under way (tournament pairings).
 
-use crate::clocks::state;
 use crate::db::game_updates::{self, Acceptance, ClockStart};
 use crate::db::games::{self, GameRow, NewGame};
 use crate::db::outbox;
@@ -295,7 +294,7 @@ fn clock_start(
                 c.initial_secs,
                 &[],
             )),
-            remind_at: crate::clocks::reminders::first_at(conn, mover, now, c.initial_secs)?,
+            remind_at: super::clock::first_at(conn, mover, now, c.initial_secs)?,
         },
     })
 }
@@ -455,7 +454,7 @@ pub fn accept(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Re
         (Some(user.id), Some(row.challenger_id))
     };
     // The clock starts when the game does.
-    let control = state::control_of(&row)?;
+    let control = super::clock::control_of(&row)?;
     let start = clock_start(
         conn,
         control.as_ref(),

@@ -1,6 +1,5 @@
 //! Draw offers: offering, accepting, declining.
 
-use crate::clocks::forfeit::end_if_flagged;
 use crate::db::game_updates;
 use crate::db::games::{self, player_of};
 use crate::db::outbox;
@@ -10,6 +9,7 @@ use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameResult, Side};
 use crate::domain::mail_kind::Mail;
 use crate::game::finish::{check_participant, finish};
+use crate::game::flag::end_if_flagged;
 use chrono::NaiveDateTime;
 
 pub fn draw(

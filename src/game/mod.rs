@@ -5,11 +5,13 @@
 //! `db::game_notes`.
 
 pub mod challenge;
+pub mod clock;
 pub mod conditional;
 pub mod draw;
 pub mod ending;
 pub mod exports;
 pub mod finish;
+pub mod flag;
 pub mod notify;
 pub mod play;
 pub mod positions;

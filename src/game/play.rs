@@ -2,8 +2,6 @@
 //! stored with the game's new position, clocks and mails in one
 //! transaction ([`queue_move`], the one way a move is played).
 
-use crate::clocks::forfeit;
-use crate::clocks::state;
 use crate::db::conditional_lines::lines_of;
 use crate::db::games::{history_of, load, player_of, side_of, GameRow};
 use crate::db::users::User;
@@ -12,7 +10,9 @@ use crate::domain::error::Error;
 use crate::domain::game_state::{
     EndReason, GameStatus, OnTimeout, Side, MOVE_TEXT_MAX, TIME_RAN_OUT,
 };
+use crate::game::clock;
 use crate::game::conditional;
+use crate::game::flag;
 use crate::game::positions::PositionCache;
 use crate::game::store_move::{store_move, MoveWrite};
 use chrono::NaiveDateTime;
@@ -274,7 +274,7 @@ impl LateMove {
     /// Run it in a transaction; "the position has changed" when the game
     /// had moved on or ended before the loss could be stored.
     fn store(&self, conn: &mut DbConn) -> Result<(), Error> {
-        if forfeit::lose_on_time(conn, &self.row, &self.clock, self.now)? {
+        if flag::lose_on_time(conn, &self.row, &self.clock, self.now)? {
             Ok(())
         } else {
             Err(Error::position_changed())
@@ -297,8 +297,8 @@ fn prepare_move(
     let row = &owned;
     let id = row.id;
     let side = check_mover(row, user)?;
-    let control = state::control_of(row)?;
-    let mover_clock = match state::mover_clock(conn, row)? {
+    let control = clock::control_of(row)?;
+    let mover_clock = match clock::mover_clock(conn, row)? {
         // Under `on_timeout` = claim, play goes on after the flag falls.
         Some(clock) if clock.flagged(now) && row.on_timeout == OnTimeout::Lose => {
             return Ok(Prepared::Late(Box::new(LateMove {

@@ -149,7 +149,7 @@ pub fn write_rated_game(
         // Missive's canonical text.
         (
             "TimeControl".into(),
-            match crate::clocks::state::control_of(row) {
+            match crate::game::clock::control_of(row) {
                 Ok(Some(c)) => c.pgn_tag(),
                 _ => "-".into(),
             },

@@ -1,12 +1,12 @@
 //! Resigning a game.
 
-use crate::clocks::forfeit::end_if_flagged;
 use crate::db::games::load;
 use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameResult, Side};
 use crate::game::finish::{check_participant, finish};
+use crate::game::flag::end_if_flagged;
 use chrono::NaiveDateTime;
 
 pub fn resign(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Result<(), Error> {

@@ -4,7 +4,6 @@
 //! clocks are put back as they were after the last move kept, and the
 //! game's events record it.
 
-use crate::clocks::state;
 use crate::db::game_updates::{self, TakenBack};
 use crate::db::games::{self, player_of, GameRow};
 use crate::db::users::User;
@@ -13,6 +12,7 @@ use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
 use crate::domain::game_state::Side;
 use crate::domain::mail_kind::Mail;
+use crate::game::clock;
 use crate::game::finish::check_participant;
 use crate::game::restore;
 use chrono::NaiveDateTime;
@@ -189,7 +189,7 @@ fn take_back(
     // Each side's bank as it was after its last move kept (the start's for
     // a side with none); where an older move did not record it, the bank
     // stays as it is.
-    let control = state::control_of(row)?;
+    let control = clock::control_of(row)?;
     let bank_of = |color: Option<i32>, now_bank: Option<i64>| -> Option<i64> {
         let player = color?;
         let last = kept.iter().rfind(|m| m.0 <= new_ply && m.1 == player);
@@ -213,12 +213,7 @@ fn take_back(
             (
                 Some(now),
                 Some(crate::domain::running_time::deadline(now, bank, &[])),
-                crate::clocks::reminders::first_at(
-                    conn,
-                    player_of(row, to_move.color()),
-                    now,
-                    bank,
-                )?,
+                crate::game::clock::first_at(conn, player_of(row, to_move.color()), now, bank)?,
             )
         }
         None => (row.turn_started_at, None, None),

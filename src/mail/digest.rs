@@ -7,7 +7,6 @@
 //! transaction that queues the outbox mail, so only one insert wins.
 
 use crate::accounts::links::{self, PlayLink};
-use crate::clocks::state;
 use crate::db::digest_sent::{self, DigestSent};
 use crate::db::games::GameRow;
 use crate::db::outbox;
@@ -17,6 +16,7 @@ use crate::db::{is_unique_violation, DbConn};
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, Side};
 use crate::domain::mail_kind::Mail;
+use crate::game::clock;
 use crate::game::restore;
 use crate::mail::context::MailCtx;
 use chrono::{NaiveDate, NaiveDateTime, Timelike};
@@ -87,7 +87,7 @@ pub fn games_to_list(
             .select(moves::display)
             .first(conn)
             .optional()?;
-        let clock = state::view(conn, &g, now)?;
+        let clock = clock::view(conn, &g, now)?;
         let side = crate::db::games::side_of(&g, user_id);
         let (time_left_secs, clock_text) = match (&clock, side) {
             (Some(c), Some(side)) => (

@@ -319,8 +319,7 @@ fn render_game_mail(
     };
     // Only the "your turn" and reminder mails show the clock.
     let with_clock = |conn: &mut DbConn, data: &mut MailData| -> Result<(), Error> {
-        if let (Some(side), Some(clock)) = (my_side, crate::clocks::state::view(conn, &game, now)?)
-        {
+        if let (Some(side), Some(clock)) = (my_side, crate::game::clock::view(conn, &game, now)?) {
             let zone = crate::domain::week::zone_or_utc(&user.time_zone);
             data.clock_text = crate::domain::clock::describe_for(&clock, side, zone);
         }

@@ -105,7 +105,7 @@ pub fn render(
             if !to_move_at(*ply) {
                 return Ok(None);
             }
-            let left = match (my_side, crate::clocks::state::view(conn, &game, now)?) {
+            let left = match (my_side, crate::game::clock::view(conn, &game, now)?) {
                 (Some(side), Some(clock)) => {
                     let zone = crate::db::clock_lookups::zone_of(conn, user_id)?;
                     crate::domain::clock::describe_for(&clock, side, zone)

@@ -38,7 +38,7 @@ pub fn extend(
             "This game is not running: there is no clock to extend.".into(),
         ));
     }
-    let Some(control) = crate::clocks::state::control_of(&g)? else {
+    let Some(control) = crate::game::clock::control_of(&g)? else {
         return Err(Error::Invalid(
             "This game has no time control: there is no clock to extend.".into(),
         ));

@@ -233,7 +233,7 @@ fn clock_watch(conn: &mut DbConn, tids: &[i32], now: NaiveDateTime) -> Result<Cl
         let zone = crate::db::games::player_to_move(&g)
             .and_then(|p| zones.get(&p).copied())
             .unwrap_or(chrono_tz::Tz::UTC);
-        if let Some(m) = crate::clocks::state::mover_clock_with(&g, booked, zone) {
+        if let Some(m) = crate::game::clock::mover_clock_with(&g, booked, zone) {
             if m.deadline <= soon {
                 if let (Some(tid), Some(white), Some(black)) =
                     (g.tournament_id, g.white_id, g.black_id)

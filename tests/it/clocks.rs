@@ -10,7 +10,6 @@ use diesel::prelude::*;
 use missive::accounts::users as accounts;
 use missive::clocks::forfeit;
 use missive::clocks::leave;
-use missive::clocks::state;
 use missive::db::outbox;
 use missive::db::users::User;
 use missive::db::DbConn;
@@ -19,6 +18,7 @@ use missive::domain::game_state::{EndReason, GameResult, GameStatus};
 use missive::domain::mail_kind::MailKind;
 use missive::domain::time_control::{TimeControl, DAY};
 use missive::game::challenge;
+use missive::game::clock;
 use missive::game::draw;
 use missive::game::play;
 use missive::mail::context;
@@ -301,7 +301,7 @@ fn leave_stops_the_clock_and_moves_the_deadline(backend: Backend) {
     let id = game(&mut conn, &alice, &bob, "3d/move");
     let other = game(&mut conn, &carol, &alice, "14d/move");
     let row = missive::db::games::load(&mut conn, id).unwrap();
-    let before = state::view(&mut conn, &row, t0()).unwrap().unwrap();
+    let before = clock::view(&mut conn, &row, t0()).unwrap().unwrap();
     assert_eq!(before.deadline, Some(t0() + Duration::days(3)));
     // Alice (to move) books 3 and 4 March: her clock stops for two days.
     leave::book_leave(
@@ -316,18 +316,18 @@ fn leave_stops_the_clock_and_moves_the_deadline(backend: Backend) {
     let row = missive::db::games::load(&mut conn, id).unwrap();
     // The stored deadline ignores leave; the clock does not.
     assert_eq!(row.clock_deadline, Some(t0() + Duration::days(3)));
-    let after = state::view(&mut conn, &row, t0()).unwrap().unwrap();
+    let after = clock::view(&mut conn, &row, t0()).unwrap().unwrap();
     assert_eq!(after.deadline, Some(t0() + Duration::days(5)));
     // On leave the clock is stopped and shown so.
     let mid = t0() + Duration::days(2);
-    let v = state::view(&mut conn, &row, mid).unwrap().unwrap();
+    let v = clock::view(&mut conn, &row, mid).unwrap().unwrap();
     assert!(v.white.on_leave && !v.white.running);
     assert_eq!(v.white.left_secs, 3 * DAY - 12 * 3600);
     assert!(!v.black.on_leave && !v.black.running);
     // In the other game Alice has Black and Carol is to move: Alice is
     // shown on leave, and Carol's clock runs to its own deadline.
     let other_row = missive::db::games::load(&mut conn, other).unwrap();
-    let o = state::view(&mut conn, &other_row, mid).unwrap().unwrap();
+    let o = clock::view(&mut conn, &other_row, mid).unwrap().unwrap();
     assert!(o.black.on_leave && !o.black.running);
     assert!(!o.white.on_leave && o.white.running);
     assert_eq!(o.deadline, Some(t0() + Duration::days(14)));
@@ -407,10 +407,10 @@ fn capped_leave_in_a_game(backend: Backend) {
     )
     .unwrap();
     let row = missive::db::games::load(&mut conn, capped).unwrap();
-    let v = state::view(&mut conn, &row, t0()).unwrap().unwrap();
+    let v = clock::view(&mut conn, &row, t0()).unwrap().unwrap();
     assert_eq!(v.deadline, Some(t0() + Duration::days(4)));
     let row = missive::db::games::load(&mut conn, free).unwrap();
-    let v = state::view(&mut conn, &row, t0()).unwrap().unwrap();
+    let v = clock::view(&mut conn, &row, t0()).unwrap().unwrap();
     assert_eq!(v.deadline, Some(t0() + Duration::days(7)));
     let s = forfeit::sweep_report(&mut conn, t0() + Duration::days(4)).unwrap();
     assert_eq!(s.forfeits, 1);
@@ -515,7 +515,7 @@ fn moves_spend_and_refill_the_banks(backend: Backend) {
         .enumerate()
         .all(|(i, m)| m.time_used_secs == Some(if i % 2 == 0 { 2 * DAY } else { DAY })));
     // White, to move, sees time running; Black's bank is still.
-    let v = state::view(&mut conn, &row, now + Duration::days(5))
+    let v = clock::view(&mut conn, &row, now + Duration::days(5))
         .unwrap()
         .unwrap();
     assert_eq!(v.white.left_secs, 15 * DAY);

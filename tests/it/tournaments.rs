@@ -147,10 +147,9 @@ fn time_forfeit(
         row = games::load(conn, game_id).unwrap();
     }
     assert!(
-        !missive::clocks::forfeit::forfeit_if_flagged(conn, &row, start + Duration::days(2))
-            .unwrap()
+        !missive::game::flag::forfeit_if_flagged(conn, &row, start + Duration::days(2)).unwrap()
     );
-    assert!(missive::clocks::forfeit::forfeit_if_flagged(conn, &row, now).unwrap());
+    assert!(missive::game::flag::forfeit_if_flagged(conn, &row, now).unwrap());
     let row = games::load(conn, game_id).unwrap();
     assert_eq!(row.reason, Some(EndReason::TimeForfeit));
 }

@@ -10,12 +10,13 @@ use crate::common;
 use chrono::{Duration, NaiveDate, NaiveDateTime};
 use common::{Backend, TestApp, TestClient};
 use diesel::prelude::*;
-use missive::clocks::{forfeit, state};
+use missive::clocks::forfeit;
 use missive::db::users::User;
 use missive::db::DbConn;
 use missive::domain::game_state::{EndReason, GameResult, GameStatus};
 use missive::domain::mail_kind::MailKind;
 use missive::domain::time_control::{TimeControl, DAY, HOUR};
+use missive::game::clock;
 use missive::game::{challenge, play};
 use reqwest::StatusCode;
 
@@ -100,7 +101,7 @@ fn set_zone(c: &TestClient, zone: &str) {
 
 fn mover_deadline(conn: &mut DbConn, id: i32) -> NaiveDateTime {
     let row = missive::db::games::load(conn, id).unwrap();
-    state::mover_clock(conn, &row).unwrap().unwrap().deadline
+    clock::mover_clock(conn, &row).unwrap().unwrap().deadline
 }
 
 fn weekends_free_across_daylight_saving_in_two_zones(backend: Backend) {

@@ -1,13 +1,13 @@
 //! Reading a game for its pages: the row, the plies listed, names, clocks,
 //! events, ratings and the viewer's lines, in one database call.
 
-use crate::clocks::state;
 use crate::db::games::{self, GameRow};
 use crate::db::moves;
 use crate::db::DbConn;
 use crate::domain::clock::GameClock;
 use crate::domain::error::Error;
 use crate::domain::game_state::GameStatus;
+use crate::game::clock;
 use crate::game::positions::Restored;
 use crate::web::views::move_lines::window_around;
 use crate::web::{now, AppState, Ctx};
@@ -124,7 +124,7 @@ pub(crate) fn read_game<Ms>(
         .flatten()
         .collect();
         let names = state.names.of(&ids, |ids| games::user_names(conn, ids))?;
-        let clock = state::view(conn, &row, now())?;
+        let clock = clock::view(conn, &row, now())?;
         let tournament = match row.tournament_id {
             Some(t) => crate::db::tournaments::name_of(conn, t)?.map(|name| (t, name)),
             None => None,

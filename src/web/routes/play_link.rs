@@ -204,7 +204,7 @@ async fn check(
             .map(|m| m.display.as_str())
             .collect::<Vec<_>>()
             .join(" ");
-        let clock = crate::clocks::state::view(conn, &row, now())?;
+        let clock = crate::game::clock::view(conn, &row, now())?;
         Ok(Ok(Checked {
             restored,
             clock,

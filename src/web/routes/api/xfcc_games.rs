@@ -2,12 +2,12 @@
 //! elements, with the fields of the public XfccBasic description (the
 //! `XfccGame` type of `templates/xfcc/wsdl.xml`).
 
-use crate::clocks::state;
 use crate::db::games::{self, GameRow};
 use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::Side;
+use crate::game::clock;
 use crate::game::exports::{self, ExportRows};
 use crate::game::records::Format;
 use crate::web::rules_pool::rules_work;
@@ -84,7 +84,7 @@ fn read_games(
         let Some(side) = games::side_of(&row, user.id) else {
             continue;
         };
-        let clock = state::view(conn, &row, now)?;
+        let clock = clock::view(conn, &row, now)?;
         let secs = |c: Color| clock.as_ref().map_or(0, |k| k.side(c).left_secs);
         let opponent = side.opponent();
         let event = match row.tournament_id {

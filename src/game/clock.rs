@@ -6,6 +6,7 @@
 use crate::db::clock_lookups::zone_of;
 use crate::db::games::{self, GameRow};
 use crate::db::leave::{booked_leave, booked_leave_of_players};
+use crate::db::reminder_prefs;
 use crate::db::DbConn;
 use crate::domain::clock::{GameClock, MoverClock, SideClock};
 use crate::domain::error::Error;
@@ -139,4 +140,26 @@ pub fn view(
         to_move: mover.as_ref().map(|m| m.color),
         weekends_free: row.weekends_free,
     }))
+}
+
+/// When the first reminder of `user_id`'s turn begun at `from` with `bank`
+/// may be due, leave not counted (leave only puts it later): what the game
+/// row keeps for the sweep to find it by. `None`: no reminder this turn.
+pub fn first_at(
+    conn: &mut DbConn,
+    user_id: Option<i32>,
+    from: NaiveDateTime,
+    bank: i64,
+) -> Result<Option<NaiveDateTime>, Error> {
+    let thresholds = match user_id {
+        Some(id) => reminder_prefs::of(conn, id)?,
+        None => None,
+    };
+    Ok(crate::domain::reminders::due_at(
+        thresholds.as_deref(),
+        from,
+        bank,
+        &[],
+        0,
+    ))
 }
