@@ -280,6 +280,7 @@ fn sync_name(sync: missive::db::SqliteSync) -> &'static str {
 
 /// Players and one game per connection, set up through the services.
 fn setup_games(database_url: &str, conns: usize) -> Vec<(i32, Player, Player)> {
+    missive::listen();
     let pool = missive::db::connect(database_url, 2).expect("database");
     let mut conn = pool.get().unwrap();
     let secret = missive::web::load_secret(&mut conn, None).unwrap();
@@ -307,6 +308,7 @@ struct Mover {
 /// Move POSTs: each connection plays its game, both sides in turn; a game
 /// that ends is replaced by a new one between the same players.
 fn moves(a: &Args, database_url: &str, addr: &str, games: &[(i32, Player, Player)]) -> Summary {
+    missive::listen();
     let pool = missive::db::connect(database_url, 2).expect("database");
     let games = games.to_vec();
     drive(
@@ -352,6 +354,7 @@ fn moves(a: &Args, database_url: &str, addr: &str, games: &[(i32, Player, Player
 /// Two players of their own for each connection, each with a session and
 /// CSRF seed of their own, and one game between them.
 fn setup_tables(database_url: &str, conns: usize, name: &str) -> Vec<(i32, Player, Player)> {
+    missive::listen();
     let pool = missive::db::connect(database_url, 2).expect("database");
     let mut conn = pool.get().unwrap();
     let secret = missive::web::load_secret(&mut conn, None).unwrap();
@@ -396,6 +399,7 @@ fn views_after_moves(
     games: &[(i32, Player, Player)],
     view: View,
 ) -> Summary {
+    missive::listen();
     let pool = missive::db::connect(database_url, 2).expect("database");
     let games = games.to_vec();
     if let (Some((id, w, _)), View::Page) = (games.first(), view) {

@@ -34,6 +34,7 @@ fn run(database_url: Option<&str>, count: usize, workers: usize) -> anyhow::Resu
         Some(u) => u.to_string(),
         None => scratch.to_string_lossy().into_owned(),
     };
+    missive::listen();
     let pool = missive::db::connect(&url, (workers as u32 + 1).max(2))?;
     let mut conn = pool.get()?;
     let now = missive::util::now();

@@ -52,6 +52,7 @@ fn run(stalled: bool, moves: usize) -> Run {
         })
         .collect();
     // The worker a server process runs, on its own pool, sending to the sink.
+    missive::listen();
     let pool = missive::db::connect(&app.database_url, 2).unwrap();
     let secret = missive::web::load_secret(&mut app.db(), None).unwrap();
     let sender = Sender {

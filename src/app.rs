@@ -20,6 +20,7 @@ pub fn server_on(
     config: &Config,
     listener: TcpListener,
 ) -> anyhow::Result<Server> {
+    crate::listen();
     let data = aweb::Data::new(state);
     let mut http = HttpServer::new(move || {
         App::new()

@@ -28,3 +28,18 @@ pub mod web;
 pub use app::{build_state, init_tracing, serve, server_on};
 pub use config::Config;
 pub use util::redact;
+
+/// Who hears that a game ended, in order: ratings move first, then the
+/// tournament or team match takes its consequences. `game` announces an
+/// end and names neither (lichess's round module does the same with its
+/// bus); every process says so once at start-up, and a game ending in a
+/// process that did not is refused rather than left unheard.
+const GAME_END_LISTENERS: &[game::finish::Listener] = &[
+    ratings::store::on_game_end,
+    tournaments::game_ended::on_game_end,
+];
+
+/// Wire the listeners of game endings ([`GAME_END_LISTENERS`]); idempotent.
+pub fn listen() {
+    game::finish::listen(GAME_END_LISTENERS);
+}

@@ -173,6 +173,7 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    missive::listen();
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => {
             missive::init_tracing()?;

@@ -60,6 +60,7 @@ struct Server {
 impl Server {
     fn start(db: &Path, sink: &SmtpSink) -> Server {
         let config = config(db, sink);
+        missive::listen();
         let pool = missive::db::connect(&config.database_url, 2).expect("database");
         let secret = missive::web::load_secret(&mut pool.get().unwrap(), Some(SECRET)).unwrap();
         let sender = drain::Sender {

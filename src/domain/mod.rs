@@ -11,6 +11,7 @@ pub mod conditional_line;
 pub mod dutch;
 pub mod error;
 pub mod form_fields;
+pub mod game_end;
 pub mod game_event;
 pub mod game_state;
 pub mod mail_kind;

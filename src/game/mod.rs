@@ -8,7 +8,6 @@ pub mod challenge;
 pub mod clock;
 pub mod conditional;
 pub mod draw;
-pub mod ending;
 pub mod exports;
 pub mod finish;
 pub mod flag;

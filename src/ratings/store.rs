@@ -1,17 +1,16 @@
 //! Moving two players' ratings when a rated game ends.
 
-use crate::db::games::GameRow;
 use crate::db::schema::{games, rating_changes, ratings};
 use crate::db::{per_backend, DbConn};
 use crate::domain::error::Error;
-use crate::domain::game_state::GameResult;
+use crate::domain::game_end::GameEnded;
 use crate::domain::rating::{next_seq, rate_game, Change, Standing};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
-/// Move the ratings of `row`'s players for its end with `result` at `now`,
-/// if it is rated. Run it in the transaction whose guarded update ended the
-/// game (`game::ending::record_end`): of two callers ending the same game
+/// Move the ratings of a game's players for its end, if it counts for
+/// ratings: a listener of game endings (`game::finish`), run in the
+/// transaction whose guarded update ended the game: of two callers ending the same game
 /// only one gets here, and `rating_changes`' key (game, player) refuses a
 /// second change for the same game whatever the caller.
 ///
@@ -20,16 +19,12 @@ use diesel::prelude::*;
 /// (an UPDATE that changes nothing, in user id order so two games never wait
 /// on each other) before it is read. On SQLite the game's update has taken
 /// the database's one write lock already.
-pub fn on_game_end(
-    conn: &mut DbConn,
-    row: &GameRow,
-    result: GameResult,
-    now: NaiveDateTime,
-) -> Result<(), Error> {
-    let (true, Some(white), Some(black)) = (row.rated, row.white_id, row.black_id) else {
+pub fn on_game_end(conn: &mut DbConn, ended: &GameEnded) -> Result<(), Error> {
+    let (true, Some(white), Some(black)) = (ended.rated, ended.white, ended.black) else {
         return Ok(());
     };
-    let variant = row.variant.as_str();
+    let (result, now, game) = (ended.result, ended.at, ended.game);
+    let variant = ended.variant.as_str();
     let mut ids = [white, black];
     ids.sort_unstable();
     for id in ids {
@@ -41,12 +36,12 @@ pub fn on_game_end(
     );
     let (wc, bc) = rate_game(&w, &b, result, now);
     let seq = next_seq(&w, &b);
-    diesel::update(games::table.find(row.id))
+    diesel::update(games::table.find(game))
         .set(games::rating_seq.eq(Some(seq)))
         .execute(conn)?;
     save(
         conn,
-        row.id,
+        game,
         white,
         variant,
         &w.after(wc.after, now, seq),
@@ -55,7 +50,7 @@ pub fn on_game_end(
     )?;
     save(
         conn,
-        row.id,
+        game,
         black,
         variant,
         &b.after(bc.after, now, seq),

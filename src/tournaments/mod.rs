@@ -5,6 +5,7 @@ pub mod adjudication;
 pub mod directors;
 pub mod entry;
 pub mod extension;
+pub mod game_ended;
 pub mod player_rules;
 pub mod records;
 pub mod rounds;

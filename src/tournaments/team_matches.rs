@@ -254,8 +254,8 @@ fn start(
     Ok(())
 }
 
-/// The hook every game end passes (`game::finish::end_game`, in its
-/// transaction): the match of the game, if any, finishes with its last game.
+/// What a game's end sets off when it is no tournament's
+/// (`tournaments::game_ended`, in the transaction that ends it): the match of the game, if any, finishes with its last game.
 pub fn on_game_end(conn: &mut DbConn, game_id: i32, now: NaiveDateTime) -> Result<(), Error> {
     let Some(id) = rows::match_of_game(conn, game_id)? else {
         return Ok(());

@@ -10,7 +10,7 @@ use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
 use crate::domain::mail_kind::Mail;
 use crate::domain::standings::{counts, scheduled_games};
 use crate::domain::tournament_state::TournamentStatus;
-use crate::game::ending::record_end;
+use crate::game::finish::end_game;
 use crate::tournaments::directors::{named_player, require_director_of};
 use crate::tournaments::rounds::{advance, mail_round, new_game};
 use crate::util::clip;
@@ -20,8 +20,9 @@ use std::collections::HashSet;
 // ---------------------------------------------------------------------------
 // Game endings, forfeits and withdrawals
 
-/// The hook `game::finish` calls inside the transaction that ends a game
-/// (any ending): applies the forfeit rule, then advances the tournament.
+/// What a tournament's game's end sets off (`tournaments::game_ended`,
+/// inside the transaction that ends the game): the forfeit rule, then the
+/// tournament's next round.
 pub fn on_game_end(conn: &mut DbConn, game_id: i32, now: NaiveDateTime) -> Result<(), Error> {
     let g = crate::db::games::load(conn, game_id)?;
     let Some(tid) = g.tournament_id else {
@@ -138,14 +139,13 @@ pub fn withdraw(
             if row.status != GameStatus::Active {
                 continue;
             }
-            if !record_end(conn, &row, result, EndReason::Withdrawal, None, now)? {
+            // Its end is announced as every game's is, so the tournament
+            // hears of it (`game_ended`) and advances.
+            if !end_game(conn, &row, result, EndReason::Withdrawal, None, now)? {
                 return Err(Error::Conflict(
                     "A game of that player changed meanwhile; try again.".into(),
                 ));
             }
-            // What `finish::end_game` does after the update, called here
-            // because that function calls into this file.
-            on_game_end(conn, row.id, now)?;
         }
         Ok(())
     })

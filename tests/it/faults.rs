@@ -356,6 +356,7 @@ fn two_processes_on_one_postgres_database() {
 /// `n` chess games among four players, with `control`, begun at `started`
 /// (each player White in some, Black in others): their ids.
 fn clocked_games(db: &str, n: usize, control: &str, started: chrono::NaiveDateTime) -> Vec<i32> {
+    missive::listen();
     let pool = missive::db::connect(db, 2).expect("database");
     let mut conn = pool.get().unwrap();
     let secret = missive::web::load_secret(&mut conn, Some(SECRET)).unwrap();
@@ -625,6 +626,7 @@ fn postgres_pool_drops_a_connection_found_gone() {
     let Some(scratch) = ScratchDb::create() else {
         return;
     };
+    missive::listen();
     let pool = missive::db::connect(&scratch.url, 1).expect("database");
     let pid_of = |conn: &mut DbConn| count(conn, "SELECT pg_backend_pid()::bigint AS n");
     let kill = |pid: i64| {
@@ -811,6 +813,7 @@ fn a_move_stored_before_its_connection_was_lost_is_not_stored_again() {
     let db = scratch.url.clone();
     let games_set = setup(&db, 2, 1, SECRET);
     let (id, white, black) = games_set[0].clone();
+    missive::listen();
     let pool = missive::db::connect(&db, 4).unwrap();
     let writes = missive::db::Writes::Own;
     let positions = missive::game::positions::PositionCache::new(1 << 20);
@@ -1022,6 +1025,7 @@ fn a_write_committed_before_its_connection_was_lost_is_not_done_again() {
     };
     let now = missive::web::now();
     let dir = tempfile::tempdir().unwrap();
+    missive::listen();
     let sqlite = missive::db::connect(dir.path().join("once.db").to_str().unwrap(), 1).unwrap();
     let mut conn = sqlite.get().unwrap();
     assert_eq!(once(&mut conn, "k", false, now, write(1)).unwrap(), 1);
@@ -1032,6 +1036,7 @@ fn a_write_committed_before_its_connection_was_lost_is_not_done_again() {
         return;
     };
     let players = setup(&scratch.url, 2, 1, SECRET);
+    missive::listen();
     let pool = missive::db::connect(&scratch.url, 1).unwrap();
     let mut conn = pool.get().unwrap();
     assert_eq!(once(&mut conn, "k1", false, now, write(7)).unwrap(), 7);

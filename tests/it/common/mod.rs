@@ -78,6 +78,7 @@ impl TestApp {
     }
 
     pub fn start_with(backend: Backend, tweak: impl FnOnce(&mut missive::Config)) -> TestApp {
+        missive::listen();
         let dir = tempfile::tempdir().expect("temp dir");
         let (database_url, pg_drop) = match backend {
             Backend::Sqlite => (

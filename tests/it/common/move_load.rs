@@ -20,6 +20,7 @@ pub fn setup(
     games: usize,
     secret: &str,
 ) -> Vec<(i32, Player, Player)> {
+    missive::listen();
     let pool = missive::db::connect(database_url, 2).expect("database");
     let mut conn = pool.get().unwrap();
     let secret = missive::web::load_secret(&mut conn, Some(secret)).unwrap();
