@@ -1,9 +1,11 @@
 //! Missive: a play-by-correspondence server for chess variants.
 //!
 //! Layers point one way (docs/architecture.md; `tests/it/layers.rs` checks
-//! it): `web` → `jobs` → `mail` → use cases (`game`, `tournaments`,
-//! `clocks`, `accounts`) → `db` → `domain` → `missive_rules`, with `util`
-//! and `config` at the bottom.
+//! it): `web` → `jobs` → `mail` → use cases → `db` → `domain` →
+//! `missive_rules`, with `util` and `config` at the bottom. The use cases
+//! have one order: `accounts` → `tournaments` → `clocks` → `game` →
+//! `ratings` → `posted`; a game's end reaches those above `game` as an
+//! announcement ([`listen`]).
 
 pub mod accounts;
 pub mod app;
