@@ -396,11 +396,12 @@ fn the_containerfile_builds_locked_and_runs_unprivileged() {
         "USER {user}"
     );
     // The build stage copies what the build reads: the workspace's members,
-    // the bench targets Cargo.toml declares, the SQLite
+    // the patched lettre, the bench target Cargo.toml declares, the SQLite
     // build flags, and what the code includes at compile time.
     for dir in [
         "src",
         "rules",
+        "vendor",
         "benches",
         ".cargo",
         "migrations",
