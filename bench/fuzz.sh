@@ -8,7 +8,7 @@
 #   TARGETS="fen_parser" bash bench/fuzz.sh 30
 # Corpora grow in fuzz/corpus/<target>/ (not in git; fuzz/seeds/ is), crashes
 # land in fuzz/artifacts/<target>/. Keep a crash as a regression test by
-# copying it to rules/tests/fuzz-regressions/<target>/ (see README).
+# copying it to rules/tests/fuzz-regressions/<target>/ (see docs/testing.md).
 # Exits 1 when a target found something.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -486,7 +486,7 @@ fn game_cases(label: &str, key: &str, database_url: &str, a: &Args) -> [Option<S
 fn postgres_admin() -> Option<String> {
     let env = |v: &str| std::env::var(v).ok().filter(|s| !s.trim().is_empty());
     // The socket first: a server on the same machine is best reached so
-    // (README, `DATABASE_URL`), and the targets are set for it.
+    // (docs/operations.md, `DATABASE_URL`), and the targets are set for it.
     let socket = std::path::Path::new("/var/run/postgresql")
         .exists()
         .then(|| "postgres://postgres@localhost/postgres?host=/var/run/postgresql".to_string());
