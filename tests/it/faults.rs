@@ -736,6 +736,7 @@ impl ScratchDb {
     /// How many rows [`Self::kill_the_next_insert`]'s trigger on `table`
     /// saw inserted (the killed one included).
     fn inserts_seen(&mut self, table: &str) -> i64 {
+        missive::listen();
         let mut conn = DbConn::Postgresql(
             diesel::PgConnection::establish(&self.url).expect("scratch database"),
         );
@@ -785,6 +786,7 @@ fn postgres_moves_are_tried_again_after_their_connections_are_lost() {
         "the second move's first store was killed, and it was stored again"
     );
     drop(server);
+    missive::listen();
     let mut conn = DbConn::Postgresql(diesel::PgConnection::establish(&db).unwrap());
     let stored = moves::of_game(&mut conn, id).unwrap();
     let stored: Vec<(i32, String)> = stored.into_iter().map(|m| (m.ply, m.coordinate)).collect();
@@ -983,6 +985,7 @@ fn postgres_writes_are_tried_again_after_their_connections_are_lost() {
     assert_eq!(r.status, 303, "the login, its connection gone");
     let home = http.get("/", &session_of(&r)).unwrap();
     assert!(home.text().contains(&white.user.username), "logged in");
+    missive::listen();
     let mut conn = DbConn::Postgresql(diesel::PgConnection::establish(&one.scratch.url).unwrap());
     let carols = "SELECT COUNT(*) AS n FROM users WHERE username = 'carol'";
     assert_eq!(count(&mut conn, carols), 1);
