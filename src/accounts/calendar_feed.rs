@@ -71,7 +71,7 @@ pub struct Feed {
 /// The feed of `user` as it stands at `now`.
 pub fn feed(conn: &mut DbConn, user: &User, now: NaiveDateTime) -> Result<Feed, Error> {
     let uid = user.id;
-    let running = account_records::running_games(conn, uid)?;
+    let running = crate::db::games::active_games_of(conn, uid)?;
     let mut ids: Vec<i32> = running
         .iter()
         .flat_map(|g| [g.white_id, g.black_id])

@@ -63,7 +63,7 @@ fn leave_tournaments(conn: &mut DbConn, user: &User, now: NaiveDateTime) -> Resu
 }
 
 fn resign_running_games(conn: &mut DbConn, user: &User, now: NaiveDateTime) -> Result<(), Error> {
-    for row in account_records::running_games(conn, user.id)? {
+    for row in crate::db::games::active_games_of(conn, user.id)? {
         // A flag that already fell decides the game by time, not by this.
         if crate::game::flag::forfeit_if_flagged(conn, &row, now)? {
             continue;

@@ -138,7 +138,7 @@ fn notes_of(conn: &mut DbConn, user_id: i32) -> Result<Vec<Value>, Error> {
 }
 
 fn leave_of(conn: &mut DbConn, user_id: i32) -> Result<Value, Error> {
-    let bookings = account_records::leave_bookings(conn, user_id)?;
+    let bookings = crate::db::leave::bookings_of(conn, user_id)?;
     let grants = account_records::leave_grants(conn, user_id)?;
     Ok(json!({
         "bookings": bookings.iter().map(|b| json!({

@@ -4,7 +4,6 @@
 //! tables' modules are written; each query belongs beside its table.)
 
 use crate::db::games::GameRow;
-use crate::db::leave::LeaveBooking;
 use crate::db::schema::{
     adjudication_requests, email_outbox, game_notes, games, leave_bookings, leave_grants,
     tournament_players, tournaments,
@@ -14,15 +13,6 @@ use crate::domain::game_state::GameStatus;
 use crate::domain::tournament_state::TournamentStatus;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
-
-/// The games `user_id` plays that are running.
-pub fn running_games(conn: &mut DbConn, user_id: i32) -> QueryResult<Vec<GameRow>> {
-    games::table
-        .filter(games::white_id.eq(user_id).or(games::black_id.eq(user_id)))
-        .filter(games::status.eq(GameStatus::Active.code()))
-        .select(GameRow::as_select())
-        .load(conn)
-}
 
 /// How many games `user_id` plays that are running.
 pub fn running_count(conn: &mut DbConn, user_id: i32) -> QueryResult<i64> {
@@ -89,15 +79,6 @@ pub fn notes(conn: &mut DbConn, user_id: i32) -> QueryResult<Vec<(i32, String, N
             game_notes::body,
             game_notes::updated_at,
         ))
-        .load(conn)
-}
-
-/// The user's leave bookings, by first day.
-pub fn leave_bookings(conn: &mut DbConn, user_id: i32) -> QueryResult<Vec<LeaveBooking>> {
-    leave_bookings::table
-        .filter(leave_bookings::user_id.eq(user_id))
-        .order(leave_bookings::start_date.asc())
-        .select(LeaveBooking::as_select())
         .load(conn)
 }
 

@@ -503,47 +503,54 @@ fn no_import_cycle_between_folders_in_rules() {
     );
 }
 
+/// A scratch source tree of `(path, text)` files, for the check's own tests.
+fn planted(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (rel, text) in files {
+        let p = dir.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    dir
+}
+
 /// The check itself: a planted upward import (the domain naming the web
 /// layer, a use case naming a job, the game naming the tournaments above
 /// it) and a planted cycle are found, in every way a path can be written.
 #[test]
 fn the_check_finds_a_planted_upward_import_and_cycle() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = planted(&[
+        (
+            "lib.rs",
+            "pub mod domain; pub mod web; pub mod game; pub mod jobs; pub mod tournaments;",
+        ),
+        ("domain/mod.rs", "pub mod error;"),
+        (
+            "domain/error.rs",
+            "// crate::web::Page in a comment is no import\nuse crate::{web::{self, Page}};\n",
+        ),
+        (
+            "web/mod.rs",
+            "pub struct Page; fn f() { let s = \"crate::jobs::x\"; }",
+        ),
+        ("game/mod.rs", "pub mod play; pub mod finish;"),
+        ("game/play.rs", "use super::finish::end;\npub fn play() {}"),
+        (
+            "game/finish.rs",
+            "pub fn end() { crate::game::play::play(); crate::jobs::run(); }",
+        ),
+        ("jobs/mod.rs", "pub fn run() {}"),
+        (
+            "game/resign.rs",
+            "pub fn resign() { crate::tournaments::withdrawal::on_game_end(); }",
+        ),
+        ("tournaments/mod.rs", "pub mod withdrawal;"),
+        (
+            "tournaments/withdrawal.rs",
+            "use crate::game::finish::end;\npub fn on_game_end() {}",
+        ),
+    ]);
     let src = dir.path();
-    let write = |rel: &str, text: &str| {
-        let p = src.join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    };
-    write(
-        "lib.rs",
-        "pub mod domain; pub mod web; pub mod game; pub mod jobs; pub mod tournaments;",
-    );
-    write("domain/mod.rs", "pub mod error;");
-    write(
-        "domain/error.rs",
-        "// crate::web::Page in a comment is no import\nuse crate::{web::{self, Page}};\n",
-    );
-    write(
-        "web/mod.rs",
-        "pub struct Page; fn f() { let s = \"crate::jobs::x\"; }",
-    );
-    write("game/mod.rs", "pub mod play; pub mod finish;");
-    write("game/play.rs", "use super::finish::end;\npub fn play() {}");
-    write(
-        "game/finish.rs",
-        "pub fn end() { crate::game::play::play(); crate::jobs::run(); }",
-    );
-    write("jobs/mod.rs", "pub fn run() {}");
-    write(
-        "game/resign.rs",
-        "pub fn resign() { crate::tournaments::withdrawal::on_game_end(); }",
-    );
-    write("tournaments/mod.rs", "pub mod withdrawal;");
-    write(
-        "tournaments/withdrawal.rs",
-        "use crate::game::finish::end;\npub fn on_game_end() {}",
-    );
     let g = graph(&sources(src), SERVER_BINARY);
     let up = upward(&g);
     assert_eq!(
@@ -570,30 +577,26 @@ fn the_check_finds_a_planted_upward_import_and_cycle() {
 /// (`crate::clocks()`) is not the module of that name.
 #[test]
 fn the_check_finds_a_planted_folder_cycle() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = planted(&[
+        (
+            "lib.rs",
+            "pub mod game; pub mod clocks; pub mod db; pub fn clocks() {}",
+        ),
+        ("game/mod.rs", "pub mod play; pub mod finish;"),
+        (
+            "game/play.rs",
+            "use crate::clocks::state::left;\nuse super::finish::end;",
+        ),
+        ("game/finish.rs", "pub fn end() { crate::db::save(); }"),
+        ("clocks/mod.rs", "pub mod state; pub mod forfeit;"),
+        ("clocks/state.rs", "pub fn left() {}"),
+        (
+            "clocks/forfeit.rs",
+            "pub fn forfeit() { crate::game::finish::end(); }",
+        ),
+        ("db.rs", "pub fn save() { crate::clocks(); }"),
+    ]);
     let src = dir.path();
-    let write = |rel: &str, text: &str| {
-        let p = src.join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    };
-    write(
-        "lib.rs",
-        "pub mod game; pub mod clocks; pub mod db; pub fn clocks() {}",
-    );
-    write("game/mod.rs", "pub mod play; pub mod finish;");
-    write(
-        "game/play.rs",
-        "use crate::clocks::state::left;\nuse super::finish::end;",
-    );
-    write("game/finish.rs", "pub fn end() { crate::db::save(); }");
-    write("clocks/mod.rs", "pub mod state; pub mod forfeit;");
-    write("clocks/state.rs", "pub fn left() {}");
-    write(
-        "clocks/forfeit.rs",
-        "pub fn forfeit() { crate::game::finish::end(); }",
-    );
-    write("db.rs", "pub fn save() { crate::clocks(); }");
     let g = graph(&sources(src), &[]);
     assert!(cycles(&g).is_empty(), "{g:#?}");
     let f = folders(&g);
