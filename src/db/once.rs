@@ -2,7 +2,7 @@
 //!
 //! A PostgreSQL connection can die between a COMMIT and its answer, so a
 //! write whose connection was lost may be in the database or not. The
-//! request tries it again on another connection (the web layer's `write_once`)
+//! request tries it again on another connection (the web layer's `AppState::write`)
 //! under the same random key; [`once`] stores the key and the answer in the
 //! write's own transaction, so a later try finds them and answers the same
 //! without writing again. SQLite connections are not lost (the file cannot
@@ -10,7 +10,7 @@
 
 use super::schema::request_keys;
 use super::{per_backend, DbConn};
-use crate::domain::error::Error;
+use crate::domain::error::{Error, MovedOn};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::Connection;
@@ -19,6 +19,34 @@ use diesel::Connection;
 pub trait Answer: Sized {
     fn to_text(&self) -> String;
     fn from_text(text: &str) -> Option<Self>;
+    /// What a try answers when an earlier try under its key was stored and
+    /// its answer cannot be read back.
+    fn not_kept(key: &str, text: &str) -> Error {
+        Error::internal(format!("request key {key}: unreadable answer {text:?}"))
+    }
+}
+
+/// A secret a write makes (a session's token, an API token, a calendar
+/// address): never kept with its key, since only its hash is stored. A try
+/// after one that was stored although its answer was lost says so, and
+/// makes no second secret.
+pub struct Secret<T>(pub T);
+
+impl<T> Answer for Secret<T> {
+    fn to_text(&self) -> String {
+        String::new()
+    }
+    fn from_text(_: &str) -> Option<Secret<T>> {
+        None
+    }
+    fn not_kept(_: &str, _: &str) -> Error {
+        Error::Conflict(
+            "This was done, but its answer was lost on the way, and a secret is shown only \
+             once. Open the page again: what was made is listed there (revoke it, or log in \
+             again, and make another)."
+                .into(),
+        )
+    }
 }
 
 impl Answer for () {
@@ -99,9 +127,7 @@ pub fn once<T: Answer>(
                 .first(c)
                 .optional())?;
             if let Some(text) = stored {
-                return read_back(&text).ok_or_else(|| {
-                    Error::internal(format!("request key {key}: unreadable answer {text:?}"))
-                });
+                return Ok(read_back::<T>(&text).unwrap_or_else(|| Err(T::not_kept(key, &text))));
             }
         }
         let (text, answer) = match f(conn) {
@@ -145,14 +171,14 @@ fn refusal_text(e: &Error) -> Option<String> {
         Error::BadRequest(m) => ("bad-request", m),
         Error::Invalid(m) => ("invalid", m),
         Error::Conflict(m) => ("conflict", m),
+        Error::MovedOn(how) => return Some(format!("moved-on:{}", how.code())),
+        Error::AlreadyDone => return Some("already-done:".into()),
         Error::RateLimited(m) => ("rate-limited", m),
         Error::TooSoon {
             message,
             retry_after,
         } => return Some(format!("too-soon:{retry_after}:{message}")),
-        Error::Csrf | Error::Unavailable(_) | Error::ConnectionLost(_) | Error::Internal(_) => {
-            return None
-        }
+        Error::Unavailable(_) | Error::ConnectionLost(_) | Error::Internal(_) => return None,
     };
     Some(format!("{kind}:{message}"))
 }
@@ -167,6 +193,8 @@ fn refusal_of(text: &str) -> Option<Error> {
         "bad-request" => Error::BadRequest(message),
         "invalid" => Error::Invalid(message),
         "conflict" => Error::Conflict(message),
+        "moved-on" => Error::MovedOn(MovedOn::from_code(&message)?),
+        "already-done" => Error::AlreadyDone,
         "rate-limited" => Error::RateLimited(message),
         "too-soon" => {
             let (secs, message) = message.split_once(':')?;

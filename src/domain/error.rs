@@ -1,6 +1,7 @@
 //! What can go wrong in a use case, said so that a person can act on it.
-//! The web layer maps each kind to a status code and a page
-//! (`web::error`); internal causes are logged, never shown.
+//! The web layer maps each kind to a status code, a title and a page
+//! (`web::error`); internal causes are logged, never shown. A caller that
+//! acts on a kind, not only reports it, matches a variant, never a message.
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -8,8 +9,6 @@ pub enum Error {
     NotFound(String),
     #[error("{0}")]
     Forbidden(String),
-    #[error("the form could not be accepted: the security token is missing or wrong")]
-    Csrf,
     #[error("{0}")]
     LoginRequired(String),
     #[error("{0}")]
@@ -20,6 +19,12 @@ pub enum Error {
     /// The state changed under the request (the position moved on).
     #[error("{0}")]
     Conflict(String),
+    /// The game moved on under the request in a way its caller acts on.
+    #[error("{0}")]
+    MovedOn(MovedOn),
+    /// The same request was acted on already (a second delivery of a mail).
+    #[error("this was acted on already")]
+    AlreadyDone,
     #[error("{0}")]
     RateLimited(String),
     /// A limit is reached for now: 429, with the seconds until a new try
@@ -58,19 +63,6 @@ impl Error {
                 .into(),
         )
     }
-    pub fn title(&self) -> &'static str {
-        match self {
-            Error::NotFound(_) => "Not found",
-            Error::Forbidden(_) | Error::Csrf => "Not allowed",
-            Error::LoginRequired(_) => "Please log in",
-            Error::BadRequest(_) => "Bad request",
-            Error::Invalid(_) => "Not accepted",
-            Error::Conflict(_) => "The position has changed",
-            Error::RateLimited(_) | Error::TooSoon { .. } => "Too many attempts",
-            Error::Unavailable(_) | Error::ConnectionLost(_) => "Try again in a moment",
-            Error::Internal(_) => "Something went wrong",
-        }
-    }
     /// What the page says (never the internal cause).
     pub fn public_message(&self) -> String {
         match self {
@@ -88,6 +80,59 @@ impl Error {
     }
 }
 
+/// How the game moved on under a request, for the callers that act on it:
+/// the move form and the API play a move again after [`MovedOn::LinesChanged`],
+/// Xfcc answers "lost on time" for the other two.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MovedOn {
+    /// The opponent's conditional lines changed while the move was being
+    /// stored; nothing was stored, and the move may be sent again at once.
+    LinesChanged,
+    /// The mover's time had run out: the move was not played, and the game
+    /// is lost on time.
+    TimeRanOut,
+    /// The time of the player to move had run out before a draw offer or a
+    /// resignation: the game is lost on time, and nothing else was done.
+    FlagFell,
+}
+
+impl MovedOn {
+    /// Its name where an answer is kept as text ([`crate::db::once`]).
+    pub fn code(self) -> &'static str {
+        match self {
+            MovedOn::LinesChanged => "lines-changed",
+            MovedOn::TimeRanOut => "time-ran-out",
+            MovedOn::FlagFell => "flag-fell",
+        }
+    }
+
+    pub fn from_code(code: &str) -> Option<MovedOn> {
+        [
+            MovedOn::LinesChanged,
+            MovedOn::TimeRanOut,
+            MovedOn::FlagFell,
+        ]
+        .into_iter()
+        .find(|m| m.code() == code)
+    }
+}
+
+impl std::fmt::Display for MovedOn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            MovedOn::LinesChanged => {
+                "Your opponent changed their conditional moves while your move was being stored: send it again."
+            }
+            MovedOn::TimeRanOut => {
+                "Your time ran out before this move arrived: the move was not played, and the game is lost on time."
+            }
+            MovedOn::FlagFell => {
+                "The time of the player to move had run out: the game is lost on time, and nothing else was done."
+            }
+        })
+    }
+}
+
 /// A wait as people say it: "40 seconds", "3 minutes", "2 hours" (rounded up).
 pub fn wait_words(secs: i64) -> String {
     let (n, unit) = if secs < 90 {
@@ -98,12 +143,4 @@ pub fn wait_words(secs: i64) -> String {
         ((secs + 3599) / 3600, "hour")
     };
     format!("{n} {unit}{}", if n == 1 { "" } else { "s" })
-}
-
-// Templates render mails as well as pages, so a failed render is an
-// internal error wherever it happens.
-impl From<askama::Error> for Error {
-    fn from(e: askama::Error) -> Self {
-        Error::Internal(format!("template: {e}"))
-    }
 }

@@ -129,14 +129,6 @@ pub const RATED_MIN_PLIES: i32 = 2;
 /// are played unrated.
 pub const RATED_GAMES_PER_PAIR_DAY: i64 = 3;
 
-/// What a player who moves too late is told.
-pub const TIME_RAN_OUT: &str =
-    "Your time ran out before this move arrived: the move was not played, and the game is lost on time.";
-
-/// What a draw or resignation after the mover's time ran out is told.
-pub const FLAG_FELL: &str =
-    "The time of the player to move had run out: the game is lost on time, and nothing else was done.";
-
 /// Longest custom start position accepted.
 pub const FEN_MAX: usize = 2000;
 

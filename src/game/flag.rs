@@ -7,7 +7,7 @@ use crate::db::game_events;
 use crate::db::games::GameRow;
 use crate::db::{game_clocks, outbox, DbConn};
 use crate::domain::clock::MoverClock;
-use crate::domain::error::Error;
+use crate::domain::error::{Error, MovedOn};
 use crate::domain::game_event::EventKind;
 use crate::domain::game_state::{EndReason, GameResult, OnTimeout, Side, CLAIM_DAYS};
 use crate::domain::mail_kind::{ClockNotice, Mail};
@@ -63,7 +63,7 @@ pub fn lose_on_time(
 /// else happens to it (no draw agreed or resignation after the flag fell).
 pub fn end_if_flagged(conn: &mut DbConn, row: &GameRow, now: NaiveDateTime) -> Result<(), Error> {
     if forfeit_if_flagged(conn, row, now)? {
-        return Err(Error::Conflict(crate::domain::game_state::FLAG_FELL.into()));
+        return Err(Error::MovedOn(MovedOn::FlagFell));
     }
     Ok(())
 }

@@ -6,10 +6,8 @@ use crate::db::conditional_lines::lines_of;
 use crate::db::games::{history_of, load, player_of, side_of, GameRow};
 use crate::db::users::User;
 use crate::db::{moves, DbConn, Stored, Writes};
-use crate::domain::error::Error;
-use crate::domain::game_state::{
-    EndReason, GameStatus, OnTimeout, Side, MOVE_TEXT_MAX, TIME_RAN_OUT,
-};
+use crate::domain::error::{Error, MovedOn};
+use crate::domain::game_state::{EndReason, GameStatus, OnTimeout, Side, MOVE_TEXT_MAX};
 use crate::game::clock;
 use crate::game::conditional;
 use crate::game::flag;
@@ -45,7 +43,7 @@ fn check_mover(row: &GameRow, user: &User) -> Result<Color, Error> {
         // game (the clock sweeper, or an earlier try of this very move whose
         // answer was lost), as the move that finds the flag down is.
         _ if row.reason == Some(EndReason::TimeForfeit) && row.turn == Side::from(side) => {
-            return Err(Error::Conflict(TIME_RAN_OUT.into()))
+            return Err(Error::MovedOn(MovedOn::TimeRanOut))
         }
         _ => return Err(Error::Forbidden("This game is over.".into())),
     }
@@ -63,18 +61,13 @@ fn check_mover(row: &GameRow, user: &User) -> Result<Color, Error> {
 fn check_move(
     conn: &mut DbConn,
     positions: &PositionCache,
-    id: i32,
-    user: &User,
-    text: &str,
-    expected_ply: Option<i32>,
-    commit: bool,
-    now: NaiveDateTime,
+    m: &MoveSubmission<'_>,
 ) -> Result<Prepared, Error> {
-    let row = load(conn, id)?;
-    if expected_ply.is_some_and(|p| p != row.ply) {
+    let row = load(conn, m.id)?;
+    if m.expected_ply.is_some_and(|p| p != row.ply) {
         return Err(Error::position_changed());
     }
-    prepare_move(conn, positions, row, user, text, commit, now)
+    prepare_move(conn, positions, row, m.user, m.text, m.commit, m.now)
 }
 
 /// A move [`queue_move`] checked: a preview, or handed to the writes.
@@ -137,50 +130,17 @@ impl Submitted {
             }
             Submitted::LostOnTime(stored) => {
                 stored.committed().await?;
-                Err(Error::Conflict(TIME_RAN_OUT.into()))
+                Err(Error::MovedOn(MovedOn::TimeRanOut))
             }
             Submitted::Unsure(unsure) => Err(unsure.lost()),
         }
     }
 }
 
-/// Play a move: the one way a move is checked and stored, for the move
-/// form, the play link and the tests alike. `expected_ply` is the ply the
-/// player saw; if the game has moved on since, nothing is played. Without
-/// `commit` the answer is a preview. The move is checked on `conn` and given
-/// to `writes`, and the caller gives the connection back before awaiting
-/// [`Submitted::outcome`]. Waiting for SQLite's writer on a pooled
-/// connection capped the moves in flight at the pool's size, and so the
-/// size of a group commit. The game is taken from and the position it
-/// leaves kept in `positions`, which the game page draws from. `unsure`
-/// is this move's earlier try, when its connection was lost while storing
-/// it: if it was stored, that is the answer.
-#[allow(clippy::too_many_arguments)]
-pub fn queue_move(
-    conn: &mut DbConn,
-    writes: &Writes,
-    positions: &PositionCache,
-    id: i32,
-    user: &User,
-    text: &str,
-    expected_ply: Option<i32>,
-    commit: bool,
-    unsure: Option<&UnsureMove>,
-    now: NaiveDateTime,
-) -> Result<Submitted, Error> {
-    let submission = MoveSubmission {
-        id,
-        user,
-        text,
-        expected_ply,
-        commit,
-        unsure,
-        now,
-    };
-    queue_move_with(conn, writes, positions, submission, None)
-}
-
-/// A move as [`queue_move_with`] takes it.
+/// A move as [`queue_move`] takes it: the game, the mover, the text, the
+/// ply the mover saw (`None`: whatever it is now), whether to store it or
+/// only preview it, the earlier unsure try if any, the time, and a write to
+/// store in the move's own transaction if it is stored.
 pub struct MoveSubmission<'a> {
     pub id: i32,
     pub user: &'a User,
@@ -189,6 +149,7 @@ pub struct MoveSubmission<'a> {
     pub commit: bool,
     pub unsure: Option<&'a UnsureMove>,
     pub now: NaiveDateTime,
+    pub also: Option<WithMove>,
 }
 
 /// A write stored in a move's own transaction, after the move: a reply by
@@ -196,31 +157,31 @@ pub struct MoveSubmission<'a> {
 /// on once and answered once.
 pub type WithMove = Box<dyn FnOnce(&mut DbConn) -> Result<(), Error> + Send>;
 
-/// [`queue_move`], with `also` stored in the move's transaction when the
-/// move is stored (and not at all when it is not).
-pub fn queue_move_with(
+/// Play a move: the one way a move is checked and stored, for the move
+/// form, the play link and the tests alike. `expected_ply` is the
+/// ply the player saw; if the game has moved on since, nothing is played. Without
+/// `commit` the answer is a preview. The move is checked on `conn` and given
+/// to `writes`, and the caller gives the connection back before awaiting
+/// [`Submitted::outcome`]. Waiting for SQLite's writer on a pooled
+/// connection capped the moves in flight at the pool's size, and so the
+/// size of a group commit. The game is taken from and the position it
+/// leaves kept in `positions`, which the game page draws from. The submission's `unsure`
+/// is this move's earlier try, when its connection was lost while storing
+/// it: if it was stored, that is the answer.
+pub fn queue_move(
     conn: &mut DbConn,
     writes: &Writes,
     positions: &PositionCache,
-    submission: MoveSubmission<'_>,
-    also: Option<WithMove>,
+    mut submission: MoveSubmission<'_>,
 ) -> Result<Submitted, Error> {
-    let MoveSubmission {
-        id,
-        user,
-        text,
-        expected_ply,
-        commit,
-        unsure,
-        now,
-    } = submission;
-    if let Some(earlier) = unsure {
-        if earlier.was_stored(conn, id)? {
+    if let Some(earlier) = submission.unsure {
+        if earlier.was_stored(conn, submission.id)? {
             let played = earlier.played.clone();
             return Ok(Submitted::Done(MoveOutcome::Committed { played }));
         }
     }
-    match check_move(conn, positions, id, user, text, expected_ply, commit, now)? {
+    let also = submission.also.take();
+    match check_move(conn, positions, &submission)? {
         Prepared::Preview(outcome) => Ok(Submitted::Done(outcome)),
         Prepared::Store(write) => {
             let played = write.played.clone();

@@ -7,7 +7,7 @@ use crate::db::games::{load, player_of, GameRow};
 use crate::db::moves::{self, NewMove};
 use crate::db::{conditional_lines, DbConn};
 use crate::domain::conditional_line::LinePly;
-use crate::domain::error::Error;
+use crate::domain::error::{Error, MovedOn};
 use crate::domain::game_state::{
     next_turn_no, EndReason, GameResult, GameStatus, Side, COMMENT_MAX,
 };
@@ -51,12 +51,6 @@ pub struct MoveWrite {
     pub(crate) next_reminders: Option<Vec<crate::domain::reminders::Threshold>>,
     pub(crate) now: NaiveDateTime,
 }
-
-/// What a move that lost the race with an edit of the game's conditional
-/// lines is told; [`crate::web`] plays it again at once, with the lines as
-/// they are now.
-pub const LINES_CHANGED: &str =
-    "Your opponent changed their conditional moves while your move was being stored: send it again.";
 
 /// One ply a move stores: the move itself, or a conditional reply to it.
 struct PlyRow<'a> {
@@ -174,7 +168,7 @@ pub fn store_move(conn: &mut DbConn, w: &MoveWrite) -> Result<(), Error> {
             && now_row.status == GameStatus::Active
             && now_row.conditional_rev != row.conditional_rev;
         return Err(match lines_only {
-            true => Error::Conflict(LINES_CHANGED.into()),
+            true => Error::MovedOn(MovedOn::LinesChanged),
             false => Error::position_changed(),
         });
     }

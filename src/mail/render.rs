@@ -21,6 +21,15 @@ use lettre::Message;
 use missive_rules::Color;
 use missive_rules::{BoardView, Cell};
 
+// Templates render mails here and pages in `web`, so a failed render is an
+// internal error wherever it happens; the domain's error does not know
+// templates.
+impl From<askama::Error> for Error {
+    fn from(e: askama::Error) -> Self {
+        Error::Internal(format!("template: {e}"))
+    }
+}
+
 /// The position as text: ranks top down, files left to right, `.` for an
 /// empty square, the letter the board and moves use for a piece (upper case
 /// White), blank for a hole; Black's view when `flipped`; pieces in hand

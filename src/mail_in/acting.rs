@@ -15,7 +15,7 @@ use crate::domain::mail_kind::Mail;
 use crate::game::play::{self, MoveOutcome, MoveSubmission, WithMove};
 use crate::game::{draw, resign};
 use crate::web::routes::conditional::{add_line, check_with_move};
-use crate::web::{db, now, AppState};
+use crate::web::{now, AppState};
 use diesel::prelude::*;
 use diesel::Connection;
 use std::sync::Arc;
@@ -43,11 +43,12 @@ fn record(conn: &mut DbConn, key: &str, t: &ReplyToken) -> Result<(), Error> {
         .execute(c));
     match inserted {
         Ok(_) => Ok(()),
-        Err(e) if is_unique_violation(&e) => Err(Error::Conflict(ALREADY.into())),
+        Err(e) if is_unique_violation(&e) => Err(Error::AlreadyDone),
         Err(e) => Err(e.into()),
     }
 }
 
+/// What the log says of a message acted on already.
 const ALREADY: &str = "this message was acted on already";
 
 /// `f` with the message's row and the answer `mail` in one transaction;
@@ -79,28 +80,29 @@ async fn refuse(
 ) -> Result<String, Error> {
     let (key, t2, why) = (key.to_string(), t.clone(), reason.clone());
     let limit = state.config.mail_in_refusals_day;
-    let done = db(state, move |c| {
-        c.transaction(|c| {
-            record(c, &key, &t2)?;
-            let counted = rate_counters::count_one(
-                c,
-                &format!("mail-in-refusals:{}", t2.game),
-                chrono::Duration::days(1),
-                now(),
-            )?;
-            if counted.count > limit {
-                return Ok(false);
-            }
-            let mail = Mail::ReplyRefused {
-                game: t2.game,
-                ply,
-                reason: why,
-            };
-            outbox::enqueue(c, t2.user, &mail, now())?;
-            Ok(true)
+    let done = state
+        .write(move |c| {
+            c.transaction(|c| {
+                record(c, &key, &t2)?;
+                let counted = rate_counters::count_one(
+                    c,
+                    &format!("mail-in-refusals:{}", t2.game),
+                    chrono::Duration::days(1),
+                    now(),
+                )?;
+                if counted.count > limit {
+                    return Ok(false);
+                }
+                let mail = Mail::ReplyRefused {
+                    game: t2.game,
+                    ply,
+                    reason: why.clone(),
+                };
+                outbox::enqueue(c, t2.user, &mail, now())?;
+                Ok(true)
+            })
         })
-    })
-    .await;
+        .await;
     let done = done.map(|mailed| {
         if mailed {
             format!("refused: {reason}")
@@ -110,7 +112,7 @@ async fn refuse(
     });
     match done {
         Ok(note) => Ok(note),
-        Err(Error::Conflict(m)) if m == ALREADY => Ok(ALREADY.into()),
+        Err(Error::AlreadyDone) => Ok(ALREADY.into()),
         Err(e) => Err(e),
     }
 }
@@ -119,7 +121,7 @@ async fn refuse(
 fn settled(done: Result<(), Error>, note: String) -> Result<String, Error> {
     match done {
         Ok(()) => Ok(note),
-        Err(Error::Conflict(m)) if m == ALREADY => Ok(ALREADY.into()),
+        Err(Error::AlreadyDone) => Ok(ALREADY.into()),
         Err(e) => Err(e),
     }
 }
@@ -148,11 +150,11 @@ pub async fn act(
     key: &str,
 ) -> Result<String, Error> {
     let k = key.to_string();
-    if db(state, move |c| seen(c, &k)).await? {
+    if state.read(move |c| seen(c, &k)).await? {
         return Ok(ALREADY.into());
     }
     let (t2, sender) = (t.clone(), reply.sender.clone());
-    let (user, row, confirmed) = db(state, move |c| load(c, &t2, sender.as_deref())).await?;
+    let (user, row, confirmed) = state.read(move |c| load(c, &t2, sender.as_deref())).await?;
     if !confirmed {
         let from = reply.sender.as_deref().unwrap_or("no sender address");
         let reason = format!(
@@ -198,33 +200,35 @@ pub async fn act(
         Instruction::DeclineDraw => Some(("decline", "you declined the draw")),
     };
     let (k, t2) = (key.to_string(), t.clone());
-    let done = db(state, move |c| {
-        answered(c, &k, &t2, |c| {
-            let (act, what) = match draw_action {
-                None => (resign::resign(c, t2.game, &user, now()), "you resigned"),
-                Some((action, what)) => (draw::draw(c, t2.game, &user, action, now()), what),
-            };
-            act?;
-            let ply = games::load(c, t2.game)?.ply;
-            Ok(Mail::ReplyDone {
-                game: t2.game,
-                ply,
-                act: what.to_string(),
+    let done = state
+        .write(move |c| {
+            answered(c, &k, &t2, |c| {
+                let (act, what) = match draw_action {
+                    None => (resign::resign(c, t2.game, &user, now()), "you resigned"),
+                    Some((action, what)) => (draw::draw(c, t2.game, &user, action, now()), what),
+                };
+                act?;
+                let ply = games::load(c, t2.game)?.ply;
+                Ok(Mail::ReplyDone {
+                    game: t2.game,
+                    ply,
+                    act: what.to_string(),
+                })
             })
         })
-    })
-    .await;
+        .await;
     match done {
         // The game's own refusal (no draw offered to accept, say): told.
-        Err(Error::Forbidden(m) | Error::Conflict(m) | Error::Invalid(m)) if m != ALREADY => {
+        Err(Error::Forbidden(m) | Error::Conflict(m) | Error::Invalid(m)) => {
             refuse(state, key, t, m, None).await
         }
+        Err(Error::MovedOn(how)) => refuse(state, key, t, how.to_string(), None).await,
         done => settled(done, "acted".into()),
     }
 }
 
-/// A move, by [`play::queue_move_with`] through the web's
-/// [`settle_move`](crate::web::settle_move), the message's row and the
+/// A move, by [`play::queue_move`] through
+/// [`AppState::play`], the message's row and the
 /// confirmation stored in the move's transaction. A conditional line is
 /// checked first and kept after, as the move form does.
 async fn play_move(
@@ -245,18 +249,16 @@ async fn play_move(
     let kept = line
         .map(|l| format!(", with your conditional line {l}"))
         .unwrap_or_default();
-    let ((), result) = crate::web::settle_move(state, |unsure| {
-        let (state, user, text, key, t) = (
-            state.clone(),
-            user.clone(),
-            text.to_string(),
-            key.to_string(),
-            t.clone(),
-        );
-        let kept = kept.clone();
-        let app = state.clone();
-        let (game, ply) = (t.game, t.ply);
-        async move {
+    let (app, user2, text2, key2, t2) = (
+        state.clone(),
+        user.clone(),
+        text.to_string(),
+        key.to_string(),
+        t.clone(),
+    );
+    let result = state
+        .play(move |conn, unsure| {
+            let (key, t, kept) = (key2.clone(), t2.clone(), kept.clone());
             let also: WithMove = Box::new(move |c: &mut DbConn| {
                 record(c, &key, &t)?;
                 let ply = t.ply + 1;
@@ -273,29 +275,19 @@ async fn play_move(
                 outbox::enqueue(c, t.user, &mail, now())?;
                 Ok(())
             });
-            let submitted = db(&app, move |conn| {
-                let submission = MoveSubmission {
-                    id: game,
-                    user: &user,
-                    text: &text,
-                    expected_ply: Some(ply),
-                    commit: true,
-                    unsure: unsure.as_ref(),
-                    now: now(),
-                };
-                play::queue_move_with(
-                    conn,
-                    &state.writes,
-                    &state.positions,
-                    submission,
-                    Some(also),
-                )
-            })
-            .await;
-            Ok(((), submitted))
-        }
-    })
-    .await?;
+            let submission = MoveSubmission {
+                id: t2.game,
+                user: &user2,
+                text: &text2,
+                expected_ply: Some(t2.ply),
+                commit: true,
+                unsure,
+                now: now(),
+                also: Some(also),
+            };
+            play::queue_move(conn, &app.writes, &app.positions, submission)
+        })
+        .await?;
     match result {
         Ok(MoveOutcome::Committed { played }) => {
             if let Some(line) = line {
@@ -305,15 +297,16 @@ async fn play_move(
                         played.display
                     );
                     let (t2, why) = (t.clone(), reason.clone());
-                    db(state, move |c| {
-                        let mail = Mail::ReplyRefused {
-                            game: t2.game,
-                            ply: None,
-                            reason: why,
-                        };
-                        Ok(outbox::enqueue(c, t2.user, &mail, now())?)
-                    })
-                    .await?;
+                    state
+                        .write(move |c| {
+                            let mail = Mail::ReplyRefused {
+                                game: t2.game,
+                                ply: None,
+                                reason: why.clone(),
+                            };
+                            Ok(outbox::enqueue(c, t2.user, &mail, now())?)
+                        })
+                        .await?;
                     return Ok(reason);
                 }
             }
@@ -322,8 +315,9 @@ async fn play_move(
         Ok(MoveOutcome::Preview { .. }) => Err(Error::internal("a reply's move was previewed")),
         // The engine's reason; the mail lists the legal moves.
         Err(Error::Invalid(m)) => refuse(state, key, t, m, Some(t.ply)).await,
-        Err(Error::Conflict(m)) if m == ALREADY => Ok(ALREADY.into()),
+        Err(Error::AlreadyDone) => Ok(ALREADY.into()),
         Err(Error::Conflict(m) | Error::Forbidden(m)) => refuse(state, key, t, m, None).await,
+        Err(Error::MovedOn(how)) => refuse(state, key, t, how.to_string(), None).await,
         Err(e) => Err(e),
     }
 }

@@ -1,17 +1,85 @@
-//! Running database work from a request: on the blocking pool or, when it
-//! is short, on the request's own thread; reads and moves tried again on
-//! another connection when theirs was lost.
+//! Database work from a request: one way to read ([`AppState::read`]), one
+//! way to write ([`AppState::write`], carrying the request's retry key) and
+//! one way to play a move ([`AppState::play`]), each on the blocking pool
+//! and tried again on another connection when its own was lost.
+//!
+//! Inside `web` two devices serve the session-bound calls of a page or a
+//! move ([`Session`](crate::web::Session)): [`short`] runs short work on the
+//! request's own thread on SQLite, and [`settle_move`] lets a move's attempt
+//! look up its session in the same call.
 
 use crate::db::DbConn;
-use crate::domain::error::Error;
+use crate::domain::error::{Error, MovedOn};
 use crate::game::play::{MoveOutcome, Submitted, UnsureMove};
 use crate::util::{now, random_token};
 use crate::web::AppState;
 use actix_web::web;
 use std::future::Future;
 
-/// Run database work on the blocking pool with a pooled connection.
-pub async fn db<F, T>(state: &AppState, f: F) -> Result<T, Error>
+impl AppState {
+    /// Work that only reads. When its connection is found gone (a database
+    /// restart or a network cut, on PostgreSQL), it runs again on another
+    /// connection instead of answering 503. The pool drops each dead
+    /// connection as it fails and checks one that has been idle, so at most
+    /// one try per pooled connection can fail.
+    pub async fn read<F, T>(&self, f: F) -> Result<T, Error>
+    where
+        F: Fn(&mut DbConn) -> Result<T, Error> + Clone + Send + 'static,
+        T: Send + 'static,
+    {
+        read_again(self, || on_pool(self, f.clone())).await
+    }
+
+    /// Work that writes, tried again on another connection when its own was
+    /// lost (PostgreSQL), as a read is: every try runs under the request's
+    /// one random key ([`crate::db::once`]), so a try after one that was
+    /// committed although its answer was lost answers what that one
+    /// answered and writes nothing. An answer that is a secret is not kept
+    /// ([`crate::db::once::Secret`]): that try says it was done, and not
+    /// what it gave.
+    pub async fn write<F, T>(&self, f: F) -> Result<T, Error>
+    where
+        F: Fn(&mut DbConn) -> Result<T, Error> + Clone + Send + 'static,
+        T: crate::db::once::Answer + Send + 'static,
+    {
+        let key = random_token();
+        let tried = std::cell::Cell::new(false);
+        read_again(self, || {
+            let (f, key, again) = (f.clone(), key.clone(), tried.replace(true));
+            on_pool(self, move |conn| {
+                crate::db::once::once(conn, &key, again, now(), f)
+            })
+        })
+        .await
+    }
+
+    /// A move: `attempt` checks it and hands it to the writes
+    /// ([`queue_move`](crate::game::play::queue_move)), given the earlier try
+    /// whose connection was lost while the move was being stored, if any.
+    /// Tried again as [`AppState::read`] is, and again at once when it lost
+    /// its race with an edit of the opponent's conditional lines. It is
+    /// [`short`] work: it reads, and hands its writes to the group commit.
+    pub async fn play<F>(&self, attempt: F) -> Result<Result<MoveOutcome, Error>, Error>
+    where
+        F: Fn(&mut DbConn, Option<&UnsureMove>) -> Result<Submitted, Error>
+            + Clone
+            + Send
+            + 'static,
+    {
+        let ((), outcome) = settle_move(self, |unsure| {
+            let attempt = attempt.clone();
+            async move {
+                let submitted = short(self, move |conn| attempt(conn, unsure.as_ref())).await;
+                Ok(((), submitted))
+            }
+        })
+        .await?;
+        Ok(outcome)
+    }
+}
+
+/// Run database work on the blocking pool with a pooled connection, once.
+async fn on_pool<F, T>(state: &AppState, f: F) -> Result<T, Error>
 where
     F: FnOnce(&mut DbConn) -> Result<T, Error> + Send + 'static,
     T: Send + 'static,
@@ -32,7 +100,7 @@ where
     .map_err(|e| Error::internal(format!("blocking task: {e}")))?
 }
 
-/// [`db`] for work that is short and, on SQLite, only reads or hands its
+/// [`on_pool`] for work that is short and, on SQLite, only reads or hands its
 /// writes to the group commit (a session lookup, the game page, checking a
 /// move): on SQLite it runs right here, on the request's thread, when a
 /// pooled connection is free at once, and goes to the blocking pool
@@ -43,7 +111,7 @@ where
 /// docs/performance.md, "Request path"). An SQLite read in WAL mode takes no lock a writer
 /// holds, so it does not stall the thread's other connections for longer
 /// than its own few tens of microseconds.
-pub async fn db_short<F, T>(state: &AppState, f: F) -> Result<T, Error>
+pub(in crate::web) async fn short<F, T>(state: &AppState, f: F) -> Result<T, Error>
 where
     F: FnOnce(&mut DbConn) -> Result<T, Error> + Send + 'static,
     T: Send + 'static,
@@ -58,31 +126,16 @@ where
             }
         }
     }
-    db(state, f).await
+    on_pool(state, f).await
 }
 
-/// [`db`] for work that only reads: when its connection is found gone (a
-/// database restart or a network cut, on PostgreSQL), it runs again on
-/// another connection instead of answering 503. The pool drops each dead
-/// connection as it fails and checks one that has been idle, so at most one
-/// try per pooled connection can fail. Work that writes must not come here
-/// (a COMMIT whose answer was lost may have been stored) unless doing it
-/// twice is harmless ([`new_session`](crate::web::new_session)); see [`write_once`].
-pub async fn db_read<F, T>(state: &AppState, f: F) -> Result<T, Error>
+/// [`short`] for work that only reads, tried again as [`AppState::read`] is.
+pub(in crate::web) async fn short_read<F, T>(state: &AppState, f: F) -> Result<T, Error>
 where
     F: Fn(&mut DbConn) -> Result<T, Error> + Clone + Send + 'static,
     T: Send + 'static,
 {
-    read_again(state, || db(state, f.clone())).await
-}
-
-/// [`db_short`] for work that only reads, tried again as [`db_read`] is.
-pub async fn db_short_read<F, T>(state: &AppState, f: F) -> Result<T, Error>
-where
-    F: Fn(&mut DbConn) -> Result<T, Error> + Clone + Send + 'static,
-    T: Send + 'static,
-{
-    read_again(state, || db_short(state, f.clone())).await
+    read_again(state, || short(state, f.clone())).await
 }
 
 /// `attempt` until it does not answer [`Error::ConnectionLost`], at most
@@ -106,35 +159,14 @@ where
     }
 }
 
-/// Work that writes, tried again on another connection when its own was
-/// lost (PostgreSQL), as a read is ([`db_read`]): every try runs under the
-/// request's one random key ([`crate::db::once`]), so a try after one that
-/// was committed although its answer was lost answers what that one
-/// answered and writes nothing.
-pub async fn write_once<F, T>(state: &AppState, f: F) -> Result<T, Error>
-where
-    F: Fn(&mut DbConn) -> Result<T, Error> + Clone + Send + 'static,
-    T: crate::db::once::Answer + Send + 'static,
-{
-    let key = random_token();
-    let tried = std::cell::Cell::new(false);
-    read_again(state, || {
-        let (f, key, again) = (f.clone(), key.clone(), tried.replace(true));
-        db(state, move |conn| {
-            crate::db::once::once(conn, &key, again, now(), f)
-        })
-    })
-    .await
-}
-
 /// A move, tried again on another connection when its own was lost
-/// (PostgreSQL), as a read is ([`db_read`]), with one difference: when the
+/// (PostgreSQL), as a read is ([`AppState::read`]), with one difference: when the
 /// connection was lost while the move was being stored, the next try is
 /// told ([`UnsureMove`]) and first asks whether it was stored. `attempt`
 /// gives the session lookup's answer (`X`) and the move's, given the
 /// earlier unsure try if any
 /// ([`queue_move`](crate::game::play::queue_move)).
-pub async fn settle_move<X, Fut>(
+pub(in crate::web) async fn settle_move<X, Fut>(
     state: &AppState,
     attempt: impl Fn(Option<UnsureMove>) -> Fut,
 ) -> Result<(X, Result<MoveOutcome, Error>), Error>
@@ -166,8 +198,7 @@ where
             Err(e) => Err(e),
         };
         match outcome {
-            Err(Error::Conflict(m)) if m == crate::game::store_move::LINES_CHANGED && tries < 3 => {
-            }
+            Err(Error::MovedOn(MovedOn::LinesChanged)) if tries < 3 => {}
             outcome => return Ok((x, outcome)),
         }
     }

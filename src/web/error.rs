@@ -1,6 +1,6 @@
 //! The HTTP face of the domain's error: a status code and a friendly page.
 
-use crate::domain::error::Error;
+use crate::domain::error::{Error, MovedOn};
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
 use askama::Template;
@@ -20,11 +20,11 @@ impl ResponseError for Error {
     fn status_code(&self) -> StatusCode {
         match self {
             Error::NotFound(_) => StatusCode::NOT_FOUND,
-            Error::Forbidden(_) | Error::Csrf => StatusCode::FORBIDDEN,
+            Error::Forbidden(_) => StatusCode::FORBIDDEN,
             Error::LoginRequired(_) => StatusCode::UNAUTHORIZED,
             Error::BadRequest(_) => StatusCode::BAD_REQUEST,
             Error::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            Error::Conflict(_) => StatusCode::CONFLICT,
+            Error::Conflict(_) | Error::MovedOn(_) | Error::AlreadyDone => StatusCode::CONFLICT,
             Error::RateLimited(_) | Error::TooSoon { .. } => StatusCode::TOO_MANY_REQUESTS,
             Error::Unavailable(_) | Error::ConnectionLost(_) => StatusCode::SERVICE_UNAVAILABLE,
             Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -34,6 +34,31 @@ impl ResponseError for Error {
     fn error_response(&self) -> HttpResponse {
         self.page_response("")
     }
+}
+
+/// What the error page's heading says.
+pub fn title(e: &Error) -> &'static str {
+    match e {
+        Error::NotFound(_) => "Not found",
+        Error::Forbidden(_) => "Not allowed",
+        Error::LoginRequired(_) => "Please log in",
+        Error::BadRequest(_) => "Bad request",
+        Error::Invalid(_) => "Not accepted",
+        Error::Conflict(_) | Error::MovedOn(MovedOn::LinesChanged) | Error::AlreadyDone => {
+            "The position has changed"
+        }
+        Error::MovedOn(MovedOn::TimeRanOut | MovedOn::FlagFell) => "Lost on time",
+        Error::RateLimited(_) | Error::TooSoon { .. } => "Too many attempts",
+        Error::Unavailable(_) | Error::ConnectionLost(_) => "Try again in a moment",
+        Error::Internal(_) => "Something went wrong",
+    }
+}
+
+/// A form whose CSRF token is missing or wrong (403).
+pub fn csrf_refused() -> Error {
+    Error::Forbidden(
+        "the form could not be accepted: the security token is missing or wrong".into(),
+    )
 }
 
 impl Error {
@@ -48,14 +73,14 @@ impl Error {
         }
         let page = ErrorPage {
             page: super::Page::anonymous(),
-            title: self.title(),
+            title: title(self),
             message: self.public_message(),
             login_link: matches!(self, Error::LoginRequired(_)),
             next: crate::web::login_return::query(next),
         };
         let body = page
             .render()
-            .unwrap_or_else(|_| format!("<h1>{}</h1>", self.title()));
+            .unwrap_or_else(|_| format!("<h1>{}</h1>", title(self)));
         let mut response = HttpResponse::build(self.status_code());
         if let Error::Unavailable(_) | Error::ConnectionLost(_) = self {
             response.insert_header(("Retry-After", "2"));

@@ -61,7 +61,7 @@ pub struct AppState {
     pub names: crate::web::user_names::UserNames,
     /// How moves are committed (SQLite: grouped by one writer thread).
     pub writes: crate::db::Writes,
-    /// Whether [`db_short`] may run on the request's own thread: on SQLite,
+    /// Whether [`short`] work may run on the request's own thread: on SQLite,
     /// whose reads never wait for a lock in WAL mode; not on PostgreSQL,
     /// where every statement is a trip over the network.
     inline_short_work: bool,
@@ -180,22 +180,22 @@ pub fn viewer_zone(viewer: Option<&User>) -> chrono_tz::Tz {
         crate::domain::week::zone_or_utc(&u.time_zone)
     })
 }
-pub use db_calls::{db, db_read, db_short, db_short_read, settle_move, write_once};
+use db_calls::{settle_move, short, short_read};
 
-/// A new session for `user_id`: the token for its cookie. Tried again after
-/// a lost connection like a read ([`db_read`]), since a repeat is harmless:
-/// a try whose answer was lost leaves a session no browser holds, which
-/// expires unused (only the token's hash is stored, so it cannot be kept
-/// with a request key and handed out again).
+/// A new session for `user_id`: the token for its cookie, a
+/// [`Secret`](crate::db::once::Secret) (only its hash is stored).
 pub async fn new_session(
     state: &AppState,
     user_id: i32,
     user_agent: String,
 ) -> Result<String, Error> {
-    db_read(state, move |conn| {
-        accounts::create_session_from(conn, user_id, &user_agent, now())
-    })
-    .await
+    let made = state
+        .write(move |conn| {
+            accounts::create_session_from(conn, user_id, &user_agent, now())
+                .map(crate::db::once::Secret)
+        })
+        .await?;
+    Ok(made.0)
 }
 
 /// The session's user and `f`'s answer, read
@@ -288,7 +288,7 @@ fn check_csrf_token(expected: &str, token: &str) -> Result<(), Error> {
     if !token.is_empty() && subtle_eq(token.as_bytes(), expected.as_bytes()) {
         Ok(())
     } else {
-        Err(Error::Csrf)
+        Err(crate::web::error::csrf_refused())
     }
 }
 
@@ -322,7 +322,7 @@ impl Session {
     }
 
     /// Look the session up and run `f` with its user on the same pooled
-    /// connection, in one [`db_short`] call: `f` must be short work of the
+    /// connection, in one [`short`] call: `f` must be short work of the
     /// kind that allows. The lookup and `f` go [`together`](crate::db::together):
     /// on SQLite one snapshot and one read-lock cycle instead of two, so `f`
     /// reads, and writes only through [`Writes`](crate::db::Writes) (a read
@@ -335,7 +335,7 @@ impl Session {
         T: Send + 'static,
     {
         let token = self.token.clone();
-        let (user, result) = db_short(&self.state, move |conn| {
+        let (user, result) = short(&self.state, move |conn| {
             lookup_then(conn, token.as_deref(), f)
         })
         .await?;
@@ -343,7 +343,7 @@ impl Session {
     }
 
     /// [`Session::with_user`] for work that only reads (a page), through
-    /// [`db_short_read`]: the lookup and `f` run again on another connection
+    /// [`short_read`]: the lookup and `f` run again on another connection
     /// when theirs was found gone.
     pub async fn reading_with_user<F, T>(self, f: F) -> Result<(Ctx, Result<T, Error>), Error>
     where
@@ -351,10 +351,10 @@ impl Session {
         T: Send + 'static,
     {
         let token = self.token.clone();
-        let (user, result) = db_short_read(&self.state, move |conn| {
+        let (user, result) = short_read(&self.state, move |conn| {
             let (user, result) = lookup_then(conn, token.as_deref(), &f)?;
             match result {
-                // For `db_short_read` to try again.
+                // For `short_read` to try again.
                 Err(lost @ Error::ConnectionLost(_)) => Err(lost),
                 result => Ok((user, result)),
             }
@@ -370,17 +370,20 @@ impl Session {
             return Ok(self.into_ctx(None));
         };
         let looked_up = token.clone();
-        let user = db_short_read(&self.state, move |conn| {
+        let user = short_read(&self.state, move |conn| {
             Ok(accounts::session_standing(conn, &looked_up, now())?)
         })
         .await?;
         if let Some(found) = &user {
             if crate::accounts::sessions::stale(found.last_seen_at, now()) {
                 // "Last seen" on /settings; a failure here costs the page nothing.
-                let touched = db(&self.state, move |conn| {
-                    Ok(crate::accounts::sessions::touch(conn, &token, now())?)
-                })
-                .await;
+                let touched = self
+                    .state
+                    .write(move |conn| {
+                        crate::accounts::sessions::touch(conn, &token, now())?;
+                        Ok(())
+                    })
+                    .await;
                 if let Err(e) = touched {
                     tracing::warn!("marking a session seen: {e}");
                 }
@@ -533,7 +536,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let state = state(&dir.path().join("t.db").to_string_lossy());
         let here = std::thread::current().id();
-        let ran_on = db_short(&state, |_| Ok(std::thread::current().id()))
+        let ran_on = short(&state, |_| Ok(std::thread::current().id()))
             .await
             .unwrap();
         assert_eq!(
@@ -546,7 +549,7 @@ mod tests {
             .map(|_| state.pool.get().unwrap())
             .collect();
         let (waited_on, ()) = tokio::join!(
-            db_short(&state, |_| Ok(std::thread::current().id())),
+            short(&state, |_| Ok(std::thread::current().id())),
             async move {
                 actix_web::rt::time::sleep(std::time::Duration::from_millis(20)).await;
                 drop(held);
@@ -554,9 +557,9 @@ mod tests {
         );
         assert_ne!(waited_on.unwrap(), here);
         // A panic is an internal error, and the thread goes on serving.
-        let r: Result<(), Error> = db_short(&state, |_| panic!("a bug")).await;
+        let r: Result<(), Error> = short(&state, |_| panic!("a bug")).await;
         assert!(matches!(r, Err(Error::Internal(_))), "{r:?}");
-        let n: i64 = db_short(&state, |c| {
+        let n: i64 = short(&state, |c| {
             Ok(diesel::select(diesel::dsl::sql::<diesel::sql_types::BigInt>("1")).get_result(c)?)
         })
         .await

@@ -13,7 +13,7 @@ use missive::clocks::leave;
 use missive::db::outbox;
 use missive::db::users::User;
 use missive::db::DbConn;
-use missive::domain::error::Error;
+use missive::domain::error::{Error, MovedOn};
 use missive::domain::game_state::{EndReason, GameResult, GameStatus};
 use missive::domain::mail_kind::MailKind;
 use missive::domain::time_control::{TimeControl, DAY};
@@ -180,7 +180,7 @@ fn late_move_is_refused_and_forfeits(backend: Backend) {
     let late = t0() + Duration::hours(5) + Duration::days(2) + Duration::seconds(1);
     let r = common::play_move(&mut conn, id, &bob, "e5", Some(1), true, late);
     match r {
-        Err(Error::Conflict(msg)) => assert_eq!(msg, missive::domain::game_state::TIME_RAN_OUT),
+        Err(Error::MovedOn(MovedOn::TimeRanOut)) => {}
         other => panic!("expected a loss on time, got {:?}", other.err()),
     }
     assert_eq!(moves::of_game(&mut conn, id).unwrap().len(), 1);
@@ -196,7 +196,7 @@ fn late_move_is_refused_and_forfeits(backend: Backend) {
     assert_eq!(forfeit::sweep(&mut conn, late).unwrap(), 0);
     let r = common::play_move(&mut conn, id, &bob, "e5", Some(1), true, late);
     match r {
-        Err(Error::Conflict(msg)) => assert_eq!(msg, missive::domain::game_state::TIME_RAN_OUT),
+        Err(Error::MovedOn(MovedOn::TimeRanOut)) => {}
         other => panic!("expected the same answer, got {:?}", other.err()),
     }
     let r = common::play_move(&mut conn, id, &alice, "Nf3", None, true, late);
@@ -210,7 +210,7 @@ fn late_move_is_refused_and_forfeits(backend: Backend) {
     assert_eq!(forfeit::sweep(&mut conn, flagged).unwrap(), 1);
     let r = common::play_move(&mut conn, id, &alice, "e4", Some(0), true, flagged);
     match r {
-        Err(Error::Conflict(msg)) => assert_eq!(msg, missive::domain::game_state::TIME_RAN_OUT),
+        Err(Error::MovedOn(MovedOn::TimeRanOut)) => {}
         other => panic!("expected a loss on time, got {:?}", other.err()),
     }
     // A draw offer cannot be accepted once the mover's flag has fallen.
@@ -218,7 +218,7 @@ fn late_move_is_refused_and_forfeits(backend: Backend) {
     draw::draw(&mut conn, id, &bob, "offer", t0() + Duration::hours(1)).unwrap();
     let r = draw::draw(&mut conn, id, &alice, "accept", t0() + Duration::days(3));
     match r {
-        Err(Error::Conflict(msg)) => assert_eq!(msg, missive::domain::game_state::FLAG_FELL),
+        Err(Error::MovedOn(MovedOn::FlagFell)) => {}
         other => panic!("expected a loss on time, got {other:?}"),
     }
     let row = missive::db::games::load(&mut conn, id).unwrap();
@@ -245,7 +245,7 @@ fn late_move_is_refused_and_forfeits(backend: Backend) {
         true,
         t0() + Duration::days(2),
     );
-    assert!(matches!(r, Err(Error::Conflict(_))));
+    assert!(matches!(r, Err(Error::MovedOn(MovedOn::TimeRanOut))));
     let id = game(&mut conn, &alice, &bob, "2d/move");
     play(
         &mut conn,

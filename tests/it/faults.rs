@@ -828,13 +828,16 @@ fn a_move_stored_before_its_connection_was_lost_is_not_stored_again() {
             &mut conn,
             writes,
             positions,
-            game,
-            user,
-            "e5",
-            Some(1),
-            true,
-            earlier,
-            now,
+            play::MoveSubmission {
+                id: game,
+                user,
+                text: "e5",
+                expected_ply: Some(1),
+                commit: true,
+                unsure: earlier,
+                now,
+                also: None,
+            },
         )
     };
     // 1. e4, then Black's e5 dies with its connection while being stored.
@@ -1047,12 +1050,38 @@ fn a_write_committed_before_its_connection_was_lost_is_not_done_again() {
     assert_eq!(runs.get(), 1, "the stored answer, the write not run again");
     assert_eq!(once(&mut conn, "k2", true, now, write(9)).unwrap(), 9);
     assert_eq!(runs.get(), 2, "a key not stored: the write runs");
+    // A secret (a session's token) is not kept with its key: a try after
+    // one that was stored says so, and makes no second one.
+    use missive::db::once::Secret;
+    let made = once(&mut conn, "k5", false, now, |_| {
+        Ok(Secret("token".to_string()))
+    });
+    assert_eq!(made.unwrap().0, "token");
+    let again = once(
+        &mut conn,
+        "k5",
+        true,
+        now,
+        |_| -> Result<Secret<String>, Error> {
+            panic!("a stored secret's write must not run again")
+        },
+    );
+    assert!(
+        matches!(&again, Err(Error::Conflict(m)) if m.contains("shown only once")),
+        "{:?}",
+        again.err()
+    );
     // A refusal after a write: White's flag has fallen when White accepts.
     let (id, white, black) = &players[0];
     draw::draw(&mut conn, *id, &black.user, "offer", now).unwrap();
     let late = now + chrono::TimeDelta::days(4);
     let accept = |c: &mut DbConn| draw::draw(c, *id, &white.user, "accept", late);
-    let flag_fell = |r: Result<(), Error>| matches!(r, Err(Error::Conflict(m)) if m == missive::domain::game_state::FLAG_FELL);
+    let flag_fell = |r: Result<(), Error>| {
+        matches!(
+            r,
+            Err(Error::MovedOn(missive::domain::error::MovedOn::FlagFell))
+        )
+    };
     assert!(flag_fell(once(&mut conn, "k3", false, late, accept)));
     let row = games::load(&mut conn, *id).unwrap();
     let forfeit = Some(EndReason::TimeForfeit);

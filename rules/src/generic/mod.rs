@@ -7,6 +7,7 @@ mod definitions;
 mod ends;
 mod fen;
 mod janggi;
+mod kings;
 mod material;
 mod movegen;
 mod placement;

@@ -9,6 +9,7 @@ mod betza;
 pub(crate) mod builtin;
 mod ini;
 mod keys;
+mod pieces;
 mod reader;
 mod shogi;
 mod squares;

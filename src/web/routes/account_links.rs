@@ -5,7 +5,7 @@ use crate::accounts::{email_change, password_reset, tokens, users};
 use crate::domain::account_token::TokenPurpose;
 use crate::domain::error::Error;
 use crate::web::routes::account_settings::DonePage;
-use crate::web::{db_read, html, now, session_cookie, write_once, Ctx, Page};
+use crate::web::{html, now, session_cookie, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
@@ -80,10 +80,9 @@ pub async fn forgot(ctx: Ctx, form: web::Form<ForgotForm>) -> Result<HttpRespons
     let secret = ctx.state.secret.clone();
     let email = form.email.clone();
     let per_day = ctx.state.config.reset_mail_limit_day;
-    write_once(&ctx.state, move |conn| {
-        password_reset::request(conn, &secret, &email, per_day, now())
-    })
-    .await?;
+    ctx.state
+        .write(move |conn| password_reset::request(conn, &secret, &email, per_day, now()))
+        .await?;
     let page = ForgotPage {
         page: ctx.page(),
         sent: true,
@@ -93,18 +92,19 @@ pub async fn forgot(ctx: Ctx, form: web::Form<ForgotForm>) -> Result<HttpRespons
 
 /// The account a reset link is for, or why it cannot be used.
 async fn reset_account(ctx: &Ctx, token: String) -> Result<Result<String, String>, Error> {
-    db_read(&ctx.state, move |conn| {
-        let t = match tokens::check(conn, &token, TokenPurpose::PasswordReset, now()) {
-            Ok(t) => t,
-            Err(Error::Invalid(msg)) => return Ok(Err(msg)),
-            Err(e) => return Err(e),
-        };
-        Ok(match crate::db::users::find_by_id(conn, t.user_id)? {
-            Some(u) if u.deleted_at.is_none() => Ok(u.username),
-            _ => Err("This link is for an account that is gone.".to_string()),
+    ctx.state
+        .read(move |conn| {
+            let t = match tokens::check(conn, &token, TokenPurpose::PasswordReset, now()) {
+                Ok(t) => t,
+                Err(Error::Invalid(msg)) => return Ok(Err(msg)),
+                Err(e) => return Err(e),
+            };
+            Ok(match crate::db::users::find_by_id(conn, t.user_id)? {
+                Some(u) if u.deleted_at.is_none() => Ok(u.username),
+                _ => Err("This link is for an account that is gone.".to_string()),
+            })
         })
-    })
-    .await
+        .await
 }
 
 fn reset_page(
@@ -150,17 +150,17 @@ pub async fn reset(
     ctx.check_csrf(&form.csrf_token)?;
     let f = form.into_inner();
     let (token, password) = (f.token.clone(), f.password);
-    let done = write_once(&ctx.state, move |conn| {
-        Ok(password_reset::reset(conn, &token, &password, now())?.id)
-    })
-    .await;
+    let done = ctx
+        .state
+        .write(move |conn| Ok(password_reset::reset(conn, &token, &password, now())?.id))
+        .await;
     match done {
         Ok(user_id) => {
             let agent = user_agent(&req);
-            let token = db_read(&ctx.state, move |conn| {
-                users::create_session_from(conn, user_id, &agent, now())
-            })
-            .await?;
+            let token = ctx
+                .state
+                .read(move |conn| users::create_session_from(conn, user_id, &agent, now()))
+                .await?;
             let mut res = crate::web::see_other("/settings?done=reset");
             res.add_cookie(&session_cookie(&ctx.state.config, token))
                 .map_err(Error::internal)?;
@@ -179,14 +179,18 @@ pub async fn reset(
 /// the link changes nothing.
 pub async fn confirm_form(ctx: Ctx, q: web::Query<TokenQuery>) -> Result<HttpResponse, Error> {
     let token = q.token.clone();
-    let (username, new_email) = db_read(&ctx.state, move |conn| {
-        let t = tokens::check(conn, &token, TokenPurpose::EmailChange, now())?;
-        let user = crate::db::users::find_by_id(conn, t.user_id)?
-            .filter(|u| u.deleted_at.is_none())
-            .ok_or_else(|| Error::Invalid("This link is for an account that is gone.".into()))?;
-        Ok((user.username, t.new_email.unwrap_or_default()))
-    })
-    .await?;
+    let (username, new_email) = ctx
+        .state
+        .read(move |conn| {
+            let t = tokens::check(conn, &token, TokenPurpose::EmailChange, now())?;
+            let user = crate::db::users::find_by_id(conn, t.user_id)?
+                .filter(|u| u.deleted_at.is_none())
+                .ok_or_else(|| {
+                    Error::Invalid("This link is for an account that is gone.".into())
+                })?;
+            Ok((user.username, t.new_email.unwrap_or_default()))
+        })
+        .await?;
     let page = ConfirmPage {
         page: ctx.page(),
         username,
@@ -200,11 +204,12 @@ pub async fn confirm_form(ctx: Ctx, q: web::Query<TokenQuery>) -> Result<HttpRes
 pub async fn confirm(ctx: Ctx, form: web::Form<ConfirmForm>) -> Result<HttpResponse, Error> {
     ctx.check_csrf(&form.csrf_token)?;
     let token = form.token.clone();
-    write_once(&ctx.state, move |conn| {
-        email_change::confirm(conn, &token, now())?;
-        Ok(())
-    })
-    .await?;
+    ctx.state
+        .write(move |conn| {
+            email_change::confirm(conn, &token, now())?;
+            Ok(())
+        })
+        .await?;
     let page = DonePage {
         page: ctx.page(),
         title: "Address changed",

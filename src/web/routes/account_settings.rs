@@ -9,7 +9,7 @@ use crate::accounts::{deletion, email_change, password_change};
 use crate::domain::error::Error;
 use crate::domain::mail_kind::MailPolicy;
 use crate::web::SESSION_COOKIE;
-use crate::web::{db_read, html, now, removal_cookie, see_other, write_once, Ctx, Page};
+use crate::web::{html, now, removal_cookie, see_other, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
@@ -143,8 +143,9 @@ async fn settings_with(
     let user = ctx.require_user()?.clone();
     let id = user.id;
     let token = session_token(req);
-    let (verified, policy, listed, pending, thresholds, revoked) =
-        db_read(&ctx.state, move |conn| {
+    let (verified, policy, listed, pending, thresholds, revoked) = ctx
+        .state
+        .read(move |conn| {
             let t = now();
             let (verified, policy) = crate::db::mail_prefs::standing_of(conn, id)?;
             let listed = sessions::list(conn, id, token.as_deref(), t)?;
@@ -253,7 +254,9 @@ pub(crate) async fn claim_reauth(ctx: &Ctx) -> Result<Attempt, Error> {
     };
     let clock = ctx.state.config.clock.clone();
     let counted = attempt.clone();
-    write_once(&ctx.state, move |conn| counted.claim(conn, clock.now())).await?;
+    ctx.state
+        .write(move |conn| counted.claim(conn, clock.now()))
+        .await?;
     Ok(attempt)
 }
 
@@ -268,12 +271,14 @@ pub async fn change_password(
     let token = session_token(&req).unwrap_or_default();
     let f = form.into_inner();
     let (current, new) = (f.current_password, f.new_password);
-    let changed = write_once(&ctx.state, move |conn| {
-        let proof = attempt.check(conn, &current, password_change::WRONG_PASSWORD)?;
-        let user = &attempt.user;
-        password_change::change(conn, user, &proof, &current, &new, &token, now())
-    })
-    .await;
+    let changed = ctx
+        .state
+        .write(move |conn| {
+            let proof = attempt.check(conn, &current, password_change::WRONG_PASSWORD)?;
+            let user = &attempt.user;
+            password_change::change(conn, user, &proof, &current, &new, &token, now())
+        })
+        .await;
     match changed {
         Ok(()) => Ok(see_other("/settings?done=password")),
         Err(Error::Invalid(msg)) => {
@@ -300,10 +305,10 @@ pub async fn save_reminders(
     let user_id = ctx.require_user()?.id;
     let text = crate::util::clip(form.reminders.trim(), 200);
     let typed = text.clone();
-    let saved = write_once(&ctx.state, move |conn| {
-        crate::clocks::reminders::save(conn, user_id, &typed, now())
-    })
-    .await;
+    let saved = ctx
+        .state
+        .write(move |conn| crate::clocks::reminders::save(conn, user_id, &typed, now()))
+        .await;
     match saved {
         Ok(()) => Ok(see_other("/settings?saved=1#settings-reminders")),
         Err(Error::Invalid(msg)) => {
@@ -328,11 +333,12 @@ pub async fn end_other_sessions(
     ctx.check_csrf(&form.csrf_token)?;
     let user_id = ctx.require_user()?.id;
     let token = session_token(&req).unwrap_or_default();
-    write_once(&ctx.state, move |conn| {
-        revocation::revoke(conn, user_id, Cause::LogOutEverywhere, Some(&token), now())?;
-        Ok(())
-    })
-    .await?;
+    ctx.state
+        .write(move |conn| {
+            revocation::revoke(conn, user_id, Cause::LogOutEverywhere, Some(&token), now())?;
+            Ok(())
+        })
+        .await?;
     Ok(see_other("/settings?done=sessions"))
 }
 
@@ -349,20 +355,22 @@ pub async fn change_email(
     let clock = ctx.state.config.clock.clone();
     let f = form.into_inner();
     let (password, email) = (f.password, f.email.clone());
-    let asked = write_once(&ctx.state, move |conn| {
-        let proof = attempt.check(conn, &password, email_change::WRONG_PASSWORD)?;
-        let user = &attempt.user;
-        email_change::request(
-            conn,
-            &secret,
-            user,
-            &proof,
-            &email,
-            mail_limits,
-            clock.now(),
-        )
-    })
-    .await;
+    let asked = ctx
+        .state
+        .write(move |conn| {
+            let proof = attempt.check(conn, &password, email_change::WRONG_PASSWORD)?;
+            let user = &attempt.user;
+            email_change::request(
+                conn,
+                &secret,
+                user,
+                &proof,
+                &email,
+                mail_limits,
+                clock.now(),
+            )
+        })
+        .await;
     match asked {
         Ok(()) => Ok(see_other("/settings?done=email")),
         Err(Error::Invalid(msg)) => {
@@ -381,10 +389,10 @@ pub async fn change_email(
 async fn delete_page(ctx: &Ctx, error: Option<String>) -> Result<String, Error> {
     let user = ctx.require_user()?.clone();
     let id = user.id;
-    let running = db_read(&ctx.state, move |conn| {
-        Ok(crate::db::account_records::running_count(conn, id)?)
-    })
-    .await?;
+    let running = ctx
+        .state
+        .read(move |conn| Ok(crate::db::account_records::running_count(conn, id)?))
+        .await?;
     Ok(DeletePage {
         page: ctx.page(),
         error,
@@ -407,13 +415,15 @@ pub async fn delete_account(ctx: Ctx, form: web::Form<DeleteForm>) -> Result<Htt
     }
     let attempt = claim_reauth(&ctx).await?;
     let password = form.password.clone();
-    let deleted = write_once(&ctx.state, move |conn| {
-        let proof = attempt.check(conn, &password, deletion::WRONG_PASSWORD)?;
-        let user = &attempt.user;
-        deletion::delete(conn, user, &proof, now())?;
-        Ok(user.id)
-    })
-    .await;
+    let deleted = ctx
+        .state
+        .write(move |conn| {
+            let proof = attempt.check(conn, &password, deletion::WRONG_PASSWORD)?;
+            let user = &attempt.user;
+            deletion::delete(conn, user, &proof, now())?;
+            Ok(user.id)
+        })
+        .await;
     match deleted {
         Ok(id) => {
             ctx.state.names.forget(id);
@@ -449,10 +459,10 @@ pub async fn export(ctx: Ctx) -> Result<HttpResponse, Error> {
     let user = ctx.require_user()?.clone();
     let site = ctx.state.config.base_url.trim_end_matches('/').to_string();
     let name = user.username.clone();
-    let doc = db_read(&ctx.state, move |conn| {
-        crate::accounts::export::export(conn, &user, &site, now())
-    })
-    .await?;
+    let doc = ctx
+        .state
+        .read(move |conn| crate::accounts::export::export(conn, &user, &site, now()))
+        .await?;
     let body = serde_json::to_string_pretty(&doc).map_err(Error::internal)?;
     Ok(HttpResponse::Ok()
         .content_type("application/json")
@@ -480,10 +490,12 @@ pub async fn save_zone(
     ctx.check_csrf(&form.csrf_token)?;
     let id = ctx.require_user()?.id;
     let text = form.time_zone.clone();
-    match write_once(&ctx.state, move |conn| {
-        crate::accounts::week_settings::set_time_zone(conn, id, &text, now()).map(|_| ())
-    })
-    .await
+    match ctx
+        .state
+        .write(move |conn| {
+            crate::accounts::week_settings::set_time_zone(conn, id, &text, now()).map(|_| ())
+        })
+        .await
     {
         Ok(()) => Ok(see_other("/settings?done=time-zone#settings-week")),
         Err(Error::Invalid(msg)) => {

@@ -4,8 +4,8 @@ use crate::accounts::send_limits;
 use crate::accounts::users as accounts;
 use crate::domain::error::Error;
 use crate::web::{
-    device_cookie, html, new_session, now, removal_cookie, see_other, session_cookie, write_once,
-    Ctx, Page, DEVICE_COOKIE, SESSION_COOKIE,
+    device_cookie, html, new_session, now, removal_cookie, see_other, session_cookie, Ctx, Page,
+    DEVICE_COOKIE, SESSION_COOKIE,
 };
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -102,28 +102,33 @@ pub async fn signup(
             c.clock.clone(),
         );
         accounts::validate_email(&address).map_err(Error::Invalid)?;
-        write_once(&ctx.state, move |conn| {
-            let t = clock.now();
-            send_limits::sign_up(conn, &ip, per_hour, t)?;
-            send_limits::confirm_mail(conn, &address, per_day, t).inspect_err(|_| {
-                let _ = send_limits::sign_up_undone(conn, &ip);
+        ctx.state
+            .write(move |conn| {
+                let t = clock.now();
+                send_limits::sign_up(conn, &ip, per_hour, t)?;
+                send_limits::confirm_mail(conn, &address, per_day, t).inspect_err(|_| {
+                    let _ = send_limits::sign_up_undone(conn, &ip);
+                })
             })
-        })
-        .await?;
+            .await?;
         let (ip, address) = (ctx.ip.clone(), email.trim().to_string());
-        let made = write_once(&ctx.state, move |conn| {
-            let t = now();
-            let user = accounts::signup(conn, &username, &email, &password, t)?;
-            crate::accounts::mail_settings::send_verification(conn, user.id, t)?;
-            Ok(user.id)
-        })
-        .await;
-        if made.is_err() {
-            let _ = write_once(&ctx.state, move |conn| {
-                send_limits::sign_up_undone(conn, &ip)?;
-                send_limits::confirm_mail_not_sent(conn, &address)
+        let made = ctx
+            .state
+            .write(move |conn| {
+                let t = now();
+                let user = accounts::signup(conn, &username, &email, &password, t)?;
+                crate::accounts::mail_settings::send_verification(conn, user.id, t)?;
+                Ok(user.id)
             })
             .await;
+        if made.is_err() {
+            let _ = ctx
+                .state
+                .write(move |conn| {
+                    send_limits::sign_up_undone(conn, &ip)?;
+                    send_limits::confirm_mail_not_sent(conn, &address)
+                })
+                .await;
         }
         made
     }
@@ -193,27 +198,30 @@ pub async fn login(
     // attempts at once cannot all pass the limit.
     let clock = ctx.state.config.clock.clone();
     let (name, addr, known) = (username.clone(), ip.clone(), device.clone());
-    let claimed = write_once(&ctx.state, move |conn| {
-        let attempt = known
-            .as_ref()
-            .map_or(Attempt::Untrusted, Attempt::KnownDevice);
-        login_limit::claim(conn, &name, &addr, attempt, &limits, clock.now())
-    })
-    .await;
+    let claimed = ctx
+        .state
+        .write(move |conn| {
+            let attempt = known
+                .as_ref()
+                .map_or(Attempt::Untrusted, Attempt::KnownDevice);
+            login_limit::claim(conn, &name, &addr, attempt, &limits, clock.now())
+        })
+        .await;
     // The check is recorded whatever it answers, once (a refusal is kept
     // with its request key like an answer).
     let logged_in = match claimed {
         Ok(()) => {
-            write_once(&ctx.state, move |conn| {
-                let attempt = device
-                    .as_ref()
-                    .map_or(Attempt::Untrusted, Attempt::KnownDevice);
-                let user = accounts::login(conn, &username, &password, &ip, now())?;
-                login_limit::forgive(conn, &username, &ip, attempt, &limits)?;
-                crate::accounts::disabling::refuse_disabled(&user)?;
-                Ok(user.id)
-            })
-            .await
+            ctx.state
+                .write(move |conn| {
+                    let attempt = device
+                        .as_ref()
+                        .map_or(Attempt::Untrusted, Attempt::KnownDevice);
+                    let user = accounts::login(conn, &username, &password, &ip, now())?;
+                    login_limit::forgive(conn, &username, &ip, attempt, &limits)?;
+                    crate::accounts::disabling::refuse_disabled(&user)?;
+                    Ok(user.id)
+                })
+                .await
         }
         Err(e) => Err(e),
     };
@@ -281,10 +289,9 @@ pub async fn logout(
     ctx.check_csrf(&form.csrf_token)?;
     if let Some(c) = req.cookie(SESSION_COOKIE) {
         let token = c.value().to_string();
-        write_once(&ctx.state, move |conn| {
-            Ok(accounts::end_session(conn, &token)?)
-        })
-        .await?;
+        ctx.state
+            .write(move |conn| Ok(accounts::end_session(conn, &token)?))
+            .await?;
     }
     let mut res = see_other("/");
     res.add_cookie(&removal_cookie(&ctx.state.config))
@@ -296,10 +303,9 @@ pub async fn settings(ctx: Ctx, form: web::Form<SettingsForm>) -> Result<HttpRes
     ctx.check_csrf(&form.csrf_token)?;
     let user_id = ctx.require_user()?.id;
     let on = form.confirm_moves == "1";
-    write_once(&ctx.state, move |conn| {
-        Ok(crate::db::users::set_confirm_moves(conn, user_id, on)?)
-    })
-    .await?;
+    ctx.state
+        .write(move |conn| Ok(crate::db::users::set_confirm_moves(conn, user_id, on)?))
+        .await?;
     Ok(see_other(if form.back == "settings" {
         "/settings?saved=1"
     } else {

@@ -3,7 +3,7 @@
 
 use crate::accounts::admins;
 use crate::domain::error::Error;
-use crate::web::{db_read, html, see_other, write_once, Ctx, Page};
+use crate::web::{html, see_other, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -37,11 +37,13 @@ pub struct RoleForm {
 /// the role.
 pub async fn directors(ctx: Ctx) -> Result<HttpResponse, Error> {
     let user = ctx.require_user()?.clone();
-    let directors = db_read(&ctx.state, move |conn| {
-        admins::require_admin(conn, Some(&user))?;
-        Ok(crate::db::users::director_names(conn)?)
-    })
-    .await?;
+    let directors = ctx
+        .state
+        .read(move |conn| {
+            admins::require_admin(conn, Some(&user))?;
+            Ok(crate::db::users::director_names(conn)?)
+        })
+        .await?;
     let page = DirectorsPage {
         page: ctx.page(),
         directors,
@@ -62,13 +64,15 @@ pub async fn remove(ctx: Ctx, form: web::Form<RoleForm>) -> Result<HttpResponse,
         ctx.check_csrf(&f.csrf_token)?;
         let user = ctx.require_user()?.clone();
         let name = f.name.trim().to_string();
-        let known = db_read(&ctx.state, move |conn| {
-            admins::require_admin(conn, Some(&user))?;
-            Ok(crate::db::users::director_names(conn)?
-                .into_iter()
-                .find(|d| d.eq_ignore_ascii_case(&name)))
-        })
-        .await?;
+        let known = ctx
+            .state
+            .read(move |conn| {
+                admins::require_admin(conn, Some(&user))?;
+                Ok(crate::db::users::director_names(conn)?
+                    .into_iter()
+                    .find(|d| d.eq_ignore_ascii_case(&name)))
+            })
+            .await?;
         let Some(name) = known else {
             return Err(Error::Invalid(format!(
                 "“{}” is not a director.",
@@ -88,9 +92,8 @@ async fn set_role(ctx: Ctx, f: RoleForm, on: bool) -> Result<HttpResponse, Error
     ctx.check_csrf(&f.csrf_token)?;
     let admin = ctx.require_user()?.clone();
     let name = f.name;
-    write_once(&ctx.state, move |conn| {
-        admins::set_director_role(conn, &admin, &name, on).map(|_| ())
-    })
-    .await?;
+    ctx.state
+        .write(move |conn| admins::set_director_role(conn, &admin, &name, on).map(|_| ()))
+        .await?;
     Ok(see_other("/admin/directors"))
 }

@@ -9,7 +9,7 @@ use crate::domain::error::Error;
 use crate::game::conditional;
 use crate::web::views::board_svg::{self, SvgOptions};
 use crate::web::views::legal_moves::LegalList;
-use crate::web::{db_read, html, parse_id, Ctx, Page};
+use crate::web::{html, parse_id, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -52,12 +52,14 @@ pub async fn show(
     let id = parse_id(&path)?;
     let user = ctx.require_user()?.clone();
     let state = ctx.state.clone();
-    let (row, start) = db_read(&ctx.state, move |conn| {
-        let row = games::load(conn, id)?;
-        let restored = state.positions.game(&row, || games::history_of(conn, id))?;
-        Ok((row, restored.game.clone()))
-    })
-    .await?;
+    let (row, start) = ctx
+        .state
+        .read(move |conn| {
+            let row = games::load(conn, id)?;
+            let restored = state.positions.game(&row, || games::history_of(conn, id))?;
+            Ok((row, restored.game.clone()))
+        })
+        .await?;
     let side = games::side_of(&row, user.id).ok_or_else(|| {
         Error::Forbidden("Only the two players can try lines for this game.".into())
     })?;

@@ -4,7 +4,7 @@
 
 use crate::accounts::calendar_feed;
 use crate::domain::error::Error;
-use crate::web::{db_read, now, Ctx};
+use crate::web::{now, Ctx};
 use actix_web::{web, HttpResponse};
 
 const NOT_FOUND: &str = "There is no calendar at this address: it may have been turned off or replaced on the owner's Settings page.";
@@ -15,14 +15,16 @@ pub async fn feed(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Err
         .strip_suffix(".ics")
         .ok_or_else(|| Error::NotFound(NOT_FOUND.into()))?
         .to_string();
-    let found = db_read(&ctx.state, move |conn| {
-        let Some(user) = calendar_feed::owner(conn, &token)? else {
-            return Ok(None);
-        };
-        let feed = calendar_feed::feed(conn, &user, now())?;
-        Ok(Some((user.username, feed)))
-    })
-    .await?;
+    let found = ctx
+        .state
+        .read(move |conn| {
+            let Some(user) = calendar_feed::owner(conn, &token)? else {
+                return Ok(None);
+            };
+            let feed = calendar_feed::feed(conn, &user, now())?;
+            Ok(Some((user.username, feed)))
+        })
+        .await?;
     let (username, feed) = found.ok_or_else(|| Error::NotFound(NOT_FOUND.into()))?;
     let body = crate::web::views::ics::write(&feed, &username, &ctx.state.config.base_url);
     Ok(HttpResponse::Ok()

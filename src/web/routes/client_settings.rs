@@ -6,7 +6,7 @@ use crate::db::api_credentials::Credential;
 use crate::domain::api_credential::{CredentialKind, Scope};
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;
-use crate::web::{db_read, html, now, parse_id, see_other, write_once, Ctx, Page};
+use crate::web::{html, now, parse_id, see_other, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -103,13 +103,15 @@ fn listed(c: Credential) -> Listed {
 async fn render(ctx: &Ctx, status: StatusCode, extras: Extras) -> Result<HttpResponse, Error> {
     let user = ctx.require_user()?.clone();
     let id = user.id;
-    let (apps, tokens) = db_read(&ctx.state, move |conn| {
-        Ok((
-            crate::db::api_credentials::list(conn, id, CredentialKind::AppPassword)?,
-            crate::db::api_credentials::list(conn, id, CredentialKind::Token)?,
-        ))
-    })
-    .await?;
+    let (apps, tokens) = ctx
+        .state
+        .read(move |conn| {
+            Ok((
+                crate::db::api_credentials::list(conn, id, CredentialKind::AppPassword)?,
+                crate::db::api_credentials::list(conn, id, CredentialKind::Token)?,
+            ))
+        })
+        .await?;
     let base = ctx.state.config.base_url.trim_end_matches('/');
     let page = ClientsPage {
         page: ctx.page(),
@@ -159,13 +161,16 @@ async fn make(
     };
     let attempt = crate::web::routes::account_settings::claim_reauth(&ctx).await?;
     let (name, password) = (form.name, form.current_password);
-    // A secret is made once: a try again after a lost connection would
-    // store a second one nobody saw, so this is not retried.
-    let issued = crate::web::db(&ctx.state, move |conn| {
-        attempt.check(conn, &password, WRONG_PASSWORD)?;
-        api_credentials::issue(conn, &attempt.user, kind, scope, &name, now())
-    })
-    .await;
+    // A secret: a try after one whose answer was lost makes no second one.
+    let issued = ctx
+        .state
+        .write(move |conn| {
+            attempt.check(conn, &password, WRONG_PASSWORD)?;
+            api_credentials::issue(conn, &attempt.user, kind, scope, &name, now())
+                .map(crate::db::once::Secret)
+        })
+        .await
+        .map(|made| made.0);
     let what = match kind {
         CredentialKind::AppPassword => "app password",
         CredentialKind::Token => "token",
@@ -217,10 +222,10 @@ async fn revoke(ctx: Ctx, form: RevokeForm, kind: CredentialKind) -> Result<Http
         Error::NotFound("You have no such credential (it may be revoked already).".into())
     })?;
     if form.confirm.trim() != "1" {
-        let held = db_read(&ctx.state, move |conn| {
-            Ok(crate::db::api_credentials::list(conn, user_id, kind)?)
-        })
-        .await?;
+        let held = ctx
+            .state
+            .read(move |conn| Ok(crate::db::api_credentials::list(conn, user_id, kind)?))
+            .await?;
         let Some(c) = held.into_iter().find(|c| c.id == id) else {
             return Err(Error::NotFound(
                 "You have no such credential (it may be revoked already).".into(),
@@ -240,10 +245,9 @@ async fn revoke(ctx: Ctx, form: RevokeForm, kind: CredentialKind) -> Result<Http
         };
         return render(&ctx, StatusCode::OK, extras).await;
     }
-    write_once(&ctx.state, move |conn| {
-        api_credentials::revoke(conn, user_id, kind, id)
-    })
-    .await?;
+    ctx.state
+        .write(move |conn| api_credentials::revoke(conn, user_id, kind, id))
+        .await?;
     Ok(see_other("/settings/clients?done=revoked"))
 }
 

@@ -7,7 +7,7 @@ use crate::domain::error::Error;
 use crate::game::conditional;
 use crate::web::routes::game_load::{drawn_for, load_game};
 use crate::web::routes::game_page::{render_game, PageExtras};
-use crate::web::{db_read, html, now, parse_id, see_other, write_once, AppState, Ctx};
+use crate::web::{html, now, parse_id, see_other, AppState, Ctx};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
@@ -36,16 +36,16 @@ pub async fn add_line(
     text: &str,
 ) -> Result<(), Error> {
     let (reads, user, text) = (state.clone(), user.clone(), text.to_string());
-    let new = db_read(state, move |conn| {
-        let row = games::load(conn, id)?;
-        let restored = reads.positions.game(&row, || games::history_of(conn, id))?;
-        conditional::prepare_line(conn, row, &restored.game, &user, &text)
-    })
-    .await?;
-    write_once(state, move |conn| {
-        conditional::store_line(conn, &new, now())
-    })
-    .await
+    let new = state
+        .read(move |conn| {
+            let row = games::load(conn, id)?;
+            let restored = reads.positions.game(&row, || games::history_of(conn, id))?;
+            conditional::prepare_line(conn, row, &restored.game, &user, &text)
+        })
+        .await?;
+    state
+        .write(move |conn| conditional::store_line(conn, &new, now()))
+        .await
 }
 
 /// Check a line sent with a move against the position the move would
@@ -64,20 +64,21 @@ pub async fn check_with_move(
         move_text.to_string(),
         line.to_string(),
     );
-    db_read(state, move |conn| {
-        let row = games::load(conn, id)?;
-        let Some(side) = games::side_of(&row, user.id) else {
-            return Ok(());
-        };
-        let restored = reads.positions.game(&row, || games::history_of(conn, id))?;
-        let mut after = restored.game.clone();
-        if after.play_text(&move_text).is_err() {
-            return Ok(());
-        }
-        let entries = conditional::read_line_text(&line)?;
-        conditional::check_line(&after, side, &entries).map(|_| ())
-    })
-    .await
+    state
+        .read(move |conn| {
+            let row = games::load(conn, id)?;
+            let Some(side) = games::side_of(&row, user.id) else {
+                return Ok(());
+            };
+            let restored = reads.positions.game(&row, || games::history_of(conn, id))?;
+            let mut after = restored.game.clone();
+            if after.play_text(&move_text).is_err() {
+                return Ok(());
+            }
+            let entries = conditional::read_line_text(&line)?;
+            conditional::check_line(&after, side, &entries).map(|_| ())
+        })
+        .await
 }
 
 /// The game page again, with `error` and the refused line to correct.
@@ -137,9 +138,8 @@ pub async fn delete(
         .parse()
         .map_err(|_| Error::BadRequest("The line to delete is not a number.".into()))?;
     let user = ctx.require_user()?.clone();
-    write_once(&ctx.state, move |conn| {
-        conditional::delete_line(conn, id, &user, line_id)
-    })
-    .await?;
+    ctx.state
+        .write(move |conn| conditional::delete_line(conn, id, &user, line_id))
+        .await?;
     Ok(see_other(&format!("/games/{id}#conditional")))
 }

@@ -13,7 +13,7 @@ use crate::domain::game_state::{GameStatus, Side};
 use crate::domain::time_control::utc_minute;
 use crate::domain::week::local_minute;
 use crate::web::views::variant_name;
-use crate::web::{db_read, html, Ctx, Page};
+use crate::web::{html, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::HttpResponse;
 use askama::Template;
@@ -326,48 +326,50 @@ pub async fn show(ctx: Ctx, user: User, q: DashboardQuery) -> Result<HttpRespons
     let zone = crate::domain::week::zone_or_utc(&user.time_zone);
     let tfilter = TournamentFilter::read(&q.tournament);
     let query = q.clone();
-    let (shown, choices, seeks, names, dues, ratings) = db_read(&ctx.state, move |conn| {
-        let q = &query;
-        // Open games all (the lists page them), closed ones only as many
-        // as are shown: a player's history is not read whole.
-        let mut mine = games::open_games_of(conn, uid)?;
-        mine.extend(games::latest_closed_of(
-            conn,
-            uid,
-            FINISHED_SHOWN,
-            |v, t| (q.variant.is_empty() || v == q.variant.as_str()) && tfilter.keeps(t),
-        )?);
-        let now = crate::web::now();
-        let dues = turn_order::dues(conn, &mine, now)?;
-        let mut tids: Vec<i32> = mine.iter().filter_map(|g| g.tournament_id).collect();
-        tids.sort_unstable();
-        tids.dedup();
-        let tournament_names: HashMap<i32, String> = tournaments::table
-            .filter(tournaments::id.eq_any(&tids))
-            .select((tournaments::id, tournaments::name))
-            .load::<(i32, String)>(conn)?
-            .into_iter()
-            .collect();
-        let choices = choices(&mine, q, &tournament_names);
-        mine.retain(|g| {
-            (q.variant.is_empty() || g.variant == q.variant) && tfilter.keeps(g.tournament_id)
-        });
-        let shown = Shown::cut(mine, uid, &dues, q);
-        let own = crate::ratings::read::table_of(conn, &[uid], now)?;
-        let seeks = crate::game::challenge::open_seeks(conn, uid, &own)?;
-        let mut ids: Vec<i32> = shown
-            .games()
-            .chain(seeks.iter())
-            .flat_map(|g| [Some(g.challenger_id), g.opponent_id, g.white_id, g.black_id])
-            .flatten()
-            .collect();
-        ids.sort_unstable();
-        ids.dedup();
-        let names = games::user_names(conn, &ids)?;
-        let ratings = crate::ratings::read::table_of(conn, &ids, now)?;
-        Ok((shown, choices, seeks, names, dues, ratings))
-    })
-    .await?;
+    let (shown, choices, seeks, names, dues, ratings) = ctx
+        .state
+        .read(move |conn| {
+            let q = &query;
+            // Open games all (the lists page them), closed ones only as many
+            // as are shown: a player's history is not read whole.
+            let mut mine = games::open_games_of(conn, uid)?;
+            mine.extend(games::latest_closed_of(
+                conn,
+                uid,
+                FINISHED_SHOWN,
+                |v, t| (q.variant.is_empty() || v == q.variant.as_str()) && tfilter.keeps(t),
+            )?);
+            let now = crate::web::now();
+            let dues = turn_order::dues(conn, &mine, now)?;
+            let mut tids: Vec<i32> = mine.iter().filter_map(|g| g.tournament_id).collect();
+            tids.sort_unstable();
+            tids.dedup();
+            let tournament_names: HashMap<i32, String> = tournaments::table
+                .filter(tournaments::id.eq_any(&tids))
+                .select((tournaments::id, tournaments::name))
+                .load::<(i32, String)>(conn)?
+                .into_iter()
+                .collect();
+            let choices = choices(&mine, q, &tournament_names);
+            mine.retain(|g| {
+                (q.variant.is_empty() || g.variant == q.variant) && tfilter.keeps(g.tournament_id)
+            });
+            let shown = Shown::cut(mine, uid, &dues, q);
+            let own = crate::ratings::read::table_of(conn, &[uid], now)?;
+            let seeks = crate::game::challenge::open_seeks(conn, uid, &own)?;
+            let mut ids: Vec<i32> = shown
+                .games()
+                .chain(seeks.iter())
+                .flat_map(|g| [Some(g.challenger_id), g.opponent_id, g.white_id, g.black_id])
+                .flatten()
+                .collect();
+            ids.sort_unstable();
+            ids.dedup();
+            let names = games::user_names(conn, &ids)?;
+            let ratings = crate::ratings::read::table_of(conn, &ids, now)?;
+            Ok((shown, choices, seeks, names, dues, ratings))
+        })
+        .await?;
     let (variants, tournament_choices) = choices;
     let name = |id: Option<i32>| -> String {
         id.and_then(|i| names.get(&i).cloned())

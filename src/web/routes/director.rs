@@ -4,7 +4,7 @@
 use crate::domain::error::Error;
 use crate::domain::time_control::utc_minute;
 use crate::tournaments::{directors, records, views};
-use crate::web::{db_read, html, now, see_other, write_once, Ctx, Page};
+use crate::web::{html, now, see_other, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -20,7 +20,10 @@ struct DirectorPage {
 
 pub async fn dashboard(ctx: Ctx) -> Result<HttpResponse, Error> {
     let user = directors::require_director(ctx.user.as_ref())?.clone();
-    let d = db_read(&ctx.state, move |conn| views::dashboard(conn, &user, now())).await?;
+    let d = ctx
+        .state
+        .read(move |conn| views::dashboard(conn, &user, now()))
+        .await?;
     let page = DirectorPage {
         page: ctx.page(),
         d,
@@ -53,9 +56,9 @@ pub async fn import_record(ctx: Ctx, form: web::Form<ImportForm>) -> Result<Http
         crate::web::rules_pool::rules_work(&ctx.state, move || records::prepare_import(&text))
             .await??;
     let (white, black) = (f.white, f.black);
-    let id = write_once(&ctx.state, move |conn| {
-        records::import_record(conn, &user, &prepared, &white, &black, now())
-    })
-    .await?;
+    let id = ctx
+        .state
+        .write(move |conn| records::import_record(conn, &user, &prepared, &white, &black, now()))
+        .await?;
     Ok(see_other(&format!("/games/{id}")))
 }

@@ -17,7 +17,7 @@ use crate::game::takeback;
 use crate::web::routes::conditional::{add_line, check_with_move, page_with_error};
 use crate::web::routes::game_load::{drawn_for, load_game};
 use crate::web::routes::game_page::{render_game, PageExtras};
-use crate::web::{db_read, html, now, parse_id, see_other, write_once, Ctx, Page, Session};
+use crate::web::{html, now, parse_id, see_other, Ctx, Page, Session};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -61,7 +61,7 @@ pub(crate) async fn game_action(
     ctx.check_csrf(csrf)?;
     let id = parse_id(raw_id)?;
     let user = ctx.require_user()?.clone();
-    write_once(&ctx.state, move |conn| act(conn, id, &user)).await?;
+    ctx.state.write(move |conn| act(conn, id, &user)).await?;
     Ok(see_other(&then(id)))
 }
 
@@ -134,13 +134,16 @@ pub async fn make_move(
                 conn,
                 &state.writes,
                 &state.positions,
-                id,
-                user,
-                &text,
-                expected_ply,
-                commit,
-                unsure.as_ref(),
-                now(),
+                play::MoveSubmission {
+                    id,
+                    user,
+                    text: &text,
+                    expected_ply,
+                    commit,
+                    unsure: unsure.as_ref(),
+                    now: now(),
+                    also: None,
+                },
             )
         })
     })
@@ -153,7 +156,12 @@ pub async fn make_move(
             let user = ctx.require_user()?.clone();
             match add_line(&ctx.state, id, &user, &line).await {
                 Ok(()) => return Ok(see_other(&format!("/games/{id}#conditional"))),
-                Err(e @ (Error::Invalid(_) | Error::Conflict(_) | Error::Forbidden(_))) => {
+                Err(
+                    e @ (Error::Invalid(_)
+                    | Error::Conflict(_)
+                    | Error::MovedOn(_)
+                    | Error::Forbidden(_)),
+                ) => {
                     let why = format!(
                         "Your move was played, but its conditional line was not stored: {e}"
                     );
@@ -176,10 +184,10 @@ pub async fn make_move(
             },
         ),
         // The game moved on (or ended on time): show it as it is now.
-        Err(Error::Conflict(msg)) => (
+        Err(e @ (Error::Conflict(_) | Error::MovedOn(_))) => (
             StatusCode::CONFLICT,
             PageExtras {
-                error: Some(msg),
+                error: Some(e.to_string()),
                 ..PageExtras::default()
             },
         ),
@@ -221,20 +229,22 @@ pub(crate) async fn asking(
     ctx.check_csrf(csrf)?;
     let id = parse_id(raw_id)?;
     let user = ctx.require_user()?.clone();
-    let (variant_name, opponent) = db_read(&ctx.state, move |conn| {
-        let row = games::load(conn, id)?;
-        let other = check.clone()(&row, &user)?;
-        let variant = restore::variant_of(&row)?;
-        let opponent = match games::player_of(&row, other) {
-            Some(o) => games::user_names(conn, &[o])?.remove(&o),
-            None => None,
-        };
-        Ok((
-            variant.name().to_string(),
-            opponent.unwrap_or_else(|| "your opponent".into()),
-        ))
-    })
-    .await?;
+    let (variant_name, opponent) = ctx
+        .state
+        .read(move |conn| {
+            let row = games::load(conn, id)?;
+            let other = check.clone()(&row, &user)?;
+            let variant = restore::variant_of(&row)?;
+            let opponent = match games::player_of(&row, other) {
+                Some(o) => games::user_names(conn, &[o])?.remove(&o),
+                None => None,
+            };
+            Ok((
+                variant.name().to_string(),
+                opponent.unwrap_or_else(|| "your opponent".into()),
+            ))
+        })
+        .await?;
     Ok((id, variant_name, opponent))
 }
 

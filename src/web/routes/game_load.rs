@@ -90,10 +90,9 @@ pub async fn load_game_for<Ms: Send + 'static>(
     moves: impl FnOnce(&mut DbConn, &GameRow) -> Result<Ms, Error> + Clone + Send + 'static,
 ) -> Result<Loaded<Ms>, Error> {
     let reads = state.clone();
-    crate::web::db_read(state, move |conn| {
-        read_game(conn, &reads, id, viewer, moves.clone())
-    })
-    .await
+    state
+        .read(move |conn| read_game(conn, &reads, id, viewer, moves.clone()))
+        .await
 }
 
 /// Everything a game page shows, read together ([`crate::db::together`]):

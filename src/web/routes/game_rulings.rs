@@ -6,7 +6,7 @@ use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::tournaments::{adjudication, directors, extension};
-use crate::web::{now, parse_id, see_other, write_once, Ctx};
+use crate::web::{now, parse_id, see_other, Ctx};
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 
@@ -27,7 +27,7 @@ where
     ctx.check_csrf(csrf_token)?;
     let id = parse_id(path)?;
     let user = directors::require_director(ctx.user.as_ref())?.clone();
-    write_once(&ctx.state, move |conn| act(conn, id, &user)).await?;
+    ctx.state.write(move |conn| act(conn, id, &user)).await?;
     Ok(id)
 }
 
@@ -86,11 +86,13 @@ pub async fn request_adjudication(
     let id = parse_id(&path)?;
     let user = ctx.require_user()?.clone();
     let note = form.into_inner().note;
-    let tid = write_once(&ctx.state, move |conn| {
-        adjudication::request_adjudication(conn, id, &user, &note, now())?;
-        Ok(games::load(conn, id)?.tournament_id)
-    })
-    .await?;
+    let tid = ctx
+        .state
+        .write(move |conn| {
+            adjudication::request_adjudication(conn, id, &user, &note, now())?;
+            Ok(games::load(conn, id)?.tournament_id)
+        })
+        .await?;
     Ok(see_other(&match tid {
         Some(t) => format!("/tournaments/{t}"),
         None => format!("/games/{id}"),

@@ -3,7 +3,7 @@
 use crate::clocks::leave;
 use crate::db::leave::LeaveBooking;
 use crate::domain::error::Error;
-use crate::web::{db_read, html, now, see_other, write_once, Ctx, Page};
+use crate::web::{html, now, see_other, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -62,22 +62,23 @@ struct Loaded {
 
 async fn load(ctx: &Ctx, user_id: i32) -> Result<Loaded, Error> {
     let base = ctx.state.config.leave_days;
-    db_read(&ctx.state, move |conn| {
-        let this_year = leave::year_of(now());
-        let mut years = Vec::new();
-        for year in [this_year, this_year + 1] {
-            years.push(YearLine {
-                year,
-                allowed: leave::allowance(conn, user_id, year, base)?,
-                booked: leave::days_booked(conn, user_id, year)?,
-            });
-        }
-        Ok(Loaded {
-            years,
-            bookings: crate::db::leave::bookings_of(conn, user_id)?,
+    ctx.state
+        .read(move |conn| {
+            let this_year = leave::year_of(now());
+            let mut years = Vec::new();
+            for year in [this_year, this_year + 1] {
+                years.push(YearLine {
+                    year,
+                    allowed: leave::allowance(conn, user_id, year, base)?,
+                    booked: leave::days_booked(conn, user_id, year)?,
+                });
+            }
+            Ok(Loaded {
+                years,
+                bookings: crate::db::leave::bookings_of(conn, user_id)?,
+            })
         })
-    })
-    .await
+        .await
 }
 
 fn render(
@@ -131,22 +132,22 @@ pub async fn save(ctx: Ctx, form: web::Form<LeaveForm>) -> Result<HttpResponse, 
     let result = match f.action.trim() {
         "" | "book" => {
             let (start, end) = (f.start.clone(), f.end.clone());
-            write_once(&ctx.state, move |conn| {
-                let s = leave::parse_day("first", &start)?;
-                let e = leave::parse_day("last", &end)?;
-                leave::book_leave(conn, uid, s, e, base, now()).map(|_| ())
-            })
-            .await
+            ctx.state
+                .write(move |conn| {
+                    let s = leave::parse_day("first", &start)?;
+                    let e = leave::parse_day("last", &end)?;
+                    leave::book_leave(conn, uid, s, e, base, now()).map(|_| ())
+                })
+                .await
         }
         "cancel" => {
             let id: i32 =
                 f.id.trim().parse().map_err(|_| {
                     Error::BadRequest("The booking to cancel is not a number.".into())
                 })?;
-            write_once(&ctx.state, move |conn| {
-                leave::cancel_leave(conn, uid, id, now())
-            })
-            .await
+            ctx.state
+                .write(move |conn| leave::cancel_leave(conn, uid, id, now()))
+                .await
         }
         _ => {
             return Err(Error::BadRequest(

@@ -4,7 +4,7 @@ use crate::accounts::links;
 use crate::accounts::mail_settings;
 use crate::domain::error::Error;
 use crate::domain::mail_kind::MailPolicy;
-use crate::web::{db_read, html, now, see_other, write_once, Ctx, Page};
+use crate::web::{html, now, see_other, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -58,10 +58,10 @@ pub struct UnsubscribeQuery {
 pub async fn show(ctx: Ctx, q: web::Query<SavedQuery>) -> Result<HttpResponse, Error> {
     let user = ctx.require_user()?.clone();
     let email = user.email.clone();
-    let (verified, policy) = db_read(&ctx.state, move |conn| {
-        Ok(crate::db::mail_prefs::standing_of(conn, user.id)?)
-    })
-    .await?;
+    let (verified, policy) = ctx
+        .state
+        .read(move |conn| Ok(crate::db::mail_prefs::standing_of(conn, user.id)?))
+        .await?;
     let page = SettingsPage {
         page: ctx.page(),
         policy: policy.to_string(),
@@ -88,20 +88,21 @@ pub async fn resend_verification(
         ctx.state.config.clock.clone(),
     );
     let address = user.email.clone();
-    write_once(&ctx.state, move |conn| {
-        crate::accounts::send_limits::confirm_mail(conn, &address, per_day, clock.now())
-    })
-    .await?;
-    let sent = write_once(&ctx.state, move |conn| {
-        mail_settings::send_verification(conn, user.id, now())
-    })
-    .await;
+    ctx.state
+        .write(move |conn| {
+            crate::accounts::send_limits::confirm_mail(conn, &address, per_day, clock.now())
+        })
+        .await?;
+    let sent = ctx
+        .state
+        .write(move |conn| mail_settings::send_verification(conn, user.id, now()))
+        .await;
     if sent.is_err() {
         let address = ctx.require_user()?.email.clone();
-        let _ = write_once(&ctx.state, move |conn| {
-            crate::accounts::send_limits::confirm_mail_not_sent(conn, &address)
-        })
-        .await;
+        let _ = ctx
+            .state
+            .write(move |conn| crate::accounts::send_limits::confirm_mail_not_sent(conn, &address))
+            .await;
     }
     sent?;
     Ok(see_other("/settings/mail?sent=1"))
@@ -117,10 +118,9 @@ pub async fn save(ctx: Ctx, form: web::Form<PolicyForm>) -> Result<HttpResponse,
     ctx.check_csrf(&form.csrf_token)?;
     let user = ctx.require_user()?.clone();
     let policy = form.policy.trim().to_string();
-    write_once(&ctx.state, move |conn| {
-        mail_settings::set_policy(conn, user.id, &policy, now())
-    })
-    .await?;
+    ctx.state
+        .write(move |conn| mail_settings::set_policy(conn, user.id, &policy, now()))
+        .await?;
     Ok(see_other("/settings/mail?saved=1"))
 }
 
@@ -173,10 +173,9 @@ pub async fn unsubscribe(
         }
     }
     let user = checked_user(&ctx, &u, &sig)?;
-    write_once(&ctx.state, move |conn| {
-        mail_settings::set_policy(conn, user, MailPolicy::None.code(), now())
-    })
-    .await?;
+    ctx.state
+        .write(move |conn| mail_settings::set_policy(conn, user, MailPolicy::None.code(), now()))
+        .await?;
     let page = UnsubscribePage {
         page: ctx.page(),
         done: true,
@@ -203,10 +202,9 @@ pub async fn verify_email(
     let secret = ctx.state.secret.clone();
     let ok = match user {
         Some(u) => {
-            write_once(&ctx.state, move |conn| {
-                mail_settings::verify_email(conn, &secret, u, &sig, now())
-            })
-            .await?
+            ctx.state
+                .write(move |conn| mail_settings::verify_email(conn, &secret, u, &sig, now()))
+                .await?
         }
         None => false,
     };

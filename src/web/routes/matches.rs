@@ -7,7 +7,7 @@ use crate::domain::team_match::MatchStatus;
 use crate::tournaments::rules_text::time_control_words;
 use crate::tournaments::team_matches::{self as matches, MatchForm, MatchSummary, MatchView};
 use crate::web::views::variant_name;
-use crate::web::{clip, db_read, html, now, see_other, write_once, Ctx, Page};
+use crate::web::{clip, html, now, see_other, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -77,10 +77,10 @@ pub async fn create(ctx: Ctx, form: web::Form<NewMatchForm>) -> Result<HttpRespo
         time_control: f.time_control.clone(),
         rated: f.rated.clone(),
     };
-    match write_once(&ctx.state, move |conn| {
-        matches::create(conn, &user, &mf, now())
-    })
-    .await
+    match ctx
+        .state
+        .write(move |conn| matches::create(conn, &user, &mf, now()))
+        .await
     {
         Ok(id) => Ok(see_other(&format!("/matches/{id}"))),
         Err(Error::Invalid(msg)) => {
@@ -117,7 +117,10 @@ struct ListPage {
 
 /// `GET /matches`: the latest team matches with their scores.
 pub async fn list(ctx: Ctx) -> Result<HttpResponse, Error> {
-    let matches = db_read(&ctx.state, |conn| matches::summaries(conn, LIST_LENGTH)).await?;
+    let matches = ctx
+        .state
+        .read(|conn| matches::summaries(conn, LIST_LENGTH))
+        .await?;
     let page = ListPage {
         page: ctx.page(),
         matches: matches
@@ -157,7 +160,7 @@ fn match_id(raw: &str) -> Result<i32, Error> {
 
 pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Error> {
     let id = match_id(&path)?;
-    let v = db_read(&ctx.state, move |conn| matches::view(conn, id)).await?;
+    let v = ctx.state.read(move |conn| matches::view(conn, id)).await?;
     let captain_of = ctx
         .user
         .as_ref()
@@ -198,9 +201,8 @@ pub async fn lineup(
             None => break,
         }
     }
-    write_once(&ctx.state, move |conn| {
-        matches::set_lineup(conn, id, &user, &names, now())
-    })
-    .await?;
+    ctx.state
+        .write(move |conn| matches::set_lineup(conn, id, &user, &names, now()))
+        .await?;
     Ok(see_other(&format!("/matches/{id}")))
 }

@@ -33,6 +33,7 @@ pub mod play_link;
 pub mod posted_variants;
 pub mod ratings;
 pub mod records;
+pub mod tournament_acts;
 pub mod tournament_player;
 pub mod tournaments;
 pub mod variant_groups;
@@ -210,26 +211,29 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         "/tournaments/{id}/players/{name}",
         web::get().to(tournament_player::show),
     )
-    .route("/tournaments/{id}/join", web::post().to(tournaments::join))
+    .route(
+        "/tournaments/{id}/join",
+        web::post().to(tournament_acts::join),
+    )
     .route(
         "/tournaments/{id}/leave",
-        web::post().to(tournaments::leave),
+        web::post().to(tournament_acts::leave),
     )
     .route(
         "/tournaments/{id}/start",
-        web::post().to(tournaments::start),
+        web::post().to(tournament_acts::start),
     )
     .route(
         "/tournaments/{id}/withdraw",
-        web::post().to(tournaments::withdraw),
+        web::post().to(tournament_acts::withdraw),
     )
     .route(
         "/tournaments/{id}/replace",
-        web::post().to(tournaments::replace),
+        web::post().to(tournament_acts::replace),
     )
     .route(
         "/tournaments/{id}/grant-leave",
-        web::post().to(tournaments::grant_leave),
+        web::post().to(tournament_acts::grant_leave),
     )
     .route("/matches", web::get().to(matches::list))
     .route("/matches/new", web::get().to(matches::new_form))

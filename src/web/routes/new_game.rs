@@ -6,7 +6,7 @@ use crate::domain::time_control as clock;
 use crate::game::challenge;
 use crate::game::challenge::Challenge;
 use crate::web::routes::variant_groups::{self, Group};
-use crate::web::{html, now, see_other, write_once, Ctx, Page};
+use crate::web::{html, now, see_other, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -77,19 +77,20 @@ async fn posted_group(ctx: &Ctx, id: &str) -> Result<Option<(Group, bool)>, Erro
     let (Some(user), id) = (ctx.user.clone(), id.to_string()) else {
         return Ok(None);
     };
-    crate::web::db_read(&ctx.state, move |conn| {
-        Ok(
-            crate::posted::post::for_new_game(conn, &user, &id)?.map(|chosen| {
-                let group = Group {
-                    family: "Posted variant",
-                    code: "posted",
-                    variants: vec![(id.clone(), chosen.variant.name().to_string())],
-                };
-                (group, chosen.rated_allowed)
-            }),
-        )
-    })
-    .await
+    ctx.state
+        .read(move |conn| {
+            Ok(
+                crate::posted::post::for_new_game(conn, &user, &id)?.map(|chosen| {
+                    let group = Group {
+                        family: "Posted variant",
+                        code: "posted",
+                        variants: vec![(id.clone(), chosen.variant.name().to_string())],
+                    };
+                    (group, chosen.rated_allowed)
+                }),
+            )
+        })
+        .await
 }
 
 pub async fn new_form(ctx: Ctx, query: web::Query<NewGameQuery>) -> Result<HttpResponse, Error> {
@@ -176,20 +177,19 @@ pub async fn create(ctx: Ctx, form: web::Form<NewGameForm>) -> Result<HttpRespon
     };
     if let Some((offer, per_hour)) = offer {
         let clock = c.clock.clone();
-        write_once(&ctx.state, move |conn| {
-            send_limits::offer(conn, offer, sender, per_hour, clock.now())
-        })
-        .await?;
+        ctx.state
+            .write(move |conn| send_limits::offer(conn, offer, sender, per_hour, clock.now()))
+            .await?;
     }
-    let result = write_once(&ctx.state, move |conn| {
-        challenge::create_game(conn, &user, &challenge, now())
-    })
-    .await;
-    if let (Some((offer, _)), Err(_)) = (offer, &result) {
-        let _ = write_once(&ctx.state, move |conn| {
-            send_limits::offer_undone(conn, offer, sender)
-        })
+    let result = ctx
+        .state
+        .write(move |conn| challenge::create_game(conn, &user, &challenge, now()))
         .await;
+    if let (Some((offer, _)), Err(_)) = (offer, &result) {
+        let _ = ctx
+            .state
+            .write(move |conn| send_limits::offer_undone(conn, offer, sender))
+            .await;
     }
     match result {
         Ok(id) => Ok(see_other(&format!("/games/{id}"))),

@@ -4,7 +4,7 @@
 //! and never costs a game page a query.
 
 use crate::domain::error::Error;
-use crate::web::{db_read, now, see_other, Ctx};
+use crate::web::{now, see_other, Ctx};
 use actix_web::{web, HttpResponse};
 use serde::Deserialize;
 
@@ -18,10 +18,10 @@ pub struct NextQuery {
 pub async fn next(ctx: Ctx, q: web::Query<NextQuery>) -> Result<HttpResponse, Error> {
     let uid = ctx.require_user()?.id;
     let after = q.after.trim().parse::<i32>().ok();
-    let found = db_read(&ctx.state, move |conn| {
-        crate::clocks::turn_order::next_turn(conn, uid, after, now())
-    })
-    .await?;
+    let found = ctx
+        .state
+        .read(move |conn| crate::clocks::turn_order::next_turn(conn, uid, after, now()))
+        .await?;
     Ok(match found {
         Some(id) => see_other(&format!("/games/{id}")),
         None => see_other("/?next=none"),

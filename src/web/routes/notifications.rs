@@ -5,7 +5,7 @@
 use crate::accounts::notifications::{self, BrowserSubscription};
 use crate::domain::error::Error;
 use crate::domain::push_kind::PushKind;
-use crate::web::{db_read, html, now, see_other, write_once, Ctx, Page};
+use crate::web::{html, now, see_other, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -90,11 +90,13 @@ pub struct ForgetForm {
 
 pub async fn show(ctx: Ctx, q: web::Query<NoticeQuery>) -> Result<HttpResponse, Error> {
     let user = ctx.require_user()?.clone();
-    let (vapid_key, standing) = db_read(&ctx.state, move |conn| {
-        let key = crate::push::vapid_key(conn).map_err(Error::internal)?;
-        Ok((key.public_key(), notifications::standing(conn, user.id)?))
-    })
-    .await?;
+    let (vapid_key, standing) = ctx
+        .state
+        .read(move |conn| {
+            let key = crate::push::vapid_key(conn).map_err(Error::internal)?;
+            Ok((key.public_key(), notifications::standing(conn, user.id)?))
+        })
+        .await?;
     let page = NotificationsPage {
         page: ctx.page(),
         saved: !q.saved.is_empty(),
@@ -119,10 +121,9 @@ pub async fn save(ctx: Ctx, form: web::Form<SwitchesForm>) -> Result<HttpRespons
     ctx.check_csrf(&form.csrf_token)?;
     let user = ctx.require_user()?.clone();
     let on = form.on();
-    write_once(&ctx.state, move |conn| {
-        notifications::set_switches(conn, user.id, &on)
-    })
-    .await?;
+    ctx.state
+        .write(move |conn| notifications::set_switches(conn, user.id, &on))
+        .await?;
     Ok(see_other("/settings/notifications?saved=1"))
 }
 
@@ -136,10 +137,9 @@ pub async fn subscribe(ctx: Ctx, form: web::Form<SubscribeForm>) -> Result<HttpR
         )
     })?;
     let any = ctx.state.config.push_any_endpoint;
-    write_once(&ctx.state, move |conn| {
-        notifications::subscribe(conn, user.id, &sub, any, now())
-    })
-    .await?;
+    ctx.state
+        .write(move |conn| notifications::subscribe(conn, user.id, &sub, any, now()))
+        .await?;
     Ok(HttpResponse::Ok()
         .content_type("text/plain; charset=utf-8")
         .body("This browser gets notifications."))
@@ -153,10 +153,9 @@ pub async fn unsubscribe(
     ctx.check_csrf(&form.csrf_token)?;
     let user = ctx.require_user()?.clone();
     let endpoint = form.endpoint.trim().to_string();
-    write_once(&ctx.state, move |conn| {
-        notifications::unsubscribe(conn, user.id, &endpoint)
-    })
-    .await?;
+    ctx.state
+        .write(move |conn| notifications::unsubscribe(conn, user.id, &endpoint))
+        .await?;
     Ok(HttpResponse::Ok()
         .content_type("text/plain; charset=utf-8")
         .body("This browser gets no notifications."))
@@ -166,9 +165,8 @@ pub async fn unsubscribe(
 pub async fn forget(ctx: Ctx, form: web::Form<ForgetForm>) -> Result<HttpResponse, Error> {
     ctx.check_csrf(&form.csrf_token)?;
     let user = ctx.require_user()?.clone();
-    write_once(&ctx.state, move |conn| {
-        notifications::forget_browsers(conn, user.id)
-    })
-    .await?;
+    ctx.state
+        .write(move |conn| notifications::forget_browsers(conn, user.id))
+        .await?;
     Ok(see_other("/settings/notifications?forgotten=1"))
 }

@@ -91,19 +91,20 @@ pub async fn metrics(req: HttpRequest, state: State) -> Result<HttpResponse, Err
     let pool_state = state.pool.state();
     let pool_max = state.pool.max_size();
     let now = crate::util::now();
-    let scraped = crate::web::db_read(&state, move |conn| {
-        let active_games = games::active_count(conn)?;
-        let (outbox_unsent, oldest) = crate::db::outbox::backlog(conn)?;
-        Ok(crate::metrics::Scraped {
-            active_games,
-            outbox_unsent,
-            outbox_oldest_unsent_seconds: oldest.map_or(0, |t| (now - t).num_seconds().max(0)),
-            pool_open: pool_state.connections,
-            pool_idle: pool_state.idle_connections,
-            pool_max,
+    let scraped = state
+        .read(move |conn| {
+            let active_games = games::active_count(conn)?;
+            let (outbox_unsent, oldest) = crate::db::outbox::backlog(conn)?;
+            Ok(crate::metrics::Scraped {
+                active_games,
+                outbox_unsent,
+                outbox_oldest_unsent_seconds: oldest.map_or(0, |t| (now - t).num_seconds().max(0)),
+                pool_open: pool_state.connections,
+                pool_idle: pool_state.idle_connections,
+                pool_max,
+            })
         })
-    })
-    .await?;
+        .await?;
     Ok(HttpResponse::Ok()
         .content_type("text/plain; version=0.0.4; charset=utf-8")
         .insert_header((header::CACHE_CONTROL, "no-store"))

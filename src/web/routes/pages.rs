@@ -49,10 +49,10 @@ pub struct VariantsQuery {
 /// `GET /variants`: every variant by family, or those a word finds.
 pub async fn variants(ctx: Ctx, query: web::Query<VariantsQuery>) -> Result<HttpResponse, Error> {
     let q = crate::web::clip(query.q.trim(), 40);
-    let rows = crate::web::db_read(&ctx.state, |conn| {
-        Ok(crate::db::posted_variants::public(conn)?)
-    })
-    .await?;
+    let rows = ctx
+        .state
+        .read(|conn| Ok(crate::db::posted_variants::public(conn)?))
+        .await?;
     let wanted = q.to_lowercase();
     let community = rows
         .into_iter()

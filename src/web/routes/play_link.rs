@@ -4,14 +4,14 @@
 use crate::accounts::links::{self, LinkProblem, PlayLink};
 use crate::db::games;
 use crate::db::moves;
-use crate::domain::error::Error;
+use crate::domain::error::{Error, MovedOn};
 use crate::game::play;
 use crate::game::play::MoveOutcome;
 use crate::game::restore;
 use crate::web::routes::game_page::{clock_lines, ClockLines, Preview};
 use crate::web::views::board_svg::SvgOptions;
 use crate::web::views::board_text;
-use crate::web::{db, db_read, html, now, parse_id, see_other, Ctx, Page};
+use crate::web::{html, now, parse_id, see_other, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -177,46 +177,47 @@ async fn check(
 ) -> Result<Result<Checked, LinkProblem>, Error> {
     let secret = ctx.state.secret.clone();
     let state = ctx.state.clone();
-    db_read(&ctx.state, move |conn| {
-        let (row, user) = match links::check_play_link(conn, &secret, &link, &sig, now())? {
-            Ok(x) => x,
-            Err(p) => return Ok(Err(p)),
-        };
-        let restored = state
-            .positions
-            .game(&row, || games::history_of(conn, row.id))?;
-        let moves = moves::of_game(conn, row.id)?;
-        let ids: Vec<i32> = [row.white_id, row.black_id].into_iter().flatten().collect();
-        let names = games::user_names(conn, &ids)?;
-        let opponent_id = if row.white_id == Some(user.id) {
-            row.black_id
-        } else {
-            row.white_id
-        };
-        let opponent = opponent_id
-            .and_then(|i| names.get(&i).cloned())
-            .unwrap_or_default();
-        let last = moves
-            .last()
-            .map(|m| (m.from_square.clone(), m.to_square.clone()));
-        let moves = moves
-            .iter()
-            .map(|m| m.display.as_str())
-            .collect::<Vec<_>>()
-            .join(" ");
-        let clock = crate::game::clock::view(conn, &row, now())?;
-        Ok(Ok(Checked {
-            restored,
-            clock,
-            player: user.username.clone(),
-            row,
-            user,
-            opponent,
-            moves,
-            last,
-        }))
-    })
-    .await
+    ctx.state
+        .read(move |conn| {
+            let (row, user) = match links::check_play_link(conn, &secret, &link, &sig, now())? {
+                Ok(x) => x,
+                Err(p) => return Ok(Err(p)),
+            };
+            let restored = state
+                .positions
+                .game(&row, || games::history_of(conn, row.id))?;
+            let moves = moves::of_game(conn, row.id)?;
+            let ids: Vec<i32> = [row.white_id, row.black_id].into_iter().flatten().collect();
+            let names = games::user_names(conn, &ids)?;
+            let opponent_id = if row.white_id == Some(user.id) {
+                row.black_id
+            } else {
+                row.white_id
+            };
+            let opponent = opponent_id
+                .and_then(|i| names.get(&i).cloned())
+                .unwrap_or_default();
+            let last = moves
+                .last()
+                .map(|m| (m.from_square.clone(), m.to_square.clone()));
+            let moves = moves
+                .iter()
+                .map(|m| m.display.as_str())
+                .collect::<Vec<_>>()
+                .join(" ");
+            let clock = crate::game::clock::view(conn, &row, now())?;
+            Ok(Ok(Checked {
+                restored,
+                clock,
+                player: user.username.clone(),
+                row,
+                user,
+                opponent,
+                moves,
+                last,
+            }))
+        })
+        .await
 }
 
 pub async fn show(
@@ -252,29 +253,27 @@ pub async fn play(
     };
     let ply = link.ply;
     let commit = f.preview.trim() != "1";
-    let ((), result) = crate::web::settle_move(&ctx.state, |unsure| {
-        let (state, user, text) = (ctx.state.clone(), data.user.clone(), f.text.clone());
-        let app_state = &ctx.state;
-        async move {
-            let submitted = db(app_state, move |conn| {
-                play::queue_move(
-                    conn,
-                    &state.writes,
-                    &state.positions,
+    let (state, user, text) = (ctx.state.clone(), data.user.clone(), f.text.clone());
+    let result = ctx
+        .state
+        .play(move |conn, unsure| {
+            play::queue_move(
+                conn,
+                &state.writes,
+                &state.positions,
+                play::MoveSubmission {
                     id,
-                    &user,
-                    &text,
-                    Some(ply),
+                    user: &user,
+                    text: &text,
+                    expected_ply: Some(ply),
                     commit,
-                    unsure.as_ref(),
-                    now(),
-                )
-            })
-            .await;
-            Ok(((), submitted))
-        }
-    })
-    .await?;
+                    unsure,
+                    now: now(),
+                    also: None,
+                },
+            )
+        })
+        .await?;
     match result {
         // The game page says the move was played (issue 64, finding 6).
         Ok(MoveOutcome::Committed { .. }) => {
@@ -299,11 +298,11 @@ pub async fn play(
             None,
         ),
         // Too late: the game was just lost on time (the page says so).
-        Err(Error::Conflict(msg)) if msg == crate::domain::game_state::TIME_RAN_OUT => {
-            Err(Error::Conflict(msg))
-        }
+        Err(e @ Error::MovedOn(MovedOn::TimeRanOut | MovedOn::FlagFell)) => Err(e),
         // Another request played this ply first: the link is used.
-        Err(Error::Conflict(_)) => refused(&ctx, id, LinkProblem::Used),
+        Err(Error::Conflict(_) | Error::MovedOn(MovedOn::LinesChanged)) => {
+            refused(&ctx, id, LinkProblem::Used)
+        }
         Err(e) => Err(e),
     }
 }

@@ -6,7 +6,7 @@ use crate::db::posted_variants::{self as store, PostedVariant, PostedVersion};
 use crate::domain::error::Error;
 use crate::posted::check::{CheckOutcome, CheckReport};
 use crate::posted::post::{self, PostForm, Prepared, Visibility};
-use crate::web::{db_read, html, see_other, write_once, Ctx, Page};
+use crate::web::{html, see_other, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -151,10 +151,10 @@ pub async fn new_form(ctx: Ctx, q: web::Query<NewQuery>) -> Result<HttpResponse,
     };
     if !from.is_empty() {
         let viewer = ctx.user.clone();
-        let (name, definition) = db_read(&ctx.state, move |conn| {
-            post::copy_of(conn, viewer.as_ref(), &from)
-        })
-        .await?;
+        let (name, definition) = ctx
+            .state
+            .read(move |conn| post::copy_of(conn, viewer.as_ref(), &from))
+            .await?;
         f.name = name;
         f.definition = definition;
     }
@@ -212,10 +212,9 @@ async fn checked(
     };
     let limits = ctx.state.config.posted.clone();
     let poster = user.clone();
-    db_read(&ctx.state, move |conn| {
-        post::may_post(conn, &poster, &limits, crate::web::now())
-    })
-    .await?;
+    ctx.state
+        .read(move |conn| post::may_post(conn, &poster, &limits, crate::web::now()))
+        .await?;
     match run_check(ctx, &p).await? {
         CheckOutcome::Passed { report } => {
             let json = serde_json::to_string(&report).map_err(Error::internal)?;
@@ -234,10 +233,10 @@ pub async fn create(ctx: Ctx, form: web::Form<PostForm>) -> Result<HttpResponse,
         Err(page) => return Ok(page),
     };
     let limits = ctx.state.config.posted.clone();
-    let id = write_once(&ctx.state, move |conn| {
-        post::save_new(conn, &user, &p, &report, &limits, crate::web::now())
-    })
-    .await?;
+    let id = ctx
+        .state
+        .write(move |conn| post::save_new(conn, &user, &p, &report, &limits, crate::web::now()))
+        .await?;
     Ok(see_other(&format!("/variants/{id}?posted=1")))
 }
 
@@ -246,13 +245,15 @@ pub async fn edit_form(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse
     let user = require_poster(&ctx)?;
     let id = path.into_inner();
     let wanted = id.clone();
-    let (v, row) = db_read(&ctx.state, move |conn| {
-        let v = post::owned(conn, &user, &wanted)?;
-        let row = store::version(conn, &v.id, &v.current_version)?
-            .ok_or_else(|| Error::internal("current version missing"))?;
-        Ok((v, row))
-    })
-    .await?;
+    let (v, row) = ctx
+        .state
+        .read(move |conn| {
+            let v = post::owned(conn, &user, &wanted)?;
+            let row = store::version(conn, &v.id, &v.current_version)?
+                .ok_or_else(|| Error::internal("current version missing"))?;
+            Ok((v, row))
+        })
+        .await?;
     let f = PostForm {
         name: v.name,
         definition: row.definition,
@@ -280,10 +281,9 @@ pub async fn edit(
     {
         let user = require_poster(&ctx)?;
         let wanted = id.clone();
-        db_read(&ctx.state, move |conn| {
-            post::owned(conn, &user, &wanted).map(|_| ())
-        })
-        .await?;
+        ctx.state
+            .read(move |conn| post::owned(conn, &user, &wanted).map(|_| ()))
+            .await?;
     }
     let (user, p, report) = match checked(&ctx, &f, Some(id.clone())).await? {
         Ok(ok) => ok,
@@ -291,18 +291,19 @@ pub async fn edit(
     };
     let wanted = id.clone();
     let limits = ctx.state.config.posted.clone();
-    write_once(&ctx.state, move |conn| {
-        post::save_version(
-            conn,
-            &user,
-            &wanted,
-            &p,
-            &report,
-            &limits,
-            crate::web::now(),
-        )
-    })
-    .await?;
+    ctx.state
+        .write(move |conn| {
+            post::save_version(
+                conn,
+                &user,
+                &wanted,
+                &p,
+                &report,
+                &limits,
+                crate::web::now(),
+            )
+        })
+        .await?;
     Ok(see_other(&format!("/variants/{id}?posted=1")))
 }
 
@@ -314,17 +315,19 @@ pub async fn page(ctx: Ctx, id: String, just_posted: bool) -> Result<HttpRespons
         None => id,
     };
     let viewer = ctx.user.clone();
-    let (v, author, versions, games) = db_read(&ctx.state, move |conn| {
-        let (v, author) = post::visible(conn, viewer.as_ref(), &id)?;
-        let versions = store::versions_of(conn, &v.id)?;
-        let keys: Vec<String> = versions
-            .iter()
-            .map(|r| crate::posted::lookup::key(&v.id, &r.version))
-            .collect();
-        let games = store::games_of(conn, &keys, 50)?;
-        Ok((v, author, versions, games))
-    })
-    .await?;
+    let (v, author, versions, games) = ctx
+        .state
+        .read(move |conn| {
+            let (v, author) = post::visible(conn, viewer.as_ref(), &id)?;
+            let versions = store::versions_of(conn, &v.id)?;
+            let keys: Vec<String> = versions
+                .iter()
+                .map(|r| crate::posted::lookup::key(&v.id, &r.version))
+                .collect();
+            let games = store::games_of(conn, &keys, 50)?;
+            Ok((v, author, versions, games))
+        })
+        .await?;
     let current = versions.iter().find(|r| r.version == v.current_version);
     let paragraphs = blocks(current.map_or("", |r| r.rules.as_str()));
     let views = versions
@@ -357,19 +360,21 @@ pub async fn page(ctx: Ctx, id: String, just_posted: bool) -> Result<HttpRespons
 pub async fn ini(ctx: Ctx, path: web::Path<(String, String)>) -> Result<HttpResponse, Error> {
     let (id, version) = path.into_inner();
     let viewer = ctx.user.clone();
-    let text = db_read(&ctx.state, move |conn| {
-        let (v, _) = post::visible(conn, viewer.as_ref(), &id)?;
-        store::version(conn, &v.id, &version)?
-            .map(|r| r.definition)
-            .ok_or_else(|| {
-                Error::NotFound(format!(
-                    "{} has no version {}.",
-                    v.name,
-                    crate::util::clip(&version, 64)
-                ))
-            })
-    })
-    .await?;
+    let text = ctx
+        .state
+        .read(move |conn| {
+            let (v, _) = post::visible(conn, viewer.as_ref(), &id)?;
+            store::version(conn, &v.id, &version)?
+                .map(|r| r.definition)
+                .ok_or_else(|| {
+                    Error::NotFound(format!(
+                        "{} has no version {}.",
+                        v.name,
+                        crate::util::clip(&version, 64)
+                    ))
+                })
+        })
+        .await?;
     Ok(HttpResponse::Ok()
         .content_type("text/plain; charset=utf-8")
         .insert_header(("Content-Security-Policy", "default-src 'none'"))
@@ -395,7 +400,10 @@ pub async fn delete(
     let id = path.into_inner();
     if f.confirm.trim() != "1" {
         let wanted = id.clone();
-        let v = db_read(&ctx.state, move |conn| post::owned(conn, &user, &wanted)).await?;
+        let v = ctx
+            .state
+            .read(move |conn| post::owned(conn, &user, &wanted))
+            .await?;
         let page = DeletePage {
             page: ctx.page(),
             id,
@@ -403,18 +411,22 @@ pub async fn delete(
         };
         return Ok(html(StatusCode::OK, page.render()?));
     }
-    write_once(&ctx.state, move |conn| post::delete(conn, &user, &id)).await?;
+    ctx.state
+        .write(move |conn| post::delete(conn, &user, &id))
+        .await?;
     Ok(see_other("/variants"))
 }
 
 /// `GET /admin/variants`: versions waiting for approval, with their reports.
 pub async fn admin(ctx: Ctx) -> Result<HttpResponse, Error> {
     let user = ctx.require_user()?.clone();
-    let rows = db_read(&ctx.state, move |conn| {
-        crate::accounts::admins::require_admin(conn, Some(&user))?;
-        Ok(store::candidates(conn)?)
-    })
-    .await?;
+    let rows = ctx
+        .state
+        .read(move |conn| {
+            crate::accounts::admins::require_admin(conn, Some(&user))?;
+            Ok(store::candidates(conn)?)
+        })
+        .await?;
     let candidates = rows
         .into_iter()
         .map(|(ver, (v, author))| {
@@ -442,10 +454,11 @@ pub async fn approve(ctx: Ctx, form: web::Form<ApproveForm>) -> Result<HttpRespo
     let f = form.into_inner();
     ctx.check_csrf(&f.csrf_token)?;
     let user = ctx.require_user()?.clone();
-    write_once(&ctx.state, move |conn| {
-        crate::accounts::admins::require_admin(conn, Some(&user))?;
-        post::approve(conn, f.id.trim(), f.version.trim(), crate::web::now())
-    })
-    .await?;
+    ctx.state
+        .write(move |conn| {
+            crate::accounts::admins::require_admin(conn, Some(&user))?;
+            post::approve(conn, f.id.trim(), f.version.trim(), crate::web::now())
+        })
+        .await?;
     Ok(see_other("/admin/variants"))
 }

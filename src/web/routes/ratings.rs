@@ -7,7 +7,7 @@ use crate::domain::error::Error;
 use crate::ratings::read::{self, Leader, ACTIVE_DAYS};
 use crate::web::views::rating_chart;
 use crate::web::views::variant_name;
-use crate::web::{db_read, html, now, Ctx, Page};
+use crate::web::{html, now, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -78,10 +78,10 @@ pub async fn leaderboard(ctx: Ctx, path: web::Path<String>) -> Result<HttpRespon
     })?;
     let id = variant.id().to_string();
     let v = id.clone();
-    let (established, provisional) = db_read(&ctx.state, move |conn| {
-        read::leaderboard(conn, &v, now(), LEADERS)
-    })
-    .await?;
+    let (established, provisional) = ctx
+        .state
+        .read(move |conn| read::leaderboard(conn, &v, now(), LEADERS))
+        .await?;
     let page = LeaderboardPage {
         page: ctx.page(),
         variant_name: variant.name().to_string(),

@@ -9,7 +9,7 @@ use crate::game::exports;
 use crate::game::records::{self as svc, ArchiveFilter, CheckReport, Format, VariantRecord};
 use crate::web::rules_pool::{checks_work, rules_work};
 use crate::web::views::variant_name;
-use crate::web::{clip, db_read, html, now, parse_id, see_other, write_once, Ctx, Page};
+use crate::web::{clip, html, now, parse_id, see_other, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -24,10 +24,10 @@ async fn export(ctx: Ctx, raw: String, format: Format) -> Result<HttpResponse, E
     let id = parse_id(&raw)?;
     let site = site(&ctx);
     let state = ctx.state.clone();
-    let loaded = db_read(&ctx.state, move |conn| {
-        exports::load_game(conn, id, &state.records, format)
-    })
-    .await?;
+    let loaded = ctx
+        .state
+        .read(move |conn| exports::load_game(conn, id, &state.records, format))
+        .await?;
     // The connection is back in the pool: the writing is rules work.
     let state = ctx.state.clone();
     let body = rules_work(&ctx.state, move || {
@@ -60,11 +60,11 @@ pub async fn user_pgn(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse,
     let site = site(&ctx);
     let who = name.clone();
     let state = ctx.state.clone();
-    let loaded = db_read(&ctx.state, move |conn| {
-        exports::load_user_games(conn, &who, &state.records)
-    })
-    .await?
-    .ok_or_else(|| Error::NotFound(format!("There is no player named “{name}”.")))?;
+    let loaded = ctx
+        .state
+        .read(move |conn| exports::load_user_games(conn, &who, &state.records))
+        .await?
+        .ok_or_else(|| Error::NotFound(format!("There is no player named “{name}”.")))?;
     let state = ctx.state.clone();
     let body = rules_work(&ctx.state, move || {
         exports::write(loaded, &state.records, &site, Format::Pgn)
@@ -95,10 +95,9 @@ pub async fn save_note(
     let id = parse_id(&path)?;
     let user = ctx.require_user()?.clone();
     let body = form.into_inner().note;
-    write_once(&ctx.state, move |conn| {
-        svc::save_note(conn, id, user.id, &body, now())
-    })
-    .await?;
+    ctx.state
+        .write(move |conn| svc::save_note(conn, id, user.id, &body, now()))
+        .await?;
     Ok(see_other(&format!("/games/{id}")))
 }
 
@@ -264,7 +263,10 @@ pub async fn archive(ctx: Ctx, query: web::Query<ArchiveQuery>) -> Result<HttpRe
         sort: q.sort.trim().into(),
         page: page_no,
     };
-    let (rows, more, names) = db_read(&ctx.state, move |conn| svc::archive(conn, &filter)).await?;
+    let (rows, more, names) = ctx
+        .state
+        .read(move |conn| svc::archive(conn, &filter))
+        .await?;
     let link = |p: i64| {
         let pairs = [
             ("player", q.player.as_str()),
@@ -323,21 +325,23 @@ struct ProfilePage {
 pub async fn profile(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Error> {
     let wanted = clip(&path.into_inner(), 60);
     let w = wanted.clone();
-    let found = db_read(&ctx.state, move |conn| {
-        let Some(user) = crate::db::users::find_by_name(conn, &w)? else {
-            return Ok(None);
-        };
-        let records = svc::results_by_variant(conn, user.id)?;
-        let filter = ArchiveFilter {
-            player: user.username.clone(),
-            page: 1,
-            ..Default::default()
-        };
-        let (rows, _, names) = svc::archive(conn, &filter)?;
-        let ratings = crate::web::routes::ratings::profile_ratings(conn, user.id)?;
-        Ok(Some((user, records, rows, names, ratings)))
-    })
-    .await?;
+    let found = ctx
+        .state
+        .read(move |conn| {
+            let Some(user) = crate::db::users::find_by_name(conn, &w)? else {
+                return Ok(None);
+            };
+            let records = svc::results_by_variant(conn, user.id)?;
+            let filter = ArchiveFilter {
+                player: user.username.clone(),
+                page: 1,
+                ..Default::default()
+            };
+            let (rows, _, names) = svc::archive(conn, &filter)?;
+            let ratings = crate::web::routes::ratings::profile_ratings(conn, user.id)?;
+            Ok(Some((user, records, rows, names, ratings)))
+        })
+        .await?;
     let (user, records, rows, names, ratings) =
         found.ok_or_else(|| Error::NotFound(format!("There is no player named “{wanted}”.")))?;
     let page = ProfilePage {
@@ -381,19 +385,21 @@ struct FeedPage {
 pub async fn feed(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Error> {
     let wanted = clip(&path.into_inner(), 60);
     let w = wanted.clone();
-    let found = db_read(&ctx.state, move |conn| {
-        let Some(user) = crate::db::users::find_by_name(conn, &w)? else {
-            return Ok(None);
-        };
-        let filter = ArchiveFilter {
-            player: user.username.clone(),
-            page: 1,
-            ..Default::default()
-        };
-        let (rows, _, names) = svc::archive(conn, &filter)?;
-        Ok(Some((user, rows, names)))
-    })
-    .await?;
+    let found = ctx
+        .state
+        .read(move |conn| {
+            let Some(user) = crate::db::users::find_by_name(conn, &w)? else {
+                return Ok(None);
+            };
+            let filter = ArchiveFilter {
+                player: user.username.clone(),
+                page: 1,
+                ..Default::default()
+            };
+            let (rows, _, names) = svc::archive(conn, &filter)?;
+            Ok(Some((user, rows, names)))
+        })
+        .await?;
     let (user, rows, names) =
         found.ok_or_else(|| Error::NotFound(format!("There is no player named “{wanted}”.")))?;
     let site = site(&ctx);

@@ -3,7 +3,7 @@
 
 use crate::domain::error::Error;
 use crate::tournaments::player_rules::{player_rules, PlayerRules};
-use crate::web::{clip, db_read, html, Ctx, Page};
+use crate::web::{clip, html, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -22,7 +22,10 @@ pub async fn show(ctx: Ctx, path: web::Path<(String, String)>) -> Result<HttpRes
         .ok()
         .filter(|id| *id > 0)
         .ok_or_else(|| Error::NotFound(format!("There is no tournament “{}”.", clip(&raw, 40))))?;
-    let p = db_read(&ctx.state, move |conn| player_rules(conn, id, &name)).await?;
+    let p = ctx
+        .state
+        .read(move |conn| player_rules(conn, id, &name))
+        .await?;
     let page = PlayerPage {
         page: ctx.page(),
         p,

@@ -1,8 +1,6 @@
 //! Tournaments (issue 10): the list, the creation form, the tournament page,
 //! joining, the director's actions and dashboard, adjudication.
 
-use crate::db::users::User;
-use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameStatus};
 use crate::domain::standings::{counts, halves, quarters};
@@ -16,15 +14,14 @@ use crate::tournaments::entry;
 use crate::tournaments::entry::TournamentForm;
 use crate::tournaments::records;
 use crate::tournaments::views;
-use crate::tournaments::withdrawal;
 use crate::web::views::variant_name;
-use crate::web::{clip, db_read, html, now, see_other, write_once, Ctx, Page};
+use crate::web::{clip, html, now, see_other, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
 use serde::Deserialize;
 
-fn tid(raw: &str) -> Result<i32, Error> {
+pub(super) fn tid(raw: &str) -> Result<i32, Error> {
     raw.parse::<i32>()
         .ok()
         .filter(|id| *id > 0)
@@ -67,7 +64,7 @@ struct ListPage {
 }
 
 pub async fn list(ctx: Ctx) -> Result<HttpResponse, Error> {
-    let rows = db_read(&ctx.state, crate::db::tournaments::list).await?;
+    let rows = ctx.state.read(crate::db::tournaments::list).await?;
     let page = ListPage {
         page: ctx.page(),
         is_director: ctx.user.as_ref().is_some_and(|u| u.is_director),
@@ -169,10 +166,10 @@ pub async fn create(ctx: Ctx, form: web::Form<NewForm>) -> Result<HttpResponse, 
         cooling_off_days: f.cooling_off_days.clone(),
         weekends_free: f.weekends_free.clone(),
     };
-    match write_once(&ctx.state, move |conn| {
-        entry::create(conn, &user, &tf, now())
-    })
-    .await
+    match ctx
+        .state
+        .write(move |conn| entry::create(conn, &user, &tf, now()))
+        .await
     {
         Ok(id) => Ok(see_other(&format!("/tournaments/{id}"))),
         Err(Error::Invalid(msg)) => {
@@ -285,7 +282,7 @@ struct TournamentPage {
 
 pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Error> {
     let id = tid(&path)?;
-    let v = db_read(&ctx.state, move |conn| views::view(conn, id)).await?;
+    let v = ctx.state.read(move |conn| views::view(conn, id)).await?;
     let t = &v.t;
     let viewer = ctx.user.as_ref();
     let viewer_id = viewer.map(|u| u.id);
@@ -433,7 +430,10 @@ pub async fn show(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Err
 pub async fn games_pgn(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Error> {
     let id = tid(&path)?;
     let site = ctx.state.config.base_url.trim_end_matches('/').to_string();
-    let body = db_read(&ctx.state, move |conn| records::export_pgn(conn, id, &site)).await?;
+    let body = ctx
+        .state
+        .read(move |conn| records::export_pgn(conn, id, &site))
+        .await?;
     Ok(HttpResponse::Ok()
         .content_type("application/x-chess-pgn; charset=utf-8")
         .insert_header((
@@ -447,10 +447,10 @@ pub async fn games_pgn(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse
 /// pairing programs.
 pub async fn trf(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Error> {
     let id = tid(&path)?;
-    let body = db_read(&ctx.state, move |conn| {
-        crate::tournaments::trf_export::export(conn, id)
-    })
-    .await?;
+    let body = ctx
+        .state
+        .read(move |conn| crate::tournaments::trf_export::export(conn, id))
+        .await?;
     Ok(HttpResponse::Ok()
         .content_type("text/plain; charset=utf-8")
         .insert_header((
@@ -458,132 +458,6 @@ pub async fn trf(ctx: Ctx, path: web::Path<String>) -> Result<HttpResponse, Erro
             format!("inline; filename=\"missive-tournament-{id}.trf\""),
         ))
         .body(body))
-}
-
-// ---------------------------------------------------------------------------
-// Actions
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-pub struct CsrfForm {
-    csrf_token: String,
-}
-
-/// Who may take an action on a tournament.
-enum Actor {
-    /// Any logged-in player.
-    Player,
-    /// A director (the service checks it is this tournament's).
-    Director,
-}
-
-/// Every action on a tournament has one shape: the CSRF token, the id, the
-/// actor, the service call on a database thread, then back to the
-/// tournament's page.
-async fn tournament_action(
-    ctx: Ctx,
-    raw_id: &str,
-    csrf: &str,
-    actor: Actor,
-    act: impl Fn(&mut DbConn, i32, &User) -> Result<(), Error> + Clone + Send + 'static,
-) -> Result<HttpResponse, Error> {
-    ctx.check_csrf(csrf)?;
-    let id = tid(raw_id)?;
-    let user = match actor {
-        Actor::Player => ctx.require_user()?,
-        Actor::Director => directors::require_director(ctx.user.as_ref())?,
-    }
-    .clone();
-    write_once(&ctx.state, move |conn| act(conn, id, &user)).await?;
-    Ok(see_other(&format!("/tournaments/{id}")))
-}
-
-pub async fn join(
-    ctx: Ctx,
-    path: web::Path<String>,
-    form: web::Form<CsrfForm>,
-) -> Result<HttpResponse, Error> {
-    tournament_action(
-        ctx,
-        &path,
-        &form.csrf_token,
-        Actor::Player,
-        |conn, id, user| entry::join(conn, id, user, now()),
-    )
-    .await
-}
-
-pub async fn leave(
-    ctx: Ctx,
-    path: web::Path<String>,
-    form: web::Form<CsrfForm>,
-) -> Result<HttpResponse, Error> {
-    tournament_action(ctx, &path, &form.csrf_token, Actor::Player, entry::leave).await
-}
-
-pub async fn start(
-    ctx: Ctx,
-    path: web::Path<String>,
-    form: web::Form<CsrfForm>,
-) -> Result<HttpResponse, Error> {
-    tournament_action(
-        ctx,
-        &path,
-        &form.csrf_token,
-        Actor::Director,
-        |conn, id, user| entry::start_by_director(conn, id, user, now()).map(|_| ()),
-    )
-    .await
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-pub struct PlayerForm {
-    csrf_token: String,
-    player: String,
-    note: String,
-    newcomer: String,
-    days: String,
-    reason: String,
-}
-
-pub async fn withdraw(
-    ctx: Ctx,
-    path: web::Path<String>,
-    form: web::Form<PlayerForm>,
-) -> Result<HttpResponse, Error> {
-    let f = form.into_inner();
-    let csrf = f.csrf_token.clone();
-    tournament_action(ctx, &path, &csrf, Actor::Director, move |conn, id, user| {
-        withdrawal::director_withdraw(conn, id, user, &f.player, &f.note, now())
-    })
-    .await
-}
-
-pub async fn replace(
-    ctx: Ctx,
-    path: web::Path<String>,
-    form: web::Form<PlayerForm>,
-) -> Result<HttpResponse, Error> {
-    let f = form.into_inner();
-    let csrf = f.csrf_token.clone();
-    tournament_action(ctx, &path, &csrf, Actor::Director, move |conn, id, user| {
-        withdrawal::replace(conn, id, user, &f.player, &f.newcomer, now())
-    })
-    .await
-}
-
-pub async fn grant_leave(
-    ctx: Ctx,
-    path: web::Path<String>,
-    form: web::Form<PlayerForm>,
-) -> Result<HttpResponse, Error> {
-    let f = form.into_inner();
-    let csrf = f.csrf_token.clone();
-    tournament_action(ctx, &path, &csrf, Actor::Director, move |conn, id, user| {
-        directors::grant_leave(conn, id, user, &f.player, &f.days, &f.reason, now())
-    })
-    .await
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 use crate::accounts::calendar_feed;
 use crate::db::calendar_feeds;
 use crate::domain::error::Error;
-use crate::web::{db, db_read, html, now, see_other, write_once, Ctx, Page};
+use crate::web::{html, now, see_other, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -25,10 +25,10 @@ pub async fn section(ctx: &Ctx, refused: Option<(String, String)>) -> Result<Wee
     let user = ctx.require_user()?;
     let id = user.id;
     let zone = crate::domain::week::zone_or_utc(&user.time_zone);
-    let made = db_read(&ctx.state, move |conn| {
-        Ok(calendar_feeds::made_at(conn, id)?)
-    })
-    .await?;
+    let made = ctx
+        .state
+        .read(move |conn| Ok(calendar_feeds::made_at(conn, id)?))
+        .await?;
     let (time_zone, zone_error) = match refused {
         Some((text, e)) => (text, Some(e)),
         None => (user.time_zone.clone(), None),
@@ -71,17 +71,20 @@ pub async fn make(ctx: Ctx, form: web::Form<CalendarForm>) -> Result<HttpRespons
     ctx.check_csrf(&form.csrf_token)?;
     let id = ctx.require_user()?.id;
     if form.confirm != "1" {
-        let existing = db_read(&ctx.state, move |conn| {
-            Ok(calendar_feeds::made_at(conn, id)?)
-        })
-        .await?;
+        let existing = ctx
+            .state
+            .read(move |conn| Ok(calendar_feeds::made_at(conn, id)?))
+            .await?;
         if existing.is_some() {
             return confirm(&ctx, "new", "/settings/calendar");
         }
     }
-    // A secret is made once: a try again after a lost connection would
-    // store a second one nobody saw, so this is not retried.
-    let token = db(&ctx.state, move |conn| calendar_feed::make(conn, id, now())).await?;
+    // A secret: a try after one whose answer was lost makes no second one.
+    let token = ctx
+        .state
+        .write(move |conn| calendar_feed::make(conn, id, now()).map(crate::db::once::Secret))
+        .await?
+        .0;
     let url = format!(
         "{}/calendar/{token}.ics",
         ctx.state.config.base_url.trim_end_matches('/')
@@ -100,10 +103,9 @@ pub async fn revoke(ctx: Ctx, form: web::Form<CalendarForm>) -> Result<HttpRespo
     if form.confirm != "1" {
         return confirm(&ctx, "off", "/settings/calendar/revoke");
     }
-    write_once(&ctx.state, move |conn| {
-        Ok(calendar_feeds::revoke(conn, id)?)
-    })
-    .await?;
+    ctx.state
+        .write(move |conn| Ok(calendar_feeds::revoke(conn, id)?))
+        .await?;
     Ok(see_other("/settings?done=calendar-off#settings-week"))
 }
 

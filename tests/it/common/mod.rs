@@ -613,13 +613,16 @@ pub fn play_move(
         conn,
         &missive::db::Writes::Own,
         &positions,
-        id,
-        user,
-        text,
-        expected_ply,
-        commit,
-        None,
-        now,
+        missive::game::play::MoveSubmission {
+            id,
+            user,
+            text,
+            expected_ply,
+            commit,
+            unsure: None,
+            now,
+            also: None,
+        },
     )?;
     actix_web::rt::System::new().block_on(submitted.outcome())
 }

@@ -14,7 +14,7 @@ use crate::game::play::{self, MoveOutcome};
 use crate::game::{conditional, draw, records, resign};
 use crate::web::routes::game_json::game_body;
 use crate::web::routes::game_load::load_game_for;
-use crate::web::{clip, db_read, db_short, now, parse_id, write_once, AppState};
+use crate::web::{clip, now, parse_id, AppState};
 use actix_web::http::StatusCode;
 use actix_web::web;
 use serde::Deserialize;
@@ -82,12 +82,14 @@ pub async fn list(me: ApiUser, q: web::Query<GamesQuery>) -> ApiResult {
         _ => return Err(Error::BadRequest("my_turn is 1 (or left out).".into()).into()),
     };
     let user_id = me.user.id;
-    let (mut games, names) = db_read(&me.state, move |conn| {
-        let games = games::games_of(conn, user_id)?;
-        let names = games::player_names(conn, &games)?;
-        Ok((games, names))
-    })
-    .await?;
+    let (mut games, names) = me
+        .state
+        .read(move |conn| {
+            let games = games::games_of(conn, user_id)?;
+            let names = games::player_names(conn, &games)?;
+            Ok((games, names))
+        })
+        .await?;
     games.retain(|g| status.is_none_or(|s| g.status == s));
     if my_turn {
         games.retain(|g| games::player_to_move(g) == Some(user_id));
@@ -160,7 +162,7 @@ pub fn move_text(text: &str, comment: Option<&str>) -> String {
 }
 
 /// Play `text` for `user` in game `id`, committed, as the move form does
-/// ([`crate::web::settle_move`] around [`play::queue_move`]).
+/// ([`AppState::play`] around [`play::queue_move`]).
 pub async fn play_move(
     state: &Arc<AppState>,
     id: i32,
@@ -168,30 +170,26 @@ pub async fn play_move(
     text: &str,
     expected_ply: Option<i32>,
 ) -> Result<MoveOutcome, Error> {
-    let ((), outcome) = crate::web::settle_move(state, |unsure| {
-        let (state, user, text) = (state.clone(), user.clone(), text.to_string());
-        async move {
-            let reads = state.clone();
-            db_short(&state, move |conn| {
-                let submitted = play::queue_move(
-                    conn,
-                    &reads.writes,
-                    &reads.positions,
+    let (app, user, text) = (state.clone(), user.clone(), text.to_string());
+    state
+        .play(move |conn, unsure| {
+            play::queue_move(
+                conn,
+                &app.writes,
+                &app.positions,
+                play::MoveSubmission {
                     id,
-                    &user,
-                    &text,
+                    user: &user,
+                    text: &text,
                     expected_ply,
-                    true,
-                    unsure.as_ref(),
-                    now(),
-                );
-                Ok(((), submitted))
-            })
-            .await
-        }
-    })
-    .await?;
-    outcome
+                    commit: true,
+                    unsure,
+                    now: now(),
+                    also: None,
+                },
+            )
+        })
+        .await?
 }
 
 /// Run a game act of the pages' use cases, then answer with the game.
@@ -203,7 +201,7 @@ async fn act(
     me.may_play()?;
     let id = parse_id(&path)?;
     let user = me.user.clone();
-    write_once(&me.state, move |conn| act(conn, id, &user)).await?;
+    me.state.write(move |conn| act(conn, id, &user)).await?;
     Ok(json_ok(
         StatusCode::OK,
         &game_now(&me.state, id, &me.user).await?,
@@ -234,14 +232,15 @@ async fn lines_json(
     id: i32,
     user_id: i32,
 ) -> Result<serde_json::Value, Error> {
-    let lines = db_read(state, move |conn| {
-        let row = games::load(conn, id)?;
-        if games::side_of(&row, user_id).is_none() || row.status != GameStatus::Active {
-            return Ok(Vec::new());
-        }
-        crate::db::conditional_lines::lines_of(conn, id, row.ply, Some(user_id))
-    })
-    .await?;
+    let lines = state
+        .read(move |conn| {
+            let row = games::load(conn, id)?;
+            if games::side_of(&row, user_id).is_none() || row.status != GameStatus::Active {
+                return Ok(Vec::new());
+            }
+            crate::db::conditional_lines::lines_of(conn, id, row.ply, Some(user_id))
+        })
+        .await?;
     let listed: Vec<serde_json::Value> = lines
         .iter()
         .map(|l| serde_json::json!({ "id": l.id, "line": l.text(), "plies": l.plies }))
@@ -284,10 +283,9 @@ pub async fn delete_line(
     let id = parse_id(&path)?;
     let line_id = body.into_inner().line_id;
     let user = me.user.clone();
-    write_once(&me.state, move |conn| {
-        conditional::delete_line(conn, id, &user, line_id)
-    })
-    .await?;
+    me.state
+        .write(move |conn| conditional::delete_line(conn, id, &user, line_id))
+        .await?;
     Ok(json_ok(
         StatusCode::OK,
         &lines_json(&me.state, id, me.user.id).await?,
@@ -298,14 +296,16 @@ pub async fn delete_line(
 pub async fn user(me: ApiUser, path: web::Path<String>) -> ApiResult {
     let wanted = clip(&path.into_inner(), 60);
     let w = wanted.clone();
-    let found = db_read(&me.state, move |conn| {
-        let Some(user) = crate::db::users::find_by_name(conn, &w)? else {
-            return Ok(None);
-        };
-        let results = records::results_by_variant(conn, user.id)?;
-        Ok(Some((user, results)))
-    })
-    .await?;
+    let found = me
+        .state
+        .read(move |conn| {
+            let Some(user) = crate::db::users::find_by_name(conn, &w)? else {
+                return Ok(None);
+            };
+            let results = records::results_by_variant(conn, user.id)?;
+            Ok(Some((user, results)))
+        })
+        .await?;
     let (user, results) = found.ok_or_else(|| {
         Problem(Error::NotFound(format!(
             "There is no player named “{wanted}”."

@@ -14,7 +14,7 @@ use crate::accounts::api_credentials;
 use crate::db::users::User;
 use crate::domain::api_credential::{CredentialKind, Scope};
 use crate::domain::error::Error;
-use crate::web::{db, db_short_read, now, AppState, SESSION_COOKIE};
+use crate::web::{now, AppState, SESSION_COOKIE};
 use actix_web::dev::Payload;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
@@ -158,7 +158,7 @@ async fn api_user(req: HttpRequest) -> Result<ApiUser, Problem> {
         .get_ref()
         .clone();
     let secret = bearer(&req)?;
-    let found = db_short_read(&state, move |conn| {
+    let found = crate::web::db_calls::short_read(&state, move |conn| {
         api_credentials::authenticate(conn, CredentialKind::Token, None, &secret)
     })
     .await?;
@@ -171,14 +171,12 @@ async fn api_user(req: HttpRequest) -> Result<ApiUser, Problem> {
     };
     if api_credentials::use_stale(&credential, now()) {
         // "Last used" on the settings page; a failure costs the call nothing.
-        let noted = db(&state, move |conn| {
-            Ok(crate::db::api_credentials::note_use(
-                conn,
-                credential.id,
-                now(),
-            )?)
-        })
-        .await;
+        let noted = state
+            .write(move |conn| {
+                crate::db::api_credentials::note_use(conn, credential.id, now())?;
+                Ok(())
+            })
+            .await;
         if let Err(e) = noted {
             tracing::warn!("noting a token's use: {e}");
         }

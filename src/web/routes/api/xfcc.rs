@@ -12,11 +12,11 @@ use crate::db::games;
 use crate::db::users::User;
 use crate::domain::api_credential::CredentialKind;
 use crate::domain::codes::text_codes;
-use crate::domain::error::Error;
+use crate::domain::error::{Error, MovedOn};
 use crate::domain::game_state::{EndReason, GameStatus, Side};
 use crate::game::{draw, resign};
 use crate::web::routes::api::games::{move_text, play_move};
-use crate::web::{db_read, now, write_once, AppState, State};
+use crate::web::{now, AppState, State};
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
@@ -210,45 +210,48 @@ async fn sign_in(state: &Arc<AppState>, ip: String, call: &Call) -> Result<User,
     let limits = LoginLimits::of(&state.config);
     let clock = state.config.clock.clone();
     let (name, addr) = (username.clone(), ip.clone());
-    let claimed = write_once(state, move |conn| {
-        login_limit::claim(
-            conn,
-            &name,
-            &addr,
-            Attempt::AppPassword,
-            &limits,
-            clock.now(),
-        )
-    })
-    .await;
+    let claimed = state
+        .write(move |conn| {
+            login_limit::claim(
+                conn,
+                &name,
+                &addr,
+                Attempt::AppPassword,
+                &limits,
+                clock.now(),
+            )
+        })
+        .await;
     claimed.map_err(SignIn::Slowed)?;
-    let found = write_once(state, move |conn| {
-        let found = api_credentials::authenticate(
-            conn,
-            CredentialKind::AppPassword,
-            Some(&username),
-            &password,
-        )?;
-        if let Some((_, credential)) = &found {
-            login_limit::forgive(conn, &username, &ip, Attempt::AppPassword, &limits)?;
-            if api_credentials::use_stale(credential, now()) {
-                crate::db::api_credentials::note_use(conn, credential.id, now())?;
+    let found = state
+        .write(move |conn| {
+            let found = api_credentials::authenticate(
+                conn,
+                CredentialKind::AppPassword,
+                Some(&username),
+                &password,
+            )?;
+            if let Some((_, credential)) = &found {
+                login_limit::forgive(conn, &username, &ip, Attempt::AppPassword, &limits)?;
+                if api_credentials::use_stale(credential, now()) {
+                    crate::db::api_credentials::note_use(conn, credential.id, now())?;
+                }
             }
-        }
-        // A write done once answers with what can be kept: the id.
-        Ok(found.map(|(user, _)| user.id))
-    })
-    .await
-    .map_err(SignIn::Slowed)?;
+            // A write done once answers with what can be kept: the id.
+            Ok(found.map(|(user, _)| user.id))
+        })
+        .await
+        .map_err(SignIn::Slowed)?;
     let Some(id) = found else {
         return Err(SignIn::Failed);
     };
-    db_read(state, move |conn| {
-        crate::db::users::find_by_id(conn, id)?
-            .ok_or_else(|| Error::NotFound("no such user".into()))
-    })
-    .await
-    .map_err(SignIn::Slowed)
+    state
+        .read(move |conn| {
+            crate::db::users::find_by_id(conn, id)?
+                .ok_or_else(|| Error::NotFound("no such user".into()))
+        })
+        .await
+        .map_err(SignIn::Slowed)
 }
 
 /// `POST /xfcc`: one SOAP call.
@@ -326,7 +329,7 @@ async fn make_a_move(state: &Arc<AppState>, user: &User, call: &Call) -> Result<
     let Ok(id) = call.text("gameId").parse::<i32>() else {
         return Ok(XfccResult::InvalidGameID);
     };
-    let row = match db_read(state, move |conn| games::load(conn, id)).await {
+    let row = match state.read(move |conn| games::load(conn, id)).await {
         Ok(row) => row,
         Err(Error::NotFound(_)) => return Ok(XfccResult::InvalidGameID),
         Err(e) => return Err(e),
@@ -344,7 +347,7 @@ async fn make_a_move(state: &Arc<AppState>, user: &User, call: &Call) -> Result<
     }
     let act = |what: &'static str| {
         let user = user.clone();
-        write_once(state, move |conn| match what {
+        state.write(move |conn| match what {
             "resign" => resign::resign(conn, id, &user, now()),
             action => draw::draw(conn, id, &user, action, now()),
         })
@@ -399,13 +402,10 @@ fn answer(done: Result<(), Error>) -> Result<XfccResult, Error> {
             XfccResult::MoveIsAmbiguous
         }
         Err(Error::Invalid(_)) => XfccResult::InvalidMove,
-        Err(Error::Conflict(why))
-            if why == crate::domain::game_state::TIME_RAN_OUT
-                || why == crate::domain::game_state::FLAG_FELL =>
-        {
-            XfccResult::LostOnTime
+        Err(Error::MovedOn(MovedOn::TimeRanOut | MovedOn::FlagFell)) => XfccResult::LostOnTime,
+        Err(Error::Conflict(_) | Error::MovedOn(MovedOn::LinesChanged)) => {
+            XfccResult::InvalidMoveNumber
         }
-        Err(Error::Conflict(_)) => XfccResult::InvalidMoveNumber,
         Err(Error::Forbidden(_)) => XfccResult::NotYourTurn,
         Err(Error::NotFound(_)) => XfccResult::InvalidGameID,
         Err(e @ (Error::Unavailable(_) | Error::ConnectionLost(_) | Error::TooSoon { .. })) => {

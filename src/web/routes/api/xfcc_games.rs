@@ -130,10 +130,9 @@ fn movetext(pgn: &str) -> String {
 /// The user's games in progress, oldest first.
 pub async fn my_games(state: &Arc<AppState>, user: &User) -> Result<Vec<XfccGame>, Error> {
     let (reads, u) = (state.clone(), user.clone());
-    let read = crate::web::db_read(state, move |conn| {
-        read_games(conn, &reads, &u, crate::web::now())
-    })
-    .await?;
+    let read = state
+        .read(move |conn| read_games(conn, &reads, &u, crate::web::now()))
+        .await?;
     let site = super::base_url(state);
     let writer = state.clone();
     rules_work(state, move || {
