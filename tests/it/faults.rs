@@ -1053,13 +1053,13 @@ fn a_write_committed_before_its_connection_was_lost_is_not_done_again() {
     // A secret (a session's token) is not kept with its key: a try after
     // one that was stored says so, and makes no second one.
     use missive::db::once::Secret;
-    let made = once(&mut conn, "k5", false, now, |_| {
+    let made = once(&mut conn, "secret", false, now, |_| {
         Ok(Secret("token".to_string()))
     });
     assert_eq!(made.unwrap().0, "token");
     let again = once(
         &mut conn,
-        "k5",
+        "secret",
         true,
         now,
         |_| -> Result<Secret<String>, Error> {

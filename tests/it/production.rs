@@ -4,14 +4,13 @@
 
 use crate::common;
 use crate::common::server_proc;
-use crate::common::stored;
 
 use crate::common::smtp_sink::SmtpSink;
 use common::{Backend, TestApp};
 use diesel::prelude::*;
 use diesel_migrations::MigrationHarness;
 use missive::db::DbConn;
-use server_proc::{moves_under_way, spawn, spawn_logging, SECRET};
+use server_proc::{missive, moves_under_way, restored_copy, said, spawn, spawn_logging};
 use std::io::Write;
 use std::process::{Command, Stdio};
 use std::sync::atomic::Ordering;
@@ -330,102 +329,6 @@ fn json_logs_carry_the_request_id_the_answer_gives() {
         .unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("MISSIVE_LOG_FORMAT"));
-}
-
-fn missive(args: &[&str], database_url: &str) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_missive"))
-        .args(args)
-        .current_dir(std::env::temp_dir())
-        .env("DATABASE_URL", database_url)
-        .env("MISSIVE_SECRET", SECRET)
-        .env_remove("MISSIVE_CONFIG")
-        .output()
-        .unwrap()
-}
-
-fn said(out: &std::process::Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-/// The backup `file` restored into a new database in `dir`: every move of
-/// `before` is there and every game is the replay of its moves. The moves
-/// it holds, and what `missive restore` said.
-fn restored_copy(
-    dir: &std::path::Path,
-    file: &std::path::Path,
-    before: &[stored::Acked],
-) -> (usize, String) {
-    let restored = dir.join("restored.db").to_string_lossy().into_owned();
-    let out = missive(&["restore", file.to_str().unwrap()], &restored);
-    assert!(out.status.success(), "{}", said(&out));
-    let mut conn = missive::db::Manager::new(&restored).open().unwrap();
-    (stored::check_games(&mut conn, before), said(&out))
-}
-
-/// The figures of a backup under a longer load, for the closing note of
-/// issue 43 (`cargo test --release --test it production:: -- --ignored
-/// --nocapture`): the moves a second before and during the backup, its
-/// time and size, and the copy checked move by move once restored.
-#[test]
-#[ignore = "a measurement: run it by hand in release"]
-fn backup_figures_under_a_longer_load() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("live.db").to_string_lossy().into_owned();
-    let sink = SmtpSink::start();
-    let (server, acked, stop, threads) = moves_under_way(
-        &db,
-        &sink,
-        dir.path(),
-        200,
-        600,
-        15_000,
-        &[("MISSIVE_METRICS_TOKEN", TOKEN)],
-    );
-    let rate = |secs: f64| {
-        let n0 = acked.lock().unwrap().len();
-        thread::sleep(Duration::from_secs_f64(secs));
-        (acked.lock().unwrap().len() - n0) as f64 / secs
-    };
-    let rate_before = rate(3.0);
-    let before = acked.lock().unwrap().clone();
-    let file = dir.path().join("copy.db");
-    let t = Instant::now();
-    let out = missive(&["backup", file.to_str().unwrap()], &db);
-    let secs = t.elapsed().as_secs_f64();
-    let during = acked.lock().unwrap().len() - before.len();
-    assert!(out.status.success(), "{}", said(&out));
-    let rate_after = rate(3.0);
-    // A scrape while the load runs, as Prometheus would take it.
-    let scrape = http()
-        .get(format!("http://{}/metrics", server.addr))
-        .bearer_auth(TOKEN)
-        .send()
-        .unwrap()
-        .text()
-        .unwrap();
-    promtool_check(&scrape);
-    println!("a metrics scrape under the load:\n{scrape}");
-    stop.store(true, Ordering::SeqCst);
-    for t in threads {
-        t.join().expect("load thread");
-    }
-    drop(server);
-    let (stored, _) = restored_copy(dir.path(), &file, &before);
-    println!(
-        "backup under load: {} moves acknowledged before it began; {:.0} moves/s in the 3 s \
-         before, {during} moves during its {secs:.2} s ({:.0}/s), {:.0} moves/s in the 3 s after; \
-         {}; restored: {} moves, every acknowledged one there",
-        before.len(),
-        rate_before,
-        during as f64 / secs,
-        rate_after,
-        said(&out).trim(),
-        stored
-    );
 }
 
 /// `missive backup` while moves are being made: the copy has every move

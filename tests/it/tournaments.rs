@@ -4,31 +4,28 @@
 
 use crate::common;
 use crate::common::smtp;
+use crate::common::tournament_kit::{by_id, director, finish, form, started, t0, tgames, user};
 
-use chrono::{Duration, NaiveDate, NaiveDateTime};
+use chrono::{Duration, NaiveDateTime};
 use common::{Backend, TestApp};
 use missive::accounts::users as accounts;
 use missive::db::games::{self, GameRow};
 use missive::db::users::User;
 use missive::db::DbConn;
-use missive::db::{byes, entrants, tournament_games, tournaments};
+use missive::db::{byes, entrants, tournaments};
 use missive::domain::dutch;
 use missive::domain::error::Error;
 use missive::domain::game_state::{EndReason, GameResult, GameStatus, Side};
 use missive::domain::mail_kind::MailKind;
 use missive::domain::tournament_state::TournamentStatus;
-use missive::game::draw;
-use missive::game::resign;
-use missive::tournaments::directors;
 use missive::tournaments::entry;
-use missive::tournaments::entry::TournamentForm;
 use missive::tournaments::rounds;
 use missive::tournaments::swiss_field::swiss_field;
 use missive::tournaments::views;
 use missive::tournaments::views::StandingLine;
 use missive::tournaments::withdrawal;
 use reqwest::StatusCode;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 both_backends!(
     round_robin_of_five,
@@ -43,90 +40,6 @@ both_backends!(
     directors_import_checked_records,
     round_mail_in_the_variants_side_names,
 );
-
-fn t0() -> NaiveDateTime {
-    NaiveDate::from_ymd_opt(2026, 12, 1)
-        .unwrap()
-        .and_hms_opt(9, 0, 0)
-        .unwrap()
-}
-
-fn user(conn: &mut DbConn, name: &str) -> User {
-    accounts::create_verified(
-        conn,
-        name,
-        &format!("{name}@example.org"),
-        "correct horse battery",
-        t0(),
-    )
-    .unwrap()
-}
-
-fn director(conn: &mut DbConn, name: &str) -> User {
-    user(conn, name);
-    directors::set_director(conn, name, true).unwrap()
-}
-
-fn form(name: &str, format: &str, rounds: &str, forfeit_limit: &str) -> TournamentForm {
-    TournamentForm {
-        name: name.into(),
-        variant: "chess".into(),
-        time_control: "3d/move".into(),
-        format: format.into(),
-        rounds: rounds.into(),
-        entry_opens: "2026-12-01".into(),
-        entry_closes: "2026-12-05T12:00".into(),
-        max_players: "20".into(),
-        leave_days: "".into(),
-        forfeit_limit: forfeit_limit.into(),
-        ..TournamentForm::default()
-    }
-}
-
-/// A tournament with these players joined, started by the sweeper when the
-/// entry window closes. Returns its id and the start time.
-fn started(
-    conn: &mut DbConn,
-    dir: &User,
-    f: TournamentForm,
-    players: &[&User],
-) -> (i32, NaiveDateTime) {
-    let tid = entry::create(conn, dir, &f, t0()).unwrap();
-    for (i, p) in players.iter().enumerate() {
-        entry::join(conn, tid, p, t0() + Duration::minutes(i as i64)).unwrap();
-    }
-    let close = tournaments::load(conn, tid).unwrap().entry_closes;
-    assert!(rounds::sweep(conn, close - Duration::seconds(1))
-        .unwrap()
-        .is_empty());
-    assert_eq!(rounds::sweep(conn, close).unwrap(), vec![tid]);
-    (tid, close)
-}
-
-fn tgames(conn: &mut DbConn, tid: i32) -> Vec<GameRow> {
-    tournament_games::of_tournament(conn, tid).unwrap()
-}
-
-/// End a game with a chosen result through the games service: the loser
-/// resigns, or a draw is offered and accepted.
-fn finish(
-    conn: &mut DbConn,
-    g: &GameRow,
-    result: &str,
-    by: &HashMap<i32, User>,
-    now: NaiveDateTime,
-) {
-    let white = &by[&g.white_id.unwrap()];
-    let black = &by[&g.black_id.unwrap()];
-    match result {
-        "1-0" => resign::resign(conn, g.id, black, now).unwrap(),
-        "0-1" => resign::resign(conn, g.id, white, now).unwrap(),
-        _ => {
-            draw::draw(conn, g.id, white, "offer", now).unwrap();
-            draw::draw(conn, g.id, black, "accept", now).unwrap();
-        }
-    }
-}
 
 /// A loss on time, as the clock sweeper finds it: the loser is to move (the
 /// opponent moves first at `start` if needed) and their 3 days have run out
@@ -156,10 +69,6 @@ fn time_forfeit(
 
 fn line<'a>(s: &'a [StandingLine], name: &str) -> &'a StandingLine {
     s.iter().find(|l| l.name == name).unwrap()
-}
-
-fn by_id(users: &[&User]) -> HashMap<i32, User> {
-    users.iter().map(|u| (u.id, (*u).clone())).collect()
 }
 
 fn round_robin_of_five(backend: Backend) {
@@ -1283,60 +1192,6 @@ fn cli_creates_users_and_grants_the_director_role() {
     assert!(missive::db::users::find_by_name(&mut conn, "dave")
         .unwrap()
         .is_none());
-}
-
-/// `cargo test --release --test it tournaments:: -- --ignored --nocapture`: the
-/// tournament page's data for a 46-player round robin (1,035 games, half of
-/// them finished) is read in a fixed number of queries; prints the time.
-#[test]
-#[ignore]
-fn bench_standings_of_a_thousand_games() {
-    let app = TestApp::start(Backend::Sqlite);
-    let conn = &mut app.db();
-    let dir = director(conn, "director");
-    let mut players = Vec::new();
-    for i in 0..46 {
-        // Plain sign-ups are enough here (no mail needed).
-        players.push(
-            accounts::signup(
-                conn,
-                &format!("player{i}"),
-                &format!("p{i}@example.org"),
-                "correct horse battery",
-                t0(),
-            )
-            .unwrap(),
-        );
-    }
-    let refs: Vec<&User> = players.iter().collect();
-    let built = std::time::Instant::now();
-    let mut f = form("Big", "round-robin", "", "2");
-    f.max_players = "46".into();
-    let (tid, start) = started(conn, &dir, f, &refs);
-    let games = tgames(conn, tid);
-    assert_eq!(games.len(), 46 * 45 / 2);
-    let who = by_id(&refs);
-    for (k, g) in games.iter().enumerate().filter(|(k, _)| k % 2 == 0) {
-        finish(
-            conn,
-            g,
-            ["1-0", "0-1", "1/2-1/2"][k % 3],
-            &who,
-            start + Duration::minutes(k as i64),
-        );
-    }
-    eprintln!("set-up: {:.1} s", built.elapsed().as_secs_f64());
-    let t = std::time::Instant::now();
-    let runs = 10;
-    for _ in 0..runs {
-        let v = views::view(conn, tid).unwrap();
-        assert_eq!(v.standings.len(), 46);
-    }
-    eprintln!(
-        "tournament view with {} games: {:.1} ms",
-        games.len(),
-        t.elapsed().as_secs_f64() * 1000.0 / runs as f64
-    );
 }
 
 fn directors_import_checked_records(backend: Backend) {

@@ -19,6 +19,7 @@ pub mod server_proc;
 pub mod smtp;
 pub mod smtp_sink;
 pub mod stored;
+pub mod tournament_kit;
 // Not every test file stops a server of its own.
 #[allow(unused_imports)]
 pub use launch::{halt, launch, Running};

@@ -153,3 +153,39 @@ pub fn moves_under_way(
     }
     (server, acked, stop, threads)
 }
+
+/// The `missive` binary run with `args` on `database_url`.
+pub fn missive(args: &[&str], database_url: &str) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_missive"))
+        .args(args)
+        .current_dir(std::env::temp_dir())
+        .env("DATABASE_URL", database_url)
+        .env("MISSIVE_SECRET", SECRET)
+        .env_remove("MISSIVE_CONFIG")
+        .output()
+        .unwrap()
+}
+
+/// What a run printed, both streams.
+pub fn said(out: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// The backup `file` restored into a new database in `dir`: every move of
+/// `before` is there and every game is the replay of its moves. The moves
+/// it holds, and what `missive restore` said.
+pub fn restored_copy(
+    dir: &std::path::Path,
+    file: &std::path::Path,
+    before: &[super::stored::Acked],
+) -> (usize, String) {
+    let restored = dir.join("restored.db").to_string_lossy().into_owned();
+    let out = missive(&["restore", file.to_str().unwrap()], &restored);
+    assert!(out.status.success(), "{}", said(&out));
+    let mut conn = missive::db::Manager::new(&restored).open().unwrap();
+    (super::stored::check_games(&mut conn, before), said(&out))
+}
