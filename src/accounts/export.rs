@@ -79,7 +79,7 @@ fn games_of(conn: &mut DbConn, user: &User, site: &str) -> Result<Vec<Value>, Er
     for row in &rows {
         let moves = moves::of_game(conn, row.id)?;
         let pgn = if row.white_id.is_some() && row.black_id.is_some() {
-            let ratings = crate::ratings::read::of_game(conn, row.id)?;
+            let ratings = crate::db::ratings::of_game(conn, row.id)?;
             Some(write_rated_game(
                 row,
                 &moves,

@@ -3,7 +3,8 @@
 //! sends it.
 
 use crate::db::schema::{digest_sent, mail_prefs, users, verified_emails};
-use crate::db::DbConn;
+use crate::db::{is_unique_violation, DbConn};
+use crate::domain::error::Error;
 use crate::domain::mail_kind::MailPolicy;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
@@ -20,10 +21,17 @@ pub struct DigestSent {
 }
 
 /// Claim a day (a unique violation when it is claimed already).
-pub fn insert(conn: &mut DbConn, row: &DigestSent) -> QueryResult<usize> {
-    diesel::insert_into(digest_sent::table)
+/// Claim a user's digest for a day: [`Error::AlreadyDone`] when this or
+/// another process claimed it first.
+pub fn claim(conn: &mut DbConn, row: &DigestSent) -> Result<(), Error> {
+    match diesel::insert_into(digest_sent::table)
         .values(row)
         .execute(conn)
+    {
+        Ok(_) => Ok(()),
+        Err(e) if is_unique_violation(&e) => Err(Error::AlreadyDone),
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// The users whose digest for `day` is claimed.

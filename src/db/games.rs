@@ -488,6 +488,65 @@ pub fn rated_between_since(
         .get_result(conn)?)
 }
 
+/// The games in progress where it is `user_id`'s turn, the one waiting
+/// longest first (`updated_at` is set by the move or the acceptance that
+/// gave the turn; draw offers do not touch it).
+pub fn waiting_on(conn: &mut DbConn, user_id: i32) -> Result<Vec<GameRow>, Error> {
+    Ok(games::table
+        .filter(games::status.eq(GameStatus::Active.code()))
+        .filter(
+            games::turn
+                .eq(Side::White.code())
+                .and(games::white_id.eq(user_id))
+                .or(games::turn
+                    .eq(Side::Black.code())
+                    .and(games::black_id.eq(user_id))),
+        )
+        .order((games::updated_at.asc(), games::id.asc()))
+        .select(GameRow::as_select())
+        .load(conn)?)
+}
+
+/// Set the place of a game in the order ratings moved.
+pub fn set_rating_seq(conn: &mut DbConn, game: i32, seq: i64) -> Result<(), Error> {
+    diesel::update(games::table.find(game))
+        .set(games::rating_seq.eq(Some(seq)))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// A finished rated game as a ratings rebuild replays it: id, variant,
+/// White, Black, result, end, place in the order ratings moved.
+pub type RatedEnding = (
+    i32,
+    String,
+    Option<i32>,
+    Option<i32>,
+    Option<String>,
+    Option<NaiveDateTime>,
+    Option<i64>,
+);
+
+/// Every finished rated game, in the order they ended.
+pub fn rated_endings(conn: &mut DbConn) -> Result<Vec<RatedEnding>, Error> {
+    Ok(per_backend!(conn, |c| games::table
+        .filter(games::rated.eq(true))
+        .filter(games::status.eq(GameStatus::Finished.code()))
+        .filter(games::result.is_not_null())
+        .filter(games::ended_at.is_not_null())
+        .order((games::ended_at.asc(), games::id.asc()))
+        .select((
+            games::id,
+            games::variant,
+            games::white_id,
+            games::black_id,
+            games::result,
+            games::ended_at,
+            games::rating_seq,
+        ))
+        .load(c))?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -158,6 +158,15 @@ pub fn plies_until(conn: &mut DbConn, game_id: i32, last: i32) -> Result<Vec<Kep
         .load(c))?)
 }
 
+/// A ply as written, if it is stored.
+pub fn display_of(conn: &mut DbConn, game_id: i32, ply: i32) -> Result<Option<String>, Error> {
+    Ok(per_backend!(conn, |c| moves::table
+        .find((game_id, ply))
+        .select(moves::display)
+        .first(c)
+        .optional())?)
+}
+
 /// The moves of a game from ply `first` on, as written.
 pub fn displays_from(conn: &mut DbConn, game_id: i32, first: i32) -> Result<Vec<String>, Error> {
     Ok(per_backend!(conn, |c| moves::table

@@ -299,3 +299,26 @@ pub fn pending_migrations(conn: &mut DbConn) -> anyhow::Result<usize> {
     }
     .map_err(|e| anyhow::anyhow!("cannot read the applied migrations: {e}"))
 }
+
+/// Whether the database can serve: it answers on a pooled connection got
+/// within `wait`, and has every migration this binary knows; else why not.
+/// A pooled connection cut since its last statement is found so here and
+/// leaves the pool: another is tried, as many as the pool holds.
+pub fn ready(pool: &Pool, wait: Duration) -> Result<(), String> {
+    for _ in 0..=pool.max_size() {
+        let mut conn = pool
+            .get_timeout(wait)
+            .map_err(|e| format!("the database cannot be reached: {e}"))?;
+        match diesel::sql_query("SELECT 1").execute(&mut *conn) {
+            Err(e) if connection_lost(&e) => continue,
+            Err(e) => return Err(format!("the database cannot be read: {e}")),
+            Ok(_) => {}
+        }
+        return match pending_migrations(&mut conn) {
+            Ok(0) => Ok(()),
+            Ok(n) => Err(format!("{n} database migrations are pending")),
+            Err(e) => Err(format!("the database cannot be read: {e}")),
+        };
+    }
+    Err("the database cannot be reached: every connection was found cut".into())
+}

@@ -269,3 +269,16 @@ pub fn finish(conn: &mut DbConn, id: i32, now: NaiveDateTime) -> Result<(), Erro
     .execute(conn)?;
     Ok(())
 }
+
+/// The names of the tournaments `ids`, by id.
+pub fn names_of(
+    conn: &mut DbConn,
+    ids: &[i32],
+) -> Result<std::collections::HashMap<i32, String>, Error> {
+    Ok(tournaments::table
+        .filter(tournaments::id.eq_any(ids))
+        .select((tournaments::id, tournaments::name))
+        .load::<(i32, String)>(conn)?
+        .into_iter()
+        .collect())
+}

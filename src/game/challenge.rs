@@ -242,7 +242,7 @@ pub fn create_game(
 pub fn open_seeks(
     conn: &mut DbConn,
     user_id: i32,
-    ratings: &crate::ratings::read::RatingTable,
+    ratings: &crate::db::ratings::RatingTable,
 ) -> Result<Vec<GameRow>, Error> {
     let mut seeks = games::open_seeks_for(conn, user_id)?;
     seeks.retain(|g| {
@@ -434,7 +434,7 @@ pub fn accept(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Re
         }
     }
     if row.rating_min.is_some() || row.rating_max.is_some() {
-        let shown = crate::ratings::read::standings_of(conn, &row.variant, &[user.id])?
+        let shown = crate::db::ratings::standings_of(conn, &row.variant, &[user.id])?
             .get(&user.id)
             .copied()
             .unwrap_or_default()

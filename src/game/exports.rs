@@ -117,7 +117,7 @@ pub fn load_rows(
             None => {
                 let moves = moves::of_game(conn, row.id)?;
                 let ratings = match row.rated && row.status == GameStatus::Finished {
-                    true => crate::ratings::read::of_game(conn, row.id)?,
+                    true => crate::db::ratings::of_game(conn, row.id)?,
                     false => HashMap::new(),
                 };
                 Loaded::Rows(Box::new(row), moves, ratings)

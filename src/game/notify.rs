@@ -4,11 +4,11 @@
 use crate::db::games::GameRow;
 use crate::db::outbox::enqueue;
 use crate::db::DbConn;
+use crate::domain::error::Error;
 use crate::domain::game_state::Side;
 use crate::domain::mail_kind::{Mail, MoveNote};
 use crate::game::conditional::Reply;
 use chrono::NaiveDateTime;
-use diesel::QueryResult;
 
 // ---------------------------------------------------------------------------
 // The events (called by the game's acts inside their transactions:
@@ -25,7 +25,7 @@ pub fn on_accept(
     white_id: Option<i32>,
     black_id: Option<i32>,
     now: NaiveDateTime,
-) -> QueryResult<()> {
+) -> Result<(), Error> {
     let accepted = Mail::ChallengeAccepted {
         game: row.id,
         ply: row.ply,
@@ -59,7 +59,7 @@ pub fn on_move(
     new_ply: i32,
     played: &missive_rules::Played,
     now: NaiveDateTime,
-) -> QueryResult<()> {
+) -> Result<(), Error> {
     // `next_player` comes from the position after the move: a variant may
     // give the same side several moves in a turn, and then nobody is told.
     if let Some(p) = next_player.filter(|p| *p != mover) {
@@ -85,7 +85,7 @@ pub fn on_conditional_replies(
     new_ply: i32,
     replies: &[Reply],
     now: NaiveDateTime,
-) -> QueryResult<()> {
+) -> Result<(), Error> {
     let note = |r: &Reply| MoveNote {
         answers: Some(r.answers.clone()),
         ..MoveNote::of(&r.played)
@@ -131,7 +131,7 @@ pub fn on_game_over(
     row: &GameRow,
     last_move: Option<(i32, MoveNote)>,
     now: NaiveDateTime,
-) -> QueryResult<()> {
+) -> Result<(), Error> {
     let (from, last_move) = match last_move {
         Some((mover, note)) => (Some(mover), Some(note)),
         None => (None, None),

@@ -233,7 +233,7 @@ pub fn export_game(
     let moves = moves::of_game(conn, id)?;
     let ids: Vec<i32> = [row.white_id, row.black_id].into_iter().flatten().collect();
     let names = games::user_names(conn, &ids)?;
-    let ratings = crate::ratings::read::of_game(conn, id)?;
+    let ratings = crate::db::ratings::of_game(conn, id)?;
     write_rated_game(&row, &moves, &names, &ratings, site, format)
 }
 

@@ -8,19 +8,15 @@
 
 use crate::accounts::links::{self, PlayLink};
 use crate::db::digest_sent::{self, DigestSent};
-use crate::db::games::GameRow;
 use crate::db::outbox;
-use crate::db::schema::{games, moves};
 use crate::db::users::User;
-use crate::db::{is_unique_violation, DbConn};
+use crate::db::DbConn;
 use crate::domain::error::Error;
-use crate::domain::game_state::{GameStatus, Side};
 use crate::domain::mail_kind::Mail;
 use crate::game::clock;
 use crate::game::restore;
 use crate::mail::context::MailCtx;
 use chrono::{NaiveDate, NaiveDateTime, Timelike};
-use diesel::prelude::*;
 
 /// One game of a digest.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,21 +44,7 @@ pub fn games_to_list(
     user_id: i32,
     now: NaiveDateTime,
 ) -> Result<Vec<TurnGame>, Error> {
-    // `updated_at` is set by the move (or the acceptance) that gave this
-    // player the turn; draw offers do not touch it.
-    let rows: Vec<GameRow> = games::table
-        .filter(games::status.eq(GameStatus::Active.code()))
-        .filter(
-            games::turn
-                .eq(Side::White.code())
-                .and(games::white_id.eq(user_id))
-                .or(games::turn
-                    .eq(Side::Black.code())
-                    .and(games::black_id.eq(user_id))),
-        )
-        .order((games::updated_at.asc(), games::id.asc()))
-        .select(GameRow::as_select())
-        .load(conn)?;
+    let rows = crate::db::games::waiting_on(conn, user_id)?;
     let mut ids: Vec<i32> = rows
         .iter()
         .flat_map(|g| [g.white_id, g.black_id])
@@ -81,12 +63,7 @@ pub fn games_to_list(
         } else {
             g.white_id
         };
-        let last_move: Option<String> = moves::table
-            .filter(moves::game_id.eq(g.id))
-            .filter(moves::ply.eq(g.ply))
-            .select(moves::display)
-            .first(conn)
-            .optional()?;
+        let last_move = crate::db::moves::display_of(conn, g.id, g.ply)?;
         let clock = clock::view(conn, &g, now)?;
         let side = crate::db::games::side_of(&g, user_id);
         let (time_left_secs, clock_text) = match (&clock, side) {
@@ -126,7 +103,7 @@ pub struct DigestRun {
 
 /// Users with the `digest` policy and a verified address whose digest for
 /// `day` nobody has claimed yet.
-fn candidates(conn: &mut DbConn, day: NaiveDate) -> QueryResult<Vec<i32>> {
+fn candidates(conn: &mut DbConn, day: NaiveDate) -> Result<Vec<i32>, Error> {
     let done = digest_sent::claimed_on(conn, day)?;
     Ok(digest_sent::readers(conn)?
         .into_iter()
@@ -148,8 +125,8 @@ pub fn run_digests(conn: &mut DbConn, hour: u32, now: NaiveDateTime) -> Result<D
     let day = now.date();
     for user_id in candidates(conn, day)? {
         let listed = games_to_list(conn, user_id, now)?.len();
-        let claimed = crate::db::write_transaction::<_, diesel::result::Error>(conn, |conn| {
-            digest_sent::insert(
+        let claimed = crate::db::write_transaction::<_, Error>(conn, |conn| {
+            digest_sent::claim(
                 conn,
                 &DigestSent {
                     user_id,
@@ -166,8 +143,8 @@ pub fn run_digests(conn: &mut DbConn, hour: u32, now: NaiveDateTime) -> Result<D
         match claimed {
             Ok(()) if listed > 0 => run.queued += 1,
             Ok(()) => run.empty += 1,
-            Err(e) if is_unique_violation(&e) => {}
-            Err(e) => return Err(e.into()),
+            Err(Error::AlreadyDone) => {}
+            Err(e) => return Err(e),
         }
     }
     Ok(run)

@@ -6,9 +6,8 @@
 use super::reading::{self, Instruction, Reply};
 use crate::accounts::links::ReplyToken;
 use crate::db::games::{self, GameRow};
-use crate::db::schema::{mail_in, moves};
 use crate::db::users::User;
-use crate::db::{is_unique_violation, outbox, per_backend, rate_counters, DbConn};
+use crate::db::{mail_in, moves, outbox, rate_counters, DbConn};
 use crate::domain::error::Error;
 use crate::domain::game_state::GameStatus;
 use crate::domain::mail_kind::Mail;
@@ -16,36 +15,11 @@ use crate::game::play::{self, MoveOutcome, MoveSubmission, WithMove};
 use crate::game::{draw, resign};
 use crate::web::routes::conditional::{add_line, check_with_move};
 use crate::web::{now, AppState};
-use diesel::prelude::*;
-use diesel::Connection;
 use std::sync::Arc;
 
-/// Whether the message was acted on already.
-fn seen(conn: &mut DbConn, key: &str) -> Result<bool, Error> {
-    let found: Option<String> = per_backend!(conn, |c| mail_in::table
-        .find(key)
-        .select(mail_in::message_id)
-        .first(c)
-        .optional())?;
-    Ok(found.is_some())
-}
-
-/// The message's row: inserted in the act's transaction, it fails on the
-/// unique key when another delivery of the message was acted on first.
+/// The message's row ([`mail_in::record`]), in the act's transaction.
 fn record(conn: &mut DbConn, key: &str, t: &ReplyToken) -> Result<(), Error> {
-    let inserted = per_backend!(conn, |c| diesel::insert_into(mail_in::table)
-        .values((
-            mail_in::message_id.eq(key),
-            mail_in::game_id.eq(t.game),
-            mail_in::user_id.eq(t.user),
-            mail_in::received_at.eq(now()),
-        ))
-        .execute(c));
-    match inserted {
-        Ok(_) => Ok(()),
-        Err(e) if is_unique_violation(&e) => Err(Error::AlreadyDone),
-        Err(e) => Err(e.into()),
-    }
+    mail_in::record(conn, key, t.game, t.user, now())
 }
 
 /// What the log says of a message acted on already.
@@ -82,7 +56,7 @@ async fn refuse(
     let limit = state.config.mail_in_refusals_day;
     let done = state
         .write(move |c| {
-            c.transaction(|c| {
+            crate::db::write_transaction(c, |c| {
                 record(c, &key, &t2)?;
                 let counted = rate_counters::count_one(
                     c,
@@ -150,7 +124,7 @@ pub async fn act(
     key: &str,
 ) -> Result<String, Error> {
     let k = key.to_string();
-    if state.read(move |c| seen(c, &k)).await? {
+    if state.read(move |c| mail_in::seen(c, &k)).await? {
         return Ok(ALREADY.into());
     }
     let (t2, sender) = (t.clone(), reply.sender.clone());
@@ -262,10 +236,8 @@ async fn play_move(
             let also: WithMove = Box::new(move |c: &mut DbConn| {
                 record(c, &key, &t)?;
                 let ply = t.ply + 1;
-                let display: String = per_backend!(c, |c| moves::table
-                    .find((t.game, ply))
-                    .select(moves::display)
-                    .first(c))?;
+                let display = moves::display_of(c, t.game, ply)?
+                    .ok_or_else(|| Error::internal("the move just stored is not there"))?;
                 let after = games::load(c, t.game)?.ply;
                 let mail = Mail::ReplyDone {
                     game: t.game,

@@ -54,9 +54,9 @@ pub fn of_game_row(
     if ids.is_empty() {
         return Ok(GameRatings::default());
     }
-    let standings = crate::ratings::read::standings_of(conn, &row.variant, &ids)?;
+    let standings = crate::db::ratings::standings_of(conn, &row.variant, &ids)?;
     let changes = match row.rated && row.status == GameStatus::Finished {
-        true => crate::ratings::read::of_game(conn, row.id)?,
+        true => crate::db::ratings::of_game(conn, row.id)?,
         false => HashMap::new(),
     };
     let standing = |id: Option<i32>| -> Standing {

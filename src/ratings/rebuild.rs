@@ -1,14 +1,12 @@
 //! `missive ratings rebuild`: every rating recomputed from the game history,
 //! in the order the games ended, with the computation a game's end uses.
 
-use crate::db::schema::{games, rating_changes, ratings};
-use crate::db::{per_backend, DbConn};
+use crate::db::{ratings, DbConn};
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;
-use crate::domain::game_state::{GameResult, GameStatus};
+use crate::domain::game_state::GameResult;
 use crate::domain::rating::{next_seq, rate_game, Change, Standing};
 use chrono::NaiveDateTime;
-use diesel::prelude::*;
 use std::collections::BTreeMap;
 
 /// What a rebuild found.
@@ -39,31 +37,7 @@ struct Replay {
 /// the one rated first comes first: each game's `rating_seq` keeps it (a
 /// game without one, never rated, comes after those with one).
 fn replay(conn: &mut DbConn) -> Result<Replay, Error> {
-    type Ended = (
-        i32,
-        String,
-        Option<i32>,
-        Option<i32>,
-        Option<String>,
-        Option<NaiveDateTime>,
-        Option<i64>,
-    );
-    let mut rows: Vec<Ended> = per_backend!(conn, |c| games::table
-        .filter(games::rated.eq(true))
-        .filter(games::status.eq(GameStatus::Finished.code()))
-        .filter(games::result.is_not_null())
-        .filter(games::ended_at.is_not_null())
-        .order((games::ended_at.asc(), games::id.asc()))
-        .select((
-            games::id,
-            games::variant,
-            games::white_id,
-            games::black_id,
-            games::result,
-            games::ended_at,
-            games::rating_seq,
-        ))
-        .load(c))?;
+    let mut rows = crate::db::games::rated_endings(conn)?;
     rows.sort_by_key(|g| (g.6.unwrap_or(i64::MAX), g.5, g.0));
     let mut out = Replay {
         standings: BTreeMap::new(),
@@ -96,9 +70,7 @@ fn replay(conn: &mut DbConn) -> Result<Replay, Error> {
 }
 
 fn stored(conn: &mut DbConn) -> Result<BTreeMap<Key, Standing>, Error> {
-    Ok(crate::ratings::read::all_standings(conn)?
-        .into_iter()
-        .collect())
+    Ok(ratings::all_standings(conn)?.into_iter().collect())
 }
 
 fn differing(a: &BTreeMap<Key, Standing>, b: &BTreeMap<Key, Standing>) -> usize {
@@ -113,20 +85,7 @@ fn differing(a: &BTreeMap<Key, Standing>, b: &BTreeMap<Key, Standing>) -> usize 
 pub fn rebuild(conn: &mut DbConn, dry_run: bool) -> Result<Rebuilt, Error> {
     crate::db::write_transaction(conn, |conn| {
         if !dry_run {
-            match conn {
-                // A game ending meanwhile waits for the rebuild, then moves
-                // the rebuilt ratings.
-                DbConn::Postgresql(c) => {
-                    diesel::sql_query(
-                        "LOCK TABLE ratings, rating_changes IN SHARE ROW EXCLUSIVE MODE",
-                    )
-                    .execute(c)?;
-                }
-                // SQLite's one writer: take the write lock before reading.
-                DbConn::Sqlite(c) => {
-                    diesel::sql_query("DELETE FROM rating_changes").execute(c)?;
-                }
-            }
+            ratings::lock_for_rebuild(conn)?;
         }
         let before = stored(conn)?;
         let replayed = replay(conn)?;
@@ -143,29 +102,15 @@ pub fn rebuild(conn: &mut DbConn, dry_run: bool) -> Result<Rebuilt, Error> {
 }
 
 fn write(conn: &mut DbConn, replayed: &Replay) -> Result<(), Error> {
-    diesel::delete(rating_changes::table).execute(conn)?;
-    diesel::delete(ratings::table).execute(conn)?;
+    ratings::clear(conn)?;
     for ((user, variant), s) in &replayed.standings {
-        diesel::insert_into(ratings::table)
-            .values((
-                ratings::user_id.eq(user),
-                ratings::variant.eq(variant),
-                ratings::rating.eq(s.rating.rating),
-                ratings::deviation.eq(s.rating.deviation),
-                ratings::volatility.eq(s.rating.volatility),
-                ratings::games.eq(s.games),
-                ratings::last_played_at.eq(s.last_played_at),
-                ratings::seq.eq(s.seq),
-            ))
-            .execute(conn)?;
+        ratings::insert_standing(conn, *user, variant, s)?;
     }
     for (game, seq) in &replayed.seqs {
-        diesel::update(games::table.find(game))
-            .set(games::rating_seq.eq(Some(seq)))
-            .execute(conn)?;
+        crate::db::games::set_rating_seq(conn, *game, *seq)?;
     }
     for (game, (user, variant), change, at) in &replayed.changes {
-        crate::ratings::store::insert_change(conn, *game, *user, variant, change, *at)?;
+        ratings::insert_change(conn, *game, *user, variant, change, *at)?;
     }
     Ok(())
 }

@@ -34,7 +34,7 @@ pub fn export_pgn(conn: &mut DbConn, tid: i32, site: &str) -> Result<String, Err
     for g in rows.iter().filter(|g| counts(g.reason)) {
         let moves = by_game.remove(&g.id).unwrap_or_default();
         let ratings = match g.rated {
-            true => crate::ratings::read::of_game(conn, g.id)?,
+            true => crate::db::ratings::of_game(conn, g.id)?,
             false => HashMap::new(),
         };
         let pgn = crate::game::records::write_rated_game(

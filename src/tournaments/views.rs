@@ -67,7 +67,7 @@ pub fn view(conn: &mut DbConn, tid: i32) -> Result<TournamentView, Error> {
     let name = |id: i32| names.get(&id).cloned().unwrap_or_else(|| "?".into());
     let (standings, crosstable) = compute_standings(&t, &players, &all, &byes, &name);
     let adjudications = adjudications::of_tournament(conn, tid)?;
-    let ratings = crate::ratings::read::shown(conn, &t.variant, &ids, crate::util::now())?;
+    let ratings = crate::db::ratings::shown(conn, &t.variant, &ids, crate::util::now())?;
     Ok(TournamentView {
         ratings,
         director: name(t.director_id),

@@ -171,7 +171,7 @@ fn the_leaderboard_walk_lists_what_reading_everything_lists(backend: Backend) {
     .execute(&mut app.db())
     .unwrap();
     let now = missive::util::now();
-    let since = now - chrono::TimeDelta::days(missive::ratings::read::ACTIVE_DAYS);
+    let since = now - chrono::TimeDelta::days(missive::db::ratings::ACTIVE_DAYS);
     let mut all: Vec<(String, Rating)> = diesel::sql_query(
         "SELECT u.username, r.rating, r.deviation, r.volatility, r.games, r.last_played_at \
          FROM ratings r JOIN users u ON u.id = r.user_id \
@@ -212,11 +212,10 @@ fn the_leaderboard_walk_lists_what_reading_everything_lists(backend: Backend) {
     let mut conn = app.db();
     for limit in [1, 2, 5, 12, 1_000] {
         for batch in [1, 2, 3, 7, 40, 100_000] {
-            let (e, p) = missive::ratings::read::leaderboard_in_batches(
-                &mut conn, "chess", now, limit, batch,
-            )
-            .unwrap();
-            let got = |v: Vec<missive::ratings::read::Leader>| {
+            let (e, p) =
+                missive::db::ratings::leaderboard_in_batches(&mut conn, "chess", now, limit, batch)
+                    .unwrap();
+            let got = |v: Vec<missive::db::ratings::Leader>| {
                 v.into_iter().map(|l| l.username).collect::<Vec<_>>()
             };
             assert_eq!(

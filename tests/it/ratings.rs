@@ -43,7 +43,7 @@ fn end(conn: &mut DbConn, id: i32, result: GameResult, at: NaiveDateTime) {
 /// (games, rating) stored for `user` in `variant`; (0, 0.0) without a row.
 fn stored(app: &TestApp, user: i32, variant: &str) -> (i64, f64) {
     let mut conn = app.db();
-    let s = missive::ratings::read::standings_of(&mut conn, variant, &[user]).unwrap();
+    let s = missive::db::ratings::standings_of(&mut conn, variant, &[user]).unwrap();
     s.get(&user)
         .map_or((0, 0.0), |s| (i64::from(s.games), s.rating.rating))
 }
@@ -410,7 +410,7 @@ fn rebuild_equals_the_stored_ratings_after_random_games(backend: Backend) {
         let mut conn = app.db();
         let mut all = Vec::new();
         for v in ["chess", "leaperhouse"] {
-            let s = missive::ratings::read::standings_of(&mut conn, v, &ids).unwrap();
+            let s = missive::db::ratings::standings_of(&mut conn, v, &ids).unwrap();
             let mut s: Vec<_> = s.into_iter().map(|(u, s)| (v, u, s)).collect();
             s.sort_by_key(|x| x.1);
             all.extend(s);

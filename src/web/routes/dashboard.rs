@@ -6,7 +6,6 @@
 
 use crate::clocks::turn_order;
 use crate::db::games::{self, GameRow};
-use crate::db::schema::tournaments;
 use crate::db::users::User;
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, Side};
@@ -17,7 +16,6 @@ use crate::web::{html, Ctx, Page};
 use actix_web::http::StatusCode;
 use actix_web::HttpResponse;
 use askama::Template;
-use diesel::prelude::*;
 use serde::Deserialize;
 use std::collections::HashMap;
 
@@ -344,18 +342,13 @@ pub async fn show(ctx: Ctx, user: User, q: DashboardQuery) -> Result<HttpRespons
             let mut tids: Vec<i32> = mine.iter().filter_map(|g| g.tournament_id).collect();
             tids.sort_unstable();
             tids.dedup();
-            let tournament_names: HashMap<i32, String> = tournaments::table
-                .filter(tournaments::id.eq_any(&tids))
-                .select((tournaments::id, tournaments::name))
-                .load::<(i32, String)>(conn)?
-                .into_iter()
-                .collect();
+            let tournament_names = crate::db::tournaments::names_of(conn, &tids)?;
             let choices = choices(&mine, q, &tournament_names);
             mine.retain(|g| {
                 (q.variant.is_empty() || g.variant == q.variant) && tfilter.keeps(g.tournament_id)
             });
             let shown = Shown::cut(mine, uid, &dues, q);
-            let own = crate::ratings::read::table_of(conn, &[uid], now)?;
+            let own = crate::db::ratings::table_of(conn, &[uid], now)?;
             let seeks = crate::game::challenge::open_seeks(conn, uid, &own)?;
             let mut ids: Vec<i32> = shown
                 .games()
@@ -366,7 +359,7 @@ pub async fn show(ctx: Ctx, user: User, q: DashboardQuery) -> Result<HttpRespons
             ids.sort_unstable();
             ids.dedup();
             let names = games::user_names(conn, &ids)?;
-            let ratings = crate::ratings::read::table_of(conn, &ids, now)?;
+            let ratings = crate::db::ratings::table_of(conn, &ids, now)?;
             Ok((shown, choices, seeks, names, dues, ratings))
         })
         .await?;

@@ -5,7 +5,6 @@ use crate::db::games;
 use crate::domain::error::Error;
 use crate::web::State;
 use actix_web::{http::header, web, HttpRequest, HttpResponse};
-use diesel::RunQueryDsl;
 use std::time::Duration;
 
 /// How long `/readyz` waits for a database connection before saying the
@@ -17,28 +16,9 @@ const READY_WAIT: Duration = Duration::from_secs(2);
 /// balancer sends no player here meanwhile.
 pub async fn readyz(state: State) -> HttpResponse {
     let pool = state.pool.clone();
-    let checked = web::block(move || -> Result<(), String> {
-        // A pooled connection cut since its last statement is found so
-        // here and leaves the pool: another is tried, as many as it holds.
-        for _ in 0..=pool.max_size() {
-            let mut conn = pool
-                .get_timeout(READY_WAIT)
-                .map_err(|e| format!("the database cannot be reached: {e}"))?;
-            match diesel::sql_query("SELECT 1").execute(&mut *conn) {
-                Err(e) if crate::db::connection_lost(&e) => continue,
-                Err(e) => return Err(format!("the database cannot be read: {e}")),
-                Ok(_) => {}
-            }
-            return match crate::db::pending_migrations(&mut conn) {
-                Ok(0) => Ok(()),
-                Ok(n) => Err(format!("{n} database migrations are pending")),
-                Err(e) => Err(format!("the database cannot be read: {e}")),
-            };
-        }
-        Err("the database cannot be reached: every connection was found cut".into())
-    })
-    .await
-    .unwrap_or_else(|e| Err(format!("blocking task: {e}")));
+    let checked = web::block(move || crate::db::ready(&pool, READY_WAIT))
+        .await
+        .unwrap_or_else(|e| Err(format!("blocking task: {e}")));
     let (status, body) = match checked {
         Ok(()) => (actix_web::http::StatusCode::OK, "ready".to_string()),
         Err(why) => (

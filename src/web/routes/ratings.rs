@@ -2,9 +2,9 @@
 //! leaderboard (`/ratings/{variant}`) and the
 //! ratings block of a player's profile.
 
+use crate::db::ratings::{self, Leader, ACTIVE_DAYS};
 use crate::db::DbConn;
 use crate::domain::error::Error;
-use crate::ratings::read::{self, Leader, ACTIVE_DAYS};
 use crate::web::views::rating_chart;
 use crate::web::views::variant_name;
 use crate::web::{html, now, Ctx, Page};
@@ -80,7 +80,7 @@ pub async fn leaderboard(ctx: Ctx, path: web::Path<String>) -> Result<HttpRespon
     let v = id.clone();
     let (established, provisional) = ctx
         .state
-        .read(move |conn| read::leaderboard(conn, &v, now(), LEADERS))
+        .read(move |conn| ratings::leaderboard(conn, &v, now(), LEADERS))
         .await?;
     let page = LeaderboardPage {
         page: ctx.page(),
@@ -108,9 +108,9 @@ pub struct ProfileRating {
 /// rated games in.
 pub fn profile_ratings(conn: &mut DbConn, user: i32) -> Result<Vec<ProfileRating>, Error> {
     let mut out = Vec::new();
-    for s in read::of_user(conn, user, now())? {
+    for s in ratings::of_user(conn, user, now())? {
         let name = variant_name(&s.variant);
-        let history = read::history(conn, user, &s.variant)?;
+        let history = ratings::history(conn, user, &s.variant)?;
         out.push(ProfileRating {
             chart: rating_chart::chart(&name, &history).unwrap_or_default(),
             shown: s.now.shown(),

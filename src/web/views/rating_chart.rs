@@ -3,8 +3,8 @@
 //! newcomer's 1500, with labelled grid lines. Colours come from the page's
 //! stylesheet (`.rating-chart`), so the dark scheme applies.
 
+use crate::db::ratings::Point;
 use crate::domain::rating::Rating;
-use crate::ratings::read::Point;
 use std::fmt::Write;
 
 const WIDTH: f64 = 640.0;

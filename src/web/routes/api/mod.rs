@@ -2,7 +2,7 @@
 //! in with personal tokens (`Authorization: Bearer`), and the Xfcc SOAP
 //! service at `/xfcc`, signed in with app passwords. Neither reads the
 //! session cookie, so neither needs a CSRF token; both play through the
-//! same move path as the pages ([`crate::web::settle_move`],
+//! same move path as the pages ([`crate::web::AppState::play`],
 //! [`crate::game::play::queue_move`]).
 
 pub mod games;

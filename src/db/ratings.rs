@@ -1,4 +1,5 @@
-//! Ratings as pages, records and the leaderboard show them.
+//! The ratings and their changes: what pages, records and the leaderboard
+//! show, and what a game's end and a rebuild write.
 
 use crate::db::schema::{rating_changes, ratings};
 use crate::db::{per_backend, DbConn};
@@ -392,6 +393,126 @@ pub fn table_of(
             .collect(),
         now,
     })
+}
+
+/// Make `user`'s row in `variant` (a newcomer's if missing) and lock it
+/// until the transaction ends.
+pub fn lock(conn: &mut DbConn, user: i32, variant: &str) -> Result<(), Error> {
+    let fresh = Standing::default().rating;
+    per_backend!(conn, |c| diesel::insert_into(ratings::table)
+        .values((
+            ratings::user_id.eq(user),
+            ratings::variant.eq(variant),
+            ratings::rating.eq(fresh.rating),
+            ratings::deviation.eq(fresh.deviation),
+            ratings::volatility.eq(fresh.volatility),
+            ratings::games.eq(0),
+            ratings::last_played_at.eq(None::<NaiveDateTime>),
+        ))
+        .on_conflict_do_nothing()
+        .execute(c))?;
+    diesel::update(
+        ratings::table
+            .filter(ratings::user_id.eq(user))
+            .filter(ratings::variant.eq(variant)),
+    )
+    .set(ratings::games.eq(ratings::games))
+    .execute(conn)?;
+    Ok(())
+}
+
+/// Store `user`'s standing in `variant` (its row exists).
+pub fn write_standing(
+    conn: &mut DbConn,
+    user: i32,
+    variant: &str,
+    s: &Standing,
+) -> Result<(), Error> {
+    diesel::update(
+        ratings::table
+            .filter(ratings::user_id.eq(user))
+            .filter(ratings::variant.eq(variant)),
+    )
+    .set((
+        ratings::rating.eq(s.rating.rating),
+        ratings::deviation.eq(s.rating.deviation),
+        ratings::volatility.eq(s.rating.volatility),
+        ratings::games.eq(s.games),
+        ratings::last_played_at.eq(s.last_played_at),
+        ratings::seq.eq(s.seq),
+    ))
+    .execute(conn)?;
+    Ok(())
+}
+
+/// A game's change of one player's rating.
+pub fn insert_change(
+    conn: &mut DbConn,
+    game: i32,
+    user: i32,
+    variant: &str,
+    change: &Change,
+    at: NaiveDateTime,
+) -> Result<(), Error> {
+    diesel::insert_into(rating_changes::table)
+        .values((
+            rating_changes::game_id.eq(game),
+            rating_changes::user_id.eq(user),
+            rating_changes::variant.eq(variant),
+            rating_changes::rating_before.eq(change.before.rating),
+            rating_changes::deviation_before.eq(change.before.deviation),
+            rating_changes::rating_after.eq(change.after.rating),
+            rating_changes::deviation_after.eq(change.after.deviation),
+            rating_changes::volatility_after.eq(change.after.volatility),
+            rating_changes::at.eq(at),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Forget every rating and change (a rebuild writes them all anew).
+pub fn clear(conn: &mut DbConn) -> Result<(), Error> {
+    diesel::delete(rating_changes::table).execute(conn)?;
+    diesel::delete(ratings::table).execute(conn)?;
+    Ok(())
+}
+
+/// `user`'s standing in `variant`, as a rebuild found it (no row yet).
+pub fn insert_standing(
+    conn: &mut DbConn,
+    user: i32,
+    variant: &str,
+    s: &Standing,
+) -> Result<(), Error> {
+    diesel::insert_into(ratings::table)
+        .values((
+            ratings::user_id.eq(user),
+            ratings::variant.eq(variant),
+            ratings::rating.eq(s.rating.rating),
+            ratings::deviation.eq(s.rating.deviation),
+            ratings::volatility.eq(s.rating.volatility),
+            ratings::games.eq(s.games),
+            ratings::last_played_at.eq(s.last_played_at),
+            ratings::seq.eq(s.seq),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Hold off games ending while a rebuild runs in this transaction: they
+/// wait for it, then move the rebuilt ratings. On SQLite, the one writer's
+/// lock is taken before anything is read.
+pub fn lock_for_rebuild(conn: &mut DbConn) -> Result<(), Error> {
+    match conn {
+        DbConn::Postgresql(c) => {
+            diesel::sql_query("LOCK TABLE ratings, rating_changes IN SHARE ROW EXCLUSIVE MODE")
+                .execute(c)?;
+        }
+        DbConn::Sqlite(c) => {
+            diesel::sql_query("DELETE FROM rating_changes").execute(c)?;
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
