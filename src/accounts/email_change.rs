@@ -78,7 +78,7 @@ pub fn pending(
     conn: &mut DbConn,
     user_id: i32,
     now: NaiveDateTime,
-) -> diesel::QueryResult<Option<String>> {
+) -> Result<Option<String>, Error> {
     let rows = account_tokens::of_user(conn, user_id, TokenPurpose::EmailChange)?;
     Ok(rows
         .into_iter()

@@ -61,13 +61,13 @@ pub fn send_verification(conn: &mut DbConn, user_id: i32, now: NaiveDateTime) ->
         return Err(Error::Invalid("Your address is already confirmed.".into()));
     }
     let window = Duration::minutes(VERIFY_RESEND_MINUTES);
-    let claimed = crate::db::write_transaction::<_, diesel::result::Error>(conn, |conn| {
+    let claimed = crate::db::write_transaction::<_, Error>(conn, |conn| {
         verify_mail_sent::claim(conn, user_id, now - window, now)?;
-        enqueue(conn, user_id, &Mail::VerifyEmail, now)
+        Ok(enqueue(conn, user_id, &Mail::VerifyEmail, now)?)
     });
     match claimed {
         Ok(()) => Ok(()),
-        Err(e) if crate::db::is_unique_violation(&e) => {
+        Err(Error::AlreadyDone) => {
             let last = verify_mail_sent::last_sent(conn, user_id)?;
             let wait = last
                 .map(|t| (t + window - now).num_minutes() + 1)
@@ -79,6 +79,6 @@ pub fn send_verification(conn: &mut DbConn, user_id: i32, now: NaiveDateTime) ->
                 if wait == 1 { "" } else { "s" }
             )))
         }
-        Err(e) => Err(e.into()),
+        Err(e) => Err(e),
     }
 }

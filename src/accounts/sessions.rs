@@ -4,6 +4,7 @@
 
 use crate::accounts::users::token_hash;
 use crate::db::{sessions, DbConn};
+use crate::domain::error::Error;
 use chrono::{Duration, NaiveDateTime};
 
 /// How stale "last seen" may get before a page view writes it again: a
@@ -27,7 +28,7 @@ pub fn list(
     user_id: i32,
     current_token: Option<&str>,
     now: NaiveDateTime,
-) -> diesel::QueryResult<Vec<SessionInfo>> {
+) -> Result<Vec<SessionInfo>, Error> {
     let current = current_token.map(token_hash);
     let rows = sessions::of_user(conn, user_id, now)?;
     let mut out: Vec<SessionInfo> = rows
@@ -53,8 +54,8 @@ pub fn stale(seen: Option<NaiveDateTime>, now: NaiveDateTime) -> bool {
 }
 
 /// Mark a session seen now.
-pub fn touch(conn: &mut DbConn, token: &str, now: NaiveDateTime) -> diesel::QueryResult<usize> {
-    sessions::touch(conn, &token_hash(token), now)
+pub fn touch(conn: &mut DbConn, token: &str, now: NaiveDateTime) -> Result<usize, Error> {
+    Ok(sessions::touch(conn, &token_hash(token), now)?)
 }
 
 /// A `User-Agent` in a few words a person recognises; the raw header

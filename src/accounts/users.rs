@@ -249,7 +249,7 @@ pub fn session_user(
     conn: &mut DbConn,
     token: &str,
     now: NaiveDateTime,
-) -> diesel::QueryResult<Option<User>> {
+) -> Result<Option<User>, Error> {
     Ok(session_standing(conn, token, now)?.map(|s| s.user))
 }
 
@@ -257,18 +257,18 @@ pub fn session_standing(
     conn: &mut DbConn,
     token: &str,
     now: NaiveDateTime,
-) -> diesel::QueryResult<Option<SessionUser>> {
-    sessions::standing(conn, &token_hash(token), now)
+) -> Result<Option<SessionUser>, Error> {
+    Ok(sessions::standing(conn, &token_hash(token), now)?)
 }
 
-pub fn end_session(conn: &mut DbConn, token: &str) -> diesel::QueryResult<()> {
+pub fn end_session(conn: &mut DbConn, token: &str) -> Result<(), Error> {
     sessions::delete(conn, &token_hash(token))?;
     Ok(())
 }
 
 /// Delete expired sessions and login attempts older than a day (run at
 /// start-up; the rate limit only looks at the recent window).
-pub fn prune(conn: &mut DbConn, now: NaiveDateTime) -> diesel::QueryResult<(usize, usize)> {
+pub fn prune(conn: &mut DbConn, now: NaiveDateTime) -> Result<(usize, usize), Error> {
     let sessions = sessions::delete_expired(conn, now)?;
     let attempts = login_attempts::delete_before(conn, now - Duration::days(1))?;
     Ok((sessions, attempts))

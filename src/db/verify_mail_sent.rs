@@ -3,19 +3,21 @@
 //! clicks to one mail.
 
 use crate::db::schema::verify_mail_sent;
-use crate::db::DbConn;
+use crate::db::{is_unique_violation, DbConn};
+use crate::domain::error::Error;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 /// Claim a confirmation mail for `user_id` at `now`, unless one was queued
 /// after `last_before`: a conditional update, else an insert, which fails
-/// as a unique violation when the user's row is too recent.
+/// on the unique key when the user's row is too recent
+/// ([`Error::AlreadyDone`]).
 pub fn claim(
     conn: &mut DbConn,
     user_id: i32,
     last_before: NaiveDateTime,
     now: NaiveDateTime,
-) -> QueryResult<()> {
+) -> Result<(), Error> {
     let n = diesel::update(
         verify_mail_sent::table
             .filter(verify_mail_sent::user_id.eq(user_id))
@@ -24,12 +26,18 @@ pub fn claim(
     .set(verify_mail_sent::sent_at.eq(now))
     .execute(conn)?;
     if n == 0 {
-        diesel::insert_into(verify_mail_sent::table)
+        let inserted = diesel::insert_into(verify_mail_sent::table)
             .values((
                 verify_mail_sent::user_id.eq(user_id),
                 verify_mail_sent::sent_at.eq(now),
             ))
-            .execute(conn)?;
+            .execute(conn);
+        match inserted {
+            Err(e) if is_unique_violation(&e) => return Err(Error::AlreadyDone),
+            inserted => {
+                inserted?;
+            }
+        }
     }
     Ok(())
 }

@@ -41,6 +41,7 @@ mod populate;
 mod posted_variants;
 mod production;
 mod push;
+mod queries_in_db;
 mod query_plans;
 mod ratings;
 mod record_checks;
