@@ -477,26 +477,16 @@ pub fn clear(conn: &mut DbConn) -> Result<(), Error> {
     Ok(())
 }
 
-/// `user`'s standing in `variant`, as a rebuild found it (no row yet).
+/// `user`'s standing in `variant`, as a rebuild found it (the row is made
+/// first, as a newcomer's).
 pub fn insert_standing(
     conn: &mut DbConn,
     user: i32,
     variant: &str,
     s: &Standing,
 ) -> Result<(), Error> {
-    diesel::insert_into(ratings::table)
-        .values((
-            ratings::user_id.eq(user),
-            ratings::variant.eq(variant),
-            ratings::rating.eq(s.rating.rating),
-            ratings::deviation.eq(s.rating.deviation),
-            ratings::volatility.eq(s.rating.volatility),
-            ratings::games.eq(s.games),
-            ratings::last_played_at.eq(s.last_played_at),
-            ratings::seq.eq(s.seq),
-        ))
-        .execute(conn)?;
-    Ok(())
+    lock(conn, user, variant)?;
+    write_standing(conn, user, variant, s)
 }
 
 /// Hold off games ending while a rebuild runs in this transaction: they

@@ -371,7 +371,7 @@ impl Session {
         };
         let looked_up = token.clone();
         let user = short_read(&self.state, move |conn| {
-            Ok(accounts::session_standing(conn, &looked_up, now())?)
+            accounts::session_standing(conn, &looked_up, now())
         })
         .await?;
         if let Some(found) = &user {

@@ -4,11 +4,11 @@
 //! compensation, reminders a player chooses, and directors' acts.
 
 use crate::common;
+use crate::common::tournament_kit::{t0, user};
 
 use chrono::{Duration, NaiveDate, NaiveDateTime};
 use common::{Backend, TestApp};
 use diesel::prelude::*;
-use missive::accounts::users as accounts;
 use missive::clocks::{claim, forfeit, outage, silence};
 use missive::db::game_events;
 use missive::db::games::GameRow;
@@ -35,24 +35,6 @@ both_backends!(
     directors_give_time_and_decide_results_and_both_players_are_told,
     a_loss_on_time_cools_a_player_off_before_new_tournaments,
 );
-
-fn t0() -> NaiveDateTime {
-    NaiveDate::from_ymd_opt(2026, 12, 1)
-        .unwrap()
-        .and_hms_opt(9, 0, 0)
-        .unwrap()
-}
-
-fn user(conn: &mut DbConn, name: &str) -> User {
-    accounts::create_verified(
-        conn,
-        name,
-        &format!("{name}@example.org"),
-        "correct horse battery",
-        t0(),
-    )
-    .unwrap()
-}
 
 /// A round robin of `players` under the director `dir` with these forfeit
 /// settings, started by the sweeper: its id and its start.

@@ -290,7 +290,7 @@ pub async fn logout(
     if let Some(c) = req.cookie(SESSION_COOKIE) {
         let token = c.value().to_string();
         ctx.state
-            .write(move |conn| Ok(accounts::end_session(conn, &token)?))
+            .write(move |conn| accounts::end_session(conn, &token))
             .await?;
     }
     let mut res = see_other("/");

@@ -86,7 +86,7 @@ pub async fn start(
     .await
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, Clone)]
 #[serde(default)]
 pub struct PlayerForm {
     csrf_token: String,
@@ -97,14 +97,26 @@ pub struct PlayerForm {
     reason: String,
 }
 
+/// A director's act on one player of the tournament, from [`PlayerForm`].
+async fn on_player(
+    ctx: Ctx,
+    path: &str,
+    form: PlayerForm,
+    act: impl Fn(&mut DbConn, i32, &User, &PlayerForm) -> Result<(), Error> + Clone + Send + 'static,
+) -> Result<HttpResponse, Error> {
+    let csrf = form.csrf_token.clone();
+    tournament_action(ctx, path, &csrf, Actor::Director, move |conn, id, user| {
+        act(conn, id, user, &form)
+    })
+    .await
+}
+
 pub async fn withdraw(
     ctx: Ctx,
     path: web::Path<String>,
     form: web::Form<PlayerForm>,
 ) -> Result<HttpResponse, Error> {
-    let f = form.into_inner();
-    let csrf = f.csrf_token.clone();
-    tournament_action(ctx, &path, &csrf, Actor::Director, move |conn, id, user| {
+    on_player(ctx, &path, form.into_inner(), |conn, id, user, f| {
         withdrawal::director_withdraw(conn, id, user, &f.player, &f.note, now())
     })
     .await
@@ -115,9 +127,7 @@ pub async fn replace(
     path: web::Path<String>,
     form: web::Form<PlayerForm>,
 ) -> Result<HttpResponse, Error> {
-    let f = form.into_inner();
-    let csrf = f.csrf_token.clone();
-    tournament_action(ctx, &path, &csrf, Actor::Director, move |conn, id, user| {
+    on_player(ctx, &path, form.into_inner(), |conn, id, user, f| {
         withdrawal::replace(conn, id, user, &f.player, &f.newcomer, now())
     })
     .await
@@ -128,9 +138,7 @@ pub async fn grant_leave(
     path: web::Path<String>,
     form: web::Form<PlayerForm>,
 ) -> Result<HttpResponse, Error> {
-    let f = form.into_inner();
-    let csrf = f.csrf_token.clone();
-    tournament_action(ctx, &path, &csrf, Actor::Director, move |conn, id, user| {
+    on_player(ctx, &path, form.into_inner(), |conn, id, user, f| {
         directors::grant_leave(conn, id, user, &f.player, &f.days, &f.reason, now())
     })
     .await
