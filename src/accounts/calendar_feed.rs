@@ -7,7 +7,7 @@
 
 use crate::accounts::users::token_hash;
 use crate::db::users::User;
-use crate::db::{account_records, calendar_feeds, DbConn};
+use crate::db::{calendar_feeds, entrants, leave, tournament_games, DbConn};
 use crate::domain::error::Error;
 use crate::domain::tournament_state::TournamentStatus;
 use chrono::{NaiveDate, NaiveDateTime};
@@ -79,10 +79,10 @@ pub fn feed(conn: &mut DbConn, user: &User, now: NaiveDateTime) -> Result<Feed, 
         .collect();
     ids.sort_unstable();
     ids.dedup();
-    let names = crate::db::games::user_names(conn, &ids)?;
+    let names = crate::db::users::user_names(conn, &ids)?;
     let leave_of = crate::db::leave::booked_leave_of(conn, &ids)?;
     let zones = match running.iter().any(|g| g.weekends_free) {
-        true => crate::db::clock_lookups::zones_of(conn, &ids)?,
+        true => crate::db::users::zones_of(conn, &ids)?,
         false => Default::default(),
     };
     let mut deadlines = Vec::new();
@@ -115,7 +115,7 @@ pub fn feed(conn: &mut DbConn, user: &User, now: NaiveDateTime) -> Result<Feed, 
     }
     deadlines.sort_by_key(|d| (d.deadline, d.game_id));
     let tournaments = tournament_dates(conn, uid)?;
-    let leave = account_records::leave_from(conn, uid, now.date() - chrono::TimeDelta::days(365))?;
+    let leave = leave::bookings_from(conn, uid, now.date() - chrono::TimeDelta::days(365))?;
     Ok(Feed {
         deadlines,
         tournaments,
@@ -126,7 +126,7 @@ pub fn feed(conn: &mut DbConn, user: &User, now: NaiveDateTime) -> Result<Feed, 
 /// The start of each tournament the player is entered in that has not
 /// started, and the start of each round of those running.
 fn tournament_dates(conn: &mut DbConn, uid: i32) -> Result<Vec<TournamentEvent>, Error> {
-    let entered = account_records::entered_open(conn, uid)?;
+    let entered = entrants::open_entries_of(conn, uid)?;
     let mut out = Vec::new();
     for (tid, name, status, closes) in entered {
         if status == TournamentStatus::Entry.code() {
@@ -139,7 +139,7 @@ fn tournament_dates(conn: &mut DbConn, uid: i32) -> Result<Vec<TournamentEvent>,
             continue;
         }
         // A round begins when its first game is made.
-        for (round, at) in account_records::round_starts(conn, tid)? {
+        for (round, at) in tournament_games::round_starts(conn, tid)? {
             if let (Some(r), Some(at)) = (round, at) {
                 out.push(TournamentEvent {
                     tournament_id: tid,

@@ -6,9 +6,9 @@ use crate::accounts::reauth::Reauthenticated;
 use crate::accounts::users;
 use crate::db::users::User;
 use crate::db::{
-    account_records, account_tokens, api_credentials, calendar_feeds, credential_revocations,
-    digest_sent, login_attempts, mail_prefs, retired_usernames, sessions, verified_emails,
-    verify_mail_sent, DbConn,
+    account_tokens, api_credentials, calendar_feeds, credential_revocations, digest_sent,
+    login_attempts, mail_prefs, retired_usernames, sessions, verified_emails, verify_mail_sent,
+    DbConn,
 };
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
@@ -39,13 +39,13 @@ pub fn delete(
     crate::db::write_transaction::<_, Error>(conn, |conn| {
         leave_tournaments(conn, user, now)?;
         resign_running_games(conn, user, now)?;
-        account_records::take_back_challenges(conn, user.id, now)?;
+        crate::db::games::take_back_challenges(conn, user.id, now)?;
         erase(conn, user, now)
     })
 }
 
 fn leave_tournaments(conn: &mut DbConn, user: &User, now: NaiveDateTime) -> Result<(), Error> {
-    for tid in account_records::standing_entries(conn, user.id)? {
+    for tid in crate::db::entrants::standing_in(conn, user.id)? {
         let t = crate::db::tournaments::load(conn, tid)?;
         match t.status {
             TournamentStatus::Entry => crate::tournaments::entry::leave(conn, tid, user)?,
@@ -96,7 +96,7 @@ fn resign_running_games(conn: &mut DbConn, user: &User, now: NaiveDateTime) -> R
 fn erase(conn: &mut DbConn, user: &User, now: NaiveDateTime) -> Result<String, Error> {
     let id = user.id;
     sessions::end_all(conn, id)?;
-    account_records::erase_personal(conn, id)?;
+    crate::db::users::erase_personal(conn, id)?;
     account_tokens::erase_all(conn, id)?;
     api_credentials::erase_all(conn, id)?;
     credential_revocations::erase(conn, id)?;

@@ -5,7 +5,7 @@
 use crate::accounts::sessions;
 use crate::db::moves;
 use crate::db::users::User;
-use crate::db::{account_records, mail_prefs, DbConn};
+use crate::db::{entrants, game_notes, leave, mail_prefs, DbConn};
 use crate::domain::error::Error;
 use crate::game::records::{write_rated_game, Format};
 use chrono::NaiveDateTime;
@@ -65,7 +65,7 @@ pub fn export(
 
 fn games_of(conn: &mut DbConn, user: &User, site: &str) -> Result<Vec<Value>, Error> {
     let id = user.id;
-    let rows = account_records::all_games(conn, id)?;
+    let rows = crate::db::games::every_game_of(conn, id)?;
     let mut ids: Vec<i32> = rows
         .iter()
         .flat_map(|r| [r.white_id, r.black_id, Some(r.challenger_id), r.opponent_id])
@@ -73,7 +73,7 @@ fn games_of(conn: &mut DbConn, user: &User, site: &str) -> Result<Vec<Value>, Er
         .collect();
     ids.sort_unstable();
     ids.dedup();
-    let names = crate::db::games::user_names(conn, &ids)?;
+    let names = crate::db::users::user_names(conn, &ids)?;
     let name = |i: Option<i32>| i.and_then(|i| names.get(&i).cloned());
     let mut out = Vec::with_capacity(rows.len());
     for row in &rows {
@@ -131,7 +131,7 @@ fn games_of(conn: &mut DbConn, user: &User, site: &str) -> Result<Vec<Value>, Er
 }
 
 fn notes_of(conn: &mut DbConn, user_id: i32) -> Result<Vec<Value>, Error> {
-    Ok(account_records::notes(conn, user_id)?
+    Ok(game_notes::of_user(conn, user_id)?
         .into_iter()
         .map(|(game, body, at)| json!({"game_id": game, "note": body, "updated_at": when(at)}))
         .collect())
@@ -139,7 +139,7 @@ fn notes_of(conn: &mut DbConn, user_id: i32) -> Result<Vec<Value>, Error> {
 
 fn leave_of(conn: &mut DbConn, user_id: i32) -> Result<Value, Error> {
     let bookings = crate::db::leave::bookings_of(conn, user_id)?;
-    let grants = account_records::leave_grants(conn, user_id)?;
+    let grants = leave::grants_of(conn, user_id)?;
     Ok(json!({
         "bookings": bookings.iter().map(|b| json!({
             "first_day": b.start_date.to_string(),
@@ -153,7 +153,7 @@ fn leave_of(conn: &mut DbConn, user_id: i32) -> Result<Value, Error> {
 }
 
 fn tournaments_of(conn: &mut DbConn, user_id: i32) -> Result<Vec<Value>, Error> {
-    Ok(account_records::entries(conn, user_id)?
+    Ok(entrants::entries_of(conn, user_id)?
         .into_iter()
         .map(|(id, name, seed, joined, withdrawn, why)| {
             json!({

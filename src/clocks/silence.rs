@@ -4,10 +4,10 @@
 //! tournament's director is told, and at its end the game is lost with
 //! reason `silence`.
 
-use crate::db::clock_lookups::director_of;
 use crate::db::game_events;
 use crate::db::games::GameRow;
 use crate::db::leave::booked_leave;
+use crate::db::tournaments::director_of;
 use crate::db::{game_clocks, outbox, DbConn};
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;

@@ -3,10 +3,10 @@
 //! the dashboard lists them in, and the player's next game where it is
 //! their turn.
 
-use crate::db::clock_lookups::zones_of;
 use crate::db::game_clocks;
 use crate::db::games::GameRow;
 use crate::db::leave::booked_leave_of;
+use crate::db::users::zones_of;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::game::clock::mover_clock_with;

@@ -8,9 +8,9 @@
 //! have run out. A new time zone moves weekends, so it puts the stored
 //! deadlines of the player's turns back to the bound that ignores them.
 
-use crate::db::clock_lookups::zone_of;
 use crate::db::game_clocks;
 use crate::db::games::GameRow;
+use crate::db::users::zone_of;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::GameStatus;

@@ -202,3 +202,70 @@ pub fn on_leave(
     }
     Ok(out)
 }
+
+/// One entry of the user in a tournament: (tournament, its name, seed,
+/// joined, withdrawn, why).
+pub type Entry = (
+    i32,
+    String,
+    Option<i32>,
+    chrono::NaiveDateTime,
+    Option<chrono::NaiveDateTime>,
+    Option<String>,
+);
+
+/// Every entry of the user, by tournament.
+pub fn entries_of(
+    conn: &mut DbConn,
+    user_id: i32,
+) -> Result<Vec<Entry>, crate::domain::error::Error> {
+    Ok(crate::db::schema::tournament_players::table
+        .inner_join(crate::db::schema::tournaments::table)
+        .filter(crate::db::schema::tournament_players::user_id.eq(user_id))
+        .order(crate::db::schema::tournaments::id.asc())
+        .select((
+            crate::db::schema::tournaments::id,
+            crate::db::schema::tournaments::name,
+            crate::db::schema::tournament_players::seed,
+            crate::db::schema::tournament_players::joined_at,
+            crate::db::schema::tournament_players::withdrawn_at,
+            crate::db::schema::tournament_players::withdrawal_reason,
+        ))
+        .load(conn)?)
+}
+
+/// The tournaments the user stands in: not withdrawn nor replaced.
+pub fn standing_in(
+    conn: &mut DbConn,
+    user_id: i32,
+) -> Result<Vec<i32>, crate::domain::error::Error> {
+    Ok(crate::db::schema::tournament_players::table
+        .filter(crate::db::schema::tournament_players::user_id.eq(user_id))
+        .filter(crate::db::schema::tournament_players::withdrawn_at.is_null())
+        .filter(crate::db::schema::tournament_players::replaced_by.is_null())
+        .select(crate::db::schema::tournament_players::tournament_id)
+        .load(conn)?)
+}
+
+/// The tournaments taking entries or running that the user has not
+/// withdrawn from: (id, name, status code, entry closes).
+pub fn open_entries_of(
+    conn: &mut DbConn,
+    user_id: i32,
+) -> Result<Vec<(i32, String, String, chrono::NaiveDateTime)>, crate::domain::error::Error> {
+    Ok(crate::db::schema::tournament_players::table
+        .inner_join(crate::db::schema::tournaments::table)
+        .filter(crate::db::schema::tournament_players::user_id.eq(user_id))
+        .filter(crate::db::schema::tournament_players::withdrawn_at.is_null())
+        .filter(crate::db::schema::tournaments::status.eq_any([
+            crate::domain::tournament_state::TournamentStatus::Entry.code(),
+            crate::domain::tournament_state::TournamentStatus::Running.code(),
+        ]))
+        .select((
+            crate::db::schema::tournaments::id,
+            crate::db::schema::tournaments::name,
+            crate::db::schema::tournaments::status,
+            crate::db::schema::tournaments::entry_closes,
+        ))
+        .load(conn)?)
+}

@@ -57,3 +57,19 @@ pub fn insert(
         Err(e) => Err(e.into()),
     }
 }
+
+/// The user's game notes: (game, text, last written), by game.
+pub fn of_user(
+    conn: &mut DbConn,
+    user_id: i32,
+) -> Result<Vec<(i32, String, chrono::NaiveDateTime)>, crate::domain::error::Error> {
+    Ok(crate::db::schema::game_notes::table
+        .filter(crate::db::schema::game_notes::user_id.eq(user_id))
+        .order(crate::db::schema::game_notes::game_id.asc())
+        .select((
+            crate::db::schema::game_notes::game_id,
+            crate::db::schema::game_notes::body,
+            crate::db::schema::game_notes::updated_at,
+        ))
+        .load(conn)?)
+}

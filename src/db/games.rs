@@ -3,7 +3,7 @@
 //! (a move, a takeback, an acceptance, an ending), and who plays which side.
 
 use crate::db::coded::MaybeCoded;
-use crate::db::schema::{game_histories, game_notes, games, moves, users};
+use crate::db::schema::{game_histories, game_notes, games, moves};
 use crate::db::{per_backend, DbConn};
 use crate::domain::error::Error;
 use crate::domain::game_state::{
@@ -12,7 +12,6 @@ use crate::domain::game_state::{
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use missive_rules::Color;
-use std::collections::HashMap;
 
 #[derive(Queryable, Selectable, Clone, Debug)]
 #[diesel(table_name = games)]
@@ -99,6 +98,76 @@ pub struct GameRow {
     /// Saturdays and Sundays in the mover's time zone do not count on
     /// their clock (issue 64).
     pub weekends_free: bool,
+}
+
+/// How many games `user_id` plays that are running.
+pub fn running_count_of(
+    conn: &mut DbConn,
+    user_id: i32,
+) -> Result<i64, crate::domain::error::Error> {
+    Ok(crate::db::schema::games::table
+        .filter(
+            crate::db::schema::games::white_id
+                .eq(user_id)
+                .or(crate::db::schema::games::black_id.eq(user_id)),
+        )
+        .filter(
+            crate::db::schema::games::status
+                .eq(crate::domain::game_state::GameStatus::Active.code()),
+        )
+        .count()
+        .get_result(conn)?)
+}
+
+/// Every game `user_id` plays, played, offered or was offered, by id.
+pub fn every_game_of(
+    conn: &mut DbConn,
+    user_id: i32,
+) -> Result<Vec<crate::db::games::GameRow>, crate::domain::error::Error> {
+    Ok(crate::db::schema::games::table
+        .filter(
+            crate::db::schema::games::white_id
+                .eq(user_id)
+                .or(crate::db::schema::games::black_id.eq(user_id))
+                .or(crate::db::schema::games::challenger_id.eq(user_id))
+                .or(crate::db::schema::games::opponent_id.eq(user_id)),
+        )
+        .order(crate::db::schema::games::id.asc())
+        .select(crate::db::games::GameRow::as_select())
+        .load(conn)?)
+}
+
+/// Unanswered challenges and open seeks go: taken back when `user_id`
+/// made them, declined when they were asked.
+pub fn take_back_challenges(
+    conn: &mut DbConn,
+    user_id: i32,
+    now: chrono::NaiveDateTime,
+) -> Result<(), crate::domain::error::Error> {
+    let pending =
+        crate::db::schema::games::status.eq(crate::domain::game_state::GameStatus::Pending.code());
+    diesel::update(
+        crate::db::schema::games::table
+            .filter(pending)
+            .filter(crate::db::schema::games::challenger_id.eq(user_id)),
+    )
+    .set((
+        crate::db::schema::games::status
+            .eq(crate::domain::game_state::GameStatus::Withdrawn.code()),
+        crate::db::schema::games::updated_at.eq(now),
+    ))
+    .execute(conn)?;
+    diesel::update(
+        crate::db::schema::games::table
+            .filter(pending)
+            .filter(crate::db::schema::games::opponent_id.eq(user_id)),
+    )
+    .set((
+        crate::db::schema::games::status.eq(crate::domain::game_state::GameStatus::Declined.code()),
+        crate::db::schema::games::updated_at.eq(now),
+    ))
+    .execute(conn)?;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -416,76 +485,12 @@ pub fn active_games_of(conn: &mut DbConn, user_id: i32) -> Result<Vec<GameRow>, 
         .load(conn)?)
 }
 
-/// The names of every player of the games, by id.
-pub fn player_names(conn: &mut DbConn, games: &[GameRow]) -> Result<HashMap<i32, String>, Error> {
-    let mut ids: Vec<i32> = games
-        .iter()
-        .flat_map(|r| [r.white_id, r.black_id])
-        .flatten()
-        .collect();
-    ids.sort_unstable();
-    ids.dedup();
-    user_names(conn, &ids)
-}
-
-/// The usernames of the users `ids`, by id.
-pub fn user_names(conn: &mut DbConn, ids: &[i32]) -> Result<HashMap<i32, String>, Error> {
-    let rows: Vec<(i32, String)> = match *ids {
-        // A game's players (at most four seats): one query of fixed shape,
-        // which diesel keeps prepared; an `IN` list of varying length is
-        // compiled again on every call on SQLite.
-        [] => Vec::new(),
-        [a] | [a, ..] if ids.len() <= 4 => {
-            let at = |i: usize| ids.get(i).copied().unwrap_or(a);
-            per_backend!(conn, |c| users::table
-                .filter(
-                    users::id
-                        .eq(at(0))
-                        .or(users::id.eq(at(1)))
-                        .or(users::id.eq(at(2)))
-                        .or(users::id.eq(at(3))),
-                )
-                .select((users::id, users::username))
-                .load(c))?
-        }
-        _ => users::table
-            .filter(users::id.eq_any(ids))
-            .select((users::id, users::username))
-            .load(conn)?,
-    };
-    Ok(rows.into_iter().collect())
-}
-
 /// How many games are in progress (for `/metrics`).
 pub fn active_count(conn: &mut DbConn) -> Result<i64, Error> {
     Ok(per_backend!(conn, |c| games::table
         .filter(games::status.eq(GameStatus::Active.code()))
         .count()
         .get_result(c))?)
-}
-
-/// Rated games, in progress or finished, between `a` and `b` accepted at or
-/// after `since`.
-pub fn rated_between_since(
-    conn: &mut DbConn,
-    a: i32,
-    b: i32,
-    since: NaiveDateTime,
-) -> Result<i64, Error> {
-    Ok(games::table
-        .filter(games::rated.eq(true))
-        .filter(
-            games::status
-                .eq(GameStatus::Active.code())
-                .or(games::status.eq(GameStatus::Finished.code())),
-        )
-        .filter(
-            (games::white_id.eq(a).and(games::black_id.eq(b)))
-                .or(games::white_id.eq(b).and(games::black_id.eq(a))),
-        )
-        .filter(games::accepted_at.ge(since))
-        .count()
-        .get_result(conn)?)
 }
 
 /// The games in progress where it is `user_id`'s turn, the one waiting
@@ -505,46 +510,6 @@ pub fn waiting_on(conn: &mut DbConn, user_id: i32) -> Result<Vec<GameRow>, Error
         .order((games::updated_at.asc(), games::id.asc()))
         .select(GameRow::as_select())
         .load(conn)?)
-}
-
-/// Set the place of a game in the order ratings moved.
-pub fn set_rating_seq(conn: &mut DbConn, game: i32, seq: i64) -> Result<(), Error> {
-    diesel::update(games::table.find(game))
-        .set(games::rating_seq.eq(Some(seq)))
-        .execute(conn)?;
-    Ok(())
-}
-
-/// A finished rated game as a ratings rebuild replays it: id, variant,
-/// White, Black, result, end, place in the order ratings moved.
-pub type RatedEnding = (
-    i32,
-    String,
-    Option<i32>,
-    Option<i32>,
-    Option<String>,
-    Option<NaiveDateTime>,
-    Option<i64>,
-);
-
-/// Every finished rated game, in the order they ended.
-pub fn rated_endings(conn: &mut DbConn) -> Result<Vec<RatedEnding>, Error> {
-    Ok(per_backend!(conn, |c| games::table
-        .filter(games::rated.eq(true))
-        .filter(games::status.eq(GameStatus::Finished.code()))
-        .filter(games::result.is_not_null())
-        .filter(games::ended_at.is_not_null())
-        .order((games::ended_at.asc(), games::id.asc()))
-        .select((
-            games::id,
-            games::variant,
-            games::white_id,
-            games::black_id,
-            games::result,
-            games::ended_at,
-            games::rating_seq,
-        ))
-        .load(c))?)
 }
 
 #[cfg(test)]

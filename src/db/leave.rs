@@ -179,3 +179,48 @@ pub fn insert_grant(conn: &mut DbConn, g: &NewGrant, now: NaiveDateTime) -> Resu
     .returning(leave_grants::id)
     .get_result(c))?)
 }
+
+/// The user's leave bookings ending on `from` or later, by first day: (id,
+/// first day, last day, booked at).
+pub fn bookings_from(
+    conn: &mut DbConn,
+    user_id: i32,
+    from: chrono::NaiveDate,
+) -> Result<
+    Vec<(
+        i32,
+        chrono::NaiveDate,
+        chrono::NaiveDate,
+        chrono::NaiveDateTime,
+    )>,
+    crate::domain::error::Error,
+> {
+    Ok(crate::db::schema::leave_bookings::table
+        .filter(crate::db::schema::leave_bookings::user_id.eq(user_id))
+        .filter(crate::db::schema::leave_bookings::end_date.ge(from))
+        .order(crate::db::schema::leave_bookings::start_date.asc())
+        .select((
+            crate::db::schema::leave_bookings::id,
+            crate::db::schema::leave_bookings::start_date,
+            crate::db::schema::leave_bookings::end_date,
+            crate::db::schema::leave_bookings::created_at,
+        ))
+        .load(conn)?)
+}
+
+/// Extra leave days granted to the user: (year, days, reason, granted at).
+pub fn grants_of(
+    conn: &mut DbConn,
+    user_id: i32,
+) -> Result<Vec<(i32, i32, String, chrono::NaiveDateTime)>, crate::domain::error::Error> {
+    Ok(crate::db::schema::leave_grants::table
+        .filter(crate::db::schema::leave_grants::user_id.eq(user_id))
+        .order(crate::db::schema::leave_grants::id.asc())
+        .select((
+            crate::db::schema::leave_grants::year,
+            crate::db::schema::leave_grants::days,
+            crate::db::schema::leave_grants::reason,
+            crate::db::schema::leave_grants::created_at,
+        ))
+        .load(conn)?)
+}

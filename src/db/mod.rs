@@ -1,7 +1,6 @@
 //! Database access: one connection type over SQLite and PostgreSQL, chosen by
 //! the URL's scheme, a pool, and the embedded migrations of each backend.
 
-pub mod account_records;
 pub mod account_tokens;
 pub mod adjudications;
 pub mod administrators;
@@ -11,7 +10,6 @@ pub mod bulk;
 pub mod byes;
 pub mod calendar_feeds;
 pub mod clock_heartbeat;
-pub mod clock_lookups;
 pub mod coded;
 pub mod conditional_lines;
 pub mod credential_revocations;

@@ -505,6 +505,83 @@ pub fn lock_for_rebuild(conn: &mut DbConn) -> Result<(), Error> {
     Ok(())
 }
 
+// The games' rating columns, as ratings read and write them.
+
+/// Rated games, in progress or finished, between `a` and `b` accepted at or
+/// after `since`.
+pub fn rated_between_since(
+    conn: &mut DbConn,
+    a: i32,
+    b: i32,
+    since: NaiveDateTime,
+) -> Result<i64, Error> {
+    Ok(crate::db::schema::games::table
+        .filter(crate::db::schema::games::rated.eq(true))
+        .filter(
+            crate::db::schema::games::status
+                .eq(crate::domain::game_state::GameStatus::Active.code())
+                .or(crate::db::schema::games::status
+                    .eq(crate::domain::game_state::GameStatus::Finished.code())),
+        )
+        .filter(
+            (crate::db::schema::games::white_id
+                .eq(a)
+                .and(crate::db::schema::games::black_id.eq(b)))
+            .or(crate::db::schema::games::white_id
+                .eq(b)
+                .and(crate::db::schema::games::black_id.eq(a))),
+        )
+        .filter(crate::db::schema::games::accepted_at.ge(since))
+        .count()
+        .get_result(conn)?)
+}
+
+/// Set the place of a game in the order ratings moved.
+pub fn set_rating_seq(conn: &mut DbConn, game: i32, seq: i64) -> Result<(), Error> {
+    diesel::update(crate::db::schema::games::table.find(game))
+        .set(crate::db::schema::games::rating_seq.eq(Some(seq)))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// A finished rated game as a ratings rebuild replays it: id, variant,
+/// White, Black, result, end, place in the order ratings moved.
+pub type RatedEnding = (
+    i32,
+    String,
+    Option<i32>,
+    Option<i32>,
+    Option<String>,
+    Option<NaiveDateTime>,
+    Option<i64>,
+);
+
+/// Every finished rated game, in the order they ended.
+pub fn rated_endings(conn: &mut DbConn) -> Result<Vec<RatedEnding>, Error> {
+    Ok(per_backend!(conn, |c| crate::db::schema::games::table
+        .filter(crate::db::schema::games::rated.eq(true))
+        .filter(
+            crate::db::schema::games::status
+                .eq(crate::domain::game_state::GameStatus::Finished.code())
+        )
+        .filter(crate::db::schema::games::result.is_not_null())
+        .filter(crate::db::schema::games::ended_at.is_not_null())
+        .order((
+            crate::db::schema::games::ended_at.asc(),
+            crate::db::schema::games::id.asc()
+        ))
+        .select((
+            crate::db::schema::games::id,
+            crate::db::schema::games::variant,
+            crate::db::schema::games::white_id,
+            crate::db::schema::games::black_id,
+            crate::db::schema::games::result,
+            crate::db::schema::games::ended_at,
+            crate::db::schema::games::rating_seq,
+        ))
+        .load(c))?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

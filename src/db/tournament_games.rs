@@ -232,3 +232,21 @@ pub fn store_imported(
     }
     Ok(())
 }
+
+/// A round and when its first game was made.
+pub type RoundStart = (Option<i32>, Option<chrono::NaiveDateTime>);
+
+/// When each round of a tournament began: when its first game was made.
+pub fn round_starts(
+    conn: &mut DbConn,
+    tournament_id: i32,
+) -> Result<Vec<RoundStart>, crate::domain::error::Error> {
+    Ok(crate::db::schema::games::table
+        .filter(crate::db::schema::games::tournament_id.eq(tournament_id))
+        .group_by(crate::db::schema::games::round)
+        .select((
+            crate::db::schema::games::round,
+            diesel::dsl::min(crate::db::schema::games::created_at),
+        ))
+        .load(conn)?)
+}

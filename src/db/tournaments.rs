@@ -282,3 +282,12 @@ pub fn names_of(
         .into_iter()
         .collect())
 }
+
+/// A tournament's director (none for a tournament not found).
+pub fn director_of(conn: &mut DbConn, tournament_id: i32) -> Result<Option<i32>, Error> {
+    Ok(tournaments::table
+        .find(tournament_id)
+        .select(tournaments::director_id)
+        .first(conn)
+        .optional()?)
+}

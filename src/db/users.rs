@@ -134,3 +134,110 @@ pub fn mark_deleted(
         ))
         .execute(conn)
 }
+
+/// A player's time zone (UTC for one never set, or gone).
+pub fn zone_of(
+    conn: &mut DbConn,
+    user_id: i32,
+) -> Result<chrono_tz::Tz, crate::domain::error::Error> {
+    let name: Option<String> = crate::db::per_backend!(conn, |c| users::table
+        .find(user_id)
+        .select(users::time_zone)
+        .first(c)
+        .optional())?;
+    Ok(name.map_or(chrono_tz::Tz::UTC, |n| crate::domain::week::zone_or_utc(&n)))
+}
+
+/// The time zones of several players in one query (those not found: none).
+pub fn zones_of(
+    conn: &mut DbConn,
+    user_ids: &[i32],
+) -> Result<std::collections::HashMap<i32, chrono_tz::Tz>, crate::domain::error::Error> {
+    let rows: Vec<(i32, String)> = users::table
+        .filter(users::id.eq_any(user_ids))
+        .select((users::id, users::time_zone))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, z)| (id, crate::domain::week::zone_or_utc(&z)))
+        .collect())
+}
+
+/// The user's own words and plans go (the account is deleted): notes,
+/// leave, queued mail, and adjudication requests still open (a decided
+/// one's note is part of the tournament's record and stays).
+pub fn erase_personal(conn: &mut DbConn, user_id: i32) -> Result<(), crate::domain::error::Error> {
+    let id = user_id;
+    diesel::delete(
+        crate::db::schema::game_notes::table.filter(crate::db::schema::game_notes::user_id.eq(id)),
+    )
+    .execute(conn)?;
+    diesel::delete(
+        crate::db::schema::leave_bookings::table
+            .filter(crate::db::schema::leave_bookings::user_id.eq(id)),
+    )
+    .execute(conn)?;
+    diesel::delete(
+        crate::db::schema::leave_grants::table
+            .filter(crate::db::schema::leave_grants::user_id.eq(id)),
+    )
+    .execute(conn)?;
+    diesel::delete(
+        crate::db::schema::email_outbox::table
+            .filter(crate::db::schema::email_outbox::user_id.eq(id)),
+    )
+    .execute(conn)?;
+    diesel::delete(
+        crate::db::schema::adjudication_requests::table
+            .filter(crate::db::schema::adjudication_requests::user_id.eq(id))
+            .filter(crate::db::schema::adjudication_requests::resolved_at.is_null()),
+    )
+    .execute(conn)?;
+    Ok(())
+}
+
+/// The names of every player of the games, by id.
+pub fn player_names(
+    conn: &mut DbConn,
+    games: &[crate::db::games::GameRow],
+) -> Result<std::collections::HashMap<i32, String>, crate::domain::error::Error> {
+    let mut ids: Vec<i32> = games
+        .iter()
+        .flat_map(|r| [r.white_id, r.black_id])
+        .flatten()
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    user_names(conn, &ids)
+}
+
+/// The usernames of the users `ids`, by id.
+pub fn user_names(
+    conn: &mut DbConn,
+    ids: &[i32],
+) -> Result<std::collections::HashMap<i32, String>, crate::domain::error::Error> {
+    let rows: Vec<(i32, String)> = match *ids {
+        // A game's players (at most four seats): one query of fixed shape,
+        // which diesel keeps prepared; an `IN` list of varying length is
+        // compiled again on every call on SQLite.
+        [] => Vec::new(),
+        [a] | [a, ..] if ids.len() <= 4 => {
+            let at = |i: usize| ids.get(i).copied().unwrap_or(a);
+            crate::db::per_backend!(conn, |c| users::table
+                .filter(
+                    users::id
+                        .eq(at(0))
+                        .or(users::id.eq(at(1)))
+                        .or(users::id.eq(at(2)))
+                        .or(users::id.eq(at(3))),
+                )
+                .select((users::id, users::username))
+                .load(c))?
+        }
+        _ => users::table
+            .filter(users::id.eq_any(ids))
+            .select((users::id, users::username))
+            .load(conn)?,
+    };
+    Ok(rows.into_iter().collect())
+}

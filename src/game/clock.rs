@@ -3,10 +3,10 @@
 //! its page. The arithmetic is `domain::clock`'s; this reads the leave and
 //! time zones it needs.
 
-use crate::db::clock_lookups::zone_of;
 use crate::db::games::{self, GameRow};
 use crate::db::leave::{booked_leave, booked_leave_of_players};
 use crate::db::reminder_prefs;
+use crate::db::users::zone_of;
 use crate::db::DbConn;
 use crate::domain::clock::{GameClock, MoverClock, SideClock};
 use crate::domain::error::Error;

@@ -109,7 +109,7 @@ pub fn load_rows(
     cache: &RecordCache,
     format: Format,
 ) -> Result<ExportRows, Error> {
-    let names = games::player_names(conn, &rows)?;
+    let names = crate::db::users::player_names(conn, &rows)?;
     let mut games = Vec::with_capacity(rows.len());
     for row in rows {
         games.push(match cache.get(&row, format) {

@@ -18,7 +18,7 @@ pub fn may_start_rated(
     now: NaiveDateTime,
 ) -> Result<bool, Error> {
     let since = now - Duration::days(1);
-    let started = crate::db::games::rated_between_since(conn, a, b, since)?;
+    let started = crate::db::ratings::rated_between_since(conn, a, b, since)?;
     Ok(started < RATED_GAMES_PER_PAIR_DAY)
 }
 

@@ -232,7 +232,7 @@ pub fn export_game(
     let row = games::load(conn, id)?;
     let moves = moves::of_game(conn, id)?;
     let ids: Vec<i32> = [row.white_id, row.black_id].into_iter().flatten().collect();
-    let names = games::user_names(conn, &ids)?;
+    let names = crate::db::users::user_names(conn, &ids)?;
     let ratings = crate::db::ratings::of_game(conn, id)?;
     write_rated_game(&row, &moves, &names, &ratings, site, format)
 }
@@ -349,7 +349,7 @@ pub fn archive(conn: &mut DbConn, f: &ArchiveFilter) -> Result<ArchivePage, Erro
     let mut rows = game_archive::archive(conn, &query)?;
     let more = rows.len() as i64 > ARCHIVE_PAGE;
     rows.truncate(ARCHIVE_PAGE as usize);
-    let names = games::player_names(conn, &rows)?;
+    let names = crate::db::users::player_names(conn, &rows)?;
     Ok((rows, more, names))
 }
 

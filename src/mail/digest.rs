@@ -52,9 +52,9 @@ pub fn games_to_list(
         .collect();
     ids.sort_unstable();
     ids.dedup();
-    let names = crate::db::games::user_names(conn, &ids)?;
+    let names = crate::db::users::user_names(conn, &ids)?;
     // Deadlines in the reader's own zone.
-    let zone = crate::db::clock_lookups::zone_of(conn, user_id)?;
+    let zone = crate::db::users::zone_of(conn, user_id)?;
     let mut out = Vec::with_capacity(rows.len());
     for g in rows {
         let variant = restore::variant_of(&g)?;

@@ -76,7 +76,7 @@ pub fn render(
         _ => mail.from(),
     };
     let opponent = match opponent_id {
-        Some(id) => games::user_names(conn, &[id])?.remove(&id),
+        Some(id) => crate::db::users::user_names(conn, &[id])?.remove(&id),
         None => None,
     }
     .unwrap_or_else(|| "your opponent".into());
@@ -107,7 +107,7 @@ pub fn render(
             }
             let left = match (my_side, crate::game::clock::view(conn, &game, now)?) {
                 (Some(side), Some(clock)) => {
-                    let zone = crate::db::clock_lookups::zone_of(conn, user_id)?;
+                    let zone = crate::db::users::zone_of(conn, user_id)?;
                     crate::domain::clock::describe_for(&clock, side, zone)
                 }
                 _ => "little time left".into(),

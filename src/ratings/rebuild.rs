@@ -37,7 +37,7 @@ struct Replay {
 /// the one rated first comes first: each game's `rating_seq` keeps it (a
 /// game without one, never rated, comes after those with one).
 fn replay(conn: &mut DbConn) -> Result<Replay, Error> {
-    let mut rows = crate::db::games::rated_endings(conn)?;
+    let mut rows = crate::db::ratings::rated_endings(conn)?;
     rows.sort_by_key(|g| (g.6.unwrap_or(i64::MAX), g.5, g.0));
     let mut out = Replay {
         standings: BTreeMap::new(),
@@ -107,7 +107,7 @@ fn write(conn: &mut DbConn, replayed: &Replay) -> Result<(), Error> {
         ratings::insert_standing(conn, *user, variant, s)?;
     }
     for (game, seq) in &replayed.seqs {
-        crate::db::games::set_rating_seq(conn, *game, *seq)?;
+        crate::db::ratings::set_rating_seq(conn, *game, *seq)?;
     }
     for (game, (user, variant), change, at) in &replayed.changes {
         ratings::insert_change(conn, *game, *user, variant, change, *at)?;

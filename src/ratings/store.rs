@@ -34,7 +34,7 @@ pub fn on_game_end(conn: &mut DbConn, ended: &GameEnded) -> Result<(), Error> {
     );
     let (wc, bc) = rate_game(&w, &b, result, now);
     let seq = next_seq(&w, &b);
-    crate::db::games::set_rating_seq(conn, game, seq)?;
+    crate::db::ratings::set_rating_seq(conn, game, seq)?;
     save(
         conn,
         game,

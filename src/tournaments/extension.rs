@@ -116,7 +116,7 @@ pub fn extend(
                     .into(),
             ));
         }
-        let name = crate::db::games::user_names(conn, &[player])?
+        let name = crate::db::users::user_names(conn, &[player])?
             .remove(&player)
             .unwrap_or_default();
         let more = time_control::describe(secs);

@@ -94,7 +94,7 @@ pub fn player_rules(conn: &mut DbConn, tid: i32, name: &str) -> Result<PlayerRul
         .iter()
         .filter_map(|g| games::opponent_of(g, u.id))
         .collect();
-    let names = games::user_names(conn, &opponents)?;
+    let names = crate::db::users::user_names(conn, &opponents)?;
     let lost = |reason: EndReason| -> Vec<i32> {
         mine.iter()
             .filter(|g| lost_by(g, u.id) == Some(reason))

@@ -29,7 +29,7 @@ pub fn export_pgn(conn: &mut DbConn, tid: i32, site: &str) -> Result<String, Err
         .flat_map(|g| [g.white_id, g.black_id])
         .flatten()
         .collect();
-    let names = crate::db::games::user_names(conn, &ids)?;
+    let names = crate::db::users::user_names(conn, &ids)?;
     let mut out = String::new();
     for g in rows.iter().filter(|g| counts(g.reason)) {
         let moves = by_game.remove(&g.id).unwrap_or_default();

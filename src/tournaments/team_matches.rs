@@ -5,7 +5,7 @@
 //! one ends the match hears of it, as a tournament does, and finishes with
 //! its last game.
 
-use crate::db::games::{self, GameRow};
+use crate::db::games::GameRow;
 use crate::db::team_matches::{self as rows, MatchRow, NewMatch};
 use crate::db::users::User;
 use crate::db::DbConn;
@@ -195,7 +195,7 @@ pub fn set_lineup(
         .map(|(_, _, u)| u)
         .collect();
     if let Some(clash) = ids.iter().find(|u| others.contains(*u)) {
-        let name = games::user_names(conn, &[*clash])?
+        let name = crate::db::users::user_names(conn, &[*clash])?
             .remove(clash)
             .unwrap_or_default();
         return Err(Error::Invalid(format!(
@@ -371,7 +371,7 @@ pub fn view(conn: &mut DbConn, id: i32) -> Result<MatchView, Error> {
     let game_rows = rows::game_rows(conn, &games.iter().map(|g| g.0).collect::<Vec<_>>())?;
     let mut ids: Vec<i32> = named.iter().map(|n| n.2).collect();
     ids.extend([m.captain1, m.captain2]);
-    let names = games::user_names(conn, &ids)?;
+    let names = crate::db::users::user_names(conn, &ids)?;
     let name = |u: i32| names.get(&u).cloned().unwrap_or_else(|| "?".into());
     let player = |team: Team, board: i32| {
         named

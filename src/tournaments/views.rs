@@ -63,7 +63,7 @@ pub fn view(conn: &mut DbConn, tid: i32) -> Result<TournamentView, Error> {
     let byes = byes::of_tournament(conn, tid)?;
     let mut ids: Vec<i32> = players.iter().map(|p| p.user_id).collect();
     ids.push(t.director_id);
-    let names = crate::db::games::user_names(conn, &ids)?;
+    let names = crate::db::users::user_names(conn, &ids)?;
     let name = |id: i32| names.get(&id).cloned().unwrap_or_else(|| "?".into());
     let (standings, crosstable) = compute_standings(&t, &players, &all, &byes, &name);
     let adjudications = adjudications::of_tournament(conn, tid)?;
@@ -222,7 +222,7 @@ fn clock_watch(conn: &mut DbConn, tids: &[i32], now: NaiveDateTime) -> Result<Cl
     let leave = crate::db::leave::booked_leave_of(conn, &movers)?;
     // Zones matter only where weekends are free.
     let zones = match candidates.iter().any(|g| g.weekends_free) {
-        true => crate::db::clock_lookups::zones_of(conn, &movers)?,
+        true => crate::db::users::zones_of(conn, &movers)?,
         false => Default::default(),
     };
     let mut w = ClockWatch::default();
@@ -289,7 +289,7 @@ pub fn dashboard(
         .collect();
     ids.sort_unstable();
     ids.dedup();
-    let names = crate::db::games::user_names(conn, &ids)?;
+    let names = crate::db::users::user_names(conn, &ids)?;
     let name = |id: Option<i32>| id.and_then(|i| names.get(&i).cloned()).unwrap_or_default();
     Ok(Dashboard {
         nearing_timeout: clocks
@@ -382,7 +382,7 @@ pub fn round_mail(
         .flat_map(|g| [g.white_id, g.black_id])
         .flatten()
         .collect();
-    let names = crate::db::games::user_names(conn, &ids)?;
+    let names = crate::db::users::user_names(conn, &ids)?;
     let bye = match round {
         Some(r) => byes::of_tournament(conn, tid)?
             .iter()

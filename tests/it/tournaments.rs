@@ -410,7 +410,7 @@ fn read_back_by_the_oracle(app: &TestApp, conn: &mut DbConn, tid: i32) {
     let mut entrants = entrants::of_tournament(conn, tid).unwrap();
     entrants.sort_by_key(|e| (e.seed.unwrap_or(i32::MAX), e.joined_at, e.user_id));
     let number = |user: i32| entrants.iter().position(|e| e.user_id == user).unwrap() + 1;
-    let names = games::user_names(
+    let names = missive::db::users::user_names(
         conn,
         &entrants.iter().map(|e| e.user_id).collect::<Vec<_>>(),
     )

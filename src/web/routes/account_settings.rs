@@ -391,7 +391,7 @@ async fn delete_page(ctx: &Ctx, error: Option<String>) -> Result<String, Error> 
     let id = user.id;
     let running = ctx
         .state
-        .read(move |conn| Ok(crate::db::account_records::running_count(conn, id)?))
+        .read(move |conn| crate::db::games::running_count_of(conn, id))
         .await?;
     Ok(DeletePage {
         page: ctx.page(),

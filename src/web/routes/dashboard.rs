@@ -358,7 +358,7 @@ pub async fn show(ctx: Ctx, user: User, q: DashboardQuery) -> Result<HttpRespons
                 .collect();
             ids.sort_unstable();
             ids.dedup();
-            let names = games::user_names(conn, &ids)?;
+            let names = crate::db::users::user_names(conn, &ids)?;
             let ratings = crate::db::ratings::table_of(conn, &ids, now)?;
             Ok((shown, choices, seeks, names, dues, ratings))
         })

@@ -236,7 +236,7 @@ pub(crate) async fn asking(
             let other = check.clone()(&row, &user)?;
             let variant = restore::variant_of(&row)?;
             let opponent = match games::player_of(&row, other) {
-                Some(o) => games::user_names(conn, &[o])?.remove(&o),
+                Some(o) => crate::db::users::user_names(conn, &[o])?.remove(&o),
                 None => None,
             };
             Ok((

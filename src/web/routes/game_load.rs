@@ -122,7 +122,9 @@ pub(crate) fn read_game<Ms>(
         .chain(events.iter().map(|e| e.user_id))
         .flatten()
         .collect();
-        let names = state.names.of(&ids, |ids| games::user_names(conn, ids))?;
+        let names = state
+            .names
+            .of(&ids, |ids| crate::db::users::user_names(conn, ids))?;
         let clock = clock::view(conn, &row, now())?;
         let tournament = match row.tournament_id {
             Some(t) => crate::db::tournaments::name_of(conn, t)?.map(|name| (t, name)),

@@ -188,7 +188,7 @@ async fn check(
                 .game(&row, || games::history_of(conn, row.id))?;
             let moves = moves::of_game(conn, row.id)?;
             let ids: Vec<i32> = [row.white_id, row.black_id].into_iter().flatten().collect();
-            let names = games::user_names(conn, &ids)?;
+            let names = crate::db::users::user_names(conn, &ids)?;
             let opponent_id = if row.white_id == Some(user.id) {
                 row.black_id
             } else {

@@ -86,7 +86,7 @@ pub async fn list(me: ApiUser, q: web::Query<GamesQuery>) -> ApiResult {
         .state
         .read(move |conn| {
             let games = games::games_of(conn, user_id)?;
-            let names = games::player_names(conn, &games)?;
+            let names = crate::db::users::player_names(conn, &games)?;
             Ok((games, names))
         })
         .await?;
