@@ -16,6 +16,10 @@ pub enum Error {
     /// Input that reads but is not acceptable (shown with the form, 422).
     #[error("{0}")]
     Invalid(String),
+    /// A move's text that fits several legal moves (422, as [`Error::Invalid`]);
+    /// the message lists them. Xfcc answers it with a result of its own.
+    #[error("{0}")]
+    AmbiguousMove(String),
     /// The state changed under the request (the position moved on).
     #[error("{0}")]
     Conflict(String),

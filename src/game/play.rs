@@ -276,9 +276,13 @@ fn prepare_move(
         ));
     }
     let mut game = positions.game(row, || history_of(conn, id))?.game.clone();
-    let played = game
-        .play_text(text)
-        .map_err(|e| Error::Invalid(capitalise(&e.to_string())))?;
+    let played = game.play_text(text).map_err(|e| {
+        let why = capitalise(&e.to_string());
+        match e {
+            missive_rules::MoveError::Ambiguous { .. } => Error::AmbiguousMove(why),
+            _ => Error::Invalid(why),
+        }
+    })?;
     if !commit {
         return Ok(Prepared::Preview(MoveOutcome::Preview {
             played,

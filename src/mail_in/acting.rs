@@ -286,7 +286,9 @@ async fn play_move(
         }
         Ok(MoveOutcome::Preview { .. }) => Err(Error::internal("a reply's move was previewed")),
         // The engine's reason; the mail lists the legal moves.
-        Err(Error::Invalid(m)) => refuse(state, key, t, m, Some(t.ply)).await,
+        Err(Error::Invalid(m) | Error::AmbiguousMove(m)) => {
+            refuse(state, key, t, m, Some(t.ply)).await
+        }
         Err(Error::AlreadyDone) => Ok(ALREADY.into()),
         Err(Error::Conflict(m) | Error::Forbidden(m)) => refuse(state, key, t, m, None).await,
         Err(Error::MovedOn(how)) => refuse(state, key, t, how.to_string(), None).await,

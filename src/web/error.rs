@@ -23,7 +23,7 @@ impl ResponseError for Error {
             Error::Forbidden(_) => StatusCode::FORBIDDEN,
             Error::LoginRequired(_) => StatusCode::UNAUTHORIZED,
             Error::BadRequest(_) => StatusCode::BAD_REQUEST,
-            Error::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Error::Invalid(_) | Error::AmbiguousMove(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Error::Conflict(_) | Error::MovedOn(_) | Error::AlreadyDone => StatusCode::CONFLICT,
             Error::RateLimited(_) | Error::TooSoon { .. } => StatusCode::TOO_MANY_REQUESTS,
             Error::Unavailable(_) | Error::ConnectionLost(_) => StatusCode::SERVICE_UNAVAILABLE,
@@ -43,7 +43,7 @@ pub fn title(e: &Error) -> &'static str {
         Error::Forbidden(_) => "Not allowed",
         Error::LoginRequired(_) => "Please log in",
         Error::BadRequest(_) => "Bad request",
-        Error::Invalid(_) => "Not accepted",
+        Error::Invalid(_) | Error::AmbiguousMove(_) => "Not accepted",
         Error::Conflict(_) | Error::MovedOn(MovedOn::LinesChanged) | Error::AlreadyDone => {
             "The position has changed"
         }

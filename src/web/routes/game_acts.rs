@@ -176,7 +176,7 @@ pub async fn make_move(
             let to = crate::web::routes::move_preview::url(id, &f.text, &f.ply, &line);
             return Ok(see_other(&to));
         }
-        Err(Error::Invalid(msg)) => (
+        Err(Error::Invalid(msg) | Error::AmbiguousMove(msg)) => (
             StatusCode::UNPROCESSABLE_ENTITY,
             PageExtras {
                 error: Some(msg),

@@ -288,7 +288,7 @@ pub async fn play(
             crate::web::clip(&f.text, 200),
             Some((played, after)),
         ),
-        Err(Error::Invalid(msg)) => render_page(
+        Err(Error::Invalid(msg) | Error::AmbiguousMove(msg)) => render_page(
             &ctx,
             &data,
             &link,

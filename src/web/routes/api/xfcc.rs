@@ -397,10 +397,7 @@ async fn make_a_move(state: &Arc<AppState>, user: &User, call: &Call) -> Result<
 fn answer(done: Result<(), Error>) -> Result<XfccResult, Error> {
     Ok(match done {
         Ok(()) => XfccResult::Success,
-        // The rules engine's words for a move that fits several.
-        Err(Error::Invalid(why)) if why.contains("fits several moves") => {
-            XfccResult::MoveIsAmbiguous
-        }
+        Err(Error::AmbiguousMove(_)) => XfccResult::MoveIsAmbiguous,
         Err(Error::Invalid(_)) => XfccResult::InvalidMove,
         Err(Error::MovedOn(MovedOn::TimeRanOut | MovedOn::FlagFell)) => XfccResult::LostOnTime,
         Err(Error::Conflict(_) | Error::MovedOn(MovedOn::LinesChanged)) => {
