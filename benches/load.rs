@@ -19,6 +19,7 @@ mod smtp_sink;
 
 use diesel::prelude::*;
 use load::Http;
+use missive::domain::ids::GameId;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use std::collections::HashMap;
@@ -170,7 +171,7 @@ struct Who {
 
 #[derive(Clone)]
 struct Table {
-    game: i32,
+    game: GameId,
     white: bool,
     other_session: String,
 }
@@ -257,7 +258,7 @@ fn who_of(conn: &mut missive::db::DbConn, id: i32, now: chrono::NaiveDateTime) -
             .filter(|g| g.active)
             .take(TABLES)
             .map(|g| Table {
-                game: g.id,
+                game: GameId(g.id),
                 white: g.white,
                 other_session: missive::accounts::users::create_session(conn, g.other, now)
                     .expect("the opponent's session"),

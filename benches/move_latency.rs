@@ -11,6 +11,7 @@
 mod common;
 
 use crate::common::smtp;
+use missive::domain::ids::GameId;
 
 use common::{csrf_from, Backend, TestApp};
 use missive::mail::context::MailCtx;
@@ -41,7 +42,7 @@ fn run(stalled: bool, moves: usize) -> Run {
     };
     let alice = app.verified_user("alice");
     let bob = app.verified_user("bob");
-    let games: Vec<i32> = (0..moves.div_ceil(4))
+    let games: Vec<GameId> = (0..moves.div_ceil(4))
         .map(|_| {
             let id = alice.challenge("bob", "white");
             assert_eq!(

@@ -77,7 +77,7 @@ fn stored_game(app: &TestApp, alice: &common::TestClient, plies: usize) -> i32 {
         ))
         .execute(&mut conn)
         .unwrap();
-    id
+    id.get()
 }
 
 /// Median and 90th percentile milliseconds of `rounds` GETs of each of two

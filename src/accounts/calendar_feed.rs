@@ -9,6 +9,7 @@ use crate::accounts::users::token_hash;
 use crate::db::users::User;
 use crate::db::{calendar_feeds, entrants, leave, tournament_games, DbConn};
 use crate::domain::error::Error;
+use crate::domain::ids::GameId;
 use crate::domain::tournament_state::TournamentStatus;
 use chrono::{NaiveDate, NaiveDateTime};
 
@@ -40,7 +41,7 @@ pub fn owner(conn: &mut DbConn, token: &str) -> Result<Option<User>, Error> {
 
 /// One running game's deadline.
 pub struct DeadlineEvent {
-    pub game_id: i32,
+    pub game_id: GameId,
     pub variant: String,
     pub opponent: String,
     /// The reader is to move (else the opponent is).

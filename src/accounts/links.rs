@@ -2,6 +2,7 @@
 //! and unsubscribe links. HMAC-SHA256 with the server secret.
 
 use crate::db::games;
+use crate::domain::ids::GameId;
 use chrono::NaiveDateTime;
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
@@ -28,7 +29,7 @@ pub(crate) fn verify(secret: &[u8], data: &str, sig: &str) -> bool {
 /// `game` (the position after `ply` plies), until `expires` (Unix seconds).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayLink {
-    pub game: i32,
+    pub game: GameId,
     pub user: i32,
     pub ply: i32,
     pub expires: i64,
@@ -79,7 +80,7 @@ impl PlayLink {
 /// may have; all lower case, since mail servers may fold the case.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReplyToken {
-    pub game: i32,
+    pub game: GameId,
     pub user: i32,
     pub ply: i32,
     pub expires: i64,
@@ -114,7 +115,7 @@ impl ReplyToken {
     pub fn token(&self, secret: &[u8]) -> String {
         let sig = mac(secret, &self.data()).finalize().into_bytes();
         let numbers = [
-            self.game as u64,
+            self.game.get() as u64,
             self.user as u64,
             self.ply as u64,
             self.expires.max(0) as u64,
@@ -139,7 +140,7 @@ impl ReplyToken {
         };
         let number = |s: &str| (s.len() <= 13).then(|| u64::from_str_radix(s, 36).ok())?;
         let t = ReplyToken {
-            game: i32::try_from(number(g)?).ok()?,
+            game: GameId(i32::try_from(number(g)?).ok()?),
             user: i32::try_from(number(u)?).ok()?,
             ply: i32::try_from(number(p)?).ok()?,
             expires: i64::try_from(number(e)?).ok()?,
@@ -283,7 +284,7 @@ mod tests {
     #[test]
     fn play_links_sign_every_field() {
         let l = PlayLink {
-            game: 3,
+            game: GameId(3),
             user: 7,
             ply: 4,
             expires: 2_000_000_000,
@@ -293,7 +294,7 @@ mod tests {
         assert!(!l.verify(b"other key", &sig));
         for changed in [
             PlayLink {
-                game: 4,
+                game: GameId(4),
                 ..l.clone()
             },
             PlayLink {
@@ -320,7 +321,7 @@ mod tests {
     #[test]
     fn reply_addresses_sign_every_field_and_fit_a_mailbox_name() {
         let t = ReplyToken {
-            game: i32::MAX,
+            game: GameId(i32::MAX),
             user: i32::MAX,
             ply: 9999,
             expires: 4_000_000_000,

@@ -10,6 +10,7 @@ use crate::db::{game_clocks, DbConn};
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
 use crate::domain::game_state::{EndReason, GameResult, Side};
+use crate::domain::ids::GameId;
 use crate::game::finish::{check_participant, end_game};
 use chrono::NaiveDateTime;
 
@@ -28,7 +29,7 @@ pub fn claim_refused(row: &GameRow, user: &User) -> Result<Side, Error> {
 }
 
 /// `user` claims the win on time in game `id`.
-pub fn claim(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Result<(), Error> {
+pub fn claim(conn: &mut DbConn, id: GameId, user: &User, now: NaiveDateTime) -> Result<(), Error> {
     let row = crate::db::games::load(conn, id)?;
     let fallen = claim_refused(&row, user)?;
     crate::db::write_transaction::<_, Error>(conn, |conn| {

@@ -9,6 +9,7 @@ use crate::db::leave::booked_leave_of;
 use crate::db::users::zones_of;
 use crate::db::DbConn;
 use crate::domain::error::Error;
+use crate::domain::ids::GameId;
 use crate::game::clock::mover_clock_with;
 use chrono::NaiveDateTime;
 use chrono_tz::Tz;
@@ -29,7 +30,7 @@ pub fn dues(
     conn: &mut DbConn,
     games: &[GameRow],
     now: NaiveDateTime,
-) -> Result<HashMap<i32, Due>, Error> {
+) -> Result<HashMap<GameId, Due>, Error> {
     let mut movers: Vec<i32> = games
         .iter()
         .filter_map(crate::db::games::player_to_move)
@@ -69,7 +70,7 @@ pub fn dues(
 
 /// The order games are listed in: the nearest deadline first, games
 /// without a running clock after them, longest waiting first, then by id.
-pub fn sort_by_deadline(games: &mut [GameRow], dues: &HashMap<i32, Due>) {
+pub fn sort_by_deadline(games: &mut [GameRow], dues: &HashMap<GameId, Due>) {
     games.sort_by_key(|g| {
         let d = dues.get(&g.id).map(|d| d.deadline);
         (d.is_none(), d, g.updated_at, g.id)
@@ -81,9 +82,9 @@ pub fn sort_by_deadline(games: &mut [GameRow], dues: &HashMap<i32, Due>) {
 pub fn next_turn(
     conn: &mut DbConn,
     user: i32,
-    except: Option<i32>,
+    except: Option<GameId>,
     now: NaiveDateTime,
-) -> Result<Option<i32>, Error> {
+) -> Result<Option<GameId>, Error> {
     let mut turns = game_clocks::turns_of(conn, user)?;
     turns.retain(|g| Some(g.id) != except && crate::db::games::player_to_move(g) == Some(user));
     let dues = dues(conn, &turns, now)?;

@@ -5,6 +5,7 @@ use crate::db::schema::{adjudication_requests, adjudications, games};
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::GameResult;
+use crate::domain::ids::GameId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -12,7 +13,7 @@ use diesel::prelude::*;
 #[derive(Queryable, Clone, Debug)]
 pub struct OpenRequest {
     pub id: i32,
-    pub game_id: i32,
+    pub game_id: GameId,
     pub tournament_id: Option<i32>,
     pub user_id: i32,
     pub note: String,
@@ -22,7 +23,7 @@ pub struct OpenRequest {
 /// Record a director's ruling on a game.
 pub fn add(
     conn: &mut DbConn,
-    game: i32,
+    game: GameId,
     director: i32,
     result: GameResult,
     reason: &str,
@@ -57,7 +58,7 @@ pub fn of_tournament(conn: &mut DbConn, tid: i32) -> Result<Vec<(i32, String, St
 /// Answer every open request on a game, as `director`.
 pub fn resolve_requests(
     conn: &mut DbConn,
-    game: i32,
+    game: GameId,
     director: i32,
     now: NaiveDateTime,
 ) -> Result<(), Error> {
@@ -75,7 +76,7 @@ pub fn resolve_requests(
 }
 
 /// Whether `user` has a request on the game the director has not answered.
-pub fn has_open_request(conn: &mut DbConn, game: i32, user: i32) -> Result<bool, Error> {
+pub fn has_open_request(conn: &mut DbConn, game: GameId, user: i32) -> Result<bool, Error> {
     let pending: i64 = adjudication_requests::table
         .filter(adjudication_requests::game_id.eq(game))
         .filter(adjudication_requests::user_id.eq(user))
@@ -87,7 +88,7 @@ pub fn has_open_request(conn: &mut DbConn, game: i32, user: i32) -> Result<bool,
 
 pub fn add_request(
     conn: &mut DbConn,
-    game: i32,
+    game: GameId,
     user: i32,
     note: &str,
     now: NaiveDateTime,

@@ -8,6 +8,7 @@ use crate::db::schema::{
     ratings, tournament_byes, tournament_players, tournaments, users, verified_emails,
 };
 use crate::db::{per_backend, Backend, DbConn};
+use crate::domain::ids::GameId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::sql_types::BigInt;
@@ -43,7 +44,7 @@ pub struct VerifiedIns {
 #[diesel(table_name = games)]
 #[diesel(treat_none_as_default_value = false)]
 pub struct GameIns {
-    pub id: i32,
+    pub id: GameId,
     pub variant: String,
     pub status: String,
     pub challenger_id: i32,
@@ -76,7 +77,7 @@ pub struct GameIns {
 #[derive(Insertable, Clone)]
 #[diesel(table_name = game_histories)]
 pub struct HistoryIns {
-    pub game_id: i32,
+    pub game_id: GameId,
     pub ply: i32,
     pub history: String,
 }
@@ -85,7 +86,7 @@ pub struct HistoryIns {
 #[diesel(table_name = moves)]
 #[diesel(treat_none_as_default_value = false)]
 pub struct MoveIns {
-    pub game_id: i32,
+    pub game_id: GameId,
     pub ply: i32,
     pub display: String,
     pub coordinate: String,
@@ -105,7 +106,7 @@ pub struct MoveIns {
 #[derive(Insertable, Clone)]
 #[diesel(table_name = game_notes)]
 pub struct NoteIns {
-    pub game_id: i32,
+    pub game_id: GameId,
     pub user_id: i32,
     pub body: String,
     pub updated_at: NaiveDateTime,
@@ -114,7 +115,7 @@ pub struct NoteIns {
 #[derive(Insertable, Clone)]
 #[diesel(table_name = conditional_lines)]
 pub struct LineIns {
-    pub game_id: i32,
+    pub game_id: GameId,
     pub user_id: i32,
     pub from_ply: i32,
     pub plies: String,
@@ -138,7 +139,7 @@ pub struct RatingIns {
 #[derive(Insertable, Clone)]
 #[diesel(table_name = rating_changes)]
 pub struct RatingChangeIns {
-    pub game_id: i32,
+    pub game_id: GameId,
     pub user_id: i32,
     pub variant: String,
     pub rating_before: f64,
@@ -197,7 +198,7 @@ pub struct ByeIns {
 pub struct OutboxIns {
     pub kind: String,
     pub user_id: i32,
-    pub game_id: Option<i32>,
+    pub game_id: Option<GameId>,
     pub ply: Option<i32>,
     pub payload: String,
     pub created_at: NaiveDateTime,

@@ -5,6 +5,7 @@ use crate::db::schema::conditional_lines;
 use crate::db::{per_backend, DbConn};
 use crate::domain::conditional_line::{Line, LinePly};
 use crate::domain::error::Error;
+use crate::domain::ids::GameId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -33,7 +34,7 @@ impl LineRow {
 /// both players, in the order entered.
 pub fn lines_of(
     conn: &mut DbConn,
-    game: i32,
+    game: GameId,
     ply: i32,
     user: Option<i32>,
 ) -> Result<Vec<Line>, Error> {
@@ -55,7 +56,7 @@ pub fn lines_of(
 /// Store lines of a game, each of its user, starting at `from_ply`.
 pub fn insert(
     conn: &mut DbConn,
-    game: i32,
+    game: GameId,
     from_ply: i32,
     lines: &[(i32, Vec<LinePly>)],
     now: NaiveDateTime,
@@ -76,7 +77,7 @@ pub fn insert(
 }
 
 /// Drop every line of a game.
-pub fn delete_of_game(conn: &mut DbConn, game: i32) -> Result<(), Error> {
+pub fn delete_of_game(conn: &mut DbConn, game: GameId) -> Result<(), Error> {
     per_backend!(conn, |c| diesel::delete(
         conditional_lines::table.filter(conditional_lines::game_id.eq(game))
     )
@@ -88,7 +89,7 @@ pub fn delete_of_game(conn: &mut DbConn, game: i32) -> Result<(), Error> {
 /// (inside the move's transaction).
 pub fn replace(
     conn: &mut DbConn,
-    game: i32,
+    game: GameId,
     ply: i32,
     lines_after: &[(i32, Vec<LinePly>)],
     now: NaiveDateTime,
@@ -98,7 +99,7 @@ pub fn replace(
 }
 
 /// Delete the line `line_id` of `user` in `game`; how many went (0 or 1).
-pub fn delete(conn: &mut DbConn, game: i32, user: i32, line_id: i32) -> Result<usize, Error> {
+pub fn delete(conn: &mut DbConn, game: GameId, user: i32, line_id: i32) -> Result<usize, Error> {
     Ok(per_backend!(conn, |c| diesel::delete(
         conditional_lines::table
             .filter(conditional_lines::id.eq(line_id))

@@ -10,6 +10,7 @@ use crate::db::schema::games;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, Side};
+use crate::domain::ids::GameId;
 use chrono::{NaiveDateTime, TimeDelta};
 use diesel::prelude::*;
 
@@ -105,7 +106,7 @@ pub fn weekend_turns_of(conn: &mut DbConn, user: i32) -> Result<Vec<GameRow>, Er
 }
 
 /// The ids of `user`'s running games.
-pub fn running_ids_of(conn: &mut DbConn, user: i32) -> Result<Vec<i32>, Error> {
+pub fn running_ids_of(conn: &mut DbConn, user: i32) -> Result<Vec<GameId>, Error> {
     Ok(games::table
         .filter(games::status.eq(GameStatus::Active.code()))
         .filter(games::white_id.eq(user).or(games::black_id.eq(user)))
@@ -145,7 +146,7 @@ pub fn defer_deadline(conn: &mut DbConn, row: &GameRow, at: NaiveDateTime) -> Re
 /// Store game `id`'s deadline and next reminder's time as they are given.
 pub fn set_clock_times(
     conn: &mut DbConn,
-    id: i32,
+    id: GameId,
     deadline: Option<NaiveDateTime>,
     remind_at: Option<NaiveDateTime>,
 ) -> Result<(), Error> {

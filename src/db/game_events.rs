@@ -7,6 +7,7 @@ use crate::db::schema::game_events;
 use crate::db::{per_backend, DbConn};
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
+use crate::domain::ids::GameId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -22,7 +23,7 @@ pub struct GameEvent {
 }
 
 /// A game's events, oldest first.
-pub fn events_of(conn: &mut DbConn, game: i32) -> Result<Vec<GameEvent>, Error> {
+pub fn events_of(conn: &mut DbConn, game: GameId) -> Result<Vec<GameEvent>, Error> {
     Ok(per_backend!(conn, |c| game_events::table
         .filter(game_events::game_id.eq(game))
         .order(game_events::id.asc())
@@ -33,7 +34,7 @@ pub fn events_of(conn: &mut DbConn, game: i32) -> Result<Vec<GameEvent>, Error> 
 /// Add an event to a game's history (`user`: who did it, if a person did).
 pub fn record(
     conn: &mut DbConn,
-    game: i32,
+    game: GameId,
     user: Option<i32>,
     kind: EventKind,
     detail: &str,

@@ -3,11 +3,12 @@
 use crate::db::schema::game_notes;
 use crate::db::{is_unique_violation, DbConn};
 use crate::domain::error::Error;
+use crate::domain::ids::GameId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 /// Delete a user's note on a game, if any.
-pub fn delete(conn: &mut DbConn, game_id: i32, user_id: i32) -> Result<(), Error> {
+pub fn delete(conn: &mut DbConn, game_id: GameId, user_id: i32) -> Result<(), Error> {
     diesel::delete(
         game_notes::table
             .filter(game_notes::game_id.eq(game_id))
@@ -20,7 +21,7 @@ pub fn delete(conn: &mut DbConn, game_id: i32, user_id: i32) -> Result<(), Error
 /// Change a user's note on a game; false when they have none.
 pub fn update(
     conn: &mut DbConn,
-    game_id: i32,
+    game_id: GameId,
     user_id: i32,
     body: &str,
     now: NaiveDateTime,
@@ -38,7 +39,7 @@ pub fn update(
 /// Store a user's note on a game; false when one was stored meanwhile.
 pub fn insert(
     conn: &mut DbConn,
-    game_id: i32,
+    game_id: GameId,
     user_id: i32,
     body: &str,
     now: NaiveDateTime,

@@ -9,6 +9,7 @@ use crate::db::schema::games;
 use crate::db::{per_backend, DbConn};
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side, UnratedReason};
+use crate::domain::ids::GameId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -24,7 +25,7 @@ pub struct ClockStart {
 }
 
 /// Set a new game's clocks.
-pub fn start_clocks(conn: &mut DbConn, id: i32, start: &ClockStart) -> Result<(), Error> {
+pub fn start_clocks(conn: &mut DbConn, id: GameId, start: &ClockStart) -> Result<(), Error> {
     diesel::update(games::table.find(id))
         .set((
             games::white_clock_secs.eq(start.white),
@@ -38,7 +39,11 @@ pub fn start_clocks(conn: &mut DbConn, id: i32, start: &ClockStart) -> Result<()
 }
 
 /// Why a game is played unrated.
-pub fn set_unrated_reason(conn: &mut DbConn, id: i32, reason: UnratedReason) -> Result<(), Error> {
+pub fn set_unrated_reason(
+    conn: &mut DbConn,
+    id: GameId,
+    reason: UnratedReason,
+) -> Result<(), Error> {
     diesel::update(games::table.find(id))
         .set(games::unrated_reason.eq(Some(reason.code())))
         .execute(conn)?;
@@ -59,7 +64,7 @@ pub struct Acceptance {
 /// no longer pending.
 pub fn accept(
     conn: &mut DbConn,
-    id: i32,
+    id: GameId,
     a: &Acceptance,
     start: &ClockStart,
 ) -> Result<usize, Error> {
@@ -94,7 +99,7 @@ pub fn accept(
 /// is no longer pending.
 pub fn close_pending(
     conn: &mut DbConn,
-    id: i32,
+    id: GameId,
     status: GameStatus,
     now: NaiveDateTime,
 ) -> Result<usize, Error> {
@@ -113,7 +118,7 @@ pub fn close_pending(
 
 /// Make `side`'s draw offer in the active game `id`, if none stands; 0
 /// otherwise.
-pub fn offer_draw(conn: &mut DbConn, id: i32, side: Side) -> Result<usize, Error> {
+pub fn offer_draw(conn: &mut DbConn, id: GameId, side: Side) -> Result<usize, Error> {
     Ok(diesel::update(
         games::table
             .filter(games::id.eq(id))
@@ -125,7 +130,7 @@ pub fn offer_draw(conn: &mut DbConn, id: i32, side: Side) -> Result<usize, Error
 }
 
 /// Take back `side`'s draw offer in game `id`, if it stands.
-pub fn clear_draw_offer(conn: &mut DbConn, id: i32, side: Side) -> Result<(), Error> {
+pub fn clear_draw_offer(conn: &mut DbConn, id: GameId, side: Side) -> Result<(), Error> {
     diesel::update(
         games::table
             .filter(games::id.eq(id))
@@ -140,7 +145,7 @@ pub fn clear_draw_offer(conn: &mut DbConn, id: i32, side: Side) -> Result<(), Er
 /// `side`'s offer standing is touched at `now`; 0 when the offer is gone.
 pub fn touch_with_draw_offer(
     conn: &mut DbConn,
-    id: i32,
+    id: GameId,
     side: Side,
     now: NaiveDateTime,
 ) -> Result<usize, Error> {
@@ -276,7 +281,7 @@ pub fn guard_lines_edit(
 
 /// One conditional line of game `id` goes: its lines' revision moves, their
 /// count drops by one.
-pub fn line_deleted(conn: &mut DbConn, id: i32) -> Result<(), Error> {
+pub fn line_deleted(conn: &mut DbConn, id: GameId) -> Result<(), Error> {
     per_backend!(conn, |c| diesel::update(games::table.find(id))
         .set((
             games::conditional_rev.eq(games::conditional_rev + 1),

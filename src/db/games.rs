@@ -9,6 +9,7 @@ use crate::domain::error::Error;
 use crate::domain::game_state::{
     EndReason, GameResult, GameStatus, OnTimeout, Side, UnratedReason,
 };
+use crate::domain::ids::GameId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use missive_rules::Color;
@@ -16,7 +17,7 @@ use missive_rules::Color;
 #[derive(Queryable, Selectable, Clone, Debug)]
 #[diesel(table_name = games)]
 pub struct GameRow {
-    pub id: i32,
+    pub id: GameId,
     pub variant: String,
     #[diesel(deserialize_as = String)]
     pub status: GameStatus,
@@ -175,7 +176,7 @@ impl GameRow {
     /// An active chess game `id` between users 1 and 2 at `ply` and `fen`.
     pub fn for_tests(id: i32, ply: i32, fen: &str, created_at: NaiveDateTime) -> GameRow {
         GameRow {
-            id,
+            id: GameId(id),
             variant: "chess".into(),
             status: GameStatus::Active,
             challenger_id: 1,
@@ -302,7 +303,7 @@ pub fn describe_result(row: &GameRow, side_names: [&str; 2]) -> Option<String> {
 /// entries its later moves added. Kept apart from the game's row, which
 /// every list and page reads, because only restoring a game needs it, and a
 /// long game's runs to kilobytes: a move stores only the entry it adds.
-pub fn history_of(conn: &mut DbConn, id: i32) -> Result<String, Error> {
+pub fn history_of(conn: &mut DbConn, id: GameId) -> Result<String, Error> {
     let (base_ply, mut history): (i32, String) = per_backend!(conn, |c| game_histories::table
         .find(id)
         .select((game_histories::ply, game_histories::history))
@@ -327,7 +328,7 @@ pub fn history_of(conn: &mut DbConn, id: i32) -> Result<String, Error> {
 
 /// The ply up to which the game's `game_histories` row holds its history
 /// (the plies at or before it cannot be taken back).
-pub fn history_base_ply(conn: &mut DbConn, id: i32) -> Result<i32, Error> {
+pub fn history_base_ply(conn: &mut DbConn, id: GameId) -> Result<i32, Error> {
     Ok(per_backend!(conn, |c| game_histories::table
         .find(id)
         .select(game_histories::ply)
@@ -336,8 +337,8 @@ pub fn history_base_ply(conn: &mut DbConn, id: i32) -> Result<i32, Error> {
 
 /// Store a new game and its history (up to `new.ply`; run it in a
 /// transaction); its id.
-pub fn insert(conn: &mut DbConn, new: &NewGame, history: &str) -> Result<i32, Error> {
-    let id: i32 = per_backend!(conn, |c| diesel::insert_into(games::table)
+pub fn insert(conn: &mut DbConn, new: &NewGame, history: &str) -> Result<GameId, Error> {
+    let id: GameId = per_backend!(conn, |c| diesel::insert_into(games::table)
         .values(new.clone())
         .returning(games::id)
         .get_result(c))?;
@@ -351,7 +352,7 @@ pub fn insert(conn: &mut DbConn, new: &NewGame, history: &str) -> Result<i32, Er
     Ok(id)
 }
 
-pub fn load(conn: &mut DbConn, id: i32) -> Result<GameRow, Error> {
+pub fn load(conn: &mut DbConn, id: GameId) -> Result<GameRow, Error> {
     per_backend!(conn, |c| games::table
         .find(id)
         .select(GameRow::as_select())
@@ -364,7 +365,7 @@ pub fn load(conn: &mut DbConn, id: i32) -> Result<GameRow, Error> {
 /// (a round trip less for a PostgreSQL game page).
 pub fn load_with_note(
     conn: &mut DbConn,
-    id: i32,
+    id: GameId,
     viewer: Option<i32>,
 ) -> Result<(GameRow, Option<String>), Error> {
     let Some(uid) = viewer else {
@@ -415,7 +416,7 @@ pub fn latest_closed_of(
     keep: impl Fn(&str, Option<i32>) -> bool,
 ) -> Result<Vec<GameRow>, Error> {
     type Brief = (
-        i32,
+        GameId,
         String,
         Option<i32>,
         Option<NaiveDateTime>,
@@ -435,7 +436,7 @@ pub fn latest_closed_of(
     brief.retain(|b| keep(&b.1, b.2));
     brief.sort_by_key(|b| std::cmp::Reverse((b.3.unwrap_or(b.4), b.0)));
     brief.truncate(limit);
-    let ids: Vec<i32> = brief.iter().map(|b| b.0).collect();
+    let ids: Vec<GameId> = brief.iter().map(|b| b.0).collect();
     let mut rows: Vec<GameRow> = games::table
         .filter(games::id.eq_any(&ids))
         .select(GameRow::as_select())

@@ -4,6 +4,7 @@
 use crate::db::schema::mail_in;
 use crate::db::{is_unique_violation, per_backend, DbConn};
 use crate::domain::error::Error;
+use crate::domain::ids::GameId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -22,7 +23,7 @@ pub fn seen(conn: &mut DbConn, key: &str) -> Result<bool, Error> {
 pub fn record(
     conn: &mut DbConn,
     key: &str,
-    game: i32,
+    game: GameId,
     user: i32,
     now: NaiveDateTime,
 ) -> Result<(), Error> {

@@ -24,6 +24,7 @@ pub mod game_notes;
 pub mod game_updates;
 pub mod games;
 pub mod group_commit;
+pub mod ids;
 pub mod kept_update;
 pub mod leave;
 pub mod login_attempts;

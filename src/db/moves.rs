@@ -4,6 +4,7 @@
 use crate::db::schema::moves;
 use crate::db::{is_unique_violation, per_backend, DbConn};
 use crate::domain::error::Error;
+use crate::domain::ids::GameId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -28,7 +29,7 @@ pub struct ListedMove {
 #[derive(Queryable, Selectable, Clone, Debug)]
 #[diesel(table_name = moves)]
 pub struct MoveRow {
-    pub game_id: i32,
+    pub game_id: GameId,
     pub ply: i32,
     pub display: String,
     pub coordinate: String,
@@ -54,7 +55,7 @@ pub struct MoveRow {
 #[diesel(table_name = moves)]
 #[diesel(treat_none_as_default_value = false)]
 pub struct NewMove<'a> {
-    pub game_id: i32,
+    pub game_id: GameId,
     pub ply: i32,
     pub display: &'a str,
     pub coordinate: &'a str,
@@ -79,7 +80,7 @@ pub struct NewMove<'a> {
 }
 
 /// A game's moves, in order.
-pub fn of_game(conn: &mut DbConn, game_id: i32) -> Result<Vec<MoveRow>, Error> {
+pub fn of_game(conn: &mut DbConn, game_id: GameId) -> Result<Vec<MoveRow>, Error> {
     Ok(moves::table
         .filter(moves::game_id.eq(game_id))
         .order(moves::ply.asc())
@@ -90,7 +91,7 @@ pub fn of_game(conn: &mut DbConn, game_id: i32) -> Result<Vec<MoveRow>, Error> {
 /// Plies `first..=last` as a page lists them (a window of a long game).
 pub fn between(
     conn: &mut DbConn,
-    game_id: i32,
+    game_id: GameId,
     first: i32,
     last: i32,
 ) -> Result<Vec<ListedMove>, Error> {
@@ -103,7 +104,11 @@ pub fn between(
 }
 
 /// Who played a game's ply `ply` and its coordinate form, if it is stored.
-pub fn played(conn: &mut DbConn, game_id: i32, ply: i32) -> Result<Option<(i32, String)>, Error> {
+pub fn played(
+    conn: &mut DbConn,
+    game_id: GameId,
+    ply: i32,
+) -> Result<Option<(i32, String)>, Error> {
     Ok(per_backend!(conn, |c| moves::table
         .find((game_id, ply))
         .select((moves::played_by, moves::coordinate))
@@ -112,7 +117,7 @@ pub fn played(conn: &mut DbConn, game_id: i32, ply: i32) -> Result<Option<(i32, 
 }
 
 /// The move number of a game's ply `ply` and who played it, if it is stored.
-pub fn turn_of(conn: &mut DbConn, game_id: i32, ply: i32) -> Result<Option<(i32, i32)>, Error> {
+pub fn turn_of(conn: &mut DbConn, game_id: GameId, ply: i32) -> Result<Option<(i32, i32)>, Error> {
     Ok(per_backend!(conn, |c| moves::table
         .filter(moves::game_id.eq(game_id))
         .filter(moves::ply.eq(ply))
@@ -122,7 +127,7 @@ pub fn turn_of(conn: &mut DbConn, game_id: i32, ply: i32) -> Result<Option<(i32,
 }
 
 /// How many moves `user_id` has made in a game.
-pub fn count_by(conn: &mut DbConn, game_id: i32, user_id: i32) -> Result<i64, Error> {
+pub fn count_by(conn: &mut DbConn, game_id: GameId, user_id: i32) -> Result<i64, Error> {
     Ok(moves::table
         .filter(moves::game_id.eq(game_id))
         .filter(moves::played_by.eq(user_id))
@@ -131,7 +136,7 @@ pub fn count_by(conn: &mut DbConn, game_id: i32, user_id: i32) -> Result<i64, Er
 }
 
 /// The ply of `user_id`'s last move in a game, if they have moved.
-pub fn last_ply_by(conn: &mut DbConn, game_id: i32, user_id: i32) -> Result<Option<i32>, Error> {
+pub fn last_ply_by(conn: &mut DbConn, game_id: GameId, user_id: i32) -> Result<Option<i32>, Error> {
     Ok(per_backend!(conn, |c| moves::table
         .filter(moves::game_id.eq(game_id))
         .filter(moves::played_by.eq(user_id))
@@ -144,7 +149,7 @@ pub fn last_ply_by(conn: &mut DbConn, game_id: i32, user_id: i32) -> Result<Opti
 pub type KeptPly = (i32, i32, String, Option<i64>);
 
 /// A game's plies up to `last`, in order, as a takeback reads them.
-pub fn plies_until(conn: &mut DbConn, game_id: i32, last: i32) -> Result<Vec<KeptPly>, Error> {
+pub fn plies_until(conn: &mut DbConn, game_id: GameId, last: i32) -> Result<Vec<KeptPly>, Error> {
     Ok(per_backend!(conn, |c| moves::table
         .filter(moves::game_id.eq(game_id))
         .filter(moves::ply.le(last))
@@ -159,7 +164,7 @@ pub fn plies_until(conn: &mut DbConn, game_id: i32, last: i32) -> Result<Vec<Kep
 }
 
 /// A ply as written, if it is stored.
-pub fn display_of(conn: &mut DbConn, game_id: i32, ply: i32) -> Result<Option<String>, Error> {
+pub fn display_of(conn: &mut DbConn, game_id: GameId, ply: i32) -> Result<Option<String>, Error> {
     Ok(per_backend!(conn, |c| moves::table
         .find((game_id, ply))
         .select(moves::display)
@@ -168,7 +173,7 @@ pub fn display_of(conn: &mut DbConn, game_id: i32, ply: i32) -> Result<Option<St
 }
 
 /// The moves of a game from ply `first` on, as written.
-pub fn displays_from(conn: &mut DbConn, game_id: i32, first: i32) -> Result<Vec<String>, Error> {
+pub fn displays_from(conn: &mut DbConn, game_id: GameId, first: i32) -> Result<Vec<String>, Error> {
     Ok(per_backend!(conn, |c| moves::table
         .filter(moves::game_id.eq(game_id))
         .filter(moves::ply.ge(first))
@@ -178,7 +183,7 @@ pub fn displays_from(conn: &mut DbConn, game_id: i32, first: i32) -> Result<Vec<
 }
 
 /// Remove a game's plies from `first` on.
-pub fn delete_from(conn: &mut DbConn, game_id: i32, first: i32) -> Result<(), Error> {
+pub fn delete_from(conn: &mut DbConn, game_id: GameId, first: i32) -> Result<(), Error> {
     per_backend!(conn, |c| diesel::delete(
         moves::table
             .filter(moves::game_id.eq(game_id))

@@ -90,7 +90,17 @@ impl Answer for Option<i32> {
     }
 }
 
-/// An id, such as a new game's.
+/// A new game's id.
+impl Answer for crate::domain::ids::GameId {
+    fn to_text(&self) -> String {
+        self.to_string()
+    }
+    fn from_text(text: &str) -> Option<Self> {
+        text.parse().ok()
+    }
+}
+
+/// An id, such as a new tournament's.
 impl Answer for i32 {
     fn to_text(&self) -> String {
         self.to_string()

@@ -6,6 +6,7 @@
 use crate::db::schema::{email_outbox, users};
 use crate::db::{per_backend, DbConn};
 use crate::domain::codes::Coded;
+use crate::domain::ids::GameId;
 use crate::domain::mail_kind::{ClockNotice, Mail, MailKind, MailPolicy, MoveNote};
 use chrono::{Duration, NaiveDateTime};
 use diesel::prelude::*;
@@ -112,7 +113,7 @@ pub struct OutboxRow {
     #[diesel(deserialize_as = String)]
     pub kind: MailKind,
     pub user_id: i32,
-    pub game_id: Option<i32>,
+    pub game_id: Option<GameId>,
     pub ply: Option<i32>,
     pub payload: String,
     pub created_at: NaiveDateTime,
@@ -478,42 +479,48 @@ mod tests {
         let mails = [
             Mail::VerifyEmail,
             Mail::Digest,
-            Mail::ChallengeReceived { game: 3, from: 9 },
+            Mail::ChallengeReceived {
+                game: GameId(3),
+                from: 9,
+            },
             Mail::ChallengeAccepted {
-                game: 3,
+                game: GameId(3),
                 ply: 0,
                 from: 9,
             },
             Mail::YourTurn {
-                game: 3,
+                game: GameId(3),
                 ply: 7,
                 from: Some(9),
                 last_move: note.clone(),
             },
             Mail::YourTurn {
-                game: 3,
+                game: GameId(3),
                 ply: 0,
                 from: None,
                 last_move: None,
             },
-            Mail::ClockReminder { game: 3, ply: 7 },
+            Mail::ClockReminder {
+                game: GameId(3),
+                ply: 7,
+            },
             Mail::DrawOffer {
-                game: 3,
+                game: GameId(3),
                 ply: 7,
                 from: 9,
             },
             Mail::TakebackOffer {
-                game: 3,
+                game: GameId(3),
                 ply: 7,
                 from: 9,
             },
             Mail::GameOver {
-                game: 3,
+                game: GameId(3),
                 from: Some(9),
                 last_move: note,
             },
             Mail::ConditionalPlayed {
-                game: 3,
+                game: GameId(3),
                 ply: 8,
                 from: 9,
                 last_move: MoveNote {
@@ -538,7 +545,7 @@ mod tests {
                 last_day: day(14),
             },
             Mail::ClockNotice {
-                game: 3,
+                game: GameId(3),
                 ply: 7,
                 notice: ClockNotice::FlagFell,
                 about: Some(9),
@@ -559,7 +566,7 @@ mod tests {
     /// A queued row as the outbox stores it.
     fn row_of(
         kind: MailKind,
-        game_id: Option<i32>,
+        game_id: Option<GameId>,
         ply: Option<i32>,
         payload: String,
     ) -> OutboxRow {

@@ -6,6 +6,7 @@
 
 use crate::db::schema::{push_muted, push_outbox, push_subscriptions};
 use crate::db::{per_backend, DbConn};
+use crate::domain::ids::GameId;
 use crate::domain::mail_kind::{Mail, MailKind};
 use crate::domain::push_kind::PushKind;
 use chrono::{Duration, NaiveDateTime};
@@ -39,7 +40,7 @@ pub struct PushRow {
     pub subscription_id: i32,
     #[diesel(deserialize_as = String)]
     pub kind: MailKind,
-    pub game_id: Option<i32>,
+    pub game_id: Option<GameId>,
     pub ply: Option<i32>,
     pub payload: String,
     pub created_at: NaiveDateTime,

@@ -4,6 +4,7 @@
 use crate::db::schema::{rating_changes, ratings};
 use crate::db::{per_backend, DbConn};
 use crate::domain::error::Error;
+use crate::domain::ids::GameId;
 use crate::domain::rating::{Change, Rating, Standing};
 use chrono::{NaiveDateTime, TimeDelta};
 use diesel::prelude::*;
@@ -188,7 +189,7 @@ pub fn history(conn: &mut DbConn, user: i32, variant: &str) -> Result<Vec<Point>
 
 /// What game `game` did to each player's rating, by user id (none for a
 /// casual or unfinished game).
-pub fn of_game(conn: &mut DbConn, game: i32) -> Result<HashMap<i32, Change>, Error> {
+pub fn of_game(conn: &mut DbConn, game: GameId) -> Result<HashMap<i32, Change>, Error> {
     let rows: Vec<(i32, f64, f64, f64, f64, f64)> = per_backend!(conn, |c| rating_changes::table
         .filter(rating_changes::game_id.eq(game))
         .select((
@@ -448,7 +449,7 @@ pub fn write_standing(
 /// A game's change of one player's rating.
 pub fn insert_change(
     conn: &mut DbConn,
-    game: i32,
+    game: GameId,
     user: i32,
     variant: &str,
     change: &Change,
@@ -537,7 +538,7 @@ pub fn rated_between_since(
 }
 
 /// Set the place of a game in the order ratings moved.
-pub fn set_rating_seq(conn: &mut DbConn, game: i32, seq: i64) -> Result<(), Error> {
+pub fn set_rating_seq(conn: &mut DbConn, game: GameId, seq: i64) -> Result<(), Error> {
     diesel::update(crate::db::schema::games::table.find(game))
         .set(crate::db::schema::games::rating_seq.eq(Some(seq)))
         .execute(conn)?;
@@ -547,7 +548,7 @@ pub fn set_rating_seq(conn: &mut DbConn, game: i32, seq: i64) -> Result<(), Erro
 /// A finished rated game as a ratings rebuild replays it: id, variant,
 /// White, Black, result, end, place in the order ratings moved.
 pub type RatedEnding = (
-    i32,
+    GameId,
     String,
     Option<i32>,
     Option<i32>,

@@ -4,6 +4,7 @@
 use crate::db::schema::{team_match_games, team_match_players, team_matches};
 use crate::db::{per_backend, DbConn};
 use crate::domain::error::Error;
+use crate::domain::ids::GameId;
 use crate::domain::team_match::MatchStatus;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -112,7 +113,7 @@ pub fn set_lineup(conn: &mut DbConn, id: i32, team: i32, users: &[i32]) -> Resul
 }
 
 /// The match's games: (game, board, team with White).
-pub fn games(conn: &mut DbConn, id: i32) -> Result<Vec<(i32, i32, i32)>, Error> {
+pub fn games(conn: &mut DbConn, id: i32) -> Result<Vec<(GameId, i32, i32)>, Error> {
     Ok(team_match_games::table
         .filter(team_match_games::match_id.eq(id))
         .order((
@@ -131,7 +132,7 @@ pub fn games(conn: &mut DbConn, id: i32) -> Result<Vec<(i32, i32, i32)>, Error> 
 pub fn games_of_matches(
     conn: &mut DbConn,
     ids: &[i32],
-) -> Result<Vec<(i32, i32, i32, i32)>, Error> {
+) -> Result<Vec<(i32, GameId, i32, i32)>, Error> {
     Ok(team_match_games::table
         .filter(team_match_games::match_id.eq_any(ids))
         .select((
@@ -146,7 +147,7 @@ pub fn games_of_matches(
 pub fn add_game(
     conn: &mut DbConn,
     id: i32,
-    game: i32,
+    game: GameId,
     board: i32,
     white_team: i32,
 ) -> Result<(), Error> {
@@ -162,7 +163,7 @@ pub fn add_game(
 }
 
 /// The match a game belongs to, if one.
-pub fn match_of_game(conn: &mut DbConn, game: i32) -> Result<Option<i32>, Error> {
+pub fn match_of_game(conn: &mut DbConn, game: GameId) -> Result<Option<i32>, Error> {
     Ok(per_backend!(conn, |c| team_match_games::table
         .find(game)
         .select(team_match_games::match_id)
@@ -212,7 +213,10 @@ pub fn recent(conn: &mut DbConn, limit: i64) -> Result<Vec<MatchRow>, Error> {
 }
 
 /// The rows of the match's games.
-pub fn game_rows(conn: &mut DbConn, ids: &[i32]) -> Result<Vec<crate::db::games::GameRow>, Error> {
+pub fn game_rows(
+    conn: &mut DbConn,
+    ids: &[GameId],
+) -> Result<Vec<crate::db::games::GameRow>, Error> {
     use crate::db::schema::games;
     Ok(games::table
         .filter(games::id.eq_any(ids))

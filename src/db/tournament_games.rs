@@ -11,6 +11,7 @@ use crate::db::tournaments::TournamentRow;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus};
+use crate::domain::ids::GameId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -54,7 +55,12 @@ pub fn any_running(conn: &mut DbConn, tid: i32) -> Result<bool, Error> {
 
 /// Make game `id` a game of round `round` of `t`, under its silence and
 /// timeout rules.
-pub fn set_pairing(conn: &mut DbConn, id: i32, t: &TournamentRow, round: i32) -> Result<(), Error> {
+pub fn set_pairing(
+    conn: &mut DbConn,
+    id: GameId,
+    t: &TournamentRow,
+    round: i32,
+) -> Result<(), Error> {
     diesel::update(games::table.find(id))
         .set((
             games::tournament_id.eq(Some(t.id)),
@@ -141,7 +147,7 @@ pub fn nearing_deadline(
 }
 
 /// Mark game `id` never played: its player was replaced.
-pub fn mark_replaced(conn: &mut DbConn, id: i32) -> Result<(), Error> {
+pub fn mark_replaced(conn: &mut DbConn, id: GameId) -> Result<(), Error> {
     diesel::update(games::table.find(id))
         .set(games::reason.eq(Some(EndReason::Replaced.code())))
         .execute(conn)?;
@@ -151,7 +157,7 @@ pub fn mark_replaced(conn: &mut DbConn, id: i32) -> Result<(), Error> {
 /// Overrule a finished game's result: it is now `result`, by adjudication.
 pub fn overrule(
     conn: &mut DbConn,
-    id: i32,
+    id: GameId,
     result: GameResult,
     now: NaiveDateTime,
 ) -> Result<(), Error> {
@@ -178,7 +184,7 @@ pub struct Clocks {
 /// takeback or an outage's extension).
 pub fn extend_clocks(
     conn: &mut DbConn,
-    id: i32,
+    id: GameId,
     ply: i32,
     before: Clocks,
     after: Clocks,
@@ -214,7 +220,7 @@ pub fn moves_of_tournament(conn: &mut DbConn, tid: i32) -> Result<Vec<MoveRow>, 
 /// Store an imported record's end and moves in the game created for it.
 pub fn store_imported(
     conn: &mut DbConn,
-    id: i32,
+    id: GameId,
     result: GameResult,
     reason: EndReason,
     plies: &[NewMove],

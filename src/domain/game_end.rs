@@ -4,12 +4,13 @@
 //! it (`game::ended`); the entry layer says who listens (`crate::listen`).
 
 use crate::domain::game_state::{EndReason, GameResult};
+use crate::domain::ids::GameId;
 use chrono::NaiveDateTime;
 
 /// A game that has just ended, in the transaction that ended it.
 #[derive(Clone, Debug)]
 pub struct GameEnded {
-    pub game: i32,
+    pub game: GameId,
     pub tournament: Option<i32>,
     pub white: Option<i32>,
     pub black: Option<i32>,

@@ -4,6 +4,7 @@
 //! is rendered, so a mail says what is true when it goes out.
 
 use crate::domain::codes::text_codes;
+use crate::domain::ids::GameId;
 use chrono::NaiveDate;
 
 text_codes! {
@@ -117,26 +118,26 @@ pub enum Mail {
     /// "Confirm your address": the one mail sent to an unverified address.
     VerifyEmail,
     /// `from` challenged the reader to `game`.
-    ChallengeReceived { game: i32, from: i32 },
+    ChallengeReceived { game: GameId, from: i32 },
     /// `from` accepted the reader's challenge (the game is at `ply`).
-    ChallengeAccepted { game: i32, ply: i32, from: i32 },
+    ChallengeAccepted { game: GameId, ply: i32, from: i32 },
     /// The reader is to move in `game` at `ply`; `last_move` is what the
     /// opponent `from` just played (none at the start of a game).
     YourTurn {
-        game: i32,
+        game: GameId,
         ply: i32,
         from: Option<i32>,
         last_move: Option<MoveNote>,
     },
     /// The reader's time in `game` at `ply` is running out.
-    ClockReminder { game: i32, ply: i32 },
+    ClockReminder { game: GameId, ply: i32 },
     /// `from` offers a draw in `game` at `ply`.
-    DrawOffer { game: i32, ply: i32, from: i32 },
+    DrawOffer { game: GameId, ply: i32, from: i32 },
     /// `from` asks to take back their last move in `game` at `ply`.
-    TakebackOffer { game: i32, ply: i32, from: i32 },
+    TakebackOffer { game: GameId, ply: i32, from: i32 },
     /// `game` is over; `last_move` the move that ended it, if one did.
     GameOver {
-        game: i32,
+        game: GameId,
         from: Option<i32>,
         last_move: Option<MoveNote>,
     },
@@ -162,7 +163,7 @@ pub enum Mail {
     /// answered) was played in `game`, leaving it at `ply`; `from` is the
     /// opponent whose move it answered.
     ConditionalPlayed {
-        game: i32,
+        game: GameId,
         ply: i32,
         from: i32,
         last_move: MoveNote,
@@ -177,18 +178,18 @@ pub enum Mail {
     EmailChanging { token: i32 },
     /// A reply by mail did `act` ("your move Nf3 was played") in `game`,
     /// leaving it at `ply`.
-    ReplyDone { game: i32, ply: i32, act: String },
+    ReplyDone { game: GameId, ply: i32, act: String },
     /// A reply by mail in `game` was not acted on, for `reason`; with
     /// `ply`, the legal moves are listed while the game is still there.
     ReplyRefused {
-        game: i32,
+        game: GameId,
         ply: Option<i32>,
         reason: String,
     },
     /// A forfeit rule's notice about `game` at `ply` (`about`: the player it
     /// concerns; `detail`: what the event knew, in words).
     ClockNotice {
-        game: i32,
+        game: GameId,
         ply: i32,
         notice: ClockNotice,
         about: Option<i32>,
@@ -224,7 +225,7 @@ impl Mail {
     }
 
     /// The game the mail is about, if one.
-    pub fn game(&self) -> Option<i32> {
+    pub fn game(&self) -> Option<GameId> {
         match self {
             Mail::ChallengeReceived { game, .. }
             | Mail::ChallengeAccepted { game, .. }

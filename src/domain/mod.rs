@@ -14,6 +14,7 @@ pub mod form_fields;
 pub mod game_end;
 pub mod game_event;
 pub mod game_state;
+pub mod ids;
 pub mod mail_kind;
 pub mod pairing;
 pub mod piece_words;

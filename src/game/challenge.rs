@@ -10,6 +10,7 @@ use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::game_state::FEN_MAX;
 use crate::domain::game_state::{GameStatus, Side, UnratedReason};
+use crate::domain::ids::GameId;
 use crate::domain::mail_kind::Mail;
 use crate::domain::rating::in_range;
 use crate::domain::time_control::{self as clock, TimeControl};
@@ -101,7 +102,7 @@ pub fn create_game(
     creator: &User,
     challenge: &Challenge,
     now: NaiveDateTime,
-) -> Result<i32, Error> {
+) -> Result<GameId, Error> {
     let chosen =
         crate::posted::post::for_new_game(conn, creator, &challenge.variant)?.ok_or_else(|| {
             Error::Invalid(format!(
@@ -320,7 +321,7 @@ pub fn create_active_game(
     time_control: Option<&TimeControl>,
     leave_cap_days: Option<i32>,
     now: NaiveDateTime,
-) -> Result<i32, Error> {
+) -> Result<GameId, Error> {
     let pairing = Pairing {
         variant_id,
         white_id,
@@ -340,7 +341,7 @@ pub fn create_paired_game(
     conn: &mut DbConn,
     pairing: &Pairing,
     now: NaiveDateTime,
-) -> Result<i32, Error> {
+) -> Result<GameId, Error> {
     let Pairing {
         variant_id,
         white_id,
@@ -413,7 +414,7 @@ pub fn create_paired_game(
     })
 }
 
-pub fn accept(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Result<(), Error> {
+pub fn accept(conn: &mut DbConn, id: GameId, user: &User, now: NaiveDateTime) -> Result<(), Error> {
     let row = games::load(conn, id)?;
     if row.status != GameStatus::Pending {
         return Err(Error::Conflict(
@@ -493,7 +494,12 @@ pub fn accept(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Re
 }
 
 /// The opponent declines, or the challenger withdraws.
-pub fn decline(conn: &mut DbConn, id: i32, user: &User, now: NaiveDateTime) -> Result<(), Error> {
+pub fn decline(
+    conn: &mut DbConn,
+    id: GameId,
+    user: &User,
+    now: NaiveDateTime,
+) -> Result<(), Error> {
     let row = games::load(conn, id)?;
     if row.status != GameStatus::Pending {
         return Err(Error::Conflict("This challenge is no longer open.".into()));

@@ -18,6 +18,7 @@ use crate::db::DbConn;
 use crate::domain::conditional_line::{Line, LinePly};
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, COMMENT_MAX, MOVE_TEXT_MAX};
+use crate::domain::ids::GameId;
 use chrono::NaiveDateTime;
 use missive_rules::{Color, Game, Played};
 
@@ -257,7 +258,12 @@ pub fn store_line(conn: &mut DbConn, new: &NewLine, now: NaiveDateTime) -> Resul
 }
 
 /// Delete the line `line_id` of `user` in `game`, in a transaction.
-pub fn delete_line(conn: &mut DbConn, game: i32, user: &User, line_id: i32) -> Result<(), Error> {
+pub fn delete_line(
+    conn: &mut DbConn,
+    game: GameId,
+    user: &User,
+    line_id: i32,
+) -> Result<(), Error> {
     let row = games::load(conn, game)?;
     if side_of(&row, user.id).is_none() {
         return Err(Error::Forbidden(

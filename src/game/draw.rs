@@ -7,6 +7,7 @@ use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameResult, Side};
+use crate::domain::ids::GameId;
 use crate::domain::mail_kind::Mail;
 use crate::game::finish::{check_participant, finish};
 use crate::game::flag::end_if_flagged;
@@ -14,7 +15,7 @@ use chrono::NaiveDateTime;
 
 pub fn draw(
     conn: &mut DbConn,
-    id: i32,
+    id: GameId,
     user: &User,
     action: &str,
     now: NaiveDateTime,

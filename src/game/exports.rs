@@ -13,6 +13,7 @@ use crate::db::moves::{self, MoveRow};
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::GameStatus;
+use crate::domain::ids::GameId;
 use crate::domain::rating::Change;
 use crate::game::records::{write_rated_game, Format};
 use chrono::NaiveDateTime;
@@ -24,7 +25,7 @@ use std::sync::Arc;
 /// What a record is written from, in the game row.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct RecordKey {
-    id: i32,
+    id: GameId,
     format: Format,
     status: &'static str,
     result: Option<&'static str>,
@@ -130,7 +131,7 @@ pub fn load_rows(
 /// Read one game for an export (its moves only if its record is not kept).
 pub fn load_game(
     conn: &mut DbConn,
-    id: i32,
+    id: GameId,
     cache: &RecordCache,
     format: Format,
 ) -> Result<ExportRows, Error> {

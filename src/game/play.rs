@@ -8,6 +8,7 @@ use crate::db::users::User;
 use crate::db::{moves, DbConn, Stored, Writes};
 use crate::domain::error::{Error, MovedOn};
 use crate::domain::game_state::{EndReason, GameStatus, OnTimeout, Side, MOVE_TEXT_MAX};
+use crate::domain::ids::GameId;
 use crate::game::clock;
 use crate::game::conditional;
 use crate::game::flag;
@@ -101,7 +102,7 @@ pub struct UnsureMove {
 
 impl UnsureMove {
     /// Stored if the game's move at its ply is this player's and this move.
-    fn was_stored(&self, conn: &mut DbConn, game_id: i32) -> Result<bool, Error> {
+    fn was_stored(&self, conn: &mut DbConn, game_id: GameId) -> Result<bool, Error> {
         let stored = moves::played(conn, game_id, self.ply)?;
         Ok(stored.is_some_and(|(by, coordinate)| {
             by == self.user_id && coordinate == self.played.coordinate
@@ -142,7 +143,7 @@ impl Submitted {
 /// only preview it, the earlier unsure try if any, the time, and a write to
 /// store in the move's own transaction if it is stored.
 pub struct MoveSubmission<'a> {
-    pub id: i32,
+    pub id: GameId,
     pub user: &'a User,
     pub text: &'a str,
     pub expected_ply: Option<i32>,

@@ -17,6 +17,7 @@
 
 use crate::db::games::GameRow;
 use crate::domain::error::Error;
+use crate::domain::ids::GameId;
 use chrono::NaiveDateTime;
 use missive_rules::Game;
 use quick_cache::sync::Cache;
@@ -29,7 +30,7 @@ use std::sync::{Arc, OnceLock};
 #[derive(Hash, PartialEq)]
 struct GameKey<'a> {
     variant: &'a str,
-    id: i32,
+    id: GameId,
     created_at: NaiveDateTime,
     /// A taken-back ply can be played again differently: the same ply and
     /// FEN reached another way has another repetition history.
@@ -63,7 +64,7 @@ impl<'a> GameKey<'a> {
 /// A game restored from its stored position and history.
 pub struct Restored {
     variant: &'static str,
-    game_id: i32,
+    game_id: GameId,
     created_at: NaiveDateTime,
     takebacks: i32,
     ply: i32,

@@ -9,6 +9,7 @@ use crate::db::{game_notes, DbConn};
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameResult, GameStatus, Side};
+use crate::domain::ids::GameId;
 use crate::domain::rating::{signed, Change};
 use crate::game::restore;
 use crate::util::unstopped;
@@ -23,7 +24,7 @@ pub const NOTE_MAX: usize = 10_000;
 /// Save (or, when empty, delete) a user's private note on a game.
 pub fn save_note(
     conn: &mut DbConn,
-    game_id: i32,
+    game_id: GameId,
     user_id: i32,
     body: &str,
     now: NaiveDateTime,
@@ -225,7 +226,7 @@ pub fn write_rated_game(
 /// One game with its moves and player names, written out.
 pub fn export_game(
     conn: &mut DbConn,
-    id: i32,
+    id: GameId,
     site: &str,
     format: Format,
 ) -> Result<String, Error> {

@@ -11,6 +11,7 @@ use crate::db::{conditional_lines, game_events, moves, outbox, DbConn};
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
 use crate::domain::game_state::Side;
+use crate::domain::ids::GameId;
 use crate::domain::mail_kind::Mail;
 use crate::game::clock;
 use crate::game::finish::check_participant;
@@ -60,7 +61,7 @@ pub fn refused(row: &GameRow) -> Option<&'static str> {
 /// never refused the write lock for having read.
 pub fn takeback(
     conn: &mut DbConn,
-    id: i32,
+    id: GameId,
     user: &User,
     action: TakebackAction,
     now: NaiveDateTime,

@@ -4,6 +4,7 @@
 use crate::accounts::links::{self};
 use crate::config::Config;
 use crate::db::users::User;
+use crate::domain::ids::GameId;
 use chrono::Duration;
 use lettre::message::Mailbox;
 
@@ -67,7 +68,7 @@ pub struct Rendered {
 pub struct MailData {
     pub username: String,
     pub opponent: String,
-    pub game_id: i32,
+    pub game_id: GameId,
     pub variant_name: String,
     pub game_url: String,
     pub play_url: String,

@@ -12,6 +12,7 @@ use crate::db::outbox;
 use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
+use crate::domain::ids::GameId;
 use crate::domain::mail_kind::Mail;
 use crate::game::clock;
 use crate::game::restore;
@@ -21,7 +22,7 @@ use chrono::{NaiveDate, NaiveDateTime, Timelike};
 /// One game of a digest.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TurnGame {
-    pub game_id: i32,
+    pub game_id: GameId,
     pub variant_name: String,
     pub opponent: String,
     /// The opponent's last move, if any.
@@ -151,7 +152,7 @@ pub fn run_digests(conn: &mut DbConn, hour: u32, now: NaiveDateTime) -> Result<D
 }
 
 pub struct DigestItem {
-    pub game_id: i32,
+    pub game_id: GameId,
     pub variant_name: String,
     pub opponent: String,
     pub last_move: String,

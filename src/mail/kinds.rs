@@ -175,7 +175,7 @@ mod tests {
     fn a_subject_is_one_line() {
         let m = MailData {
             opponent: "bob".into(),
-            game_id: 7,
+            game_id: crate::domain::ids::GameId(7),
             last_move: "Nf3".into(),
             ..MailData::default()
         };

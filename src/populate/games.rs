@@ -7,6 +7,7 @@ use crate::db::bulk::{GameIns, HistoryIns, LineIns, MoveIns, NoteIns, OutboxIns,
 use crate::db::DbConn;
 use crate::domain::conditional_line::LinePly;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
+use crate::domain::ids::GameId;
 use crate::domain::mail_kind::Mail;
 use crate::domain::rating::{next_seq, rate_game};
 use crate::domain::time_control::TimeControl;
@@ -32,7 +33,7 @@ pub struct Spec {
 
 /// Make a game; its result if it finished.
 pub fn make(g: &mut Gen, spec: &Spec) -> Option<GameResult> {
-    let id = g.next_game;
+    let id = GameId(g.next_game);
     g.next_game += 1;
     let when = g.timeline_start + Duration::seconds((g.made as f64 * g.step_secs) as i64);
     g.made += 1;

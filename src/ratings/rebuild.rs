@@ -5,6 +5,7 @@ use crate::db::{ratings, DbConn};
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::game_state::GameResult;
+use crate::domain::ids::GameId;
 use crate::domain::rating::{next_seq, rate_game, Change, Standing};
 use chrono::NaiveDateTime;
 use std::collections::BTreeMap;
@@ -25,9 +26,9 @@ type Key = (i32, String);
 
 struct Replay {
     standings: BTreeMap<Key, Standing>,
-    changes: Vec<(i32, Key, Change, NaiveDateTime)>,
+    changes: Vec<(GameId, Key, Change, NaiveDateTime)>,
     /// Each game's place in the order ratings moved.
-    seqs: Vec<(i32, i64)>,
+    seqs: Vec<(GameId, i64)>,
     games: usize,
 }
 

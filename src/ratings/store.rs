@@ -3,6 +3,7 @@
 use crate::db::{ratings, DbConn};
 use crate::domain::error::Error;
 use crate::domain::game_end::GameEnded;
+use crate::domain::ids::GameId;
 use crate::domain::rating::{next_seq, rate_game, Change, Standing};
 use chrono::NaiveDateTime;
 
@@ -62,7 +63,7 @@ fn standing(conn: &mut DbConn, user: i32, variant: &str) -> Result<Standing, Err
 
 fn save(
     conn: &mut DbConn,
-    game: i32,
+    game: GameId,
     user: i32,
     variant: &str,
     next: &Standing,

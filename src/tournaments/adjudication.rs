@@ -9,6 +9,7 @@ use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus};
+use crate::domain::ids::GameId;
 use crate::domain::mail_kind::{ClockNotice, Mail};
 use crate::domain::tournament_state::NOTE_MAX;
 use crate::game::finish;
@@ -35,7 +36,7 @@ pub fn parse_result(raw: &str) -> Result<GameResult, Error> {
 /// tournament's director plays in.
 pub(crate) fn directed_game(
     conn: &mut DbConn,
-    game_id: i32,
+    game_id: GameId,
     director: &User,
 ) -> Result<(GameRow, TournamentRow), Error> {
     require_director(Some(director))?;
@@ -62,7 +63,7 @@ pub(crate) fn directed_game(
 /// pairing see it); a finished game's result is overruled.
 pub fn adjudicate(
     conn: &mut DbConn,
-    game_id: i32,
+    game_id: GameId,
     director: &User,
     result: &str,
     reason: &str,
@@ -143,7 +144,7 @@ pub fn adjudicate(
 /// A player of a tournament game asks its director to decide it.
 pub fn request_adjudication(
     conn: &mut DbConn,
-    game_id: i32,
+    game_id: GameId,
     user: &User,
     note: &str,
     now: NaiveDateTime,

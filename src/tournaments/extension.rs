@@ -9,6 +9,7 @@ use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
 use crate::domain::game_state::{GameStatus, Side};
+use crate::domain::ids::GameId;
 use crate::domain::mail_kind::{ClockNotice, Mail};
 use crate::domain::time_control::{self, DAY};
 use crate::domain::tournament_state::NOTE_MAX;
@@ -25,7 +26,7 @@ pub const MAX_EXTENSION_SECS: i64 = 60 * DAY;
 /// time of its own, only the player to move can be given more).
 pub fn extend(
     conn: &mut DbConn,
-    game_id: i32,
+    game_id: GameId,
     director: &User,
     side: &str,
     time: &str,

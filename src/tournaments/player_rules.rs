@@ -8,6 +8,7 @@ use crate::db::{entrants, tournament_games, DbConn};
 use crate::domain::error::Error;
 use crate::domain::game_event::EventKind;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
+use crate::domain::ids::GameId;
 use crate::domain::standings::{counts, scheduled_games};
 use crate::domain::time_control::utc_minute;
 use crate::tournaments::directors::named_player;
@@ -22,7 +23,7 @@ pub struct RuleAndFate {
 
 /// One of the player's games, as the page lists it.
 pub struct PlayerGame {
-    pub id: i32,
+    pub id: GameId,
     pub round: i32,
     pub opponent: String,
     pub result: String,
@@ -62,7 +63,7 @@ fn games_word(n: usize) -> &'static str {
     }
 }
 
-fn list(ids: &[i32]) -> String {
+fn list(ids: &[GameId]) -> String {
     ids.iter()
         .map(|id| format!("#{id}"))
         .collect::<Vec<_>>()
@@ -95,7 +96,7 @@ pub fn player_rules(conn: &mut DbConn, tid: i32, name: &str) -> Result<PlayerRul
         .filter_map(|g| games::opponent_of(g, u.id))
         .collect();
     let names = crate::db::users::user_names(conn, &opponents)?;
-    let lost = |reason: EndReason| -> Vec<i32> {
+    let lost = |reason: EndReason| -> Vec<GameId> {
         mine.iter()
             .filter(|g| lost_by(g, u.id) == Some(reason))
             .map(|g| g.id)
@@ -132,7 +133,7 @@ pub fn player_rules(conn: &mut DbConn, tid: i32, name: &str) -> Result<PlayerRul
                             player's games, up to this tournament's allowance."
                 .to_string(),
             Rule::OnTimeout => {
-                let flagged: Vec<i32> = running
+                let flagged: Vec<GameId> = running
                     .iter()
                     .filter(|g| g.flag_fell_side == Some(side_of(g, u.id)))
                     .map(|g| g.id)
@@ -178,7 +179,7 @@ pub fn player_rules(conn: &mut DbConn, tid: i32, name: &str) -> Result<PlayerRul
                 None => "The rule is off.".into(),
                 Some(_) => {
                     let threshold = scheduled.div_ceil(2).max(1);
-                    let warned: Vec<i32> = running
+                    let warned: Vec<GameId> = running
                         .iter()
                         .filter(|g| {
                             g.silence_ply == Some(g.ply)

@@ -6,6 +6,7 @@ use crate::db::{tournament_games, tournaments, DbConn};
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
+use crate::domain::ids::GameId;
 use crate::domain::standings::counts;
 use crate::tournaments::directors::{named_player, require_director};
 use crate::util::clip;
@@ -20,7 +21,7 @@ pub fn export_pgn(conn: &mut DbConn, tid: i32, site: &str) -> Result<String, Err
     let t = tournaments::load(conn, tid)?;
     let rows = tournament_games::of_tournament(conn, tid)?;
     let all_moves = tournament_games::moves_of_tournament(conn, tid)?;
-    let mut by_game: HashMap<i32, Vec<MoveRow>> = HashMap::new();
+    let mut by_game: HashMap<GameId, Vec<MoveRow>> = HashMap::new();
     for m in all_moves {
         by_game.entry(m.game_id).or_default().push(m);
     }
@@ -191,7 +192,7 @@ pub fn import_record(
     white: &str,
     black: &str,
     now: NaiveDateTime,
-) -> Result<i32, Error> {
+) -> Result<GameId, Error> {
     use crate::db::games::NewGame;
     use crate::db::moves::NewMove;
     require_director(Some(director))?;

@@ -5,6 +5,7 @@ use crate::db::tournaments::{self, TournamentRow};
 use crate::db::{byes, entrants, outbox, tournament_games, DbConn};
 use crate::domain::dutch;
 use crate::domain::error::Error;
+use crate::domain::ids::GameId;
 use crate::domain::mail_kind::Mail;
 use crate::domain::pairing::Pairing;
 use crate::domain::tournament_state::{TournamentFormat, TournamentStatus};
@@ -94,7 +95,7 @@ pub fn new_game(
     black: i32,
     round: i32,
     now: NaiveDateTime,
-) -> Result<i32, Error> {
+) -> Result<GameId, Error> {
     let tc = match &t.time_control {
         Some(text) => Some(
             text.parse::<crate::domain::time_control::TimeControl>()

@@ -12,6 +12,7 @@ use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::form_fields::{int_field, parse_time_control};
 use crate::domain::game_state::GameStatus;
+use crate::domain::ids::GameId;
 use crate::domain::standings::halves;
 use crate::domain::team_match::{score2, white_teams, MatchStatus, Team};
 use crate::game::challenge::{create_paired_game, read_rated, Pairing};
@@ -256,11 +257,11 @@ fn start(
 
 /// What a game's end sets off when it is no tournament's
 /// (`tournaments::game_ended`, in the transaction that ends it): the match of the game, if any, finishes with its last game.
-pub fn on_game_end(conn: &mut DbConn, game_id: i32, now: NaiveDateTime) -> Result<(), Error> {
+pub fn on_game_end(conn: &mut DbConn, game_id: GameId, now: NaiveDateTime) -> Result<(), Error> {
     let Some(id) = rows::match_of_game(conn, game_id)? else {
         return Ok(());
     };
-    let ids: Vec<i32> = rows::games(conn, id)?.iter().map(|g| g.0).collect();
+    let ids: Vec<GameId> = rows::games(conn, id)?.iter().map(|g| g.0).collect();
     let open = rows::game_rows(conn, &ids)?
         .iter()
         .any(|g| g.status != GameStatus::Finished);
@@ -275,7 +276,7 @@ pub fn on_game_end(conn: &mut DbConn, game_id: i32, now: NaiveDateTime) -> Resul
 
 /// One game of a board.
 pub struct BoardGame {
-    pub id: i32,
+    pub id: GameId,
     pub white: String,
     pub black: String,
     /// "1-0", "0-1", "1/2-1/2", or "*" while it runs.
@@ -331,7 +332,7 @@ pub fn summaries(conn: &mut DbConn, limit: i64) -> Result<Vec<MatchSummary>, Err
     let matches = rows::recent(conn, limit)?;
     let ids: Vec<i32> = matches.iter().map(|m| m.id).collect();
     let games = rows::games_of_matches(conn, &ids)?;
-    let game_rows: HashMap<i32, GameRow> =
+    let game_rows: HashMap<GameId, GameRow> =
         rows::game_rows(conn, &games.iter().map(|g| g.1).collect::<Vec<_>>())?
             .into_iter()
             .map(|r| (r.id, r))

@@ -8,6 +8,7 @@ use crate::db::users::User;
 use crate::db::{adjudications, byes, tournament_games, DbConn};
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameResult, GameStatus};
+use crate::domain::ids::GameId;
 use crate::domain::standings::counts;
 use crate::domain::tournament_state::TournamentFormat;
 use crate::tournaments::directors::require_director;
@@ -193,7 +194,7 @@ pub fn compute_standings(
 #[derive(Default)]
 struct ClockWatch {
     /// (game, tournament, white, black, deadline)
-    nearing: Vec<(i32, i32, i32, i32, NaiveDateTime)>,
+    nearing: Vec<(GameId, i32, i32, i32, NaiveDateTime)>,
     /// (player, tournament, until)
     on_leave: Vec<(i32, i32, String)>,
 }
@@ -253,15 +254,15 @@ fn clock_watch(conn: &mut DbConn, tids: &[i32], now: NaiveDateTime) -> Result<Cl
 pub struct Dashboard {
     pub tournaments: Vec<TournamentRow>,
     /// (game, tournament name, white, black, deadline)
-    pub nearing_timeout: Vec<(i32, String, String, String, NaiveDateTime)>,
+    pub nearing_timeout: Vec<(GameId, String, String, String, NaiveDateTime)>,
     /// (player, tournament name, leave until)
     pub on_leave: Vec<(String, String, String)>,
     /// (game, tournament name, loser, when)
-    pub forfeits: Vec<(i32, String, String, NaiveDateTime)>,
+    pub forfeits: Vec<(GameId, String, String, NaiveDateTime)>,
     /// (tournament name, player, why, when, cancelled)
     pub withdrawals: Vec<(String, String, String, NaiveDateTime, bool)>,
     /// (request id, game, tournament name, player, note, when)
-    pub requests: Vec<(i32, i32, String, String, String, NaiveDateTime)>,
+    pub requests: Vec<(i32, GameId, String, String, String, NaiveDateTime)>,
 }
 
 pub fn dashboard(

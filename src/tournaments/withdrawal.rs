@@ -7,6 +7,7 @@ use crate::db::users::User;
 use crate::db::{byes, entrants, outbox, tournament_games, DbConn};
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameResult, GameStatus, Side};
+use crate::domain::ids::GameId;
 use crate::domain::mail_kind::Mail;
 use crate::domain::standings::{counts, scheduled_games};
 use crate::domain::tournament_state::TournamentStatus;
@@ -23,7 +24,7 @@ use std::collections::HashSet;
 /// What a tournament's game's end sets off (`tournaments::game_ended`,
 /// inside the transaction that ends the game): the forfeit rule, then the
 /// tournament's next round.
-pub fn on_game_end(conn: &mut DbConn, game_id: i32, now: NaiveDateTime) -> Result<(), Error> {
+pub fn on_game_end(conn: &mut DbConn, game_id: GameId, now: NaiveDateTime) -> Result<(), Error> {
     let g = crate::db::games::load(conn, game_id)?;
     let Some(tid) = g.tournament_id else {
         return Ok(());

@@ -511,10 +511,11 @@ pub fn html(status: actix_web::http::StatusCode, body: impl Into<web::Bytes>) ->
 }
 
 /// Parse an id from the path: anything but a positive number is "not found".
-pub fn parse_id(raw: &str) -> Result<i32, Error> {
+pub fn parse_id(raw: &str) -> Result<crate::domain::ids::GameId, Error> {
     raw.parse::<i32>()
         .ok()
         .filter(|id| *id > 0)
+        .map(crate::domain::ids::GameId)
         .ok_or_else(|| Error::NotFound(format!("There is no game “{}”.", clip(raw, 40))))
 }
 

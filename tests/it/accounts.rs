@@ -574,7 +574,7 @@ fn a_deleted_account_leaves_its_finished_games_under_a_neutral_name(backend: Bac
         .as_array()
         .unwrap()
         .iter()
-        .find(|g| g["id"] == finished)
+        .find(|g| g["id"] == finished.get())
         .unwrap();
     assert_eq!(g["white"], neutral.as_str());
     // The running game was resigned (Bob wins); the challenge taken back.
@@ -668,7 +668,7 @@ fn the_export_holds_the_account_and_its_games_as_pgn(backend: Backend) {
     assert_eq!(doc["settings"]["confirm_moves"], true);
     assert!(!doc["sessions"].as_array().unwrap().is_empty());
     let game = &doc["games"][0];
-    assert_eq!(game["id"], id);
+    assert_eq!(game["id"], id.get());
     assert_eq!(game["moves"][0]["move"], "e4");
     assert_eq!(game["moves"][0]["comment"], "the usual");
     let pgn = game["pgn"].as_str().unwrap();

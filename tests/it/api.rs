@@ -226,7 +226,7 @@ fn every_api_route_with_read_and_play_tokens(backend: Backend) {
             .collect();
         assert_eq!(
             ids,
-            vec![i64::from(id)],
+            vec![i64::from(id.get())],
             "alice is White in the first game only"
         );
         assert_eq!(api.get("/games?status=finished").body["games"], json!([]));

@@ -3,6 +3,7 @@
 //! both backends.
 
 use crate::common;
+use missive::domain::ids::GameId;
 
 use common::{Backend, TestApp, TestClient};
 use diesel::prelude::*;
@@ -231,7 +232,7 @@ fn hostile_record_values_read_back_with_python_chess(backend: Backend) {
         } else {
             &players[1]
         };
-        let p = mover.play(first, "e4 // a \"q\" \\ {b}\r\nc");
+        let p = mover.play(GameId(first), "e4 // a \"q\" \\ {b}\r\nc");
         assert_eq!(p.status(), StatusCode::SEE_OTHER, "{}", p.body);
         let file = director.get(&format!("{url}/games.pgn")).body;
         let ours = record::parse_pgn(&file).unwrap();

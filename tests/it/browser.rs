@@ -8,6 +8,7 @@
 use crate::browser_kit;
 use crate::common;
 use crate::common::smtp;
+use missive::domain::ids::GameId;
 
 use anyhow::{anyhow, bail, Context, Result};
 use browser_kit::*;
@@ -465,7 +466,7 @@ fn the_play_link_page_fits_a_phone_and_plays_by_clicking() {
         .parse()
         .unwrap();
     bob.post(&format!("/games/{id}/accept"), &[]);
-    let mover = if alice.json(id)["side_to_move"] == "white" {
+    let mover = if alice.json(GameId(id))["side_to_move"] == "white" {
         "alice"
     } else {
         "bob"
@@ -475,7 +476,7 @@ fn the_play_link_page_fits_a_phone_and_plays_by_clicking() {
     )) as i32;
     let secret = missive::web::load_secret(&mut app.db(), None).unwrap();
     let link = missive::accounts::links::PlayLink {
-        game: id,
+        game: GameId(id),
         user,
         ply: 0,
         expires: chrono::Utc::now().timestamp() + 3600,

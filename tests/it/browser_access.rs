@@ -10,6 +10,7 @@
 
 use crate::browser_kit;
 use crate::common;
+use missive::domain::ids::GameId;
 
 use anyhow::{bail, Context, Result};
 use browser_kit::devtools::keys;
@@ -215,7 +216,7 @@ fn claimable(app: &TestApp, player: &str, opponent: &str) -> i32 {
         .execute(&mut conn)
         .unwrap();
     missive::clocks::forfeit::sweep(&mut conn, now).unwrap();
-    id
+    id.get()
 }
 
 /// `rounds` rated chess games of `player` against `opponent`, ended one a
@@ -289,7 +290,7 @@ fn play_link(app: &TestApp, id: i32, user_name: &str) -> String {
     )) as i32;
     let secret = missive::web::load_secret(&mut app.db(), None).unwrap();
     missive::accounts::links::PlayLink {
-        game: id,
+        game: GameId(id),
         user,
         ply: 0,
         expires: chrono::Utc::now().timestamp() + 3600,

@@ -7,6 +7,7 @@
 
 use crate::browser_kit;
 use crate::common;
+use missive::domain::ids::GameId;
 
 use anyhow::{bail, Result};
 use browser_kit::devtools::keys;
@@ -240,7 +241,7 @@ fn the_play_link_on_a_phone_shows_the_board_and_says_the_move_was_played() {
                 let user = app.user_id(&p.name);
                 let secret = missive::web::load_secret(&mut app.db(), None).unwrap();
                 missive::accounts::links::PlayLink {
-                    game: id,
+                    game: GameId(id),
                     user,
                     ply: 0,
                     expires: chrono::Utc::now().timestamp() + 3600,

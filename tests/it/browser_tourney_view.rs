@@ -6,6 +6,7 @@
 
 use crate::browser_kit;
 use crate::common;
+use missive::domain::ids::GameId;
 
 use anyhow::{bail, Result};
 use browser_kit::*;
@@ -263,7 +264,7 @@ fn a_two_board_team_match_is_played_to_its_end() {
             // (mate) and draws as Black; board 2, Deb wins both.
             let games = off_runtime(|| {
                 let conn = &mut appr.db();
-                let ids: Vec<i32> = missive::db::team_matches::games(conn, id)
+                let ids: Vec<GameId> = missive::db::team_matches::games(conn, id)
                     .unwrap()
                     .iter()
                     .map(|g| g.0)

@@ -3,6 +3,7 @@
 //! move's transaction, and dropped when they no longer match.
 
 use crate::common;
+use missive::domain::ids::GameId;
 
 use common::{Backend, TestApp, TestClient};
 use missive_rules::{Color, Game, MoveKind};
@@ -27,7 +28,7 @@ fn game_of(
     ]);
     let a = black.post(&format!("/games/{id}/accept"), &[]);
     assert_eq!(a.status, StatusCode::SEE_OTHER, "accept: {}", a.body);
-    id
+    id.get()
 }
 
 /// Rows of `table` for game `id` that also meet `and` (SQL; "" for all).
@@ -68,7 +69,7 @@ fn verified_game(backend: Backend) -> (TestApp, TestClient, TestClient, i32) {
 
 fn a_line_is_played_at_once_when_the_opponents_move_matches(backend: Backend) {
     let (app, alice, bob, id) = verified_game(backend);
-    assert_eq!(alice.play(id, "e4").status, StatusCode::SEE_OTHER);
+    assert_eq!(alice.play(GameId(id), "e4").status, StatusCode::SEE_OTHER);
     // Bob to move: Alice's lines, with a comment on her own move.
     assert_eq!(
         add_line(&alice, id, "e5 Nf3 // the main line; Nc6 Bb5").status,
@@ -80,7 +81,7 @@ fn a_line_is_played_at_once_when_the_opponents_move_matches(backend: Backend) {
         StatusCode::SEE_OTHER
     );
     assert_eq!(
-        lines(&alice.json(id)),
+        lines(&alice.json(GameId(id))),
         vec!["e5 Nf3 Nc6 Bb5", "c5 Nf3", "e5 Nf3 d6 d4"]
     );
     // Private: Bob's page and JSON, and a visitor's, show none of it.
@@ -91,18 +92,22 @@ fn a_line_is_played_at_once_when_the_opponents_move_matches(backend: Backend) {
         page.body
     );
     assert!(bob
-        .json(id)
+        .json(GameId(id))
         .get("conditional_lines")
         .unwrap()
         .as_array()
         .unwrap()
         .is_empty());
-    assert!(app.client().json(id).get("conditional_lines").is_none());
+    assert!(app
+        .client()
+        .json(GameId(id))
+        .get("conditional_lines")
+        .is_none());
     let mine = alice.get(&format!("/games/{id}"));
     assert!(mine.has("id=\"conditional-lines\"") && mine.has("e5 Nf3 Nc6 Bb5"));
 
-    assert_eq!(bob.play(id, "e5").status, StatusCode::SEE_OTHER);
-    let j = bob.json(id);
+    assert_eq!(bob.play(GameId(id), "e5").status, StatusCode::SEE_OTHER);
+    let j = bob.json(GameId(id));
     let m = moves(&j);
     assert_eq!(j["ply"], 3, "{j}");
     assert_eq!(m[2]["notation"], "Nf3");
@@ -112,7 +117,7 @@ fn a_line_is_played_at_once_when_the_opponents_move_matches(backend: Backend) {
     // Stored with the opponent's move, at the same moment.
     assert_eq!(m[2]["played_at"], m[1]["played_at"]);
     // What is left starts at Bob's next move; the c5 line is gone.
-    assert_eq!(lines(&alice.json(id)), vec!["Nc6 Bb5", "d6 d4"]);
+    assert_eq!(lines(&alice.json(GameId(id))), vec!["Nc6 Bb5", "d6 d4"]);
     // Marked in the move list and the PGN.
     assert!(bob.get(&format!("/games/{id}")).has("(conditional)"));
     let pgn = bob.get(&format!("/games/{id}.pgn")).body;
@@ -137,8 +142,8 @@ fn a_line_is_played_at_once_when_the_opponents_move_matches(backend: Backend) {
     assert!(payload[0].contains("\"answers\":\"e5\""), "{payload:?}");
 
     // Bob plays Nc6: Bb5 follows at once; then d6 would have no line left.
-    assert_eq!(bob.play(id, "Nc6").status, StatusCode::SEE_OTHER);
-    let j = alice.json(id);
+    assert_eq!(bob.play(GameId(id), "Nc6").status, StatusCode::SEE_OTHER);
+    let j = alice.json(GameId(id));
     assert_eq!(j["ply"], 5);
     assert_eq!(moves(&j)[4]["notation"], "Bb5");
     assert!(lines(&j).is_empty());
@@ -169,10 +174,10 @@ fn texts(app: &TestApp, sql: &str) -> Vec<String> {
 
 fn a_move_that_matches_no_line_drops_them_all(backend: Backend) {
     let (app, alice, bob, id) = verified_game(backend);
-    alice.play(id, "e4");
+    alice.play(GameId(id), "e4");
     assert_eq!(add_line(&alice, id, "e5 Nf3").status, StatusCode::SEE_OTHER);
-    assert_eq!(bob.play(id, "d5").status, StatusCode::SEE_OTHER);
-    let j = alice.json(id);
+    assert_eq!(bob.play(GameId(id), "d5").status, StatusCode::SEE_OTHER);
+    let j = alice.json(GameId(id));
     assert_eq!(j["ply"], 2);
     assert!(lines(&j).is_empty());
     assert_eq!(rows_of(&app, "conditional_lines", id, ""), 0);
@@ -199,7 +204,7 @@ fn a_refused_line_says_which_ply_and_why(backend: Backend) {
             "Ply 3 of the line (Bb5, your opponent's move)",
         ),
     ] {
-        let p = add_line(&alice, id, line);
+        let p = add_line(&alice, id.get(), line);
         assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY, "{line}");
         assert!(
             common::unescape(&p.body).contains(ply),
@@ -209,16 +214,16 @@ fn a_refused_line_says_which_ply_and_why(backend: Backend) {
         // The refused line comes back to correct.
         assert!(p.has(&format!(">{line}</textarea>")), "{}", p.body);
     }
-    let p = add_line(&alice, id, "e5 Nf3 Nc6");
+    let p = add_line(&alice, id.get(), "e5 Nf3 Nc6");
     assert!(common::unescape(&p.body).contains("ends with your opponent's move (Nc6)"));
-    let p = add_line(&alice, id, "");
+    let p = add_line(&alice, id.get(), "");
     assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY);
     // Two answers to one move are refused with the reason.
     assert_eq!(
-        add_line(&alice, id, "e5 Nf3 Nc6 Bb5").status,
+        add_line(&alice, id.get(), "e5 Nf3 Nc6 Bb5").status,
         StatusCode::SEE_OTHER
     );
-    let p = add_line(&alice, id, "e5 Nf3 Nc6 Bc4");
+    let p = add_line(&alice, id.get(), "e5 Nf3 Nc6 Bc4");
     assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(
         common::unescape(&p.body)
@@ -226,10 +231,10 @@ fn a_refused_line_says_which_ply_and_why(backend: Backend) {
         "{}",
         p.body
     );
-    let p = add_line(&alice, id, "e5 Nf3 Nc6 Bb5");
+    let p = add_line(&alice, id.get(), "e5 Nf3 Nc6 Bb5");
     assert!(p.has("already"));
     // Not the owner's turn to have lines: Bob is to move.
-    let p = add_line(&bob, id, "Nf3 Nc6");
+    let p = add_line(&bob, id.get(), "Nf3 Nc6");
     assert_eq!(p.status, StatusCode::FORBIDDEN, "{}", p.body);
     assert!(common::unescape(&p.body).contains("It is your move"));
     // Repetition rules count: a line may not rely on a move the rules forbid.
@@ -239,7 +244,7 @@ fn a_refused_line_says_which_ply_and_why(backend: Backend) {
 fn a_line_can_be_deleted_by_its_owner_only(backend: Backend) {
     let (app, alice, bob, id) = TestApp::game_of_alice_and_bob(backend);
     alice.play(id, "e4");
-    add_line(&alice, id, "e5 Nf3");
+    add_line(&alice, id.get(), "e5 Nf3");
     let line_id = alice.json(id)["conditional_lines"][0]["id"]
         .as_i64()
         .unwrap()
@@ -322,10 +327,10 @@ fn a_conditional_reply_uses_none_of_the_owners_clock(backend: Backend) {
     let alice = app.user("alice");
     let bob = app.user("bob");
     let id = game_of(&alice, &bob, "bob", "chess", "3d/move");
-    alice.play(id, "e4");
+    alice.play(GameId(id), "e4");
     add_line(&alice, id, "e5 Nf3");
-    bob.play(id, "e5");
-    let j = alice.json(id);
+    bob.play(GameId(id), "e5");
+    let j = alice.json(GameId(id));
     let m = moves(&j);
     assert_eq!(m[2]["conditional"], true);
     assert_eq!(m[2]["time_used_secs"], 0);
@@ -341,29 +346,32 @@ fn a_move_that_ends_the_game_plays_nothing(backend: Backend) {
     bob.play(id, "e5");
     alice.play(id, "g4");
     // Black to move; Alice (White) has a line for another answer.
-    assert_eq!(add_line(&alice, id, "Nc6 d3").status, StatusCode::SEE_OTHER);
+    assert_eq!(
+        add_line(&alice, id.get(), "Nc6 d3").status,
+        StatusCode::SEE_OTHER
+    );
     assert_eq!(bob.play(id, "Qh4#").status, StatusCode::SEE_OTHER);
     let j = alice.json(id);
     assert_eq!(j["status"], "finished");
     assert_eq!(j["ply"], 4);
-    assert_eq!(rows_of(&app, "conditional_lines", id, ""), 0);
+    assert_eq!(rows_of(&app, "conditional_lines", id.get(), ""), 0);
 }
 
 /// A line whose reply ends the game: the game ends with it, and both
 /// players get the "game over" mail, nobody a "your turn".
 fn a_conditional_reply_can_end_the_game(backend: Backend) {
     let (app, alice, bob, id) = verified_game(backend);
-    alice.play(id, "e4");
-    bob.play(id, "e5");
-    alice.play(id, "Qh5");
-    bob.play(id, "Nc6");
-    alice.play(id, "Bc4");
+    alice.play(GameId(id), "e4");
+    bob.play(GameId(id), "e5");
+    alice.play(GameId(id), "Qh5");
+    bob.play(GameId(id), "Nc6");
+    alice.play(GameId(id), "Bc4");
     assert_eq!(
         add_line(&alice, id, "Nf6 Qxf7#").status,
         StatusCode::SEE_OTHER
     );
-    bob.play(id, "Nf6");
-    let j = bob.json(id);
+    bob.play(GameId(id), "Nf6");
+    let j = bob.json(GameId(id));
     assert_eq!(j["status"], "finished");
     assert_eq!(j["result"], "1-0");
     assert_eq!(moves(&j)[6]["notation"], "Qxf7#");
@@ -386,9 +394,9 @@ fn a_move_racing_an_edit_of_the_lines_takes_one_order(backend: Backend) {
     let mut seen = [0, 0];
     for _ in 0..6 {
         let id = game_of(&alice, &bob, "bob", "chess", "");
-        alice.play(id, "e4");
+        alice.play(GameId(id), "e4");
         add_line(&alice, id, "e5 Nf3");
-        let line_id = alice.json(id)["conditional_lines"][0]["id"]
+        let line_id = alice.json(GameId(id))["conditional_lines"][0]["id"]
             .as_i64()
             .unwrap()
             .to_string();
@@ -400,10 +408,10 @@ fn a_move_racing_an_edit_of_the_lines_takes_one_order(backend: Backend) {
             )
             .status
         });
-        let mover = std::thread::spawn(move || b.play(id, "e5").status);
+        let mover = std::thread::spawn(move || b.play(GameId(id), "e5").status);
         let deleted = deleter.join().unwrap();
         assert_eq!(mover.join().unwrap(), StatusCode::SEE_OTHER);
-        let j = alice.json(id);
+        let j = alice.json(GameId(id));
         match j["ply"].as_i64().unwrap() {
             3 => {
                 assert_eq!(deleted, StatusCode::NOT_FOUND);
@@ -433,7 +441,7 @@ fn a_move_racing_an_edit_of_the_lines_takes_one_order(backend: Backend) {
 fn two_processes_play_a_reply_once(backend: Backend) {
     let (app, alice, bob, id) = TestApp::game_of_alice_and_bob(backend);
     alice.play(id, "e4");
-    add_line(&alice, id, "e5 Nf3");
+    add_line(&alice, id.get(), "e5 Nf3");
     let second = common::launch(app.config.clone());
     let bob2 = TestClient {
         base: second.base.clone(),
@@ -461,8 +469,8 @@ fn two_processes_play_a_reply_once(backend: Backend) {
     common::halt(second);
     let j = alice.json(id);
     assert_eq!(j["ply"], 3);
-    assert_eq!(rows_of(&app, "moves", id, ""), 3);
-    assert_eq!(rows_of(&app, "moves", id, "AND conditional"), 1);
+    assert_eq!(rows_of(&app, "moves", id.get(), ""), 3);
+    assert_eq!(rows_of(&app, "moves", id.get(), "AND conditional"), 1);
 }
 
 /// Every variant: a line whose moves are the variant's special forms where
@@ -478,12 +486,15 @@ fn a_line_in_every_variant(backend: Backend) {
     for v in missive_rules::variants() {
         let id = game_of(&alice, &bob, "bob", v.id(), "");
         // The game's own start: Chess960 draws one for each game.
-        let start = alice.json(id)["start_fen"].as_str().unwrap().to_string();
+        let start = alice.json(GameId(id))["start_fen"]
+            .as_str()
+            .unwrap()
+            .to_string();
         let (path, first, second) = find_line(*v, &start);
         let client = |c: Color| if c == Color::Black { &bob } else { &alice };
         let mut game = Game::new(*v, Some(&start)).unwrap();
         for mv in &path {
-            let p = client(game.side_to_move()).play(id, mv);
+            let p = client(game.side_to_move()).play(GameId(id), mv);
             assert_eq!(
                 p.status,
                 StatusCode::SEE_OTHER,
@@ -505,9 +516,9 @@ fn a_line_in_every_variant(backend: Backend) {
             p.body
         );
         let before = game.ply() as i64;
-        let p = opponent.play(id, &first.coordinate);
+        let p = opponent.play(GameId(id), &first.coordinate);
         assert_eq!(p.status, StatusCode::SEE_OTHER, "{}: {}", v.id(), p.body);
-        let j = owner.json(id);
+        let j = owner.json(GameId(id));
         assert_eq!(j["ply"].as_i64().unwrap(), before + 2, "{}: {text}", v.id());
         let m = moves(&j);
         let last = &m[m.len() - 1];
@@ -608,10 +619,10 @@ fn lines_work_in_tournaments_under_leave_and_every_clock(backend: Backend) {
     // Every clock: per move, a bank with schedule credit, none.
     for tc in ["1d/move", "50d +50d/10moves", "none"] {
         let id = game_of(&alice, &bob, "bob", "chess", tc);
-        alice.play(id, "e4");
+        alice.play(GameId(id), "e4");
         assert_eq!(add_line(&alice, id, "e5 Nf3").status, StatusCode::SEE_OTHER);
-        bob.play(id, "e5");
-        let j = alice.json(id);
+        bob.play(GameId(id), "e5");
+        let j = alice.json(GameId(id));
         assert_eq!(j["ply"], 3, "{tc}: {j}");
         assert_eq!(moves(&j)[2]["conditional"], true, "{tc}");
     }
@@ -630,10 +641,10 @@ fn lines_work_in_tournaments_under_leave_and_every_clock(backend: Backend) {
     )
     .unwrap();
     let id = game_of(&alice, &bob, "bob", "chess", "3d/move");
-    alice.play(id, "d4");
+    alice.play(GameId(id), "d4");
     add_line(&alice, id, "d5 c4");
-    bob.play(id, "d5");
-    let j = alice.json(id);
+    bob.play(GameId(id), "d5");
+    let j = alice.json(GameId(id));
     assert_eq!(moves(&j)[2]["notation"], "c4");
     assert_eq!(j["clock"]["white_on_leave"], true);
     // A tournament game between Bob and Carol.
@@ -646,7 +657,7 @@ fn lines_work_in_tournaments_under_leave_and_every_clock(backend: Backend) {
     };
     assert_eq!(white.play(game, "e4").status, StatusCode::SEE_OTHER);
     assert_eq!(
-        add_line(white, game, "c5 Nf3").status,
+        add_line(white, game.get(), "c5 Nf3").status,
         StatusCode::SEE_OTHER
     );
     assert_eq!(black.play(game, "c5").status, StatusCode::SEE_OTHER);

@@ -12,6 +12,7 @@ use crate::common::server_proc;
 use crate::common::stored;
 use missive::db::games;
 use missive::db::moves;
+use missive::domain::ids::GameId;
 
 use crate::common::smtp_sink::{free_port, SmtpSink};
 use diesel::prelude::*;
@@ -355,7 +356,7 @@ fn two_processes_on_one_postgres_database() {
 
 /// `n` chess games among four players, with `control`, begun at `started`
 /// (each player White in some, Black in others): their ids.
-fn clocked_games(db: &str, n: usize, control: &str, started: chrono::NaiveDateTime) -> Vec<i32> {
+fn clocked_games(db: &str, n: usize, control: &str, started: chrono::NaiveDateTime) -> Vec<GameId> {
     missive::listen();
     let pool = missive::db::connect(db, 2).expect("database");
     let mut conn = pool.get().unwrap();
@@ -395,7 +396,7 @@ fn two_processes_move_the_clocks_once_after_an_outage() {
     let dir = tempfile::tempdir().unwrap();
     let sink = SmtpSink::start();
     let down_since = missive::web::now() - chrono::Duration::hours(3);
-    let before: Vec<(i32, Option<chrono::NaiveDateTime>)> = {
+    let before: Vec<(GameId, Option<chrono::NaiveDateTime>)> = {
         // Begun before the service went down.
         let ids = clocked_games(&db, 4, "3d/move", down_since - chrono::Duration::hours(1));
         let mut conn = missive::db::Manager::new(&db).open().unwrap();
@@ -788,7 +789,7 @@ fn postgres_moves_are_tried_again_after_their_connections_are_lost() {
     drop(server);
     missive::listen();
     let mut conn = DbConn::Postgresql(diesel::PgConnection::establish(&db).unwrap());
-    let stored = moves::of_game(&mut conn, id).unwrap();
+    let stored = moves::of_game(&mut conn, GameId(id)).unwrap();
     let stored: Vec<(i32, String)> = stored.into_iter().map(|m| (m.ply, m.coordinate)).collect();
     assert_eq!(
         stored,
@@ -797,7 +798,7 @@ fn postgres_moves_are_tried_again_after_their_connections_are_lost() {
             (second.ply, second.coordinate)
         ]
     );
-    assert_eq!(games::load(&mut conn, id).unwrap().ply, 2);
+    assert_eq!(games::load(&mut conn, GameId(id)).unwrap().ply, 2);
     let mails = format!("SELECT COUNT(*) AS n FROM email_outbox WHERE game_id = {id} AND ply = 2");
     assert_eq!(count(&mut conn, &mails), 1, "one mail for the second move");
 }
@@ -821,7 +822,7 @@ fn a_move_stored_before_its_connection_was_lost_is_not_stored_again() {
     let positions = missive::game::positions::PositionCache::new(1 << 20);
     let now = missive::web::now();
     // Black answers 1. e4 with e5, told of an earlier try or not.
-    let e5 = |game: i32, earlier: Option<&play::UnsureMove>| {
+    let e5 = |game: GameId, earlier: Option<&play::UnsureMove>| {
         let mut conn = pool.get().unwrap();
         let (user, writes, positions) = (&black.user, &writes, &positions);
         play::queue_move(
@@ -841,7 +842,7 @@ fn a_move_stored_before_its_connection_was_lost_is_not_stored_again() {
         )
     };
     // 1. e4, then Black's e5 dies with its connection while being stored.
-    let mut unsure_e5 = |game: i32| {
+    let mut unsure_e5 = |game: GameId| {
         let mut conn = pool.get().unwrap();
         common::play_move(&mut conn, game, &white.user, "e4", Some(0), true, now).unwrap();
         scratch.kill_the_next_insert("moves");
@@ -850,26 +851,39 @@ fn a_move_stored_before_its_connection_was_lost_is_not_stored_again() {
             _ => panic!("the killed store is unsure"),
         }
     };
-    let unsure = unsure_e5(id);
+    let unsure = unsure_e5(GameId(id));
     let mut conn = pool.get().unwrap();
-    assert_eq!(games::load(&mut conn, id).unwrap().ply, 1, "nothing stored");
+    assert_eq!(
+        games::load(&mut conn, GameId(id)).unwrap().ply,
+        1,
+        "nothing stored"
+    );
     // Then it is stored after all (as a COMMIT whose answer was lost is).
-    common::play_move(&mut conn, id, &black.user, "e5", Some(1), true, now).unwrap();
-    match e5(id, Some(&unsure)).unwrap() {
+    common::play_move(&mut conn, GameId(id), &black.user, "e5", Some(1), true, now).unwrap();
+    match e5(GameId(id), Some(&unsure)).unwrap() {
         play::Submitted::Done(play::MoveOutcome::Committed { played }) => {
             assert_eq!(played.coordinate, "e7e5")
         }
         _ => panic!("the stored move is answered as played"),
     }
-    let stored = moves::of_game(&mut conn, id).unwrap().len();
+    let stored = moves::of_game(&mut conn, GameId(id)).unwrap().len();
     assert_eq!(stored, 2, "stored once");
     // Another game, where Black's other tab stored d5 at that ply.
     let other = load::new_game(&mut conn, &white, &black);
-    let unsure = unsure_e5(other);
-    common::play_move(&mut conn, other, &black.user, "d5", Some(1), true, now).unwrap();
+    let unsure = unsure_e5(GameId(other));
+    common::play_move(
+        &mut conn,
+        GameId(other),
+        &black.user,
+        "d5",
+        Some(1),
+        true,
+        now,
+    )
+    .unwrap();
     assert!(
         matches!(
-            e5(other, Some(&unsure)),
+            e5(GameId(other), Some(&unsure)),
             Err(missive::domain::error::Error::Conflict(_))
         ),
         "d5 is not taken for e5"
@@ -1004,7 +1018,7 @@ fn postgres_writes_are_tried_again_after_their_connections_are_lost() {
     let notes = "SELECT COUNT(*) AS n FROM game_notes WHERE body = 'after the kill'";
     assert_eq!(count(&mut conn, notes), 1);
     assert_ne!(
-        games::load(&mut conn, id).unwrap().status,
+        games::load(&mut conn, GameId(id)).unwrap().status,
         GameStatus::Active
     );
 }
@@ -1073,9 +1087,9 @@ fn a_write_committed_before_its_connection_was_lost_is_not_done_again() {
     );
     // A refusal after a write: White's flag has fallen when White accepts.
     let (id, white, black) = &players[0];
-    draw::draw(&mut conn, *id, &black.user, "offer", now).unwrap();
+    draw::draw(&mut conn, GameId(*id), &black.user, "offer", now).unwrap();
     let late = now + chrono::TimeDelta::days(4);
-    let accept = |c: &mut DbConn| draw::draw(c, *id, &white.user, "accept", late);
+    let accept = |c: &mut DbConn| draw::draw(c, GameId(*id), &white.user, "accept", late);
     let flag_fell = |r: Result<(), Error>| {
         matches!(
             r,
@@ -1083,13 +1097,13 @@ fn a_write_committed_before_its_connection_was_lost_is_not_done_again() {
         )
     };
     assert!(flag_fell(once(&mut conn, "k3", false, late, accept)));
-    let row = games::load(&mut conn, *id).unwrap();
+    let row = games::load(&mut conn, GameId(*id)).unwrap();
     let forfeit = Some(EndReason::TimeForfeit);
     assert_eq!(row.reason, forfeit, "the forfeit stands");
     assert!(flag_fell(once(&mut conn, "k3", true, late, |_| Ok(()))));
     // A failure rolls back what was written before it and keeps no key.
     let failing = |c: &mut DbConn| -> Result<i32, Error> {
-        missive::game::records::save_note(c, *id, white.user.id, "rolled back", now)?;
+        missive::game::records::save_note(c, GameId(*id), white.user.id, "rolled back", now)?;
         Err(Error::Internal("the server failed".into()))
     };
     assert!(matches!(

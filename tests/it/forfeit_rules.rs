@@ -5,6 +5,7 @@
 
 use crate::common;
 use crate::common::tournament_kit::{t0, user};
+use missive::domain::ids::GameId;
 
 use chrono::{Duration, NaiveDate, NaiveDateTime};
 use common::{Backend, TestApp};
@@ -69,7 +70,7 @@ fn tournament(
     (tid, close)
 }
 
-fn notices(conn: &mut DbConn, notice: ClockNotice) -> Vec<(i32, Option<i32>)> {
+fn notices(conn: &mut DbConn, notice: ClockNotice) -> Vec<(i32, Option<GameId>)> {
     outbox::all(conn)
         .unwrap()
         .into_iter()
@@ -421,7 +422,7 @@ fn outage_moves_the_clocks_once_with_two_racing_sweepers(backend: Backend) {
     let amy = user(conn, "amy");
     let bob = user(conn, "bob");
     let tc: missive::domain::time_control::TimeControl = "3d/move".parse().unwrap();
-    let ids: Vec<i32> = (0..3)
+    let ids: Vec<GameId> = (0..3)
         .map(|_| {
             challenge::create_active_game(conn, "chess", amy.id, bob.id, Some(&tc), None, t0())
                 .unwrap()
@@ -584,7 +585,7 @@ fn reminders_are_chosen_in_the_settings(backend: Backend) {
     assert!(alice.get("/settings").has("name=\"reminders\" value=\"\""));
 }
 
-fn kinds_and_details(conn: &mut DbConn, game: i32) -> Vec<(String, String)> {
+fn kinds_and_details(conn: &mut DbConn, game: GameId) -> Vec<(String, String)> {
     game_events::events_of(conn, game)
         .unwrap()
         .into_iter()

@@ -5,6 +5,7 @@
 //! SQLite and on PostgreSQL.
 
 use crate::common;
+use missive::domain::ids::GameId;
 
 use common::{declared_fields, declared_routes, Backend, TestApp, TestClient};
 use missive::db::tournament_games;
@@ -144,7 +145,7 @@ impl Sweep<'_> {
 /// The ids a sweep puts in path parts: games and tournaments in different
 /// states, so handlers go deep, not only into "not found".
 struct Ids {
-    games: Vec<i32>,
+    games: Vec<GameId>,
     tournaments: Vec<i32>,
 }
 
@@ -156,8 +157,8 @@ fn path_values(param: &str, ids: &Ids) -> Vec<String> {
         _ => ids
             .games
             .iter()
-            .chain(&ids.tournaments)
-            .map(i32::to_string)
+            .map(GameId::to_string)
+            .chain(ids.tournaments.iter().map(i32::to_string))
             .collect(),
     };
     let long = "9".repeat(3000);

@@ -4,6 +4,7 @@
 
 use crate::common;
 use crate::common::smtp;
+use missive::domain::ids::GameId;
 
 use chrono::Duration;
 use common::{csrf_from, Backend, TestApp};
@@ -116,7 +117,7 @@ fn started_game(app: &TestApp) -> (common::TestClient, common::TestClient, i32) 
         bob.post(&format!("/games/{id}/accept"), &[]).status,
         StatusCode::SEE_OTHER
     );
-    (alice, bob, id)
+    (alice, bob, id.get())
 }
 
 fn a_move_mails_the_opponent_once_with_a_working_link(backend: Backend) {
@@ -142,7 +143,7 @@ fn a_move_mails_the_opponent_once_with_a_working_link(backend: Backend) {
     assert_eq!(page.status, StatusCode::OK, "{}", page.body);
     assert!(page.has("Your move, alice"), "{}", page.body);
     sink.clear();
-    let p = alice.play(id, "e4 // your move, Bob");
+    let p = alice.play(GameId(id), "e4 // your move, Bob");
     assert_eq!(p.status, StatusCode::SEE_OTHER, "{}", p.body);
     let r = drain(&app, &s, missive::web::now());
     assert_eq!(r.sent, 1);
@@ -228,7 +229,7 @@ fn a_move_mails_the_opponent_once_with_a_working_link(backend: Backend) {
         "{}",
         p.body
     );
-    assert_eq!(alice.json(id)["ply"], 1, "a preview stores nothing");
+    assert_eq!(alice.json(GameId(id))["ply"], 1, "a preview stores nothing");
     let tag = "<input type=\"hidden\" name=\"move\" value=\"";
     let at = p.body.find(tag).expect("the confirm form") + tag.len();
     let confirm = common::unescape(&p.body[at..at + p.body[at..].find('"').unwrap()]);
@@ -239,7 +240,7 @@ fn a_move_mails_the_opponent_once_with_a_working_link(backend: Backend) {
         app.count("SELECT COUNT(*) AS n FROM moves WHERE comment = 'over to you'"),
         1
     );
-    let j = alice.json(id);
+    let j = alice.json(GameId(id));
     assert_eq!(j["ply"], 2);
     assert_eq!(j["moves"][1]["notation"], "e5", "{j}");
     // Reused: refused, nothing stored.
@@ -269,7 +270,7 @@ fn link_is_refused_when_tampered_expired_or_foreign(backend: Backend) {
     let now = missive::web::now();
     let alice_id = 1; // the first user signed up
     let good = PlayLink {
-        game: id,
+        game: GameId(id),
         user: alice_id,
         ply: 0,
         expires: (now + Duration::hours(1)).and_utc().timestamp(),
@@ -340,7 +341,7 @@ fn link_is_refused_when_tampered_expired_or_foreign(backend: Backend) {
         ],
     );
     assert_eq!(p.status, StatusCode::FORBIDDEN);
-    assert_eq!(alice.json(id)["ply"], 0);
+    assert_eq!(alice.json(GameId(id))["ply"], 0);
 }
 
 fn smtp_down_keeps_mail_queued_and_sends_it_once(backend: Backend) {
@@ -369,7 +370,7 @@ fn smtp_down_keeps_mail_queued_and_sends_it_once(backend: Backend) {
         .filter(|r| r.sent_at.is_none())
         .all(|r| r.attempts == 2));
     // A move while SMTP is down is accepted at once and queued.
-    assert_eq!(alice.play(id, "e4").status, StatusCode::SEE_OTHER);
+    assert_eq!(alice.play(GameId(id), "e4").status, StatusCode::SEE_OTHER);
     assert_eq!(app.count("SELECT COUNT(*) AS n FROM email_outbox"), 3);
     // A restart in between loses nothing.
     app.restart();
@@ -411,7 +412,7 @@ fn two_workers_send_each_mail_once(backend: Backend) {
         let mut conn = app.db();
         for _ in 0..60 {
             let accepted = Mail::ChallengeAccepted {
-                game: id,
+                game: GameId(id),
                 ply: 0,
                 from: 2,
             };
@@ -597,13 +598,13 @@ fn mail_policy_and_one_click_unsubscribe(backend: Backend) {
     );
     assert_eq!(p.status, StatusCode::OK, "{}", p.body);
     assert!(p.has("no more mail"));
-    assert_eq!(alice.play(id, "e4").status, StatusCode::SEE_OTHER);
+    assert_eq!(alice.play(GameId(id), "e4").status, StatusCode::SEE_OTHER);
     assert_eq!(turns_for(2), 0);
     // Back to every turn on the settings page.
     let p = bob.post("/settings/mail", &[("policy", "every")]);
     assert_eq!(p.status, StatusCode::SEE_OTHER);
-    assert_eq!(bob.play(id, "e5").status, StatusCode::SEE_OTHER);
-    assert_eq!(alice.play(id, "Nf3").status, StatusCode::SEE_OTHER);
+    assert_eq!(bob.play(GameId(id), "e5").status, StatusCode::SEE_OTHER);
+    assert_eq!(alice.play(GameId(id), "Nf3").status, StatusCode::SEE_OTHER);
     assert_eq!(turns_for(2), 1);
     // Digest: no per-turn mail.
     assert_eq!(
@@ -611,8 +612,8 @@ fn mail_policy_and_one_click_unsubscribe(backend: Backend) {
         StatusCode::SEE_OTHER
     );
     assert!(bob.get("/settings/mail").has("value=\"digest\" checked"));
-    assert_eq!(bob.play(id, "Nc6").status, StatusCode::SEE_OTHER);
-    assert_eq!(alice.play(id, "Bc4").status, StatusCode::SEE_OTHER);
+    assert_eq!(bob.play(GameId(id), "Nc6").status, StatusCode::SEE_OTHER);
+    assert_eq!(alice.play(GameId(id), "Bc4").status, StatusCode::SEE_OTHER);
     assert_eq!(turns_for(2), 1);
     // Bad values, no login, no CSRF.
     assert_eq!(
@@ -706,7 +707,7 @@ fn service_game(
     black: &missive::db::users::User,
     at: chrono::NaiveDateTime,
     moves: &[&str],
-) -> i32 {
+) -> GameId {
     use missive::game::challenge;
     use missive::game::challenge::Challenge;
 
@@ -733,7 +734,7 @@ fn service_game(
         let r = common::play_move(&mut conn, id, mover, m, None, true, t).unwrap();
         assert!(matches!(r, MoveOutcome::Committed { .. }));
     }
-    id
+    GameId(id.get())
 }
 
 fn at(s: &str) -> chrono::NaiveDateTime {
@@ -762,7 +763,7 @@ fn daily_digest_once_a_day_right_games_right_order(backend: Backend) {
     service_game(&app, &erin, &bob, t0, &[]);
     service_game(&app, &frank, &bob, t0, &[]);
     let mut conn = app.db();
-    let listed: Vec<i32> = digest::games_to_list(&mut conn, alice.id, t0)
+    let listed: Vec<GameId> = digest::games_to_list(&mut conn, alice.id, t0)
         .unwrap()
         .iter()
         .map(|g| g.game_id)
@@ -830,7 +831,10 @@ fn daily_digest_once_a_day_right_games_right_order(backend: Backend) {
             .find(&format!("Game {g} (Chess)"))
             .unwrap_or_else(|| panic!("game {g} listed: {plain}"))
     };
-    assert!(pos(g3) < pos(g1) && pos(g1) < pos(g2), "{plain}");
+    assert!(
+        pos(g3.get()) < pos(g1.get()) && pos(g1.get()) < pos(g2.get()),
+        "{plain}"
+    );
     assert!(!plain.contains(&format!("Game {g4} ")), "{plain}");
     assert!(plain.contains("carol, who played e4"), "{plain}");
     assert!(plain.contains("waiting for 1 day 21 hours"), "{plain}");
@@ -841,7 +845,7 @@ fn daily_digest_once_a_day_right_games_right_order(backend: Backend) {
         );
     }
     // The play link of the digest plays that move.
-    let link = play_link(&plain[pos(g1)..]);
+    let link = play_link(&plain[pos(g1.get())..]);
     let p = app.client().get(&link);
     assert_eq!(p.status, StatusCode::OK, "{link}: {}", p.body);
     // The next day, still her move everywhere: a new digest.
@@ -977,7 +981,7 @@ fn digest_lists_least_time_left_first(backend: Backend) {
     let day = clocked(&mut conn, "1d/move", t0 + Duration::minutes(30));
     let now = t0 + Duration::hours(1);
     let list = digest::games_to_list(&mut conn, alice.id, now).unwrap();
-    let ids: Vec<i32> = list.iter().map(|g| g.game_id).collect();
+    let ids: Vec<GameId> = list.iter().map(|g| g.game_id).collect();
     assert_eq!(ids, vec![day, week, unclocked]);
     assert_eq!(list[0].time_left_secs, Some(23 * 3600 + 30 * 60));
     assert_eq!(list[1].time_left_secs, Some(7 * 86400 - 3600));
@@ -1001,7 +1005,7 @@ fn digest_lists_least_time_left_first(backend: Backend) {
     let plain = &text[..text.find("text/html").expect("an HTML part")];
     let pos = |g: i32| plain.find(&format!("Game {g} (Chess)")).unwrap();
     assert!(
-        pos(day) < pos(week) && pos(week) < pos(unclocked),
+        pos(day.get()) < pos(week.get()) && pos(week.get()) < pos(unclocked.get()),
         "{plain}"
     );
     assert!(plain.contains("the least time left first"), "{plain}");
@@ -1022,13 +1026,13 @@ fn enqueue_follows_verification_and_policy(backend: Backend) {
             let u = service_user(&app, &format!("queue{n}"), policy, verified, now);
             let mails = [
                 Mail::YourTurn {
-                    game,
+                    game: GameId(game),
                     ply: 777,
                     from: None,
                     last_move: None,
                 },
                 Mail::GameOver {
-                    game,
+                    game: GameId(game),
                     from: None,
                     last_move: None,
                 },

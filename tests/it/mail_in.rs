@@ -2,6 +2,7 @@
 //! a mail server's pipe transport does, on the test app's database.
 
 use crate::common;
+use missive::domain::ids::GameId;
 
 use common::{Backend, TestApp};
 use missive::accounts::links::ReplyToken;
@@ -54,7 +55,7 @@ fn reply(from: &str, to: &str, id: &str, body: &str) -> String {
     )
 }
 
-fn address(app: &TestApp, game: i32, user: i32, ply: i32, expires_in: i64) -> String {
+fn address(app: &TestApp, game: GameId, user: i32, ply: i32, expires_in: i64) -> String {
     ReplyToken {
         game,
         user,
@@ -64,7 +65,7 @@ fn address(app: &TestApp, game: i32, user: i32, ply: i32, expires_in: i64) -> St
     .address(&app.secret(), "missive.test")
 }
 
-fn plies(app: &TestApp, game: i32) -> i64 {
+fn plies(app: &TestApp, game: GameId) -> i64 {
     app.count(&format!(
         "SELECT CAST(ply AS BIGINT) AS n FROM games WHERE id = {game}"
     ))

@@ -10,6 +10,7 @@
 //! `CI` or `MISSIVE_TEST_MTA=1` set (`.ci/run` sets it) it fails instead.
 
 use crate::common;
+use missive::domain::ids::GameId;
 
 use common::{Backend, TestApp};
 use lettre::address::Envelope;
@@ -236,7 +237,7 @@ fn reply(from: &str, to: &str, id: &str, body: &str) -> String {
     )
 }
 
-fn plies(app: &TestApp, game: i32) -> i64 {
+fn plies(app: &TestApp, game: GameId) -> i64 {
     app.count(&format!(
         "SELECT CAST(ply AS BIGINT) AS n FROM games WHERE id = {game}"
     ))

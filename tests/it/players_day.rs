@@ -1,6 +1,7 @@
 //! Issue 64's rough edges that show over HTTP, on SQLite and on PostgreSQL.
 
 use crate::common;
+use missive::domain::ids::GameId;
 
 use common::{Backend, TestApp};
 use reqwest::StatusCode;
@@ -141,7 +142,7 @@ fn finished_rated_game(backend: Backend) -> (TestApp, common::TestClient, common
     bob.play(id, "e5");
     let r = bob.post(&format!("/games/{id}/resign"), &[("confirm", "1")]);
     assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
-    (app, alice, bob, id)
+    (app, alice, bob, id.get())
 }
 
 /// Finding 9: the profile's rating chart says when its games were played.
@@ -219,7 +220,7 @@ fn a_finished_game_offers_a_rematch_and_the_next_game(backend: Backend) {
     assert_eq!(j["black"], "alice", "{j}");
     assert_eq!(j["white"], "bob", "{j}");
     assert_eq!(j["rated"], true, "{j}");
-    let old = alice.json(id);
+    let old = alice.json(GameId(id));
     assert_eq!(j["time_control"], old["time_control"], "{j}");
     assert_eq!(j["variant"], "chess");
 }

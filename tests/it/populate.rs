@@ -2,6 +2,7 @@
 //! standings and ratings read them as they read what play stored.
 
 use crate::common;
+use missive::domain::ids::GameId;
 
 use common::{Backend, TestApp};
 use diesel::prelude::*;
@@ -115,14 +116,14 @@ fn populated_rows_load_on_every_page(backend: Backend) {
     );
     let mut moved = false;
     for id in to_move.iter().take(5) {
-        let fen = me.json(*id)["fen"].as_str().unwrap().to_string();
+        let fen = me.json(GameId(*id))["fen"].as_str().unwrap().to_string();
         let chess = missive_rules::variant("chess").unwrap();
         let game = missive_rules::Game::new(chess, Some(&fen)).unwrap();
         let Some(mv) = game.legal_moves().first() else {
             continue;
         };
         let text = game.format(mv, missive_rules::Notation::Coordinate);
-        let p = me.play(*id, &text);
+        let p = me.play(GameId(*id), &text);
         assert_eq!(p.status, StatusCode::SEE_OTHER, "{id} {text}: {}", p.body);
         moved = true;
         break;

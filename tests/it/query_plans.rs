@@ -20,6 +20,7 @@
 //! neither scanned.
 
 use crate::common;
+use missive::domain::ids::GameId;
 
 use common::{Backend, TestApp, TestClient};
 use diesel::prelude::*;
@@ -137,11 +138,14 @@ fn visit_pages(me: &TestClient, t: &Targets) {
         assert_eq!(p.status, StatusCode::OK, "{page}: {}", p.body);
     }
     // A move: the first legal one of the position.
-    let fen = me.json(running)["fen"].as_str().unwrap().to_string();
+    let fen = me.json(GameId(running))["fen"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let game =
         missive_rules::Game::new(missive_rules::variant("chess").unwrap(), Some(&fen)).unwrap();
     let mv = game.format(&game.legal_moves()[0], missive_rules::Notation::Coordinate);
-    let p = me.play(running, &mv);
+    let p = me.play(GameId(running), &mv);
     assert_eq!(p.status, StatusCode::SEE_OTHER, "move {mv}: {}", p.body);
     assert_eq!(me.get(&format!("/games/{running}")).status, StatusCode::OK);
 }

@@ -5,6 +5,7 @@
 
 use crate::common;
 use missive::db::games;
+use missive::domain::ids::GameId;
 
 use chrono::{NaiveDateTime, TimeDelta};
 use common::{Backend, TestApp};
@@ -31,12 +32,14 @@ fn rated_game(conn: &mut DbConn, variant: &str, white: i32, black: i32, at: Naiv
         rated: true,
         weekends_free: false,
     };
-    missive::game::challenge::create_paired_game(conn, &pairing, at).unwrap()
+    missive::game::challenge::create_paired_game(conn, &pairing, at)
+        .unwrap()
+        .get()
 }
 
 /// End game `id` with `result` at `at`, the one way games end.
 fn end(conn: &mut DbConn, id: i32, result: GameResult, at: NaiveDateTime) {
-    let row = games::load(conn, id).unwrap();
+    let row = games::load(conn, GameId(id)).unwrap();
     missive::game::finish::finish(conn, &row, result, EndReason::Agreement, None, at).unwrap();
 }
 
@@ -326,7 +329,7 @@ fn games_ending_at_once_move_ratings_once_each(backend: Backend) {
                     // Of two resignations of one game, one ends it; the other
                     // is told the game is over (or, on SQLite, may find the
                     // database busy): either way it moves nothing.
-                    let _ = missive::game::resign::resign(&mut c, game, who, now);
+                    let _ = missive::game::resign::resign(&mut c, GameId(game), who, now);
                 });
             }
         });

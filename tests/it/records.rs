@@ -3,6 +3,7 @@
 
 use crate::common;
 use missive::db::games;
+use missive::domain::ids::GameId;
 
 use common::{Backend, TestApp, TestClient};
 use missive_rules::record;
@@ -67,7 +68,7 @@ fn fools_mate(alice: &TestClient, bob: &TestClient, id: i32) {
         (alice, "g4"),
         (bob, "Qh4#"),
     ] {
-        let p = who.play(id, mv);
+        let p = who.play(GameId(id), mv);
         assert_eq!(p.status, StatusCode::SEE_OTHER, "{mv}: {}", p.body);
     }
 }
@@ -78,7 +79,7 @@ fn replay_pages_show_stored_positions(backend: Backend) {
     let bob = app.user("bob");
     let id = start(&alice, &bob, "chess");
     fools_mate(&alice, &bob, id);
-    let j = alice.json(id);
+    let j = alice.json(GameId(id));
     let moves = j["moves"].as_array().unwrap();
     let anon = app.client();
     // Ply 0 is the start FEN; ply N the FEN stored with move N; the rules
@@ -124,7 +125,7 @@ fn replay_pages_show_stored_positions(backend: Backend) {
     assert_eq!(anon.get(&format!("/games/{id}")).fen(), j["fen"]);
     // While replaying an active game the player gets no move form.
     let id2 = start(&alice, &bob, "chess");
-    alice.play(id2, "e4");
+    alice.play(GameId(id2), "e4");
     assert!(bob.get(&format!("/games/{id2}")).has("id=\"move-form\""));
     assert!(!bob
         .get(&format!("/games/{id2}?ply=0"))
@@ -141,7 +142,7 @@ fn replay_pages_show_stored_positions(backend: Backend) {
 fn play_some(alice: &TestClient, bob: &TestClient, id: i32, variant: &str, n: usize) {
     let v = missive_rules::variant(variant).unwrap();
     for i in 0..n {
-        let j = alice.json(id);
+        let j = alice.json(GameId(id));
         if j["status"] != "active" {
             return;
         }
@@ -161,7 +162,7 @@ fn play_some(alice: &TestClient, bob: &TestClient, id: i32, variant: &str, n: us
             bob
         };
         let text = format!("{} // note {i} <i>x</i>", pick.coordinate);
-        let p = who.play(id, &text);
+        let p = who.play(GameId(id), &text);
         assert_eq!(
             p.status,
             StatusCode::SEE_OTHER,
@@ -169,7 +170,7 @@ fn play_some(alice: &TestClient, bob: &TestClient, id: i32, variant: &str, n: us
             p.body
         );
     }
-    if alice.json(id)["status"] == "active" {
+    if alice.json(GameId(id))["status"] == "active" {
         assert_eq!(
             bob.post(&format!("/games/{id}/resign"), &[("confirm", "1")])
                 .status,
@@ -186,7 +187,7 @@ fn export_import_round_trip_every_variant(backend: Backend) {
     for v in missive_rules::variants() {
         let id = start(&alice, &bob, v.id());
         play_some(&alice, &bob, id, v.id(), 8);
-        let j = alice.json(id);
+        let j = alice.json(GameId(id));
         let stored: Vec<String> = j["moves"]
             .as_array()
             .unwrap()
@@ -286,8 +287,8 @@ fn export_import_round_trip_every_variant(backend: Backend) {
         .parse()
         .unwrap();
     bob.post(&format!("/games/{id}/accept"), &[]);
-    assert_eq!(bob.play(id, "Kd7").status, StatusCode::SEE_OTHER);
-    assert_eq!(alice.play(id, "e4").status, StatusCode::SEE_OTHER);
+    assert_eq!(bob.play(GameId(id), "Kd7").status, StatusCode::SEE_OTHER);
+    assert_eq!(alice.play(GameId(id), "e4").status, StatusCode::SEE_OTHER);
     let pgn = anon.get(&format!("/games/{id}.pgn")).body;
     assert!(
         pgn.contains("[SetUp \"1\"]") && pgn.contains(&format!("[FEN \"{fen}\"]")),
@@ -295,7 +296,7 @@ fn export_import_round_trip_every_variant(backend: Backend) {
     );
     let rec = record::parse_pgn(&pgn).unwrap().remove(0);
     let game = record::check(&rec, missive_rules::variant).unwrap();
-    assert_eq!(game.fen(), alice.json(id)["fen"].as_str().unwrap());
+    assert_eq!(game.fen(), alice.json(GameId(id))["fen"].as_str().unwrap());
 }
 
 fn check_same_moves(variant: &str, rec: &record::Record, stored: &[String]) {
@@ -321,11 +322,11 @@ fn comments_escaped_and_notes_private(backend: Backend) {
     assert!(page.has("&#60;b&#62;bold&#60;/b&#62;"), "{}", page.body);
     assert!(page.has("class=\"comment\""));
     assert_eq!(
-        alice.json(id)["moves"][0]["comment"],
+        alice.json(GameId(id))["moves"][0]["comment"],
         "a <b>bold</b> & \"quoted\" start"
     );
     assert_eq!(
-        alice.json(id)["moves"][1]["comment"],
+        alice.json(GameId(id))["moves"][1]["comment"],
         serde_json::Value::Null
     );
     // Private notes: only their author sees them.
@@ -394,10 +395,13 @@ fn bad_ply_values_never_500(backend: Backend) {
     let alice = app.user("alice");
     let bob = app.user("bob");
     let id = start(&alice, &bob, "chess");
-    alice.play(id, "e4");
+    alice.play(GameId(id), "e4");
     let anon = app.client();
-    let start_fen = alice.json(id)["start_fen"].as_str().unwrap().to_string();
-    let current = alice.json(id)["fen"].as_str().unwrap().to_string();
+    let start_fen = alice.json(GameId(id))["start_fen"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let current = alice.json(GameId(id))["fen"].as_str().unwrap().to_string();
     for (q, want) in [
         ("-1", Some(&start_fen)),
         ("-99999999999999999999999", Some(&start_fen)),
@@ -582,7 +586,7 @@ fn atom_feed_of_game_events(backend: Backend) {
     let g1 = start(&alice, &bob, "chess");
     fools_mate(&alice, &bob, g1);
     let g2 = start(&alice, &bob, "chess");
-    alice.play(g2, "e4");
+    alice.play(GameId(g2), "e4");
     let anon = app.client();
     let resp = anon
         .http
@@ -638,7 +642,7 @@ fn long_game_page_lists_a_window(backend: Backend) {
             })
             .expect("a move that keeps the game going");
         let who = if i % 2 == 0 { &alice } else { &bob };
-        let p = who.play(id, &pick.coordinate);
+        let p = who.play(GameId(id), &pick.coordinate);
         assert_eq!(p.status, StatusCode::SEE_OTHER, "ply {}: {}", i + 1, p.body);
         displays.push(game.play_text(&pick.coordinate).unwrap().display);
         fens.push(game.fen());
@@ -760,7 +764,7 @@ fn turn_number_backfill_matches_live_numbering(backend: Backend) {
     let plain = start(&alice, &bob, "chess");
     for (i, mv) in ["e4", "e5", "Nf3", "Nc6", "Bb5"].iter().enumerate() {
         let who = if i % 2 == 0 { &alice } else { &bob };
-        assert_eq!(who.play(plain, mv).status, StatusCode::SEE_OTHER);
+        assert_eq!(who.play(GameId(plain), mv).status, StatusCode::SEE_OTHER);
     }
     let black_first = start_from(
         &alice,
@@ -771,7 +775,10 @@ fn turn_number_backfill_matches_live_numbering(backend: Backend) {
     );
     for (i, mv) in ["c5", "Nf3", "d6", "d4"].iter().enumerate() {
         let who = if i % 2 == 0 { &bob } else { &alice };
-        assert_eq!(who.play(black_first, mv).status, StatusCode::SEE_OTHER);
+        assert_eq!(
+            who.play(GameId(black_first), mv).status,
+            StatusCode::SEE_OTHER
+        );
     }
     let numbers = |conn: &mut missive::db::DbConn| -> Vec<(i32, i32, i32)> {
         use missive::db::schema::moves::dsl::*;
@@ -850,7 +857,7 @@ fn turn_number_backfill_matches_live_numbering(backend: Backend) {
     let histories = |conn: &mut missive::db::DbConn| -> Vec<String> {
         [plain, black_first]
             .iter()
-            .map(|&id| games::history_of(conn, id).unwrap())
+            .map(|&id| games::history_of(conn, GameId(id)).unwrap())
             .collect()
     };
     let kept = histories(&mut conn);
@@ -868,7 +875,7 @@ fn turn_number_backfill_matches_live_numbering(backend: Backend) {
     assert_eq!(stored(&mut conn), before);
     assert_eq!(histories(&mut conn), kept);
     // The game plays on from the position and history the migrations kept.
-    assert_eq!(bob.play(plain, "a6").status, StatusCode::SEE_OTHER);
+    assert_eq!(bob.play(GameId(plain), "a6").status, StatusCode::SEE_OTHER);
     let now = histories(&mut conn);
     assert!(now[0].starts_with(&format!("{},", kept[0])), "{now:?}");
     assert_eq!(now[0].split(',').count(), 7);

@@ -4,6 +4,7 @@
 //! brute-force limits, cookie flags.
 
 use crate::common;
+use missive::domain::ids::GameId;
 
 use common::{Backend, TestApp, TestClient};
 use diesel::RunQueryDsl;
@@ -67,7 +68,7 @@ fn declared_post_routes() -> Vec<String> {
 /// address, the fields.
 type Route<'a> = (&'a str, &'a TestClient, String, Vec<(&'a str, &'a str)>);
 
-fn accept(c: &TestClient, game: i32) {
+fn accept(c: &TestClient, game: GameId) {
     let p = c.post(&format!("/games/{game}/accept"), &[]);
     assert_eq!(p.status, StatusCode::SEE_OTHER, "{}", p.body);
 }
@@ -285,25 +286,25 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
         (
             "/games/{id}/notes",
             &alice,
-            g("/games/{id}/notes", game),
+            g("/games/{id}/notes", game.get()),
             vec![("note", "plan: castle")],
         ),
         (
             "/games/{id}/accept",
             &bob,
-            g("/games/{id}/accept", to_accept),
+            g("/games/{id}/accept", to_accept.get()),
             vec![],
         ),
         (
             "/games/{id}/decline",
             &bob,
-            g("/games/{id}/decline", to_decline),
+            g("/games/{id}/decline", to_decline.get()),
             vec![],
         ),
         (
             "/games/{id}/play",
             &anon,
-            g("/games/{id}/play", game),
+            g("/games/{id}/play", game.get()),
             vec![
                 ("u", &u),
                 ("ply", "0"),
@@ -315,13 +316,13 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
         (
             "/games/{id}/move",
             &bob,
-            g("/games/{id}/move", game),
+            g("/games/{id}/move", game.get()),
             vec![("move", "e5"), ("confirm", "1")],
         ),
         (
             "/games/{id}/draw",
             &alice,
-            g("/games/{id}/draw", game),
+            g("/games/{id}/draw", game.get()),
             vec![("action", "offer")],
         ),
         // White to move: Black's conditional line, then its deletion (the
@@ -329,31 +330,31 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
         (
             "/games/{id}/conditional",
             &bob,
-            g("/games/{id}/conditional", game),
+            g("/games/{id}/conditional", game.get()),
             vec![("line", "Nf3 Nc6")],
         ),
         (
             "/games/{id}/conditional/delete",
             &bob,
-            g("/games/{id}/conditional/delete", game),
+            g("/games/{id}/conditional/delete", game.get()),
             vec![("line_id", "1")],
         ),
         (
             "/games/{id}/takeback",
             &bob,
-            g("/games/{id}/takeback", game),
+            g("/games/{id}/takeback", game.get()),
             vec![("action", "offer")],
         ),
         (
             "/games/{id}/claim",
             &bob,
-            g("/games/{id}/claim", game),
+            g("/games/{id}/claim", game.get()),
             vec![("confirm", "1")],
         ),
         (
             "/games/{id}/resign",
             &bob,
-            g("/games/{id}/resign", game),
+            g("/games/{id}/resign", game.get()),
             vec![("confirm", "1")],
         ),
         (
@@ -406,13 +407,13 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
         (
             "/games/{id}/adjudication-request",
             &bob,
-            g("/games/{id}/adjudication-request", run_game),
+            g("/games/{id}/adjudication-request", run_game.get()),
             vec![("note", "please look")],
         ),
         (
             "/games/{id}/extend",
             &alice,
-            g("/games/{id}/extend", run_game),
+            g("/games/{id}/extend", run_game.get()),
             vec![
                 ("side", "white"),
                 ("time", "1d"),
@@ -422,7 +423,7 @@ fn csrf_is_checked_on_every_post_route(backend: Backend) {
         (
             "/games/{id}/adjudicate",
             &alice,
-            g("/games/{id}/adjudicate", run_game),
+            g("/games/{id}/adjudicate", run_game.get()),
             vec![("result", "1/2-1/2"), ("reason", "agreed by mail")],
         ),
         (

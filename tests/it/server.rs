@@ -3,6 +3,7 @@
 
 use crate::common;
 use missive::db::games;
+use missive::domain::ids::GameId;
 
 use common::{Backend, TestApp};
 use reqwest::StatusCode;
@@ -399,7 +400,7 @@ fn json_shape(backend: Backend) {
     alice.play(id, "Nf3");
     bob.play(id, "d7d5");
     let j = app.client().json(id);
-    assert_eq!(j["id"], id);
+    assert_eq!(j["id"], id.get());
     assert_eq!(j["variant"], "chess");
     assert_eq!(j["status"], "active");
     assert!(j["result"].is_null());
@@ -726,9 +727,9 @@ fn dashboard_order(backend: Backend) {
     let your_turn = body.find("Your turn").unwrap();
     let waiting = body.find("Waiting for your opponent").unwrap();
     let finished = body.find("<h2>Finished").unwrap();
-    assert!(your_turn < pos(g1) && pos(g1) < pos(g2) && pos(g2) < waiting);
-    assert!(waiting < pos(g3) && pos(g3) < finished);
-    assert!(finished < pos(g5) && pos(g5) < pos(g4));
+    assert!(your_turn < pos(g1.get()) && pos(g1.get()) < pos(g2.get()) && pos(g2.get()) < waiting);
+    assert!(waiting < pos(g3.get()) && pos(g3.get()) < finished);
+    assert!(finished < pos(g5.get()) && pos(g5.get()) < pos(g4.get()));
     // Nothing to flag yet: no move made against Alice, no draw offered.
     assert!(!body.contains("class=\"flag\""), "{body}");
     // Carol moves in g1 and Bob offers a draw in g3 (his move): Alice's
@@ -743,16 +744,20 @@ fn dashboard_order(backend: Backend) {
         &body[at..at + body[at..].find("</li>").unwrap()]
     };
     assert!(
-        line(g1).contains("<strong class=\"flag\">they moved</strong>"),
+        line(g1.get()).contains("<strong class=\"flag\">they moved</strong>"),
         "{}",
-        line(g1)
+        line(g1.get())
     );
     assert!(
-        line(g3).contains("<strong class=\"flag\">draw offered</strong>"),
+        line(g3.get()).contains("<strong class=\"flag\">draw offered</strong>"),
         "{}",
-        line(g3)
+        line(g3.get())
     );
-    assert!(!line(g2).contains("class=\"flag\""), "{}", line(g2));
+    assert!(
+        !line(g2.get()).contains("class=\"flag\""),
+        "{}",
+        line(g2.get())
+    );
 }
 
 fn every_variant_plays(backend: Backend) {
@@ -780,7 +785,7 @@ fn every_variant_plays(backend: Backend) {
             .parse()
             .unwrap();
         bob.post(&format!("/games/{id}/accept"), &[]);
-        let j = alice.json(id);
+        let j = alice.json(GameId(id));
         let mover = if j["side_to_move"] == "white" {
             &alice
         } else {
@@ -800,7 +805,7 @@ fn every_variant_plays(backend: Backend) {
             .replace("&#39;", "'")
             .replace("&lt;", "<")
             .replace("&gt;", ">");
-        let p = mover.play(id, &mv);
+        let p = mover.play(GameId(id), &mv);
         assert_eq!(
             p.status,
             StatusCode::SEE_OTHER,
@@ -808,7 +813,7 @@ fn every_variant_plays(backend: Backend) {
             v.id(),
             p.body
         );
-        assert_eq!(alice.json(id)["ply"], 1, "{}", v.id());
+        assert_eq!(alice.json(GameId(id))["ply"], 1, "{}", v.id());
         assert_eq!(alice.get(&format!("/games/{id}")).status, StatusCode::OK);
     }
 }
@@ -937,13 +942,13 @@ fn custom_fen_black_first(backend: Backend) {
         .parse()
         .unwrap();
     bob.post(&format!("/games/{id}/accept"), &[]);
-    let j = alice.json(id);
+    let j = alice.json(GameId(id));
     assert_eq!(j["side_to_move"], "black");
     assert_eq!(j["start_fen"], "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1");
-    assert_eq!(bob.play(id, "e4").status, StatusCode::FORBIDDEN);
-    assert_eq!(alice.play(id, "Kd7").status, StatusCode::SEE_OTHER);
-    assert_eq!(bob.play(id, "e4").status, StatusCode::SEE_OTHER);
-    assert_eq!(alice.play(id, "Kc6").status, StatusCode::SEE_OTHER);
+    assert_eq!(bob.play(GameId(id), "e4").status, StatusCode::FORBIDDEN);
+    assert_eq!(alice.play(GameId(id), "Kd7").status, StatusCode::SEE_OTHER);
+    assert_eq!(bob.play(GameId(id), "e4").status, StatusCode::SEE_OTHER);
+    assert_eq!(alice.play(GameId(id), "Kc6").status, StatusCode::SEE_OTHER);
     let page = bob.get(&format!("/games/{id}"));
     assert!(
         // Moves are replay links (issue 11).
@@ -1250,7 +1255,7 @@ fn game_from(
         ("fen", fen),
     ]);
     bob.post(&format!("/games/{id}/accept"), &[]);
-    (alice, bob, id)
+    (alice, bob, id.get())
 }
 
 /// Issue 66's five cases played through the move form: what the rules
@@ -1271,17 +1276,21 @@ fn issue_66_cases_through_the_move_form(backend: Backend) {
     .enumerate()
     {
         let who = if i % 2 == 0 { &alice } else { &bob };
-        assert_eq!(who.play(id, mv).status, StatusCode::SEE_OTHER, "{mv}");
+        assert_eq!(
+            who.play(GameId(id), mv).status,
+            StatusCode::SEE_OTHER,
+            "{mv}"
+        );
     }
-    let p = alice.play(id, "Nfd2");
+    let p = alice.play(GameId(id), "Nfd2");
     assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(p.has("third"), "{}", p.body);
-    let p = alice.play(id, "Nd2#");
+    let p = alice.play(GameId(id), "Nd2#");
     assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(p.has("“Nd2”"), "{}", p.body);
-    let p = alice.play(id, "Nd2");
+    let p = alice.play(GameId(id), "Nd2");
     assert_eq!(p.status, StatusCode::SEE_OTHER, "{}", p.body);
-    let moves = alice.json(id)["moves"].as_array().unwrap().clone();
+    let moves = alice.json(GameId(id))["moves"].as_array().unwrap().clone();
     assert_eq!(moves.len(), 9);
     assert_eq!(moves[8]["notation"], "Nd2");
     assert_eq!(moves[8]["coordinate"], "b1d2");
@@ -1294,9 +1303,12 @@ fn issue_66_cases_through_the_move_form(backend: Backend) {
         "leaperhouse",
         "k9/10/10/4P5/10/10/10/10/10/4K5[] w - - 7 20",
     );
-    assert_eq!(alice.play(id, "e7e8+").status, StatusCode::SEE_OTHER);
     assert_eq!(
-        alice.json(id)["fen"],
+        alice.play(GameId(id), "e7e8+").status,
+        StatusCode::SEE_OTHER
+    );
+    assert_eq!(
+        alice.json(GameId(id))["fen"],
         "k9/10/4+P5/10/10/10/10/10/10/4K5[] b - - 0 20"
     );
     drop(app);
@@ -1320,8 +1332,8 @@ fn issue_66_cases_through_the_move_form(backend: Backend) {
     drop(app);
     let app = TestApp::start(backend);
     let (alice, _bob, id) = game_from(&app, "chess", "8/8/3bk3/8/8/3KB3/5n2/8 w - - 0 1");
-    assert_eq!(alice.play(id, "Bxf2").status, StatusCode::SEE_OTHER);
-    let j = alice.json(id);
+    assert_eq!(alice.play(GameId(id), "Bxf2").status, StatusCode::SEE_OTHER);
+    let j = alice.json(GameId(id));
     assert_eq!(
         (j["result"].as_str(), j["reason"].as_str()),
         (Some("1/2-1/2"), Some("insufficient-material"))
@@ -1333,19 +1345,22 @@ fn issue_66_cases_through_the_move_form(backend: Backend) {
     let app = TestApp::start(backend);
     let (alice, _bob, id) = game_from(&app, "chess", "8/8/8/5k2/8/8/4P3/4K3 w - - 0 1");
     for bad in ["e3+", "e2e3#", "P e2-e4#"] {
-        let p = alice.play(id, bad);
+        let p = alice.play(GameId(id), bad);
         assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY, "{bad}");
         assert!(p.has("marks a"), "{bad}: {}", p.body);
     }
-    assert_eq!(alice.play(id, "P e2-e4+").status, StatusCode::SEE_OTHER);
-    let j = alice.json(id);
+    assert_eq!(
+        alice.play(GameId(id), "P e2-e4+").status,
+        StatusCode::SEE_OTHER
+    );
+    let j = alice.json(GameId(id));
     assert_eq!(j["moves"][0]["notation"], "e4+");
     drop(app);
 
     // 5. Leap Chess's outcome in its side names.
     let app = TestApp::start(backend);
     let (alice, _bob, id) = game_from(&app, "leap-chess", "*2k1*/6/6/6/p5/6/2B3/*2K1* w - - 0 1");
-    assert_eq!(alice.play(id, "Axa4").status, StatusCode::SEE_OTHER);
+    assert_eq!(alice.play(GameId(id), "Axa4").status, StatusCode::SEE_OTHER);
     let page = alice.get(&format!("/games/{id}"));
     assert!(page.has("Red wins by bare king"), "{}", page.body);
     assert!(!page.has("White wins"), "{}", page.body);

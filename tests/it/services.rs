@@ -2,6 +2,7 @@
 
 use crate::common;
 use missive::db::games;
+use missive::domain::ids::GameId;
 
 use chrono::{Duration, NaiveDate, NaiveDateTime};
 use common::{Backend, TestApp};
@@ -56,7 +57,7 @@ fn started_game(
     };
     let id = challenge::create_game(conn, &a, &challenge, t0()).unwrap();
     challenge::accept(conn, id, &b, t0()).unwrap();
-    (id, a, b)
+    (id.get(), a, b)
 }
 
 fn stale_position_cannot_store_a_move(backend: Backend) {
@@ -65,25 +66,30 @@ fn stale_position_cannot_store_a_move(backend: Backend) {
     let (id, alice, _bob) = started_game(&mut conn);
     // Two requests saw the game at ply 0: the first stores its move, the
     // second must not.
-    let r = common::play_move(&mut conn, id, &alice, "e4", Some(0), true, t0()).unwrap();
+    let r = common::play_move(&mut conn, GameId(id), &alice, "e4", Some(0), true, t0()).unwrap();
     assert!(matches!(r, play::MoveOutcome::Committed { .. }));
-    let r = common::play_move(&mut conn, id, &alice, "d4", Some(0), true, t0());
+    let r = common::play_move(&mut conn, GameId(id), &alice, "d4", Some(0), true, t0());
     assert!(matches!(r, Err(Error::Conflict(_))), "{:?}", r.err());
-    let moves = missive::db::moves::of_game(&mut conn, id).unwrap();
+    let moves = missive::db::moves::of_game(&mut conn, GameId(id)).unwrap();
     assert_eq!(moves.len(), 1);
     assert_eq!(moves[0].display, "e4");
     assert_eq!(moves[0].coordinate, "e2e4");
     assert_eq!(moves[0].from_square.as_deref(), Some("e2"));
     assert_eq!(moves[0].to_square, "e4");
     assert_eq!(moves[0].played_at, t0());
-    let row = games::load(&mut conn, id).unwrap();
+    let row = games::load(&mut conn, GameId(id)).unwrap();
     assert_eq!(row.ply, 1);
     assert_eq!(row.turn, Side::Black);
     assert_eq!(row.fen, moves[0].fen_after);
     // A preview stores nothing.
-    let r = common::play_move(&mut conn, id, &_bob, "e5", Some(1), false, t0()).unwrap();
+    let r = common::play_move(&mut conn, GameId(id), &_bob, "e5", Some(1), false, t0()).unwrap();
     assert!(matches!(r, play::MoveOutcome::Preview { .. }));
-    assert_eq!(missive::db::moves::of_game(&mut conn, id).unwrap().len(), 1);
+    assert_eq!(
+        missive::db::moves::of_game(&mut conn, GameId(id))
+            .unwrap()
+            .len(),
+        1
+    );
 }
 
 fn unique_game_ply_key(backend: Backend) {
@@ -91,7 +97,7 @@ fn unique_game_ply_key(backend: Backend) {
     let app = TestApp::start(backend);
     let mut conn = app.db();
     let (id, alice, _) = started_game(&mut conn);
-    common::play_move(&mut conn, id, &alice, "e4", Some(0), true, t0()).unwrap();
+    common::play_move(&mut conn, GameId(id), &alice, "e4", Some(0), true, t0()).unwrap();
     let dup = diesel::insert_into(moves::table)
         .values((
             moves::game_id.eq(id),
@@ -220,7 +226,7 @@ fn stored_move_numbers_follow_the_previous_move(backend: Backend) {
     };
     let (id, alice, bob) = started_game(&mut conn);
     for (who, mv) in [(&alice, "e4"), (&bob, "e5"), (&alice, "Nf3"), (&bob, "Nc6")] {
-        common::play_move(&mut conn, id, who, mv, None, true, t0()).unwrap();
+        common::play_move(&mut conn, GameId(id), who, mv, None, true, t0()).unwrap();
     }
     assert_eq!(numbers(&mut conn, id), [1, 1, 2, 2]);
     let challenge = challenge::Challenge {
@@ -236,5 +242,5 @@ fn stored_move_numbers_follow_the_previous_move(backend: Backend) {
     for (who, mv) in [(&bob, "e5"), (&alice, "Nf3"), (&bob, "Nc6")] {
         common::play_move(&mut conn, id, who, mv, None, true, t0()).unwrap();
     }
-    assert_eq!(numbers(&mut conn, id), [1, 2, 2]);
+    assert_eq!(numbers(&mut conn, id.get()), [1, 2, 2]);
 }

@@ -5,6 +5,7 @@
 //! defaults, and team matches.
 
 use crate::common;
+use missive::domain::ids::GameId;
 
 use chrono::{Duration, NaiveDateTime};
 use common::{Backend, TestApp, TestClient};
@@ -326,7 +327,7 @@ fn administrators_grant_and_remove_the_director_role(backend: Backend) {
     assert_eq!(root.get("/admin/directors").status(), StatusCode::FORBIDDEN);
 }
 
-fn adjudicate_form(body: &str, game: i32) -> bool {
+fn adjudicate_form(body: &str, game: GameId) -> bool {
     body.contains(&format!("action=\"/games/{game}/adjudicate\""))
 }
 
@@ -459,7 +460,7 @@ fn match_id(p: &common::Page) -> i32 {
 
 fn match_games(app: &TestApp, id: i32) -> Vec<GameRow> {
     let conn = &mut app.db();
-    let ids: Vec<i32> = missive::db::team_matches::games(conn, id)
+    let ids: Vec<GameId> = missive::db::team_matches::games(conn, id)
         .unwrap()
         .iter()
         .map(|g| g.0)

@@ -5,6 +5,7 @@
 use crate::common;
 use crate::common::smtp;
 use crate::common::tournament_kit::{by_id, director, finish, form, started, t0, tgames, user};
+use missive::domain::ids::GameId;
 
 use chrono::{Duration, NaiveDateTime};
 use common::{Backend, TestApp};
@@ -46,7 +47,7 @@ both_backends!(
 /// at `now`; the clocks service ends the game through the games service.
 fn time_forfeit(
     conn: &mut DbConn,
-    game_id: i32,
+    game_id: GameId,
     loser: i32,
     start: NaiveDateTime,
     now: NaiveDateTime,
@@ -862,7 +863,7 @@ fn http_tournament_flow(backend: Backend) {
     assert_eq!(pgn.status(), StatusCode::OK);
     assert_eq!(pgn.body.matches("[Event \"Club <b>RR</b>\"]").count(), 3);
     // A player asks for adjudication; the director sees it and decides.
-    let gid: i32 = {
+    let gid: GameId = {
         let conn = &mut app.db();
         let ann = missive::db::users::find_by_name(conn, "ann")
             .unwrap()
@@ -1223,7 +1224,7 @@ fn directors_import_checked_records(backend: Backend) {
         .trim_start_matches("/games/")
         .parse()
         .unwrap();
-    let j = d.json(id);
+    let j = d.json(GameId(id));
     assert_eq!(j["status"], "finished");
     assert_eq!(j["result"], "0-1");
     assert_eq!(j["reason"], "checkmate");

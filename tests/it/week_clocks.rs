@@ -6,6 +6,7 @@
 
 use crate::browser_kit;
 use crate::common;
+use missive::domain::ids::GameId;
 
 use chrono::{Duration, NaiveDate, NaiveDateTime};
 use common::{Backend, TestApp, TestClient};
@@ -72,11 +73,13 @@ fn paired(
         rated: false,
         weekends_free,
     };
-    challenge::create_paired_game(conn, &pairing, at).unwrap()
+    challenge::create_paired_game(conn, &pairing, at)
+        .unwrap()
+        .get()
 }
 
 fn play(conn: &mut DbConn, id: i32, u: &User, text: &str, at: NaiveDateTime) {
-    let r = common::play_move(conn, id, u, text, None, true, at);
+    let r = common::play_move(conn, GameId(id), u, text, None, true, at);
     assert!(
         matches!(r, Ok(play::MoveOutcome::Committed { .. })),
         "{text}: {:?}",
@@ -100,7 +103,7 @@ fn set_zone(c: &TestClient, zone: &str) {
 }
 
 fn mover_deadline(conn: &mut DbConn, id: i32) -> NaiveDateTime {
-    let row = missive::db::games::load(conn, id).unwrap();
+    let row = missive::db::games::load(conn, GameId(id)).unwrap();
     clock::mover_clock(conn, &row).unwrap().unwrap().deadline
 }
 
@@ -124,7 +127,7 @@ fn weekends_free_across_daylight_saving_in_two_zones(backend: Backend) {
     play(conn, a, &alice, "e4", utc(3, 6, 20, 0, 0));
     // 9 hours before his weekend, 39 after it.
     assert_eq!(mover_deadline(conn, a), utc(3, 10, 19, 0, 0));
-    let row = missive::db::games::load(conn, a).unwrap();
+    let row = missive::db::games::load(conn, GameId(a)).unwrap();
     assert_eq!(row.white_clock_secs, Some(2 * DAY - 6 * HOUR + 1));
     // Each sees the deadline in their own zone, the zone named.
     assert_eq!(
@@ -166,7 +169,7 @@ fn weekends_free_across_daylight_saving_in_two_zones(backend: Backend) {
     // second, the game is lost on time.
     let early = utc(3, 10, 18, 59, 59);
     assert_eq!(forfeit::sweep_report(conn, early).unwrap().forfeits, 0);
-    let row = missive::db::games::load(conn, a).unwrap();
+    let row = missive::db::games::load(conn, GameId(a)).unwrap();
     assert_eq!(row.status, GameStatus::Active);
     assert_eq!(row.clock_deadline, Some(utc(3, 10, 19, 0, 0)));
     assert_eq!(
@@ -175,7 +178,7 @@ fn weekends_free_across_daylight_saving_in_two_zones(backend: Backend) {
             .forfeits,
         1
     );
-    let row = missive::db::games::load(conn, a).unwrap();
+    let row = missive::db::games::load(conn, GameId(a)).unwrap();
     assert_eq!(row.result, Some(GameResult::WhiteWins));
     assert_eq!(row.reason, Some(EndReason::TimeForfeit));
     assert_eq!(row.ended_at, Some(utc(3, 10, 19, 0, 0)));
@@ -217,22 +220,22 @@ fn weekends_free_across_daylight_saving_in_two_zones(backend: Backend) {
     let swept = forfeit::sweep_report(conn, utc(3, 28, 10, 0, 0)).unwrap();
     assert_eq!(swept.forfeits, 1, "only game C");
     assert_eq!(
-        missive::db::games::load(conn, c).unwrap().status,
+        missive::db::games::load(conn, GameId(c)).unwrap().status,
         GameStatus::Finished
     );
     assert_eq!(
-        missive::db::games::load(conn, b).unwrap().status,
+        missive::db::games::load(conn, GameId(b)).unwrap().status,
         GameStatus::Active
     );
     // Alice moves on Monday at 08:00 UTC: her clock counted 47 hours.
     play(conn, b, &alice, "d4", utc(3, 30, 8, 0, 0));
-    let row = missive::db::games::load(conn, b).unwrap();
+    let row = missive::db::games::load(conn, GameId(b)).unwrap();
     assert_eq!(row.white_clock_secs, Some(HOUR + 1));
 
     // Bob moves to Tokyo while it is his turn in B: his weekend is now
     // Friday 15:00 UTC to Sunday 15:00 UTC (no summer time there).
     set_zone(&cb, "Asia/Tokyo");
-    let row = missive::db::games::load(conn, b).unwrap();
+    let row = missive::db::games::load(conn, GameId(b)).unwrap();
     // The stored bound is back to the one that ignores weekends.
     assert_eq!(row.clock_deadline, Some(utc(4, 1, 8, 0, 0)));
     // Monday 08:00 to Friday 15:00 UTC is more than his 48 hours.
@@ -485,7 +488,7 @@ fn listed(body: &str, list: &str) -> Vec<i32> {
 /// 500 running games of alice's against 10 players, in three variants, 150
 /// of them in two tournaments; half are her turn. Direct inserts, with
 /// deadlines in an order unlike the ids'.
-pub fn five_hundred_games(app: &TestApp) -> (Vec<i32>, [i32; 2]) {
+pub fn five_hundred_games(app: &TestApp) -> (Vec<GameId>, [i32; 2]) {
     use missive::db::schema::games;
     let conn = &mut app.db();
     let now = missive::web::now();
@@ -648,7 +651,9 @@ fn dashboard_with_500_games(backend: Backend) {
     assert!(p.has("Not in a tournament (350)"));
     for id in listed(&p.body, "wait-list") {
         assert_eq!(
-            missive::db::games::load(conn, id).unwrap().tournament_id,
+            missive::db::games::load(conn, GameId(id))
+                .unwrap()
+                .tournament_id,
             Some(cups[0])
         );
     }
@@ -658,7 +663,9 @@ fn dashboard_with_500_games(backend: Backend) {
     let outside = ca.get("/?tournament=none");
     for id in listed(&outside.body, "turn-list") {
         assert_eq!(
-            missive::db::games::load(conn, id).unwrap().tournament_id,
+            missive::db::games::load(conn, GameId(id))
+                .unwrap()
+                .tournament_id,
             None
         );
     }
@@ -687,7 +694,7 @@ fn dashboard_with_500_games(backend: Backend) {
     );
     // After a move: the page the move leads to links on, and the link
     // skips the game just played (no longer her turn).
-    let moved = ca.play(all[0], "e4");
+    let moved = ca.play(GameId(all[0]), "e4");
     assert_eq!(moved.status, StatusCode::SEE_OTHER, "{}", moved.body);
     let after = ca.get(moved.location.as_deref().unwrap());
     assert!(after.has("id=\"next-turn\""));

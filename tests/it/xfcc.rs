@@ -45,7 +45,7 @@ fn zeep_lists_games_and_plays_through_the_wsdl(backend: Backend) {
     let got: Value = serde_json::from_slice(&out.stdout).unwrap();
     let before = &got["games_before"][0];
     assert_eq!(got["games_before"].as_array().unwrap().len(), 1, "{got}");
-    assert_eq!(before["id"], id);
+    assert_eq!(before["id"], id.get());
     assert_eq!(before["white"], "alice");
     assert_eq!(before["black"], "bob");
     assert_eq!(before["myTurn"], true);

@@ -6,6 +6,7 @@
 
 use crate::db::games;
 use crate::domain::error::Error;
+use crate::domain::ids::GameId;
 use crate::game::conditional;
 use crate::web::views::board_svg::{self, SvgOptions};
 use crate::web::views::legal_moves::LegalList;
@@ -28,7 +29,7 @@ pub struct AnalysisQuery {
 #[template(path = "analysis.html")]
 struct AnalysisPage {
     page: Page,
-    id: i32,
+    id: GameId,
     variant_id: String,
     variant_name: String,
     /// The line so far, in the page's notation.

@@ -218,7 +218,7 @@ pub async fn new_token(
 async fn revoke(ctx: Ctx, form: RevokeForm, kind: CredentialKind) -> Result<HttpResponse, Error> {
     ctx.check_csrf(&form.csrf_token)?;
     let user_id = ctx.require_user()?.id;
-    let id = parse_id(&form.id).map_err(|_| {
+    let id = parse_id(&form.id).map(|c| c.get()).map_err(|_| {
         Error::NotFound("You have no such credential (it may be revoked already).".into())
     })?;
     if form.confirm.trim() != "1" {

@@ -5,6 +5,7 @@ use crate::clocks::claim;
 use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
+use crate::domain::ids::GameId;
 use crate::web::routes::game_acts::{asking, game_action, game_page, ResignForm};
 use crate::web::{html, now, Ctx, Page};
 use actix_web::http::StatusCode;
@@ -15,7 +16,7 @@ use askama::Template;
 #[template(path = "claim.html")]
 struct ClaimPage {
     page: Page,
-    id: i32,
+    id: GameId,
     variant_name: String,
     opponent: String,
 }

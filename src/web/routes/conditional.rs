@@ -4,6 +4,7 @@
 use crate::db::games;
 use crate::db::users::User;
 use crate::domain::error::Error;
+use crate::domain::ids::GameId;
 use crate::game::conditional;
 use crate::web::routes::game_load::{drawn_for, load_game};
 use crate::web::routes::game_page::{render_game, PageExtras};
@@ -31,7 +32,7 @@ pub struct DeleteForm {
 /// reading connection), then store it under the game row's guard.
 pub async fn add_line(
     state: &Arc<AppState>,
-    id: i32,
+    id: GameId,
     user: &User,
     text: &str,
 ) -> Result<(), Error> {
@@ -53,7 +54,7 @@ pub async fn add_line(
 /// refused). A move the rules refuse is left for the move path to explain.
 pub async fn check_with_move(
     state: &Arc<AppState>,
-    id: i32,
+    id: GameId,
     user: &User,
     move_text: &str,
     line: &str,
@@ -84,7 +85,7 @@ pub async fn check_with_move(
 /// The game page again, with `error` and the refused line to correct.
 pub async fn page_with_error(
     ctx: &Ctx,
-    id: i32,
+    id: GameId,
     status: StatusCode,
     error: String,
     extras: PageExtras,

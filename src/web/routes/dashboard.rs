@@ -9,6 +9,7 @@ use crate::db::games::{self, GameRow};
 use crate::db::users::User;
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, Side};
+use crate::domain::ids::GameId;
 use crate::domain::time_control::utc_minute;
 use crate::domain::week::local_minute;
 use crate::web::views::variant_name;
@@ -21,7 +22,7 @@ use std::collections::HashMap;
 
 /// One game as a list shows it.
 pub struct GameLine {
-    pub id: i32,
+    pub id: GameId,
     pub variant: String,
     pub opponent: String,
     pub note: String,
@@ -116,7 +117,7 @@ struct Dashboard {
     /// The "next game" link found none.
     none_waiting: bool,
     /// The first game of the "your turn" list (the filter's next game).
-    first_turn: Option<i32>,
+    first_turn: Option<GameId>,
 }
 
 /// A page number from the query: 1 when absent or unreadable, at most `pages`.
@@ -259,7 +260,7 @@ struct Shown {
     challenges: Vec<GameRow>,
     finished: Vec<GameRow>,
     /// The first game of the whole "your turn" list.
-    first_turn: Option<i32>,
+    first_turn: Option<GameId>,
 }
 
 impl Shown {
@@ -268,7 +269,7 @@ impl Shown {
     fn cut(
         mine: Vec<GameRow>,
         uid: i32,
-        dues: &HashMap<i32, turn_order::Due>,
+        dues: &HashMap<GameId, turn_order::Due>,
         q: &DashboardQuery,
     ) -> Shown {
         let (mut turns, mut waiting, mut challenges, mut finished) =

@@ -5,6 +5,7 @@ use crate::db::games;
 use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
+use crate::domain::ids::GameId;
 use crate::game::challenge;
 use crate::game::conditional;
 use crate::game::draw;
@@ -55,8 +56,8 @@ pub(crate) async fn game_action(
     ctx: Ctx,
     raw_id: &str,
     csrf: &str,
-    act: impl Fn(&mut DbConn, i32, &User) -> Result<(), Error> + Clone + Send + 'static,
-    then: impl FnOnce(i32) -> String,
+    act: impl Fn(&mut DbConn, GameId, &User) -> Result<(), Error> + Clone + Send + 'static,
+    then: impl FnOnce(GameId) -> String,
 ) -> Result<HttpResponse, Error> {
     ctx.check_csrf(csrf)?;
     let id = parse_id(raw_id)?;
@@ -65,7 +66,7 @@ pub(crate) async fn game_action(
     Ok(see_other(&then(id)))
 }
 
-pub(crate) fn game_page(id: i32) -> String {
+pub(crate) fn game_page(id: GameId) -> String {
     format!("/games/{id}")
 }
 
@@ -209,7 +210,7 @@ pub struct ResignForm {
 #[template(path = "resign.html")]
 struct ResignPage {
     page: Page,
-    id: i32,
+    id: GameId,
     variant_name: String,
     opponent: String,
 }
@@ -225,7 +226,7 @@ pub(crate) async fn asking(
         + Clone
         + Send
         + 'static,
-) -> Result<(i32, String, String), Error> {
+) -> Result<(GameId, String, String), Error> {
     ctx.check_csrf(csrf)?;
     let id = parse_id(raw_id)?;
     let user = ctx.require_user()?.clone();

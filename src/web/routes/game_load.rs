@@ -7,6 +7,7 @@ use crate::db::DbConn;
 use crate::domain::clock::GameClock;
 use crate::domain::error::Error;
 use crate::domain::game_state::GameStatus;
+use crate::domain::ids::GameId;
 use crate::game::clock;
 use crate::game::positions::Restored;
 use crate::web::views::move_lines::window_around;
@@ -36,7 +37,7 @@ pub struct Loaded<Ms = Drawn> {
     pub can_take_back: bool,
     /// After a finished game, the viewer's (a player's) next game where it
     /// is their turn.
-    pub next_game: Option<i32>,
+    pub next_game: Option<GameId>,
 }
 
 /// The ply a page shows: `?ply=N` clamped to the game, else the last.
@@ -75,7 +76,7 @@ pub fn drawn_for(
 
 pub async fn load_game<Ms: Send + 'static>(
     ctx: &Ctx,
-    id: i32,
+    id: GameId,
     moves: impl FnOnce(&mut DbConn, &GameRow) -> Result<Ms, Error> + Clone + Send + 'static,
 ) -> Result<Loaded<Ms>, Error> {
     load_game_for(&ctx.state, id, ctx.user.as_ref().map(|u| u.id), moves).await
@@ -85,7 +86,7 @@ pub async fn load_game<Ms: Send + 'static>(
 /// JSON API, whose viewer is a token's owner).
 pub async fn load_game_for<Ms: Send + 'static>(
     state: &Arc<AppState>,
-    id: i32,
+    id: GameId,
     viewer: Option<i32>,
     moves: impl FnOnce(&mut DbConn, &GameRow) -> Result<Ms, Error> + Clone + Send + 'static,
 ) -> Result<Loaded<Ms>, Error> {
@@ -103,7 +104,7 @@ pub async fn load_game_for<Ms: Send + 'static>(
 pub(crate) fn read_game<Ms>(
     conn: &mut DbConn,
     state: &AppState,
-    id: i32,
+    id: GameId,
     viewer: Option<i32>,
     moves: impl FnOnce(&mut DbConn, &GameRow) -> Result<Ms, Error>,
 ) -> Result<Loaded<Ms>, Error> {

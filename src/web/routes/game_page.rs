@@ -7,6 +7,7 @@ use crate::db::users::User;
 use crate::domain::clock::{GameClock, SideClock};
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameStatus, Side};
+use crate::domain::ids::GameId;
 use crate::domain::time_control as clock;
 use crate::game::restore;
 use crate::web::routes::game_load::{drawn_for, load_game, read_game, shown_ply, Loaded};
@@ -79,7 +80,7 @@ impl Preview {
 #[template(path = "game.html")]
 struct GamePage<'a> {
     page: Page,
-    id: i32,
+    id: GameId,
     variant_id: String,
     variant_name: String,
     side_names: (String, String),
@@ -143,7 +144,7 @@ struct GamePage<'a> {
 /// What a finished game offers its player.
 pub struct AfterGame {
     rematch: Option<crate::game::rematch::Rematch>,
-    next_game: Option<i32>,
+    next_game: Option<GameId>,
 }
 
 /// The viewer's conditional lines (id, text) and what they may do with them.
@@ -485,7 +486,7 @@ pub async fn show(
 #[template(path = "game_moves.html")]
 struct MovesPage<'a> {
     page: Page,
-    id: i32,
+    id: GameId,
     variant_name: String,
     white: String,
     black: String,

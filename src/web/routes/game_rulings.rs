@@ -5,6 +5,7 @@ use crate::db::games;
 use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
+use crate::domain::ids::GameId;
 use crate::tournaments::{adjudication, directors, extension};
 use crate::web::{now, parse_id, see_other, Ctx};
 use actix_web::{web, HttpResponse};
@@ -20,9 +21,9 @@ pub struct AdjudicateForm {
 
 /// A director's act on the game `path` names, once the form's token and
 /// the director's role are checked, written once; the game's id.
-async fn as_director<F>(ctx: &Ctx, path: &str, csrf_token: &str, act: F) -> Result<i32, Error>
+async fn as_director<F>(ctx: &Ctx, path: &str, csrf_token: &str, act: F) -> Result<GameId, Error>
 where
-    F: Fn(&mut DbConn, i32, &User) -> Result<(), Error> + Clone + Send + 'static,
+    F: Fn(&mut DbConn, GameId, &User) -> Result<(), Error> + Clone + Send + 'static,
 {
     ctx.check_csrf(csrf_token)?;
     let id = parse_id(path)?;

@@ -8,6 +8,7 @@
 use crate::db::games;
 use crate::domain::error::Error;
 use crate::domain::game_state::GameStatus;
+use crate::domain::ids::GameId;
 use crate::game::restore;
 use crate::web::routes::game_load::{drawn_for, load_game};
 use crate::web::routes::game_page::{render_game, PageExtras, Preview};
@@ -31,7 +32,7 @@ pub struct PreviewQuery {
 #[template(path = "move_preview.html")]
 struct PreviewPage {
     page: Page,
-    id: i32,
+    id: GameId,
     variant_name: String,
     p: Preview,
     ply: i32,
@@ -41,7 +42,7 @@ struct PreviewPage {
 
 /// The preview's address for `text` at `ply` (as the form sent it), with
 /// the conditional `line` if any.
-pub fn url(id: i32, text: &str, ply: &str, line: &str) -> String {
+pub fn url(id: GameId, text: &str, ply: &str, line: &str) -> String {
     let enc = |s: &str| utf8_percent_encode(s, NON_ALPHANUMERIC).to_string();
     let mut u = format!("/games/{id}/preview?move={}", enc(text));
     if !ply.trim().is_empty() {

@@ -17,7 +17,7 @@ pub struct NextQuery {
 
 pub async fn next(ctx: Ctx, q: web::Query<NextQuery>) -> Result<HttpResponse, Error> {
     let uid = ctx.require_user()?.id;
-    let after = q.after.trim().parse::<i32>().ok();
+    let after = q.after.trim().parse::<crate::domain::ids::GameId>().ok();
     let found = ctx
         .state
         .read(move |conn| crate::clocks::turn_order::next_turn(conn, uid, after, now()))

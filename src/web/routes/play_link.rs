@@ -5,6 +5,7 @@ use crate::accounts::links::{self, LinkProblem, PlayLink};
 use crate::db::games;
 use crate::db::moves;
 use crate::domain::error::{Error, MovedOn};
+use crate::domain::ids::GameId;
 use crate::game::play;
 use crate::game::play::MoveOutcome;
 use crate::game::restore;
@@ -45,7 +46,7 @@ pub struct LinkMoveForm {
 #[template(path = "play_link.html")]
 struct PlayLinkPage {
     page: Page,
-    id: i32,
+    id: GameId,
     player: String,
     opponent: String,
     variant_name: String,
@@ -74,11 +75,11 @@ struct PlayLinkPage {
 struct RefusedPage {
     page: Page,
     message: String,
-    id: i32,
+    id: GameId,
 }
 
 /// A link's fields; anything unreadable is treated as a tampered link.
-fn read_link(id: i32, u: &str, ply: &str, exp: &str) -> Option<PlayLink> {
+fn read_link(id: GameId, u: &str, ply: &str, exp: &str) -> Option<PlayLink> {
     Some(PlayLink {
         game: id,
         user: u.trim().parse().ok()?,
@@ -87,7 +88,7 @@ fn read_link(id: i32, u: &str, ply: &str, exp: &str) -> Option<PlayLink> {
     })
 }
 
-fn refused(ctx: &Ctx, id: i32, problem: LinkProblem) -> Result<HttpResponse, Error> {
+fn refused(ctx: &Ctx, id: GameId, problem: LinkProblem) -> Result<HttpResponse, Error> {
     let status = match problem {
         LinkProblem::Tampered | LinkProblem::Disabled => StatusCode::FORBIDDEN,
         LinkProblem::Expired | LinkProblem::Used => StatusCode::GONE,

@@ -5,6 +5,7 @@ use crate::db::games::{self, GameRow};
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::game_state::{GameResult, GameStatus};
+use crate::domain::ids::GameId;
 use crate::game::exports;
 use crate::game::records::{self as svc, ArchiveFilter, CheckReport, Format, VariantRecord};
 use crate::web::rules_pool::{checks_work, rules_work};
@@ -148,7 +149,7 @@ pub async fn check(ctx: Ctx, form: web::Form<CheckForm>) -> Result<HttpResponse,
 
 /// A game in a list.
 pub struct GameLine {
-    id: i32,
+    id: GameId,
     variant: String,
     white: String,
     black: String,

@@ -3,6 +3,7 @@
 
 use crate::domain::error::Error;
 use crate::domain::game_state::{EndReason, GameStatus};
+use crate::domain::ids::GameId;
 use crate::domain::standings::{counts, halves, quarters};
 use crate::domain::time_control::utc_minute;
 use crate::domain::tournament_state::{
@@ -225,7 +226,7 @@ pub struct StandingRow {
 }
 
 pub struct GameCell {
-    id: i32,
+    id: GameId,
     white: String,
     black: String,
     result: String,

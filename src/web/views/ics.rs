@@ -109,7 +109,7 @@ mod tests {
         };
         let feed = Feed {
             deadlines: vec![DeadlineEvent {
-                game_id: 12,
+                game_id: crate::domain::ids::GameId(12),
                 variant: "Chess".into(),
                 opponent: "semi;colon,comma".into(),
                 mine: true,

@@ -16,6 +16,7 @@
 use crate::db::games::GameRow;
 use crate::db::moves::ListedMove;
 use crate::domain::error::Error;
+use crate::domain::ids::GameId;
 use chrono::NaiveDateTime;
 use quick_cache::sync::Cache;
 use quick_cache::Weighter;
@@ -38,8 +39,8 @@ pub type Listed = Arc<[Arc<ListedMove>]>;
 #[derive(Clone)]
 struct Bytes;
 
-impl Weighter<(i32, i32, i32), Arc<Window>> for Bytes {
-    fn weight(&self, _: &(i32, i32, i32), w: &Arc<Window>) -> u64 {
+impl Weighter<(GameId, i32, i32), Arc<Window>> for Bytes {
+    fn weight(&self, _: &(GameId, i32, i32), w: &Arc<Window>) -> u64 {
         w.moves
             .iter()
             .map(|m| {
@@ -53,7 +54,7 @@ impl Weighter<(i32, i32, i32), Arc<Window>> for Bytes {
 }
 
 pub struct ListedMoves {
-    windows: Cache<(i32, i32, i32), Arc<Window>, Bytes>,
+    windows: Cache<(GameId, i32, i32), Arc<Window>, Bytes>,
 }
 
 impl ListedMoves {

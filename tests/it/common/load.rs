@@ -311,7 +311,7 @@ pub fn new_game(conn: &mut DbConn, white: &Player, black: &Player) -> i32 {
     };
     let id = challenge::create_game(conn, &white.user, &challenge, now).expect("create game");
     challenge::accept(conn, id, &black.user, now).expect("accept");
-    id
+    id.get()
 }
 
 /// One game as a load connection drives it: the position as this side of

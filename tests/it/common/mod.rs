@@ -5,6 +5,7 @@
 
 use diesel::prelude::*;
 use missive::db::games;
+pub use missive::domain::ids::GameId;
 use reqwest::blocking::{Client, Response};
 use reqwest::StatusCode;
 
@@ -217,7 +218,7 @@ impl TestApp {
 
     /// A server with alice and bob signed up and a game between them
     /// accepted, alice White: the start of most game tests.
-    pub fn game_of_alice_and_bob(backend: Backend) -> (TestApp, TestClient, TestClient, i32) {
+    pub fn game_of_alice_and_bob(backend: Backend) -> (TestApp, TestClient, TestClient, GameId) {
         Self::game_of_alice_and_bob_with(backend, |_| {})
     }
 
@@ -225,7 +226,7 @@ impl TestApp {
     pub fn game_of_alice_and_bob_with(
         backend: Backend,
         tweak: impl FnOnce(&mut missive::Config),
-    ) -> (TestApp, TestClient, TestClient, i32) {
+    ) -> (TestApp, TestClient, TestClient, GameId) {
         let app = TestApp::start_with(backend, tweak);
         let alice = app.user("alice");
         let bob = app.user("bob");
@@ -432,7 +433,7 @@ impl TestClient {
     }
 
     /// Create a game; returns its id.
-    pub fn challenge(&self, opponent: &str, color: &str) -> i32 {
+    pub fn challenge(&self, opponent: &str, color: &str) -> GameId {
         self.new_game(&[
             ("variant", "chess"),
             ("opponent", opponent),
@@ -442,7 +443,7 @@ impl TestClient {
     }
 
     /// Create a game from the new-game form's `fields`; returns its id.
-    pub fn new_game(&self, fields: &[(&str, &str)]) -> i32 {
+    pub fn new_game(&self, fields: &[(&str, &str)]) -> GameId {
         let p = self.post("/games/new", fields);
         assert_eq!(p.status, StatusCode::SEE_OTHER, "create game: {}", p.body);
         p.location
@@ -454,7 +455,7 @@ impl TestClient {
 
     /// A game of `variant` from its usual start, this client White,
     /// accepted by `other` (whose name is `other_name`); its id.
-    pub fn game_accepted_by(&self, other: &TestClient, other_name: &str, variant: &str) -> i32 {
+    pub fn game_accepted_by(&self, other: &TestClient, other_name: &str, variant: &str) -> GameId {
         let id = self.new_game(&[
             ("variant", variant),
             ("opponent", other_name),
@@ -467,14 +468,14 @@ impl TestClient {
     }
 
     /// Play a move without the confirmation step.
-    pub fn play(&self, game: i32, text: &str) -> Page {
+    pub fn play(&self, game: GameId, text: &str) -> Page {
         self.post(
             &format!("/games/{game}/move"),
             &[("move", text), ("confirm", "1")],
         )
     }
 
-    pub fn json(&self, game: i32) -> serde_json::Value {
+    pub fn json(&self, game: GameId) -> serde_json::Value {
         let p = self.get(&format!("/games/{game}.json"));
         assert_eq!(p.status, StatusCode::OK);
         serde_json::from_str(&p.body).unwrap()
@@ -602,7 +603,7 @@ pub fn declared_fields() -> Vec<String> {
 /// server hands the same store to its group-commit writer instead).
 pub fn play_move(
     conn: &mut missive::db::DbConn,
-    id: i32,
+    id: GameId,
     user: &missive::db::users::User,
     text: &str,
     expected_ply: Option<i32>,

@@ -8,6 +8,7 @@ use diesel::prelude::*;
 use missive::db::games;
 use missive::db::moves;
 use missive::db::DbConn;
+use missive::domain::ids::GameId;
 use std::collections::HashMap;
 
 /// A move the server acknowledged with 303: (game, ply, coordinate).
@@ -36,8 +37,8 @@ pub fn check_games(conn: &mut DbConn, acked: &[Acked]) -> usize {
         .unwrap();
     let mut stored: HashMap<(i32, i32), String> = HashMap::new();
     for id in ids {
-        let row = games::load(conn, id).unwrap();
-        let moves = moves::of_game(conn, id).unwrap();
+        let row = games::load(conn, GameId(id)).unwrap();
+        let moves = moves::of_game(conn, GameId(id)).unwrap();
         let variant = missive_rules::variant(&row.variant).unwrap();
         let mut game = missive_rules::Game::new(variant, Some(&row.start_fen)).unwrap();
         for (i, m) in moves.iter().enumerate() {

@@ -10,6 +10,7 @@ use crate::db::DbConn;
 use crate::domain::codes::Coded;
 use crate::domain::error::Error;
 use crate::domain::game_state::GameStatus;
+use crate::domain::ids::GameId;
 use crate::game::play::{self, MoveOutcome};
 use crate::game::{conditional, draw, records, resign};
 use crate::web::routes::game_json::game_body;
@@ -58,7 +59,11 @@ pub struct DeleteLineBody {
 }
 
 /// A game as it stands now, as `user` sees it.
-async fn game_now(state: &Arc<AppState>, id: i32, user: &User) -> Result<serde_json::Value, Error> {
+async fn game_now(
+    state: &Arc<AppState>,
+    id: GameId,
+    user: &User,
+) -> Result<serde_json::Value, Error> {
     let data = load_game_for(state, id, Some(user.id), |c, row| moves::of_game(c, row.id)).await?;
     game_body(&data, Some(user.id))
 }
@@ -165,7 +170,7 @@ pub fn move_text(text: &str, comment: Option<&str>) -> String {
 /// ([`AppState::play`] around [`play::queue_move`]).
 pub async fn play_move(
     state: &Arc<AppState>,
-    id: i32,
+    id: GameId,
     user: &User,
     text: &str,
     expected_ply: Option<i32>,
@@ -196,7 +201,7 @@ pub async fn play_move(
 async fn act(
     me: ApiUser,
     path: web::Path<String>,
-    act: impl Fn(&mut DbConn, i32, &User) -> Result<(), Error> + Clone + Send + 'static,
+    act: impl Fn(&mut DbConn, GameId, &User) -> Result<(), Error> + Clone + Send + 'static,
 ) -> ApiResult {
     me.may_play()?;
     let id = parse_id(&path)?;
@@ -229,7 +234,7 @@ pub async fn resign(me: ApiUser, path: web::Path<String>) -> ApiResult {
 /// The caller's conditional lines in game `id` (none unless they play in it).
 async fn lines_json(
     state: &Arc<AppState>,
-    id: i32,
+    id: GameId,
     user_id: i32,
 ) -> Result<serde_json::Value, Error> {
     let lines = state

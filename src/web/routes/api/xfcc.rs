@@ -14,6 +14,7 @@ use crate::domain::api_credential::CredentialKind;
 use crate::domain::codes::text_codes;
 use crate::domain::error::{Error, MovedOn};
 use crate::domain::game_state::{EndReason, GameStatus, Side};
+use crate::domain::ids::GameId;
 use crate::game::{draw, resign};
 use crate::web::routes::api::games::{move_text, play_move};
 use crate::web::{now, AppState, State};
@@ -326,7 +327,7 @@ fn move_number(fen: &str) -> Option<i32> {
 /// `MakeAMove` / `MakeAMove2`: resign, accept a draw, or move (and offer a
 /// draw with it), each through the pages' own use case.
 async fn make_a_move(state: &Arc<AppState>, user: &User, call: &Call) -> Result<XfccResult, Error> {
-    let Ok(id) = call.text("gameId").parse::<i32>() else {
+    let Ok(id) = call.text("gameId").parse::<GameId>() else {
         return Ok(XfccResult::InvalidGameID);
     };
     let row = match state.read(move |conn| games::load(conn, id)).await {

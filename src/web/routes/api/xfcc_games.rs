@@ -7,6 +7,7 @@ use crate::db::users::User;
 use crate::db::DbConn;
 use crate::domain::error::Error;
 use crate::domain::game_state::Side;
+use crate::domain::ids::GameId;
 use crate::game::clock;
 use crate::game::exports::{self, ExportRows};
 use crate::game::records::Format;
@@ -17,7 +18,7 @@ use std::sync::Arc;
 
 /// One `XfccGame` as the reply writes it.
 pub struct XfccGame {
-    pub id: i32,
+    pub id: GameId,
     pub white: String,
     pub black: String,
     pub event: String,
