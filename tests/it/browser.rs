@@ -459,14 +459,14 @@ fn the_play_link_page_fits_a_phone_and_plays_by_clicking() {
             ("fen", ""),
         ],
     );
-    let id: i32 = p
+    let id: GameId = p
         .location
         .expect("a new game")
         .trim_start_matches("/games/")
         .parse()
         .unwrap();
     bob.post(&format!("/games/{id}/accept"), &[]);
-    let mover = if alice.json(GameId(id))["side_to_move"] == "white" {
+    let mover = if alice.json(id)["side_to_move"] == "white" {
         "alice"
     } else {
         "bob"
@@ -476,7 +476,7 @@ fn the_play_link_page_fits_a_phone_and_plays_by_clicking() {
     )) as i32;
     let secret = missive::web::load_secret(&mut app.db(), None).unwrap();
     let link = missive::accounts::links::PlayLink {
-        game: GameId(id),
+        game: id,
         user,
         ply: 0,
         expires: chrono::Utc::now().timestamp() + 3600,

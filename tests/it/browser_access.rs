@@ -284,13 +284,13 @@ fn credentials_of(app: &TestApp, player: &str) {
 }
 
 /// A play link for `user_name` in game `id` at ply 0.
-fn play_link(app: &TestApp, id: i32, user_name: &str) -> String {
+fn play_link(app: &TestApp, id: GameId, user_name: &str) -> String {
     let user = app.count(&format!(
         "SELECT CAST(id AS BIGINT) AS n FROM users WHERE username = '{user_name}'"
     )) as i32;
     let secret = missive::web::load_secret(&mut app.db(), None).unwrap();
     missive::accounts::links::PlayLink {
-        game: GameId(id),
+        game: id,
         user,
         ply: 0,
         expires: chrono::Utc::now().timestamp() + 3600,
@@ -363,7 +363,11 @@ async fn audit_all(
             true,
         ),
         ("tournament".into(), format!("/tournaments/{tid}"), true),
-        ("play-link".into(), play_link(app, maohopper, &who), true),
+        (
+            "play-link".into(),
+            play_link(app, GameId(maohopper), &who),
+            true,
+        ),
         ("profile".into(), format!("/users/{who}"), true),
         ("leaderboard".into(), "/ratings/chess".into(), true),
         ("claim".into(), format!("/games/{claim}"), true),

@@ -99,8 +99,8 @@ fn mails(conn: &mut DbConn, kind: MailKind) -> Vec<outbox::OutboxRow> {
         .collect()
 }
 
-fn play(conn: &mut DbConn, id: i32, user: &User, text: &str, now: NaiveDateTime) {
-    let r = common::play_move(conn, GameId(id), user, text, None, true, now);
+fn play(conn: &mut DbConn, id: GameId, user: &User, text: &str, now: NaiveDateTime) {
+    let r = common::play_move(conn, id, user, text, None, true, now);
     assert!(
         matches!(r, Ok(play::MoveOutcome::Committed { .. })),
         "{text}: {:?}",
@@ -117,8 +117,8 @@ fn timeout_forfeits_once_with_two_racing_sweepers(backend: Backend) {
     let ids: Vec<GameId> = (0..5)
         .map(|_| game(&mut conn, &alice, &bob, "1d/move"))
         .collect();
-    play(&mut conn, ids[3].get(), &alice, "e4", t0());
-    play(&mut conn, ids[4].get(), &alice, "d4", t0());
+    play(&mut conn, ids[3], &alice, "e4", t0());
+    play(&mut conn, ids[4], &alice, "d4", t0());
     // A minute before the deadline nothing happens.
     let early = t0() + Duration::days(1) - Duration::minutes(1);
     assert_eq!(forfeit::sweep_report(&mut conn, early).unwrap().forfeits, 0);
@@ -176,7 +176,7 @@ fn late_move_is_refused_and_forfeits(backend: Backend) {
     let alice = player(&mut conn, "alice");
     let bob = player(&mut conn, "bob");
     let id = game(&mut conn, &alice, &bob, "2d/move");
-    play(&mut conn, id.get(), &alice, "e4", t0() + Duration::hours(5));
+    play(&mut conn, id, &alice, "e4", t0() + Duration::hours(5));
     // Bob answers two days and a second after Alice's move.
     let late = t0() + Duration::hours(5) + Duration::days(2) + Duration::seconds(1);
     let r = common::play_move(&mut conn, id, &bob, "e5", Some(1), true, late);
@@ -250,7 +250,7 @@ fn late_move_is_refused_and_forfeits(backend: Backend) {
     let id = game(&mut conn, &alice, &bob, "2d/move");
     play(
         &mut conn,
-        id.get(),
+        id,
         &alice,
         "e4",
         t0() + Duration::days(2) - Duration::seconds(1),
@@ -360,7 +360,7 @@ fn leave_stops_the_clock_and_moves_the_deadline(backend: Backend) {
         GameStatus::Active
     );
     // Alice moves on day 4: two days of running time used, bank back to 3.
-    play(&mut conn, id.get(), &alice, "e4", past_old);
+    play(&mut conn, id, &alice, "e4", past_old);
     let m = moves::of_game(&mut conn, id).unwrap();
     assert_eq!(m[0].time_used_secs, Some(2 * DAY));
     // Bob is not on leave: his 3 days run out on schedule.
@@ -458,7 +458,7 @@ fn one_reminder_per_move(backend: Backend) {
     assert_eq!((sent[0].user_id, sent[0].ply), (alice.id, Some(0)));
     // After Alice's move it is Bob's turn, and his own reminder.
     let moved = due + Duration::hours(6);
-    play(&mut conn, id.get(), &alice, "e4", moved);
+    play(&mut conn, id, &alice, "e4", moved);
     assert_eq!(
         forfeit::sweep_report(&mut conn, moved + Duration::hours(47))
             .unwrap()
@@ -493,11 +493,11 @@ fn moves_spend_and_refill_the_banks(backend: Backend) {
     for (w, b) in whites.iter().zip(blacks.iter()) {
         // White thinks 2 days, Black 1 day, in both games.
         now += Duration::days(2);
-        play(&mut conn, iccf.get(), &alice, w, now);
-        play(&mut conn, inc.get(), &alice, w, now);
+        play(&mut conn, iccf, &alice, w, now);
+        play(&mut conn, inc, &alice, w, now);
         now += Duration::days(1);
-        play(&mut conn, iccf.get(), &bob, b, now);
-        play(&mut conn, inc.get(), &bob, b, now);
+        play(&mut conn, iccf, &bob, b, now);
+        play(&mut conn, inc, &bob, b, now);
     }
     let row = missive::db::games::load(&mut conn, iccf).unwrap();
     // 50 - 10x2 + 50 for the tenth move; 50 - 10x1 + 50.
@@ -599,7 +599,7 @@ fn preset_over_http_shows_clocks_in_json(backend: Backend) {
             ],
         );
         assert_eq!(p.status, StatusCode::SEE_OTHER, "{tc}: {}", p.body);
-        let id: i32 = p
+        let id: GameId = p
             .location
             .unwrap()
             .trim_start_matches("/games/")
@@ -614,7 +614,7 @@ fn preset_over_http_shows_clocks_in_json(backend: Backend) {
     let id = create("50d +50d/10moves");
     // The dashboard shows the time left where it is your turn.
     assert!(alice.get("/").has("left (deadline "));
-    let j = alice.json(GameId(id));
+    let j = alice.json(id);
     let c = &j["clock"];
     assert_eq!(c["time_control"], "50d +50d/10moves");
     let white = c["white_left_secs"].as_i64().unwrap();
@@ -629,8 +629,8 @@ fn preset_over_http_shows_clocks_in_json(backend: Backend) {
             .abs()
             < 120
     );
-    assert_eq!(alice.play(GameId(id), "e4").status, StatusCode::SEE_OTHER);
-    let j = alice.json(GameId(id));
+    assert_eq!(alice.play(id, "e4").status, StatusCode::SEE_OTHER);
+    let j = alice.json(id);
     assert!(j["moves"][0]["time_used_secs"].as_i64().unwrap() >= 0);
     assert_eq!(j["clock"]["black_running"], true);
     let page = alice.get(&format!("/games/{id}"));
@@ -639,11 +639,11 @@ fn preset_over_http_shows_clocks_in_json(backend: Backend) {
     // A custom control in the canonical text, and no clock.
     let id = create("5d +12h/move max 8d");
     assert_eq!(
-        alice.json(GameId(id))["clock"]["time_control"],
+        alice.json(id)["clock"]["time_control"],
         "5d +12h/move max 8d"
     );
     let id = create("none");
-    let j = alice.json(GameId(id));
+    let j = alice.json(id);
     assert!(j["clock"].is_null());
     assert!(j["time_control"].is_null());
     assert!(alice

@@ -38,7 +38,7 @@ fn rows_of(app: &TestApp, table: &str, id: i32, and: &str) -> i64 {
     ))
 }
 
-fn add_line(c: &TestClient, id: i32, line: &str) -> common::Page {
+fn add_line(c: &TestClient, id: GameId, line: &str) -> common::Page {
     c.post(&format!("/games/{id}/conditional"), &[("line", line)])
 }
 
@@ -59,17 +59,17 @@ fn lines(j: &serde_json::Value) -> Vec<String> {
 
 /// Alice and Bob with verified addresses (so mail is queued for them), in a
 /// game of chess with Alice White.
-fn verified_game(backend: Backend) -> (TestApp, TestClient, TestClient, i32) {
+fn verified_game(backend: Backend) -> (TestApp, TestClient, TestClient, GameId) {
     let app = TestApp::start(backend);
     let alice = app.verified_user("alice");
     let bob = app.verified_user("bob");
     let id = game_of(&alice, &bob, "bob", "chess", "");
-    (app, alice, bob, id)
+    (app, alice, bob, GameId(id))
 }
 
 fn a_line_is_played_at_once_when_the_opponents_move_matches(backend: Backend) {
     let (app, alice, bob, id) = verified_game(backend);
-    assert_eq!(alice.play(GameId(id), "e4").status, StatusCode::SEE_OTHER);
+    assert_eq!(alice.play(id, "e4").status, StatusCode::SEE_OTHER);
     // Bob to move: Alice's lines, with a comment on her own move.
     assert_eq!(
         add_line(&alice, id, "e5 Nf3 // the main line; Nc6 Bb5").status,
@@ -81,7 +81,7 @@ fn a_line_is_played_at_once_when_the_opponents_move_matches(backend: Backend) {
         StatusCode::SEE_OTHER
     );
     assert_eq!(
-        lines(&alice.json(GameId(id))),
+        lines(&alice.json(id)),
         vec!["e5 Nf3 Nc6 Bb5", "c5 Nf3", "e5 Nf3 d6 d4"]
     );
     // Private: Bob's page and JSON, and a visitor's, show none of it.
@@ -92,22 +92,18 @@ fn a_line_is_played_at_once_when_the_opponents_move_matches(backend: Backend) {
         page.body
     );
     assert!(bob
-        .json(GameId(id))
+        .json(id)
         .get("conditional_lines")
         .unwrap()
         .as_array()
         .unwrap()
         .is_empty());
-    assert!(app
-        .client()
-        .json(GameId(id))
-        .get("conditional_lines")
-        .is_none());
+    assert!(app.client().json(id).get("conditional_lines").is_none());
     let mine = alice.get(&format!("/games/{id}"));
     assert!(mine.has("id=\"conditional-lines\"") && mine.has("e5 Nf3 Nc6 Bb5"));
 
-    assert_eq!(bob.play(GameId(id), "e5").status, StatusCode::SEE_OTHER);
-    let j = bob.json(GameId(id));
+    assert_eq!(bob.play(id, "e5").status, StatusCode::SEE_OTHER);
+    let j = bob.json(id);
     let m = moves(&j);
     assert_eq!(j["ply"], 3, "{j}");
     assert_eq!(m[2]["notation"], "Nf3");
@@ -117,7 +113,7 @@ fn a_line_is_played_at_once_when_the_opponents_move_matches(backend: Backend) {
     // Stored with the opponent's move, at the same moment.
     assert_eq!(m[2]["played_at"], m[1]["played_at"]);
     // What is left starts at Bob's next move; the c5 line is gone.
-    assert_eq!(lines(&alice.json(GameId(id))), vec!["Nc6 Bb5", "d6 d4"]);
+    assert_eq!(lines(&alice.json(id)), vec!["Nc6 Bb5", "d6 d4"]);
     // Marked in the move list and the PGN.
     assert!(bob.get(&format!("/games/{id}")).has("(conditional)"));
     let pgn = bob.get(&format!("/games/{id}.pgn")).body;
@@ -142,12 +138,12 @@ fn a_line_is_played_at_once_when_the_opponents_move_matches(backend: Backend) {
     assert!(payload[0].contains("\"answers\":\"e5\""), "{payload:?}");
 
     // Bob plays Nc6: Bb5 follows at once; then d6 would have no line left.
-    assert_eq!(bob.play(GameId(id), "Nc6").status, StatusCode::SEE_OTHER);
-    let j = alice.json(GameId(id));
+    assert_eq!(bob.play(id, "Nc6").status, StatusCode::SEE_OTHER);
+    let j = alice.json(id);
     assert_eq!(j["ply"], 5);
     assert_eq!(moves(&j)[4]["notation"], "Bb5");
     assert!(lines(&j).is_empty());
-    assert_eq!(rows_of(&app, "conditional_lines", id, ""), 0);
+    assert_eq!(rows_of(&app, "conditional_lines", id.get(), ""), 0);
     assert_eq!(
         app.count(&format!(
             "SELECT CAST(conditional_count AS BIGINT) AS n FROM games WHERE id = {id}"
@@ -174,13 +170,13 @@ fn texts(app: &TestApp, sql: &str) -> Vec<String> {
 
 fn a_move_that_matches_no_line_drops_them_all(backend: Backend) {
     let (app, alice, bob, id) = verified_game(backend);
-    alice.play(GameId(id), "e4");
+    alice.play(id, "e4");
     assert_eq!(add_line(&alice, id, "e5 Nf3").status, StatusCode::SEE_OTHER);
-    assert_eq!(bob.play(GameId(id), "d5").status, StatusCode::SEE_OTHER);
-    let j = alice.json(GameId(id));
+    assert_eq!(bob.play(id, "d5").status, StatusCode::SEE_OTHER);
+    let j = alice.json(id);
     assert_eq!(j["ply"], 2);
     assert!(lines(&j).is_empty());
-    assert_eq!(rows_of(&app, "conditional_lines", id, ""), 0);
+    assert_eq!(rows_of(&app, "conditional_lines", id.get(), ""), 0);
     // Alice is told it is her turn as usual: no conditional mail.
     assert_eq!(
         app.count("SELECT COUNT(*) AS n FROM email_outbox WHERE kind = 'conditional_played'"),
@@ -204,7 +200,7 @@ fn a_refused_line_says_which_ply_and_why(backend: Backend) {
             "Ply 3 of the line (Bb5, your opponent's move)",
         ),
     ] {
-        let p = add_line(&alice, id.get(), line);
+        let p = add_line(&alice, id, line);
         assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY, "{line}");
         assert!(
             common::unescape(&p.body).contains(ply),
@@ -214,16 +210,16 @@ fn a_refused_line_says_which_ply_and_why(backend: Backend) {
         // The refused line comes back to correct.
         assert!(p.has(&format!(">{line}</textarea>")), "{}", p.body);
     }
-    let p = add_line(&alice, id.get(), "e5 Nf3 Nc6");
+    let p = add_line(&alice, id, "e5 Nf3 Nc6");
     assert!(common::unescape(&p.body).contains("ends with your opponent's move (Nc6)"));
-    let p = add_line(&alice, id.get(), "");
+    let p = add_line(&alice, id, "");
     assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY);
     // Two answers to one move are refused with the reason.
     assert_eq!(
-        add_line(&alice, id.get(), "e5 Nf3 Nc6 Bb5").status,
+        add_line(&alice, id, "e5 Nf3 Nc6 Bb5").status,
         StatusCode::SEE_OTHER
     );
-    let p = add_line(&alice, id.get(), "e5 Nf3 Nc6 Bc4");
+    let p = add_line(&alice, id, "e5 Nf3 Nc6 Bc4");
     assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(
         common::unescape(&p.body)
@@ -231,10 +227,10 @@ fn a_refused_line_says_which_ply_and_why(backend: Backend) {
         "{}",
         p.body
     );
-    let p = add_line(&alice, id.get(), "e5 Nf3 Nc6 Bb5");
+    let p = add_line(&alice, id, "e5 Nf3 Nc6 Bb5");
     assert!(p.has("already"));
     // Not the owner's turn to have lines: Bob is to move.
-    let p = add_line(&bob, id.get(), "Nf3 Nc6");
+    let p = add_line(&bob, id, "Nf3 Nc6");
     assert_eq!(p.status, StatusCode::FORBIDDEN, "{}", p.body);
     assert!(common::unescape(&p.body).contains("It is your move"));
     // Repetition rules count: a line may not rely on a move the rules forbid.
@@ -244,7 +240,7 @@ fn a_refused_line_says_which_ply_and_why(backend: Backend) {
 fn a_line_can_be_deleted_by_its_owner_only(backend: Backend) {
     let (app, alice, bob, id) = TestApp::game_of_alice_and_bob(backend);
     alice.play(id, "e4");
-    add_line(&alice, id.get(), "e5 Nf3");
+    add_line(&alice, id, "e5 Nf3");
     let line_id = alice.json(id)["conditional_lines"][0]["id"]
         .as_i64()
         .unwrap()
@@ -328,7 +324,7 @@ fn a_conditional_reply_uses_none_of_the_owners_clock(backend: Backend) {
     let bob = app.user("bob");
     let id = game_of(&alice, &bob, "bob", "chess", "3d/move");
     alice.play(GameId(id), "e4");
-    add_line(&alice, id, "e5 Nf3");
+    add_line(&alice, GameId(id), "e5 Nf3");
     bob.play(GameId(id), "e5");
     let j = alice.json(GameId(id));
     let m = moves(&j);
@@ -346,10 +342,7 @@ fn a_move_that_ends_the_game_plays_nothing(backend: Backend) {
     bob.play(id, "e5");
     alice.play(id, "g4");
     // Black to move; Alice (White) has a line for another answer.
-    assert_eq!(
-        add_line(&alice, id.get(), "Nc6 d3").status,
-        StatusCode::SEE_OTHER
-    );
+    assert_eq!(add_line(&alice, id, "Nc6 d3").status, StatusCode::SEE_OTHER);
     assert_eq!(bob.play(id, "Qh4#").status, StatusCode::SEE_OTHER);
     let j = alice.json(id);
     assert_eq!(j["status"], "finished");
@@ -361,25 +354,25 @@ fn a_move_that_ends_the_game_plays_nothing(backend: Backend) {
 /// players get the "game over" mail, nobody a "your turn".
 fn a_conditional_reply_can_end_the_game(backend: Backend) {
     let (app, alice, bob, id) = verified_game(backend);
-    alice.play(GameId(id), "e4");
-    bob.play(GameId(id), "e5");
-    alice.play(GameId(id), "Qh5");
-    bob.play(GameId(id), "Nc6");
-    alice.play(GameId(id), "Bc4");
+    alice.play(id, "e4");
+    bob.play(id, "e5");
+    alice.play(id, "Qh5");
+    bob.play(id, "Nc6");
+    alice.play(id, "Bc4");
     assert_eq!(
         add_line(&alice, id, "Nf6 Qxf7#").status,
         StatusCode::SEE_OTHER
     );
-    bob.play(GameId(id), "Nf6");
-    let j = bob.json(GameId(id));
+    bob.play(id, "Nf6");
+    let j = bob.json(id);
     assert_eq!(j["status"], "finished");
     assert_eq!(j["result"], "1-0");
     assert_eq!(moves(&j)[6]["notation"], "Qxf7#");
     assert_eq!(
-        rows_of(&app, "email_outbox", id, "AND kind = 'game_over'"),
+        rows_of(&app, "email_outbox", id.get(), "AND kind = 'game_over'"),
         2
     );
-    assert_eq!(rows_of(&app, "email_outbox", id, "AND ply = 7"), 0);
+    assert_eq!(rows_of(&app, "email_outbox", id.get(), "AND ply = 7"), 0);
 }
 
 /// The race: the opponent's move and the owner's deletion of the line it
@@ -395,7 +388,7 @@ fn a_move_racing_an_edit_of_the_lines_takes_one_order(backend: Backend) {
     for _ in 0..6 {
         let id = game_of(&alice, &bob, "bob", "chess", "");
         alice.play(GameId(id), "e4");
-        add_line(&alice, id, "e5 Nf3");
+        add_line(&alice, GameId(id), "e5 Nf3");
         let line_id = alice.json(GameId(id))["conditional_lines"][0]["id"]
             .as_i64()
             .unwrap()
@@ -441,7 +434,7 @@ fn a_move_racing_an_edit_of_the_lines_takes_one_order(backend: Backend) {
 fn two_processes_play_a_reply_once(backend: Backend) {
     let (app, alice, bob, id) = TestApp::game_of_alice_and_bob(backend);
     alice.play(id, "e4");
-    add_line(&alice, id.get(), "e5 Nf3");
+    add_line(&alice, id, "e5 Nf3");
     let second = common::launch(app.config.clone());
     let bob2 = TestClient {
         base: second.base.clone(),
@@ -507,7 +500,7 @@ fn a_line_in_every_variant(backend: Backend) {
         let owner = client(game.side_to_move().opponent());
         let opponent = client(game.side_to_move());
         let text = format!("{} {}", first.display, second.display);
-        let p = add_line(owner, id, &text);
+        let p = add_line(owner, GameId(id), &text);
         assert_eq!(
             p.status,
             StatusCode::SEE_OTHER,
@@ -620,7 +613,10 @@ fn lines_work_in_tournaments_under_leave_and_every_clock(backend: Backend) {
     for tc in ["1d/move", "50d +50d/10moves", "none"] {
         let id = game_of(&alice, &bob, "bob", "chess", tc);
         alice.play(GameId(id), "e4");
-        assert_eq!(add_line(&alice, id, "e5 Nf3").status, StatusCode::SEE_OTHER);
+        assert_eq!(
+            add_line(&alice, GameId(id), "e5 Nf3").status,
+            StatusCode::SEE_OTHER
+        );
         bob.play(GameId(id), "e5");
         let j = alice.json(GameId(id));
         assert_eq!(j["ply"], 3, "{tc}: {j}");
@@ -642,7 +638,7 @@ fn lines_work_in_tournaments_under_leave_and_every_clock(backend: Backend) {
     .unwrap();
     let id = game_of(&alice, &bob, "bob", "chess", "3d/move");
     alice.play(GameId(id), "d4");
-    add_line(&alice, id, "d5 c4");
+    add_line(&alice, GameId(id), "d5 c4");
     bob.play(GameId(id), "d5");
     let j = alice.json(GameId(id));
     assert_eq!(moves(&j)[2]["notation"], "c4");
@@ -657,7 +653,7 @@ fn lines_work_in_tournaments_under_leave_and_every_clock(backend: Backend) {
     };
     assert_eq!(white.play(game, "e4").status, StatusCode::SEE_OTHER);
     assert_eq!(
-        add_line(white, game.get(), "c5 Nf3").status,
+        add_line(white, game, "c5 Nf3").status,
         StatusCode::SEE_OTHER
     );
     assert_eq!(black.play(game, "c5").status, StatusCode::SEE_OTHER);

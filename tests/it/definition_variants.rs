@@ -27,12 +27,12 @@ fn verified(app: &TestApp, name: &str) -> TestClient {
 }
 
 /// A game of `variant`, alice White, accepted by bob.
-fn game(alice: &TestClient, bob: &TestClient, variant: &str) -> i32 {
-    alice.game_accepted_by(bob, "bob", variant).get()
+fn game(alice: &TestClient, bob: &TestClient, variant: &str) -> GameId {
+    alice.game_accepted_by(bob, "bob", variant)
 }
 
-fn played(c: &TestClient, id: i32, text: &str) {
-    let p = c.play(GameId(id), text);
+fn played(c: &TestClient, id: GameId, text: &str) {
+    let p = c.play(id, text);
     assert_eq!(p.status, StatusCode::SEE_OTHER, "{text}: {}", p.body);
 }
 
@@ -86,7 +86,7 @@ fn capablanca_is_played_drawn_exported_and_mailed(backend: Backend) {
     let p = bob.post(&format!("/games/{id}/conditional"), &[("line", "Ci3 Nh6")]);
     assert_eq!(p.status, StatusCode::SEE_OTHER, "{}", p.body);
     played(&alice, id, "Ci3");
-    let j = alice.json(GameId(id));
+    let j = alice.json(id);
     assert_eq!(j["ply"], 6, "bob's conditional Nh6 was played: {j}");
     let moves: Vec<&str> = j["moves"]
         .as_array()
@@ -157,7 +157,7 @@ fn crazyhouse_drops_from_the_hand_over_http_and_xfcc(backend: Backend) {
     played(&bob, id, "Qa5");
     // A drop, in Fairy-Stockfish's SAN.
     played(&alice, id, "P@d4");
-    let j = alice.json(GameId(id));
+    let j = alice.json(id);
     assert_eq!(j["moves"][6]["notation"], "P@d4", "{j}");
     assert_eq!(
         j["fen"],
@@ -192,7 +192,7 @@ fn crazyhouse_drops_from_the_hand_over_http_and_xfcc(backend: Backend) {
         reply.contains("<MakeAMoveResult>Success</MakeAMoveResult>"),
         "{reply}"
     );
-    let j = alice.json(GameId(id));
+    let j = alice.json(id);
     assert_eq!(j["moves"][7]["notation"], "P@e6", "{j}");
     // The record: Variant tag, drops read back.
     let pgn = app.client().get(&format!("/games/{id}.pgn")).body;
@@ -225,9 +225,9 @@ fn janggi_passes_over_http_end_the_game_on_points(backend: Backend) {
         bob.post(&format!("/games/{id}/accept"), &[]).status,
         StatusCode::SEE_OTHER
     );
-    played(&alice, id.get(), "Ke1");
+    played(&alice, id, "Ke1");
     assert!(alice.json(id)["reason"].is_null(), "one pass ends nothing");
-    played(&bob, id.get(), "K15-15");
+    played(&bob, id, "K15-15");
     let j = alice.json(id);
     assert_eq!(
         (j["result"].as_str(), j["reason"].as_str()),

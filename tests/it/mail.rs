@@ -109,7 +109,7 @@ fn first_play_link(body: &str) -> String {
 }
 
 /// Alice (White) against Bob, accepted; mails so far drained.
-fn started_game(app: &TestApp) -> (common::TestClient, common::TestClient, i32) {
+fn started_game(app: &TestApp) -> (common::TestClient, common::TestClient, GameId) {
     let alice = vuser(app, "alice");
     let bob = vuser(app, "bob");
     let id = alice.challenge("bob", "white");
@@ -117,7 +117,7 @@ fn started_game(app: &TestApp) -> (common::TestClient, common::TestClient, i32) 
         bob.post(&format!("/games/{id}/accept"), &[]).status,
         StatusCode::SEE_OTHER
     );
-    (alice, bob, id.get())
+    (alice, bob, id)
 }
 
 fn a_move_mails_the_opponent_once_with_a_working_link(backend: Backend) {
@@ -143,7 +143,7 @@ fn a_move_mails_the_opponent_once_with_a_working_link(backend: Backend) {
     assert_eq!(page.status, StatusCode::OK, "{}", page.body);
     assert!(page.has("Your move, alice"), "{}", page.body);
     sink.clear();
-    let p = alice.play(GameId(id), "e4 // your move, Bob");
+    let p = alice.play(id, "e4 // your move, Bob");
     assert_eq!(p.status, StatusCode::SEE_OTHER, "{}", p.body);
     let r = drain(&app, &s, missive::web::now());
     assert_eq!(r.sent, 1);
@@ -229,7 +229,7 @@ fn a_move_mails_the_opponent_once_with_a_working_link(backend: Backend) {
         "{}",
         p.body
     );
-    assert_eq!(alice.json(GameId(id))["ply"], 1, "a preview stores nothing");
+    assert_eq!(alice.json(id)["ply"], 1, "a preview stores nothing");
     let tag = "<input type=\"hidden\" name=\"move\" value=\"";
     let at = p.body.find(tag).expect("the confirm form") + tag.len();
     let confirm = common::unescape(&p.body[at..at + p.body[at..].find('"').unwrap()]);
@@ -240,7 +240,7 @@ fn a_move_mails_the_opponent_once_with_a_working_link(backend: Backend) {
         app.count("SELECT COUNT(*) AS n FROM moves WHERE comment = 'over to you'"),
         1
     );
-    let j = alice.json(GameId(id));
+    let j = alice.json(id);
     assert_eq!(j["ply"], 2);
     assert_eq!(j["moves"][1]["notation"], "e5", "{j}");
     // Reused: refused, nothing stored.
@@ -270,7 +270,7 @@ fn link_is_refused_when_tampered_expired_or_foreign(backend: Backend) {
     let now = missive::web::now();
     let alice_id = 1; // the first user signed up
     let good = PlayLink {
-        game: GameId(id),
+        game: id,
         user: alice_id,
         ply: 0,
         expires: (now + Duration::hours(1)).and_utc().timestamp(),
@@ -341,7 +341,7 @@ fn link_is_refused_when_tampered_expired_or_foreign(backend: Backend) {
         ],
     );
     assert_eq!(p.status, StatusCode::FORBIDDEN);
-    assert_eq!(alice.json(GameId(id))["ply"], 0);
+    assert_eq!(alice.json(id)["ply"], 0);
 }
 
 fn smtp_down_keeps_mail_queued_and_sends_it_once(backend: Backend) {
@@ -370,7 +370,7 @@ fn smtp_down_keeps_mail_queued_and_sends_it_once(backend: Backend) {
         .filter(|r| r.sent_at.is_none())
         .all(|r| r.attempts == 2));
     // A move while SMTP is down is accepted at once and queued.
-    assert_eq!(alice.play(GameId(id), "e4").status, StatusCode::SEE_OTHER);
+    assert_eq!(alice.play(id, "e4").status, StatusCode::SEE_OTHER);
     assert_eq!(app.count("SELECT COUNT(*) AS n FROM email_outbox"), 3);
     // A restart in between loses nothing.
     app.restart();
@@ -412,7 +412,7 @@ fn two_workers_send_each_mail_once(backend: Backend) {
         let mut conn = app.db();
         for _ in 0..60 {
             let accepted = Mail::ChallengeAccepted {
-                game: GameId(id),
+                game: id,
                 ply: 0,
                 from: 2,
             };
@@ -598,13 +598,13 @@ fn mail_policy_and_one_click_unsubscribe(backend: Backend) {
     );
     assert_eq!(p.status, StatusCode::OK, "{}", p.body);
     assert!(p.has("no more mail"));
-    assert_eq!(alice.play(GameId(id), "e4").status, StatusCode::SEE_OTHER);
+    assert_eq!(alice.play(id, "e4").status, StatusCode::SEE_OTHER);
     assert_eq!(turns_for(2), 0);
     // Back to every turn on the settings page.
     let p = bob.post("/settings/mail", &[("policy", "every")]);
     assert_eq!(p.status, StatusCode::SEE_OTHER);
-    assert_eq!(bob.play(GameId(id), "e5").status, StatusCode::SEE_OTHER);
-    assert_eq!(alice.play(GameId(id), "Nf3").status, StatusCode::SEE_OTHER);
+    assert_eq!(bob.play(id, "e5").status, StatusCode::SEE_OTHER);
+    assert_eq!(alice.play(id, "Nf3").status, StatusCode::SEE_OTHER);
     assert_eq!(turns_for(2), 1);
     // Digest: no per-turn mail.
     assert_eq!(
@@ -612,8 +612,8 @@ fn mail_policy_and_one_click_unsubscribe(backend: Backend) {
         StatusCode::SEE_OTHER
     );
     assert!(bob.get("/settings/mail").has("value=\"digest\" checked"));
-    assert_eq!(bob.play(GameId(id), "Nc6").status, StatusCode::SEE_OTHER);
-    assert_eq!(alice.play(GameId(id), "Bc4").status, StatusCode::SEE_OTHER);
+    assert_eq!(bob.play(id, "Nc6").status, StatusCode::SEE_OTHER);
+    assert_eq!(alice.play(id, "Bc4").status, StatusCode::SEE_OTHER);
     assert_eq!(turns_for(2), 1);
     // Bad values, no login, no CSRF.
     assert_eq!(
@@ -1026,13 +1026,13 @@ fn enqueue_follows_verification_and_policy(backend: Backend) {
             let u = service_user(&app, &format!("queue{n}"), policy, verified, now);
             let mails = [
                 Mail::YourTurn {
-                    game: GameId(game),
+                    game,
                     ply: 777,
                     from: None,
                     last_move: None,
                 },
                 Mail::GameOver {
-                    game: GameId(game),
+                    game,
                     from: None,
                     last_move: None,
                 },

@@ -47,12 +47,12 @@ fn version_of(text: &str) -> String {
     hex::encode(Sha256::digest(text.as_bytes()))
 }
 
-fn accepted_game(alice: &TestClient, bob: &TestClient, variant: &str) -> i32 {
-    alice.game_accepted_by(bob, "bob", variant).get()
+fn accepted_game(alice: &TestClient, bob: &TestClient, variant: &str) -> GameId {
+    alice.game_accepted_by(bob, "bob", variant)
 }
 
-fn played(c: &TestClient, id: i32, text: &str) {
-    let p = c.play(GameId(id), text);
+fn played(c: &TestClient, id: GameId, text: &str) {
+    let p = c.play(id, text);
     assert_eq!(p.status(), StatusCode::SEE_OTHER, "{text}: {}", p.body);
 }
 
@@ -120,7 +120,7 @@ fn a_posted_variant_is_checked_listed_and_played_to_checkmate(backend: Backend) 
     ] {
         played(who, game, mv);
     }
-    let json = alice.json(GameId(game));
+    let json = alice.json(game);
     assert_eq!(json["status"], "finished", "{json}");
     assert_eq!(json["result"], "0-1");
     assert_eq!(json["reason"], "checkmate");
@@ -187,8 +187,8 @@ fn a_posted_variant_is_checked_listed_and_played_to_checkmate(backend: Backend) 
         StatusCode::SEE_OTHER
     );
     // (A game resigned before both have moved is aborted, not rated.)
-    played(&alice, rated.get(), "a3");
-    played(&bob, rated.get(), "a4");
+    played(&alice, rated, "a3");
+    played(&bob, rated, "a4");
     let p = alice.post(&format!("/games/{rated}/resign"), &[("confirm", "1")]);
     assert_eq!(p.status(), StatusCode::SEE_OTHER, "{}", p.body);
     let list = app.client().get(&format!("/ratings/{id}@{version}"));
@@ -258,8 +258,8 @@ fn editing_makes_a_new_version_and_old_games_keep_theirs(backend: Backend) {
 
     // The old game plays and exports under version 1: its Camel on c4 may
     // not step to c3 as version 2's may.
-    assert_eq!(bob.json(GameId(old))["variant_version"], v1.as_str());
-    let refused = alice.play(GameId(old), "Cc3");
+    assert_eq!(bob.json(old)["variant_version"], v1.as_str());
+    let refused = alice.play(old, "Cc3");
     assert_eq!(
         refused.status(),
         StatusCode::UNPROCESSABLE_ENTITY,
@@ -283,7 +283,7 @@ fn editing_makes_a_new_version_and_old_games_keep_theirs(backend: Backend) {
     let bob = app.client();
     bob.login("bob", "correct horse battery");
     let new = accepted_game(&alice, &bob, &id);
-    assert_eq!(alice.json(GameId(new))["variant_version"], v2.as_str());
+    assert_eq!(alice.json(new)["variant_version"], v2.as_str());
     played(&alice, new, "Cc4");
     played(&bob, new, "a4");
     played(&alice, new, "Cc3");

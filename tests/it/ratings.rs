@@ -38,8 +38,8 @@ fn rated_game(conn: &mut DbConn, variant: &str, white: i32, black: i32, at: Naiv
 }
 
 /// End game `id` with `result` at `at`, the one way games end.
-fn end(conn: &mut DbConn, id: i32, result: GameResult, at: NaiveDateTime) {
-    let row = games::load(conn, GameId(id)).unwrap();
+fn end(conn: &mut DbConn, id: GameId, result: GameResult, at: NaiveDateTime) {
+    let row = games::load(conn, id).unwrap();
     missive::game::finish::finish(conn, &row, result, EndReason::Agreement, None, at).unwrap();
 }
 
@@ -237,7 +237,7 @@ fn a_seek_with_a_range_is_shown_and_open_only_to_players_inside_it(backend: Back
     for i in 0..8 {
         let at = t0 + TimeDelta::days(i);
         let id = rated_game(&mut conn, "chess", a, c, at);
-        end(&mut conn, id, GameResult::WhiteWins, at);
+        end(&mut conn, GameId(id), GameResult::WhiteWins, at);
     }
     let alice_rating = stored(&app, a, "chess").1.round() as i64;
     assert!(alice_rating > 1650, "{alice_rating}");
@@ -385,7 +385,7 @@ fn rebuild_equals_the_stored_ratings_after_random_games(backend: Backend) {
             GameResult::BlackWins,
             GameResult::Draw,
         ][rng.gen_range(0..3)];
-        end(&mut conn, id, result, at);
+        end(&mut conn, GameId(id), result, at);
         if rng.gen_bool(0.3) {
             let a = ids[rng.gen_range(1..ids.len())];
             let b = ids[rng.gen_range(1..ids.len())];
@@ -393,7 +393,7 @@ fn rebuild_equals_the_stored_ratings_after_random_games(backend: Backend) {
                 let id = rated_game(&mut conn, "leaperhouse", a, b, at);
                 end(
                     &mut conn,
-                    id,
+                    GameId(id),
                     [GameResult::WhiteWins, GameResult::Draw][rng.gen_range(0..2)],
                     at,
                 );

@@ -48,7 +48,7 @@ fn start_from(
         ],
     );
     assert_eq!(p.status, StatusCode::SEE_OTHER, "{variant}: {}", p.body);
-    let id: i32 = p
+    let id: GameId = p
         .location
         .unwrap()
         .trim_start_matches("/games/")
@@ -58,17 +58,17 @@ fn start_from(
         bob.post(&format!("/games/{id}/accept"), &[]).status,
         StatusCode::SEE_OTHER
     );
-    id
+    id.get()
 }
 
-fn fools_mate(alice: &TestClient, bob: &TestClient, id: i32) {
+fn fools_mate(alice: &TestClient, bob: &TestClient, id: GameId) {
     for (who, mv) in [
         (alice, "f3 // a <b>bold</b> & \"quoted\" start"),
         (bob, "e5"),
         (alice, "g4"),
         (bob, "Qh4#"),
     ] {
-        let p = who.play(GameId(id), mv);
+        let p = who.play(id, mv);
         assert_eq!(p.status, StatusCode::SEE_OTHER, "{mv}: {}", p.body);
     }
 }
@@ -78,7 +78,7 @@ fn replay_pages_show_stored_positions(backend: Backend) {
     let alice = app.user("alice");
     let bob = app.user("bob");
     let id = start(&alice, &bob, "chess");
-    fools_mate(&alice, &bob, id);
+    fools_mate(&alice, &bob, GameId(id));
     let j = alice.json(GameId(id));
     let moves = j["moves"].as_array().unwrap();
     let anon = app.client();
@@ -139,10 +139,10 @@ fn replay_pages_show_stored_positions(backend: Backend) {
 
 /// Play up to `n` plies with the first legal move (alice and bob in turn),
 /// then resign if the game is not over.
-fn play_some(alice: &TestClient, bob: &TestClient, id: i32, variant: &str, n: usize) {
+fn play_some(alice: &TestClient, bob: &TestClient, id: GameId, variant: &str, n: usize) {
     let v = missive_rules::variant(variant).unwrap();
     for i in 0..n {
-        let j = alice.json(GameId(id));
+        let j = alice.json(id);
         if j["status"] != "active" {
             return;
         }
@@ -162,7 +162,7 @@ fn play_some(alice: &TestClient, bob: &TestClient, id: i32, variant: &str, n: us
             bob
         };
         let text = format!("{} // note {i} <i>x</i>", pick.coordinate);
-        let p = who.play(GameId(id), &text);
+        let p = who.play(id, &text);
         assert_eq!(
             p.status,
             StatusCode::SEE_OTHER,
@@ -170,7 +170,7 @@ fn play_some(alice: &TestClient, bob: &TestClient, id: i32, variant: &str, n: us
             p.body
         );
     }
-    if alice.json(GameId(id))["status"] == "active" {
+    if alice.json(id)["status"] == "active" {
         assert_eq!(
             bob.post(&format!("/games/{id}/resign"), &[("confirm", "1")])
                 .status,
@@ -186,7 +186,7 @@ fn export_import_round_trip_every_variant(backend: Backend) {
     let anon = app.client();
     for v in missive_rules::variants() {
         let id = start(&alice, &bob, v.id());
-        play_some(&alice, &bob, id, v.id(), 8);
+        play_some(&alice, &bob, GameId(id), v.id(), 8);
         let j = alice.json(GameId(id));
         let stored: Vec<String> = j["moves"]
             .as_array()
@@ -280,15 +280,15 @@ fn export_import_round_trip_every_variant(backend: Backend) {
             ("fen", fen),
         ],
     );
-    let id: i32 = p
+    let id: GameId = p
         .location
         .unwrap()
         .trim_start_matches("/games/")
         .parse()
         .unwrap();
     bob.post(&format!("/games/{id}/accept"), &[]);
-    assert_eq!(bob.play(GameId(id), "Kd7").status, StatusCode::SEE_OTHER);
-    assert_eq!(alice.play(GameId(id), "e4").status, StatusCode::SEE_OTHER);
+    assert_eq!(bob.play(id, "Kd7").status, StatusCode::SEE_OTHER);
+    assert_eq!(alice.play(id, "e4").status, StatusCode::SEE_OTHER);
     let pgn = anon.get(&format!("/games/{id}.pgn")).body;
     assert!(
         pgn.contains("[SetUp \"1\"]") && pgn.contains(&format!("[FEN \"{fen}\"]")),
@@ -296,7 +296,7 @@ fn export_import_round_trip_every_variant(backend: Backend) {
     );
     let rec = record::parse_pgn(&pgn).unwrap().remove(0);
     let game = record::check(&rec, missive_rules::variant).unwrap();
-    assert_eq!(game.fen(), alice.json(GameId(id))["fen"].as_str().unwrap());
+    assert_eq!(game.fen(), alice.json(id)["fen"].as_str().unwrap());
 }
 
 fn check_same_moves(variant: &str, rec: &record::Record, stored: &[String]) {
@@ -315,7 +315,7 @@ fn comments_escaped_and_notes_private(backend: Backend) {
     let bob = app.user("bob");
     let carol = app.user("carol");
     let id = start(&alice, &bob, "chess");
-    fools_mate(&alice, &bob, id);
+    fools_mate(&alice, &bob, GameId(id));
     // The comment is stored and shown beside the move, escaped.
     let page = carol.get(&format!("/games/{id}"));
     assert!(!page.has("<b>bold</b>"), "{}", page.body);
@@ -490,7 +490,7 @@ fn archive_profile_and_bulk_export(backend: Backend) {
     let bob = app.user("bob");
     let carol = app.user("carol");
     let g1 = start(&alice, &bob, "chess");
-    fools_mate(&alice, &bob, g1);
+    fools_mate(&alice, &bob, GameId(g1));
     let g2 = start(&alice, &bob, "leaperhouse");
     let g3 = start_vs(&alice, &carol, "carol", "chess");
     carol.post(&format!("/games/{g3}/resign"), &[("confirm", "1")]);
@@ -584,7 +584,7 @@ fn atom_feed_of_game_events(backend: Backend) {
     let alice = app.user("alice");
     let bob = app.user("bob");
     let g1 = start(&alice, &bob, "chess");
-    fools_mate(&alice, &bob, g1);
+    fools_mate(&alice, &bob, GameId(g1));
     let g2 = start(&alice, &bob, "chess");
     alice.play(GameId(g2), "e4");
     let anon = app.client();

@@ -1,11 +1,12 @@
 //! Takebacks by consent over HTTP, on SQLite and PostgreSQL.
 
 use crate::common;
+use missive::domain::ids::GameId;
 
 use common::{Backend, TestApp, TestClient};
 use reqwest::StatusCode;
 
-fn takeback(c: &TestClient, id: i32, action: &str) -> common::Page {
+fn takeback(c: &TestClient, id: GameId, action: &str) -> common::Page {
     c.post(&format!("/games/{id}/takeback"), &[("action", action)])
 }
 
@@ -26,22 +27,16 @@ fn a_takeback_of_ones_own_last_move(backend: Backend) {
     bob.play(id, "e5");
     let before = alice.json(id);
     alice.play(id, "Nf3");
-    assert_eq!(
-        takeback(&alice, id.get(), "offer").status,
-        StatusCode::SEE_OTHER
-    );
+    assert_eq!(takeback(&alice, id, "offer").status, StatusCode::SEE_OTHER);
     assert_eq!(bob.json(id)["takeback_offer"], "white");
     let page = bob.get(&format!("/games/{id}"));
     assert!(page.has("Your opponent asks to take back"), "{}", page.body);
     // Only the other player accepts.
     assert_eq!(
-        takeback(&alice, id.get(), "accept").status,
+        takeback(&alice, id, "accept").status,
         StatusCode::UNPROCESSABLE_ENTITY
     );
-    assert_eq!(
-        takeback(&bob, id.get(), "accept").status,
-        StatusCode::SEE_OTHER
-    );
+    assert_eq!(takeback(&bob, id, "accept").status, StatusCode::SEE_OTHER);
     let j = alice.json(id);
     assert_eq!(j["ply"], 2);
     assert_eq!(j["side_to_move"], "white");
@@ -88,27 +83,15 @@ fn a_takeback_after_the_answer_takes_two_plies(backend: Backend) {
     bob.play(id, "e5");
     alice.play(id, "Nf3");
     bob.play(id, "Nc6");
-    assert_eq!(
-        takeback(&alice, id.get(), "offer").status,
-        StatusCode::SEE_OTHER
-    );
-    assert_eq!(
-        takeback(&bob, id.get(), "accept").status,
-        StatusCode::SEE_OTHER
-    );
+    assert_eq!(takeback(&alice, id, "offer").status, StatusCode::SEE_OTHER);
+    assert_eq!(takeback(&bob, id, "accept").status, StatusCode::SEE_OTHER);
     let j = bob.json(id);
     assert_eq!(j["ply"], 2);
     assert_eq!(j["side_to_move"], "white");
     assert_eq!(notations(&j), vec!["e4", "e5"]);
     // Back at the start: nothing left of Bob's to take back after his e5 goes.
-    assert_eq!(
-        takeback(&bob, id.get(), "offer").status,
-        StatusCode::SEE_OTHER
-    );
-    assert_eq!(
-        takeback(&alice, id.get(), "accept").status,
-        StatusCode::SEE_OTHER
-    );
+    assert_eq!(takeback(&bob, id, "offer").status, StatusCode::SEE_OTHER);
+    assert_eq!(takeback(&alice, id, "accept").status, StatusCode::SEE_OTHER);
     assert_eq!(bob.json(id)["ply"], 1);
     assert_eq!(bob.json(id)["side_to_move"], "black");
 }
@@ -116,41 +99,29 @@ fn a_takeback_after_the_answer_takes_two_plies(backend: Backend) {
 fn a_takeback_can_be_refused(backend: Backend) {
     let (_app, alice, bob, id) = TestApp::game_of_alice_and_bob(backend);
     assert_eq!(
-        takeback(&alice, id.get(), "offer").status,
+        takeback(&alice, id, "offer").status,
         StatusCode::UNPROCESSABLE_ENTITY
     );
     alice.play(id, "e4");
+    assert_eq!(takeback(&alice, id, "offer").status, StatusCode::SEE_OTHER);
     assert_eq!(
-        takeback(&alice, id.get(), "offer").status,
-        StatusCode::SEE_OTHER
-    );
-    assert_eq!(
-        takeback(&alice, id.get(), "offer").status,
+        takeback(&alice, id, "offer").status,
         StatusCode::UNPROCESSABLE_ENTITY
     );
-    assert_eq!(
-        takeback(&bob, id.get(), "decline").status,
-        StatusCode::SEE_OTHER
-    );
+    assert_eq!(takeback(&bob, id, "decline").status, StatusCode::SEE_OTHER);
     let j = alice.json(id);
     assert_eq!(j["ply"], 1);
     assert!(j["takeback_offer"].is_null());
     assert_eq!(
-        takeback(&bob, id.get(), "accept").status,
+        takeback(&bob, id, "accept").status,
         StatusCode::UNPROCESSABLE_ENTITY
     );
-    assert_eq!(
-        takeback(&bob, id.get(), "maybe").status,
-        StatusCode::BAD_REQUEST
-    );
+    assert_eq!(takeback(&bob, id, "maybe").status, StatusCode::BAD_REQUEST);
     // A move answers the request too: it is then about a position gone.
-    assert_eq!(
-        takeback(&alice, id.get(), "offer").status,
-        StatusCode::SEE_OTHER
-    );
+    assert_eq!(takeback(&alice, id, "offer").status, StatusCode::SEE_OTHER);
     bob.play(id, "e5");
     assert_eq!(
-        takeback(&bob, id.get(), "accept").status,
+        takeback(&bob, id, "accept").status,
         StatusCode::UNPROCESSABLE_ENTITY
     );
 }
@@ -164,14 +135,8 @@ fn a_takeback_drops_conditional_lines(backend: Backend) {
     bob.play(id, "Nc6");
     let line = bob.post(&format!("/games/{id}/conditional"), &[("line", "Bc4 Nf6")]);
     assert_eq!(line.status, StatusCode::SEE_OTHER, "{}", line.body);
-    assert_eq!(
-        takeback(&alice, id.get(), "offer").status,
-        StatusCode::SEE_OTHER
-    );
-    assert_eq!(
-        takeback(&bob, id.get(), "accept").status,
-        StatusCode::SEE_OTHER
-    );
+    assert_eq!(takeback(&alice, id, "offer").status, StatusCode::SEE_OTHER);
+    assert_eq!(takeback(&bob, id, "accept").status, StatusCode::SEE_OTHER);
     assert_eq!(
         app.count(&format!(
             "SELECT COUNT(*) AS n FROM conditional_lines WHERE game_id = {id}"
@@ -188,7 +153,7 @@ fn no_takebacks_in_tournament_games(backend: Backend) {
     let bob = app.user("bob");
     app.user("carol");
     let game = common::tournament_game(&app, "alice", &["bob", "carol"]);
-    let p = takeback(&bob, game.id.get(), "offer");
+    let p = takeback(&bob, game.id, "offer");
     assert_eq!(p.status, StatusCode::FORBIDDEN, "{}", p.body);
     assert!(p.has("not allowed in tournament games"), "{}", p.body);
 }
@@ -222,10 +187,7 @@ fn the_opponent_is_mailed_a_takeback_request(backend: Backend) {
             .collect()
     };
     assert!(asks(&app).is_empty());
-    assert_eq!(
-        takeback(&alice, id.get(), "offer").status,
-        StatusCode::SEE_OTHER
-    );
+    assert_eq!(takeback(&alice, id, "offer").status, StatusCode::SEE_OTHER);
     let queued = asks(&app);
     assert_eq!(queued.len(), 1);
     assert_eq!(queued[0].user_id, app.user_id("bob"));
@@ -243,10 +205,7 @@ fn the_opponent_is_mailed_a_takeback_request(backend: Backend) {
         .html
         .contains("<strong>alice</strong> asks to take back"));
     // Declined before the mail went out: nothing is sent.
-    assert_eq!(
-        takeback(&bob, id.get(), "decline").status,
-        StatusCode::SEE_OTHER
-    );
+    assert_eq!(takeback(&bob, id, "decline").status, StatusCode::SEE_OTHER);
     assert!(render::render(&mut app.db(), &ctx, &queued[0], now)
         .unwrap()
         .is_none());

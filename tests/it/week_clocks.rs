@@ -78,8 +78,8 @@ fn paired(
         .get()
 }
 
-fn play(conn: &mut DbConn, id: i32, u: &User, text: &str, at: NaiveDateTime) {
-    let r = common::play_move(conn, GameId(id), u, text, None, true, at);
+fn play(conn: &mut DbConn, id: GameId, u: &User, text: &str, at: NaiveDateTime) {
+    let r = common::play_move(conn, id, u, text, None, true, at);
     assert!(
         matches!(r, Ok(play::MoveOutcome::Committed { .. })),
         "{text}: {:?}",
@@ -102,8 +102,8 @@ fn set_zone(c: &TestClient, zone: &str) {
     assert_eq!(p.status, StatusCode::SEE_OTHER, "{}", p.body);
 }
 
-fn mover_deadline(conn: &mut DbConn, id: i32) -> NaiveDateTime {
-    let row = missive::db::games::load(conn, GameId(id)).unwrap();
+fn mover_deadline(conn: &mut DbConn, id: GameId) -> NaiveDateTime {
+    let row = missive::db::games::load(conn, id).unwrap();
     clock::mover_clock(conn, &row).unwrap().unwrap().deadline
 }
 
@@ -124,9 +124,9 @@ fn weekends_free_across_daylight_saving_in_two_zones(backend: Backend) {
     // New York goes to summer time (Sunday 8 March): his Saturday begins
     // at 05:00 UTC and his Monday at 04:00 UTC, 47 hours later.
     let a = paired(conn, &alice, &bob, "2d +1s/move", true, utc(3, 6, 14, 0, 0));
-    play(conn, a, &alice, "e4", utc(3, 6, 20, 0, 0));
+    play(conn, GameId(a), &alice, "e4", utc(3, 6, 20, 0, 0));
     // 9 hours before his weekend, 39 after it.
-    assert_eq!(mover_deadline(conn, a), utc(3, 10, 19, 0, 0));
+    assert_eq!(mover_deadline(conn, GameId(a)), utc(3, 10, 19, 0, 0));
     let row = missive::db::games::load(conn, GameId(a)).unwrap();
     assert_eq!(row.white_clock_secs, Some(2 * DAY - 6 * HOUR + 1));
     // Each sees the deadline in their own zone, the zone named.
@@ -203,8 +203,8 @@ fn weekends_free_across_daylight_saving_in_two_zones(backend: Backend) {
         utc(3, 26, 10, 0, 0),
     );
     // 37 hours to Friday midnight in Berlin, 11 from Monday 00:00 CEST.
-    assert_eq!(mover_deadline(conn, b), utc(3, 30, 9, 0, 0));
-    assert_eq!(mover_deadline(conn, c), utc(3, 28, 10, 0, 0));
+    assert_eq!(mover_deadline(conn, GameId(b)), utc(3, 30, 9, 0, 0));
+    assert_eq!(mover_deadline(conn, GameId(c)), utc(3, 28, 10, 0, 0));
     assert_eq!(
         deadline_shown(&ca, b),
         "2026-03-30 11:00 CEST (Europe/Berlin)"
@@ -228,7 +228,7 @@ fn weekends_free_across_daylight_saving_in_two_zones(backend: Backend) {
         GameStatus::Active
     );
     // Alice moves on Monday at 08:00 UTC: her clock counted 47 hours.
-    play(conn, b, &alice, "d4", utc(3, 30, 8, 0, 0));
+    play(conn, GameId(b), &alice, "d4", utc(3, 30, 8, 0, 0));
     let row = missive::db::games::load(conn, GameId(b)).unwrap();
     assert_eq!(row.white_clock_secs, Some(HOUR + 1));
 
@@ -239,7 +239,7 @@ fn weekends_free_across_daylight_saving_in_two_zones(backend: Backend) {
     // The stored bound is back to the one that ignores weekends.
     assert_eq!(row.clock_deadline, Some(utc(4, 1, 8, 0, 0)));
     // Monday 08:00 to Friday 15:00 UTC is more than his 48 hours.
-    assert_eq!(mover_deadline(conn, b), utc(4, 1, 8, 0, 0));
+    assert_eq!(mover_deadline(conn, GameId(b)), utc(4, 1, 8, 0, 0));
     assert_eq!(deadline_shown(&cb, b), "2026-04-01 17:00 JST (Asia/Tokyo)");
 }
 
@@ -390,7 +390,7 @@ fn calendar_feed_read_by_icalendar(backend: Backend) {
     };
     let e1 = by_uid(&format!("game-{g1}-deadline@"));
     assert_eq!(e1["summary"], format!("Your move: #{g1} Chess vs bob"));
-    assert_eq!(e1["start"], iso(mover_deadline(conn, g1)));
+    assert_eq!(e1["start"], iso(mover_deadline(conn, GameId(g1))));
     assert_eq!(
         e1["url"],
         format!("{}/games/{g1}", app.base.trim_end_matches('/'))
@@ -398,7 +398,7 @@ fn calendar_feed_read_by_icalendar(backend: Backend) {
     assert_eq!(e1["has_stamp"], true);
     let e2 = by_uid(&format!("game-{g2}-deadline@"));
     assert_eq!(e2["summary"], format!("bob's move: #{g2} Chess vs bob"));
-    assert_eq!(e2["start"], iso(mover_deadline(conn, g2)));
+    assert_eq!(e2["start"], iso(mover_deadline(conn, GameId(g2))));
     let et = by_uid(&format!("game-{}-deadline@", t.id));
     assert!(et["summary"].as_str().unwrap().ends_with("vs dave"));
     let round = by_uid(&format!("tournament-{t_id}-round-1@"));
@@ -416,14 +416,14 @@ fn calendar_feed_read_by_icalendar(backend: Backend) {
 
     // A move changes the event in place: same UID, later SEQUENCE, the
     // opponent's deadline now.
-    play(conn, g1, &alice, "e4", now);
+    play(conn, GameId(g1), &alice, "e4", now);
     let events = parse_ics(&feed(&app, &path).1);
     let e1b = events
         .iter()
         .find(|e| e["uid"] == e1["uid"])
         .expect("same UID after the move");
     assert_eq!(e1b["summary"], format!("bob's move: #{g1} Chess vs bob"));
-    assert_eq!(e1b["start"], iso(mover_deadline(conn, g1)));
+    assert_eq!(e1b["start"], iso(mover_deadline(conn, GameId(g1))));
     assert!(e1b["sequence"].as_i64() > e1["sequence"].as_i64());
     assert_eq!(
         events
