@@ -24,6 +24,24 @@ pub trait Answer: Sized {
     fn not_kept(key: &str, text: &str) -> Error {
         Error::internal(format!("request key {key}: unreadable answer {text:?}"))
     }
+    /// Whether doing the write twice is harmless, so that no key is stored
+    /// for it ([`Harmless`]).
+    const HARMLESS: bool = false;
+}
+
+/// The answer of a write that may be done twice without harm (a session's
+/// "last seen", a token's "last used"): [`once`] stores no key for it, so it
+/// costs what the write costs and no more.
+pub struct Harmless;
+
+impl Answer for Harmless {
+    fn to_text(&self) -> String {
+        String::new()
+    }
+    fn from_text(_: &str) -> Option<Harmless> {
+        Some(Harmless)
+    }
+    const HARMLESS: bool = true;
 }
 
 /// A secret a write makes (a session's token, an API token, a calendar
@@ -126,7 +144,7 @@ pub fn once<T: Answer>(
     now: NaiveDateTime,
     f: impl FnOnce(&mut DbConn) -> Result<T, Error>,
 ) -> Result<T, Error> {
-    if matches!(conn, DbConn::Sqlite(_)) {
+    if T::HARMLESS || matches!(conn, DbConn::Sqlite(_)) {
         return f(conn);
     }
     conn.transaction(|conn| {

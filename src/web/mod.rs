@@ -381,7 +381,7 @@ impl Session {
                     .state
                     .write(move |conn| {
                         crate::accounts::sessions::touch(conn, &token, now())?;
-                        Ok(())
+                        Ok(crate::db::once::Harmless)
                     })
                     .await;
                 if let Err(e) = touched {

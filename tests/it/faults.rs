@@ -1085,6 +1085,13 @@ fn a_write_committed_before_its_connection_was_lost_is_not_done_again() {
         "{:?}",
         again.err()
     );
+    // A write that may be done twice (a session's "last seen") keeps no key.
+    once(&mut conn, "harmless", false, now, |_| {
+        Ok(missive::db::once::Harmless)
+    })
+    .unwrap();
+    let harmless = "SELECT COUNT(*) AS n FROM request_keys WHERE key = 'harmless'";
+    assert_eq!(count(&mut conn, harmless), 0, "no key for a harmless write");
     // A refusal after a write: White's flag has fallen when White accepts.
     let (id, white, black) = &players[0];
     draw::draw(&mut conn, GameId(*id), &black.user, "offer", now).unwrap();

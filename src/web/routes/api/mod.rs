@@ -174,7 +174,7 @@ async fn api_user(req: HttpRequest) -> Result<ApiUser, Problem> {
         let noted = state
             .write(move |conn| {
                 crate::db::api_credentials::note_use(conn, credential.id, now())?;
-                Ok(())
+                Ok(crate::db::once::Harmless)
             })
             .await;
         if let Err(e) = noted {
